@@ -1,0 +1,36 @@
+//! The cache engine of gfxcache: set-associative caches with pluggable
+//! replacement policies, Belady's OPT, and one-pass miss-ratio curves.
+//!
+//! A [`Cache`] owns tags, dirty bits and statistics and is generic over a
+//! [`Policy`], so the access loop is monomorphized: no dynamic dispatch and
+//! no allocation per access. Policies live one per file in `policies/` and
+//! are found by name in [`registry`]; specs such as `drrip:bits=4` or
+//! `gspc+ucd` are parsed by [`PolicySpec`]. [`run::simulate`] feeds a trace
+//! to many caches at once, decoding it once.
+//!
+//! Depends on `gfxcache-trace` only. It knows nothing of rendering, of the
+//! papers' designs or of the command line; those build on it.
+
+pub mod engine;
+pub mod error;
+pub mod geometry;
+pub mod next_use;
+pub mod policies;
+pub mod policy;
+pub mod recency;
+pub mod registry;
+pub mod rrip;
+pub mod run;
+pub mod sim;
+pub mod spec;
+pub mod stats;
+
+pub use engine::{block_range, Cache, StreamMask};
+pub use error::CacheError;
+pub use geometry::{format_size, parse_size, Geometry, IndexFn, Ways, WritePolicy};
+pub use next_use::{NextUse, NextUseBuilder};
+pub use policy::{Ctx, Env, Policy};
+pub use registry::{build_cache, PolicyInfo, POLICIES};
+pub use sim::CacheSim;
+pub use spec::{Params, PolicySpec};
+pub use stats::{Counts, Stats};

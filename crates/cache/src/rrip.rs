@@ -1,0 +1,64 @@
+//! Re-reference prediction values (RRPVs), shared by the RRIP family
+//! (NRU, SRRIP, BRRIP, DRRIP, SHiP-mem and the GSPC policies).
+//!
+//! Victim rule, as the GSPC paper states it: the victim is the way of lowest
+//! id whose RRPV is the maximum; when no way has it, every way of the set is
+//! aged by one until one does.
+
+/// RRPVs of every line, `sets * ways`, all of `bits` bits.
+pub struct Rrpv {
+    ways: usize,
+    max: u8,
+    values: Vec<u8>,
+}
+
+impl Rrpv {
+    /// `bits` from 1 to 8.
+    pub fn new(sets: usize, ways: usize, bits: u32) -> Rrpv {
+        assert!((1..=8).contains(&bits), "RRPV width {bits} out of 1..=8");
+        let max = ((1u32 << bits) - 1) as u8;
+        Rrpv {
+            ways,
+            max,
+            values: vec![max; sets * ways],
+        }
+    }
+
+    /// The largest RRPV: "re-referenced in the distant future".
+    #[inline(always)]
+    pub fn max(&self) -> u8 {
+        self.max
+    }
+
+    #[inline(always)]
+    pub fn get(&self, set: usize, way: usize) -> u8 {
+        self.values[set * self.ways + way]
+    }
+
+    #[inline(always)]
+    pub fn set(&mut self, set: usize, way: usize, v: u8) {
+        debug_assert!(v <= self.max);
+        self.values[set * self.ways + way] = v;
+    }
+
+    /// The RRPVs of one set.
+    pub fn of_set(&self, set: usize) -> &[u8] {
+        &self.values[set * self.ways..(set + 1) * self.ways]
+    }
+
+    /// Ages the set until some way reaches the maximum, and returns the
+    /// lowest such way.
+    #[inline(always)]
+    pub fn victim(&mut self, set: usize) -> usize {
+        let max = self.max;
+        let vals = &mut self.values[set * self.ways..(set + 1) * self.ways];
+        let top = vals.iter().copied().max().unwrap_or(max);
+        if top < max {
+            let age = max - top;
+            for v in vals.iter_mut() {
+                *v += age;
+            }
+        }
+        vals.iter().position(|&v| v == max).unwrap_or(0)
+    }
+}

@@ -1,0 +1,82 @@
+//! Counters kept per policy and per stream.
+
+use gfxcache_trace::Stream;
+use serde::Serialize;
+
+/// Block-level event counts. An access to a trace record that spans several
+/// blocks counts once per block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub accesses: u64,
+    pub hits: u64,
+    pub misses: u64,
+    /// Misses that allocated a line.
+    pub fills: u64,
+    /// Misses that did not allocate a line (policy bypass, a stream that is
+    /// not allocated, or a write miss under no-write-allocate).
+    pub bypasses: u64,
+    /// Lines evicted to make room, counted against the evicted line's stream.
+    pub evictions: u64,
+    /// Dirty lines written back on eviction, counted against the evicted line's stream.
+    pub writebacks: u64,
+    /// Writes sent straight to memory: every write under write-through, and
+    /// bypassed write misses.
+    pub write_throughs: u64,
+}
+
+impl Counts {
+    pub fn add(&mut self, o: &Counts) {
+        self.accesses += o.accesses;
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.fills += o.fills;
+        self.bypasses += o.bypasses;
+        self.evictions += o.evictions;
+        self.writebacks += o.writebacks;
+        self.write_throughs += o.write_throughs;
+    }
+
+    pub fn hit_rate(&self) -> f64 {
+        if self.accesses == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.accesses as f64
+        }
+    }
+
+    pub fn miss_ratio(&self) -> f64 {
+        if self.accesses == 0 {
+            0.0
+        } else {
+            self.misses as f64 / self.accesses as f64
+        }
+    }
+}
+
+/// Counts per stream.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub per_stream: [Counts; Stream::COUNT],
+}
+
+impl Stats {
+    pub fn stream(&self, s: Stream) -> &Counts {
+        &self.per_stream[s.index()]
+    }
+
+    pub fn total(&self) -> Counts {
+        let mut t = Counts::default();
+        for c in &self.per_stream {
+            t.add(c);
+        }
+        t
+    }
+
+    /// Streams that saw at least one access, with their counts.
+    pub fn active_streams(&self) -> impl Iterator<Item = (Stream, &Counts)> {
+        Stream::ALL
+            .iter()
+            .map(|s| (*s, &self.per_stream[s.index()]))
+            .filter(|(_, c)| c.accesses > 0)
+    }
+}
