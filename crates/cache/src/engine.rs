@@ -1,10 +1,24 @@
 //! The cache engine: tags, valid and dirty bits, write policy, bypass and
 //! statistics, generic over the replacement policy.
+//!
+//! How the access loop is kept fast (about 110 host instructions per block
+//! access before the policy's own work):
+//! - a batch runs in one non-inlined function whose arguments are the
+//!   cache's parts, each a separate `&mut`, so the compiler knows they do not
+//!   alias and keeps their addresses in registers; it is monomorphized for
+//!   the common shape (power-of-two sets, modulo index, 16 ways) as well as
+//!   for the general one;
+//! - a lookup compares a one-byte fingerprint of all 16 ways at once (SSE2)
+//!   and reads a full tag only where one matches;
+//! - dirty bit and owning stream share one byte per line;
+//! - the set of the access a dozen ahead is prefetched (fingerprints, tags,
+//!   line bytes, and the policy's state through [`Policy::prefetch`]).
 
 use gfxcache_trace::{Access, Stream};
 use rustc_hash::FxHashMap;
 
-use crate::geometry::{Geometry, WritePolicy};
+use crate::geometry::{Geometry, IndexFn, WritePolicy};
+use crate::lanes;
 use crate::policy::{Ctx, Policy};
 use crate::stats::{Counts, Stats};
 
@@ -41,40 +55,105 @@ impl StreamMask {
     }
 }
 
-/// A cache running policy `P`.
-pub struct Cache<P> {
+/// Bit of a line's [`Cache::meta`] byte that marks it dirty; the low bits
+/// hold the owner's [`Stream::id`].
+const DIRTY: u8 = 0x80;
+
+/// How many accesses ahead [`Cache::access_all`] prefetches.
+const PREFETCH_AHEAD: usize = 12;
+
+/// A byte of hash of a block, kept per line so that a lookup compares 16
+/// ways at once and reads a full tag only where the byte matches.
+#[inline(always)]
+fn fingerprint(block: u64) -> u8 {
+    (block.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8
+}
+
+#[inline(always)]
+fn meta(stream: Stream, dirty: bool) -> u8 {
+    stream.id() | if dirty { DIRTY } else { 0 }
+}
+
+/// The fixed shape of a cache, as the access loop needs it.
+#[derive(Clone, Copy)]
+struct Shape {
     geom: Geometry,
     shift: u32,
+    ways: usize,
+    /// `block & set_mask` is the set, when `fast_set` (modulo indexing of a
+    /// power-of-two set count).
+    set_mask: u64,
+    fast_set: bool,
+    write_back: bool,
+    unallocated: StreamMask,
+}
+
+impl Shape {
+    #[inline(always)]
+    fn set_of<const FAST: bool>(&self, block: u64) -> usize {
+        if FAST || self.fast_set {
+            (block & self.set_mask) as usize
+        } else {
+            self.geom.set_of(block)
+        }
+    }
+}
+
+/// A cache running policy `P`.
+pub struct Cache<P> {
+    shape: Shape,
     tags: Vec<u64>,
-    dirty: Vec<bool>,
-    /// Stream of the last access that filled or wrote each line; evictions
-    /// and write-backs are counted against it.
-    owner: Vec<Stream>,
+    /// Per line, [`fingerprint`] of its tag (scanned caches only).
+    fp: Vec<u8>,
+    /// Per line, one byte: [`DIRTY`] | id of the stream of the last access
+    /// that filled or wrote it (evictions and write-backs are counted
+    /// against that stream).
+    meta: Vec<u8>,
     /// Valid ways per set. Lines are never invalidated, so the valid ways of
     /// a set are exactly `0..filled[set]` and the lowest invalid way is
     /// `filled[set]`.
     filled: Vec<u32>,
     /// Block -> slot, for caches too associative to scan.
     index: Option<FxHashMap<u64, u32>>,
-    unallocated: StreamMask,
     seq: u64,
     stats: Stats,
     policy: P,
+}
+
+/// The line arrays of a cache, borrowed apart from its policy and
+/// statistics (and passed as separate arguments to the batch loop) so that
+/// the compiler knows none of them alias.
+struct Lines<'a> {
+    tags: &'a mut [u64],
+    fp: &'a mut [u8],
+    meta: &'a mut [u8],
+    filled: &'a mut [u32],
+    index: Option<&'a mut FxHashMap<u64, u32>>,
 }
 
 impl<P: Policy> Cache<P> {
     pub fn new(geom: Geometry, policy: P, unallocated: StreamMask) -> Cache<P> {
         let n = geom.blocks();
         Cache {
-            geom,
-            shift: geom.block_shift(),
+            shape: Shape {
+                geom,
+                shift: geom.block_shift(),
+                ways: geom.ways as usize,
+                set_mask: u64::from(geom.sets) - 1,
+                fast_set: geom.index == IndexFn::Modulo && geom.sets.is_power_of_two(),
+                write_back: geom.write == WritePolicy::WriteBack,
+                unallocated,
+            },
             tags: vec![INVALID; n],
-            dirty: vec![false; n],
-            owner: vec![Stream::Other; n],
+            fp: if geom.ways > SCAN_WAYS {
+                Vec::new()
+            } else {
+                vec![fingerprint(INVALID); n]
+            },
+            meta: vec![meta(Stream::Other, false); n],
             filled: vec![0; geom.sets as usize],
             index: (geom.ways > SCAN_WAYS)
                 .then(|| FxHashMap::with_capacity_and_hasher(n, Default::default())),
-            unallocated,
             seq: 0,
             stats: Stats::default(),
             policy,
@@ -82,7 +161,7 @@ impl<P: Policy> Cache<P> {
     }
 
     pub fn geometry(&self) -> &Geometry {
-        &self.geom
+        &self.shape.geom
     }
 
     pub fn stats(&self) -> &Stats {
@@ -100,136 +179,290 @@ impl<P: Policy> Cache<P> {
 
     /// Whether `block` is resident.
     pub fn contains(&self, block: u64) -> bool {
-        let set = self.geom.set_of(block);
-        self.lookup(set, block).is_some()
+        let set = self.shape.set_of::<false>(block);
+        let ways = self.shape.ways;
+        match &self.index {
+            Some(ix) => ix.contains_key(&block),
+            None => scan(
+                &self.fp[set * ways..(set + 1) * ways],
+                &self.tags[set * ways..(set + 1) * ways],
+                block,
+            )
+            .is_some(),
+        }
     }
 
+    /// The block and dirty bit held by `way` of `set`, or `None` when that
+    /// way has not been filled yet. For inspection and tests.
+    pub fn line(&self, set: usize, way: usize) -> Option<(u64, bool)> {
+        (way < self.filled[set] as usize).then(|| {
+            let slot = set * self.shape.ways + way;
+            (self.tags[slot], self.meta[slot] & DIRTY != 0)
+        })
+    }
+
+    /// Every access of `accesses`, in order. Prefetches the state of the set
+    /// a few accesses ahead so that the host's cache misses overlap.
     pub fn access_all(&mut self, accesses: &[Access]) {
-        for a in accesses {
-            self.access(a);
-        }
+        let fast = self.shape.fast_set && self.index.is_none();
+        let run = match (fast, self.shape.ways) {
+            (true, 16) => run::<P, true, 16>,
+            (true, _) => run::<P, true, 0>,
+            _ => run::<P, false, 0>,
+        };
+        run(
+            &self.shape,
+            &mut self.tags,
+            &mut self.fp,
+            &mut self.meta,
+            &mut self.filled,
+            self.index.as_mut(),
+            &mut self.stats,
+            &mut self.policy,
+            &mut self.seq,
+            accesses,
+        );
     }
 
     /// One trace access: every block it touches, in address order.
     #[inline]
     pub fn access(&mut self, a: &Access) {
-        let (first, last) = block_range(a, self.shift);
-        let write = a.op.is_write();
-        self.access_block(first, a.stream, write, a.unit);
-        let mut b = first;
-        while b < last {
-            b += 1;
-            self.access_block(b, a.stream, write, a.unit);
-        }
-    }
-
-    #[inline(always)]
-    fn lookup(&self, set: usize, block: u64) -> Option<usize> {
-        let ways = self.geom.ways as usize;
-        match &self.index {
-            None => {
-                let base = set * ways;
-                self.tags[base..base + ways]
-                    .iter()
-                    .position(|&t| t == block)
-            }
-            Some(ix) => ix.get(&block).map(|&slot| slot as usize - set * ways),
-        }
+        self.access_all(std::slice::from_ref(a));
     }
 
     /// One block access.
-    #[inline(always)]
+    #[inline]
     pub fn access_block(&mut self, block: u64, stream: Stream, write: bool, unit: u16) {
-        let set = self.geom.set_of(block);
-        let ctx = Ctx {
+        let mut lines = Lines {
+            tags: &mut self.tags,
+            fp: &mut self.fp,
+            meta: &mut self.meta,
+            filled: &mut self.filled,
+            index: self.index.as_mut(),
+        };
+        step::<P, false, 0>(
+            &self.shape,
+            &mut lines,
+            &mut self.stats,
+            &mut self.policy,
+            &mut self.seq,
             block,
-            set,
-            bank: self.geom.bank_of(set),
             stream,
             write,
             unit,
-            seq: self.seq,
-        };
-        self.seq += 1;
-        let write_back = self.geom.write == WritePolicy::WriteBack;
-        let base = set * self.geom.ways as usize;
-        let found = self.lookup(set, block);
+        );
         let c = &mut self.stats.per_stream[stream.index()];
-        c.accesses += 1;
+        c.accesses = c.hits + c.misses;
+    }
+}
 
-        if let Some(way) = found {
-            c.hits += 1;
-            if write {
-                if write_back {
-                    self.dirty[base + way] = true;
-                    self.owner[base + way] = stream;
-                } else {
-                    c.write_throughs += 1;
-                }
-            }
-            self.policy.hit(&ctx, way);
-            return;
+/// The batch loop. Not inlined: its arguments are the cache's parts, each
+/// a separate `&mut`, which tells the compiler that none aliases another.
+/// `FAST`: a scanned cache (no hash index) with mask indexing; `WAYS`: the
+/// associativity when known at compile time (16, the common LLC), else 0.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn run<P: Policy, const FAST: bool, const WAYS: usize>(
+    shape: &Shape,
+    tags: &mut [u64],
+    fp: &mut [u8],
+    meta: &mut [u8],
+    filled: &mut [u32],
+    index: Option<&mut FxHashMap<u64, u32>>,
+    stats: &mut Stats,
+    policy: &mut P,
+    seq: &mut u64,
+    accesses: &[Access],
+) {
+    let mut lines = Lines {
+        tags,
+        fp,
+        meta,
+        filled,
+        index,
+    };
+    let mut s = *seq;
+    for (i, a) in accesses.iter().enumerate() {
+        if let Some(ahead) = accesses.get(i + PREFETCH_AHEAD) {
+            prefetch::<P, FAST>(shape, &lines, policy, ahead.addr >> shape.shift);
         }
+        let (first, last) = block_range(a, shape.shift);
+        let write = a.op.is_write();
+        step::<P, FAST, WAYS>(
+            shape, &mut lines, stats, policy, &mut s, first, a.stream, write, a.unit,
+        );
+        if first != last {
+            rest::<P>(shape, &mut lines, stats, policy, &mut s, first, last, a);
+        }
+    }
+    *seq = s;
+    for c in &mut stats.per_stream {
+        c.accesses = c.hits + c.misses;
+    }
+}
 
-        c.misses += 1;
-        if self.unallocated.contains(stream) || (write && !self.geom.write_allocate) {
-            Self::count_bypass(c, write);
-            self.policy.bypass(&ctx);
-            return;
+/// The blocks after the first of an access that spans several.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn rest<P: Policy>(
+    shape: &Shape,
+    lines: &mut Lines,
+    stats: &mut Stats,
+    policy: &mut P,
+    seq: &mut u64,
+    first: u64,
+    last: u64,
+    a: &Access,
+) {
+    let write = a.op.is_write();
+    let mut b = first;
+    while b < last {
+        b += 1;
+        step::<P, false, 0>(shape, lines, stats, policy, seq, b, a.stream, write, a.unit);
+    }
+}
+
+/// Hints that `block` will be accessed soon: brings its set's fingerprints,
+/// tags, line bytes and replacement state towards the host's L1. Changes
+/// nothing.
+#[inline(always)]
+fn prefetch<P: Policy, const FAST: bool>(shape: &Shape, lines: &Lines, policy: &P, block: u64) {
+    let set = shape.set_of::<FAST>(block);
+    let base = set * shape.ways;
+    if FAST || lines.index.is_none() {
+        crate::policy::prefetch(lines.fp, base);
+        crate::policy::prefetch(lines.tags, base);
+        crate::policy::prefetch(lines.tags, base + shape.ways - 1);
+    }
+    crate::policy::prefetch(lines.meta, base);
+    policy.prefetch(set, block);
+}
+
+/// The way of a set holding `block`: fingerprints first, 16 ways per
+/// compare, then the full tag only where a fingerprint matches (about one
+/// way in 256 besides the hit).
+#[inline(always)]
+fn scan(fp: &[u8], tags: &[u64], block: u64) -> Option<usize> {
+    let mut m = lanes::eq_mask(fp, fingerprint(block));
+    while m != 0 {
+        let way = m.trailing_zeros() as usize;
+        if tags[way] == block {
+            return Some(way);
         }
-        if write && !write_back {
-            c.write_throughs += 1;
-        }
-        let valid = self.filled[set];
-        let way = if valid < self.geom.ways {
-            self.filled[set] = valid + 1;
-            valid as usize
-        } else {
-            match self.policy.victim(&ctx) {
-                Some(way) => {
-                    self.evict(base + way);
-                    self.policy.evict(&ctx, way);
-                    way
-                }
-                None => {
-                    let c = &mut self.stats.per_stream[stream.index()];
-                    if write && !write_back {
-                        c.write_throughs -= 1; // counted once, as a bypass below
-                    }
-                    Self::count_bypass(c, write);
-                    self.policy.bypass(&ctx);
-                    return;
-                }
+        m &= m - 1;
+    }
+    None
+}
+
+/// One block access.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn step<P: Policy, const FAST: bool, const WAYS: usize>(
+    shape: &Shape,
+    lines: &mut Lines,
+    stats: &mut Stats,
+    policy: &mut P,
+    seq: &mut u64,
+    block: u64,
+    stream: Stream,
+    write: bool,
+    unit: u16,
+) {
+    let set = shape.set_of::<FAST>(block);
+    let ctx = Ctx {
+        block,
+        set,
+        bank: shape.geom.bank_of(set),
+        stream,
+        write,
+        unit,
+        seq: *seq,
+    };
+    *seq += 1;
+    let ways = if WAYS > 0 { WAYS } else { shape.ways };
+    let base = set * ways;
+    let found = match &lines.index {
+        Some(ix) if !FAST => ix.get(&block).map(|&slot| slot as usize - base),
+        _ => scan(
+            &lines.fp[base..base + ways],
+            &lines.tags[base..base + ways],
+            block,
+        ),
+    };
+    // `accesses` is filled in as `hits + misses` at the end of the batch.
+    let c = &mut stats.per_stream[stream.index()];
+
+    if let Some(way) = found {
+        c.hits += 1;
+        if write {
+            if shape.write_back {
+                lines.meta[base + way] = meta(stream, true);
+            } else {
+                c.write_throughs += 1;
             }
-        };
-        let slot = base + way;
-        self.tags[slot] = block;
-        self.dirty[slot] = write && write_back;
-        self.owner[slot] = stream;
-        if let Some(ix) = &mut self.index {
+        }
+        policy.hit(&ctx, way);
+        return;
+    }
+
+    c.misses += 1;
+    if shape.unallocated.contains(stream) || (write && !shape.geom.write_allocate) {
+        count_bypass(c, write);
+        policy.bypass(&ctx);
+        return;
+    }
+    let valid = lines.filled[set];
+    let way = if (valid as usize) < ways {
+        lines.filled[set] = valid + 1;
+        valid as usize
+    } else {
+        match policy.victim(&ctx) {
+            Some(way) => {
+                evict::<FAST>(lines, stats, base + way);
+                policy.evict(&ctx, way);
+                way
+            }
+            None => {
+                count_bypass(&mut stats.per_stream[stream.index()], write);
+                policy.bypass(&ctx);
+                return;
+            }
+        }
+    };
+    let c = &mut stats.per_stream[stream.index()];
+    if write && !shape.write_back {
+        c.write_throughs += 1;
+    }
+    c.fills += 1;
+    let slot = base + way;
+    lines.tags[slot] = block;
+    lines.meta[slot] = meta(stream, write && shape.write_back);
+    match &mut lines.index {
+        Some(ix) if !FAST => {
             ix.insert(block, slot as u32);
         }
-        self.stats.per_stream[stream.index()].fills += 1;
-        self.policy.fill(&ctx, way);
+        _ => lines.fp[slot] = fingerprint(block),
     }
+    policy.fill(&ctx, way);
+}
 
-    #[inline(always)]
-    fn count_bypass(c: &mut Counts, write: bool) {
-        c.bypasses += 1;
-        if write {
-            c.write_throughs += 1;
-        }
+#[inline(always)]
+fn count_bypass(c: &mut Counts, write: bool) {
+    c.bypasses += 1;
+    if write {
+        c.write_throughs += 1;
     }
+}
 
-    #[inline(always)]
-    fn evict(&mut self, slot: usize) {
-        let o = &mut self.stats.per_stream[self.owner[slot].index()];
-        o.evictions += 1;
-        if self.dirty[slot] {
-            o.writebacks += 1;
-        }
-        if let Some(ix) = &mut self.index {
-            ix.remove(&self.tags[slot]);
+#[inline(always)]
+fn evict<const FAST: bool>(lines: &mut Lines, stats: &mut Stats, slot: usize) {
+    let m = lines.meta[slot];
+    let o = &mut stats.per_stream[(m & !DIRTY) as usize];
+    o.evictions += 1;
+    o.writebacks += u64::from(m >> 7);
+    if !FAST {
+        if let Some(ix) = &mut lines.index {
+            ix.remove(&lines.tags[slot]);
         }
     }
 }

@@ -85,7 +85,7 @@ impl Geometry {
                 "block size {block}: expected a power of two"
             )));
         }
-        if size == 0 || size % u64::from(block) != 0 {
+        if size == 0 || !size.is_multiple_of(u64::from(block)) {
             return Err(CacheError::Geometry(format!(
                 "size {size} is not a positive multiple of the block size {block}"
             )));
@@ -141,7 +141,7 @@ impl Geometry {
                 self.sets, self.ways
             ));
         }
-        if self.banks == 0 || self.sets % self.banks != 0 {
+        if self.banks == 0 || !self.sets.is_multiple_of(self.banks) {
             return fail(format!(
                 "{} banks: expected a positive divisor of the set count {}",
                 self.banks, self.sets
@@ -199,7 +199,11 @@ impl Geometry {
 
     #[inline(always)]
     pub fn bank_of(&self, set: usize) -> usize {
-        set % self.banks as usize
+        if self.banks.is_power_of_two() {
+            set & (self.banks as usize - 1)
+        } else {
+            set % self.banks as usize
+        }
     }
 }
 
@@ -229,7 +233,7 @@ pub fn parse_size(s: &str) -> Result<u64, CacheError> {
 /// Formats a byte count the way [`parse_size`] reads it, e.g. `8MiB`.
 pub fn format_size(bytes: u64) -> String {
     for (unit, m) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
-        if bytes >= m && bytes % m == 0 {
+        if bytes >= m && bytes.is_multiple_of(m) {
             return format!("{}{unit}", bytes / m);
         }
     }

@@ -11,9 +11,12 @@
 //! Depends on `gfxcache-trace` only. It knows nothing of rendering, of the
 //! papers' designs or of the command line; those build on it.
 
+pub mod duel;
 pub mod engine;
 pub mod error;
 pub mod geometry;
+pub mod lanes;
+pub mod mrc;
 pub mod next_use;
 pub mod policies;
 pub mod policy;
@@ -28,6 +31,7 @@ pub mod stats;
 pub use engine::{block_range, Cache, StreamMask};
 pub use error::CacheError;
 pub use geometry::{format_size, parse_size, Geometry, IndexFn, Ways, WritePolicy};
+pub use mrc::{CurvePoint, MissCurve, Mrc, MrcBuilder, StackDistances, StreamPoint};
 pub use next_use::{NextUse, NextUseBuilder};
 pub use policy::{Ctx, Env, Policy};
 pub use registry::{build_cache, PolicyInfo, POLICIES};

@@ -68,8 +68,28 @@ pub trait Policy: Sized + Send + 'static {
     /// The block of `ctx` missed and was not allocated.
     fn bypass(&mut self, _ctx: &Ctx) {}
 
+    /// A hint, never a change of state: an access to `block` of `set` is
+    /// coming soon, and the policy may [`prefetch`] what it will touch then.
+    #[inline(always)]
+    fn prefetch(&self, _set: usize, _block: u64) {}
+
     /// Named figures a report may want (dueling counters, insertion mixes).
     fn report(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
     }
+}
+
+/// Asks the host CPU to bring `data[index]` into its caches; a no-op where
+/// that cannot be asked. Never faults, even out of bounds.
+#[inline(always)]
+pub fn prefetch<T>(data: &[T], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = data.as_ptr().wrapping_add(index) as *const i8;
+        // SAFETY: a prefetch is a hint; it never faults nor changes memory.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, index);
 }

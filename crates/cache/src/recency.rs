@@ -1,6 +1,8 @@
-//! Per-set recency lists (a doubly linked list over the ways of each set),
-//! shared by LRU, MRU and FIFO. Every operation is O(1) whatever the
-//! associativity, so fully associative caches cost no more per access.
+//! Per-set recency order, for LRU-like policies, two ways:
+//! [`RecencyList`], a doubly linked list over the ways of each set, where
+//! every operation is O(1) whatever the associativity, so that fully
+//! associative caches cost no more per access; and [`RecencyRanks`], one
+//! rank byte per way, faster for sets of up to 64 ways.
 
 const NIL: u32 = u32::MAX;
 
@@ -77,5 +79,67 @@ impl RecencyList {
         } else {
             self.tail[set] = n;
         }
+    }
+}
+
+/// Per-set recency ranks, one byte per way: 0 is the most recently touched
+/// way, `n - 1` the least of the `n` touched so far, 255 a way never
+/// touched. For sets of at most 64 ways: a touch updates the whole set in
+/// one or a few 16-byte vector operations and the least recent way is one
+/// compare away, with a single host cache line per set of 16 ways (the
+/// linked [`RecencyList`] needs three).
+pub struct RecencyRanks {
+    ways: usize,
+    ranks: Vec<u8>,
+}
+
+impl RecencyRanks {
+    /// The largest associativity ranks serve.
+    pub const MAX_WAYS: usize = 64;
+
+    pub fn new(sets: usize, ways: usize) -> RecencyRanks {
+        assert!(
+            ways <= Self::MAX_WAYS,
+            "{ways} ways: ranks serve at most 64"
+        );
+        RecencyRanks {
+            ways,
+            ranks: vec![u8::MAX; sets * ways],
+        }
+    }
+
+    /// Makes `way` the most recent of `set`.
+    #[inline(always)]
+    pub fn touch(&mut self, set: usize, way: usize) {
+        let r = &mut self.ranks[set * self.ways..(set + 1) * self.ways];
+        let a = r[way];
+        if a == 0 {
+            return;
+        }
+        // Every way more recent than `way` (or any touched way, when `way`
+        // is new) ages by one.
+        if let Ok(chunk) = <&mut [u8; crate::lanes::LANES]>::try_from(&mut *r) {
+            for b in chunk.iter_mut() {
+                *b += u8::from(*b < a);
+            }
+        } else {
+            for b in r.iter_mut() {
+                *b += u8::from(*b < a);
+            }
+        }
+        r[way] = 0;
+    }
+
+    /// The least recently touched way of a full `set`.
+    #[inline(always)]
+    pub fn least_recent(&self, set: usize) -> usize {
+        let r = &self.ranks[set * self.ways..(set + 1) * self.ways];
+        crate::lanes::first_eq(r, (self.ways - 1) as u8).unwrap_or(0)
+    }
+
+    /// Prefetches the ranks of `set` (a hint; see [`crate::policy::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch(&self, set: usize) {
+        crate::policy::prefetch(&self.ranks, set * self.ways);
     }
 }

@@ -9,12 +9,15 @@ use crate::sim::{CacheSim, Labelled};
 use crate::spec::{Params, PolicySpec};
 use gfxcache_trace::Stream;
 
+/// Builds the cache of one policy.
+type Builder = fn(&PolicySpec, &Geometry, &Env) -> Result<Box<dyn CacheSim>, CacheError>;
+
 /// A registered policy.
 pub struct PolicyInfo {
     pub name: &'static str,
     pub about: &'static str,
     pub needs_next_use: bool,
-    build: fn(&PolicySpec, &Geometry, &Env) -> Result<Box<dyn CacheSim>, CacheError>,
+    build: Builder,
 }
 
 fn build<P: Policy>(
@@ -48,7 +51,26 @@ macro_rules! policy {
 }
 
 /// The registry, in the order reports list policies.
-pub static POLICIES: &[PolicyInfo] = &[policy!("lru", lru::Lru, "least recently used")];
+pub static POLICIES: &[PolicyInfo] = &[
+    policy!("lru", lru::Lru, "least recently used"),
+    policy!("fifo", fifo::Fifo, "first in, first out"),
+    policy!("mru", mru::Mru, "most recently used"),
+    policy!("random", random::Random, "uniformly random victim (seed)"),
+    policy!("nru", nru::Nru, "not recently used (1-bit RRIP)"),
+    policy!("srrip", srrip::Srrip, "static RRIP (bits)"),
+    policy!("brrip", brrip::Brrip, "bimodal RRIP (bits, throttle)"),
+    policy!(
+        "drrip",
+        drrip::Drrip,
+        "dynamic RRIP, set dueling (bits, psel, leaders, throttle)"
+    ),
+    policy!(
+        "ship-mem",
+        ship_mem::ShipMem,
+        "SHiP with 16 KB region signatures (bits, init)"
+    ),
+    policy!("opt", opt::Opt, "Belady's MIN with bypass (bypass)"),
+];
 
 pub fn find(name: &str) -> Option<&'static PolicyInfo> {
     POLICIES.iter().find(|p| p.name == name)

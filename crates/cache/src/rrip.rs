@@ -5,6 +5,8 @@
 //! id whose RRPV is the maximum; when no way has it, every way of the set is
 //! aged by one until one does.
 
+use crate::lanes;
+
 /// RRPVs of every line, `sets * ways`, all of `bits` bits.
 pub struct Rrpv {
     ways: usize,
@@ -41,6 +43,12 @@ impl Rrpv {
         self.values[set * self.ways + way] = v;
     }
 
+    /// Prefetches the RRPVs of `set` (a hint; see [`crate::policy::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch(&self, set: usize) {
+        crate::policy::prefetch(&self.values, set * self.ways);
+    }
+
     /// The RRPVs of one set.
     pub fn of_set(&self, set: usize) -> &[u8] {
         &self.values[set * self.ways..(set + 1) * self.ways]
@@ -52,6 +60,15 @@ impl Rrpv {
     pub fn victim(&mut self, set: usize) -> usize {
         let max = self.max;
         let vals = &mut self.values[set * self.ways..(set + 1) * self.ways];
+        if vals.len() <= 64 {
+            // 16 ways per compare (see `lanes`).
+            if let Some(way) = lanes::first_eq(vals, max) {
+                return way;
+            }
+            let top = lanes::max(vals);
+            lanes::add(vals, max - top);
+            return lanes::first_eq(vals, max).unwrap_or(0);
+        }
         let top = vals.iter().copied().max().unwrap_or(max);
         if top < max {
             let age = max - top;
@@ -60,5 +77,44 @@ impl Rrpv {
             }
         }
         vals.iter().position(|&v| v == max).unwrap_or(0)
+    }
+}
+
+/// BRRIP's insertion throttle, as ChampSim's `bip_counter`: one counter per
+/// cache, advanced on every BRRIP insertion; every `period`-th insertion
+/// goes in at `max - 1` instead of `max`.
+#[derive(Clone, Copy, Debug)]
+pub struct Throttle {
+    period: u32,
+    count: u32,
+}
+
+impl Throttle {
+    /// `period` >= 1 (1: every insertion at `max - 1`, i.e. SRRIP).
+    pub fn new(period: u32) -> Throttle {
+        assert!(period >= 1, "BRRIP throttle period must be positive");
+        Throttle { period, count: 0 }
+    }
+
+    /// Counts one BRRIP insertion; `true` when this one goes in at `max - 1`.
+    #[inline(always)]
+    pub fn tick(&mut self) -> bool {
+        self.count += 1;
+        if self.count == self.period {
+            self.count = 0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The insertion RRPV of one BRRIP fill under this throttle.
+    #[inline(always)]
+    pub fn insertion(&mut self, max: u8) -> u8 {
+        if self.tick() {
+            max - 1
+        } else {
+            max
+        }
     }
 }

@@ -1,1 +1,56 @@
-fn main() {}
+//! `gfxcache`: the command line of the simulator.
+//!
+//! Each subcommand lives in `cmd/`; this file only parses arguments and
+//! turns errors into a message on stderr and a non-zero exit. Results go to
+//! stdout (a table, or with `--json` one JSON document and nothing else);
+//! progress and warnings go to stderr.
+
+mod cmd;
+mod progress;
+mod table;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "gfxcache",
+    version,
+    about = "Memory-hierarchy simulator for graphics GPUs, driven by rendered frames"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate a trace through caches of one geometry under one or more policies.
+    Sim(cmd::sim::Args),
+    /// Miss-ratio curves of LRU for every size (or every way count) in one pass.
+    Mrc(cmd::mrc::Args),
+    /// Inspect and convert traces.
+    #[command(subcommand)]
+    Trace(cmd::trace::Command),
+    /// List the replacement policies and their parameters.
+    Policies(cmd::policies::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Sim(a) => cmd::sim::run(a),
+        Command::Mrc(a) => cmd::mrc::run(a),
+        Command::Trace(c) => cmd::trace::run(c),
+        Command::Policies(a) => cmd::policies::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            progress::clear();
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Errors of reading and writing traces. Every one names the file, and where
 //! in it: a byte offset for binary input, a line for text.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
@@ -46,6 +46,66 @@ impl TraceError {
         TraceError::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    pub fn corrupt(path: impl Into<PathBuf>, offset: u64, what: impl Into<String>) -> TraceError {
+        TraceError::Corrupt {
+            path: path.into(),
+            offset,
+            what: what.into(),
+        }
+    }
+
+    pub fn truncated(path: impl Into<PathBuf>, offset: u64, what: impl Into<String>) -> TraceError {
+        TraceError::Truncated {
+            path: path.into(),
+            offset,
+            what: what.into(),
+        }
+    }
+
+    pub fn parse(path: impl Into<PathBuf>, line: u64, what: impl Into<String>) -> TraceError {
+        TraceError::Parse {
+            path: path.into(),
+            line,
+            what: what.into(),
+        }
+    }
+
+    pub fn unsupported(path: impl Into<PathBuf>, what: impl Into<String>) -> TraceError {
+        TraceError::Unsupported {
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            TraceError::Io { path, .. }
+            | TraceError::Corrupt { path, .. }
+            | TraceError::Truncated { path, .. }
+            | TraceError::Parse { path, .. }
+            | TraceError::Unsupported { path, .. } => path,
+        }
+    }
+
+    /// The byte offset of binary damage, if this is such an error.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            TraceError::Corrupt { offset, .. } | TraceError::Truncated { offset, .. } => {
+                Some(*offset)
+            }
+            _ => None,
+        }
+    }
+
+    /// The line of a text error, if this is one.
+    pub fn line(&self) -> Option<u64> {
+        match self {
+            TraceError::Parse { line, .. } => Some(*line),
+            _ => None,
         }
     }
 }

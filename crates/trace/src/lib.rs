@@ -8,17 +8,39 @@
 //! damaged input is a [`TraceError`] naming the file and the byte offset or
 //! line, never a panic and never a silently shortened trace.
 //!
+//! Entry points: [`open`] and [`create`] choose the format from the file
+//! name; [`read_from`] and [`read_stream`] read any byte source (tests,
+//! fuzzing, pipes). The format modules ([`gtr`], [`csv`], [`din`]) hold the
+//! concrete readers and writers, generic over `Read`/`Write`, and document
+//! their syntax; [`gtr`] has the exact byte layout of the native format.
+//! [`synth`] generates deterministic, graphics-like traces for other crates'
+//! tests and benchmarks.
+//!
+//! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
+//! decoder gets its speed from the format's layout instead.
+//!
 //! This crate depends on nothing else of gfxcache, and never may: every
 //! other crate speaks through it.
 
+#![forbid(unsafe_code)]
+
 pub mod batch;
+pub mod csv;
+pub mod din;
 pub mod error;
 pub mod format;
+pub mod gtr;
+mod io;
 pub mod meta;
 pub mod record;
+pub mod synth;
+mod text;
+mod varint;
 
 pub use batch::Batch;
 pub use error::TraceError;
-pub use format::{create, open, Format, TraceRead, TraceWrite, BATCH_RECORDS};
+pub use format::{
+    create, open, read_all, read_from, read_stream, Format, TraceRead, TraceWrite, BATCH_RECORDS,
+};
 pub use meta::{StreamTotals, Totals, TraceMeta};
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};

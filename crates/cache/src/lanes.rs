@@ -1,0 +1,210 @@
+//! Whole-set operations on per-way bytes (fingerprints, RRPVs), 16 ways
+//! at a time: on x86-64 one SSE2 compare and one `pmovmskb` per 16 ways
+//! (SSE2 is part of the baseline target), elsewhere plain loops.
+
+/// Lanes per chunk.
+pub const LANES: usize = 16;
+
+/// Bit `i` set where `chunk[i] == v`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn eq_mask16(chunk: &[u8; LANES], v: u8) -> u32 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+    // SAFETY: SSE2 is in the x86-64 baseline; the load reads the 16 bytes of `chunk`.
+    unsafe {
+        let x = _mm_loadu_si128(chunk.as_ptr().cast());
+        _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(v as i8))) as u32
+    }
+}
+
+/// Bit `i` set where `chunk[i] == v`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub fn eq_mask16(chunk: &[u8; LANES], v: u8) -> u32 {
+    let mut m = 0u32;
+    for (i, &b) in chunk.iter().enumerate() {
+        m |= u32::from(b == v) << i;
+    }
+    m
+}
+
+/// Bit `i` set where `bytes[i] == v`; `bytes` at most 64 long.
+#[inline(always)]
+pub fn eq_mask(bytes: &[u8], v: u8) -> u64 {
+    debug_assert!(bytes.len() <= 64);
+    if let Ok(chunk) = <&[u8; LANES]>::try_from(bytes) {
+        return u64::from(eq_mask16(chunk, v));
+    }
+    let mut m = 0u64;
+    let mut chunks = bytes.chunks_exact(LANES);
+    let mut shift = 0;
+    for c in &mut chunks {
+        m |= u64::from(eq_mask16(c.try_into().unwrap(), v)) << shift;
+        shift += LANES;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        m |= u64::from(b == v) << (shift + i);
+    }
+    m
+}
+
+/// The first index where `bytes[i] == v`; `bytes` at most 64 long.
+#[inline(always)]
+pub fn first_eq(bytes: &[u8], v: u8) -> Option<usize> {
+    let m = eq_mask(bytes, v);
+    (m != 0).then(|| m.trailing_zeros() as usize)
+}
+
+/// The largest byte (0 for an empty slice).
+#[inline(always)]
+pub fn max(bytes: &[u8]) -> u8 {
+    if let Ok(chunk) = <&[u8; LANES]>::try_from(bytes) {
+        return max16(chunk);
+    }
+    let mut chunks = bytes.chunks_exact(LANES);
+    let mut acc = [0u8; LANES];
+    for c in &mut chunks {
+        for (a, &b) in acc.iter_mut().zip(c) {
+            *a = (*a).max(b);
+        }
+    }
+    let mut top = 0;
+    for &a in acc.iter().chain(chunks.remainder()) {
+        top = top.max(a);
+    }
+    top
+}
+
+/// The largest of 16 bytes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn max16(chunk: &[u8; LANES]) -> u8 {
+    use std::arch::x86_64::{_mm_cvtsi128_si32, _mm_loadu_si128, _mm_max_epu8, _mm_srli_si128};
+    // SAFETY: SSE2 is in the x86-64 baseline; the load reads `chunk`.
+    unsafe {
+        let x = _mm_loadu_si128(chunk.as_ptr().cast());
+        let x = _mm_max_epu8(x, _mm_srli_si128::<8>(x));
+        let x = _mm_max_epu8(x, _mm_srli_si128::<4>(x));
+        let x = _mm_max_epu8(x, _mm_srli_si128::<2>(x));
+        let x = _mm_max_epu8(x, _mm_srli_si128::<1>(x));
+        _mm_cvtsi128_si32(x) as u8
+    }
+}
+
+/// The largest of 16 bytes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub fn max16(chunk: &[u8; LANES]) -> u8 {
+    let mut top = 0;
+    for &b in chunk {
+        top = top.max(b);
+    }
+    top
+}
+
+/// Adds `d` to every byte (no overflow allowed).
+#[inline(always)]
+pub fn add(bytes: &mut [u8], d: u8) {
+    if let Ok(chunk) = <&mut [u8; LANES]>::try_from(&mut *bytes) {
+        for b in chunk {
+            *b += d;
+        }
+        return;
+    }
+    for b in bytes {
+        *b += d;
+    }
+}
+
+/// The largest of `vals` (not empty) and the lowest index holding it.
+#[inline(always)]
+pub fn max_first_u32(vals: &[u32]) -> (u32, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Ok(v) = <&[u32; 16]>::try_from(vals) {
+        return max_first_u32_16(v);
+    }
+    let mut far = vals[0];
+    let mut at = 0;
+    for (i, &v) in vals.iter().enumerate().skip(1) {
+        if v > far {
+            far = v;
+            at = i;
+        }
+    }
+    (far, at)
+}
+
+/// [`max_first_u32`] of 16 values in SSE2: a tree of signed maxima over
+/// sign-flipped lanes (SSE2 has no unsigned 32-bit compare), then one
+/// equality mask.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn max_first_u32_16(vals: &[u32; 16]) -> (u32, usize) {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is in the x86-64 baseline; the loads read `vals`.
+    unsafe {
+        let bias = _mm_set1_epi32(i32::MIN);
+        let p = vals.as_ptr().cast::<__m128i>();
+        let a = _mm_xor_si128(_mm_loadu_si128(p), bias);
+        let b = _mm_xor_si128(_mm_loadu_si128(p.add(1)), bias);
+        let c = _mm_xor_si128(_mm_loadu_si128(p.add(2)), bias);
+        let d = _mm_xor_si128(_mm_loadu_si128(p.add(3)), bias);
+        let smax = |x: __m128i, y: __m128i| {
+            let gt = _mm_cmpgt_epi32(x, y);
+            _mm_or_si128(_mm_and_si128(gt, x), _mm_andnot_si128(gt, y))
+        };
+        let m = smax(smax(a, b), smax(c, d));
+        let m = smax(m, _mm_shuffle_epi32::<0b01_00_11_10>(m));
+        let m = smax(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
+        let eq = |x: __m128i| _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, m))) as u32;
+        let mask = eq(a) | eq(b) << 4 | eq(c) << 8 | eq(d) << 12;
+        let far = (_mm_cvtsi128_si32(m) as u32) ^ 0x8000_0000;
+        (far, mask.trailing_zeros() as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_and_max() {
+        let v: Vec<u8> = (0..40).map(|i| (i * 7 % 11) as u8).collect();
+        for len in [0, 1, 3, 15, 16, 17, 32, 33, 40] {
+            let s = &v[..len];
+            for x in 0..12u8 {
+                let want: u64 = s
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == x)
+                    .map(|(i, _)| 1u64 << i)
+                    .sum();
+                assert_eq!(eq_mask(s, x), want);
+                assert_eq!(first_eq(s, x), s.iter().position(|&b| b == x));
+            }
+            assert_eq!(max(s), s.iter().copied().max().unwrap_or(0));
+        }
+    }
+
+    #[test]
+    fn max_first_u32_lowest_of_equals() {
+        let mut x = 7u64;
+        for len in [1usize, 2, 3, 15, 16, 17, 64] {
+            for _ in 0..200 {
+                let v: Vec<u32> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // Few distinct values, both halves of the range.
+                        [0, 1, 5, 0x7FFF_FFFF, 0x8000_0000, u32::MAX - 1, u32::MAX]
+                            [(x % 7) as usize]
+                    })
+                    .collect();
+                let far = *v.iter().max().unwrap();
+                let at = v.iter().position(|&e| e == far).unwrap();
+                assert_eq!(max_first_u32(&v), (far, at), "{v:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! DRRIP (dynamic RRIP, Jaleel et al. ISCA'10): set dueling between SRRIP
+//! and BRRIP.
+//!
+//! `leaders` sets per policy ([`SetDuel`]) always run SRRIP or BRRIP; a fill
+//! (a miss that allocates) in an SRRIP leader increments the `psel`-bit
+//! counter, a fill in a BRRIP leader decrements it, both saturating
+//! ([`Psel`]). Follower sets insert as BRRIP when the counter's MSB is set,
+//! as SRRIP otherwise; the counter starts at `2^(psel-1) - 1`, so SRRIP is
+//! the first choice. Misses the engine does not allocate (`+ucd`,
+//! no-write-allocate) do not move the counter. One BRRIP throttle counter
+//! ([`Throttle`]) serves every set. With fewer than two sets there are no
+//! leaders and DRRIP is plain SRRIP.
+//!
+//! Parameters: `bits` (1 to 8, default 2), `psel` (1 to 31, default 10),
+//! `leaders` (1 to 2^20, default 32), `throttle` (1 to 2^20, default 32).
+//!
+//! Report: `psel`, the final counter; `fills_at_max`, the fraction of fills
+//! inserted at the maximum RRPV.
+
+use crate::duel::{Psel, Role, SetDuel};
+use crate::error::CacheError;
+use crate::geometry::Geometry;
+use crate::policy::{Ctx, Env, Policy};
+use crate::rrip::{Rrpv, Throttle};
+use crate::spec::Params;
+
+use super::brrip::ratio;
+
+pub struct Drrip {
+    rrpv: Rrpv,
+    duel: SetDuel,
+    psel: Psel,
+    throttle: Throttle,
+    fills: u64,
+    fills_at_max: u64,
+}
+
+impl Policy for Drrip {
+    fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Drrip, CacheError> {
+        let bits = p.take_u32("bits", 2, 1, 8)?;
+        let psel = p.take_u32("psel", 10, 1, 31)?;
+        let leaders = p.take_u32("leaders", 32, 1, 1 << 20)?;
+        let throttle = p.take_u32("throttle", 32, 1, 1 << 20)?;
+        Ok(Drrip {
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits),
+            duel: SetDuel::new(g.sets, leaders),
+            psel: Psel::new(psel),
+            throttle: Throttle::new(throttle),
+            fills: 0,
+            fills_at_max: 0,
+        })
+    }
+
+    #[inline(always)]
+    fn hit(&mut self, ctx: &Ctx, way: usize) {
+        self.rrpv.set(ctx.set, way, 0);
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, set: usize, _: u64) {
+        self.rrpv.prefetch(set);
+    }
+
+    #[inline(always)]
+    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
+        Some(self.rrpv.victim(ctx.set))
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, ctx: &Ctx, way: usize) {
+        let bimodal = match self.duel.role(ctx.set) {
+            Role::Follower => self.psel.favours_b(),
+            Role::LeaderA => {
+                self.psel.inc();
+                false
+            }
+            Role::LeaderB => {
+                self.psel.dec();
+                true
+            }
+        };
+        let max = self.rrpv.max();
+        let v = if bimodal {
+            self.throttle.insertion(max)
+        } else {
+            max - 1
+        };
+        self.fills += 1;
+        self.fills_at_max += u64::from(v == max);
+        self.rrpv.set(ctx.set, way, v);
+    }
+
+    fn report(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("psel", f64::from(self.psel.value())),
+            ("fills_at_max", ratio(self.fills_at_max, self.fills)),
+        ]
+    }
+}

@@ -1,0 +1,40 @@
+//! FIFO: evict the line filled longest ago; hits do not reorder.
+//!
+//! Lines are never invalidated and the engine fills the lowest invalid way
+//! first, so a set's fill order is a rotation: ways 0, 1, ..., w-1, then
+//! the oldest again. One pointer per set (the way after the last fill) is
+//! the whole state.
+
+use crate::error::CacheError;
+use crate::geometry::Geometry;
+use crate::policy::{Ctx, Env, Policy};
+use crate::spec::Params;
+
+pub struct Fifo {
+    ways: u32,
+    /// Per set: the oldest fill, the next victim.
+    next: Vec<u32>,
+}
+
+impl Policy for Fifo {
+    fn build(_: &mut Params, g: &Geometry, _: &Env) -> Result<Fifo, CacheError> {
+        Ok(Fifo {
+            ways: g.ways,
+            next: vec![0; g.sets as usize],
+        })
+    }
+
+    #[inline(always)]
+    fn hit(&mut self, _: &Ctx, _: usize) {}
+
+    #[inline(always)]
+    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
+        Some(self.next[ctx.set] as usize)
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, ctx: &Ctx, way: usize) {
+        let n = way as u32 + 1;
+        self.next[ctx.set] = if n == self.ways { 0 } else { n };
+    }
+}

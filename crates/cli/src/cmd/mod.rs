@@ -1,0 +1,23 @@
+//! One module per subcommand.
+
+pub mod mrc;
+pub mod policies;
+pub mod sim;
+pub mod trace;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use gfxcache_trace::TraceRead;
+
+/// Opens a trace, any format.
+pub fn open_trace(path: &Path) -> Result<Box<dyn TraceRead>> {
+    gfxcache_trace::open(path).with_context(|| format!("cannot read trace {}", path.display()))
+}
+
+/// Prints `value` as one JSON document on stdout.
+pub fn print_json(value: &impl serde::Serialize) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).context("cannot serialise the result")?;
+    println!("{text}");
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! `gfxcache mrc`: LRU miss-ratio curves for every size, or every way count
+//! at a fixed set count, from one pass over the trace.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use gfxcache_cache::mrc::{CurvePoint, MrcBuilder};
+use gfxcache_trace::{Batch, BATCH_RECORDS};
+use serde::Serialize;
+
+use super::{open_trace, print_json};
+use crate::progress;
+use crate::table::{percent, thousands, Table};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
+    pub trace: PathBuf,
+    /// Block (line) size in bytes.
+    #[arg(long, default_value_t = 64)]
+    pub block: u32,
+    /// Fixed set count (modulo index): report every way count from 1 to
+    /// --max-ways instead of every fully associative size.
+    #[arg(long)]
+    pub sets: Option<u32>,
+    /// Deepest associativity reported with --sets.
+    #[arg(long, default_value_t = 32)]
+    pub max_ways: u32,
+    /// Print one JSON document on stdout instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Output {
+    trace: String,
+    block: u32,
+    /// `null` for the fully associative curve.
+    sets: Option<u32>,
+    /// Trace accesses, before splitting into blocks.
+    accesses: u64,
+    block_accesses: u64,
+    cold_misses: u64,
+    footprint_blocks: u64,
+    curve: Vec<CurvePoint>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let mut builder = MrcBuilder::new(args.block)?;
+    if let Some(sets) = args.sets {
+        builder = builder.with_sets(sets, args.max_ways)?;
+    }
+    let mut reader = open_trace(&args.trace)?;
+    let bar = progress::bytes("stack dists", reader.progress().1);
+    let mut batch = Batch::with_capacity(BATCH_RECORDS);
+    while reader
+        .read_batch(&mut batch)
+        .with_context(|| format!("cannot read {}", args.trace.display()))?
+    {
+        builder.push_all(&batch.accesses);
+        bar.set_position(reader.progress().0);
+    }
+    bar.finish_and_clear();
+    let mrc = builder.finish();
+    let out = Output {
+        trace: args.trace.display().to_string(),
+        block: args.block,
+        sets: args.sets,
+        accesses: mrc.trace_accesses(),
+        block_accesses: mrc.accesses(),
+        cold_misses: mrc.cold_misses(),
+        footprint_blocks: mrc.footprint(),
+        curve: mrc.curve(),
+    };
+    if args.json {
+        return print_json(&out);
+    }
+    print!("{}", render(&out));
+    Ok(())
+}
+
+fn render(out: &Output) -> String {
+    let mut s = format!(
+        "trace {}: {} accesses, {} block accesses of {} B, footprint {} blocks, {} cold misses\n",
+        out.trace,
+        thousands(out.accesses),
+        thousands(out.block_accesses),
+        out.block,
+        thousands(out.footprint_blocks),
+        thousands(out.cold_misses),
+    );
+    match out.sets {
+        Some(sets) => s.push_str(&format!("LRU, {sets} sets, by associativity\n\n")),
+        None => s.push_str("LRU, fully associative, by capacity\n\n"),
+    }
+    let streams: Vec<&str> = out
+        .curve
+        .first()
+        .map(|p| p.per_stream.iter().map(|sp| sp.stream.name()).collect())
+        .unwrap_or_default();
+    let head = ["size", "ways", "misses", "miss ratio"]
+        .into_iter()
+        .map(String::from);
+    let mut t = Table::new(head.chain(streams.iter().map(|n| format!("{n} miss%"))));
+    for p in &out.curve {
+        let cells = [
+            size_label(p.size),
+            thousands(p.ways),
+            thousands(p.misses),
+            percent(p.miss_ratio),
+        ];
+        t.row(
+            cells
+                .into_iter()
+                .chain(p.per_stream.iter().map(|sp| percent(sp.miss_ratio))),
+        );
+    }
+    s.push_str(&t.render());
+    s
+}
+
+/// Exact (`8MiB`) where the size is a round number, approximate otherwise.
+fn size_label(bytes: u64) -> String {
+    let exact = gfxcache_cache::format_size(bytes);
+    if exact.ends_with("iB") || bytes < 1024 {
+        exact
+    } else {
+        crate::table::human_bytes(bytes)
+    }
+}

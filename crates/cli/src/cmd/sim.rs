@@ -1,0 +1,313 @@
+//! `gfxcache sim`: one trace, one cache geometry, many policies, one decode.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use gfxcache_cache::{
+    build_cache, format_size, parse_size, run, CacheSim, Counts, Env, Geometry, IndexFn,
+    PolicySpec, Ways, WritePolicy, POLICIES,
+};
+use serde::Serialize;
+
+use super::{open_trace, print_json};
+use crate::progress;
+use crate::table::{percent, thousands, Table};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+    /// Policies, comma-separated specs `name[+ucd][:key=value,...]`, or `all`
+    /// for every registered policy with its defaults (see `gfxcache policies`).
+    #[arg(long, short, value_delimiter = ',', required = true)]
+    pub policy: Vec<String>,
+    /// Print one JSON document on stdout instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The cache geometry options `sim` shares with other commands.
+#[derive(clap::Args, Clone)]
+pub struct CacheArgs {
+    /// Capacity, e.g. 8MiB, 512KiB, 16MB (powers of 1024), or plain bytes.
+    #[arg(long)]
+    pub size: String,
+    /// Ways per set, or `full` for a fully associative cache.
+    #[arg(long)]
+    pub ways: String,
+    /// Block (line) size in bytes.
+    #[arg(long, default_value_t = 64)]
+    pub block: u32,
+    /// Banks (a set belongs to bank set % banks); per-bank policy state such
+    /// as SHiP-mem's tables depends on it.
+    #[arg(long, default_value_t = 1)]
+    pub banks: u32,
+    /// Set index function.
+    #[arg(long, value_enum, default_value_t = IndexArg::Modulo)]
+    pub index: IndexArg,
+    /// Write policy.
+    #[arg(long, value_enum, default_value_t = WriteArg::Back)]
+    pub write: WriteArg,
+    /// Write misses go to memory without allocating a line.
+    #[arg(long)]
+    pub no_write_allocate: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy)]
+pub enum IndexArg {
+    Modulo,
+    Xor,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy)]
+pub enum WriteArg {
+    Back,
+    Through,
+}
+
+impl CacheArgs {
+    pub fn geometry(&self) -> Result<Geometry> {
+        let size = parse_size(&self.size)?;
+        let ways: Ways = self.ways.parse()?;
+        let index = match self.index {
+            IndexArg::Modulo => IndexFn::Modulo,
+            IndexArg::Xor => IndexFn::XorFold,
+        };
+        let write = match self.write {
+            WriteArg::Back => WritePolicy::WriteBack,
+            WriteArg::Through => WritePolicy::WriteThrough,
+        };
+        Ok(Geometry::from_size(size, ways, self.block)?
+            .with_banks(self.banks)?
+            .with_index(index)?
+            .with_write(write, !self.no_write_allocate))
+    }
+}
+
+/// The policy specs named by `--policy`, with `all` expanded.
+pub fn policy_specs(names: &[String]) -> Result<Vec<PolicySpec>> {
+    let mut specs = Vec::new();
+    for n in names {
+        if n == "all" {
+            for p in POLICIES {
+                specs.push(p.name.parse()?);
+            }
+        } else {
+            specs.push(n.parse()?);
+        }
+    }
+    if specs.is_empty() {
+        bail!("--policy names no policy");
+    }
+    Ok(specs)
+}
+
+#[derive(Serialize)]
+struct Config {
+    size: u64,
+    ways: u32,
+    block: u32,
+    sets: u32,
+    banks: u32,
+    index: &'static str,
+    write: &'static str,
+    write_allocate: bool,
+}
+
+#[derive(Serialize)]
+struct StreamResult {
+    accesses: u64,
+    hits: u64,
+    misses: u64,
+    fills: u64,
+    bypasses: u64,
+    evictions: u64,
+    writebacks: u64,
+}
+
+#[derive(Serialize)]
+struct PolicyResult {
+    policy: String,
+    #[serde(flatten)]
+    counts: Counts,
+    hit_rate: f64,
+    per_stream: BTreeMap<&'static str, StreamResult>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    report: BTreeMap<&'static str, f64>,
+}
+
+#[derive(Serialize)]
+struct Output {
+    trace: String,
+    accesses: u64,
+    config: Config,
+    results: Vec<PolicyResult>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let geom = args.cache.geometry()?;
+    let specs = policy_specs(&args.policy)?;
+    let caches = simulate(&args.trace, &geom, &specs)?;
+    let (accesses, caches) = caches;
+    let out = Output {
+        trace: args.trace.display().to_string(),
+        accesses,
+        config: config(&geom),
+        results: caches.iter().map(|c| result(c.as_ref())).collect(),
+    };
+    if args.json {
+        print_json(&out)
+    } else {
+        print!("{}", render(&out, &geom));
+        Ok(())
+    }
+}
+
+/// Runs every spec over the trace; computes next uses first when a policy needs them.
+pub fn simulate(
+    trace: &std::path::Path,
+    geom: &Geometry,
+    specs: &[PolicySpec],
+) -> Result<(u64, Vec<Box<dyn CacheSim>>)> {
+    let needs_next_use = specs
+        .iter()
+        .any(|s| gfxcache_cache::registry::find(&s.name).is_some_and(|p| p.needs_next_use));
+    let mut env = Env::default();
+    if needs_next_use {
+        let mut reader = open_trace(trace)?;
+        let bar = progress::bytes("next uses", reader.progress().1);
+        let nu = run::next_use(reader.as_mut(), geom.block, |done, _| {
+            bar.set_position(done)
+        })
+        .with_context(|| format!("cannot compute next uses of {}", trace.display()))?;
+        bar.finish_and_clear();
+        env.next_use = Some(Arc::new(nu));
+    }
+    let mut caches = specs
+        .iter()
+        .map(|s| build_cache(s, geom, &env))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut reader = open_trace(trace)?;
+    let bar = progress::bytes("simulating", reader.progress().1);
+    let accesses = run::simulate(reader.as_mut(), &mut caches, |done, _| {
+        bar.set_position(done)
+    })
+    .with_context(|| format!("cannot simulate {}", trace.display()))?;
+    bar.finish_and_clear();
+    Ok((accesses, caches))
+}
+
+fn config(g: &Geometry) -> Config {
+    Config {
+        size: g.size(),
+        ways: g.ways,
+        block: g.block,
+        sets: g.sets,
+        banks: g.banks,
+        index: match g.index {
+            IndexFn::Modulo => "modulo",
+            IndexFn::XorFold => "xor",
+        },
+        write: match g.write {
+            WritePolicy::WriteBack => "back",
+            WritePolicy::WriteThrough => "through",
+        },
+        write_allocate: g.write_allocate,
+    }
+}
+
+fn result(c: &dyn CacheSim) -> PolicyResult {
+    let stats = c.stats();
+    let total = stats.total();
+    PolicyResult {
+        policy: c.label().to_string(),
+        counts: total,
+        hit_rate: total.hit_rate(),
+        per_stream: stats
+            .active_streams()
+            .map(|(s, k)| {
+                (
+                    s.name(),
+                    StreamResult {
+                        accesses: k.accesses,
+                        hits: k.hits,
+                        misses: k.misses,
+                        fills: k.fills,
+                        bypasses: k.bypasses,
+                        evictions: k.evictions,
+                        writebacks: k.writebacks,
+                    },
+                )
+            })
+            .collect(),
+        report: c.report().into_iter().collect(),
+    }
+}
+
+fn render(out: &Output, g: &Geometry) -> String {
+    let mut s = format!(
+        "trace {}: {} accesses\ncache {}, {} ways, {} B blocks, {} sets, {} bank(s), {} index, write-{}{}\n\n",
+        out.trace,
+        thousands(out.accesses),
+        format_size(g.size()),
+        g.ways,
+        g.block,
+        g.sets,
+        g.banks,
+        out.config.index,
+        out.config.write,
+        if g.write_allocate { ", write-allocate" } else { ", no-write-allocate" },
+    );
+    let mut t = Table::new([
+        "policy",
+        "accesses",
+        "hits",
+        "misses",
+        "miss ratio",
+        "bypasses",
+        "writebacks",
+    ]);
+    for r in &out.results {
+        let c = &r.counts;
+        t.row([
+            r.policy.clone(),
+            thousands(c.accesses),
+            thousands(c.hits),
+            thousands(c.misses),
+            percent(c.miss_ratio()),
+            thousands(c.bypasses),
+            thousands(c.writebacks),
+        ]);
+    }
+    s.push_str(&t.render());
+    let streams: Vec<&'static str> = {
+        let mut v: Vec<&'static str> = out
+            .results
+            .iter()
+            .flat_map(|r| r.per_stream.keys().copied())
+            .collect();
+        v.sort_by_key(|n| {
+            n.parse::<gfxcache_trace::Stream>()
+                .map(|s| s.id())
+                .unwrap_or(u8::MAX)
+        });
+        v.dedup();
+        v
+    };
+    if streams.len() > 1 {
+        s.push_str("\nmisses per stream\n");
+        let mut t = Table::new(std::iter::once("policy").chain(streams.iter().copied()));
+        for r in &out.results {
+            let cells = streams
+                .iter()
+                .map(|n| r.per_stream.get(n).map_or(0, |k| k.misses));
+            t.row(std::iter::once(r.policy.clone()).chain(cells.map(thousands)));
+        }
+        s.push_str(&t.render());
+    }
+    s
+}

@@ -1,0 +1,251 @@
+//! `gfxcache trace info` and `gfxcache trace convert`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use gfxcache_trace::{Batch, Marker, StreamTotals, Totals, TraceMeta, BATCH_RECORDS};
+use rustc_hash::FxHashSet;
+use serde::Serialize;
+
+use super::{open_trace, print_json};
+use crate::progress;
+use crate::table::{thousands, Table};
+
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// What a trace holds: its header, per-stream totals, markers and footprint.
+    Info(InfoArgs),
+    /// Convert between formats, chosen by extension (.gtr, .csv, .din, optionally .zst).
+    Convert(ConvertArgs),
+    /// Write a seeded synthetic frame-like trace (for trying things out and benchmarking).
+    Synth(SynthArgs),
+}
+
+#[derive(clap::Args)]
+pub struct SynthArgs {
+    /// Output file; the format comes from the extension.
+    pub output: PathBuf,
+    /// Accesses to generate: a whole number, optionally with K, M or G (powers of 1000).
+    #[arg(long, default_value = "10M", value_parser = parse_count)]
+    pub accesses: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `10M` -> 10 000 000.
+fn parse_count(s: &str) -> Result<u64, String> {
+    let (num, mult) = match s.strip_suffix(['K', 'k']) {
+        Some(n) => (n, 1_000),
+        None => match s.strip_suffix('M') {
+            Some(n) => (n, 1_000_000),
+            None => match s.strip_suffix('G') {
+                Some(n) => (n, 1_000_000_000),
+                None => (s, 1),
+            },
+        },
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| format!("'{s}': expected a whole number, optionally with K, M or G"))
+}
+
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    pub trace: PathBuf,
+    /// Block size for the footprint (distinct blocks touched).
+    #[arg(long, default_value_t = 64)]
+    pub block: u32,
+    /// Print one JSON document on stdout instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    pub input: PathBuf,
+    pub output: PathBuf,
+}
+
+pub fn run(c: Command) -> Result<()> {
+    match c {
+        Command::Info(a) => info(a),
+        Command::Convert(a) => convert(a),
+        Command::Synth(a) => synth(a),
+    }
+}
+
+#[derive(Serialize)]
+struct Info {
+    trace: String,
+    meta: TraceMeta,
+    records: u64,
+    accesses: u64,
+    markers: BTreeMap<&'static str, u64>,
+    streams: BTreeMap<&'static str, StreamTotals>,
+    block: u32,
+    footprint_blocks: u64,
+    footprint_bytes: u64,
+}
+
+fn marker_name(m: &Marker) -> &'static str {
+    match m {
+        Marker::FrameBegin { .. } => "frame-begin",
+        Marker::FrameEnd { .. } => "frame-end",
+        Marker::PassBegin { .. } => "pass-begin",
+        Marker::PassEnd => "pass-end",
+        Marker::DrawBegin { .. } => "draw-begin",
+        Marker::TileBegin { .. } => "tile-begin",
+        Marker::TileEnd { .. } => "tile-end",
+    }
+}
+
+fn info(args: InfoArgs) -> Result<()> {
+    if !args.block.is_power_of_two() {
+        anyhow::bail!("--block {}: expected a power of two", args.block);
+    }
+    let shift = args.block.trailing_zeros();
+    let mut reader = open_trace(&args.trace)?;
+    let meta = reader.meta().clone();
+    let bar = progress::bytes("reading", reader.progress().1);
+    let mut batch = Batch::with_capacity(BATCH_RECORDS);
+    let mut totals = Totals::default();
+    let mut markers: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let mut blocks: FxHashSet<u64> = FxHashSet::default();
+    while reader
+        .read_batch(&mut batch)
+        .with_context(|| format!("cannot read {}", args.trace.display()))?
+    {
+        for a in &batch.accesses {
+            totals.add_access(a);
+            let (first, last) = gfxcache_cache::block_range(a, shift);
+            for b in first..=last {
+                blocks.insert(b);
+            }
+        }
+        for (_, m) in &batch.markers {
+            totals.markers += 1;
+            *markers.entry(marker_name(m)).or_default() += 1;
+        }
+        bar.set_position(reader.progress().0);
+    }
+    bar.finish_and_clear();
+    let out = Info {
+        trace: args.trace.display().to_string(),
+        meta,
+        records: totals.records(),
+        accesses: totals.accesses,
+        markers,
+        streams: totals.by_name(),
+        block: args.block,
+        footprint_blocks: blocks.len() as u64,
+        footprint_bytes: blocks.len() as u64 * u64::from(args.block),
+    };
+    if args.json {
+        return print_json(&out);
+    }
+    println!("trace       {}", out.trace);
+    println!("generator   {}", out.meta.generator);
+    if let Some(s) = &out.meta.scene {
+        println!("scene       {s}");
+    }
+    if let Some([w, h]) = out.meta.resolution {
+        println!("resolution  {w}x{h}");
+    }
+    if let Some(m) = &out.meta.mode {
+        println!("mode        {m}");
+    }
+    if let Some(b) = out.meta.block_size {
+        println!("block size  {b} B");
+    }
+    println!("records     {}", thousands(out.records));
+    println!("accesses    {}", thousands(out.accesses));
+    println!(
+        "footprint   {} blocks of {} B ({})",
+        thousands(out.footprint_blocks),
+        out.block,
+        crate::table::human_bytes(out.footprint_bytes)
+    );
+    if !out.markers.is_empty() {
+        let list: Vec<String> = out
+            .markers
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        println!("markers     {}", list.join(", "));
+    }
+    println!();
+    let mut t = Table::new(["stream", "reads", "writes", "bytes", "share"]);
+    for (name, s) in &out.streams {
+        let n = s.reads + s.writes;
+        t.row([
+            name.to_string(),
+            thousands(s.reads),
+            thousands(s.writes),
+            thousands(s.bytes),
+            crate::table::percent(n as f64 / out.accesses.max(1) as f64),
+        ]);
+    }
+    print!("{}", t.render());
+    Ok(())
+}
+
+fn convert(args: ConvertArgs) -> Result<()> {
+    let mut reader = open_trace(&args.input)?;
+    let meta = reader.meta().clone();
+    let mut writer = gfxcache_trace::create(&args.output, &meta)
+        .with_context(|| format!("cannot create {}", args.output.display()))?;
+    let bar = progress::bytes("converting", reader.progress().1);
+    let mut batch = Batch::with_capacity(BATCH_RECORDS);
+    while reader
+        .read_batch(&mut batch)
+        .with_context(|| format!("cannot read {}", args.input.display()))?
+    {
+        writer
+            .write_batch(&batch)
+            .with_context(|| format!("cannot write {}", args.output.display()))?;
+        bar.set_position(reader.progress().0);
+    }
+    bar.finish_and_clear();
+    let skipped = writer.skipped_markers();
+    let totals = writer
+        .finish()
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    if skipped > 0 {
+        eprintln!(
+            "warning: {} cannot hold markers; {} frame/pass/draw/tile markers were left out",
+            args.output.display(),
+            thousands(skipped)
+        );
+    }
+    eprintln!(
+        "wrote {}: {} accesses, {} markers",
+        args.output.display(),
+        thousands(totals.accesses),
+        thousands(totals.markers)
+    );
+    Ok(())
+}
+
+fn synth(args: SynthArgs) -> Result<()> {
+    let meta = gfxcache_trace::synth::synth_meta(args.seed);
+    let mut writer = gfxcache_trace::create(&args.output, &meta)
+        .with_context(|| format!("cannot create {}", args.output.display()))?;
+    let mut gen = gfxcache_trace::synth::synth(args.seed, args.accesses);
+    let mut batch = Batch::with_capacity(BATCH_RECORDS);
+    while gen.fill_batch(&mut batch) {
+        writer
+            .write_batch(&batch)
+            .with_context(|| format!("cannot write {}", args.output.display()))?;
+    }
+    let totals = writer
+        .finish()
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    eprintln!(
+        "wrote {}: {} accesses",
+        args.output.display(),
+        thousands(totals.accesses)
+    );
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! Plain-text tables for terminal output: columns right-aligned except the first.
+
+pub struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new<S: Into<String>>(header: impl IntoIterator<Item = S>) -> Table {
+        Table {
+            header: header.into_iter().map(Into::into).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn row<S: Into<String>>(&mut self, cells: impl IntoIterator<Item = S>) {
+        self.rows.push(cells.into_iter().map(Into::into).collect());
+    }
+
+    pub fn render(&self) -> String {
+        let cols = self.header.len();
+        let mut width = vec![0; cols];
+        for r in std::iter::once(&self.header).chain(&self.rows) {
+            for (i, c) in r.iter().enumerate().take(cols) {
+                width[i] = width[i].max(c.chars().count());
+            }
+        }
+        let mut out = String::new();
+        for r in std::iter::once(&self.header).chain(&self.rows) {
+            let mut line = String::new();
+            for (i, c) in r.iter().enumerate().take(cols) {
+                if i == 0 {
+                    line.push_str(&format!("{c:<w$}", w = width[i]));
+                } else {
+                    line.push_str(&format!("  {c:>w$}", w = width[i]));
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// `1234567` -> `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A ratio as a percentage with two decimals.
+pub fn percent(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+/// A byte count for people: `21385024` -> `20.4 MiB`.
+pub fn human_bytes(n: u64) -> String {
+    let units = [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+    for (u, m) in units {
+        if n >= m {
+            return format!("{:.1} {u}", n as f64 / m as f64);
+        }
+    }
+    format!("{n} B")
+}

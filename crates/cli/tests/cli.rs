@@ -1,0 +1,325 @@
+//! End-to-end tests of the `gfxcache` binary: what a user sees.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gfxcache(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gfxcache"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = gfxcache(args);
+    assert!(
+        out.status.success(),
+        "gfxcache {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 stdout")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let text = ok(args);
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("stdout of {args:?} is not one JSON document: {e}\n{text}"))
+}
+
+fn synth(dir: &Path, name: &str, accesses: &str) -> PathBuf {
+    let p = dir.join(name);
+    ok(&[
+        "trace",
+        "synth",
+        p.to_str().unwrap(),
+        "--accesses",
+        accesses,
+        "--seed",
+        "7",
+    ]);
+    p
+}
+
+#[test]
+fn sim_json_is_one_document_with_consistent_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "t.gtr", "200K");
+    let v = json(&[
+        "sim",
+        t.to_str().unwrap(),
+        "--size",
+        "1MiB",
+        "--ways",
+        "16",
+        "--banks",
+        "4",
+        "--policy",
+        "all",
+        "--json",
+    ]);
+    assert_eq!(v["accesses"], 200_000);
+    assert_eq!(v["config"]["sets"], 1024);
+    assert_eq!(v["config"]["banks"], 4);
+    let results = v["results"].as_array().unwrap();
+    assert!(results.len() >= 10, "every registered policy runs");
+    let misses = |name: &str| {
+        results
+            .iter()
+            .find(|r| r["policy"] == name)
+            .unwrap_or_else(|| panic!("{name} ran"))["misses"]
+            .as_u64()
+            .unwrap()
+    };
+    for r in results {
+        let (a, h, m) = (
+            r["accesses"].as_u64().unwrap(),
+            r["hits"].as_u64().unwrap(),
+            r["misses"].as_u64().unwrap(),
+        );
+        assert_eq!(a, h + m, "{}", r["policy"]);
+        assert!(misses("opt") <= m, "opt beats {}", r["policy"]);
+        let per_stream: u64 = r["per_stream"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|s| s["misses"].as_u64().unwrap())
+            .sum();
+        assert_eq!(per_stream, m);
+    }
+}
+
+#[test]
+fn sim_table_lists_each_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "t.gtr", "50K");
+    let text = ok(&[
+        "sim",
+        t.to_str().unwrap(),
+        "--size",
+        "256KiB",
+        "--ways",
+        "8",
+        "--policy",
+        "lru,drrip:bits=4,srrip+ucd",
+    ]);
+    for p in ["lru", "drrip:bits=4", "srrip+ucd", "misses per stream"] {
+        assert!(text.contains(p), "table mentions {p}:\n{text}");
+    }
+}
+
+#[test]
+fn damaged_trace_fails_with_offset_and_prints_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "t.gtr", "100K");
+    let mut bytes = std::fs::read(&t).unwrap();
+    let cut = dir.path().join("cut.gtr");
+    bytes.truncate(bytes.len() * 2 / 3);
+    std::fs::write(&cut, &bytes).unwrap();
+    let out = gfxcache(&[
+        "sim",
+        cut.to_str().unwrap(),
+        "--size",
+        "1MiB",
+        "--ways",
+        "16",
+        "--policy",
+        "lru",
+        "--json",
+    ]);
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "no partial result on stdout");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cut.gtr") && err.contains("byte"),
+        "error names file and offset: {err}"
+    );
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "t.gtr", "1K");
+    let t = t.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec![
+                "sim", t, "--size", "1MiB", "--ways", "16", "--policy", "nosuch",
+            ],
+            "no such policy",
+        ),
+        (
+            vec![
+                "sim",
+                t,
+                "--size",
+                "1MiB",
+                "--ways",
+                "16",
+                "--policy",
+                "srrip:bits=9",
+            ],
+            "bits=9",
+        ),
+        (
+            vec![
+                "sim",
+                t,
+                "--size",
+                "1MiB",
+                "--ways",
+                "16",
+                "--policy",
+                "lru:foo=1",
+            ],
+            "unknown parameter",
+        ),
+        (
+            vec![
+                "sim", t, "--size", "1MoB", "--ways", "16", "--policy", "lru",
+            ],
+            "size '1MoB'",
+        ),
+        (
+            vec!["sim", t, "--size", "1MiB", "--ways", "3", "--policy", "lru"],
+            "ways",
+        ),
+        (
+            vec![
+                "sim",
+                "/nonexistent.gtr",
+                "--size",
+                "1MiB",
+                "--ways",
+                "16",
+                "--policy",
+                "lru",
+            ],
+            "nonexistent.gtr",
+        ),
+        (
+            vec![
+                "sim", "x.txt", "--size", "1MiB", "--ways", "16", "--policy", "lru",
+            ],
+            "x.txt",
+        ),
+    ] {
+        let out = gfxcache(&args);
+        assert!(!out.status.success(), "{args:?} must fail");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(needle),
+            "{args:?}: stderr should mention {needle:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn convert_round_trips_text_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "t.gtr", "20K");
+    let d = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    ok(&["trace", "convert", t.to_str().unwrap(), &d("a.csv")]);
+    ok(&["trace", "convert", &d("a.csv"), &d("b.gtr.zst")]);
+    ok(&["trace", "convert", &d("b.gtr.zst"), &d("c.csv.zst")]);
+    ok(&["trace", "convert", &d("c.csv.zst"), &d("d.csv")]);
+    assert_eq!(
+        std::fs::read(d("a.csv")).unwrap(),
+        std::fs::read(d("d.csv")).unwrap()
+    );
+    ok(&["trace", "convert", &d("a.csv"), &d("e.din")]);
+    ok(&["trace", "convert", &d("e.din"), &d("f.gtr")]);
+    ok(&["trace", "convert", &d("f.gtr"), &d("g.din")]);
+    assert_eq!(
+        std::fs::read(d("e.din")).unwrap(),
+        std::fs::read(d("g.din")).unwrap()
+    );
+    // Every format simulates to the same numbers.
+    let sim = |p: &str| {
+        json(&[
+            "sim", p, "--size", "64KiB", "--ways", "4", "--policy", "lru", "--json",
+        ])["results"][0]["misses"]
+            .clone()
+    };
+    assert_eq!(sim(t.to_str().unwrap()), sim(&d("d.csv")));
+}
+
+#[test]
+fn same_inputs_give_identical_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = synth(dir.path(), "a.gtr", "30K");
+    let b = synth(dir.path(), "b.gtr", "30K");
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let args = |p: &Path| {
+        vec![
+            "sim".to_string(),
+            p.to_str().unwrap().to_string(),
+            "--size".into(),
+            "128KiB".into(),
+            "--ways".into(),
+            "8".into(),
+            "--policy".into(),
+            "all".into(),
+            "--json".into(),
+        ]
+    };
+    let run = |p: &Path| {
+        ok(&args(p).iter().map(String::as_str).collect::<Vec<_>>())
+            .replace(p.to_str().unwrap(), "T")
+    };
+    assert_eq!(run(&a), run(&b));
+}
+
+#[test]
+fn trace_info_reports_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "t.gtr", "10K");
+    let v = json(&["trace", "info", t.to_str().unwrap(), "--json"]);
+    assert_eq!(v["accesses"], 10_000);
+    let sum: u64 = v["streams"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|s| s["reads"].as_u64().unwrap() + s["writes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 10_000);
+    assert!(v["footprint_blocks"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn mrc_equals_sim_lru_at_every_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "t.gtr", "100K");
+    let t = t.to_str().unwrap();
+    let lru = |size: &str, ways: &str| {
+        json(&[
+            "sim", t, "--size", size, "--ways", ways, "--policy", "lru", "--json",
+        ])["results"][0]["misses"]
+            .as_u64()
+            .unwrap()
+    };
+    let full = json(&["mrc", t, "--json"]);
+    let curve = full["curve"].as_array().unwrap();
+    assert!(curve.len() > 5);
+    for (size, label) in [(4096u64, "4KiB"), (65536, "64KiB"), (1 << 20, "1MiB")] {
+        let p = curve
+            .iter()
+            .find(|p| p["size"] == size)
+            .expect("power-of-two point");
+        assert_eq!(
+            p["misses"].as_u64().unwrap(),
+            lru(label, "full"),
+            "fully associative {label}"
+        );
+    }
+    let by_ways = json(&["mrc", t, "--sets", "256", "--max-ways", "8", "--json"]);
+    for p in by_ways["curve"].as_array().unwrap() {
+        let ways = p["ways"].as_u64().unwrap();
+        let size = format!("{}", 256 * 64 * ways);
+        assert_eq!(
+            p["misses"].as_u64().unwrap(),
+            lru(&size, &ways.to_string()),
+            "{ways} ways"
+        );
+    }
+}

@@ -1,0 +1,330 @@
+//! `.csv` traces: one access per line under a header naming the columns.
+//!
+//! Columns `op`, `addr` and `stream` are required; `unit` (default 0) and
+//! `size` (default 1: the access touches the block holding `addr`) are
+//! optional; order is free. `op` is `R` or `W` (either case), `addr` decimal
+//! or `0x` hex, `stream` a short name such as `tex`. The writer's form,
+//! `op,addr,stream,unit,size` with lowercase `0x` hex addresses, is the
+//! canonical one: reading and rewriting it reproduces it byte for byte.
+//!
+//! CSV cannot hold markers: the writer skips them and counts them
+//! ([`TraceWrite::skipped_markers`]) so the caller can say so.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::batch::Batch;
+use crate::error::TraceError;
+use crate::format::{TraceRead, TraceWrite, BATCH_RECORDS};
+use crate::io::{read_error, Consumed, FileSink};
+use crate::meta::{Totals, TraceMeta};
+use crate::record::{Access, Marker, Op, Stream, UnknownStream};
+use crate::text::{parse_addr, parse_dec, put_dec, put_hex, show};
+
+/// The writer's header, and the column names a reader knows.
+pub const HEADER: &str = "op,addr,stream,unit,size";
+
+/// Where each known column sits in a line.
+#[derive(Clone, Copy, Debug)]
+struct Columns {
+    op: usize,
+    addr: usize,
+    stream: usize,
+    unit: Option<usize>,
+    size: Option<usize>,
+}
+
+/// The source with a newline appended: every record then ends in a line
+/// terminator, so the reader's position after a record is always the line
+/// after it. (The csv crate's own record position points before any blank
+/// lines that precede the record.)
+type Terminated<R> = std::io::Chain<R, &'static [u8]>;
+
+/// Streams accesses from CSV text. Memory is one line's fields.
+pub struct CsvReader<R: Read> {
+    rdr: ::csv::Reader<Terminated<R>>,
+    path: PathBuf,
+    meta: TraceMeta,
+    cols: Columns,
+    record: ::csv::ByteRecord,
+    done: bool,
+    failed: bool,
+    progress: Option<(Consumed, u64)>,
+}
+
+impl<R: Read> CsvReader<R> {
+    /// Reads the header line. `path` only names the source in errors.
+    pub fn new(src: R, path: &Path) -> Result<CsvReader<R>, TraceError> {
+        let mut rdr = ::csv::ReaderBuilder::new()
+            .has_headers(true)
+            .trim(::csv::Trim::All)
+            .buffer_capacity(256 << 10)
+            .from_reader(src.chain(&b"\n"[..]));
+        let header = rdr.byte_headers().cloned();
+        let line = rdr.position().line().saturating_sub(1).max(1);
+        let header = header.map_err(|e| csv_error(path, e, line))?;
+        let cols = columns(&header).map_err(|what| TraceError::parse(path, line, what))?;
+        Ok(CsvReader {
+            rdr,
+            path: path.to_path_buf(),
+            meta: TraceMeta {
+                generator: "csv".to_string(),
+                ..TraceMeta::default()
+            },
+            cols,
+            record: ::csv::ByteRecord::new(),
+            done: false,
+            failed: false,
+            progress: None,
+        })
+    }
+
+    pub(crate) fn with_progress(mut self, consumed: Consumed, total: u64) -> CsvReader<R> {
+        self.progress = Some((consumed, total));
+        self
+    }
+
+    fn parse(&self) -> Result<Access, TraceError> {
+        let r = &self.record;
+        let line = self.rdr.position().line().saturating_sub(1);
+        let err = |what: String| TraceError::parse(&self.path, line, what);
+        let field = |i: usize| r.get(i).unwrap_or_default();
+        let c = self.cols;
+        let op = match field(c.op) {
+            b"R" | b"r" => Op::Read,
+            b"W" | b"w" => Op::Write,
+            f => return Err(err(format!("op '{}': expected R or W", show(f)))),
+        };
+        let addr = parse_addr(field(c.addr), false).ok_or_else(|| {
+            err(format!(
+                "addr '{}': expected a decimal or 0x-prefixed hex number below 2^64",
+                show(field(c.addr))
+            ))
+        })?;
+        let stream = std::str::from_utf8(field(c.stream))
+            .map_err(|_| UnknownStream(show(field(c.stream))))
+            .and_then(|s| s.parse::<Stream>())
+            .map_err(|e| err(e.to_string()))?;
+        let unit = match c.unit {
+            None => 0,
+            Some(i) => parse_dec(field(i))
+                .and_then(|v| u16::try_from(v).ok())
+                .ok_or_else(|| {
+                    err(format!(
+                        "unit '{}': expected a number from 0 to 65535",
+                        show(field(i))
+                    ))
+                })?,
+        };
+        let size = match c.size {
+            None => 1,
+            Some(i) => parse_dec(field(i))
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| {
+                    err(format!(
+                        "size '{}': expected a number of bytes from 0 to 4294967295",
+                        show(field(i))
+                    ))
+                })?,
+        };
+        Ok(Access {
+            addr,
+            size,
+            unit,
+            stream,
+            op,
+        })
+    }
+
+    pub fn read_batch(&mut self, batch: &mut Batch) -> Result<bool, TraceError> {
+        batch.clear();
+        if self.failed {
+            let line = self.rdr.position().line().saturating_sub(1);
+            return Err(TraceError::parse(
+                &self.path,
+                line,
+                "reading past an earlier error",
+            ));
+        }
+        let r = self.fill(batch);
+        if r.is_err() {
+            batch.clear();
+            self.failed = true;
+        }
+        r
+    }
+
+    fn fill(&mut self, batch: &mut Batch) -> Result<bool, TraceError> {
+        while !self.done && batch.accesses.len() < BATCH_RECORDS {
+            let more = self.rdr.read_byte_record(&mut self.record);
+            let line = self.rdr.position().line().saturating_sub(1);
+            if more.map_err(|e| csv_error(&self.path, e, line))? {
+                let a = self.parse()?;
+                batch.accesses.push(a);
+            } else {
+                self.done = true;
+            }
+        }
+        Ok(!batch.accesses.is_empty())
+    }
+}
+
+fn columns(header: &::csv::ByteRecord) -> Result<Columns, String> {
+    let mut found: [Option<usize>; 5] = [None; 5];
+    const NAMES: [&str; 5] = ["op", "addr", "stream", "unit", "size"];
+    if header.is_empty() || (header.len() == 1 && header[0].is_empty()) {
+        return Err(format!(
+            "expected a header line naming the columns, like '{HEADER}'"
+        ));
+    }
+    for (i, name) in header.iter().enumerate() {
+        let Some(k) = NAMES.iter().position(|n| n.as_bytes() == name) else {
+            return Err(format!(
+                "unknown column '{}' (expected op, addr, stream and optionally unit, size)",
+                show(name)
+            ));
+        };
+        if found[k].replace(i).is_some() {
+            return Err(format!("column '{}' appears twice", NAMES[k]));
+        }
+    }
+    let required = |k: usize| found[k].ok_or_else(|| format!("missing column '{}'", NAMES[k]));
+    Ok(Columns {
+        op: required(0)?,
+        addr: required(1)?,
+        stream: required(2)?,
+        unit: found[3],
+        size: found[4],
+    })
+}
+
+/// `line` is the line the reader was on, which the csv crate's own error
+/// position can miss by the blank lines before the record.
+fn csv_error(path: &Path, e: ::csv::Error, line: u64) -> TraceError {
+    match e.into_kind() {
+        ::csv::ErrorKind::Io(io) => read_error(path, io),
+        ::csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => TraceError::parse(
+            path,
+            line,
+            format!("expected {expected_len} fields like the header, found {len}"),
+        ),
+        other => TraceError::parse(path, line, format!("{other:?}")),
+    }
+}
+
+impl<R: Read + Send> TraceRead for CsvReader<R> {
+    fn meta(&self) -> &TraceMeta {
+        &self.meta
+    }
+
+    fn read_batch(&mut self, batch: &mut Batch) -> Result<bool, TraceError> {
+        CsvReader::read_batch(self, batch)
+    }
+
+    fn announced_totals(&self) -> Option<&Totals> {
+        None
+    }
+
+    fn progress(&self) -> (u64, u64) {
+        match &self.progress {
+            Some((c, total)) => (c.get().min(*total), *total),
+            None => (self.rdr.position().byte(), 0),
+        }
+    }
+}
+
+/// Writes accesses as canonical CSV; markers are counted, not written.
+pub struct CsvWriter<W: Write> {
+    out: W,
+    path: PathBuf,
+    totals: Totals,
+    skipped: u64,
+    line: Vec<u8>,
+}
+
+impl<W: Write> CsvWriter<W> {
+    /// Writes the header line at once. `path` only names the output in errors.
+    pub fn new(mut out: W, path: &Path) -> Result<CsvWriter<W>, TraceError> {
+        out.write_all(HEADER.as_bytes())
+            .and_then(|_| out.write_all(b"\n"))
+            .map_err(|e| TraceError::io(path, e))?;
+        Ok(CsvWriter {
+            out,
+            path: path.to_path_buf(),
+            totals: Totals::default(),
+            skipped: 0,
+            line: Vec::with_capacity(64),
+        })
+    }
+
+    pub fn write_access(&mut self, a: &Access) -> Result<(), TraceError> {
+        let l = &mut self.line;
+        l.clear();
+        l.extend_from_slice(if a.op.is_write() { b"W,0x" } else { b"R,0x" });
+        put_hex(l, a.addr);
+        l.push(b',');
+        l.extend_from_slice(a.stream.name().as_bytes());
+        l.push(b',');
+        put_dec(l, u64::from(a.unit));
+        l.push(b',');
+        put_dec(l, u64::from(a.size));
+        l.push(b'\n');
+        self.out
+            .write_all(l)
+            .map_err(|e| TraceError::io(&self.path, e))?;
+        self.totals.add_access(a);
+        Ok(())
+    }
+
+    /// CSV has no way to hold a marker: it is counted and dropped.
+    pub fn write_marker(&mut self, _marker: &Marker) -> Result<(), TraceError> {
+        self.skipped += 1;
+        Ok(())
+    }
+
+    pub fn write_batch(&mut self, batch: &Batch) -> Result<(), TraceError> {
+        for a in &batch.accesses {
+            self.write_access(a)?;
+        }
+        self.skipped += batch.markers.len() as u64;
+        Ok(())
+    }
+
+    pub fn skipped_markers(&self) -> u64 {
+        self.skipped
+    }
+
+    /// Flushes; hands back the totals written (no markers) and the sink.
+    pub fn finish_into_inner(mut self) -> Result<(Totals, W), TraceError> {
+        self.out
+            .flush()
+            .map_err(|e| TraceError::io(&self.path, e))?;
+        Ok((self.totals, self.out))
+    }
+}
+
+impl TraceWrite for CsvWriter<FileSink> {
+    fn write_access(&mut self, access: &Access) -> Result<(), TraceError> {
+        CsvWriter::write_access(self, access)
+    }
+
+    fn write_marker(&mut self, marker: &Marker) -> Result<(), TraceError> {
+        CsvWriter::write_marker(self, marker)
+    }
+
+    fn write_batch(&mut self, batch: &Batch) -> Result<(), TraceError> {
+        CsvWriter::write_batch(self, batch)
+    }
+
+    fn skipped_markers(&self) -> u64 {
+        self.skipped
+    }
+
+    fn finish(self: Box<Self>) -> Result<Totals, TraceError> {
+        let (totals, sink) = self.finish_into_inner()?;
+        sink.commit()?;
+        Ok(totals)
+    }
+}
