@@ -60,6 +60,11 @@ impl SetDuel {
         self.roles[set]
     }
 
+    /// The role of every set, by set.
+    pub(crate) fn roles(&self) -> &[Role] {
+        &self.roles
+    }
+
     /// Leader sets per policy actually used (`min(leaders, sets / 2)`).
     pub fn leaders_per_policy(&self) -> u32 {
         self.leaders

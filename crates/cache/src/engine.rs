@@ -205,6 +205,9 @@ impl<P: Policy> Cache<P> {
     /// a few accesses ahead so that the host's cache misses overlap.
     pub fn access_all(&mut self, accesses: &[Access]) {
         let fast = self.shape.fast_set && self.index.is_none();
+        if fast && self.shape.ways == 16 && self.access_all_16(accesses) {
+            return;
+        }
         let run = match (fast, self.shape.ways) {
             (true, 16) => run::<P, true, 16>,
             (true, _) => run::<P, true, 0>,
@@ -222,6 +225,22 @@ impl<P: Policy> Cache<P> {
             &mut self.seq,
             accesses,
         );
+    }
+
+    /// [`Cache::access_all`] through the policy's 16-way kernel
+    /// ([`Policy::run16`]) when it has one; `false` (and nothing done) when not.
+    #[inline]
+    fn access_all_16(&mut self, accesses: &[Access]) -> bool {
+        let mut engine = Engine16(Parts16 {
+            shape: &self.shape,
+            tags: self.tags.as_chunks_mut().0,
+            fp: self.fp.as_chunks_mut().0,
+            meta: self.meta.as_chunks_mut().0,
+            filled: &mut self.filled,
+            stats: &mut self.stats,
+            seq: &mut self.seq,
+        });
+        self.policy.run16(&mut engine, accesses)
     }
 
     /// One trace access: every block it touches, in address order.
@@ -463,6 +482,219 @@ fn evict<const FAST: bool>(lines: &mut Lines, stats: &mut Stats, slot: usize) {
     if !FAST {
         if let Some(ix) = &mut lines.index {
             ix.remove(&lines.tags[slot]);
+        }
+    }
+}
+
+/// A policy's replacement state for 16-way sets, borrowed for one batch as
+/// fixed-size rows, so that the batch loop [`run16`] needs no bounds check
+/// nor runtime associativity. Policies the common LLC runs (LRU, SRRIP,
+/// DRRIP, OPT) offer one through [`Policy::run16`]; it must behave exactly as the policy's [`Policy`] methods,
+/// which ignore every [`Ctx`] field but the set and `seq`.
+///
+/// # Safety
+/// The callers of the `unsafe` methods promise `set < self.sets()` and
+/// `way < 16`; implementations index their rows without checks.
+pub(crate) trait Kernel16 {
+    /// Rows of state per set (the set count).
+    fn sets(&self) -> usize;
+    fn prefetch(&self, set: usize);
+    /// [`Policy::hit`].
+    unsafe fn hit(&mut self, set: usize, way: usize, seq: u64);
+    /// [`Policy::victim`] of a full set.
+    unsafe fn victim(&mut self, set: usize, seq: u64) -> Option<usize>;
+    /// [`Policy::fill`] (after [`Policy::evict`], a no-op for these policies).
+    unsafe fn fill(&mut self, set: usize, way: usize, seq: u64);
+}
+
+/// The engine's state, borrowed for one batch, handed to [`Policy::run16`]
+/// so that a policy with a [`Kernel16`] can run the batch through [`run16`].
+#[doc(hidden)]
+pub struct Engine16<'a>(Parts16<'a>);
+
+impl Engine16<'_> {
+    /// Runs `accesses` through the 16-way loop with kernel `k`.
+    pub(crate) fn run<K: Kernel16>(&mut self, k: &mut K, accesses: &[Access]) {
+        run16(&mut self.0, k, accesses);
+    }
+}
+
+/// The engine's state, as [`run16`] needs it.
+struct Parts16<'a> {
+    shape: &'a Shape,
+    tags: &'a mut [[u64; 16]],
+    fp: &'a mut [[u8; 16]],
+    meta: &'a mut [[u8; 16]],
+    filled: &'a mut [u32],
+    stats: &'a mut Stats,
+    seq: &'a mut u64,
+}
+
+/// [`run`] for 16 ways, mask indexing and a policy with a [`Kernel16`].
+#[inline(never)]
+fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
+    let sets = parts.filled.len();
+    // These make every `get_unchecked(set)` below sound: `set` is
+    // `block & mask` with `mask == sets - 1`.
+    assert!(parts.shape.set_mask as usize == sets - 1 && sets.is_power_of_two());
+    assert!(parts.tags.len() == sets && parts.fp.len() == sets && parts.meta.len() == sets);
+    assert!(k.sets() == sets);
+    let shape = *parts.shape;
+    let mut st = State16 {
+        mask: shape.set_mask,
+        write_back: shape.write_back,
+        // Bit `stream + 16 * write`: a miss of that kind is not allocated.
+        no_alloc: u32::from(shape.unallocated.0)
+            | if shape.geom.write_allocate {
+                u32::from(shape.unallocated.0) << 16
+            } else {
+                0xFFFF << 16
+            },
+        tags: parts.tags,
+        fp: parts.fp,
+        meta: parts.meta,
+        filled: parts.filled,
+        counts: &mut parts.stats.per_stream,
+        seq: *parts.seq,
+    };
+    let shift = shape.shift;
+    let head = accesses.len().saturating_sub(PREFETCH_AHEAD);
+    let (near, tail) = accesses.split_at(head);
+    for (a, ahead) in near
+        .iter()
+        .zip(&accesses[accesses.len().min(PREFETCH_AHEAD)..])
+    {
+        let set = (ahead.addr >> shift & st.mask) as usize;
+        crate::policy::prefetch(st.fp, set);
+        crate::policy::prefetch(st.tags, set);
+        crate::policy::prefetch_bytes(st.tags, set, 15 * 8);
+        crate::policy::prefetch(st.meta, set);
+        k.prefetch(set);
+        st.access(k, a, shift);
+    }
+    for a in tail {
+        st.access(k, a, shift);
+    }
+    *parts.seq = st.seq;
+    for c in &mut parts.stats.per_stream {
+        c.accesses = c.hits + c.misses;
+    }
+}
+
+struct State16<'a> {
+    mask: u64,
+    write_back: bool,
+    no_alloc: u32,
+    tags: &'a mut [[u64; 16]],
+    fp: &'a mut [[u8; 16]],
+    meta: &'a mut [[u8; 16]],
+    filled: &'a mut [u32],
+    counts: &'a mut [Counts; Stream::COUNT],
+    seq: u64,
+}
+
+impl State16<'_> {
+    /// Every block of one trace access.
+    #[inline(always)]
+    fn access<K: Kernel16>(&mut self, k: &mut K, a: &Access, shift: u32) {
+        let write = a.op.is_write();
+        let first = a.addr >> shift;
+        self.step(k, first, a.stream, write);
+        // Within its first block unless it runs past the block's end (a
+        // size of 0 counts as 1, which never does).
+        let block_mask = (1u64 << shift) - 1;
+        if (a.addr & block_mask) + u64::from(a.size) > block_mask + 1 {
+            let (first, last) = block_range(a, shift);
+            let mut b = first;
+            while b < last {
+                b += 1;
+                self.step(k, b, a.stream, write);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn step<K: Kernel16>(&mut self, k: &mut K, block: u64, stream: Stream, write: bool) {
+        let set = (block & self.mask) as usize;
+        let seq = self.seq;
+        self.seq += 1;
+        // SAFETY: `set <= mask == sets - 1`, the length of every row array
+        // (checked in `run16`).
+        let (fps, tags) = unsafe { (self.fp.get_unchecked_mut(set), self.tags.get_unchecked(set)) };
+        let f = fingerprint(block);
+        let mut m = lanes::eq_mask16(fps, f);
+        let c = &mut self.counts[stream.index()];
+        while m != 0 {
+            let way = m.trailing_zeros() as usize & 15;
+            if tags[way] == block {
+                c.hits += 1;
+                if write {
+                    if self.write_back {
+                        // SAFETY: as above.
+                        unsafe { self.meta.get_unchecked_mut(set)[way] = meta(stream, true) };
+                    } else {
+                        c.write_throughs += 1;
+                    }
+                }
+                // SAFETY: `set < sets == k.sets()` (checked in `run16`), `way < 16`.
+                unsafe { k.hit(set, way, seq) };
+                return;
+            }
+            m &= m - 1;
+        }
+        c.misses += 1;
+        self.miss(k, set, block, stream, write, seq);
+    }
+
+    #[inline(always)]
+    fn miss<K: Kernel16>(
+        &mut self,
+        k: &mut K,
+        set: usize,
+        block: u64,
+        stream: Stream,
+        write: bool,
+        seq: u64,
+    ) {
+        if self.no_alloc >> (stream.id() as u32 + 16 * u32::from(write)) & 1 != 0 {
+            count_bypass(&mut self.counts[stream.index()], write);
+            return;
+        }
+        // SAFETY: as in `step`.
+        let valid = unsafe { self.filled.get_unchecked_mut(set) };
+        let way = if *valid < 16 {
+            let way = *valid as usize;
+            *valid += 1;
+            way
+        } else {
+            // SAFETY: as in `step`.
+            match unsafe { k.victim(set, seq) } {
+                Some(way) => {
+                    let way = way & 15;
+                    // SAFETY: as in `step`.
+                    let m = unsafe { self.meta.get_unchecked(set)[way] };
+                    let o = &mut self.counts[(m & !DIRTY) as usize];
+                    o.evictions += 1;
+                    o.writebacks += u64::from(m >> 7);
+                    way
+                }
+                None => {
+                    count_bypass(&mut self.counts[stream.index()], write);
+                    return;
+                }
+            }
+        };
+        let c = &mut self.counts[stream.index()];
+        if write && !self.write_back {
+            c.write_throughs += 1;
+        }
+        c.fills += 1;
+        // SAFETY: as in `step`.
+        unsafe {
+            self.tags.get_unchecked_mut(set)[way] = block;
+            self.meta.get_unchecked_mut(set)[way] = meta(stream, write && self.write_back);
+            self.fp.get_unchecked_mut(set)[way] = fingerprint(block);
+            k.fill(set, way, seq);
         }
     }
 }

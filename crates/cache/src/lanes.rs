@@ -139,7 +139,7 @@ pub fn max_first_u32(vals: &[u32]) -> (u32, usize) {
 /// equality mask.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn max_first_u32_16(vals: &[u32; 16]) -> (u32, usize) {
+pub(crate) fn max_first_u32_16(vals: &[u32; 16]) -> (u32, usize) {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is in the x86-64 baseline; the loads read `vals`.
     unsafe {
@@ -163,6 +163,56 @@ fn max_first_u32_16(vals: &[u32; 16]) -> (u32, usize) {
     }
 }
 
+/// [`max_first_u32`] of 16 values, without the length check.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn max_first_u32_16(vals: &[u32; 16]) -> (u32, usize) {
+    max_first_u32(vals)
+}
+
+/// Recency-rank touch of 16 ranks (see [`crate::recency::RecencyRanks`]):
+/// every rank below `row[way]` grows by one and `row[way]` becomes 0.
+#[inline(always)]
+pub fn touch16(row: &mut [u8; LANES], way: usize) {
+    let a = row[way];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86-64 baseline; load and store cover `row`.
+        unsafe {
+            let x = _mm_loadu_si128(row.as_ptr().cast());
+            // 0xFF where x >= a (a - x saturates to 0), 0 where x < a.
+            let ge = _mm_cmpeq_epi8(
+                _mm_subs_epu8(_mm_set1_epi8(a as i8), x),
+                _mm_setzero_si128(),
+            );
+            // x + 1 where x < a, x where x >= a.
+            let y = _mm_add_epi8(_mm_add_epi8(x, ge), _mm_set1_epi8(1));
+            _mm_storeu_si128(row.as_mut_ptr().cast(), y);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for b in row.iter_mut() {
+        *b += u8::from(*b < a);
+    }
+    row[way] = 0;
+}
+
+/// The RRIP victim of 16 RRPVs ([`crate::rrip::Rrpv::victim`]): the lowest
+/// way at `max`, after ageing the row until one is.
+#[inline(always)]
+pub fn rrip_victim16(row: &mut [u8; LANES], max: u8) -> usize {
+    let m = eq_mask16(row, max);
+    if m != 0 {
+        return m.trailing_zeros() as usize;
+    }
+    let age = max - max16(row);
+    for b in row.iter_mut() {
+        *b += age;
+    }
+    eq_mask16(row, max).trailing_zeros() as usize & (LANES - 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +233,46 @@ mod tests {
                 assert_eq!(first_eq(s, x), s.iter().position(|&b| b == x));
             }
             assert_eq!(max(s), s.iter().copied().max().unwrap_or(0));
+        }
+    }
+
+    #[test]
+    fn touch16_and_rrip_victim16() {
+        let mut x = 99u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut row = [0u8; LANES];
+            for (i, b) in row.iter_mut().enumerate() {
+                *b = [0, 1, 2, 3, 7, 14, 15, 254, 255][((x >> (i * 3)) % 9) as usize];
+            }
+            let way = (x >> 60) as usize;
+            let mut want = row;
+            let a = want[way];
+            for b in want.iter_mut() {
+                *b += u8::from(*b < a);
+            }
+            want[way] = 0;
+            let mut got = row;
+            touch16(&mut got, way);
+            assert_eq!(got, want, "{row:?} {way}");
+
+            let max = 3u8;
+            let mut r: [u8; LANES] = std::array::from_fn(|i| (x >> (2 * i)) as u8 & 3);
+            if x & 1 == 0 {
+                for b in r.iter_mut() {
+                    *b = (*b).min(1);
+                }
+            }
+            let mut want = r;
+            let top = *want.iter().max().unwrap();
+            for b in want.iter_mut() {
+                *b += max - top;
+            }
+            let wway = want.iter().position(|&b| b == max).unwrap();
+            let gway = rrip_victim16(&mut r, max);
+            assert_eq!((gway, r), (wway, want));
         }
     }
 

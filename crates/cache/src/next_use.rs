@@ -8,7 +8,7 @@ use crate::engine::block_range;
 
 /// Next use of each block access, by access index. 4 bytes per access.
 pub struct NextUse {
-    next: Vec<u32>,
+    pub(crate) next: Vec<u32>,
 }
 
 impl NextUse {

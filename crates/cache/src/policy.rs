@@ -5,8 +5,9 @@
 //! questions. The engine is generic over the policy, so every call below is
 //! inlined into the access loop: no dynamic dispatch per access.
 
-use gfxcache_trace::Stream;
+use gfxcache_trace::{Access, Stream};
 
+use crate::engine::Engine16;
 use crate::error::CacheError;
 use crate::geometry::Geometry;
 use crate::next_use::NextUse;
@@ -73,6 +74,16 @@ pub trait Policy: Sized + Send + 'static {
     #[inline(always)]
     fn prefetch(&self, _set: usize, _block: u64) {}
 
+    /// Runs a whole batch through the engine's 16-way loop with this
+    /// policy's fixed-row kernel, when it has one (and returns `true`); the
+    /// engine offers it only for 16-way, power-of-two-set caches. The kernel
+    /// must behave exactly as the methods above: the reference tests run both.
+    #[doc(hidden)]
+    #[inline]
+    fn run16(&mut self, _engine: &mut Engine16<'_>, _accesses: &[Access]) -> bool {
+        false
+    }
+
     /// Named figures a report may want (dueling counters, insertion mixes).
     fn report(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
@@ -92,4 +103,22 @@ pub fn prefetch<T>(data: &[T], index: usize) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (data, index);
+}
+
+/// Prefetches the host cache line `bytes` bytes past the start of `rows[i]`.
+#[inline(always)]
+pub(crate) fn prefetch_bytes<T>(rows: &[T], i: usize, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = rows
+            .as_ptr()
+            .wrapping_add(i)
+            .cast::<i8>()
+            .wrapping_add(bytes);
+        // SAFETY: a prefetch is a hint; it never faults nor changes memory.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (rows, i, bytes);
 }

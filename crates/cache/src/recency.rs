@@ -137,6 +137,11 @@ impl RecencyRanks {
         crate::lanes::first_eq(r, (self.ways - 1) as u8).unwrap_or(0)
     }
 
+    /// The ranks as one 16-byte row per set, when sets have 16 ways.
+    pub(crate) fn rows16(&mut self) -> Option<&mut [[u8; 16]]> {
+        (self.ways == 16).then(|| self.ranks.as_chunks_mut().0)
+    }
+
     /// Prefetches the ranks of `set` (a hint; see [`crate::policy::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, set: usize) {

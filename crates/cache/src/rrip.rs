@@ -49,6 +49,11 @@ impl Rrpv {
         crate::policy::prefetch(&self.values, set * self.ways);
     }
 
+    /// The RRPVs as one 16-byte row per set, when sets have 16 ways.
+    pub(crate) fn rows16(&mut self) -> Option<&mut [[u8; 16]]> {
+        (self.ways == 16).then(|| self.values.as_chunks_mut().0)
+    }
+
     /// The RRPVs of one set.
     pub fn of_set(&self, set: usize) -> &[u8] {
         &self.values[set * self.ways..(set + 1) * self.ways]

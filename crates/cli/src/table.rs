@@ -3,6 +3,8 @@
 pub struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
+    /// Columns of text, aligned left like the first.
+    left: Vec<usize>,
 }
 
 impl Table {
@@ -10,7 +12,14 @@ impl Table {
         Table {
             header: header.into_iter().map(Into::into).collect(),
             rows: Vec::new(),
+            left: vec![0],
         }
+    }
+
+    /// Aligns column `col` left (for text rather than numbers).
+    pub fn left(mut self, col: usize) -> Table {
+        self.left.push(col);
+        self
     }
 
     pub fn row<S: Into<String>>(&mut self, cells: impl IntoIterator<Item = S>) {
@@ -29,10 +38,11 @@ impl Table {
         for r in std::iter::once(&self.header).chain(&self.rows) {
             let mut line = String::new();
             for (i, c) in r.iter().enumerate().take(cols) {
-                if i == 0 {
-                    line.push_str(&format!("{c:<w$}", w = width[i]));
+                let sep = if i == 0 { "" } else { "  " };
+                if self.left.contains(&i) {
+                    line.push_str(&format!("{sep}{c:<w$}", w = width[i]));
                 } else {
-                    line.push_str(&format!("  {c:>w$}", w = width[i]));
+                    line.push_str(&format!("{sep}{c:>w$}", w = width[i]));
                 }
             }
             out.push_str(line.trim_end());
@@ -47,7 +57,7 @@ pub fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);

@@ -10,16 +10,17 @@
 //! CSV cannot hold markers: the writer skips them and counts them
 //! ([`TraceWrite::skipped_markers`]) so the caller can say so.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::batch::Batch;
 use crate::error::TraceError;
-use crate::format::{TraceRead, TraceWrite, BATCH_RECORDS};
-use crate::io::{read_error, Consumed, FileSink};
+use crate::format::{TraceRead, BATCH_RECORDS};
+use crate::io::{read_error, Consumed};
 use crate::meta::{Totals, TraceMeta};
-use crate::record::{Access, Marker, Op, Stream, UnknownStream};
+use crate::record::{Access, Op, Stream, UnknownStream};
 use crate::text::{parse_addr, parse_dec, put_dec, put_hex, show};
+use crate::text_writer::{LineFormat, TextWriter};
 
 /// The writer's header, and the column names a reader knows.
 pub const HEADER: &str = "op,addr,stream,unit,size";
@@ -235,33 +236,13 @@ impl<R: Read + Send> TraceRead for CsvReader<R> {
     }
 }
 
-/// Writes accesses as canonical CSV; markers are counted, not written.
-pub struct CsvWriter<W: Write> {
-    out: W,
-    path: PathBuf,
-    totals: Totals,
-    skipped: u64,
-    line: Vec<u8>,
-}
+/// The canonical CSV line: `op,0xaddr,stream,unit,size`.
+pub struct CsvLine;
 
-impl<W: Write> CsvWriter<W> {
-    /// Writes the header line at once. `path` only names the output in errors.
-    pub fn new(mut out: W, path: &Path) -> Result<CsvWriter<W>, TraceError> {
-        out.write_all(HEADER.as_bytes())
-            .and_then(|_| out.write_all(b"\n"))
-            .map_err(|e| TraceError::io(path, e))?;
-        Ok(CsvWriter {
-            out,
-            path: path.to_path_buf(),
-            totals: Totals::default(),
-            skipped: 0,
-            line: Vec::with_capacity(64),
-        })
-    }
+impl LineFormat for CsvLine {
+    const HEADER: &'static [u8] = b"op,addr,stream,unit,size\n";
 
-    pub fn write_access(&mut self, a: &Access) -> Result<(), TraceError> {
-        let l = &mut self.line;
-        l.clear();
+    fn put_line(a: &Access, l: &mut Vec<u8>) {
         l.extend_from_slice(if a.op.is_write() { b"W,0x" } else { b"R,0x" });
         put_hex(l, a.addr);
         l.push(b',');
@@ -271,60 +252,8 @@ impl<W: Write> CsvWriter<W> {
         l.push(b',');
         put_dec(l, u64::from(a.size));
         l.push(b'\n');
-        self.out
-            .write_all(l)
-            .map_err(|e| TraceError::io(&self.path, e))?;
-        self.totals.add_access(a);
-        Ok(())
-    }
-
-    /// CSV has no way to hold a marker: it is counted and dropped.
-    pub fn write_marker(&mut self, _marker: &Marker) -> Result<(), TraceError> {
-        self.skipped += 1;
-        Ok(())
-    }
-
-    pub fn write_batch(&mut self, batch: &Batch) -> Result<(), TraceError> {
-        for a in &batch.accesses {
-            self.write_access(a)?;
-        }
-        self.skipped += batch.markers.len() as u64;
-        Ok(())
-    }
-
-    pub fn skipped_markers(&self) -> u64 {
-        self.skipped
-    }
-
-    /// Flushes; hands back the totals written (no markers) and the sink.
-    pub fn finish_into_inner(mut self) -> Result<(Totals, W), TraceError> {
-        self.out
-            .flush()
-            .map_err(|e| TraceError::io(&self.path, e))?;
-        Ok((self.totals, self.out))
     }
 }
 
-impl TraceWrite for CsvWriter<FileSink> {
-    fn write_access(&mut self, access: &Access) -> Result<(), TraceError> {
-        CsvWriter::write_access(self, access)
-    }
-
-    fn write_marker(&mut self, marker: &Marker) -> Result<(), TraceError> {
-        CsvWriter::write_marker(self, marker)
-    }
-
-    fn write_batch(&mut self, batch: &Batch) -> Result<(), TraceError> {
-        CsvWriter::write_batch(self, batch)
-    }
-
-    fn skipped_markers(&self) -> u64 {
-        self.skipped
-    }
-
-    fn finish(self: Box<Self>) -> Result<Totals, TraceError> {
-        let (totals, sink) = self.finish_into_inner()?;
-        sink.commit()?;
-        Ok(totals)
-    }
-}
+/// Writes accesses as canonical CSV; markers are counted, not written.
+pub type CsvWriter<W> = TextWriter<W, CsvLine>;

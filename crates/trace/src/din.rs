@@ -13,16 +13,17 @@
 //! not 1) is canonical: reading and rewriting reproduces it byte for byte.
 //! Markers are counted and skipped ([`TraceWrite::skipped_markers`]).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use crate::batch::Batch;
 use crate::error::TraceError;
-use crate::format::{TraceRead, TraceWrite, BATCH_RECORDS};
-use crate::io::{read_error, Consumed, FileSink};
+use crate::format::{TraceRead, BATCH_RECORDS};
+use crate::io::{read_error, Consumed};
 use crate::meta::{Totals, TraceMeta};
-use crate::record::{Access, Marker, Op, Stream};
+use crate::record::{Access, Op, Stream};
 use crate::text::{parse_addr, parse_dec, put_dec, put_hex, show};
+use crate::text_writer::{LineFormat, TextWriter};
 
 /// Longest line accepted. A valid one is under 50 bytes; the cap keeps a
 /// file without newlines from being read into memory whole.
@@ -207,30 +208,14 @@ impl<R: Read + Send> TraceRead for DinReader<R> {
     }
 }
 
-/// Writes accesses as canonical Dinero lines; markers are counted, not written.
-pub struct DinWriter<W: Write> {
-    out: W,
-    path: PathBuf,
-    totals: Totals,
-    skipped: u64,
-    line: Vec<u8>,
-}
+/// The canonical Dinero line: `label addr` in bare lowercase hex, then the
+/// size only when it is not 1.
+pub struct DinLine;
 
-impl<W: Write> DinWriter<W> {
-    /// `path` only names the output in errors.
-    pub fn new(out: W, path: &Path) -> DinWriter<W> {
-        DinWriter {
-            out,
-            path: path.to_path_buf(),
-            totals: Totals::default(),
-            skipped: 0,
-            line: Vec::with_capacity(48),
-        }
-    }
+impl LineFormat for DinLine {
+    const HEADER: &'static [u8] = b"";
 
-    pub fn write_access(&mut self, a: &Access) -> Result<(), TraceError> {
-        let l = &mut self.line;
-        l.clear();
+    fn put_line(a: &Access, l: &mut Vec<u8>) {
         l.extend_from_slice(match (a.op, a.stream) {
             (Op::Write, _) => b"1 ",
             (Op::Read, Stream::Shader) => b"2 ",
@@ -242,60 +227,8 @@ impl<W: Write> DinWriter<W> {
             put_dec(l, u64::from(a.size));
         }
         l.push(b'\n');
-        self.out
-            .write_all(l)
-            .map_err(|e| TraceError::io(&self.path, e))?;
-        self.totals.add_access(a);
-        Ok(())
-    }
-
-    /// Dinero has no way to hold a marker: it is counted and dropped.
-    pub fn write_marker(&mut self, _marker: &Marker) -> Result<(), TraceError> {
-        self.skipped += 1;
-        Ok(())
-    }
-
-    pub fn write_batch(&mut self, batch: &Batch) -> Result<(), TraceError> {
-        for a in &batch.accesses {
-            self.write_access(a)?;
-        }
-        self.skipped += batch.markers.len() as u64;
-        Ok(())
-    }
-
-    pub fn skipped_markers(&self) -> u64 {
-        self.skipped
-    }
-
-    /// Flushes; hands back the totals written (no markers) and the sink.
-    pub fn finish_into_inner(mut self) -> Result<(Totals, W), TraceError> {
-        self.out
-            .flush()
-            .map_err(|e| TraceError::io(&self.path, e))?;
-        Ok((self.totals, self.out))
     }
 }
 
-impl TraceWrite for DinWriter<FileSink> {
-    fn write_access(&mut self, access: &Access) -> Result<(), TraceError> {
-        DinWriter::write_access(self, access)
-    }
-
-    fn write_marker(&mut self, marker: &Marker) -> Result<(), TraceError> {
-        DinWriter::write_marker(self, marker)
-    }
-
-    fn write_batch(&mut self, batch: &Batch) -> Result<(), TraceError> {
-        DinWriter::write_batch(self, batch)
-    }
-
-    fn skipped_markers(&self) -> u64 {
-        self.skipped
-    }
-
-    fn finish(self: Box<Self>) -> Result<Totals, TraceError> {
-        let (totals, sink) = self.finish_into_inner()?;
-        sink.commit()?;
-        Ok(totals)
-    }
-}
+/// Writes accesses as canonical Dinero lines; markers are counted, not written.
+pub type DinWriter<W> = TextWriter<W, DinLine>;

@@ -161,7 +161,7 @@ pub fn create(path: &Path, meta: &TraceMeta) -> Result<Box<dyn TraceWrite>, Trac
     Ok(match format {
         Format::Gtr => Box::new(GtrWriter::new(sink, meta, path)?),
         Format::Csv => Box::new(CsvWriter::new(sink, path)?),
-        Format::Din => Box::new(DinWriter::new(sink, path)),
+        Format::Din => Box::new(DinWriter::new(sink, path)?),
     })
 }
 

@@ -35,6 +35,7 @@ pub mod meta;
 pub mod record;
 pub mod synth;
 mod text;
+pub mod text_writer;
 mod varint;
 
 pub use batch::Batch;

@@ -92,9 +92,14 @@ fn flips_in_each_region_are_reported_where_they_are() {
     let mut bad = file.clone();
     bad[0] ^= 1;
     assert_eq!(at_of(&bad), 0);
+    // A file of the first layout (version 1) is refused, not misread.
     let mut bad = file.clone();
-    bad[8] = 2;
+    bad[8] = 1;
     assert_eq!(at_of(&bad), 8);
+    let err = decode(&bad, Format::Gtr)
+        .expect_err("old version")
+        .to_string();
+    assert!(err.contains("format version 1"), "{err}");
     // Header JSON: covered by the footer's header checksum.
     let mut bad = file.clone();
     bad[20] ^= 1;
@@ -157,33 +162,68 @@ fn payloads_that_disagree_with_their_header_are_errors() {
             Box::new(|p, _, _| p.truncate(p.len() - 1)),
         ),
         ("payload extended", Box::new(|p, _, _| p.push(0))),
+        // Payload: tags (one per access), directory of the template and
+        // delta section lengths, templates, deltas, markers.
         (
-            "unknown stream",
-            Box::new(|p, _, _| p[3] = (p[3] & 0xf0) | 13),
+            "tag names an undefined template",
+            Box::new(|p, _, _| p[3] = (p[3] & 0xc0) | 0x3f),
         ),
-        ("unknown marker kind", Box::new(|p, _, _| p[0] = 0xef)),
+        (
+            "unknown stream in a template",
+            Box::new(|p, _, a| {
+                let at = *a as usize + 8;
+                p[at] = (p[at] & 0xf0) | 13;
+            }),
+        ),
+        (
+            "unknown bits in a template",
+            Box::new(|p, _, a| p[*a as usize + 8] |= 0x80),
+        ),
+        (
+            "unknown marker kind",
+            Box::new(|p, _, a| {
+                let a = *a as usize;
+                let len = |i: usize| u32::from_le_bytes(p[a + i..a + i + 4].try_into().unwrap());
+                let marks = a + 8 + len(0) as usize + len(4) as usize;
+                let kind = (marks..).find(|&i| p[i] < 0x80).unwrap() + 1;
+                p[kind] = 0x0f;
+            }),
+        ),
+        (
+            "marker past the last access",
+            Box::new(|p, _, a| {
+                let a = *a as usize;
+                let len = |i: usize| u32::from_le_bytes(p[a + i..a + i + 4].try_into().unwrap());
+                let marks = a + 8 + len(0) as usize + len(4) as usize;
+                p.splice(marks..marks + 1, [0xff, 0xff, 0x7f]);
+            }),
+        ),
         (
             "directory overflows",
-            Box::new(|p, r, _| {
-                let at = *r as usize;
+            Box::new(|p, _, a| {
+                let at = *a as usize;
                 p[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
             }),
         ),
         (
-            "tags all markers",
-            Box::new(|p, r, _| p[..*r as usize].fill(0x3f)),
+            "delta section longer",
+            Box::new(|p, _, a| {
+                let at = *a as usize + 4;
+                let d = u32::from_le_bytes(p[at..at + 4].try_into().unwrap());
+                p[at..at + 4].copy_from_slice(&(d + 1).to_le_bytes());
+            }),
         ),
         (
-            "tags all far",
-            Box::new(|p, r, _| p[..*r as usize].fill(0xc6)),
+            "tags all explicit deltas",
+            Box::new(|p, _, a| p[..*a as usize].fill(0xc0)),
         ),
         (
-            "tags all attr",
-            Box::new(|p, r, _| p[..*r as usize].fill(0x26)),
+            "tags all next block",
+            Box::new(|p, _, a| p[..*a as usize].fill(0x40)),
         ),
         (
             "values all 0xff",
-            Box::new(|p, r, _| p[*r as usize + 12..].fill(0xff)),
+            Box::new(|p, _, a| p[*a as usize + 8..].fill(0xff)),
         ),
     ];
     for (what, edit) in &edits {
@@ -194,18 +234,21 @@ fn payloads_that_disagree_with_their_header_are_errors() {
 
 #[test]
 fn bad_pass_names_are_errors() {
-    // A chunk of one PassBegin marker: tag 0x2f, then its name in the marker section.
+    // A chunk of one PassBegin marker: no tags, an empty directory, then in
+    // the marker section its position 0, kind 2, and its name.
     let recs = vec![Record::Marker(gfxcache_trace::Marker::PassBegin {
         name: "main".into(),
         kind: gfxcache_trace::PassKind::Forward,
     })];
     let file = encode(Format::Gtr, &recs);
     assert_eq!(decode(&file, Format::Gtr).expect("valid"), recs);
-    // Payload: tag, 12-byte directory, then: len 4, "main", kind 3.
+    // Payload: 8-byte directory, then: position 0, kind 2, len 4, "main", kind 3.
     for (what, at, v) in [
-        ("non-UTF-8 name", 15usize, 0xffu8),
-        ("name runs past the end", 13, 40),
-        ("unknown pass kind", 18, 200),
+        ("non-UTF-8 name", 12usize, 0xffu8),
+        ("name runs past the end", 10, 40),
+        ("unknown pass kind", 15, 200),
+        ("unknown marker kind", 9, 7),
+        ("marker after a missing access", 8, 1),
     ] {
         let bad = rewrite_chunk(&file, 0, |p, _, _| p[at] = v);
         both(&bad, what);

@@ -183,3 +183,83 @@ fn meta_round_trips() {
     .expect("open");
     assert_eq!(r.meta(), &meta);
 }
+
+/// Every stream and op, with sizes and units changing between accesses,
+/// deltas of every class and every explicit length (including unaligned
+/// ones and the full 64-bit range), and markers between them, at the
+/// chunk's start and end and in a row.
+#[test]
+fn every_template_and_delta_path_round_trips() {
+    let deltas: [i64; 14] = [
+        0,
+        64,
+        128,
+        192,
+        -64,
+        1,
+        -1,
+        63,
+        64 * 300,
+        -(1 << 40),
+        (1 << 62) + 5,
+        i64::MIN,
+        i64::MAX,
+        -(1 << 55) * 64,
+    ];
+    let mut recs = vec![Record::Marker(Marker::FrameBegin { frame: 0 })];
+    let mut addr = [0u64; Stream::COUNT];
+    for i in 0..5000u64 {
+        let stream = Stream::ALL[(i % 12) as usize];
+        let d = deltas[(i / 12 % 14) as usize];
+        let s = stream.index();
+        addr[s] = addr[s].wrapping_add(d as u64);
+        recs.push(Record::Access(Access {
+            addr: addr[s],
+            size: [64, 128, 0, u32::MAX][(i / 7 % 4) as usize],
+            unit: [0, 1, 2, u16::MAX][(i / 5 % 4) as usize],
+            stream,
+            op: if i % 3 == 0 { Op::Write } else { Op::Read },
+        }));
+        if i % 97 == 0 {
+            recs.push(Record::Marker(Marker::DrawBegin { draw: i as u32 }));
+            recs.push(Record::Marker(Marker::PassEnd));
+        }
+    }
+    recs.push(Record::Marker(Marker::FrameEnd { frame: 0 }));
+    let bytes = encode(Format::Gtr, &recs);
+    assert_eq!(decode(&bytes, Format::Gtr).expect("read"), recs);
+    assert_eq!(decode_stream(&bytes, Format::Gtr).expect("stream"), recs);
+}
+
+/// More (stream, op, size, unit) combinations than one chunk's 64
+/// templates: the writer starts new chunks, and the totals still add up.
+#[test]
+fn template_overflow_starts_a_new_chunk() {
+    let mut recs = Vec::new();
+    for i in 0..1000u32 {
+        recs.push(Record::Access(Access {
+            addr: u64::from(i) * 64,
+            size: i % 150,
+            unit: (i % 3) as u16,
+            stream: Stream::ALL[(i % 12) as usize],
+            op: Op::Read,
+        }));
+        if i % 100 == 0 {
+            recs.push(Record::Marker(Marker::TileBegin { tile: i }));
+        }
+    }
+    let bytes = encode(Format::Gtr, &recs);
+    let (cs, _) = common::chunks(&bytes);
+    assert!(cs.len() >= 1000 / 64, "{} chunks", cs.len());
+    assert_eq!(decode(&bytes, Format::Gtr).expect("read"), recs);
+    let r = gfxcache_trace::read_from(
+        std::io::Cursor::new(bytes),
+        "t.gtr".as_ref(),
+        Format::Gtr,
+        false,
+    )
+    .expect("open");
+    let totals = r.announced_totals().expect("footer");
+    assert_eq!(totals.accesses, 1000);
+    assert_eq!(totals.markers, 10);
+}

@@ -134,7 +134,7 @@ fn writers_skip_and_count_markers() {
         acc(Op::Write, 0x1, Stream::Other, 0, 1),
     ];
     let mut w = gfxcache_trace::csv::CsvWriter::new(Vec::new(), "x.csv".as_ref()).expect("csv");
-    let mut d = gfxcache_trace::din::DinWriter::new(Vec::new(), "x.din".as_ref());
+    let mut d = gfxcache_trace::din::DinWriter::new(Vec::new(), "x.din".as_ref()).expect("din");
     for r in &recs {
         match r {
             Record::Access(a) => {

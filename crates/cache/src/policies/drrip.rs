@@ -17,9 +17,13 @@
 //! Report: `psel`, the final counter; `fills_at_max`, the fraction of fills
 //! inserted at the maximum RRPV.
 
+use gfxcache_trace::Access;
+
 use crate::duel::{Psel, Role, SetDuel};
+use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
+use crate::lanes;
 use crate::policy::{Ctx, Env, Policy};
 use crate::rrip::{Rrpv, Throttle};
 use crate::spec::Params;
@@ -36,6 +40,15 @@ pub struct Drrip {
 }
 
 impl Policy for Drrip {
+    #[inline]
+    fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
+        let Some(mut k) = self.kernel16() else {
+            return false;
+        };
+        engine.run(&mut k, accesses);
+        true
+    }
+
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Drrip, CacheError> {
         let bits = p.take_u32("bits", 2, 1, 8)?;
         let psel = p.take_u32("psel", 10, 1, 31)?;
@@ -95,5 +108,89 @@ impl Policy for Drrip {
             ("psel", f64::from(self.psel.value())),
             ("fills_at_max", ratio(self.fills_at_max, self.fills)),
         ]
+    }
+}
+
+impl Drrip {
+    /// The 16-way kernel, for sets of 16 ways.
+    pub(crate) fn kernel16(&mut self) -> Option<Drrip16<'_>> {
+        let max = self.rrpv.max();
+        let rows = self.rrpv.rows16()?;
+        let roles = self.duel.roles();
+        assert_eq!(rows.len(), roles.len());
+        Some(Drrip16 {
+            rows,
+            roles,
+            max,
+            psel: &mut self.psel,
+            throttle: &mut self.throttle,
+            fills: &mut self.fills,
+            fills_at_max: &mut self.fills_at_max,
+        })
+    }
+}
+
+/// [`Drrip`] over 16-way RRPV rows.
+pub(crate) struct Drrip16<'a> {
+    rows: &'a mut [[u8; 16]],
+    /// As long as `rows`.
+    roles: &'a [Role],
+    max: u8,
+    psel: &'a mut Psel,
+    throttle: &'a mut Throttle,
+    fills: &'a mut u64,
+    fills_at_max: &'a mut u64,
+}
+
+impl Kernel16 for Drrip16<'_> {
+    fn sets(&self) -> usize {
+        self.rows.len()
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, set: usize) {
+        crate::policy::prefetch(self.rows, set);
+    }
+
+    #[inline(always)]
+    unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
+        // SAFETY: the caller promises `set < sets`.
+        unsafe { self.rows.get_unchecked_mut(set)[way] = 0 };
+    }
+
+    #[inline(always)]
+    unsafe fn victim(&mut self, set: usize, _: u64) -> Option<usize> {
+        // SAFETY: as in `hit`.
+        Some(lanes::rrip_victim16(
+            unsafe { self.rows.get_unchecked_mut(set) },
+            self.max,
+        ))
+    }
+
+    #[inline(always)]
+    unsafe fn fill(&mut self, set: usize, way: usize, _: u64) {
+        // SAFETY: as in `hit` (`roles` is as long as `rows`).
+        let role = unsafe { *self.roles.get_unchecked(set) };
+        let bimodal = match role {
+            Role::Follower => self.psel.favours_b(),
+            Role::LeaderA => {
+                self.psel.inc();
+                false
+            }
+            Role::LeaderB => {
+                self.psel.dec();
+                true
+            }
+        };
+        let max = self.max;
+        let v = if bimodal {
+            self.throttle.insertion(max)
+        } else {
+            max - 1
+        };
+        *self.fills += 1;
+        *self.fills_at_max += u64::from(v == max);
+        // SAFETY: as in `hit`.
+        unsafe { self.rows.get_unchecked_mut(set)[way] = v };
     }
 }

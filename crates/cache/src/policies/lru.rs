@@ -5,8 +5,12 @@
 //! linked recency list per set ([`RecencyList`]), O(1) whatever the
 //! associativity. Both give the same evictions.
 
+use gfxcache_trace::Access;
+
+use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
+use crate::lanes;
 use crate::policy::{Ctx, Env, Policy};
 use crate::recency::{RecencyList, RecencyRanks};
 use crate::spec::Params;
@@ -21,6 +25,15 @@ enum Order {
 }
 
 impl Policy for Lru {
+    #[inline]
+    fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
+        let Some(mut k) = self.kernel16() else {
+            return false;
+        };
+        engine.run(&mut k, accesses);
+        true
+    }
+
     fn build(_: &mut Params, g: &Geometry, _: &Env) -> Result<Lru, CacheError> {
         let (sets, ways) = (g.sets as usize, g.ways as usize);
         Ok(Lru {
@@ -58,5 +71,50 @@ impl Policy for Lru {
     #[inline(always)]
     fn fill(&mut self, ctx: &Ctx, way: usize) {
         self.hit(ctx, way);
+    }
+}
+
+impl Lru {
+    /// The 16-way kernel, for sets of 16 ways kept as ranks.
+    pub(crate) fn kernel16(&mut self) -> Option<Lru16<'_>> {
+        match &mut self.order {
+            Order::Ranks(r) => r.rows16().map(|ranks| Lru16 { ranks }),
+            Order::List(_) => None,
+        }
+    }
+}
+
+/// [`Lru`] over 16-way rank rows.
+pub(crate) struct Lru16<'a> {
+    ranks: &'a mut [[u8; 16]],
+}
+
+impl Kernel16 for Lru16<'_> {
+    fn sets(&self) -> usize {
+        self.ranks.len()
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, set: usize) {
+        crate::policy::prefetch(self.ranks, set);
+    }
+
+    #[inline(always)]
+    unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
+        // SAFETY: the caller promises `set < sets`.
+        lanes::touch16(unsafe { self.ranks.get_unchecked_mut(set) }, way);
+    }
+
+    #[inline(always)]
+    unsafe fn victim(&mut self, set: usize, _: u64) -> Option<usize> {
+        // SAFETY: as in `hit`.
+        let row = unsafe { self.ranks.get_unchecked(set) };
+        Some(lanes::eq_mask16(row, 15).trailing_zeros() as usize & 15)
+    }
+
+    #[inline(always)]
+    unsafe fn fill(&mut self, set: usize, way: usize, seq: u64) {
+        // SAFETY: as in `hit`.
+        unsafe { self.hit(set, way, seq) }
     }
 }

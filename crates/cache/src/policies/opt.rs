@@ -24,6 +24,9 @@
 
 use std::sync::Arc;
 
+use gfxcache_trace::Access;
+
+use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
 use crate::lanes;
@@ -51,6 +54,15 @@ pub struct Opt {
 }
 
 impl Policy for Opt {
+    #[inline]
+    fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
+        let Some(mut k) = self.kernel16() else {
+            return false;
+        };
+        engine.run(&mut k, accesses);
+        true
+    }
+
     const NEEDS_NEXT_USE: bool = true;
 
     fn build(p: &mut Params, g: &Geometry, env: &Env) -> Result<Opt, CacheError> {
@@ -122,6 +134,67 @@ impl Policy for Opt {
                 h.push(ctx.set, n, way, &self.nu);
             }
         }
+    }
+}
+
+impl Opt {
+    /// The 16-way kernel, for scanned sets of 16 ways.
+    pub(crate) fn kernel16(&mut self) -> Option<Opt16<'_>> {
+        if self.ways != 16 || self.heaps.is_some() {
+            return None;
+        }
+        Some(Opt16 {
+            nu: self.nu.as_chunks_mut().0,
+            next: &self.next.next,
+            bypass: self.bypass,
+        })
+    }
+}
+
+/// [`Opt`] over 16-way rows of next uses.
+pub(crate) struct Opt16<'a> {
+    nu: &'a mut [[u32; 16]],
+    next: &'a [u32],
+    bypass: bool,
+}
+
+impl Kernel16 for Opt16<'_> {
+    fn sets(&self) -> usize {
+        self.nu.len()
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, set: usize) {
+        crate::policy::prefetch(self.nu, set);
+        crate::policy::prefetch_bytes(self.nu, set, 60);
+    }
+
+    #[inline(always)]
+    unsafe fn hit(&mut self, set: usize, way: usize, seq: u64) {
+        let n = self.next[seq as usize];
+        // SAFETY: the caller promises `set < sets`.
+        let slot = unsafe { &mut self.nu.get_unchecked_mut(set)[way] };
+        debug_assert_eq!(u64::from(*slot), seq);
+        *slot = n;
+    }
+
+    #[inline(always)]
+    unsafe fn victim(&mut self, set: usize, seq: u64) -> Option<usize> {
+        // SAFETY: as in `hit`.
+        let (far, way) = lanes::max_first_u32_16(unsafe { self.nu.get_unchecked(set) });
+        let n = self.next[seq as usize];
+        if self.bypass && n >= far {
+            None
+        } else {
+            Some(way)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn fill(&mut self, set: usize, way: usize, seq: u64) {
+        let n = self.next[seq as usize];
+        // SAFETY: as in `hit`.
+        unsafe { self.nu.get_unchecked_mut(set)[way] = n };
     }
 }
 

@@ -4,8 +4,12 @@
 //!
 //! Parameters: `bits` (1 to 8, default 2).
 
+use gfxcache_trace::Access;
+
+use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
+use crate::lanes;
 use crate::policy::{Ctx, Env, Policy};
 use crate::rrip::Rrpv;
 use crate::spec::Params;
@@ -16,6 +20,15 @@ pub struct Srrip {
 }
 
 impl Policy for Srrip {
+    #[inline]
+    fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
+        let Some(mut k) = self.kernel16() else {
+            return false;
+        };
+        engine.run(&mut k, accesses);
+        true
+    }
+
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Srrip, CacheError> {
         let bits = p.take_u32("bits", 2, 1, 8)?;
         let rrpv = Rrpv::new(g.sets as usize, g.ways as usize, bits);
@@ -41,5 +54,52 @@ impl Policy for Srrip {
     #[inline(always)]
     fn fill(&mut self, ctx: &Ctx, way: usize) {
         self.rrpv.set(ctx.set, way, self.insert);
+    }
+}
+
+impl Srrip {
+    /// The 16-way kernel, for sets of 16 ways.
+    pub(crate) fn kernel16(&mut self) -> Option<Srrip16<'_>> {
+        let (max, insert) = (self.rrpv.max(), self.insert);
+        self.rrpv.rows16().map(|rows| Srrip16 { rows, max, insert })
+    }
+}
+
+/// [`Srrip`] over 16-way RRPV rows.
+pub(crate) struct Srrip16<'a> {
+    rows: &'a mut [[u8; 16]],
+    max: u8,
+    insert: u8,
+}
+
+impl Kernel16 for Srrip16<'_> {
+    fn sets(&self) -> usize {
+        self.rows.len()
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, set: usize) {
+        crate::policy::prefetch(self.rows, set);
+    }
+
+    #[inline(always)]
+    unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
+        // SAFETY: the caller promises `set < sets`.
+        unsafe { self.rows.get_unchecked_mut(set)[way] = 0 };
+    }
+
+    #[inline(always)]
+    unsafe fn victim(&mut self, set: usize, _: u64) -> Option<usize> {
+        // SAFETY: as in `hit`.
+        Some(lanes::rrip_victim16(
+            unsafe { self.rows.get_unchecked_mut(set) },
+            self.max,
+        ))
+    }
+
+    #[inline(always)]
+    unsafe fn fill(&mut self, set: usize, way: usize, _: u64) {
+        // SAFETY: as in `hit`.
+        unsafe { self.rows.get_unchecked_mut(set)[way] = self.insert };
     }
 }

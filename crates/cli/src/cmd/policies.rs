@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.json {
         return print_json(&entries);
     }
-    let mut t = Table::new(["policy", "what it is"]);
+    let mut t = Table::new(["policy", "what it is"]).left(1);
     for e in &entries {
         t.row([e.name, e.about]);
     }

@@ -1,22 +1,23 @@
 //! Chunk payloads: records to the columnar form described in [`super`] and back.
 //!
 //! The decoder is the trace's hot loop: every access of every simulation
-//! passes through it. So it decodes the variable-length sections (far
-//! deltas, attributes) into small tables first, then runs over the tag
-//! column in marker-free runs with a loop that has no calls, no
-//! data-dependent branches and no position that waits on a load, appending
-//! to a `Vec` whose capacity was reserved once from the chunk header.
+//! passes through it. So everything variable-length (templates, explicit
+//! address deltas, markers) is decoded and checked ahead of the main loop,
+//! and a histogram of the tag column proves before it runs that every tag
+//! names a template and that the explicit deltas are exactly as many as the
+//! tags that use them. The main loop is then one straight pass over the tag
+//! column: copy the tag's template, add the tag's delta to its stream's
+//! previous address, write the access into the batch; no branches, no
+//! errors, no per-record counting (the totals come from the histogram).
 
 use crate::batch::Batch;
 use crate::meta::Totals;
 use crate::record::{Access, Marker, Op, PassKind, Stream};
 use crate::varint;
 
-use super::{
-    DELTA_UNIT_SHIFT, INITIAL_SIZE, MAX_PASS_NAME, TAG_ATTR, TAG_MARKER, TAG_STREAM, TAG_WRITE,
-};
+use super::{DELTA_UNIT_SHIFT, MAX_PASS_NAME, TAG_CLASS_SHIFT, TAG_TEMPLATE};
 
-/// Marker kinds, the high nibble of a marker's tag.
+/// Marker kinds.
 const FRAME_BEGIN: u8 = 0;
 const FRAME_END: u8 = 1;
 const PASS_BEGIN: u8 = 2;
@@ -25,177 +26,210 @@ const DRAW_BEGIN: u8 = 4;
 const TILE_BEGIN: u8 = 5;
 const TILE_END: u8 = 6;
 
-/// Most bytes one access can take in the payload: tag, a far delta of two
-/// varints, an attribute entry of a unit and a size varint.
-pub(crate) const MAX_ACCESS_BYTES: usize = 1 + 2 * varint::MAX_LEN + 3 + 5;
+/// Most templates a chunk can have: the tag's template field is 6 bits.
+pub(crate) const MAX_TEMPLATES: usize = 64;
+
+/// Template entry byte: bits 0-3 stream id, bit 4 write.
+const ENTRY_STREAM: u8 = 0x0f;
+const ENTRY_WRITE: u8 = 0x10;
+
+/// Most bytes one access can add to the payload: its tag, an explicit
+/// delta of two prefix varints, and a new template of an entry byte and
+/// two varints.
+pub(crate) const MAX_ACCESS_BYTES: usize = 1 + 2 * varint::PREFIX_MAX_LEN + 1 + 3 + 5;
 
 /// Most bytes a marker can take, given its pass name's length.
 pub(crate) fn max_marker_bytes(m: &Marker) -> usize {
-    match m {
-        Marker::PassBegin { name, .. } => 1 + 5 + name.len() + 1,
-        _ => 1 + 5,
-    }
+    let values = match m {
+        Marker::PassBegin { name, .. } => 5 + name.len() + 1,
+        _ => 5,
+    };
+    3 + 1 + values
 }
 
 /// Bytes of the section directory that follows the tag column.
-pub(crate) const DIRECTORY_LEN: usize = 12;
+pub(crate) const DIRECTORY_LEN: usize = 8;
 
 /// Zero bytes kept after a payload in the decode buffer, so that the decoder
-/// can load the next byte of a section without first checking for its end.
+/// can load eight bytes at any position of a section without first checking
+/// for its end.
 pub(crate) const PADDING: usize = 16;
 
-/// Address classes, the top two bits of an access tag.
-const CLASS_SAME: u8 = 0;
-const CLASS_NEXT: u8 = 1;
-const CLASS_NEAR: u8 = 2;
-const CLASS_FAR: u8 = 3;
+/// Address classes, the top two bits of an access tag: deltas of 0, 1 and 2
+/// blocks, or the next explicit delta.
+const CLASS_EXPLICIT: u8 = 3;
 
-/// What the decoder remembers per stream, and what it counts there.
-#[derive(Clone, Copy, Debug)]
-struct Lane {
-    prev: u64,
-    size: u32,
-    unit: u16,
-    bytes: u64,
-    ops: [u64; 2],
+/// The address class of `delta`.
+fn class_of(delta: i64) -> u8 {
+    match delta {
+        0 => 0,
+        d if d == 1 << DELTA_UNIT_SHIFT => 1,
+        d if d == 2 << DELTA_UNIT_SHIFT => 2,
+        _ => CLASS_EXPLICIT,
+    }
 }
 
-impl Lane {
-    const START: Lane = Lane {
-        prev: 0,
-        size: INITIAL_SIZE,
-        unit: 0,
-        bytes: 0,
-        ops: [0; 2],
-    };
+/// What a template says of an access: everything but its address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Template {
+    stream: Stream,
+    op: Op,
+    size: u32,
+    unit: u16,
 }
 
 /// One chunk being built: the payload's sections and the predictors.
 pub(crate) struct ChunkEncoder {
     tags: Vec<u8>,
-    near: Vec<u8>,
-    far: Vec<u8>,
-    attrs: Vec<u8>,
+    templates: Vec<Template>,
+    /// The templates section as it will be written.
+    template_bytes: Vec<u8>,
+    deltas: Vec<u8>,
     marks: Vec<u8>,
-    pub(crate) accesses: u32,
-    lanes: [Lane; 16],
+    /// Accesses since the last marker (or the chunk start).
+    gap: u64,
+    markers: usize,
+    /// Previous address per stream.
+    prev: [u64; Stream::COUNT],
+    /// The template each stream and op used last, to skip the search.
+    last: [[u8; 2]; Stream::COUNT],
 }
 
 impl ChunkEncoder {
     pub(crate) fn new() -> ChunkEncoder {
         ChunkEncoder {
             tags: Vec::with_capacity(crate::BATCH_RECORDS),
-            near: Vec::new(),
-            far: Vec::new(),
-            attrs: Vec::new(),
+            templates: Vec::new(),
+            template_bytes: Vec::new(),
+            deltas: Vec::new(),
             marks: Vec::new(),
-            accesses: 0,
-            lanes: [Lane::START; 16],
+            gap: 0,
+            markers: 0,
+            prev: [0; Stream::COUNT],
+            last: [[0; 2]; Stream::COUNT],
         }
     }
 
     pub(crate) fn records(&self) -> usize {
-        self.tags.len()
+        self.tags.len() + self.markers
+    }
+
+    pub(crate) fn accesses(&self) -> u32 {
+        self.tags.len() as u32
     }
 
     pub(crate) fn payload_len(&self) -> usize {
         self.tags.len()
             + DIRECTORY_LEN
-            + self.near.len()
-            + self.far.len()
-            + self.attrs.len()
+            + self.template_bytes.len()
+            + self.deltas.len()
             + self.marks.len()
     }
 
     /// Appends the payload: tags, directory, then the sections.
     pub(crate) fn payload_into(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.tags);
-        for section in [&self.near, &self.far, &self.attrs] {
+        for section in [&self.template_bytes, &self.deltas] {
             out.extend_from_slice(&(section.len() as u32).to_le_bytes());
         }
-        out.extend_from_slice(&self.near);
-        out.extend_from_slice(&self.far);
-        out.extend_from_slice(&self.attrs);
+        out.extend_from_slice(&self.template_bytes);
+        out.extend_from_slice(&self.deltas);
         out.extend_from_slice(&self.marks);
     }
 
     /// Starts the next chunk: empty sections, predictors as a decoder starts them.
     pub(crate) fn reset(&mut self) {
         self.tags.clear();
-        self.near.clear();
-        self.far.clear();
-        self.attrs.clear();
+        self.templates.clear();
+        self.template_bytes.clear();
+        self.deltas.clear();
         self.marks.clear();
-        self.accesses = 0;
-        self.lanes = [Lane::START; 16];
+        self.gap = 0;
+        self.markers = 0;
+        self.prev = [0; Stream::COUNT];
+        self.last = [[0; 2]; Stream::COUNT];
     }
 
-    #[inline]
-    pub(crate) fn push_access(&mut self, a: &Access) {
-        let s = a.stream.id();
-        let lane = &mut self.lanes[usize::from(s & TAG_STREAM)];
-        let delta = a.addr.wrapping_sub(lane.prev) as i64;
-        lane.prev = a.addr;
-        let mut tag = s;
-        if a.op.is_write() {
-            tag |= TAG_WRITE;
+    /// The index of `t` among the chunk's templates, adding it if new;
+    /// `None` when it is new and the chunk has [`MAX_TEMPLATES`] already.
+    fn template(&mut self, t: Template) -> Option<u8> {
+        let last = &mut self.last[t.stream.index()][t.op as usize];
+        if self.templates.get(usize::from(*last)) == Some(&t) {
+            return Some(*last);
         }
-        let blocks = delta >> DELTA_UNIT_SHIFT;
-        let aligned = delta & ((1 << DELTA_UNIT_SHIFT) - 1) == 0;
-        let class = if delta == 0 {
-            CLASS_SAME
-        } else if delta == 1 << DELTA_UNIT_SHIFT {
-            CLASS_NEXT
-        } else if aligned && (-128..128).contains(&blocks) {
-            self.near.push(blocks as i8 as u8);
-            CLASS_NEAR
-        } else if aligned {
-            varint::put(&mut self.far, varint::zigzag(blocks) << 1);
-            CLASS_FAR
-        } else {
-            let low = (delta & ((1 << DELTA_UNIT_SHIFT) - 1)) as u64;
-            varint::put(&mut self.far, (low << 1) | 1);
-            varint::put(&mut self.far, varint::zigzag(blocks));
-            CLASS_FAR
-        };
-        tag |= class << 6;
-        if a.size != lane.size || a.unit != lane.unit {
-            tag |= TAG_ATTR;
-            let has_size = a.size != lane.size;
-            varint::put(
-                &mut self.attrs,
-                (u64::from(a.unit) << 1) | u64::from(has_size),
-            );
-            if has_size {
-                varint::put(&mut self.attrs, u64::from(a.size));
+        let i = match self.templates.iter().position(|&u| u == t) {
+            Some(i) => i,
+            None if self.templates.len() < MAX_TEMPLATES => {
+                self.templates.push(t);
+                let mut entry = t.stream.id();
+                if t.op.is_write() {
+                    entry |= ENTRY_WRITE;
+                }
+                self.template_bytes.push(entry);
+                varint::put(&mut self.template_bytes, u64::from(t.unit));
+                varint::put(&mut self.template_bytes, u64::from(t.size));
+                self.templates.len() - 1
             }
-            lane.size = a.size;
-            lane.unit = a.unit;
+            None => return None,
+        };
+        *last = i as u8;
+        Some(i as u8)
+    }
+
+    /// Adds `a`, or returns `false` and changes nothing when it needs a
+    /// new template and the chunk has no room for one.
+    #[inline]
+    pub(crate) fn push_access(&mut self, a: &Access) -> bool {
+        let Some(index) = self.template(Template {
+            stream: a.stream,
+            op: a.op,
+            size: a.size,
+            unit: a.unit,
+        }) else {
+            return false;
+        };
+        let prev = &mut self.prev[a.stream.index()];
+        let delta = a.addr.wrapping_sub(*prev) as i64;
+        *prev = a.addr;
+        let class = class_of(delta);
+        if class == CLASS_EXPLICIT {
+            let blocks = delta >> DELTA_UNIT_SHIFT;
+            let low = delta & ((1 << DELTA_UNIT_SHIFT) - 1);
+            if low == 0 {
+                varint::put_prefix(&mut self.deltas, blocks << 1);
+            } else {
+                varint::put_prefix(&mut self.deltas, (low << 1) | 1);
+                varint::put_prefix(&mut self.deltas, blocks);
+            }
         }
-        self.tags.push(tag);
-        self.accesses += 1;
+        self.tags.push(index | (class << TAG_CLASS_SHIFT));
+        self.gap += 1;
+        true
     }
 
     /// Pass names must be at most [`MAX_PASS_NAME`] bytes (the writer checks).
     pub(crate) fn push_marker(&mut self, m: &Marker) {
+        varint::put(&mut self.marks, self.gap);
+        self.gap = 0;
+        self.markers += 1;
         let (kind, value) = match m {
             Marker::FrameBegin { frame } => (FRAME_BEGIN, Some(*frame)),
             Marker::FrameEnd { frame } => (FRAME_END, Some(*frame)),
-            Marker::PassBegin { name, kind } => {
-                varint::put(&mut self.marks, name.len() as u64);
-                self.marks.extend_from_slice(name.as_bytes());
-                self.marks.push(*kind as u8);
-                (PASS_BEGIN, None)
-            }
+            Marker::PassBegin { .. } => (PASS_BEGIN, None),
             Marker::PassEnd => (PASS_END, None),
             Marker::DrawBegin { draw } => (DRAW_BEGIN, Some(*draw)),
             Marker::TileBegin { tile } => (TILE_BEGIN, Some(*tile)),
             Marker::TileEnd { tile } => (TILE_END, Some(*tile)),
         };
+        self.marks.push(kind);
+        if let Marker::PassBegin { name, kind } = m {
+            varint::put(&mut self.marks, name.len() as u64);
+            self.marks.extend_from_slice(name.as_bytes());
+            self.marks.push(*kind as u8);
+        }
         if let Some(v) = value {
             varint::put(&mut self.marks, u64::from(v));
         }
-        self.tags.push(TAG_MARKER | (kind << 4));
     }
 }
 
@@ -216,161 +250,151 @@ impl DecodeError {
     }
 }
 
-/// A size/unit change, decoded from the attribute section ahead of the main loop.
-#[derive(Clone, Copy, Debug, Default)]
-struct Attr {
-    size: u32,
-    unit: u16,
-    /// 0 or all ones: whether `size` replaces the stream's size.
-    size_mask: u32,
-}
-
 /// Buffers the decoder reuses from chunk to chunk.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    far: Vec<i64>,
-    attrs: Vec<Attr>,
+    deltas: Option<Box<Deltas>>,
 }
 
-/// Streams by tag nibble; the entries past 11 are never used (those nibbles
-/// are rejected first) and exist so the lookup needs no bounds check.
-const STREAM_OF: [Stream; 16] = [
-    Stream::Vidx,
-    Stream::Vtx,
-    Stream::Hiz,
-    Stream::Z,
-    Stream::Stc,
-    Stream::Rt,
-    Stream::Tex,
-    Stream::Display,
-    Stream::PbList,
-    Stream::PbAttr,
-    Stream::Shader,
-    Stream::Other,
-    Stream::Other,
-    Stream::Other,
-    Stream::Other,
-    Stream::Other,
-];
+/// A chunk's explicit deltas, at most one per access. A fixed power-of-two
+/// size lets the main loop index it with a mask instead of a bounds check.
+type Deltas = [i64; crate::BATCH_RECORDS];
+const DELTAS_MASK: usize = crate::BATCH_RECORDS - 1;
+const _: () = assert!(crate::BATCH_RECORDS.is_power_of_two());
 
-/// Where the main loop is in the sections it reads.
-struct Cursor {
-    /// Byte offset of the next near delta in the decode buffer.
-    near: usize,
-    /// Entries of the far and attribute tables used so far (index 0 is a sentinel).
-    far: usize,
-    attr: usize,
+/// Decodes the template section into `out`; returns how many there are.
+fn decode_templates(mut sec: &[u8], out: &mut [Access; MAX_TEMPLATES]) -> Result<usize, String> {
+    let mut n = 0;
+    while let Some((&entry, rest)) = sec.split_first() {
+        sec = rest;
+        let Some(slot) = out.get_mut(n) else {
+            return Err(format!("more than {MAX_TEMPLATES} templates"));
+        };
+        if entry & !(ENTRY_STREAM | ENTRY_WRITE) != 0 {
+            return Err(format!("template {n}: unknown bits in entry {entry:#04x}"));
+        }
+        let stream = Stream::from_id(entry & ENTRY_STREAM)
+            .ok_or_else(|| format!("template {n}: unknown stream id {}", entry & ENTRY_STREAM))?;
+        let unit = varint::get(&mut sec).ok_or("template section ends inside a varint")?;
+        let unit =
+            u16::try_from(unit).map_err(|_| format!("template {n}: unit {unit} over 65535"))?;
+        let size = varint::get(&mut sec).ok_or("template section ends inside a varint")?;
+        let size =
+            u32::try_from(size).map_err(|_| format!("template {n}: size {size} over 2^32 - 1"))?;
+        *slot = Access {
+            addr: 0,
+            size,
+            unit,
+            stream,
+            op: if entry & ENTRY_WRITE != 0 {
+                Op::Write
+            } else {
+                Op::Read
+            },
+        };
+        n += 1;
+    }
+    Ok(n)
 }
 
-/// Decodes a run of access tags (no markers). Everything here is branch-free
-/// but for bounds checks that never fail on valid input: the class and
-/// attribute bits of the tag say how far each section advances, so no
-/// position waits for a load, and data-dependent choices are selects.
-///
-/// On failure, returns the index in `tags` and the section that ran out.
-#[inline(always)]
-fn decode_run(
-    tags: &[u8],
-    buf: &[u8],
-    far: &[i64],
-    attrs: &[Attr],
-    lanes: &mut [Lane; 16],
-    cur: &mut Cursor,
-    out: &mut Vec<Access>,
-) -> Result<(), (usize, &'static str)> {
-    let (mut near, mut kf, mut ka) = (cur.near, cur.far, cur.attr);
-    for (k, &tag) in tags.iter().enumerate() {
-        let s = usize::from(tag & TAG_STREAM);
-        let class = tag >> 6;
-        let Some(&b) = buf.get(near) else {
-            return Err((k, "near address"));
+/// Decodes the explicit deltas in `buf[start..end]` (a padded buffer) into
+/// byte deltas at the front of `out`; returns how many there are.
+fn decode_deltas(buf: &[u8], start: usize, end: usize, out: &mut Deltas) -> Result<usize, String> {
+    const OVERRUN: &str = "delta section ends inside a varint";
+    let mut n = 0;
+    let mut at = start;
+    while at < end {
+        let (x, len) = varint::get_prefix(buf, at).ok_or(OVERRUN)?;
+        at += len;
+        // Even: a whole number of blocks, doubled. Odd: the low bits,
+        // doubled plus one, then the blocks in the next varint.
+        let delta = if x & 1 == 0 {
+            x.wrapping_shl(DELTA_UNIT_SHIFT - 1)
+        } else {
+            let low = x >> 1;
+            if !(1..1 << DELTA_UNIT_SHIFT).contains(&low) {
+                return Err(format!("address low bits {low} out of range"));
+            }
+            let (blocks, len) = varint::get_prefix(buf, at).ok_or(OVERRUN)?;
+            at += len;
+            blocks.wrapping_shl(DELTA_UNIT_SHIFT) | low
         };
-        near += usize::from(class == CLASS_NEAR);
-        kf += usize::from(class == CLASS_FAR);
-        let Some(&f) = far.get(kf) else {
-            return Err((k, "far address"));
+        let Some(slot) = out.get_mut(n) else {
+            return Err(format!("more than {} explicit deltas", out.len()));
         };
-        let small = if class == CLASS_NEAR {
-            i64::from(b as i8) << DELTA_UNIT_SHIFT
+        *slot = delta;
+        n += 1;
+    }
+    if at != end {
+        return Err(OVERRUN.into());
+    }
+    Ok(n)
+}
+
+/// How many times each tag value occurs in `tags`. Four tables, so that
+/// repeats of one tag do not wait on each other's increments.
+fn histogram(tags: &[u8]) -> [u32; 256] {
+    let mut h = [[0u32; 256]; 4];
+    let mut quads = tags.chunks_exact(4);
+    for q in &mut quads {
+        h[0][usize::from(q[0])] += 1;
+        h[1][usize::from(q[1])] += 1;
+        h[2][usize::from(q[2])] += 1;
+        h[3][usize::from(q[3])] += 1;
+    }
+    for &t in quads.remainder() {
+        h[0][usize::from(t)] += 1;
+    }
+    let mut sum = [0u32; 256];
+    for (i, s) in sum.iter_mut().enumerate() {
+        *s = h[0][i] + h[1][i] + h[2][i] + h[3][i];
+    }
+    sum
+}
+
+/// An access of all zero bytes, so that filling a `Vec` with it is a memset.
+const ZEROED: Access = Access {
+    addr: 0,
+    size: 0,
+    unit: 0,
+    stream: Stream::Vidx,
+    op: Op::Read,
+};
+
+/// The main loop's state: the previous address of each stream, and the
+/// next explicit delta.
+struct Lanes {
+    prev: [u64; 16],
+    next: usize,
+}
+
+impl Lanes {
+    /// Decodes one access into `slot`. `deltas` must hold an entry for
+    /// every explicit-class tag (the caller counts them first); `next`
+    /// then stays below its length wherever the entry is used, so the mask
+    /// never changes an index that matters.
+    #[inline(always)]
+    fn step(
+        &mut self,
+        slot: &mut Access,
+        tag: u8,
+        templates: &[Access; MAX_TEMPLATES],
+        deltas: &Deltas,
+    ) {
+        let class = tag >> TAG_CLASS_SHIFT;
+        let explicit = deltas[self.next & DELTAS_MASK];
+        self.next += usize::from(class == CLASS_EXPLICIT);
+        let delta = if class == CLASS_EXPLICIT {
+            explicit
         } else {
             i64::from(class) << DELTA_UNIT_SHIFT
         };
-        let delta = if class == CLASS_FAR { f } else { small };
-
-        let fa = usize::from(tag >> 5 & 1);
-        ka += fa;
-        let Some(e) = attrs.get(ka) else {
-            return Err((k, "attribute"));
-        };
-        let lane = &mut lanes[s];
-        let addr = lane.prev.wrapping_add(delta as u64);
-        lane.prev = addr;
-        let unit = if fa != 0 { e.unit } else { lane.unit };
-        let size_mask = 0u32.wrapping_sub(fa as u32) & e.size_mask;
-        let size = (e.size & size_mask) | (lane.size & !size_mask);
-        lane.unit = unit;
-        lane.size = size;
-        let w = usize::from(tag >> 4 & 1);
-        lane.ops[w] += 1;
-        lane.bytes += u64::from(size);
-        out.push(Access {
-            addr,
-            size,
-            unit,
-            stream: STREAM_OF[s],
-            op: if w != 0 { Op::Write } else { Op::Read },
-        });
+        *slot = templates[usize::from(tag & TAG_TEMPLATE)];
+        let p = &mut self.prev[usize::from(slot.stream.id() & 15)];
+        let addr = p.wrapping_add(delta as u64);
+        *p = addr;
+        slot.addr = addr;
     }
-    *cur = Cursor {
-        near,
-        far: kf,
-        attr: ka,
-    };
-    Ok(())
-}
-
-/// Decodes the far-delta section into byte deltas, after a 0 sentinel.
-fn decode_far(mut sec: &[u8], out: &mut Vec<i64>) -> Result<(), String> {
-    out.clear();
-    out.push(0);
-    while !sec.is_empty() {
-        let v = varint::get(&mut sec).ok_or("far address section ends inside a varint")?;
-        let delta = if v & 1 == 0 {
-            varint::unzigzag(v >> 1).wrapping_shl(DELTA_UNIT_SHIFT)
-        } else {
-            let low = v >> 1;
-            if low == 0 || low >> DELTA_UNIT_SHIFT != 0 {
-                return Err(format!("far address low bits {low} out of range"));
-            }
-            let hi = varint::get(&mut sec).ok_or("far address section ends inside a varint")?;
-            varint::unzigzag(hi).wrapping_shl(DELTA_UNIT_SHIFT) | low as i64
-        };
-        out.push(delta);
-    }
-    Ok(())
-}
-
-/// Decodes the attribute section, after a sentinel.
-fn decode_attrs(mut sec: &[u8], out: &mut Vec<Attr>) -> Result<(), String> {
-    out.clear();
-    out.push(Attr::default());
-    while !sec.is_empty() {
-        let v = varint::get(&mut sec).ok_or("attribute section ends inside a varint")?;
-        let unit = u16::try_from(v >> 1).map_err(|_| format!("unit {} over 65535", v >> 1))?;
-        let (size, size_mask) = if v & 1 != 0 {
-            let s = varint::get(&mut sec).ok_or("attribute section ends inside a varint")?;
-            let s = u32::try_from(s).map_err(|_| format!("size {s} over 2^32 - 1"))?;
-            (s, u32::MAX)
-        } else {
-            (0, 0)
-        };
-        out.push(Attr {
-            size,
-            unit,
-            size_mask,
-        });
-    }
-    Ok(())
 }
 
 /// Decodes one chunk payload of `records` records, `accesses` of them
@@ -378,9 +402,9 @@ fn decode_attrs(mut sec: &[u8], out: &mut Vec<Attr>) -> Result<(), String> {
 /// `buf` holds the payload in its first `len` bytes, then at least
 /// [`PADDING`] more bytes of any value.
 ///
-/// Succeeds only if the payload holds exactly that: the tag column has
-/// `records` entries of which `accesses` are accesses, and every section is
-/// used to its last byte.
+/// Succeeds only if the payload holds exactly that: every tag names a
+/// template, every section is used to its last byte, and the marker
+/// section holds `records - accesses` markers.
 pub(crate) fn decode(
     buf: &[u8],
     len: usize,
@@ -393,11 +417,17 @@ pub(crate) fn decode(
     if buf.len() < len + PADDING {
         return Err(DecodeError::new(0, "decode buffer lacks its padding"));
     }
-    let payload = &buf[..len];
-    let Some((tags, rest)) = payload.split_at_checked(records) else {
+    let Some(markers) = records.checked_sub(accesses) else {
         return Err(DecodeError::new(
             0,
-            format!("payload of {len} bytes cannot hold {records} tags"),
+            format!("{accesses} accesses among {records} records"),
+        ));
+    };
+    let payload = &buf[..len];
+    let Some((tags, rest)) = payload.split_at_checked(accesses) else {
+        return Err(DecodeError::new(
+            0,
+            format!("payload of {len} bytes cannot hold {accesses} tags"),
         ));
     };
     let Some(dir) = rest.first_chunk::<DIRECTORY_LEN>() else {
@@ -409,76 +439,95 @@ pub(crate) fn decode(
     let dir_len = |i: usize| {
         u32::from_le_bytes([dir[4 * i], dir[4 * i + 1], dir[4 * i + 2], dir[4 * i + 3]]) as usize
     };
-    let near_start = records + DIRECTORY_LEN;
-    let near_end = near_start + dir_len(0);
-    let far_end = near_end + dir_len(1);
-    let attr_end = far_end + dir_len(2);
-    if attr_end > len {
+    let templates_start = accesses + DIRECTORY_LEN;
+    let deltas_start = templates_start + dir_len(0);
+    let deltas_end = deltas_start + dir_len(1);
+    if deltas_end > len {
         return Err(DecodeError::new(
             0,
             format!(
-                "section directory ({}, {}, {} bytes) does not fit a {len}-byte payload",
+                "section directory ({}, {} bytes) does not fit a {len}-byte payload",
                 dir_len(0),
                 dir_len(1),
-                dir_len(2)
             ),
         ));
     }
-    decode_far(&payload[near_end..far_end], &mut scratch.far)
+    let mut templates = [Access::default(); MAX_TEMPLATES];
+    let defined = decode_templates(&payload[templates_start..deltas_start], &mut templates)
         .map_err(|e| DecodeError::new(0, e))?;
-    decode_attrs(&payload[far_end..attr_end], &mut scratch.attrs)
-        .map_err(|e| DecodeError::new(0, e))?;
-    let far = &scratch.far[..];
-    let attrs = &scratch.attrs[..];
-    let mut marks = &payload[attr_end..];
+    let deltas = scratch
+        .deltas
+        .get_or_insert_with(|| Box::new([0; crate::BATCH_RECORDS]));
+    let n_deltas =
+        decode_deltas(buf, deltas_start, deltas_end, deltas).map_err(|e| DecodeError::new(0, e))?;
+    let deltas: &Deltas = deltas;
 
-    let out = &mut batch.accesses;
-    let base = out.len();
-    out.reserve(accesses);
-
-    let mut lanes = [Lane::START; 16];
-    let mut cur = Cursor {
-        near: near_start,
-        far: 0,
-        attr: 0,
-    };
-    let mut i = 0;
-    while i < records {
-        // A run of accesses up to the next marker (or bad tag), decoded by a
-        // loop that has no calls in it, then that one record the slow way.
-        let run = tags[i..]
-            .iter()
-            .position(|&t| usize::from(t & TAG_STREAM) >= Stream::COUNT)
-            .unwrap_or(records - i);
-        decode_run(
-            &tags[i..i + run],
-            buf,
-            far,
-            attrs,
-            &mut lanes,
-            &mut cur,
-            out,
-        )
-        .map_err(|(k, what)| overrun(i + k, what))?;
-        i += run;
-        if let Some(&tag) = tags.get(i) {
-            decode_marker(tag, &mut marks, i, &mut batch.markers, out.len())?;
-            i += 1;
-        }
-    }
-    let (near, kf, ka) = (cur.near, cur.far, cur.attr);
-
-    for (used, have, what) in [
-        (near - near_start, near_end - near_start, "near address"),
-        (kf, far.len() - 1, "far address"),
-        (ka, attrs.len() - 1, "attribute"),
-    ] {
-        if used != have {
+    // Check every tag before the main loop, which then cannot fail.
+    let hist = histogram(tags);
+    let mut per_template = [0u64; MAX_TEMPLATES];
+    let mut explicit = 0u64;
+    for (tag, &n) in hist.iter().enumerate() {
+        let template = tag & usize::from(TAG_TEMPLATE);
+        if n != 0 && template >= defined {
+            let at = tags
+                .iter()
+                .position(|&t| usize::from(t) == tag)
+                .unwrap_or(0);
             return Err(DecodeError::new(
-                records,
-                format!("the {what} section has {have} entries, the records use {used}"),
+                at,
+                format!("tag {tag:#04x} names template {template}, the chunk has {defined}"),
             ));
         }
+        per_template[template] += u64::from(n);
+        if tag >> TAG_CLASS_SHIFT == usize::from(CLASS_EXPLICIT) {
+            explicit += u64::from(n);
+        }
+    }
+    if explicit != n_deltas as u64 {
+        return Err(DecodeError::new(
+            accesses,
+            format!("the delta section has {n_deltas} entries, the tags use {explicit}"),
+        ));
+    }
+
+    // The main loop. Sizing the batch once (all-zero accesses, so a
+    // memset) and writing through `&mut` lets each access be a 16-byte
+    // copy of its template plus the address; four at a time to spread the
+    // loop's own cost.
+    let out = &mut batch.accesses;
+    let base = out.len();
+    out.resize(base + accesses, ZEROED);
+    let mut lanes = Lanes {
+        prev: [0; 16],
+        next: 0,
+    };
+    let mut slots = out[base..].chunks_exact_mut(4);
+    let mut quads = tags.chunks_exact(4);
+    for (s, q) in (&mut slots).zip(&mut quads) {
+        for k in 0..4 {
+            lanes.step(&mut s[k], q[k], &templates, deltas);
+        }
+    }
+    for (slot, &tag) in slots.into_remainder().iter_mut().zip(quads.remainder()) {
+        lanes.step(slot, tag, &templates, deltas);
+    }
+
+    let mut marks = &payload[deltas_end..];
+    let mut at = 0usize;
+    for m in 0..markers {
+        let record = at + m;
+        let gap = varint::get(&mut marks).ok_or_else(|| overrun(record, "marker position"))?;
+        at = usize::try_from(gap)
+            .ok()
+            .and_then(|g| at.checked_add(g))
+            .filter(|&a| a <= accesses)
+            .ok_or_else(|| {
+                DecodeError::new(
+                    record,
+                    format!("marker {gap} accesses on runs past the chunk's {accesses}"),
+                )
+            })?;
+        decode_marker(&mut marks, at + m, &mut batch.markers, base + at)?;
     }
     if !marks.is_empty() {
         return Err(DecodeError::new(
@@ -486,19 +535,16 @@ pub(crate) fn decode(
             format!("{} bytes left over in the marker section", marks.len()),
         ));
     }
-    let got = out.len() - base;
-    if got != accesses {
-        return Err(DecodeError::new(
-            records,
-            format!("chunk header announces {accesses} accesses, payload holds {got}"),
-        ));
-    }
-    totals.accesses += got as u64;
-    totals.markers += (records - got) as u64;
-    for (t, lane) in totals.per_stream.iter_mut().zip(lanes.iter()) {
-        t.reads += lane.ops[0];
-        t.writes += lane.ops[1];
-        t.bytes += lane.bytes;
+
+    totals.accesses += accesses as u64;
+    totals.markers += markers as u64;
+    for (t, &n) in templates[..defined].iter().zip(&per_template) {
+        let s = &mut totals.per_stream[t.stream.index()];
+        match t.op {
+            Op::Read => s.reads += n,
+            Op::Write => s.writes += n,
+        }
+        s.bytes += n * u64::from(t.size);
     }
     Ok(())
 }
@@ -514,24 +560,24 @@ fn overrun(record: usize, what: &str) -> DecodeError {
 #[cold]
 #[inline(never)]
 fn decode_marker(
-    tag: u8,
     vals: &mut &[u8],
     i: usize,
     markers: &mut Vec<(usize, Marker)>,
     at: usize,
 ) -> Result<(), DecodeError> {
-    if tag & TAG_STREAM != TAG_MARKER {
+    let Some((&kind, rest)) = vals.split_first() else {
         return Err(DecodeError::new(
             i,
-            format!("unknown stream id {} in tag {tag:#04x}", tag & TAG_STREAM),
+            "marker section ends before a marker kind",
         ));
-    }
+    };
+    *vals = rest;
     let mut u32_value = |what: &str| -> Result<u32, DecodeError> {
         let v = varint::get(vals).ok_or_else(|| overrun(i, what))?;
         u32::try_from(v)
             .map_err(|_| DecodeError::new(i, format!("{what} {v} does not fit in 32 bits")))
     };
-    let marker = match tag >> 4 {
+    let marker = match kind {
         FRAME_BEGIN => Marker::FrameBegin {
             frame: u32_value("frame")?,
         },

@@ -1,7 +1,7 @@
 //! The native `.gtr` format: compact, checksummed, fast to decode, and
 //! streamable in constant memory in both directions.
 //!
-//! # Byte layout (format version 1)
+//! # Byte layout (format version 2)
 //!
 //! All integers are little-endian. Offsets are from the start of the file
 //! (of the decompressed stream for `.gtr.zst`).
@@ -10,7 +10,7 @@
 //! file   := header chunk* footer
 //!
 //! header := "GFXTRACE"            8 bytes magic
-//!           version       u32    = 1
+//!           version       u32    = 2
 //!           H             u32    header length, <= 1 MiB
 //!           meta          H bytes TraceMeta as JSON (serde_json, fields in
 //!                                declaration order, `extra` sorted)
@@ -37,37 +37,39 @@
 //! ## Chunk payload
 //!
 //! Columnar, because a column of like values compresses better and decodes
-//! faster than interleaved records: the tag column (one byte per record),
-//! a directory, then one section per kind of value.
+//! faster than interleaved records: the tag column (one byte per access),
+//! a directory, then one section per kind of value. Markers are not in the
+//! tag column; their section places them between accesses.
 //!
 //! ```text
-//! payload := tags       R bytes, one per record
-//!            N          u32   length of the near section
-//!            F          u32   length of the far section
-//!            T          u32   length of the attribute section
-//!            near       N bytes
-//!            far        F bytes
-//!            attrs      T bytes
-//!            marks      the rest: marker values
+//! payload := tags       A bytes, one per access
+//!            T          u32   length of the template section
+//!            D          u32   length of the delta section
+//!            templates  T bytes, at most 64 entries
+//!            deltas     D bytes
+//!            marks      the rest: exactly R - A markers
 //!
-//! access tag:  bits 0-3  stream id (0..=11, the `Stream` discriminant)
-//!              bit 4     write
-//!              bit 5     the stream's size or unit changes: next attribute entry
+//! template:    1 byte   bits 0-3 stream id (0..=11, the `Stream`
+//!                       discriminant), bit 4 write, bits 5-7 zero
+//!              varint   unit (<= 65535)
+//!              varint   size (< 2^32)
+//!
+//! access tag:  bits 0-5  template index (< the number of templates): the
+//!                        access's stream, op, unit and size
 //!              bits 6-7  address class:
-//!                        0  same block: delta 0
-//!                        1  next block: delta +64
-//!                        2  near: next byte of `near` is the delta in 64-byte
-//!                           blocks, as i8
-//!                        3  far: next entry of `far`
-//! marker tag:  bits 0-3 = 15, bits 4-7 kind (stream ids 12..=14 are invalid)
+//!                        0  delta 0
+//!                        1  delta +64
+//!                        2  delta +128
+//!                        3  the next entry of `deltas`
 //!
-//! far entry:   varint v; v even: delta = unzigzag(v >> 1) * 64
-//!                        v odd:  delta = unzigzag(varint) * 64 + (v >> 1),
-//!                                with 1 <= v >> 1 <= 63
-//! attr entry:  varint v; unit = v >> 1; if v & 1, varint size follows
-//!              (else the stream keeps its size)
+//! delta entry: prefix varint x; x even: delta = (x >> 1) * 64
+//!                               x odd:  delta = y * 64 + (x >> 1), y the
+//!                                       next prefix varint, 1 <= x >> 1 <= 63
 //!
-//! marker values by kind:  0 FrameBegin  varint frame
+//! marker:      varint   accesses between the previous marker (or the chunk
+//!                       start) and this one; all of them add up to <= A
+//!              1 byte   kind, then the kind's values:
+//!                         0 FrameBegin  varint frame
 //!                         1 FrameEnd    varint frame
 //!                         2 PassBegin   varint n, n bytes UTF-8 name (n <= 64 KiB),
 //!                                       1 byte PassKind discriminant
@@ -77,20 +79,26 @@
 //!                         6 TileEnd     varint tile
 //! ```
 //!
-//! Varints are unsigned LEB128 of at most 10 bytes; `zigzag(v) = (v << 1) ^
-//! (v >> 63)`. `delta = addr - prev[stream]`, wrapping, read as `i64`. Each
-//! stream has its own predictors (previous address, size and unit) because
-//! streams interleave but each walks its own surface with its own access
-//! size and issuing unit. At every chunk start the predictors of every
-//! stream reset to address 0, size 64, unit 0, so each chunk decodes on its
-//! own into one [`crate::Batch`].
+//! Varints are unsigned LEB128 of at most 10 bytes. Prefix varints are
+//! signed: `n`, the number of trailing one bits of the first byte, makes
+//! the varint `n + 1` bytes long; for `n <= 7` those bytes, little-endian,
+//! hold `(x << (n + 1)) | (2^n - 1)` with `x` sign-extended from its top
+//! bit, and a first byte of 0xff is followed by the 8 bytes of `x`.
+//! `delta = addr - prev[stream]`, wrapping, read as `i64`: each stream has
+//! its own previous address, because streams interleave but each walks its
+//! own surface. At every chunk start every stream's previous address is 0,
+//! so each chunk decodes on its own into one [`crate::Batch`]. A writer
+//! ends a chunk early when an access needs a 65th template.
 //!
-//! Why this shape: block-granular deltas of 0 and +64 dominate real traffic
-//! and cost no value bytes at all; the class bits tell the decoder how far
-//! every section advances before it reads any value, so its loop has no
-//! data-dependent branch and no position waiting on a load; and the
-//! variable-length sections (far deltas, attributes) are decoded in a tight
-//! pass of their own before the main loop.
+//! Why this shape: block-granular deltas of 0, +64 and +128 dominate real
+//! traffic and cost no value bytes at all; an access's size, unit, stream
+//! and op change often (samplers interleave), but few combinations occur
+//! in a chunk, so the tag names the whole combination and decoding an
+//! access is copying a 16-byte template and adding one delta. The decoder
+//! reads the templates and explicit deltas into tables and counts the tag
+//! column (a histogram that checks every tag and gives the chunk's totals)
+//! before its main loop, which is then branch-free and cannot fail; and
+//! the length of a prefix varint is known from its first byte.
 //!
 //! ## Reading
 //!
@@ -109,7 +117,10 @@ pub use reader::GtrReader;
 pub use writer::GtrWriter;
 
 pub const MAGIC: &[u8; 8] = b"GFXTRACE";
-pub const VERSION: u32 = 1;
+/// Version 1 was the first, per-stream-predictor payload layout; version 2
+/// is the template layout. Readers accept exactly their own version, so a
+/// file of another layout is refused instead of decoded wrongly.
+pub const VERSION: u32 = 2;
 pub const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 pub const FOOTER_MAGIC: &[u8; 4] = b"FOOT";
 pub const END_MAGIC: &[u8; 8] = b"GTR-END\0";
@@ -130,16 +141,11 @@ pub const MAX_PASS_NAME: usize = 64 << 10;
 /// 3 is zstd's default trade of write speed for size.
 pub const LEVEL: i32 = 3;
 
-/// Access tag bits.
-pub(crate) const TAG_STREAM: u8 = 0x0f;
-pub(crate) const TAG_WRITE: u8 = 0x10;
-pub(crate) const TAG_ATTR: u8 = 0x20;
-/// Low nibble of a marker's tag.
-pub(crate) const TAG_MARKER: u8 = 0x0f;
+/// Access tag fields: the template index, and the address class above it.
+pub(crate) const TAG_TEMPLATE: u8 = 0x3f;
+pub(crate) const TAG_CLASS_SHIFT: u32 = 6;
 /// Address classes count deltas in blocks of `1 << DELTA_UNIT_SHIFT` bytes.
 pub(crate) const DELTA_UNIT_SHIFT: u32 = 6;
-/// Predicted size of each stream's first access in a chunk.
-pub(crate) const INITIAL_SIZE: u32 = 64;
 
 /// The most compressed bytes a valid chunk can have: zstd's bound for the
 /// largest payload.

@@ -263,7 +263,9 @@ impl<R: Read> GtrReader<R> {
                 format!("chunk of {records} records announces {accesses} accesses"),
             ));
         }
-        let least = u64::from(records) + codec::DIRECTORY_LEN as u64;
+        // Tags, directory, and at least a position and a kind per marker.
+        let least =
+            u64::from(accesses) + codec::DIRECTORY_LEN as u64 + 2 * u64::from(records - accesses);
         if ulen > MAX_PAYLOAD || u64::from(ulen) < least {
             return Err(self.corrupt(
                 at + 12,

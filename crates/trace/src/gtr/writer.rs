@@ -88,7 +88,12 @@ impl<W: Write> GtrWriter<W> {
         {
             self.flush_chunk()?;
         }
-        self.chunk.push_access(access);
+        if !self.chunk.push_access(access) {
+            // A new size, unit, stream or op past the chunk's last template.
+            self.flush_chunk()?;
+            let added = self.chunk.push_access(access);
+            debug_assert!(added, "an empty chunk takes any access");
+        }
         self.totals.add_access(access);
         Ok(())
     }
@@ -148,7 +153,7 @@ impl<W: Write> GtrWriter<W> {
         header[0..4].copy_from_slice(CHUNK_MAGIC);
         for (i, v) in [
             self.chunk.records() as u32,
-            self.chunk.accesses,
+            self.chunk.accesses(),
             self.payload.len() as u32,
             self.compressed.len() as u32,
             crc,

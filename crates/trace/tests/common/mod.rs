@@ -46,7 +46,7 @@ pub fn encode(format: Format, records: &[Record]) -> Vec<u8> {
             w.finish_into_inner().expect("csv finish").1
         }
         Format::Din => {
-            let mut w = DinWriter::new(Vec::new(), path);
+            let mut w = DinWriter::new(Vec::new(), path).expect("din writer");
             for r in records {
                 match r {
                     Record::Access(a) => w.write_access(a),
