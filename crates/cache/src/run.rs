@@ -1,5 +1,13 @@
 //! Running caches over a trace: one decode, every cache fed each batch, in
 //! parallel when there are several.
+//!
+//! Decoding and simulating overlap: a reader thread decodes batches a few
+//! ahead through a bounded channel whose buffers are recycled, so memory is a
+//! handful of batches whatever the trace length, and the batches arrive in
+//! trace order, so results are the same as reading inline. [`Threads::One`]
+//! keeps everything on the calling thread, for single-thread measurements.
+
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 use gfxcache_trace::{Batch, TraceError, TraceRead, BATCH_RECORDS};
 use rayon::prelude::*;
@@ -16,28 +24,111 @@ pub enum RunError {
     TooLong(#[from] crate::next_use::TooLong),
 }
 
+/// How many threads a pass over a trace may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// Decode on a reader thread ahead of the work; run several caches in
+    /// parallel (rayon).
+    #[default]
+    Many,
+    /// Decode and simulate on the calling thread, one cache after another.
+    One,
+}
+
+/// Batches decoded ahead of the consumer (plus the one it holds).
+const READ_AHEAD: usize = 3;
+
+/// Calls `work` on every batch of `reader`, in order, and `progress` after
+/// each with the reader's `(bytes read, bytes total)`. Stops at the first
+/// error, from the reader or from `work`.
+pub fn for_each_batch<E: From<TraceError>>(
+    reader: &mut dyn TraceRead,
+    threads: Threads,
+    mut work: impl FnMut(&Batch) -> Result<(), E>,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<(), E> {
+    if threads == Threads::One {
+        let mut batch = Batch::with_capacity(BATCH_RECORDS);
+        while reader.read_batch(&mut batch)? {
+            work(&batch)?;
+            let (done, total) = reader.progress();
+            progress(done, total);
+        }
+        return Ok(());
+    }
+    type Decoded = Result<(Batch, (u64, u64)), TraceError>;
+    let (full_tx, full_rx) = sync_channel::<Decoded>(READ_AHEAD);
+    let (empty_tx, empty_rx) = sync_channel::<Batch>(READ_AHEAD + 1);
+    for _ in 0..=READ_AHEAD {
+        let _ = empty_tx.send(Batch::with_capacity(BATCH_RECORDS));
+    }
+    std::thread::scope(|scope| {
+        scope.spawn(move || read_ahead(reader, empty_rx, full_tx));
+        // Leaving this closure drops `empty_tx`, which ends the reader
+        // thread on an early return as well as at the end.
+        let empty_tx = empty_tx;
+        for decoded in full_rx {
+            let (batch, (done, total)) = decoded?;
+            work(&batch)?;
+            progress(done, total);
+            let _ = empty_tx.send(batch);
+        }
+        Ok(())
+    })
+}
+
+/// The reader thread: fills empty batches until the trace, or the
+/// consumer's interest, ends.
+fn read_ahead(
+    reader: &mut dyn TraceRead,
+    empty: Receiver<Batch>,
+    full: SyncSender<Result<(Batch, (u64, u64)), TraceError>>,
+) {
+    while let Ok(mut batch) = empty.recv() {
+        match reader.read_batch(&mut batch) {
+            Ok(true) => {
+                if full.send(Ok((batch, reader.progress()))).is_err() {
+                    return;
+                }
+            }
+            Ok(false) => return,
+            Err(e) => {
+                let _ = full.send(Err(e));
+                return;
+            }
+        }
+    }
+}
+
 /// Feeds every batch of `reader` to every cache. `progress` is called after
 /// each batch with the reader's `(bytes read, bytes total)`. Returns the
 /// number of trace accesses.
 pub fn simulate(
     reader: &mut dyn TraceRead,
     caches: &mut [Box<dyn CacheSim>],
-    mut progress: impl FnMut(u64, u64),
+    threads: Threads,
+    progress: impl FnMut(u64, u64),
 ) -> Result<u64, TraceError> {
-    let mut batch = Batch::with_capacity(BATCH_RECORDS);
     let mut accesses = 0u64;
-    while reader.read_batch(&mut batch)? {
-        accesses += batch.accesses.len() as u64;
-        if caches.len() == 1 {
-            caches[0].access_batch(&batch.accesses);
-        } else {
-            caches
-                .par_iter_mut()
-                .for_each(|c| c.access_batch(&batch.accesses));
-        }
-        let (done, total) = reader.progress();
-        progress(done, total);
-    }
+    let parallel = threads == Threads::Many && caches.len() > 1;
+    for_each_batch(
+        reader,
+        threads,
+        |batch| {
+            accesses += batch.accesses.len() as u64;
+            if parallel {
+                caches
+                    .par_iter_mut()
+                    .for_each(|c| c.access_batch(&batch.accesses));
+            } else {
+                for c in caches.iter_mut() {
+                    c.access_batch(&batch.accesses);
+                }
+            }
+            Ok::<(), TraceError>(())
+        },
+        progress,
+    )?;
     Ok(accesses)
 }
 
@@ -45,14 +136,15 @@ pub fn simulate(
 pub fn next_use(
     reader: &mut dyn TraceRead,
     block: u32,
-    mut progress: impl FnMut(u64, u64),
+    threads: Threads,
+    progress: impl FnMut(u64, u64),
 ) -> Result<NextUse, RunError> {
-    let mut batch = Batch::with_capacity(BATCH_RECORDS);
     let mut builder = NextUseBuilder::new(block);
-    while reader.read_batch(&mut batch)? {
-        builder.push_all(&batch.accesses)?;
-        let (done, total) = reader.progress();
-        progress(done, total);
-    }
+    for_each_batch(
+        reader,
+        threads,
+        |batch| builder.push_all(&batch.accesses).map_err(RunError::from),
+        progress,
+    )?;
     Ok(builder.finish())
 }

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use gfxcache_cache::mrc::{CurvePoint, MrcBuilder};
-use gfxcache_trace::{Batch, BATCH_RECORDS};
+use gfxcache_cache::run::{for_each_batch, Threads};
+use gfxcache_trace::TraceError;
 use serde::Serialize;
 
 use super::{open_trace, print_json};
@@ -52,14 +53,16 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mut reader = open_trace(&args.trace)?;
     let bar = progress::bytes("stack dists", reader.progress().1);
-    let mut batch = Batch::with_capacity(BATCH_RECORDS);
-    while reader
-        .read_batch(&mut batch)
-        .with_context(|| format!("cannot read {}", args.trace.display()))?
-    {
-        builder.push_all(&batch.accesses);
-        bar.set_position(reader.progress().0);
-    }
+    for_each_batch(
+        reader.as_mut(),
+        Threads::Many,
+        |batch| {
+            builder.push_all(&batch.accesses);
+            Ok::<(), TraceError>(())
+        },
+        |done, _| bar.set_position(done),
+    )
+    .with_context(|| format!("cannot read {}", args.trace.display()))?;
     bar.finish_and_clear();
     let mrc = builder.finish();
     let out = Output {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
+use gfxcache_cache::run::Threads;
 use gfxcache_cache::{
     build_cache, format_size, parse_size, run, CacheSim, Counts, Env, Geometry, IndexFn,
     PolicySpec, Ways, WritePolicy, POLICIES,
@@ -28,6 +29,11 @@ pub struct Args {
     /// Print one JSON document on stdout instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Decode and simulate on one thread, policies one after another (for
+    /// single-thread measurements); by default a reader thread decodes ahead
+    /// and several policies run in parallel. Results are identical.
+    #[arg(long)]
+    pub single_thread: bool,
 }
 
 /// The cache geometry options `sim` shares with other commands.
@@ -151,7 +157,12 @@ struct Output {
 pub fn run(args: Args) -> Result<()> {
     let geom = args.cache.geometry()?;
     let specs = policy_specs(&args.policy)?;
-    let caches = simulate(&args.trace, &geom, &specs)?;
+    let threads = if args.single_thread {
+        Threads::One
+    } else {
+        Threads::Many
+    };
+    let caches = simulate(&args.trace, &geom, &specs, threads)?;
     let (accesses, caches) = caches;
     let out = Output {
         trace: args.trace.display().to_string(),
@@ -172,6 +183,7 @@ pub fn simulate(
     trace: &std::path::Path,
     geom: &Geometry,
     specs: &[PolicySpec],
+    threads: Threads,
 ) -> Result<(u64, Vec<Box<dyn CacheSim>>)> {
     let needs_next_use = specs
         .iter()
@@ -180,7 +192,7 @@ pub fn simulate(
     if needs_next_use {
         let mut reader = open_trace(trace)?;
         let bar = progress::bytes("next uses", reader.progress().1);
-        let nu = run::next_use(reader.as_mut(), geom.block, |done, _| {
+        let nu = run::next_use(reader.as_mut(), geom.block, threads, |done, _| {
             bar.set_position(done)
         })
         .with_context(|| format!("cannot compute next uses of {}", trace.display()))?;
@@ -193,7 +205,7 @@ pub fn simulate(
         .collect::<Result<Vec<_>, _>>()?;
     let mut reader = open_trace(trace)?;
     let bar = progress::bytes("simulating", reader.progress().1);
-    let accesses = run::simulate(reader.as_mut(), &mut caches, |done, _| {
+    let accesses = run::simulate(reader.as_mut(), &mut caches, threads, |done, _| {
         bar.set_position(done)
     })
     .with_context(|| format!("cannot simulate {}", trace.display()))?;
