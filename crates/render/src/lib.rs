@@ -1,0 +1,41 @@
+//! The software GPU of gfxcache: the pipeline stages that turn geometry into
+//! pixels and texture samples, and that know the addresses each of them
+//! touches.
+//!
+//! This is the core the rendering passes are built on:
+//!
+//! - [`math`]: small `f32` vectors and matrices (projection, look-at),
+//!   written out by hand so results are the same on every run.
+//! - [`raster`]: triangle setup in fixed point, near/far/guard-band clipping,
+//!   back-face culling, the top-left fill rule, traversal in 2x2 quads with
+//!   per-pixel depth and perspective-correct barycentrics.
+//! - [`surface`]: a driver-like address allocator and the tiled layouts of
+//!   colour, depth, stencil and hierarchical-Z surfaces.
+//! - [`texture`]: mipmapped textures with Morton-ordered texels (and the
+//!   block layouts of BC1/BC3) at allocator-given addresses.
+//! - [`sampler`]: LOD selection from quad derivatives; point, bilinear,
+//!   trilinear and anisotropic filtering; every sample reports the 64 B
+//!   texture blocks it read as [`gfxcache_trace::Access`]es on
+//!   [`gfxcache_trace::Stream::Tex`].
+//!
+//! Everything is deterministic: the same inputs give the same pixels, the
+//! same colours and the same addresses, in the same order.
+//!
+//! Depends on `gfxcache-trace` only (and, once the render caches land, on
+//! `gfxcache-cache`). It must never depend on the design crates (llc, tcor,
+//! nuca, nbtc), on timing models or on the command line: those consume what
+//! this crate emits.
+
+#![forbid(unsafe_code)]
+
+pub mod math;
+pub mod raster;
+pub mod sampler;
+pub mod surface;
+pub mod texture;
+
+pub use math::{Mat4, Vec2, Vec3, Vec4};
+pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
+pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, Wrap};
+pub use surface::{Allocator, HizSurface, PixelFormat, Surface};
+pub use texture::{MipLevel, TexFormat, Texture};

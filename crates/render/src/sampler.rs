@@ -1,0 +1,366 @@
+//! Texture sampling as a GPU's texture unit does it, reporting every 64-byte
+//! block it reads.
+//!
+//! - **Derivatives** come from the 2x2 quad ([`Derivs::from_quad`]): coarse
+//!   differences between pixel 0 and its right and lower neighbours, in
+//!   normalized texture coordinates, the same for all four pixels.
+//! - **LOD.** With the footprint's axes in texels `px = |d(u,v)/dx|` and
+//!   `py = |d(u,v)/dy|`, isotropic filters use `log2(max(px, py))`.
+//!   Anisotropic filtering takes `N = ceil(max / min)` probes (at most
+//!   `max_aniso`, at most 16) and `log2(max / N)`, as
+//!   `EXT_texture_filter_anisotropic` describes. The LOD gets the bias, is
+//!   quantized to 8 fractional bits as hardware does (so results do not
+//!   hinge on the last bit of a float), and is clamped to the mip chain.
+//! - **Filters.** [`Filter::Point`]: nearest level (`floor(lod + 0.5)`),
+//!   nearest texel. [`Filter::Bilinear`]: nearest level, 2x2 texels.
+//!   [`Filter::Trilinear`]: bilinear in the two levels around the LOD,
+//!   blended by its fraction; a zero fraction reads one level only.
+//!   [`Filter::Anisotropic`]: `N` trilinear probes spaced evenly along the
+//!   footprint's major axis, averaged.
+//! - **Texel positions** are quantized to 8 sub-texel bits before the
+//!   bilinear weights are taken. A bilinear footprint always reads its four
+//!   texels even when some weights are zero, as a texture unit fetches the
+//!   whole 2x2.
+//! - **Addresses.** [`Sampler::footprint`] lists every texel a sample reads
+//!   with its weight; [`Sampler::sample`] fetches them, blends the colour
+//!   and reports each distinct 64-byte block once per sample, in the order
+//!   first touched, as a 64-byte [`Stream::Tex`] read tagged with the
+//!   caller's `unit`. No allocation per sample.
+
+use gfxcache_trace::{Access, Op, Stream};
+
+use crate::surface::BLOCK_BYTES;
+use crate::texture::Texture;
+
+/// Most probes of an anisotropic sample.
+pub const MAX_ANISO: u32 = 16;
+/// Fractional bits of the LOD and of texel positions.
+pub const FRAC_BITS: u32 = 8;
+const MAX_TAPS: usize = MAX_ANISO as usize * 8;
+
+/// Minification/magnification filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Filter {
+    Point,
+    Bilinear,
+    #[default]
+    Trilinear,
+    Anisotropic,
+}
+
+/// What happens to coordinates outside `[0, 1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Wrap {
+    #[default]
+    Repeat,
+    MirroredRepeat,
+    Clamp,
+}
+
+impl Wrap {
+    fn apply(self, i: i64, n: u32) -> u32 {
+        let n = n as i64;
+        (match self {
+            Wrap::Repeat => i.rem_euclid(n),
+            Wrap::MirroredRepeat => {
+                let m = i.rem_euclid(2 * n);
+                if m >= n {
+                    2 * n - 1 - m
+                } else {
+                    m
+                }
+            }
+            Wrap::Clamp => i.clamp(0, n - 1),
+        }) as u32
+    }
+}
+
+/// Screen-space derivatives of the texture coordinates (normalized units
+/// per pixel).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Derivs {
+    pub dudx: f32,
+    pub dvdx: f32,
+    pub dudy: f32,
+    pub dvdy: f32,
+}
+
+impl Derivs {
+    /// Coarse derivatives of a quad's per-pixel `(u, v)` (pixel order as in
+    /// [`crate::Quad`]: top-left, top-right, bottom-left, bottom-right).
+    pub fn from_quad(uv: &[[f32; 2]; 4]) -> Derivs {
+        Derivs {
+            dudx: uv[1][0] - uv[0][0],
+            dvdx: uv[1][1] - uv[0][1],
+            dudy: uv[2][0] - uv[0][0],
+            dvdy: uv[2][1] - uv[0][1],
+        }
+    }
+}
+
+/// Sampler state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampler {
+    pub filter: Filter,
+    pub wrap_u: Wrap,
+    pub wrap_v: Wrap,
+    /// Most anisotropic probes (1..=16); used by [`Filter::Anisotropic`].
+    pub max_aniso: u32,
+    /// Added to the computed LOD.
+    pub lod_bias: f32,
+}
+
+impl Default for Sampler {
+    fn default() -> Sampler {
+        Sampler::new(Filter::default())
+    }
+}
+
+/// One texel a sample reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tap {
+    pub level: u32,
+    pub x: u32,
+    pub y: u32,
+    /// Its share of the result; a sample's weights sum to 1.
+    pub weight: f32,
+}
+
+/// The level of detail chosen for a sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lod {
+    /// Quantized and clamped to `[0, levels - 1]`.
+    pub lod: f32,
+    /// Probes taken: 1 unless anisotropic.
+    pub probes: u32,
+    /// Step between probes in normalized coordinates (the major axis's
+    /// derivative); zero unless anisotropic.
+    pub axis: [f32; 2],
+}
+
+/// The result of a sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Filtered RGBA in `[0, 1]`.
+    pub color: [f32; 4],
+    pub lod: Lod,
+    /// Texels read (with repeats across probes and levels).
+    pub taps: u32,
+    /// Distinct 64-byte blocks reported.
+    pub blocks: u32,
+}
+
+fn quantize(v: f32) -> f32 {
+    let s = (1u32 << FRAC_BITS) as f32;
+    (v * s).round() / s
+}
+
+impl Sampler {
+    /// A sampler with `filter`, repeat addressing, 16x anisotropy and no bias.
+    pub fn new(filter: Filter) -> Sampler {
+        Sampler {
+            filter,
+            wrap_u: Wrap::Repeat,
+            wrap_v: Wrap::Repeat,
+            max_aniso: MAX_ANISO,
+            lod_bias: 0.0,
+        }
+    }
+
+    pub fn with_wrap(mut self, wrap_u: Wrap, wrap_v: Wrap) -> Sampler {
+        self.wrap_u = wrap_u;
+        self.wrap_v = wrap_v;
+        self
+    }
+
+    pub fn with_max_aniso(mut self, max_aniso: u32) -> Sampler {
+        self.max_aniso = max_aniso;
+        self
+    }
+
+    /// The LOD and probe count for derivatives `d` on `tex`.
+    pub fn lod(&self, tex: &Texture, d: &Derivs) -> Lod {
+        let w = tex.width() as f32;
+        let h = tex.height() as f32;
+        let px = ((d.dudx * w) * (d.dudx * w) + (d.dvdx * h) * (d.dvdx * h)).sqrt();
+        let py = ((d.dudy * w) * (d.dudy * w) + (d.dvdy * h) * (d.dvdy * h)).sqrt();
+        let (pmax, pmin, axis) = if px >= py {
+            (px, py, [d.dudx, d.dvdx])
+        } else {
+            (py, px, [d.dudy, d.dvdy])
+        };
+        let max_aniso = self.max_aniso.clamp(1, MAX_ANISO);
+        let (rho, probes, axis) = if self.filter == Filter::Anisotropic && max_aniso > 1 {
+            let n = if pmax <= 0.0 {
+                1
+            } else if pmin <= 0.0 {
+                max_aniso
+            } else {
+                // The small allowance keeps an exact 2:1 from becoming 3 probes
+                // through rounding in the derivatives.
+                let ratio = (pmax / pmin - 1.0 / 1024.0).ceil();
+                if ratio >= max_aniso as f32 {
+                    max_aniso
+                } else {
+                    (ratio as u32).max(1)
+                }
+            };
+            (pmax / n as f32, n, if n > 1 { axis } else { [0.0; 2] })
+        } else {
+            (pmax, 1, [0.0; 2])
+        };
+        let raw = rho.log2() + self.lod_bias;
+        let max_lod = (tex.level_count() - 1) as f32;
+        let lod = if raw.is_nan() {
+            0.0
+        } else {
+            quantize(raw.clamp(-1.0e4, 1.0e4)).clamp(0.0, max_lod)
+        };
+        Lod { lod, probes, axis }
+    }
+
+    /// Call `tap` for every texel sampling `tex` at `(u, v)` with
+    /// derivatives `d` reads, in a fixed order, and return the LOD used.
+    pub fn footprint(
+        &self,
+        tex: &Texture,
+        u: f32,
+        v: f32,
+        d: &Derivs,
+        mut tap: impl FnMut(Tap),
+    ) -> Lod {
+        let lod = self.lod(tex, d);
+        match self.filter {
+            Filter::Point => {
+                let level = (lod.lod + 0.5).floor() as u32;
+                let l = tex.level(level);
+                let x = (u * l.width as f32).floor() as i64;
+                let y = (v * l.height as f32).floor() as i64;
+                tap(Tap {
+                    level,
+                    x: self.wrap_u.apply(x, l.width),
+                    y: self.wrap_v.apply(y, l.height),
+                    weight: 1.0,
+                });
+            }
+            Filter::Bilinear => {
+                let level = (lod.lod + 0.5).floor() as u32;
+                self.bilinear(tex, level, u, v, 1.0, &mut tap);
+            }
+            Filter::Trilinear => self.trilinear(tex, lod.lod, u, v, 1.0, &mut tap),
+            Filter::Anisotropic => {
+                let n = lod.probes;
+                let weight = 1.0 / n as f32;
+                for i in 0..n {
+                    let t = (i as f32 + 0.5) / n as f32 - 0.5;
+                    let pu = u + lod.axis[0] * t;
+                    let pv = v + lod.axis[1] * t;
+                    self.trilinear(tex, lod.lod, pu, pv, weight, &mut tap);
+                }
+            }
+        }
+        lod
+    }
+
+    fn trilinear(
+        &self,
+        tex: &Texture,
+        lod: f32,
+        u: f32,
+        v: f32,
+        weight: f32,
+        tap: &mut impl FnMut(Tap),
+    ) {
+        let base = lod.floor();
+        let frac = lod - base;
+        let level = base as u32;
+        if frac == 0.0 || level + 1 >= tex.level_count() {
+            self.bilinear(tex, level, u, v, weight, tap);
+        } else {
+            self.bilinear(tex, level, u, v, weight * (1.0 - frac), tap);
+            self.bilinear(tex, level + 1, u, v, weight * frac, tap);
+        }
+    }
+
+    fn bilinear(
+        &self,
+        tex: &Texture,
+        level: u32,
+        u: f32,
+        v: f32,
+        weight: f32,
+        tap: &mut impl FnMut(Tap),
+    ) {
+        let l = tex.level(level);
+        let s = quantize(u * l.width as f32 - 0.5);
+        let t = quantize(v * l.height as f32 - 0.5);
+        let (s0, t0) = (s.floor(), t.floor());
+        let (fs, ft) = (s - s0, t - t0);
+        let (x0, y0) = (s0 as i64, t0 as i64);
+        let xs = [
+            self.wrap_u.apply(x0, l.width),
+            self.wrap_u.apply(x0 + 1, l.width),
+        ];
+        let ys = [
+            self.wrap_v.apply(y0, l.height),
+            self.wrap_v.apply(y0 + 1, l.height),
+        ];
+        let wx = [1.0 - fs, fs];
+        let wy = [1.0 - ft, ft];
+        for j in 0..2 {
+            for i in 0..2 {
+                tap(Tap {
+                    level,
+                    x: xs[i],
+                    y: ys[j],
+                    weight: weight * wx[i] * wy[j],
+                });
+            }
+        }
+    }
+
+    /// Sample `tex` at `(u, v)` with derivatives `d`: the filtered colour,
+    /// with each distinct 64-byte block read reported once to `sink` as a
+    /// [`Stream::Tex`] read by `unit`.
+    pub fn sample(
+        &self,
+        tex: &Texture,
+        u: f32,
+        v: f32,
+        d: &Derivs,
+        unit: u16,
+        mut sink: impl FnMut(Access),
+    ) -> Sample {
+        let mut color = [0.0f32; 4];
+        let mut blocks = [0u64; MAX_TAPS];
+        let mut nblocks = 0usize;
+        let mut taps = 0u32;
+        let lod = self.footprint(tex, u, v, d, |t| {
+            taps += 1;
+            let texel = tex.texel(t.level, t.x, t.y);
+            for (c, v) in color.iter_mut().zip(texel) {
+                *c += t.weight * (v as f32 / 255.0);
+            }
+            let block = tex.texel_addr(t.level, t.x, t.y) & !(BLOCK_BYTES - 1);
+            if !blocks[..nblocks].contains(&block) {
+                blocks[nblocks] = block;
+                nblocks += 1;
+            }
+        });
+        for &addr in &blocks[..nblocks] {
+            sink(Access {
+                addr,
+                size: BLOCK_BYTES as u32,
+                unit,
+                stream: Stream::Tex,
+                op: Op::Read,
+            });
+        }
+        Sample {
+            color,
+            lod,
+            taps,
+            blocks: nblocks as u32,
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Clipping: triangles crossing the near plane (or passing behind the eye,
+//! or reaching past the guard band) cover exactly the pixels of the part of
+//! the triangle in front of the near plane.
+
+mod common;
+
+use common::{coverage, Hits};
+use gfxcache_render::{Rasterizer, Vec4, Viewport};
+use proptest::prelude::*;
+
+/// Analytic reference: the point of the triangle's plane seen through the
+/// pixel centre, found by solving for its barycentrics in clip space, is
+/// covered when it lies in the triangle, in front of the near plane, behind
+/// the far plane and in front of the eye. `None` when the plane is seen
+/// edge-on.
+fn reference(vp: &Viewport, t: &[Vec4; 3], sx: f64, sy: f64) -> Option<bool> {
+    let nx = (sx - vp.x as f64) / vp.width as f64 * 2.0 - 1.0;
+    let ny = 1.0 - (sy - vp.y as f64) / vp.height as f64 * 2.0;
+    let f = |v: &Vec4| (v.x as f64 - nx * v.w as f64, v.y as f64 - ny * v.w as f64);
+    let (a, b, c) = (f(&t[0]), f(&t[1]), f(&t[2]));
+    // Solve b0*a + b1*b + b2*c = 0 with b0 + b1 + b2 = 1.
+    let det = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
+    if det.abs() < 1e-9 {
+        return None;
+    }
+    let b1 = (-a.0 * (c.1 - a.1) + a.1 * (c.0 - a.0)) / det;
+    let b2 = (-(b.0 - a.0) * a.1 + (b.1 - a.1) * a.0) / det;
+    let w = [1.0 - b1 - b2, b1, b2];
+    let lerp = |g: fn(&Vec4) -> f32| {
+        w[0] * g(&t[0]) as f64 + w[1] * g(&t[1]) as f64 + w[2] * g(&t[2]) as f64
+    };
+    let z = lerp(|v| v.z);
+    let ww = lerp(|v| v.w);
+    Some(w.iter().all(|&x| x >= 0.0) && z >= 0.0 && z <= ww && ww > 0.0)
+}
+
+/// Compare with the reference at every pixel whose verdict is the same a
+/// fiftieth of a pixel away in every direction (snapping moves edges by up
+/// to 1/512 px); returns how many pixels were compared.
+fn check(vp: Viewport, t: [Vec4; 3]) -> usize {
+    let r = Rasterizer::new(vp);
+    let hits = coverage(&r, t);
+    let mut compared = 0;
+    for y in vp.y..vp.y + vp.height {
+        for x in vp.x..vp.x + vp.width {
+            let (cx, cy) = (x as f64 + 0.5, y as f64 + 0.5);
+            let d = 0.02;
+            let probes = [(0.0, 0.0), (d, d), (-d, d), (d, -d), (-d, -d)];
+            let verdicts: Option<Vec<bool>> = probes
+                .iter()
+                .map(|(dx, dy)| reference(&vp, &t, cx + dx, cy + dy))
+                .collect();
+            let Some(v) = verdicts else { continue };
+            if v.iter().any(|&b| b != v[0]) {
+                continue;
+            }
+            compared += 1;
+            assert_eq!(hits.get(x, y), v[0] as u32, "pixel ({x}, {y}) of {t:?}");
+        }
+    }
+    compared
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Random clip-space triangles, most of them crossing the near plane,
+    /// some with vertices behind the eye (w < 0) or far outside the guard band.
+    #[test]
+    fn clipped_triangles_cover_what_is_in_front(
+        v in prop::array::uniform3((-3.0f32..3.0, -3.0f32..3.0, -1.5f32..2.0, -1.0f32..3.0)),
+    ) {
+        let t = v.map(|(x, y, z, w)| Vec4::new(x, y, z, w));
+        let vp = Viewport::new(40, 30);
+        let compared = check(vp, t);
+        prop_assert!(compared > 40 * 30 * 9 / 10, "only {} of 1200 pixels unambiguous", compared);
+    }
+}
+
+/// The exact statement: a triangle crossing the near plane covers exactly
+/// what its clipped polygon (cut by hand, drawn as triangles that no longer
+/// cross it) covers, and the barycentrics agree.
+#[test]
+fn near_crossing_triangle_equals_its_clipped_polygon() {
+    let vp = Viewport::new(48, 48);
+    let r = Rasterizer::new(vp);
+    let tris = [
+        [
+            Vec4::new(-0.8, -0.6, 0.5, 1.0),
+            Vec4::new(0.9, -0.4, -0.7, 0.6),
+            Vec4::new(0.1, 0.9, 0.3, 1.2),
+        ],
+        [
+            Vec4::new(-1.0, -1.0, -0.5, 0.2),
+            Vec4::new(1.0, -0.5, -0.4, 0.5),
+            Vec4::new(0.2, 1.0, 0.8, 1.5),
+        ],
+    ];
+    for t in tris {
+        // Sutherland-Hodgman against z >= 0, the new point computed from the
+        // inside vertex, carrying barycentrics.
+        let mut poly: Vec<(Vec4, [f32; 3])> = vec![];
+        for i in 0..3 {
+            let (a, b) = (t[i], t[(i + 1) % 3]);
+            let mut ba = [0.0; 3];
+            ba[i] = 1.0;
+            let mut bb = [0.0; 3];
+            bb[(i + 1) % 3] = 1.0;
+            if a.z >= 0.0 {
+                poly.push((a, ba));
+            }
+            if (a.z >= 0.0) != (b.z >= 0.0) {
+                let ((p, bp), (q, bq)) = if a.z >= 0.0 {
+                    ((a, ba), (b, bb))
+                } else {
+                    ((b, bb), (a, ba))
+                };
+                let s = p.z / (p.z - q.z);
+                let mut pos = p.lerp(q, s);
+                pos.z = 0.0;
+                let mut bary = [0.0; 3];
+                for k in 0..3 {
+                    bary[k] = bp[k] + (bq[k] - bp[k]) * s;
+                }
+                poly.push((pos, bary));
+            }
+        }
+        assert!(poly.len() >= 3);
+        let mut whole = Hits::new(48, 48);
+        let mut bary_whole = vec![[0.0f32; 3]; 48 * 48];
+        let stats = r.draw(t, |q| {
+            whole.add(q);
+            for i in 0..4 {
+                if q.covered(i) {
+                    let (x, y) = q.pixel(i);
+                    bary_whole[(y * 48 + x) as usize] = q.bary[i];
+                }
+            }
+        });
+        assert!(stats.clipped);
+        let mut parts = Hits::new(48, 48);
+        for k in 1..poly.len() - 1 {
+            let fan = [poly[0], poly[k], poly[k + 1]];
+            r.draw(fan.map(|(p, _)| p), |q| {
+                parts.add(q);
+                for i in 0..4 {
+                    if q.covered(i) {
+                        let (x, y) = q.pixel(i);
+                        let sub = q.bary[i];
+                        let mut b = [0.0f32; 3];
+                        for (j, bj) in b.iter_mut().enumerate() {
+                            *bj =
+                                sub[0] * fan[0].1[j] + sub[1] * fan[1].1[j] + sub[2] * fan[2].1[j];
+                        }
+                        let got = bary_whole[(y * 48 + x) as usize];
+                        for j in 0..3 {
+                            assert!(
+                                (got[j] - b[j]).abs() < 1e-4,
+                                "pixel ({x}, {y}): {got:?} vs {b:?}"
+                            );
+                        }
+                    }
+                }
+            });
+        }
+        assert_eq!(whole.count, parts.count);
+        assert!(whole.count.iter().sum::<u32>() > 50);
+    }
+}
+
+/// Wholly behind the near plane, or behind the eye: nothing.
+#[test]
+fn triangles_behind_draw_nothing() {
+    let r = Rasterizer::new(Viewport::new(16, 16));
+    let behind = [
+        Vec4::new(-0.5, -0.5, -0.1, 1.0),
+        Vec4::new(0.5, -0.5, -0.2, 1.0),
+        Vec4::new(0.0, 0.5, -0.3, 1.0),
+    ];
+    let mut n = 0;
+    let stats = r.draw(behind, |_| n += 1);
+    assert!(stats.clipped && n == 0);
+    // Behind the eye: projecting without clipping would flip it on screen.
+    let eye = [
+        Vec4::new(-0.5, -0.5, 0.5, -1.0),
+        Vec4::new(0.5, -0.5, 0.5, -1.0),
+        Vec4::new(0.0, 0.5, 0.5, -1.0),
+    ];
+    r.draw(eye, |_| n += 1);
+    assert_eq!(n, 0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A planar mesh crossing the near plane, larger than the screen: no
+    /// pixel is hit twice, every pixel clearly in front is hit once and
+    /// every pixel clearly behind is not.
+    #[test]
+    fn mesh_crossing_near_plane_is_watertight(
+        jitter in prop::collection::vec((-0.1f32..0.1, -0.1f32..0.1), 81),
+        diagonals in prop::collection::vec(any::<bool>(), 64),
+    ) {
+        let vp = Viewport::new(40, 40);
+        let r = Rasterizer::new(vp);
+        let plane = |x: f32, y: f32| Vec4::new(x, y, 0.5 * x + 0.1 * y + 0.05, 1.0 + 0.1 * x);
+        let vert = |i: usize, j: usize| {
+            let (jx, jy) = if i == 0 || i == 8 || j == 0 || j == 8 { (0.0, 0.0) } else { jitter[j * 9 + i] };
+            plane(-1.6 + 0.4 * i as f32 + jx, -1.6 + 0.4 * j as f32 + jy)
+        };
+        let mut hits = Hits::new(40, 40);
+        for j in 0..8 {
+            for i in 0..8 {
+                let (a, b, c, d) = (vert(i, j), vert(i + 1, j), vert(i + 1, j + 1), vert(i, j + 1));
+                let tris = if diagonals[j * 8 + i] { [[a, b, c], [a, c, d]] } else { [[a, b, d], [b, c, d]] };
+                for t in tris {
+                    r.draw(t, |q| hits.add(q));
+                }
+            }
+        }
+        for y in 0..40 {
+            for x in 0..40 {
+                let nx = (x as f32 + 0.5) / 20.0 - 1.0;
+                let ny = 1.0 - (y as f32 + 0.5) / 20.0;
+                let px = nx / (1.0 - 0.1 * nx);
+                let py = ny * (1.0 + 0.1 * px);
+                let z = plane(px, py).z;
+                let n = hits.get(x, y);
+                prop_assert!(n <= 1, "pixel ({}, {}) hit {} times", x, y, n);
+                if z.abs() > 0.01 {
+                    prop_assert_eq!(n, (z > 0.0) as u32, "pixel ({}, {}) z {}", x, y, z);
+                }
+            }
+        }
+    }
+}
