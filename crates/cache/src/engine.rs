@@ -11,8 +11,11 @@
 //! - a lookup compares a one-byte fingerprint of all 16 ways at once (SSE2)
 //!   and reads a full tag only where one matches;
 //! - dirty bit and owning stream share one byte per line;
-//! - the set of the access a dozen ahead is prefetched (fingerprints, tags,
-//!   line bytes, and the policy's state through [`Policy::prefetch`]).
+//! - one set's fingerprints, line bytes and filled count share one 64-byte
+//!   record ([`Rec`]), found from one base address;
+//! - the general loop prefetches the set of the access a dozen ahead (tags,
+//!   record, and the policy's state through [`Policy::prefetch`]); the
+//!   16-way loop prefetches nothing, being bound by its instructions.
 
 use gfxcache_trace::{Access, Stream};
 use rustc_hash::FxHashMap;
@@ -86,9 +89,26 @@ struct Shape {
     fast_set: bool,
     write_back: bool,
     unallocated: StreamMask,
+    /// Bytes of one set's record in [`Cache::recs`] (a multiple of 64).
+    stride: usize,
+    /// Offsets in a set's record of its meta bytes and filled count (its
+    /// fingerprints, in scanned caches, are at 0).
+    meta_at: usize,
+    filled_at: usize,
 }
 
 impl Shape {
+    /// Record layout for `WAYS` known at compile time (16: scanned, one
+    /// 64-byte record) or not (0).
+    #[inline(always)]
+    fn layout<const WAYS: usize>(&self) -> (usize, usize, usize) {
+        if WAYS == 16 {
+            (64, 16, 32)
+        } else {
+            (self.stride, self.meta_at, self.filled_at)
+        }
+    }
+
     #[inline(always)]
     fn set_of<const FAST: bool>(&self, block: u64) -> usize {
         if FAST || self.fast_set {
@@ -99,20 +119,72 @@ impl Shape {
     }
 }
 
+/// 64 bytes of per-set engine state, on a host cache line of its own. A
+/// set's record is one or more of them: its fingerprints (scanned caches
+/// only), then its meta bytes, then its filled count (a `u32`); for 16
+/// ways, exactly one: fingerprints at 0, meta at 16, filled count at 32.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Rec([u8; 64]);
+
+impl Rec {
+    #[inline(always)]
+    fn fp16(&self) -> &[u8; 16] {
+        self.0[..16].try_into().unwrap()
+    }
+
+    #[inline(always)]
+    fn meta16(&mut self) -> &mut [u8; 16] {
+        (&mut self.0[16..32]).try_into().unwrap()
+    }
+
+    #[inline(always)]
+    fn filled16(&self) -> u32 {
+        u32::from_ne_bytes(self.0[32..36].try_into().unwrap())
+    }
+
+    #[inline(always)]
+    fn set_filled16(&mut self, n: u32) {
+        self.0[32..36].copy_from_slice(&n.to_ne_bytes());
+    }
+}
+
+/// The records as bytes.
+fn rec_bytes(recs: &[Rec]) -> &[u8] {
+    // SAFETY: a `Rec` is 64 initialised bytes with no padding.
+    unsafe { std::slice::from_raw_parts(recs.as_ptr().cast(), std::mem::size_of_val(recs)) }
+}
+
+/// The records as bytes.
+fn rec_bytes_mut(recs: &mut [Rec]) -> &mut [u8] {
+    let len = std::mem::size_of_val(recs);
+    // SAFETY: as in `rec_bytes`; every byte pattern is a valid `Rec`.
+    unsafe { std::slice::from_raw_parts_mut(recs.as_mut_ptr().cast(), len) }
+}
+
+#[inline(always)]
+fn get_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_ne_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+#[inline(always)]
+fn put_u32(bytes: &mut [u8], at: usize, v: u32) {
+    bytes[at..at + 4].copy_from_slice(&v.to_ne_bytes());
+}
+
 /// A cache running policy `P`.
 pub struct Cache<P> {
     shape: Shape,
     tags: Vec<u64>,
-    /// Per line, [`fingerprint`] of its tag (scanned caches only).
-    fp: Vec<u8>,
-    /// Per line, one byte: [`DIRTY`] | id of the stream of the last access
-    /// that filled or wrote it (evictions and write-backs are counted
-    /// against that stream).
-    meta: Vec<u8>,
-    /// Valid ways per set. Lines are never invalidated, so the valid ways of
-    /// a set are exactly `0..filled[set]` and the lowest invalid way is
-    /// `filled[set]`.
-    filled: Vec<u32>,
+    /// Per set, one record ([`Rec`]) of:
+    /// - per line, [`fingerprint`] of its tag (scanned caches only);
+    /// - per line, one byte: [`DIRTY`] | id of the stream of the last access
+    ///   that filled or wrote it (evictions and write-backs are counted
+    ///   against that stream);
+    /// - valid ways, a `u32`. Lines are never invalidated, so the valid ways
+    ///   of a set are exactly `0..filled` and the lowest invalid way is
+    ///   `filled`.
+    recs: Vec<Rec>,
     /// Block -> slot, for caches too associative to scan.
     index: Option<FxHashMap<u64, u32>>,
     seq: u64,
@@ -125,15 +197,26 @@ pub struct Cache<P> {
 /// the compiler knows none of them alias.
 struct Lines<'a> {
     tags: &'a mut [u64],
-    fp: &'a mut [u8],
-    meta: &'a mut [u8],
-    filled: &'a mut [u32],
+    /// [`Cache::recs`], as bytes.
+    recs: &'a mut [u8],
     index: Option<&'a mut FxHashMap<u64, u32>>,
 }
 
 impl<P: Policy> Cache<P> {
     pub fn new(geom: Geometry, policy: P, unallocated: StreamMask) -> Cache<P> {
         let n = geom.blocks();
+        let ways = geom.ways as usize;
+        let scanned = geom.ways <= SCAN_WAYS;
+        let meta_at = if scanned { ways } else { 0 };
+        let filled_at = meta_at + ways;
+        let stride = (filled_at + 4).div_ceil(64) * 64;
+        let mut recs = vec![Rec([0; 64]); geom.sets as usize * stride / 64];
+        for r in rec_bytes_mut(&mut recs).chunks_exact_mut(stride) {
+            if scanned {
+                r[..ways].fill(fingerprint(INVALID));
+            }
+            r[meta_at..meta_at + ways].fill(meta(Stream::Other, false));
+        }
         Cache {
             shape: Shape {
                 geom,
@@ -143,15 +226,12 @@ impl<P: Policy> Cache<P> {
                 fast_set: geom.index == IndexFn::Modulo && geom.sets.is_power_of_two(),
                 write_back: geom.write == WritePolicy::WriteBack,
                 unallocated,
+                stride,
+                meta_at,
+                filled_at,
             },
             tags: vec![INVALID; n],
-            fp: if geom.ways > SCAN_WAYS {
-                Vec::new()
-            } else {
-                vec![fingerprint(INVALID); n]
-            },
-            meta: vec![meta(Stream::Other, false); n],
-            filled: vec![0; geom.sets as usize],
+            recs,
             index: (geom.ways > SCAN_WAYS)
                 .then(|| FxHashMap::with_capacity_and_hasher(n, Default::default())),
             seq: 0,
@@ -184,7 +264,7 @@ impl<P: Policy> Cache<P> {
         match &self.index {
             Some(ix) => ix.contains_key(&block),
             None => scan(
-                &self.fp[set * ways..(set + 1) * ways],
+                &rec_bytes(&self.recs)[set * self.shape.stride..][..ways],
                 &self.tags[set * ways..(set + 1) * ways],
                 block,
             )
@@ -195,9 +275,10 @@ impl<P: Policy> Cache<P> {
     /// The block and dirty bit held by `way` of `set`, or `None` when that
     /// way has not been filled yet. For inspection and tests.
     pub fn line(&self, set: usize, way: usize) -> Option<(u64, bool)> {
-        (way < self.filled[set] as usize).then(|| {
+        let rec = &rec_bytes(&self.recs)[set * self.shape.stride..][..self.shape.stride];
+        (way < get_u32(rec, self.shape.filled_at) as usize).then(|| {
             let slot = set * self.shape.ways + way;
-            (self.tags[slot], self.meta[slot] & DIRTY != 0)
+            (self.tags[slot], rec[self.shape.meta_at + way] & DIRTY != 0)
         })
     }
 
@@ -216,9 +297,7 @@ impl<P: Policy> Cache<P> {
         run(
             &self.shape,
             &mut self.tags,
-            &mut self.fp,
-            &mut self.meta,
-            &mut self.filled,
+            rec_bytes_mut(&mut self.recs),
             self.index.as_mut(),
             &mut self.stats,
             &mut self.policy,
@@ -234,9 +313,7 @@ impl<P: Policy> Cache<P> {
         let mut engine = Engine16(Parts16 {
             shape: &self.shape,
             tags: self.tags.as_chunks_mut().0,
-            fp: self.fp.as_chunks_mut().0,
-            meta: self.meta.as_chunks_mut().0,
-            filled: &mut self.filled,
+            recs: &mut self.recs,
             stats: &mut self.stats,
             seq: &mut self.seq,
         });
@@ -254,9 +331,7 @@ impl<P: Policy> Cache<P> {
     pub fn access_block(&mut self, block: u64, stream: Stream, write: bool, unit: u16) {
         let mut lines = Lines {
             tags: &mut self.tags,
-            fp: &mut self.fp,
-            meta: &mut self.meta,
-            filled: &mut self.filled,
+            recs: rec_bytes_mut(&mut self.recs),
             index: self.index.as_mut(),
         };
         step::<P, false, 0>(
@@ -284,22 +359,14 @@ impl<P: Policy> Cache<P> {
 fn run<P: Policy, const FAST: bool, const WAYS: usize>(
     shape: &Shape,
     tags: &mut [u64],
-    fp: &mut [u8],
-    meta: &mut [u8],
-    filled: &mut [u32],
+    recs: &mut [u8],
     index: Option<&mut FxHashMap<u64, u32>>,
     stats: &mut Stats,
     policy: &mut P,
     seq: &mut u64,
     accesses: &[Access],
 ) {
-    let mut lines = Lines {
-        tags,
-        fp,
-        meta,
-        filled,
-        index,
-    };
+    let mut lines = Lines { tags, recs, index };
     let mut s = *seq;
     for (i, a) in accesses.iter().enumerate() {
         if let Some(ahead) = accesses.get(i + PREFETCH_AHEAD) {
@@ -341,19 +408,18 @@ fn rest<P: Policy>(
     }
 }
 
-/// Hints that `block` will be accessed soon: brings its set's fingerprints,
-/// tags, line bytes and replacement state towards the host's L1. Changes
+/// Hints that `block` will be accessed soon: brings its set's tags, record
+/// ([`Rec`]) and replacement state towards the host's L1. Changes
 /// nothing.
 #[inline(always)]
 fn prefetch<P: Policy, const FAST: bool>(shape: &Shape, lines: &Lines, policy: &P, block: u64) {
     let set = shape.set_of::<FAST>(block);
     let base = set * shape.ways;
     if FAST || lines.index.is_none() {
-        crate::policy::prefetch(lines.fp, base);
         crate::policy::prefetch(lines.tags, base);
         crate::policy::prefetch(lines.tags, base + shape.ways - 1);
     }
-    crate::policy::prefetch(lines.meta, base);
+    crate::policy::prefetch(lines.recs, set * shape.stride);
     policy.prefetch(set, block);
 }
 
@@ -400,13 +466,11 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
     *seq += 1;
     let ways = if WAYS > 0 { WAYS } else { shape.ways };
     let base = set * ways;
+    let (stride, meta_at, filled_at) = shape.layout::<WAYS>();
+    let rec = &mut lines.recs[set * stride..][..stride];
     let found = match &lines.index {
         Some(ix) if !FAST => ix.get(&block).map(|&slot| slot as usize - base),
-        _ => scan(
-            &lines.fp[base..base + ways],
-            &lines.tags[base..base + ways],
-            block,
-        ),
+        _ => scan(&rec[..ways], &lines.tags[base..base + ways], block),
     };
     // `accesses` is filled in as `hits + misses` at the end of the batch.
     let c = &mut stats.per_stream[stream.index()];
@@ -415,7 +479,7 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
         c.hits += 1;
         if write {
             if shape.write_back {
-                lines.meta[base + way] = meta(stream, true);
+                rec[meta_at + way] = meta(stream, true);
             } else {
                 c.write_throughs += 1;
             }
@@ -430,14 +494,15 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
         policy.bypass(&ctx);
         return;
     }
-    let valid = lines.filled[set];
+    let valid = get_u32(rec, filled_at);
     let way = if (valid as usize) < ways {
-        lines.filled[set] = valid + 1;
+        put_u32(rec, filled_at, valid + 1);
         valid as usize
     } else {
         match policy.victim(&ctx) {
             Some(way) => {
-                evict::<FAST>(lines, stats, base + way);
+                let m = rec[meta_at + way];
+                evict::<FAST>(lines, stats, base + way, m);
                 policy.evict(&ctx, way);
                 way
             }
@@ -455,12 +520,13 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
     c.fills += 1;
     let slot = base + way;
     lines.tags[slot] = block;
-    lines.meta[slot] = meta(stream, write && shape.write_back);
+    let rec = &mut lines.recs[set * stride..][..stride];
+    rec[meta_at + way] = meta(stream, write && shape.write_back);
     match &mut lines.index {
         Some(ix) if !FAST => {
             ix.insert(block, slot as u32);
         }
-        _ => lines.fp[slot] = fingerprint(block),
+        _ => rec[way] = fingerprint(block),
     }
     policy.fill(&ctx, way);
 }
@@ -474,8 +540,7 @@ fn count_bypass(c: &mut Counts, write: bool) {
 }
 
 #[inline(always)]
-fn evict<const FAST: bool>(lines: &mut Lines, stats: &mut Stats, slot: usize) {
-    let m = lines.meta[slot];
+fn evict<const FAST: bool>(lines: &mut Lines, stats: &mut Stats, slot: usize, m: u8) {
     let o = &mut stats.per_stream[(m & !DIRTY) as usize];
     o.evictions += 1;
     o.writebacks += u64::from(m >> 7);
@@ -498,7 +563,6 @@ fn evict<const FAST: bool>(lines: &mut Lines, stats: &mut Stats, slot: usize) {
 pub(crate) trait Kernel16 {
     /// Rows of state per set (the set count).
     fn sets(&self) -> usize;
-    fn prefetch(&self, set: usize);
     /// [`Policy::hit`].
     unsafe fn hit(&mut self, set: usize, way: usize, seq: u64);
     /// [`Policy::victim`] of a full set.
@@ -523,21 +587,22 @@ impl Engine16<'_> {
 struct Parts16<'a> {
     shape: &'a Shape,
     tags: &'a mut [[u64; 16]],
-    fp: &'a mut [[u8; 16]],
-    meta: &'a mut [[u8; 16]],
-    filled: &'a mut [u32],
+    /// One [`Rec`] per set.
+    recs: &'a mut [Rec],
     stats: &'a mut Stats,
     seq: &'a mut u64,
 }
 
 /// [`run`] for 16 ways, mask indexing and a policy with a [`Kernel16`].
+/// Prefetches nothing: the loop is bound by its instructions, not by the
+/// host's cache misses, and prefetching cost more than it saved.
 #[inline(never)]
 fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
-    let sets = parts.filled.len();
+    let sets = parts.recs.len();
     // These make every `get_unchecked(set)` below sound: `set` is
     // `block & mask` with `mask == sets - 1`.
     assert!(parts.shape.set_mask as usize == sets - 1 && sets.is_power_of_two());
-    assert!(parts.tags.len() == sets && parts.fp.len() == sets && parts.meta.len() == sets);
+    assert!(parts.tags.len() == sets);
     assert!(k.sets() == sets);
     let shape = *parts.shape;
     let mut st = State16 {
@@ -551,28 +616,12 @@ fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
                 0xFFFF << 16
             },
         tags: parts.tags,
-        fp: parts.fp,
-        meta: parts.meta,
-        filled: parts.filled,
+        recs: parts.recs,
         counts: &mut parts.stats.per_stream,
         seq: *parts.seq,
     };
     let shift = shape.shift;
-    let head = accesses.len().saturating_sub(PREFETCH_AHEAD);
-    let (near, tail) = accesses.split_at(head);
-    for (a, ahead) in near
-        .iter()
-        .zip(&accesses[accesses.len().min(PREFETCH_AHEAD)..])
-    {
-        let set = (ahead.addr >> shift & st.mask) as usize;
-        crate::policy::prefetch(st.fp, set);
-        crate::policy::prefetch(st.tags, set);
-        crate::policy::prefetch_bytes(st.tags, set, 15 * 8);
-        crate::policy::prefetch(st.meta, set);
-        k.prefetch(set);
-        st.access(k, a, shift);
-    }
-    for a in tail {
+    for a in accesses {
         st.access(k, a, shift);
     }
     *parts.seq = st.seq;
@@ -586,9 +635,7 @@ struct State16<'a> {
     write_back: bool,
     no_alloc: u32,
     tags: &'a mut [[u64; 16]],
-    fp: &'a mut [[u8; 16]],
-    meta: &'a mut [[u8; 16]],
-    filled: &'a mut [u32],
+    recs: &'a mut [Rec],
     counts: &'a mut [Counts; Stream::COUNT],
     seq: u64,
 }
@@ -597,19 +644,25 @@ impl State16<'_> {
     /// Every block of one trace access.
     #[inline(always)]
     fn access<K: Kernel16>(&mut self, k: &mut K, a: &Access, shift: u32) {
-        let write = a.op.is_write();
-        let first = a.addr >> shift;
-        self.step(k, first, a.stream, write);
+        let addr = a.addr;
+        self.step(k, addr >> shift, a.stream, a.op.is_write());
         // Within its first block unless it runs past the block's end (a
         // size of 0 counts as 1, which never does).
-        let block_mask = (1u64 << shift) - 1;
-        if (a.addr & block_mask) + u64::from(a.size) > block_mask + 1 {
-            let (first, last) = block_range(a, shift);
-            let mut b = first;
-            while b < last {
-                b += 1;
-                self.step(k, b, a.stream, write);
-            }
+        let block_bytes = 1u64 << shift;
+        if (addr & (block_bytes - 1)) + u64::from(a.size) > block_bytes {
+            self.rest(k, a, shift);
+        }
+    }
+
+    /// The blocks after the first of an access that spans several.
+    #[inline(never)]
+    fn rest<K: Kernel16>(&mut self, k: &mut K, a: &Access, shift: u32) {
+        let (first, last) = block_range(a, shift);
+        let write = a.op.is_write();
+        let mut b = first;
+        while b < last {
+            b += 1;
+            self.step(k, b, a.stream, write);
         }
     }
 
@@ -620,9 +673,13 @@ impl State16<'_> {
         self.seq += 1;
         // SAFETY: `set <= mask == sets - 1`, the length of every row array
         // (checked in `run16`).
-        let (fps, tags) = unsafe { (self.fp.get_unchecked_mut(set), self.tags.get_unchecked(set)) };
-        let f = fingerprint(block);
-        let mut m = lanes::eq_mask16(fps, f);
+        let (rec, tags) = unsafe {
+            (
+                self.recs.get_unchecked_mut(set),
+                self.tags.get_unchecked(set),
+            )
+        };
+        let mut m = lanes::eq_mask16(rec.fp16(), fingerprint(block));
         let c = &mut self.counts[stream.index()];
         while m != 0 {
             let way = m.trailing_zeros() as usize & 15;
@@ -630,8 +687,7 @@ impl State16<'_> {
                 c.hits += 1;
                 if write {
                     if self.write_back {
-                        // SAFETY: as above.
-                        unsafe { self.meta.get_unchecked_mut(set)[way] = meta(stream, true) };
+                        rec.meta16()[way] = meta(stream, true);
                     } else {
                         c.write_throughs += 1;
                     }
@@ -661,18 +717,17 @@ impl State16<'_> {
             return;
         }
         // SAFETY: as in `step`.
-        let valid = unsafe { self.filled.get_unchecked_mut(set) };
-        let way = if *valid < 16 {
-            let way = *valid as usize;
-            *valid += 1;
-            way
+        let rec = unsafe { self.recs.get_unchecked_mut(set) };
+        let valid = rec.filled16();
+        let way = if valid < 16 {
+            rec.set_filled16(valid + 1);
+            valid as usize
         } else {
             // SAFETY: as in `step`.
             match unsafe { k.victim(set, seq) } {
                 Some(way) => {
                     let way = way & 15;
-                    // SAFETY: as in `step`.
-                    let m = unsafe { self.meta.get_unchecked(set)[way] };
+                    let m = rec.meta16()[way];
                     let o = &mut self.counts[(m & !DIRTY) as usize];
                     o.evictions += 1;
                     o.writebacks += u64::from(m >> 7);
@@ -689,12 +744,11 @@ impl State16<'_> {
             c.write_throughs += 1;
         }
         c.fills += 1;
+        rec.meta16()[way] = meta(stream, write && self.write_back);
+        rec.0[way] = fingerprint(block);
         // SAFETY: as in `step`.
-        unsafe {
-            self.tags.get_unchecked_mut(set)[way] = block;
-            self.meta.get_unchecked_mut(set)[way] = meta(stream, write && self.write_back);
-            self.fp.get_unchecked_mut(set)[way] = fingerprint(block);
-            k.fill(set, way, seq);
-        }
+        unsafe { self.tags.get_unchecked_mut(set)[way] = block };
+        // SAFETY: as in `step`.
+        unsafe { k.fill(set, way, seq) };
     }
 }

@@ -104,21 +104,3 @@ pub fn prefetch<T>(data: &[T], index: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (data, index);
 }
-
-/// Prefetches the host cache line `bytes` bytes past the start of `rows[i]`.
-#[inline(always)]
-pub(crate) fn prefetch_bytes<T>(rows: &[T], i: usize, bytes: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = rows
-            .as_ptr()
-            .wrapping_add(i)
-            .cast::<i8>()
-            .wrapping_add(bytes);
-        // SAFETY: a prefetch is a hint; it never faults nor changes memory.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rows, i, bytes);
-}

@@ -35,6 +35,9 @@ pub enum Threads {
     One,
 }
 
+/// A decoded batch with the reader's progress after it, or the reader's error.
+type Decoded = Result<(Batch, (u64, u64)), TraceError>;
+
 /// Batches decoded ahead of the consumer (plus the one it holds).
 const READ_AHEAD: usize = 3;
 
@@ -56,7 +59,6 @@ pub fn for_each_batch<E: From<TraceError>>(
         }
         return Ok(());
     }
-    type Decoded = Result<(Batch, (u64, u64)), TraceError>;
     let (full_tx, full_rx) = sync_channel::<Decoded>(READ_AHEAD);
     let (empty_tx, empty_rx) = sync_channel::<Batch>(READ_AHEAD + 1);
     for _ in 0..=READ_AHEAD {
@@ -79,11 +81,7 @@ pub fn for_each_batch<E: From<TraceError>>(
 
 /// The reader thread: fills empty batches until the trace, or the
 /// consumer's interest, ends.
-fn read_ahead(
-    reader: &mut dyn TraceRead,
-    empty: Receiver<Batch>,
-    full: SyncSender<Result<(Batch, (u64, u64)), TraceError>>,
-) {
+fn read_ahead(reader: &mut dyn TraceRead, empty: Receiver<Batch>, full: SyncSender<Decoded>) {
     while let Ok(mut batch) = empty.recv() {
         match reader.read_batch(&mut batch) {
             Ok(true) => {

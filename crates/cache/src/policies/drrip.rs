@@ -148,11 +148,6 @@ impl Kernel16 for Drrip16<'_> {
     }
 
     #[inline(always)]
-    fn prefetch(&self, set: usize) {
-        crate::policy::prefetch(self.rows, set);
-    }
-
-    #[inline(always)]
     unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
         // SAFETY: the caller promises `set < sets`.
         unsafe { self.rows.get_unchecked_mut(set)[way] = 0 };

@@ -95,11 +95,6 @@ impl Kernel16 for Lru16<'_> {
     }
 
     #[inline(always)]
-    fn prefetch(&self, set: usize) {
-        crate::policy::prefetch(self.ranks, set);
-    }
-
-    #[inline(always)]
     unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
         // SAFETY: the caller promises `set < sets`.
         lanes::touch16(unsafe { self.ranks.get_unchecked_mut(set) }, way);

@@ -164,12 +164,6 @@ impl Kernel16 for Opt16<'_> {
     }
 
     #[inline(always)]
-    fn prefetch(&self, set: usize) {
-        crate::policy::prefetch(self.nu, set);
-        crate::policy::prefetch_bytes(self.nu, set, 60);
-    }
-
-    #[inline(always)]
     unsafe fn hit(&mut self, set: usize, way: usize, seq: u64) {
         let n = self.next[seq as usize];
         // SAFETY: the caller promises `set < sets`.
