@@ -13,6 +13,13 @@
 //!   colour, depth, stencil and hierarchical-Z surfaces.
 //! - [`texture`]: mipmapped textures with Morton-ordered texels (and the
 //!   block layouts of BC1/BC3) at allocator-given addresses.
+//! - [`buffers`]: vertex and index buffers, index/vertex fetch and the
+//!   post-transform vertex cache.
+//! - [`state`]: depth, stencil, blend, write masks, culling.
+//! - [`target`]: colour and depth/stencil targets with their pixels.
+//! - [`hiz`]: hierarchical Z bounds and the rule that keeps them conservative.
+//! - [`pipeline`]: draws from index fetch to pixels, passes and markers,
+//!   every access in issue order, statistics.
 //! - [`sampler`]: LOD selection from quad derivatives; point, bilinear,
 //!   trilinear and anisotropic filtering; every sample reports the 64 B
 //!   texture blocks it read as [`gfxcache_trace::Access`]es on
@@ -28,14 +35,30 @@
 
 #![forbid(unsafe_code)]
 
+pub mod buffers;
+pub mod hiz;
 pub mod math;
+pub mod pipeline;
 pub mod raster;
 pub mod sampler;
+pub mod state;
 pub mod surface;
+pub mod target;
 pub mod texture;
 
+pub use buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer, VertexCache, MAX_ATTRS};
+pub use hiz::Hiz;
 pub use math::{Mat4, Vec2, Vec3, Vec4};
+pub use pipeline::{
+    unit_of, ColorId, DepthId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, Stats,
+    WritesDepth,
+};
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, Wrap};
+pub use state::{
+    Blend, CompareFunc, DepthState, State, StencilFace, StencilOp, StencilState, TargetState,
+    MAX_TARGETS,
+};
 pub use surface::{Allocator, HizSurface, PixelFormat, Surface};
+pub use target::{ColorFormat, ColorTarget, DepthFormat, DepthTarget};
 pub use texture::{MipLevel, TexFormat, Texture};

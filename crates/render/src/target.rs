@@ -1,0 +1,335 @@
+//! Render targets and depth/stencil buffers with their pixels.
+//!
+//! The pipeline needs real values (depth tests, stencil masks, blending and
+//! the final picture), not only addresses, so each target pairs a tiled
+//! [`Surface`] (where its bytes live) with host-side storage in row-major
+//! order (what they hold):
+//!
+//! - [`ColorTarget`]: RGBA8 (unorm, rounded to nearest) or RGBA16F (IEEE
+//!   half floats, rounded to nearest even, converted by hand so no crate is
+//!   needed). [`ColorTarget::to_rgba8`] exports the picture.
+//! - [`DepthTarget`]: D32F, or D24S8 whose depth is 24-bit unorm. Incoming
+//!   depths are converted to the buffer's format before they are compared
+//!   or stored, as hardware does. The stencil of D24S8 lives in its own
+//!   8-bit plane (a separate [`PixelFormat::S8`] surface, as current GPUs
+//!   lay it out), so `stc` accesses have their own addresses. The target
+//!   owns its [`Hiz`], which every depth store keeps conservative.
+
+use crate::hiz::Hiz;
+use crate::surface::{Allocator, PixelFormat, Surface};
+
+/// Colour target formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ColorFormat {
+    Rgba8,
+    Rgba16F,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum ColorData {
+    Rgba8(Vec<[u8; 4]>),
+    Rgba16F(Vec<[u16; 4]>),
+}
+
+/// A colour render target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColorTarget {
+    pub surface: Surface,
+    data: ColorData,
+}
+
+fn unorm8(c: f32) -> u8 {
+    (c.clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
+impl ColorTarget {
+    /// A `width` x `height` target cleared to transparent black.
+    pub fn new(width: u32, height: u32, format: ColorFormat, alloc: &mut Allocator) -> ColorTarget {
+        let n = width as usize * height as usize;
+        let (pf, data) = match format {
+            ColorFormat::Rgba8 => (PixelFormat::Rgba8, ColorData::Rgba8(vec![[0; 4]; n])),
+            ColorFormat::Rgba16F => (PixelFormat::Rgba16F, ColorData::Rgba16F(vec![[0; 4]; n])),
+        };
+        ColorTarget {
+            surface: Surface::new(width, height, pf, alloc),
+            data,
+        }
+    }
+
+    pub fn width(&self) -> u32 {
+        self.surface.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.surface.height
+    }
+
+    pub fn format(&self) -> ColorFormat {
+        match self.data {
+            ColorData::Rgba8(_) => ColorFormat::Rgba8,
+            ColorData::Rgba16F(_) => ColorFormat::Rgba16F,
+        }
+    }
+
+    fn idx(&self, x: u32, y: u32) -> usize {
+        assert!(
+            x < self.width() && y < self.height(),
+            "pixel ({x}, {y}) outside"
+        );
+        y as usize * self.width() as usize + x as usize
+    }
+
+    /// Every pixel set to `c` (as stored in the format).
+    pub fn clear(&mut self, c: [f32; 4]) {
+        match &mut self.data {
+            ColorData::Rgba8(d) => d.fill(c.map(unorm8)),
+            ColorData::Rgba16F(d) => d.fill(c.map(f32_to_f16)),
+        }
+    }
+
+    /// The stored colour of `(x, y)`.
+    pub fn read(&self, x: u32, y: u32) -> [f32; 4] {
+        let i = self.idx(x, y);
+        match &self.data {
+            ColorData::Rgba8(d) => d[i].map(|v| v as f32 / 255.0),
+            ColorData::Rgba16F(d) => d[i].map(f16_to_f32),
+        }
+    }
+
+    /// Store `c` at `(x, y)`, converted to the format.
+    pub fn write(&mut self, x: u32, y: u32, c: [f32; 4]) {
+        let i = self.idx(x, y);
+        match &mut self.data {
+            ColorData::Rgba8(d) => d[i] = c.map(unorm8),
+            ColorData::Rgba16F(d) => d[i] = c.map(f32_to_f16),
+        }
+    }
+
+    /// The picture as row-major RGBA8 pixels (RGBA16F clamped to `[0, 1]`).
+    pub fn to_rgba8(&self) -> Vec<[u8; 4]> {
+        match &self.data {
+            ColorData::Rgba8(d) => d.clone(),
+            ColorData::Rgba16F(d) => d.iter().map(|p| p.map(|h| unorm8(f16_to_f32(h)))).collect(),
+        }
+    }
+}
+
+/// Depth buffer formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DepthFormat {
+    D32F,
+    D24S8,
+}
+
+/// A depth (and maybe stencil) buffer with its HiZ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthTarget {
+    pub surface: Surface,
+    /// The stencil plane (D24S8 only).
+    pub stencil_surface: Option<Surface>,
+    pub hiz: Hiz,
+    depth: Vec<f32>,
+    stencil: Vec<u8>,
+}
+
+const D24_MAX: f64 = 16_777_215.0;
+
+impl DepthTarget {
+    /// A `width` x `height` buffer cleared to depth 1, stencil 0. Allocates
+    /// the depth surface, then the stencil plane, then the HiZ.
+    pub fn new(width: u32, height: u32, format: DepthFormat, alloc: &mut Allocator) -> DepthTarget {
+        let pf = match format {
+            DepthFormat::D32F => PixelFormat::D32F,
+            DepthFormat::D24S8 => PixelFormat::D24S8,
+        };
+        let surface = Surface::new(width, height, pf, alloc);
+        let stencil_surface = (format == DepthFormat::D24S8)
+            .then(|| Surface::new(width, height, PixelFormat::S8, alloc));
+        let n = width as usize * height as usize;
+        let stencil = if stencil_surface.is_some() {
+            vec![0; n]
+        } else {
+            Vec::new()
+        };
+        DepthTarget {
+            surface,
+            stencil_surface,
+            hiz: Hiz::new(width, height, alloc),
+            depth: vec![1.0; n],
+            stencil,
+        }
+    }
+
+    pub fn width(&self) -> u32 {
+        self.surface.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.surface.height
+    }
+
+    pub fn format(&self) -> DepthFormat {
+        match self.surface.format {
+            PixelFormat::D24S8 => DepthFormat::D24S8,
+            _ => DepthFormat::D32F,
+        }
+    }
+
+    pub fn has_stencil(&self) -> bool {
+        self.stencil_surface.is_some()
+    }
+
+    /// `d` as this buffer stores it: clamped to `[0, 1]`, and rounded to
+    /// 24-bit unorm for D24S8.
+    pub fn convert(&self, d: f32) -> f32 {
+        let d = d.clamp(0.0, 1.0);
+        match self.format() {
+            DepthFormat::D32F => d,
+            DepthFormat::D24S8 => ((d as f64 * D24_MAX).round() / D24_MAX) as f32,
+        }
+    }
+
+    fn idx(&self, x: u32, y: u32) -> usize {
+        assert!(
+            x < self.width() && y < self.height(),
+            "pixel ({x}, {y}) outside"
+        );
+        y as usize * self.width() as usize + x as usize
+    }
+
+    /// Depth set to `depth` (converted), stencil to `stencil`, HiZ to match.
+    pub fn clear(&mut self, depth: f32, stencil: u8) {
+        let d = self.convert(depth);
+        self.depth.fill(d);
+        self.stencil.fill(stencil);
+        self.hiz.clear(d);
+    }
+
+    pub fn depth(&self, x: u32, y: u32) -> f32 {
+        self.depth[self.idx(x, y)]
+    }
+
+    /// Store `d` (converted) at `(x, y)`; true when the HiZ bound of its
+    /// tile changed.
+    pub fn set_depth(&mut self, x: u32, y: u32, d: f32) -> bool {
+        let d = self.convert(d);
+        let i = self.idx(x, y);
+        self.depth[i] = d;
+        self.hiz.note_write(x, y, d)
+    }
+
+    /// The stencil value (0 without a stencil plane).
+    pub fn stencil(&self, x: u32, y: u32) -> u8 {
+        if self.has_stencil() {
+            self.stencil[self.idx(x, y)]
+        } else {
+            0
+        }
+    }
+
+    /// Store stencil `s`; panics without a stencil plane.
+    pub fn set_stencil(&mut self, x: u32, y: u32, s: u8) {
+        assert!(self.has_stencil(), "depth buffer has no stencil");
+        let i = self.idx(x, y);
+        self.stencil[i] = s;
+    }
+}
+
+/// `v` as an IEEE 754 half float, rounded to nearest even.
+pub fn f32_to_f16(v: f32) -> u16 {
+    let b = v.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rem = m & ((1 << shift) - 1);
+        let mut h = m >> shift;
+        if rem > half || (rem == half && h & 1 != 0) {
+            h += 1;
+        }
+        return sign | h as u16;
+    }
+    let mut h = ((e as u32) << 10) | (man >> 13);
+    let rem = man & 0x1fff;
+    if rem > 0x1000 || (rem == 0x1000 && h & 1 != 0) {
+        h += 1; // a carry into the exponent is the correct rounding
+    }
+    sign | h as u16
+}
+
+/// The value of half float `h`.
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f32;
+    match e {
+        0 => sign * m * (2.0f32).powi(-24),
+        31 if m == 0.0 => sign * f32::INFINITY,
+        31 => f32::NAN,
+        _ => sign * (1.0 + m / 1024.0) * (2.0f32).powi(e - 15),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_floats_round_trip_and_round() {
+        for v in [
+            0.0f32,
+            1.0,
+            -2.5,
+            0.5,
+            65504.0,
+            6.103_515_6e-5,
+            5.960_464_5e-8,
+        ] {
+            assert_eq!(f16_to_f32(f32_to_f16(v)), v, "{v}");
+        }
+        assert_eq!(f32_to_f16(1.0), 0x3c00);
+        assert_eq!(f32_to_f16(70000.0), 0x7c00);
+        assert_eq!(f32_to_f16(1e-9), 0);
+        // 1 + 2^-11 is halfway between 1 and the next half: ties to even.
+        assert_eq!(f32_to_f16(1.0 + 1.0 / 2048.0), 0x3c00);
+        assert_eq!(f32_to_f16(1.0 + 3.0 / 2048.0), 0x3c02);
+        assert!((f16_to_f32(f32_to_f16(1.0 / 3.0)) - 1.0 / 3.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn targets_store_and_export() {
+        let mut alloc = Allocator::default();
+        let mut c = ColorTarget::new(5, 3, ColorFormat::Rgba8, &mut alloc);
+        c.clear([1.0, 0.0, 0.5, 1.0]);
+        c.write(4, 2, [0.2, 2.0, -1.0, 0.0]);
+        let img = c.to_rgba8();
+        assert_eq!(img[0], [255, 0, 128, 255]);
+        assert_eq!(img[14], [51, 255, 0, 0]);
+        let mut h = ColorTarget::new(4, 4, ColorFormat::Rgba16F, &mut alloc);
+        h.write(1, 1, [0.25, 3.0, 0.0, 1.0]);
+        assert_eq!(h.read(1, 1), [0.25, 3.0, 0.0, 1.0]);
+        assert_eq!(h.to_rgba8()[5], [64, 255, 0, 255]);
+        let mut d = DepthTarget::new(8, 8, DepthFormat::D24S8, &mut alloc);
+        assert!(d.has_stencil());
+        d.clear(0.3, 7);
+        assert_eq!(d.stencil(2, 2), 7);
+        assert_eq!(d.depth(0, 0), d.convert(0.3));
+        assert_ne!(d.convert(0.3), 0.3);
+        let s = d.stencil_surface.as_ref().expect("stencil plane");
+        assert!(s.base >= d.surface.base + d.surface.size_bytes());
+        assert!(d.hiz.surface.base >= s.base + s.size_bytes());
+    }
+}
