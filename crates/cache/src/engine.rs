@@ -15,13 +15,19 @@
 //!   record ([`Rec`]), found from one base address;
 //! - the general loop prefetches the set of the access a dozen ahead (tags,
 //!   record, and the policy's state through [`Policy::prefetch`]); the
-//!   16-way loop prefetches nothing, being bound by its instructions.
+//!   16-way loop prefetches nothing, being bound by its instructions;
+//! - the 16-way loop ([`run16_loop`]) holds its state in a local that never
+//!   has its address taken (so in registers), is specialised for 64-byte
+//!   blocks and for the write policy, finds a set's record and tags from
+//!   one offset (`set * 64`, taken straight from the address for 64-byte
+//!   blocks), and counts `seq` only for kernels that read it.
 
 use gfxcache_trace::{Access, Stream};
 use rustc_hash::FxHashMap;
 
 use crate::geometry::{Geometry, IndexFn, WritePolicy};
 use crate::lanes;
+use crate::outcome::BlockOutcome;
 use crate::policy::{Ctx, Policy};
 use crate::stats::{Counts, Stats};
 
@@ -328,13 +334,19 @@ impl<P: Policy> Cache<P> {
 
     /// One block access.
     #[inline]
-    pub fn access_block(&mut self, block: u64, stream: Stream, write: bool, unit: u16) {
+    pub fn access_block(
+        &mut self,
+        block: u64,
+        stream: Stream,
+        write: bool,
+        unit: u16,
+    ) -> BlockOutcome {
         let mut lines = Lines {
             tags: &mut self.tags,
             recs: rec_bytes_mut(&mut self.recs),
             index: self.index.as_mut(),
         };
-        step::<P, false, 0>(
+        let outcome = step::<P, false, 0>(
             &self.shape,
             &mut lines,
             &mut self.stats,
@@ -347,6 +359,7 @@ impl<P: Policy> Cache<P> {
         );
         let c = &mut self.stats.per_stream[stream.index()];
         c.accesses = c.hits + c.misses;
+        outcome
     }
 }
 
@@ -452,7 +465,7 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
     stream: Stream,
     write: bool,
     unit: u16,
-) {
+) -> BlockOutcome {
     let set = shape.set_of::<FAST>(block);
     let ctx = Ctx {
         block,
@@ -485,31 +498,32 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
             }
         }
         policy.hit(&ctx, way);
-        return;
+        return BlockOutcome::Hit;
     }
 
     c.misses += 1;
     if shape.unallocated.contains(stream) || (write && !shape.geom.write_allocate) {
         count_bypass(c, write);
         policy.bypass(&ctx);
-        return;
+        return BlockOutcome::Bypass;
     }
     let valid = get_u32(rec, filled_at);
-    let way = if (valid as usize) < ways {
+    let (way, victim) = if (valid as usize) < ways {
         put_u32(rec, filled_at, valid + 1);
-        valid as usize
+        (valid as usize, None)
     } else {
         match policy.victim(&ctx) {
             Some(way) => {
                 let m = rec[meta_at + way];
+                let victim = (lines.tags[base + way], m & DIRTY != 0);
                 evict::<FAST>(lines, stats, base + way, m);
                 policy.evict(&ctx, way);
-                way
+                (way, Some(victim))
             }
             None => {
                 count_bypass(&mut stats.per_stream[stream.index()], write);
                 policy.bypass(&ctx);
-                return;
+                return BlockOutcome::Bypass;
             }
         }
     };
@@ -529,6 +543,7 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
         _ => rec[way] = fingerprint(block),
     }
     policy.fill(&ctx, way);
+    BlockOutcome::Fill { victim }
 }
 
 #[inline(always)]
@@ -561,6 +576,10 @@ fn evict<const FAST: bool>(lines: &mut Lines, stats: &mut Stats, slot: usize, m:
 /// The callers of the `unsafe` methods promise `set < self.sets()` and
 /// `way < 16`; implementations index their rows without checks.
 pub(crate) trait Kernel16 {
+    /// Whether the kernel reads `seq`; when not, the loop does not count it
+    /// per access (and passes 0), and [`run16`] works out the final `seq`
+    /// from the hit and miss counts.
+    const SEQ: bool = true;
     /// Rows of state per set (the set count).
     fn sets(&self) -> usize;
     /// [`Policy::hit`].
@@ -596,6 +615,9 @@ struct Parts16<'a> {
 /// [`run`] for 16 ways, mask indexing and a policy with a [`Kernel16`].
 /// Prefetches nothing: the loop is bound by its instructions, not by the
 /// host's cache misses, and prefetching cost more than it saved.
+///
+/// Dispatches to [`run16_loop`], specialised for 64-byte blocks and for the
+/// write policy so that neither costs a register in the loop.
 #[inline(never)]
 fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
     let sets = parts.recs.len();
@@ -605,9 +627,10 @@ fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
     assert!(parts.tags.len() == sets);
     assert!(k.sets() == sets);
     let shape = *parts.shape;
-    let mut st = State16 {
+    let before = block_count(parts.stats);
+    let st = State16 {
         mask: shape.set_mask,
-        write_back: shape.write_back,
+        mask6: shape.set_mask << 6,
         // Bit `stream + 16 * write`: a miss of that kind is not allocated.
         no_alloc: u32::from(shape.unallocated.0)
             | if shape.geom.write_allocate {
@@ -621,18 +644,53 @@ fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
         seq: *parts.seq,
     };
     let shift = shape.shift;
-    for a in accesses {
-        st.access(k, a, shift);
-    }
-    *parts.seq = st.seq;
+    let seq = match (shift, shape.write_back) {
+        (6, true) => run16_loop::<K, 6, true>(st, k, accesses, shift),
+        (6, false) => run16_loop::<K, 6, false>(st, k, accesses, shift),
+        (_, true) => run16_loop::<K, 0, true>(st, k, accesses, shift),
+        (_, false) => run16_loop::<K, 0, false>(st, k, accesses, shift),
+    };
+    // Every block access counts one hit or one miss.
+    *parts.seq = if K::SEQ {
+        seq
+    } else {
+        *parts.seq + (block_count(parts.stats) - before)
+    };
     for c in &mut parts.stats.per_stream {
         c.accesses = c.hits + c.misses;
     }
 }
 
+/// Block accesses counted in `stats`: each is one hit or one miss.
+fn block_count(stats: &Stats) -> u64 {
+    stats.per_stream.iter().map(|c| c.hits + c.misses).sum()
+}
+
+/// The loop of [`run16`]: blocks of `1 << SHIFT` bytes when `SHIFT` is not
+/// 0, else of `1 << shift`; `WB`: write-back. Takes the state by value so
+/// that its fields live in registers (nothing takes its address: the cold
+/// path for accesses spanning several blocks works on a copy). Returns the
+/// final `seq`.
+#[inline(never)]
+fn run16_loop<K: Kernel16, const SHIFT: u32, const WB: bool>(
+    st: State16,
+    k: &mut K,
+    accesses: &[Access],
+    shift: u32,
+) -> u64 {
+    let mut st = st;
+    let shift = if SHIFT != 0 { SHIFT } else { shift };
+    for a in accesses {
+        st.access::<K, SHIFT, WB>(k, a, shift);
+    }
+    st.seq
+}
+
 struct State16<'a> {
     mask: u64,
-    write_back: bool,
+    /// `mask << 6`: `addr & mask6` is the byte offset of the set's record
+    /// for 64-byte blocks.
+    mask6: u64,
     no_alloc: u32,
     tags: &'a mut [[u64; 16]],
     recs: &'a mut [Rec],
@@ -643,40 +701,75 @@ struct State16<'a> {
 impl State16<'_> {
     /// Every block of one trace access.
     #[inline(always)]
-    fn access<K: Kernel16>(&mut self, k: &mut K, a: &Access, shift: u32) {
+    fn access<K: Kernel16, const SHIFT: u32, const WB: bool>(
+        &mut self,
+        k: &mut K,
+        a: &Access,
+        shift: u32,
+    ) {
         let addr = a.addr;
-        self.step(k, addr >> shift, a.stream, a.op.is_write());
+        let block = addr >> shift;
+        let off = if SHIFT == 6 {
+            addr & self.mask6
+        } else {
+            (block & self.mask) << 6
+        };
+        self.step::<K, WB>(k, block, off as usize, a.stream, a.op.is_write());
         // Within its first block unless it runs past the block's end (a
         // size of 0 counts as 1, which never does).
         let block_bytes = 1u64 << shift;
         if (addr & (block_bytes - 1)) + u64::from(a.size) > block_bytes {
-            self.rest(k, a, shift);
+            // A copy, so that `self` never has its address taken.
+            let mut cold = State16 {
+                mask: self.mask,
+                mask6: self.mask6,
+                no_alloc: self.no_alloc,
+                tags: &mut *self.tags,
+                recs: &mut *self.recs,
+                counts: &mut *self.counts,
+                seq: self.seq,
+            };
+            cold.rest::<K, WB>(k, a, shift);
+            self.seq = cold.seq;
         }
     }
 
     /// The blocks after the first of an access that spans several.
     #[inline(never)]
-    fn rest<K: Kernel16>(&mut self, k: &mut K, a: &Access, shift: u32) {
+    fn rest<K: Kernel16, const WB: bool>(&mut self, k: &mut K, a: &Access, shift: u32) {
         let (first, last) = block_range(a, shift);
         let write = a.op.is_write();
         let mut b = first;
         while b < last {
             b += 1;
-            self.step(k, b, a.stream, write);
+            self.step::<K, WB>(k, b, ((b & self.mask) << 6) as usize, a.stream, write);
         }
     }
 
     #[inline(always)]
-    fn step<K: Kernel16>(&mut self, k: &mut K, block: u64, stream: Stream, write: bool) {
-        let set = (block & self.mask) as usize;
-        let seq = self.seq;
-        self.seq += 1;
+    fn step<K: Kernel16, const WB: bool>(
+        &mut self,
+        k: &mut K,
+        block: u64,
+        off: usize,
+        stream: Stream,
+        write: bool,
+    ) {
+        // `off` is `set * 64`: the byte offset of the set's record, and half
+        // that of its tags (so one scaled address serves both).
+        // SAFETY: `off` is `(block & mask) << 6` or `addr & (mask << 6)`.
+        unsafe { std::hint::assert_unchecked(off & 63 == 0) };
+        let set = off >> 6;
+        let seq = if K::SEQ { self.seq } else { 0 };
+        if K::SEQ {
+            self.seq += 1;
+        }
         // SAFETY: `set <= mask == sets - 1`, the length of every row array
-        // (checked in `run16`).
+        // (checked in `run16`); records are 64 bytes, tag rows 128.
         let (rec, tags) = unsafe {
             (
-                self.recs.get_unchecked_mut(set),
-                self.tags.get_unchecked(set),
+                &mut *self.recs.as_mut_ptr().byte_add(off),
+                &*self.tags.as_ptr().byte_add(off * 2),
             )
         };
         let mut m = lanes::eq_mask16(rec.fp16(), fingerprint(block));
@@ -686,7 +779,7 @@ impl State16<'_> {
             if tags[way] == block {
                 c.hits += 1;
                 if write {
-                    if self.write_back {
+                    if WB {
                         rec.meta16()[way] = meta(stream, true);
                     } else {
                         c.write_throughs += 1;
@@ -699,25 +792,26 @@ impl State16<'_> {
             m &= m - 1;
         }
         c.misses += 1;
-        self.miss(k, set, block, stream, write, seq);
+        self.miss::<K, WB>(k, off, block, stream, write, seq);
     }
 
     #[inline(always)]
-    fn miss<K: Kernel16>(
+    fn miss<K: Kernel16, const WB: bool>(
         &mut self,
         k: &mut K,
-        set: usize,
+        off: usize,
         block: u64,
         stream: Stream,
         write: bool,
         seq: u64,
     ) {
+        let set = off >> 6;
         if self.no_alloc >> (stream.id() as u32 + 16 * u32::from(write)) & 1 != 0 {
             count_bypass(&mut self.counts[stream.index()], write);
             return;
         }
         // SAFETY: as in `step`.
-        let rec = unsafe { self.recs.get_unchecked_mut(set) };
+        let rec = unsafe { &mut *self.recs.as_mut_ptr().byte_add(off) };
         let valid = rec.filled16();
         let way = if valid < 16 {
             rec.set_filled16(valid + 1);
@@ -740,14 +834,14 @@ impl State16<'_> {
             }
         };
         let c = &mut self.counts[stream.index()];
-        if write && !self.write_back {
+        if write && !WB {
             c.write_throughs += 1;
         }
         c.fills += 1;
-        rec.meta16()[way] = meta(stream, write && self.write_back);
+        rec.meta16()[way] = meta(stream, write && WB);
         rec.0[way] = fingerprint(block);
         // SAFETY: as in `step`.
-        unsafe { self.tags.get_unchecked_mut(set)[way] = block };
+        unsafe { (*self.tags.as_mut_ptr().byte_add(off * 2))[way] = block };
         // SAFETY: as in `step`.
         unsafe { k.fill(set, way, seq) };
     }

@@ -25,11 +25,15 @@
 //!   texture blocks it read as [`gfxcache_trace::Access`]es on
 //!   [`gfxcache_trace::Stream::Tex`].
 //!
+//! - [`render_caches`]: the GSPC paper's render caches (vertex index,
+//!   vertex, HiZ, Z, stencil, render target, three-level texture) in front
+//!   of a record sink; their misses and write-backs are the LLC stream.
+//!
 //! Everything is deterministic: the same inputs give the same pixels, the
 //! same colours and the same addresses, in the same order.
 //!
-//! Depends on `gfxcache-trace` only (and, once the render caches land, on
-//! `gfxcache-cache`). It must never depend on the design crates (llc, tcor,
+//! Depends on `gfxcache-trace` and `gfxcache-cache` (whose cache engine the
+//! render caches run on). It must never depend on the design crates (llc, tcor,
 //! nuca, nbtc), on timing models or on the command line: those consume what
 //! this crate emits.
 
@@ -40,6 +44,7 @@ pub mod hiz;
 pub mod math;
 pub mod pipeline;
 pub mod raster;
+pub mod render_caches;
 pub mod sampler;
 pub mod state;
 pub mod surface;
@@ -54,6 +59,7 @@ pub use pipeline::{
     WritesDepth,
 };
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
+pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
 pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, Wrap};
 pub use state::{
     Blend, CompareFunc, DepthState, State, StencilFace, StencilOp, StencilState, TargetState,

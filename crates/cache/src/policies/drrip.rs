@@ -143,6 +143,8 @@ pub(crate) struct Drrip16<'a> {
 }
 
 impl Kernel16 for Drrip16<'_> {
+    const SEQ: bool = false;
+
     fn sets(&self) -> usize {
         self.rows.len()
     }

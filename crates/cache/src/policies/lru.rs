@@ -90,6 +90,8 @@ pub(crate) struct Lru16<'a> {
 }
 
 impl Kernel16 for Lru16<'_> {
+    const SEQ: bool = false;
+
     fn sets(&self) -> usize {
         self.ranks.len()
     }

@@ -73,6 +73,8 @@ pub(crate) struct Srrip16<'a> {
 }
 
 impl Kernel16 for Srrip16<'_> {
+    const SEQ: bool = false;
+
     fn sets(&self) -> usize {
         self.rows.len()
     }
