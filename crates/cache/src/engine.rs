@@ -12,11 +12,11 @@
 //!   and reads a full tag only where one matches;
 //! - dirty bit and owning stream share one byte per line;
 //! - one set's fingerprints, line bytes and filled count share one 64-byte
-//!   record ([`Rec`]), found from one base address;
+//!   record (`Rec`), found from one base address;
 //! - the general loop prefetches the set of the access a dozen ahead (tags,
 //!   record, and the policy's state through [`Policy::prefetch`]); the
 //!   16-way loop prefetches nothing, being bound by its instructions;
-//! - the 16-way loop ([`run16_loop`]) holds its state in a local that never
+//! - the 16-way loop (`run16_loop`) holds its state in a local that never
 //!   has its address taken (so in registers), is specialised for 64-byte
 //!   blocks and for the write policy, finds a set's record and tags from
 //!   one offset (`set * 64`, taken straight from the address for 64-byte

@@ -8,7 +8,7 @@
 //! canonical one: reading and rewriting it reproduces it byte for byte.
 //!
 //! CSV cannot hold markers: the writer skips them and counts them
-//! ([`TraceWrite::skipped_markers`]) so the caller can say so.
+//! ([`crate::TraceWrite::skipped_markers`]) so the caller can say so.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

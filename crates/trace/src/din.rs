@@ -11,7 +11,7 @@
 //! `shader` reads as `2`, every other read as `0`, every write as `1`, and
 //! drops units. Its output (`label hexaddr`, size appended only when it is
 //! not 1) is canonical: reading and rewriting reproduces it byte for byte.
-//! Markers are counted and skipped ([`TraceWrite::skipped_markers`]).
+//! Markers are counted and skipped ([`crate::TraceWrite::skipped_markers`]).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! evaluates it.
 //!
 //! The address space is cut into 16 KB regions; a block's signature is its
-//! region id, byte-address bits [27:14], which index a 16K-entry table of
+//! region id, byte-address bits `[27:14]`, which index a 16K-entry table of
 //! `bits`-bit saturating counters, one table per LLC bank ([`Ctx::bank`]).
 //! Each line remembers the signature it was filled with and whether it has
 //! been hit since. A hit increments its signature's counter and sets the
@@ -39,7 +39,7 @@ pub const REGION_BITS: u32 = 14;
 /// Line flag: hit since its fill. The low 14 bits hold the signature.
 const REUSED: u16 = 1 << 15;
 
-/// The signature of a block: bits [27:14] of its byte address.
+/// The signature of a block: bits `[27:14]` of its byte address.
 #[inline(always)]
 pub fn signature(block: u64, block_shift: u32) -> u16 {
     ((block << block_shift >> REGION_BITS) as usize & (TABLE - 1)) as u16
