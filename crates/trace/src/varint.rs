@@ -106,16 +106,24 @@ pub fn put_prefix(buf: &mut Vec<u8>, x: i64) {
 /// keep that many readable bytes after their data (the decode buffer's
 /// padding) and check the returned length against their data's end. `None`
 /// only when `buf` itself ends first.
-#[inline(always)]
+#[cfg(test)]
 pub fn get_prefix(buf: &[u8], at: usize) -> Option<(i64, usize)> {
-    let b: &[u8; PREFIX_MAX_LEN] = buf.get(at..)?.first_chunk()?;
-    let w = u64::from_le_bytes(*b.first_chunk::<8>()?);
+    Some(prefix_at(buf.get(at..)?.first_chunk()?))
+}
+
+/// Decodes the signed prefix varint at the start of `b`, returning it and
+/// its length (at most [`PREFIX_MAX_LEN`]). Cannot fail: the caller has
+/// already made sure the longest varint's bytes are there.
+#[inline(always)]
+pub fn prefix_at(b: &[u8; PREFIX_MAX_LEN]) -> (i64, usize) {
+    // Always `Some`: the array is longer than eight bytes.
+    let w = u64::from_le_bytes(*b.first_chunk::<8>().unwrap_or(&[0; 8]));
     let len = (!w).trailing_zeros() as usize + 1;
     if len <= 8 {
         // The varint's bytes to the top, then its value bits back down.
-        Some((((w << (64 - 8 * len)) as i64) >> (64 - 7 * len), len))
+        (((w << (64 - 8 * len)) as i64) >> (64 - 7 * len), len)
     } else {
-        Some((((w >> 8) | (u64::from(b[8]) << 56)) as i64, PREFIX_MAX_LEN))
+        (((w >> 8) | (u64::from(b[8]) << 56)) as i64, PREFIX_MAX_LEN)
     }
 }
 

@@ -254,6 +254,7 @@ impl DecodeError {
 #[derive(Default)]
 pub(crate) struct Scratch {
     deltas: Option<Box<Deltas>>,
+    tags: Option<Box<[TagEntry; 256]>>,
 }
 
 /// A chunk's explicit deltas, at most one per access. A fixed power-of-two
@@ -299,13 +300,33 @@ fn decode_templates(mut sec: &[u8], out: &mut [Access; MAX_TEMPLATES]) -> Result
 
 /// Decodes the explicit deltas in `buf[start..end]` (a padded buffer) into
 /// byte deltas at the front of `out`; returns how many there are.
+///
+/// Works on `buf[start..end + PADDING]`, checked once: while more than
+/// [`PADDING`] bytes are left, a varint starts inside the section and its
+/// longest encoding is in the slice, so each varint is read with no bounds
+/// check of its own. An entry that runs past `end` leaves fewer than
+/// [`PADDING`] bytes, which the checks after the loop (and before an
+/// entry's second varint) report.
 fn decode_deltas(buf: &[u8], start: usize, end: usize, out: &mut Deltas) -> Result<usize, String> {
     const OVERRUN: &str = "delta section ends inside a varint";
+    const _: () = assert!(PADDING > varint::PREFIX_MAX_LEN);
+    let Some(mut sec) = end.checked_add(PADDING).and_then(|e| buf.get(start..e)) else {
+        return Err(OVERRUN.into());
+    };
+    // One varint from the front of `sec`. Callers first check that `sec`
+    // holds more than PADDING bytes, so the fallbacks never run (and the
+    // compiler drops them): they only keep this free of panics.
+    let next = |sec: &mut &[u8]| -> i64 {
+        let (head, _) = sec
+            .split_first_chunk::<{ varint::PREFIX_MAX_LEN }>()
+            .unwrap_or((&[0xff; varint::PREFIX_MAX_LEN], &[]));
+        let (x, len) = varint::prefix_at(head);
+        *sec = sec.get(len..).unwrap_or_default();
+        x
+    };
     let mut n = 0;
-    let mut at = start;
-    while at < end {
-        let (x, len) = varint::get_prefix(buf, at).ok_or(OVERRUN)?;
-        at += len;
+    while sec.len() > PADDING {
+        let x = next(&mut sec);
         // Even: a whole number of blocks, doubled. Odd: the low bits,
         // doubled plus one, then the blocks in the next varint.
         let delta = if x & 1 == 0 {
@@ -315,8 +336,10 @@ fn decode_deltas(buf: &[u8], start: usize, end: usize, out: &mut Deltas) -> Resu
             if !(1..1 << DELTA_UNIT_SHIFT).contains(&low) {
                 return Err(format!("address low bits {low} out of range"));
             }
-            let (blocks, len) = varint::get_prefix(buf, at).ok_or(OVERRUN)?;
-            at += len;
+            if sec.len() <= PADDING {
+                return Err(OVERRUN.into());
+            }
+            let blocks = next(&mut sec);
             blocks.wrapping_shl(DELTA_UNIT_SHIFT) | low
         };
         let Some(slot) = out.get_mut(n) else {
@@ -325,7 +348,7 @@ fn decode_deltas(buf: &[u8], start: usize, end: usize, out: &mut Deltas) -> Resu
         *slot = delta;
         n += 1;
     }
-    if at != end {
+    if sec.len() != PADDING {
         return Err(OVERRUN.into());
     }
     Ok(n)
@@ -361,10 +384,57 @@ const ZEROED: Access = Access {
     op: Op::Read,
 };
 
+/// What the main loop needs of one tag value: the access it decodes to,
+/// with its class's delta in `addr`, and whether it takes the next
+/// explicit delta (all ones) or not (zero).
+#[derive(Clone, Copy)]
+struct TagEntry {
+    access: Access,
+    explicit: u64,
+    /// The access's stream id, indexing [`Lanes::prev`] with no mask or check.
+    lane: u8,
+}
+
+const NO_TAG: TagEntry = TagEntry {
+    access: ZEROED,
+    explicit: 0,
+    lane: 0,
+};
+
+/// Builds the table of every tag value from the chunk's templates; tags
+/// naming undefined templates get a zero entry (the histogram has
+/// already refused them).
+///
+/// Built once per chunk (256 entries, against 65536 accesses), it turns
+/// the main loop's class test and select into a mask and an add.
+fn tag_table(templates: &[Access; MAX_TEMPLATES], defined: usize, out: &mut [TagEntry; 256]) {
+    for (tag, e) in out.iter_mut().enumerate() {
+        let template = tag & usize::from(TAG_TEMPLATE);
+        if template >= defined {
+            *e = NO_TAG;
+            continue;
+        }
+        let class = (tag >> TAG_CLASS_SHIFT) as u8;
+        let mut access = templates[template];
+        let explicit = class == CLASS_EXPLICIT;
+        access.addr = if explicit {
+            0
+        } else {
+            u64::from(class) << DELTA_UNIT_SHIFT
+        };
+        *e = TagEntry {
+            access,
+            explicit: if explicit { u64::MAX } else { 0 },
+            lane: access.stream.id(),
+        };
+    }
+}
+
 /// The main loop's state: the previous address of each stream, and the
 /// next explicit delta.
 struct Lanes {
-    prev: [u64; 16],
+    /// Indexed by stream id; as many entries as a `u8` has values.
+    prev: [u64; 256],
     next: usize,
 }
 
@@ -374,24 +444,14 @@ impl Lanes {
     /// then stays below its length wherever the entry is used, so the mask
     /// never changes an index that matters.
     #[inline(always)]
-    fn step(
-        &mut self,
-        slot: &mut Access,
-        tag: u8,
-        templates: &[Access; MAX_TEMPLATES],
-        deltas: &Deltas,
-    ) {
-        let class = tag >> TAG_CLASS_SHIFT;
-        let explicit = deltas[self.next & DELTAS_MASK];
-        self.next += usize::from(class == CLASS_EXPLICIT);
-        let delta = if class == CLASS_EXPLICIT {
-            explicit
-        } else {
-            i64::from(class) << DELTA_UNIT_SHIFT
-        };
-        *slot = templates[usize::from(tag & TAG_TEMPLATE)];
-        let p = &mut self.prev[usize::from(slot.stream.id() & 15)];
-        let addr = p.wrapping_add(delta as u64);
+    fn step(&mut self, slot: &mut Access, tag: u8, table: &[TagEntry; 256], deltas: &Deltas) {
+        let e = &table[usize::from(tag)];
+        let explicit = deltas[self.next & DELTAS_MASK] as u64;
+        self.next = self.next.wrapping_sub(e.explicit as usize);
+        let delta = e.access.addr.wrapping_add(explicit & e.explicit);
+        *slot = e.access;
+        let p = &mut self.prev[usize::from(e.lane)];
+        let addr = p.wrapping_add(delta);
         *p = addr;
         slot.addr = addr;
     }
@@ -494,22 +554,25 @@ pub(crate) fn decode(
     // memset) and writing through `&mut` lets each access be a 16-byte
     // copy of its template plus the address; four at a time to spread the
     // loop's own cost.
+    let table = scratch.tags.get_or_insert_with(|| Box::new([NO_TAG; 256]));
+    tag_table(&templates, defined, table);
+    let table: &[TagEntry; 256] = table;
     let out = &mut batch.accesses;
     let base = out.len();
     out.resize(base + accesses, ZEROED);
     let mut lanes = Lanes {
-        prev: [0; 16],
+        prev: [0; 256],
         next: 0,
     };
     let mut slots = out[base..].chunks_exact_mut(4);
     let mut quads = tags.chunks_exact(4);
     for (s, q) in (&mut slots).zip(&mut quads) {
         for k in 0..4 {
-            lanes.step(&mut s[k], q[k], &templates, deltas);
+            lanes.step(&mut s[k], q[k], table, deltas);
         }
     }
     for (slot, &tag) in slots.into_remainder().iter_mut().zip(quads.remainder()) {
-        lanes.step(slot, tag, &templates, deltas);
+        lanes.step(slot, tag, table, deltas);
     }
 
     let mut marks = &payload[deltas_end..];
