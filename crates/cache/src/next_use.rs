@@ -43,7 +43,11 @@ pub struct NextUseBuilder {
 #[error("trace has more than {} block accesses, more than OPT can number", NextUse::NEVER - 1)]
 pub struct TooLong;
 
-/// How many accesses ahead [`NextUseBuilder::push_all`] prefetches.
+/// Block accesses numbered at a time: all are hashed first, then looked up
+/// in order while the slots of those [`AHEAD`] later are prefetched.
+const CHUNK: usize = 512;
+
+/// How many block accesses ahead the lookups prefetch.
 const AHEAD: usize = 16;
 
 impl NextUseBuilder {
@@ -56,31 +60,68 @@ impl NextUseBuilder {
         }
     }
 
+    #[inline(never)]
     pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), TooLong> {
         self.next.reserve(accesses.len());
-        for (i, a) in accesses.iter().enumerate() {
-            if let Some(ahead) = accesses.get(i + AHEAD) {
-                self.last.prefetch(ahead.addr >> self.shift);
-            }
+        // The blocks of a chunk, then room for the lookups to read [`AHEAD`]
+        // past its end (stale blocks there only cost a useless prefetch).
+        let mut buf = [0u64; CHUNK + AHEAD];
+        let mut n = 0;
+        // The high halves of the chunk's blocks, or-ed.
+        let mut high = 0;
+        for a in accesses {
             let (first, last) = block_range(a, self.shift);
-            for b in first..=last {
-                if self.next.len() >= (NextUse::NEVER - 1) as usize {
-                    return Err(TooLong);
+            high |= last >> 32;
+            if first == last {
+                // The common case: the access lies within one block.
+                buf[n] = first;
+                n += 1;
+                if n == CHUNK {
+                    self.push_blocks(&buf, n, high == 0)?;
+                    (n, high) = (0, 0);
                 }
-                self.push_block(b);
+            } else {
+                for b in first..=last {
+                    buf[n] = b;
+                    n += 1;
+                    if n == CHUNK {
+                        self.push_blocks(&buf, n, high == 0)?;
+                        // `last` bounds the rest of this access's blocks.
+                        (n, high) = (0, last >> 32);
+                    }
+                }
             }
         }
-        Ok(())
+        self.push_blocks(&buf, n, high == 0)
     }
 
-    /// Numbers one block access; the caller has checked there is room.
-    #[inline(always)]
-    fn push_block(&mut self, block: u64) {
-        let i = self.next.len() as u32;
-        if let Some(prev) = self.last.replace(block, i) {
-            self.next[prev as usize] = i;
+    /// Numbers the block accesses `buf[..n]` (`n` at most [`CHUNK`]), as many
+    /// as there is room for; `narrow` if they all fit 32 bits.
+    fn push_blocks(
+        &mut self,
+        buf: &[u64; CHUNK + AHEAD],
+        n: usize,
+        narrow: bool,
+    ) -> Result<(), TooLong> {
+        let base = self.next.len();
+        let room = (NextUse::NEVER - 1) as usize - base;
+        let (n, result) = if n > room {
+            (room, Err(TooLong))
+        } else {
+            (n, Ok(()))
+        };
+        self.next.resize(base + n, NextUse::NEVER);
+        if narrow {
+            self.last.narrow.replace_all(buf, n, base, &mut self.next);
+        } else {
+            for (j, &b) in buf[..n].iter().enumerate() {
+                let i = (base + j) as u32;
+                if let Some(prev) = self.last.replace(b, i) {
+                    self.next[prev as usize] = i;
+                }
+            }
         }
-        self.next.push(NextUse::NEVER);
+        result
     }
 
     pub fn finish(self) -> NextUse {
@@ -88,37 +129,181 @@ impl NextUseBuilder {
     }
 }
 
-/// Block -> index of its last access: open addressing with linear probing
-/// over 16-byte slots, at most half full, so that a lookup is usually one
-/// host cache line, which [`LastSeen::prefetch`] can ask for ahead of time.
-/// Slot `k` is `slots[2k]` (the block) and `slots[2k + 1]` (the index of its
-/// last access plus one; 0 for a free slot, so that a fresh table is zeroed
-/// memory, which the allocator hands out without writing it).
+/// Block -> index of its last access. Blocks that fit 32 bits (all of them
+/// in most traces) live in [`Narrow`], 8 bytes a slot; any others in
+/// [`Wide`], 16 bytes a slot. A block is in exactly one of them, chosen by
+/// its value, so the two never disagree.
 struct LastSeen {
+    narrow: Narrow,
+    wide: Wide,
+}
+
+impl LastSeen {
+    fn new() -> LastSeen {
+        LastSeen {
+            narrow: Narrow::with_slots(1 << 16),
+            wide: Wide::with_slots(1 << 4),
+        }
+    }
+
+    /// Sets `block`'s last access to `i`, returning the previous one: the
+    /// slow path, for chunks with blocks beyond 32 bits.
+    #[inline(never)]
+    fn replace(&mut self, block: u64, i: u32) -> Option<u32> {
+        let Ok(b) = u32::try_from(block) else {
+            return self.wide.replace(block, i);
+        };
+        let t = &mut self.narrow;
+        t.reserve(1);
+        let k = t.find(b, t.home(b));
+        let s = t.slots[k];
+        t.slots[k] = Narrow::slot(b, i);
+        if s == 0 {
+            t.len += 1;
+            None
+        } else {
+            Some(((s >> 32) - 1) as u32)
+        }
+    }
+}
+
+/// 32-bit blocks: open addressing with linear probing over 8-byte slots, at
+/// most three quarters full, eight slots a host cache line, so that a
+/// lookup is usually one line, which [`Narrow::replace_all`] prefetches
+/// ahead of time. A slot holds the block in its low half and the index of
+/// its last access plus one in its high half; 0 is a free slot, so that a
+/// fresh table is zeroed memory, which the allocator hands out without
+/// writing it.
+struct Narrow {
     slots: Vec<u64>,
     /// Slots - 1 (a power of two minus one).
     mask: usize,
     /// `64 - log2(slots)`.
     shift: u32,
     len: usize,
-    /// The block looked up last and its slot (`usize::MAX`: none), since
-    /// graphics streams often touch a block twice in a row
-    /// (read-modify-write): then the slot is at hand without hashing.
-    recent: (u64, usize),
 }
 
-impl LastSeen {
-    fn new() -> LastSeen {
-        Self::with_slots(1 << 16)
+impl Narrow {
+    fn with_slots(n: usize) -> Narrow {
+        Narrow {
+            slots: vec![0; n],
+            mask: n - 1,
+            shift: 64 - n.trailing_zeros(),
+            len: 0,
+        }
     }
 
-    fn with_slots(n: usize) -> LastSeen {
-        LastSeen {
+    /// A block's first slot (Fibonacci hashing).
+    #[inline(always)]
+    fn home(&self, block: u32) -> usize {
+        (u64::from(block).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The slot for `block` at access `i`.
+    #[inline(always)]
+    fn slot(block: u32, i: u32) -> u64 {
+        u64::from(block) | (u64::from(i) + 1) << 32
+    }
+
+    /// `block`'s slot, or the free one where it belongs, from its home `k`.
+    #[inline(always)]
+    fn find(&self, block: u32, mut k: usize) -> usize {
+        loop {
+            let s = self.slots[k];
+            if s == 0 || s as u32 == block {
+                return k;
+            }
+            k = (k + 1) & self.mask;
+        }
+    }
+
+    /// Grows the table, if need be, so that `more` new blocks keep it at
+    /// most three quarters full.
+    #[inline(always)]
+    fn reserve(&mut self, more: usize) {
+        while 4 * (self.len + more) > 3 * (self.mask + 1) {
+            self.grow();
+        }
+    }
+
+    /// Numbers the block accesses `buf[..n]` (all 32-bit, `n` at most
+    /// [`CHUNK`]) from `base` on, writing the next use of their previous
+    /// accesses.
+    fn replace_all(&mut self, buf: &[u64; CHUNK + AHEAD], n: usize, base: usize, next: &mut [u32]) {
+        self.reserve(n);
+        let (mask, shift) = (self.mask, self.shift);
+        let slots = &mut self.slots[..];
+        // `home` for a block known to fit 32 bits.
+        let home = |b: u64| (b.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+        for &b in &buf[..AHEAD] {
+            crate::policy::prefetch(slots, home(b));
+        }
+        let mut added = 0;
+        // The block looked up last and its slot, since graphics streams
+        // often touch a block twice in a row (read-modify-write): then the
+        // slot is at hand. `u64::MAX` is no 32-bit block.
+        let (mut rb, mut rk) = (u64::MAX, 0);
+        for j in 0..n.min(CHUNK) {
+            crate::policy::prefetch(slots, home(buf[j + AHEAD]));
+            let block = buf[j];
+            let i = (base + j) as u32;
+            let mut k = rk;
+            if block != rb {
+                k = home(block);
+                loop {
+                    let s = slots[k];
+                    if s == 0 || s as u32 == block as u32 {
+                        break;
+                    }
+                    k = (k + 1) & mask;
+                }
+            }
+            let s = slots[k];
+            slots[k] = block | (u64::from(i) + 1) << 32;
+            if s == 0 {
+                added += 1;
+            } else {
+                next[((s >> 32) - 1) as usize] = i;
+            }
+            (rb, rk) = (block, k);
+        }
+        self.len += added;
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let mut bigger = Narrow::with_slots(2 * (self.mask + 1));
+        bigger.len = self.len;
+        for &s in &self.slots {
+            if s != 0 {
+                let k = bigger.find(s as u32, bigger.home(s as u32));
+                bigger.slots[k] = s;
+            }
+        }
+        *self = bigger;
+    }
+}
+
+/// Blocks beyond 32 bits: open addressing with linear probing over 16-byte
+/// slots, at most half full. Slot `k` is `slots[2k]` (the block) and
+/// `slots[2k + 1]` (the index of its last access plus one; 0 for a free
+/// slot).
+struct Wide {
+    slots: Vec<u64>,
+    /// Slots - 1 (a power of two minus one).
+    mask: usize,
+    /// `64 - log2(slots)`.
+    shift: u32,
+    len: usize,
+}
+
+impl Wide {
+    fn with_slots(n: usize) -> Wide {
+        Wide {
             slots: vec![0; 2 * n],
             mask: n - 1,
             shift: 64 - n.trailing_zeros(),
             len: 0,
-            recent: (0, usize::MAX),
         }
     }
 
@@ -128,20 +313,9 @@ impl LastSeen {
         (block.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    #[inline(always)]
-    fn prefetch(&self, block: u64) {
-        crate::policy::prefetch(&self.slots, 2 * self.home(block));
-    }
-
     /// Sets `block`'s last access to `i`, returning the previous one.
-    #[inline(always)]
+    #[inline(never)]
     fn replace(&mut self, block: u64, i: u32) -> Option<u32> {
-        let (rb, rk) = self.recent;
-        if rb == block && rk != usize::MAX {
-            let last = self.slots[2 * rk + 1];
-            self.slots[2 * rk + 1] = u64::from(i) + 1;
-            return Some((last - 1) as u32);
-        }
         let mut k = self.home(block);
         loop {
             let last = self.slots[2 * k + 1];
@@ -149,7 +323,6 @@ impl LastSeen {
                 self.slots[2 * k] = block;
                 self.slots[2 * k + 1] = u64::from(i) + 1;
                 self.len += 1;
-                self.recent = (block, k);
                 if 2 * self.len > self.mask + 1 {
                     self.grow();
                 }
@@ -157,7 +330,6 @@ impl LastSeen {
             }
             if self.slots[2 * k] == block {
                 self.slots[2 * k + 1] = u64::from(i) + 1;
-                self.recent = (block, k);
                 return Some((last - 1) as u32);
             }
             k = (k + 1) & self.mask;
@@ -166,7 +338,7 @@ impl LastSeen {
 
     #[cold]
     fn grow(&mut self) {
-        let mut bigger = LastSeen::with_slots(2 * (self.mask + 1));
+        let mut bigger = Wide::with_slots(2 * (self.mask + 1));
         bigger.len = self.len;
         for pair in self.slots.chunks_exact(2) {
             if pair[1] != 0 {
