@@ -49,9 +49,14 @@ impl Rrpv {
         crate::policy::prefetch(&self.values, set * self.ways);
     }
 
-    /// The RRPVs as one 16-byte row per set, when sets have 16 ways.
-    pub(crate) fn rows16(&mut self) -> Option<&mut [[u8; 16]]> {
-        (self.ways == 16).then(|| self.values.as_chunks_mut().0)
+    /// The RRPVs as one 16-byte row per set, when sets have 16 ways: what
+    /// the 16-way kernels of the RRIP family work on.
+    pub(crate) fn rows16(&mut self) -> Option<Rows16<'_>> {
+        let max = self.max;
+        (self.ways == 16).then(|| Rows16 {
+            rows: self.values.as_chunks_mut().0,
+            max,
+        })
     }
 
     /// The RRPVs of one set.
@@ -121,5 +126,47 @@ impl Throttle {
         } else {
             max
         }
+    }
+}
+
+/// [`Rrpv`] of 16-way sets borrowed for one batch, with the RRIP rules every
+/// 16-way kernel of the family shares: a hit makes the line's RRPV 0, and
+/// the victim rule is [`Rrpv::victim`]'s. Kernels add their insertion rule.
+pub(crate) struct Rows16<'a> {
+    rows: &'a mut [[u8; 16]],
+    max: u8,
+}
+
+impl Rows16<'_> {
+    pub(crate) fn sets(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub(crate) fn max(&self) -> u8 {
+        self.max
+    }
+
+    /// # Safety
+    /// `set < self.sets()` and `way < 16`.
+    #[inline(always)]
+    pub(crate) unsafe fn hit(&mut self, set: usize, way: usize) {
+        // SAFETY: the caller promises `set < sets`.
+        unsafe { self.rows.get_unchecked_mut(set)[way] = 0 };
+    }
+
+    /// # Safety
+    /// `set < self.sets()`.
+    #[inline(always)]
+    pub(crate) unsafe fn victim(&mut self, set: usize) -> usize {
+        // SAFETY: the caller promises `set < sets`.
+        crate::lanes::rrip_victim16(unsafe { self.rows.get_unchecked_mut(set) }, self.max)
+    }
+
+    /// # Safety
+    /// `set < self.sets()` and `way < 16`.
+    #[inline(always)]
+    pub(crate) unsafe fn insert(&mut self, set: usize, way: usize, v: u8) {
+        // SAFETY: the caller promises `set < sets`.
+        unsafe { self.rows.get_unchecked_mut(set)[way] = v };
     }
 }

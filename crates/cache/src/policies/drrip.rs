@@ -23,9 +23,8 @@ use crate::duel::{Psel, Role, SetDuel};
 use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
-use crate::lanes;
 use crate::policy::{Ctx, Env, Policy};
-use crate::rrip::{Rrpv, Throttle};
+use crate::rrip::{Rows16, Rrpv, Throttle};
 use crate::spec::Params;
 
 use super::brrip::ratio;
@@ -114,14 +113,12 @@ impl Policy for Drrip {
 impl Drrip {
     /// The 16-way kernel, for sets of 16 ways.
     pub(crate) fn kernel16(&mut self) -> Option<Drrip16<'_>> {
-        let max = self.rrpv.max();
         let rows = self.rrpv.rows16()?;
         let roles = self.duel.roles();
-        assert_eq!(rows.len(), roles.len());
+        assert_eq!(rows.sets(), roles.len());
         Some(Drrip16 {
             rows,
             roles,
-            max,
             psel: &mut self.psel,
             throttle: &mut self.throttle,
             fills: &mut self.fills,
@@ -132,10 +129,9 @@ impl Drrip {
 
 /// [`Drrip`] over 16-way RRPV rows.
 pub(crate) struct Drrip16<'a> {
-    rows: &'a mut [[u8; 16]],
+    rows: Rows16<'a>,
     /// As long as `rows`.
     roles: &'a [Role],
-    max: u8,
     psel: &'a mut Psel,
     throttle: &'a mut Throttle,
     fills: &'a mut u64,
@@ -146,22 +142,19 @@ impl Kernel16 for Drrip16<'_> {
     const SEQ: bool = false;
 
     fn sets(&self) -> usize {
-        self.rows.len()
+        self.rows.sets()
     }
 
     #[inline(always)]
     unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
-        // SAFETY: the caller promises `set < sets`.
-        unsafe { self.rows.get_unchecked_mut(set)[way] = 0 };
+        // SAFETY: the caller's promise is `Rows16`'s.
+        unsafe { self.rows.hit(set, way) };
     }
 
     #[inline(always)]
     unsafe fn victim(&mut self, set: usize, _: u64) -> Option<usize> {
         // SAFETY: as in `hit`.
-        Some(lanes::rrip_victim16(
-            unsafe { self.rows.get_unchecked_mut(set) },
-            self.max,
-        ))
+        Some(unsafe { self.rows.victim(set) })
     }
 
     #[inline(always)]
@@ -179,7 +172,7 @@ impl Kernel16 for Drrip16<'_> {
                 true
             }
         };
-        let max = self.max;
+        let max = self.rows.max();
         let v = if bimodal {
             self.throttle.insertion(max)
         } else {
@@ -188,6 +181,6 @@ impl Kernel16 for Drrip16<'_> {
         *self.fills += 1;
         *self.fills_at_max += u64::from(v == max);
         // SAFETY: as in `hit`.
-        unsafe { self.rows.get_unchecked_mut(set)[way] = v };
+        unsafe { self.rows.insert(set, way, v) };
     }
 }

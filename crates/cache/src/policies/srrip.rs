@@ -9,9 +9,8 @@ use gfxcache_trace::Access;
 use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
-use crate::lanes;
 use crate::policy::{Ctx, Env, Policy};
-use crate::rrip::Rrpv;
+use crate::rrip::{Rows16, Rrpv};
 use crate::spec::Params;
 
 pub struct Srrip {
@@ -60,15 +59,14 @@ impl Policy for Srrip {
 impl Srrip {
     /// The 16-way kernel, for sets of 16 ways.
     pub(crate) fn kernel16(&mut self) -> Option<Srrip16<'_>> {
-        let (max, insert) = (self.rrpv.max(), self.insert);
-        self.rrpv.rows16().map(|rows| Srrip16 { rows, max, insert })
+        let insert = self.insert;
+        self.rrpv.rows16().map(|rows| Srrip16 { rows, insert })
     }
 }
 
 /// [`Srrip`] over 16-way RRPV rows.
 pub(crate) struct Srrip16<'a> {
-    rows: &'a mut [[u8; 16]],
-    max: u8,
+    rows: Rows16<'a>,
     insert: u8,
 }
 
@@ -76,27 +74,24 @@ impl Kernel16 for Srrip16<'_> {
     const SEQ: bool = false;
 
     fn sets(&self) -> usize {
-        self.rows.len()
+        self.rows.sets()
     }
 
     #[inline(always)]
     unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
-        // SAFETY: the caller promises `set < sets`.
-        unsafe { self.rows.get_unchecked_mut(set)[way] = 0 };
+        // SAFETY: the caller's promise is `Rows16`'s.
+        unsafe { self.rows.hit(set, way) };
     }
 
     #[inline(always)]
     unsafe fn victim(&mut self, set: usize, _: u64) -> Option<usize> {
         // SAFETY: as in `hit`.
-        Some(lanes::rrip_victim16(
-            unsafe { self.rows.get_unchecked_mut(set) },
-            self.max,
-        ))
+        Some(unsafe { self.rows.victim(set) })
     }
 
     #[inline(always)]
     unsafe fn fill(&mut self, set: usize, way: usize, _: u64) {
         // SAFETY: as in `hit`.
-        unsafe { self.rows.get_unchecked_mut(set)[way] = self.insert };
+        unsafe { self.rows.insert(set, way, self.insert) };
     }
 }
