@@ -288,6 +288,29 @@ impl<P: Policy> Cache<P> {
         })
     }
 
+    /// Writes back every dirty line: clears its dirty bit and returns its
+    /// block, all in address order; lines stay valid. This is what a flush
+    /// at the end of a frame does to the render caches. The statistics'
+    /// `writebacks` count evictions only and do not change.
+    pub fn clean_dirty(&mut self) -> Vec<u64> {
+        let shape = &self.shape;
+        let recs = rec_bytes_mut(&mut self.recs);
+        let mut blocks = Vec::new();
+        for set in 0..shape.geom.sets as usize {
+            let rec = &mut recs[set * shape.stride..][..shape.stride];
+            let valid = get_u32(rec, shape.filled_at) as usize;
+            for way in 0..valid {
+                let m = &mut rec[shape.meta_at + way];
+                if *m & DIRTY != 0 {
+                    *m &= !DIRTY;
+                    blocks.push(self.tags[set * shape.ways + way]);
+                }
+            }
+        }
+        blocks.sort_unstable();
+        blocks
+    }
+
     /// Every access of `accesses`, in order. Prefetches the state of the set
     /// a few accesses ahead so that the host's cache misses overlap.
     pub fn access_all(&mut self, accesses: &[Access]) {

@@ -77,3 +77,42 @@ fn outcome_matches_a_snapshot_of_the_set() {
         }
     }
 }
+
+#[test]
+fn clean_dirty_returns_exactly_the_dirty_lines_and_cleans_them() {
+    for (sets, ways) in [(4, 4), (2, 128), (8, 16)] {
+        let mut c = lru(sets, ways);
+        let mut x = 99u64;
+        for _ in 0..5_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let block = (x >> 33) % (u64::from(sets * ways) * 2);
+            c.access_block(block, Stream::Rt, (x >> 20) & 1 == 0, 0);
+        }
+        let lines = |c: &Cache<Lru>| {
+            let mut v = Vec::new();
+            for s in 0..sets as usize {
+                for w in 0..ways as usize {
+                    v.extend(c.line(s, w));
+                }
+            }
+            v
+        };
+        let before = lines(&c);
+        let mut expected: Vec<u64> = before.iter().filter(|l| l.1).map(|l| l.0).collect();
+        expected.sort_unstable();
+        assert!(!expected.is_empty());
+        let stats = c.stats().clone();
+        assert_eq!(c.clean_dirty(), expected);
+        let after = lines(&c);
+        assert!(after.iter().all(|l| !l.1), "every line clean");
+        assert_eq!(
+            after.iter().map(|l| l.0).collect::<Vec<_>>(),
+            before.iter().map(|l| l.0).collect::<Vec<_>>(),
+            "every line still valid"
+        );
+        assert_eq!(c.stats(), &stats);
+        assert!(c.clean_dirty().is_empty());
+    }
+}

@@ -61,8 +61,6 @@
 //!
 //! Everything is deterministic: the same records in give the same records out.
 
-use std::collections::BTreeSet;
-
 use gfxcache_cache::policies::lru::Lru;
 use gfxcache_cache::{
     BlockOutcome, Cache, Env, Geometry, Params, Policy, PolicySpec, StreamMask, Ways,
@@ -151,13 +149,9 @@ impl RenderCacheStats {
     }
 }
 
-/// One cache, its dirty blocks and its counters.
+/// One cache and its counters.
 struct Level {
     cache: Cache<Lru>,
-    /// Blocks written since they were filled or last written back. Kept
-    /// here rather than read from the engine's dirty bits so that a flush
-    /// can clean lines the engine keeps valid.
-    dirty: BTreeSet<u64>,
     stats: RenderCacheStats,
 }
 
@@ -170,7 +164,6 @@ impl Level {
             .expect("lru builds for any geometry");
         Level {
             cache: Cache::new(geom, lru, StreamMask::default()),
-            dirty: BTreeSet::new(),
             stats: RenderCacheStats::default(),
         }
     }
@@ -184,18 +177,14 @@ impl Level {
         unit: u16,
     ) -> (bool, Option<u64>) {
         self.stats.accesses += 1;
-        let outcome = self.cache.access_block(block, stream, write, unit);
-        if write && outcome != BlockOutcome::Bypass {
-            self.dirty.insert(block);
-        }
-        match outcome {
+        match self.cache.access_block(block, stream, write, unit) {
             BlockOutcome::Hit => {
                 self.stats.hits += 1;
                 (true, None)
             }
             BlockOutcome::Fill { victim } => {
                 self.stats.misses += 1;
-                let dirty = victim.map(|v| v.0).filter(|v| self.dirty.remove(v));
+                let dirty = victim.filter(|&(_, dirty)| dirty).map(|(b, _)| b);
                 self.stats.writebacks += u64::from(dirty.is_some());
                 (false, dirty)
             }
@@ -314,7 +303,7 @@ impl<F: FnMut(Record)> RenderCaches<F> {
     pub fn flush(&mut self) {
         for s in CACHED {
             if let Some(level) = &mut self.caches[s.index()] {
-                for b in std::mem::take(&mut level.dirty) {
+                for b in level.cache.clean_dirty() {
                     level.stats.writebacks += 1;
                     emit(&mut self.out, b, s, Op::Write, 0);
                 }
