@@ -46,6 +46,7 @@ pub mod pipeline;
 pub mod raster;
 pub mod render_caches;
 pub mod sampler;
+pub mod scene;
 pub mod state;
 pub mod surface;
 pub mod target;
@@ -61,6 +62,9 @@ pub use pipeline::{
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
 pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, Wrap};
+pub use scene::{
+    AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Mesh, Mirror, Passes, Scene,
+};
 pub use state::{
     Blend, CompareFunc, DepthState, State, StencilFace, StencilOp, StencilState, TargetState,
     MAX_TARGETS,
