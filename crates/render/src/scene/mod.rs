@@ -11,6 +11,13 @@
 //! models. Every source produces this one model; everything downstream
 //! (passes, pipeline, render caches) sees nothing else.
 
+pub mod builtin;
+mod error;
+mod load;
+
+pub use error::SceneError;
+pub use load::{load, resolve};
+
 use crate::math::{Mat4, Vec2, Vec3};
 use crate::texture::TexFormat;
 
