@@ -3,6 +3,13 @@
 
 use super::Scene;
 
+pub mod atrium;
+mod kit;
+pub mod noise;
+pub mod shapes;
+pub mod terrain;
+pub mod texgen;
+
 /// A built-in scene: its name, a one-line description and its generator.
 pub struct Builtin {
     pub name: &'static str,
@@ -11,7 +18,19 @@ pub struct Builtin {
 }
 
 /// Every built-in scene, in the order `gfxcache scenes` lists them.
-pub const BUILTINS: &[Builtin] = &[];
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "terrain",
+        about: "hills, a reflective lake, hundreds of trees, rocks, a hut and mist",
+        build: terrain::build,
+    },
+    Builtin {
+        name: "atrium",
+        about:
+            "a Sponza-like courtyard: marble floor, two storeys of arches, banners, vases, glass",
+        build: atrium::build,
+    },
+];
 
 /// The built-in scene called `name`.
 pub fn find(name: &str) -> Option<&'static Builtin> {

@@ -1,0 +1,100 @@
+//! A small assembler the built-in scenes share: it owns the [`Scene`]
+//! being built and hands back indices for images, materials and meshes so
+//! scene files read as "make this, place it there".
+
+use super::shapes::MeshBuilder;
+use crate::math::{Mat4, Vec3};
+use crate::scene::{
+    AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Passes, Scene,
+};
+
+pub struct Kit {
+    pub scene: Scene,
+}
+
+impl Kit {
+    pub fn new(name: &str) -> Kit {
+        Kit {
+            scene: Scene {
+                name: name.to_string(),
+                meshes: Vec::new(),
+                materials: Vec::new(),
+                images: Vec::new(),
+                instances: Vec::new(),
+                camera: CameraPath { keys: Vec::new() },
+                light: Light::default(),
+                mirror: None,
+                passes: Passes::default(),
+                sky: [0.5, 0.7, 1.0],
+                warnings: Vec::new(),
+            },
+        }
+    }
+
+    pub fn image(&mut self, img: Image) -> usize {
+        self.scene.images.push(img);
+        self.scene.images.len() - 1
+    }
+
+    /// An opaque textured material.
+    pub fn textured(&mut self, name: &str, texture: usize) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            ..Material::default()
+        })
+    }
+
+    /// A material with `alpha` mode, `double_sided` set for masked and
+    /// blended cards (seen from both sides).
+    pub fn alpha(&mut self, name: &str, texture: usize, alpha: AlphaMode) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            alpha,
+            double_sided: alpha != AlphaMode::Opaque,
+            ..Material::default()
+        })
+    }
+
+    pub fn material(&mut self, m: Material) -> usize {
+        self.scene.materials.push(m);
+        self.scene.materials.len() - 1
+    }
+
+    pub fn mesh(&mut self, name: &str, b: MeshBuilder, material: usize) -> usize {
+        self.scene.meshes.push(b.build(name, material));
+        self.scene.meshes.len() - 1
+    }
+
+    pub fn place(&mut self, mesh: usize, transform: Mat4) {
+        self.scene.instances.push(Instance { mesh, transform });
+    }
+
+    /// Place `mesh` at `pos`, turned `yaw` radians about +Y, scaled `s`.
+    pub fn put(&mut self, mesh: usize, pos: Vec3, yaw: f32, s: f32) {
+        let m = Mat4::translation(pos) * Mat4::rotation_y(yaw) * Mat4::scale(Vec3::new(s, s, s));
+        self.place(mesh, m);
+    }
+
+    /// The camera path through `(eye, target)` keys, 60 degrees vertical.
+    pub fn camera_path(&mut self, keys: &[(Vec3, Vec3)], far: f32) {
+        self.scene.camera = CameraPath {
+            keys: keys
+                .iter()
+                .map(|&(eye, target)| Camera {
+                    eye,
+                    target,
+                    up: Vec3::new(0.0, 1.0, 0.0),
+                    fov_y: 60f32.to_radians(),
+                    near: 0.1,
+                    far,
+                })
+                .collect(),
+        };
+    }
+
+    pub fn finish(self) -> Scene {
+        self.scene
+    }
+}

@@ -1,0 +1,369 @@
+//! Mesh builders for the built-in scenes: boxes, cylinders, cones,
+//! spheres, lathes, arches, heightfield grids and quads, appended into one
+//! [`MeshBuilder`] so a prop made of several parts is one mesh (one draw).
+//!
+//! Conventions: counter-clockwise front faces seen from outside, unit
+//! normals, uvs in "texture tiles" (world metres times a per-call scale for
+//! architecture, `[0, 1]` around/along for round props).
+
+use crate::math::{Mat4, Vec2, Vec3};
+use crate::scene::Mesh;
+use std::f32::consts::{PI, TAU};
+
+/// Accumulates triangles; [`MeshBuilder::build`] makes the [`Mesh`].
+#[derive(Default)]
+pub struct MeshBuilder {
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub uvs: Vec<Vec2>,
+    pub indices: Vec<u32>,
+}
+
+fn v3(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+impl MeshBuilder {
+    pub fn new() -> MeshBuilder {
+        MeshBuilder::default()
+    }
+
+    pub fn vertex(&mut self, p: Vec3, n: Vec3, uv: (f32, f32)) -> u32 {
+        self.positions.push(p);
+        self.normals.push(n.normalize());
+        self.uvs.push(Vec2::new(uv.0, uv.1));
+        (self.positions.len() - 1) as u32
+    }
+
+    pub fn tri(&mut self, a: u32, b: u32, c: u32) {
+        self.indices.extend_from_slice(&[a, b, c]);
+    }
+
+    pub fn build(self, name: &str, material: usize) -> Mesh {
+        Mesh {
+            name: name.to_string(),
+            positions: self.positions,
+            normals: self.normals,
+            uvs: self.uvs,
+            indices: self.indices,
+            material,
+        }
+    }
+
+    /// Append another builder's geometry moved by `m` (rotation,
+    /// translation and uniform scale only, so normals stay unit length).
+    pub fn append(&mut self, other: &MeshBuilder, m: Mat4) {
+        let base = self.positions.len() as u32;
+        for i in 0..other.positions.len() {
+            self.positions
+                .push(m.transform_point(other.positions[i]).truncate());
+            self.normals
+                .push(m.transform_vector(other.normals[i]).normalize());
+            self.uvs.push(other.uvs[i]);
+        }
+        self.indices.extend(other.indices.iter().map(|i| i + base));
+    }
+
+    /// A grid of `nu` x `nv` cells over the parallelogram `origin + s*du +
+    /// t*dv` (s, t in `[0, 1]`), facing `du x dv`; uv = `(s, t) * uv_scale`.
+    pub fn grid(&mut self, origin: Vec3, du: Vec3, dv: Vec3, nu: u32, nv: u32, uv_scale: Vec2) {
+        let n = du.cross(dv).normalize();
+        let base = self.positions.len() as u32;
+        for j in 0..=nv {
+            for i in 0..=nu {
+                let (s, t) = (i as f32 / nu as f32, j as f32 / nv as f32);
+                self.vertex(
+                    origin + du * s + dv * t,
+                    n,
+                    (s * uv_scale.x, t * uv_scale.y),
+                );
+            }
+        }
+        let row = nu + 1;
+        for j in 0..nv {
+            for i in 0..nu {
+                let a = base + j * row + i;
+                self.tri(a, a + 1, a + row + 1);
+                self.tri(a, a + row + 1, a + row);
+            }
+        }
+    }
+
+    /// A single quad (see [`MeshBuilder::grid`]).
+    pub fn quad(&mut self, origin: Vec3, du: Vec3, dv: Vec3, uv_scale: Vec2) {
+        self.grid(origin, du, dv, 1, 1, uv_scale);
+    }
+
+    /// An axis-aligned box; uvs are world metres times `uv_per_m`.
+    pub fn cuboid(&mut self, lo: Vec3, hi: Vec3, uv_per_m: f32) {
+        let d = hi - lo;
+        let (x, y, z) = (v3(d.x, 0.0, 0.0), v3(0.0, d.y, 0.0), v3(0.0, 0.0, d.z));
+        let s = uv_per_m;
+        let uv = |a: f32, b: f32| Vec2::new(a * s, b * s);
+        // Each face: origin and two edges whose cross product points out.
+        self.quad(v3(lo.x, lo.y, hi.z), x, y, uv(d.x, d.y)); // +z
+        self.quad(v3(hi.x, lo.y, lo.z), -x, y, uv(d.x, d.y)); // -z
+        self.quad(v3(hi.x, lo.y, hi.z), -z, y, uv(d.z, d.y)); // +x
+        self.quad(v3(lo.x, lo.y, lo.z), z, y, uv(d.z, d.y)); // -x
+        self.quad(v3(lo.x, hi.y, hi.z), x, -z, uv(d.x, d.z)); // +y
+        self.quad(v3(lo.x, lo.y, lo.z), x, z, uv(d.x, d.z)); // -y
+    }
+
+    /// A surface of revolution about +Y through `(0, 0)`: `profile` lists
+    /// `(radius, height)` from bottom to top; `segments` around. Normals
+    /// come from the profile's slope; u goes around, v along the profile.
+    pub fn lathe(&mut self, center: Vec3, profile: &[(f32, f32)], segments: u32) {
+        let base = self.positions.len() as u32;
+        let n = profile.len();
+        for (k, &(r, h)) in profile.iter().enumerate() {
+            // Profile tangent by central difference (one-sided at the ends).
+            let (a, b) = (profile[k.saturating_sub(1)], profile[(k + 1).min(n - 1)]);
+            let (dr, dh) = (b.0 - a.0, b.1 - a.1);
+            for s in 0..=segments {
+                let t = s as f32 / segments as f32;
+                let (sin, cos) = (t * TAU).sin_cos();
+                let p = center + v3(r * cos, h, r * sin);
+                // Outward normal: the profile tangent (dr, dh) turned outward.
+                let nrm = v3(dh * cos, -dr, dh * sin);
+                let nrm = if nrm.length() > 1e-6 {
+                    nrm
+                } else {
+                    v3(0.0, 1.0, 0.0)
+                };
+                self.vertex(p, nrm, (t, k as f32 / (n - 1) as f32));
+            }
+        }
+        let row = segments + 1;
+        for k in 0..n as u32 - 1 {
+            for s in 0..segments {
+                let a = base + k * row + s;
+                self.tri(a, a + row, a + row + 1);
+                self.tri(a, a + row + 1, a + 1);
+            }
+        }
+    }
+
+    /// A flat disc facing `up` (+Y if `up`, else -Y) at `center`.
+    pub fn disc(&mut self, center: Vec3, r: f32, segments: u32, up: bool) {
+        let ny = if up { 1.0 } else { -1.0 };
+        let c = self.vertex(center, v3(0.0, ny, 0.0), (0.5, 0.5));
+        for s in 0..=segments {
+            let (sin, cos) = (s as f32 / segments as f32 * TAU).sin_cos();
+            self.vertex(
+                center + v3(r * cos, 0.0, r * sin),
+                v3(0.0, ny, 0.0),
+                (0.5 + 0.5 * cos, 0.5 + 0.5 * sin),
+            );
+        }
+        for s in 0..segments {
+            if up {
+                self.tri(c, c + 2 + s, c + 1 + s);
+            } else {
+                self.tri(c, c + 1 + s, c + 2 + s);
+            }
+        }
+    }
+
+    /// A capped cylinder standing on `base`.
+    pub fn cylinder(&mut self, base: Vec3, r: f32, h: f32, segments: u32, rings: u32) {
+        let profile: Vec<(f32, f32)> = (0..=rings)
+            .map(|k| (r, h * k as f32 / rings as f32))
+            .collect();
+        self.lathe(base, &profile, segments);
+        self.disc(base + v3(0.0, h, 0.0), r, segments, true);
+        self.disc(base, r, segments, false);
+    }
+
+    /// A cone (or frustum when `r_top > 0`) standing on `base`, bottom cap
+    /// included.
+    pub fn cone(&mut self, base: Vec3, r: f32, r_top: f32, h: f32, segments: u32, rings: u32) {
+        let profile: Vec<(f32, f32)> = (0..=rings)
+            .map(|k| {
+                let t = k as f32 / rings as f32;
+                (r + (r_top - r) * t, h * t)
+            })
+            .collect();
+        self.lathe(base, &profile, segments);
+        self.disc(base, r, segments, false);
+    }
+
+    /// A UV sphere.
+    pub fn sphere(&mut self, center: Vec3, r: f32, segments: u32, rings: u32) {
+        let base = self.positions.len() as u32;
+        for k in 0..=rings {
+            let t = k as f32 / rings as f32;
+            let (sp, cp) = (t * PI).sin_cos();
+            for s in 0..=segments {
+                let u = s as f32 / segments as f32;
+                let (st, ct) = (u * TAU).sin_cos();
+                let n = v3(sp * ct, -cp, sp * st);
+                self.vertex(center + n * r, n, (u, t));
+            }
+        }
+        let row = segments + 1;
+        for k in 0..rings {
+            for s in 0..segments {
+                let a = base + k * row + s;
+                self.tri(a, a + row, a + row + 1);
+                self.tri(a, a + row + 1, a + 1);
+            }
+        }
+    }
+
+    /// A wall slab in the XY plane, `x` in `[-half_w, half_w]`, `y` in
+    /// `[0, top]`, `z` in `[-t/2, t/2]`, with a round-headed opening of
+    /// radius `r` springing at `spring`: the two faces around the arch, the
+    /// curved soffit and the top. The jambs below the spring line are left
+    /// to the columns the arch rests on.
+    pub fn arch(&mut self, half_w: f32, spring: f32, top: f32, t: f32, r: f32, segs: u32) {
+        // Angles of the arc plus the two rectangle corners so the outline
+        // keeps its corners.
+        let corner = (top - spring).atan2(half_w);
+        let mut angles: Vec<f32> = (0..=segs).map(|i| PI * i as f32 / segs as f32).collect();
+        angles.extend([corner, PI - corner]);
+        angles.sort_by(f32::total_cmp);
+        let ray = |a: f32| {
+            let (s, c) = a.sin_cos();
+            let k = (half_w / c.abs().max(1e-6)).min((top - spring) / s.max(1e-6));
+            (c * k, spring + s * k)
+        };
+        let uv = 0.5;
+        for &(z, sign) in &[(t * 0.5, 1.0f32), (-t * 0.5, -1.0)] {
+            let nrm = v3(0.0, 0.0, sign);
+            let base = self.positions.len() as u32;
+            for &a in &angles {
+                let (s, c) = a.sin_cos();
+                let (ix, iy) = (c * r, spring + s * r);
+                let (ox, oy) = ray(a);
+                self.vertex(v3(ix, iy, z), nrm, (ix * uv, iy * uv));
+                self.vertex(v3(ox, oy, z), nrm, (ox * uv, oy * uv));
+            }
+            for i in 0..angles.len() as u32 - 1 {
+                let (a, b, c, d) = (
+                    base + 2 * i,
+                    base + 2 * i + 1,
+                    base + 2 * i + 2,
+                    base + 2 * i + 3,
+                );
+                // Angles increase counter-clockwise seen from +z.
+                if sign > 0.0 {
+                    self.tri(a, b, d);
+                    self.tri(a, d, c);
+                } else {
+                    self.tri(a, d, b);
+                    self.tri(a, c, d);
+                }
+            }
+        }
+        // Soffit: normals point at the arch centre.
+        let base = self.positions.len() as u32;
+        for i in 0..=segs {
+            let a = PI * i as f32 / segs as f32;
+            let (s, c) = a.sin_cos();
+            let n = v3(-c, -s, 0.0);
+            let p = v3(c * r, spring + s * r, 0.0);
+            let u = i as f32 / segs as f32 * PI * r * uv;
+            self.vertex(p + v3(0.0, 0.0, t * 0.5), n, (u, 0.0));
+            self.vertex(p - v3(0.0, 0.0, t * 0.5), n, (u, t * uv));
+        }
+        for i in 0..segs {
+            let a = base + 2 * i;
+            self.tri(a, a + 3, a + 1);
+            self.tri(a, a + 2, a + 3);
+        }
+        self.quad(
+            v3(-half_w, top, t * 0.5),
+            v3(2.0 * half_w, 0.0, 0.0),
+            v3(0.0, 0.0, -t),
+            Vec2::new(2.0 * half_w * uv, t * uv),
+        );
+    }
+
+    /// A heightfield over `[x0, x0 + size] x [z0, z0 + size]` with `n` x `n`
+    /// cells, heights from `h(x, z)`; normals by central differences, uvs
+    /// in metres times `uv_per_m`.
+    pub fn heightfield(
+        &mut self,
+        (x0, z0): (f32, f32),
+        size: f32,
+        n: u32,
+        uv_per_m: f32,
+        h: impl Fn(f32, f32) -> f32,
+    ) {
+        let base = self.positions.len() as u32;
+        let step = size / n as f32;
+        for j in 0..=n {
+            for i in 0..=n {
+                let (x, z) = (x0 + i as f32 * step, z0 + j as f32 * step);
+                let e = step * 0.5;
+                let dx = h(x + e, z) - h(x - e, z);
+                let dz = h(x, z + e) - h(x, z - e);
+                let nrm = v3(-dx, 2.0 * e, -dz);
+                self.vertex(
+                    v3(x, h(x, z), z),
+                    nrm,
+                    ((x - x0) * uv_per_m, (z - z0) * uv_per_m),
+                );
+            }
+        }
+        let row = n + 1;
+        for j in 0..n {
+            for i in 0..n {
+                let a = base + j * row + i;
+                // Seen from above (+y), x then z is clockwise, so wind
+                // a -> a+row -> a+row+1 to face up.
+                self.tri(a, a + row, a + row + 1);
+                self.tri(a, a + row + 1, a + 1);
+            }
+        }
+    }
+
+    /// Two crossed vertical quads (a foliage card pair), `w` wide and `h`
+    /// tall, standing on `base`; both sides are seen via double-sided
+    /// materials.
+    pub fn cross_cards(&mut self, base: Vec3, w: f32, h: f32, angle: f32) {
+        for k in 0..2 {
+            let a = angle + k as f32 * PI * 0.5;
+            let d = v3(a.cos(), 0.0, a.sin()) * w;
+            self.quad(
+                base - d * 0.5 + v3(0.0, h, 0.0),
+                d,
+                v3(0.0, -h, 0.0),
+                Vec2::new(1.0, 1.0),
+            );
+        }
+    }
+}
+
+impl MeshBuilder {
+    /// Push every vertex out along its normal by `f(position)` and
+    /// recompute smooth normals from the faces (rocks, lumpy props).
+    pub fn displace(&mut self, f: impl Fn(Vec3) -> f32) {
+        for i in 0..self.positions.len() {
+            let p = self.positions[i];
+            self.positions[i] = p + self.normals[i] * f(p);
+        }
+        self.smooth_normals();
+    }
+
+    /// Area-weighted vertex normals from the triangles; vertices with the
+    /// same position (uv seams) share them so seams do not show.
+    pub fn smooth_normals(&mut self) {
+        let key = |p: Vec3| (p.x.to_bits(), p.y.to_bits(), p.z.to_bits());
+        let mut acc: std::collections::BTreeMap<(u32, u32, u32), Vec3> = Default::default();
+        for t in self.indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| self.positions[t[k] as usize]);
+            let n = (b - a).cross(c - a);
+            for p in [a, b, c] {
+                let e = acc.entry(key(p)).or_default();
+                *e = *e + n;
+            }
+        }
+        for i in 0..self.positions.len() {
+            let n = acc[&key(self.positions[i])];
+            if n.length() > 1e-12 {
+                self.normals[i] = n.normalize();
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The built-in procedural scenes against the contract the frame renderer
+//! relies on: valid meshes and material references, big mipmappable
+//! textures, a reflective surface with a mirror, blended geometry, a
+//! moving camera, a triangle budget, and determinism.
+
+use std::sync::OnceLock;
+
+use gfxcache_render::scene::builtin::BUILTINS;
+use gfxcache_render::{AlphaMode, Scene};
+
+/// Every built-in scene, built once for all tests of this binary (a build
+/// generates megabytes of textures).
+fn scenes() -> &'static [Scene] {
+    static SCENES: OnceLock<Vec<Scene>> = OnceLock::new();
+    SCENES.get_or_init(|| BUILTINS.iter().map(|b| (b.build)()).collect())
+}
+
+fn each(check: impl Fn(&Scene)) {
+    assert!(BUILTINS.len() >= 3, "at least three built-in scenes");
+    for (b, s) in BUILTINS.iter().zip(scenes()) {
+        assert_eq!(s.name, b.name, "scene name matches its registry name");
+        check(s);
+    }
+}
+
+#[test]
+fn names_unique_and_described() {
+    let mut names: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), BUILTINS.len(), "duplicate scene name");
+    for b in BUILTINS {
+        assert!(!b.about.trim().is_empty(), "{} has no description", b.name);
+        assert!(gfxcache_render::scene::builtin::find(b.name).is_some());
+    }
+}
+
+#[test]
+fn triangle_counts_in_budget() {
+    each(|s| {
+        let t = s.triangle_count();
+        assert!(
+            (150_000..=1_000_000).contains(&t),
+            "{}: {t} triangles",
+            s.name
+        );
+        assert!(s.instances.len() >= 10, "{}: too few objects", s.name);
+    });
+}
+
+#[test]
+fn meshes_are_well_formed() {
+    each(|s| {
+        assert!(!s.meshes.is_empty());
+        for m in &s.meshes {
+            let n = m.positions.len();
+            assert_eq!(m.normals.len(), n, "{}/{}: normals", s.name, m.name);
+            assert_eq!(m.uvs.len(), n, "{}/{}: uvs", s.name, m.name);
+            assert_eq!(m.indices.len() % 3, 0, "{}/{}: indices", s.name, m.name);
+            assert!(!m.indices.is_empty(), "{}/{}: empty", s.name, m.name);
+            assert!(
+                m.indices.iter().all(|&i| (i as usize) < n),
+                "{}/{}: index out of range",
+                s.name,
+                m.name
+            );
+            for p in &m.positions {
+                assert!(p.x.is_finite() && p.y.is_finite() && p.z.is_finite());
+            }
+            for nrm in &m.normals {
+                let l = nrm.length();
+                assert!(
+                    (l - 1.0).abs() < 1e-3,
+                    "{}/{}: normal length {l}",
+                    s.name,
+                    m.name
+                );
+            }
+            for uv in &m.uvs {
+                assert!(
+                    uv.x.is_finite() && uv.y.is_finite(),
+                    "{}/{}: uv",
+                    s.name,
+                    m.name
+                );
+            }
+            assert!(
+                m.material < s.materials.len(),
+                "{}/{}: material",
+                s.name,
+                m.name
+            );
+        }
+        for i in &s.instances {
+            assert!(i.mesh < s.meshes.len(), "{}: instance mesh", s.name);
+            assert!(i
+                .transform
+                .cols
+                .iter()
+                .all(|c| c.x.is_finite() && c.y.is_finite() && c.z.is_finite() && c.w.is_finite()));
+        }
+    });
+}
+
+#[test]
+fn textures_are_valid_and_large() {
+    each(|s| {
+        for m in &s.materials {
+            if let Some(t) = m.texture {
+                assert!(t < s.images.len(), "{}/{}: texture index", s.name, m.name);
+            }
+        }
+        for img in &s.images {
+            assert_eq!(
+                img.texels.len(),
+                (img.width * img.height) as usize,
+                "{}/{}: texel count",
+                s.name,
+                img.name
+            );
+        }
+        let big = s
+            .images
+            .iter()
+            .filter(|i| i.width >= 1024 && i.height >= 1024)
+            .count();
+        assert!(big >= 2, "{}: {big} images of 1024x1024 or more", s.name);
+    });
+    let largest = scenes()
+        .iter()
+        .flat_map(|s| &s.images)
+        .map(|i| i.width.min(i.height))
+        .max();
+    assert!(largest >= Some(2048), "no 2048x2048 image in any scene");
+}
+
+#[test]
+fn reflection_and_blending_present() {
+    each(|s| {
+        assert!(s.mirror.is_some(), "{}: no mirror", s.name);
+        let used: Vec<usize> = s
+            .instances
+            .iter()
+            .map(|i| s.meshes[i.mesh].material)
+            .collect();
+        let has = |f: &dyn Fn(&gfxcache_render::Material) -> bool| {
+            used.iter().any(|&m| f(&s.materials[m]))
+        };
+        assert!(
+            has(&|m| m.reflective),
+            "{}: nothing reflective drawn",
+            s.name
+        );
+        assert!(
+            has(&|m| m.alpha == AlphaMode::Blend),
+            "{}: nothing blended",
+            s.name
+        );
+        assert!(
+            has(&|m| m.alpha == AlphaMode::Mask),
+            "{}: nothing masked",
+            s.name
+        );
+        let m = s.mirror.unwrap();
+        assert!(m.height.is_finite());
+    });
+}
+
+#[test]
+fn camera_path_moves_and_is_finite() {
+    each(|s| {
+        let keys = &s.camera.keys;
+        assert!(keys.len() >= 3, "{}: {} camera keys", s.name, keys.len());
+        for c in keys {
+            for v in [c.eye, c.target, c.up] {
+                assert!(v.x.is_finite() && v.y.is_finite() && v.z.is_finite());
+            }
+            assert!((c.target - c.eye).length() > 1e-3);
+            assert!(c.fov_y > 0.1 && c.fov_y < 3.0);
+            assert!(c.near > 0.0 && c.far > c.near);
+        }
+        let first = s.camera.at(0, 10);
+        let last = s.camera.at(9, 10);
+        assert!(
+            (first.eye - last.eye).length() > 1.0,
+            "{}: camera does not move",
+            s.name
+        );
+        let l = s.light.direction;
+        assert!(
+            l.y < 0.0 && l.length() > 0.5,
+            "{}: sun must shine down",
+            s.name
+        );
+        assert!(s.sky.iter().all(|c| c.is_finite() && *c >= 0.0));
+    });
+}
+
+#[test]
+fn building_twice_gives_equal_scenes() {
+    for (b, s) in BUILTINS.iter().zip(scenes()) {
+        assert!((b.build)() == *s, "{} is not deterministic", b.name);
+    }
+}
