@@ -159,10 +159,10 @@ fn main() {
         };
         let mask_shader = WritesDepth(|f: &mut Fragments<'_>, o: &mut FragmentOutput| {
             let a = shade(f, o);
-            for px in 0..4 {
-                if a[px] < 0.5 {
+            for (d, alpha) in o.depth.iter_mut().zip(a) {
+                if alpha < 0.5 {
                     // A depth at the far plane fails `Less`: a discard.
-                    o.depth[px] = 1.0;
+                    *d = 1.0;
                 }
             }
         });

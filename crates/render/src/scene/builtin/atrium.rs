@@ -348,7 +348,7 @@ fn vases(k: &mut Kit, m_clay: usize, m_leaves: usize) {
         for i in 0..8 {
             let z = -oz + 2.0 + i as f32 * 4.2;
             for x in [-ox + 0.8, ox - 0.8] {
-                let yaw = rng.range(0.0, 6.28);
+                let yaw = rng.range(0.0, std::f32::consts::TAU);
                 k.put(vase, v3(x, base, z), yaw, 1.0);
                 if i % 2 == 0 {
                     k.put(plant, v3(x, base, z), yaw, 1.0);

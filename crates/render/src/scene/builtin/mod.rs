@@ -4,6 +4,7 @@
 use super::Scene;
 
 pub mod atrium;
+pub mod city;
 mod kit;
 pub mod noise;
 pub mod shapes;
@@ -29,6 +30,11 @@ pub const BUILTINS: &[Builtin] = &[
         about:
             "a Sponza-like courtyard: marble floor, two storeys of arches, banners, vases, glass",
         build: atrium::build,
+    },
+    Builtin {
+        name: "city",
+        about: "a city crossing at dusk: streets, lit facades, lamps, cars, trees, puddles, glass",
+        build: city::build,
     },
 ];
 

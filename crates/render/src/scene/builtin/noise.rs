@@ -40,19 +40,19 @@ impl Rng {
     }
 
     /// Uniform in `[0, 1)`.
-    pub fn next(&mut self) -> f32 {
+    pub fn unit(&mut self) -> f32 {
         self.n = self.n.wrapping_add(1);
         hash01(self.n, 0x5eed, self.seed)
     }
 
     /// Uniform in `[lo, hi)`.
     pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
+        lo + (hi - lo) * self.unit()
     }
 
     /// Uniform integer in `[0, n)`.
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next() * n as f32) as u32).min(n.saturating_sub(1))
+        ((self.unit() * n as f32) as u32).min(n.saturating_sub(1))
     }
 }
 

@@ -241,7 +241,7 @@ fn trees(k: &mut Kit, m_bark: usize, m_needles: usize, m_leaves: usize) {
         let Some(p) = spot(&mut rng, 58.0) else {
             continue;
         };
-        let (yaw, s) = (rng.range(0.0, 6.28), rng.range(0.75, 1.35));
+        let (yaw, s) = (rng.range(0.0, std::f32::consts::TAU), rng.range(0.75, 1.35));
         // Conifers higher up, broadleaves in the valley.
         if p.y > 12.0 && conifers < 320 || broad >= 160 {
             k.put(trunk, p, yaw, s);
@@ -273,7 +273,12 @@ fn rocks(k: &mut Kit, m_rock: usize) {
             continue;
         };
         let m = meshes[rng.below(3) as usize];
-        k.put(m, p, rng.range(0.0, 6.28), rng.range(0.5, 2.2));
+        k.put(
+            m,
+            p,
+            rng.range(0.0, std::f32::consts::TAU),
+            rng.range(0.5, 2.2),
+        );
         n += 1;
     }
 }

@@ -148,7 +148,7 @@ pub fn bricks(size: u32, seed: u32, rows: u32, color: Rgb) -> Image {
         let x = u * cols as f32 + if row as u32 % 2 == 1 { 0.5 } else { 0.0 };
         let (fx, fy) = (x - x.floor(), y - row);
         let id = hash01(x.floor() as u32 % cols, row as u32, seed);
-        let mortar = fx < 0.03 || fx > 0.97 || fy < 0.06 || fy > 0.94;
+        let mortar = !(0.03..=0.97).contains(&fx) || !(0.06..=0.94).contains(&fy);
         let n = f0.at(u, v);
         if mortar {
             opaque(scale([0.62, 0.60, 0.56], 0.8 + 0.3 * n))
@@ -168,7 +168,7 @@ pub fn ashlar(size: u32, seed: u32, color: Rgb) -> Image {
         let row = y.floor();
         let x = u * 2.0 + if row as u32 % 2 == 1 { 0.5 } else { 0.0 };
         let (fx, fy) = (x - x.floor(), y - row);
-        let joint = fx < 0.012 || fx > 0.988 || fy < 0.02 || fy > 0.98;
+        let joint = !(0.012..=0.988).contains(&fx) || !(0.02..=0.98).contains(&fy);
         let n = f0.at(u, v);
         let id = hash01(x.floor() as u32 % 2, row as u32, seed);
         let c = scale(color, 0.82 + 0.18 * id + 0.25 * (n - 0.5));
@@ -288,6 +288,8 @@ pub fn pavement(size: u32, seed: u32, slabs: u32) -> Image {
 
 /// A building facade: `cols` x `rows` windows per tile in a wall of
 /// `wall` colour; windows are dark glass with frames, some curtained.
+/// `v` runs up the wall (walls map `v = 0` to their bottom), so "below"
+/// means smaller `v`.
 pub fn facade(size: u32, seed: u32, cols: u32, rows: u32, wall: Rgb) -> Image {
     let f0 = Field::fbm(256, 8, 4, seed ^ 6);
     image("facade", size, |u, v| {
@@ -296,15 +298,14 @@ pub fn facade(size: u32, seed: u32, cols: u32, rows: u32, wall: Rgb) -> Image {
         let id = hash01(x as u32, y as u32, seed);
         let n = f0.at(u, v);
         let wallc = scale(wall, 0.85 + 0.25 * n);
-        let inx = (0.18..0.82).contains(&fx);
-        let iny = (0.22..0.78).contains(&fy);
+        let inx = (WINDOW.0..WINDOW.1).contains(&fx);
+        let iny = (WINDOW.2..WINDOW.3).contains(&fy);
         let frame = (0.15..0.85).contains(&fx) && (0.19..0.81).contains(&fy);
-        let sill = (0.15..0.85).contains(&fx) && (0.81..0.86).contains(&fy);
+        let sill = (0.15..0.85).contains(&fx) && (0.14..0.19).contains(&fy);
         let c = if inx && iny {
             let mullion = (fx - 0.5).abs() < 0.015;
-            let sky = 0.3 * (1.0 - fy);
-            let glass = mix([0.10, 0.13, 0.17], [0.35, 0.45, 0.55], sky + 0.3 * id);
-            let curtain = id > 0.7 && fy < 0.4;
+            let glass = mix([0.10, 0.13, 0.17], [0.35, 0.45, 0.55], 0.3 * fy + 0.3 * id);
+            let curtain = id > 0.7 && fy > 0.55;
             if mullion {
                 [0.2, 0.2, 0.2]
             } else if curtain {
@@ -322,6 +323,10 @@ pub fn facade(size: u32, seed: u32, cols: u32, rows: u32, wall: Rgb) -> Image {
         opaque(c)
     })
 }
+
+/// The glass of a facade window cell: `(x0, x1, y0, y1)` as fractions of
+/// the cell, so geometry (lit panes, sills) can line up with the texture.
+pub const WINDOW: (f32, f32, f32, f32) = (0.18, 0.82, 0.22, 0.78);
 
 /// Warm lit window panes (emissive quads over some facade windows).
 pub fn lit_window(size: u32, seed: u32) -> Image {
