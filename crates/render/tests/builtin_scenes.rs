@@ -202,3 +202,34 @@ fn building_twice_gives_equal_scenes() {
         assert!((b.build)() == *s, "{} is not deterministic", b.name);
     }
 }
+
+/// Front faces are counter-clockwise seen from the side the normals point
+/// to: the geometric normal of (almost) every triangle agrees with its
+/// vertex normals. Back-face culling and lighting both depend on it.
+#[test]
+fn windings_agree_with_normals() {
+    each(|s| {
+        for m in &s.meshes {
+            let (mut agree, mut total) = (0usize, 0usize);
+            for t in m.indices.chunks_exact(3) {
+                let [a, b, c] = [0, 1, 2].map(|k| m.positions[t[k] as usize]);
+                let g = (b - a).cross(c - a);
+                if g.length() < 1e-9 {
+                    continue;
+                }
+                let n =
+                    m.normals[t[0] as usize] + m.normals[t[1] as usize] + m.normals[t[2] as usize];
+                total += 1;
+                if g.dot(n) > 0.0 {
+                    agree += 1;
+                }
+            }
+            assert!(
+                agree as f64 >= total as f64 * 0.97,
+                "{}/{}: {agree} of {total} triangles face their normals",
+                s.name,
+                m.name
+            );
+        }
+    });
+}

@@ -110,8 +110,14 @@ pub fn cells(u: f32, v: f32, cells: u32, seed: u32) -> (f32, u32) {
     let mut id = 0;
     debug_assert!(cells.is_power_of_two());
     let mask = cells - 1;
-    for dy in -1..=1 {
-        for dx in -1..=1 {
+    // Only the 2x2 cells nearest the sample's quadrant: a point farther
+    // away is rarely the nearest, and this is 9/4 times cheaper.
+    let (ox, oy) = (
+        if x - (cx as f32) < 0.5 { -1 } else { 0 },
+        if y - (cy as f32) < 0.5 { -1 } else { 0 },
+    );
+    for dy in oy..=oy + 1 {
+        for dx in ox..=ox + 1 {
             let (gx, gy) = (cx + dx, cy + dy);
             let (wx, wy) = (gx as u32 & mask, gy as u32 & mask);
             let px = gx as f32 + hash01(wx, wy, seed);

@@ -204,8 +204,13 @@ impl MeshBuilder {
         for k in 0..rings {
             for s in 0..segments {
                 let a = base + k * row + s;
-                self.tri(a, a + row, a + row + 1);
-                self.tri(a, a + row + 1, a + 1);
+                // The pole rows would make zero-area triangles: skip them.
+                if k + 1 < rings {
+                    self.tri(a, a + row, a + row + 1);
+                }
+                if k > 0 {
+                    self.tri(a, a + row + 1, a + 1);
+                }
             }
         }
     }
@@ -360,9 +365,11 @@ impl MeshBuilder {
             }
         }
         for i in 0..self.positions.len() {
-            let n = acc[&key(self.positions[i])];
-            if n.length() > 1e-12 {
-                self.normals[i] = n.normalize();
+            // Vertices no triangle uses keep their normal.
+            if let Some(n) = acc.get(&key(self.positions[i])) {
+                if n.length() > 1e-12 {
+                    self.normals[i] = n.normalize();
+                }
             }
         }
     }

@@ -60,7 +60,11 @@ pub fn grass(size: u32, seed: u32) -> Image {
     let f0 = Field::fbm(256, 8, 4, seed);
     image("grass", size, |u, v| {
         let n = f0.at(u, v);
-        let fine = value(u * 256.0, v * 256.0, 256, seed ^ 9);
+        let fine = hash01(
+            (u * size as f32) as u32 / 2,
+            (v * size as f32) as u32 / 2,
+            seed ^ 9,
+        );
         let c = mix([0.22, 0.36, 0.10], [0.42, 0.52, 0.18], n * 1.4 - 0.2);
         let c = mix(c, [0.50, 0.45, 0.25], step(0.62, 0.75, n) * 0.5);
         opaque(scale(c, 0.8 + 0.35 * fine))
