@@ -453,7 +453,8 @@ fn cars(k: &mut Kit, paint: usize) {
                     );
                 }
             }
-            if rng.unit() < 0.25 {
+            // Driving cars, but none right where the camera path starts.
+            if rng.unit() < 0.25 && z < 25.0 {
                 let sx = if rng.unit() < 0.5 { 1.0 } else { -1.0 };
                 put(
                     k,

@@ -297,21 +297,30 @@ impl MeshBuilder {
     ) {
         let base = self.positions.len() as u32;
         let step = size / n as f32;
+        // Heights once per grid point; normals by differences of
+        // neighbours (one-sided at the border), not extra evaluations.
+        let row = n + 1;
+        let mut hs = Vec::with_capacity((row * row) as usize);
+        for j in 0..=n {
+            for i in 0..=n {
+                hs.push(h(x0 + i as f32 * step, z0 + j as f32 * step));
+            }
+        }
+        let at = |i: u32, j: u32| hs[(j * row + i) as usize];
         for j in 0..=n {
             for i in 0..=n {
                 let (x, z) = (x0 + i as f32 * step, z0 + j as f32 * step);
-                let e = step * 0.5;
-                let dx = h(x + e, z) - h(x - e, z);
-                let dz = h(x, z + e) - h(x, z - e);
-                let nrm = v3(-dx, 2.0 * e, -dz);
+                let (il, ir) = (i.saturating_sub(1), (i + 1).min(n));
+                let (jl, jr) = (j.saturating_sub(1), (j + 1).min(n));
+                let dx = (at(ir, j) - at(il, j)) / ((ir - il) as f32 * step);
+                let dz = (at(i, jr) - at(i, jl)) / ((jr - jl) as f32 * step);
                 self.vertex(
-                    v3(x, h(x, z), z),
-                    nrm,
+                    v3(x, at(i, j), z),
+                    v3(-dx, 1.0, -dz),
                     ((x - x0) * uv_per_m, (z - z0) * uv_per_m),
                 );
             }
         }
-        let row = n + 1;
         for j in 0..n {
             for i in 0..n {
                 let a = base + j * row + i;
