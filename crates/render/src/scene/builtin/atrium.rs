@@ -135,11 +135,13 @@ fn column_spots() -> Vec<(f32, f32)> {
     v
 }
 
-/// A column of unit height 4.5 m: square plinth, moulded base, tapering
-/// shaft with entasis, flared capital and a square abacus.
-fn column() -> MeshBuilder {
+/// A column `4.5 * s` m tall: square plinth, moulded base, tapering shaft
+/// with entasis, flared capital and a square abacus. Heights are scaled in
+/// the geometry (not by the instance transform) so instances stay
+/// rigid and normals exact.
+fn column(s: f32) -> MeshBuilder {
     let mut b = MeshBuilder::new();
-    b.cuboid(v3(-0.5, 0.0, -0.5), v3(0.5, 0.2, 0.5), 0.5);
+    b.cuboid(v3(-0.5, 0.0, -0.5), v3(0.5, 0.2 * s, 0.5), 0.5);
     let mut profile = vec![(0.46, 0.2), (0.48, 0.28), (0.44, 0.38), (0.38, 0.45)];
     for i in 0..=24 {
         let t = i as f32 / 24.0;
@@ -148,23 +150,24 @@ fn column() -> MeshBuilder {
         profile.push((r, 0.5 + t * 3.3));
     }
     profile.extend([(0.34, 3.85), (0.40, 3.95), (0.50, 4.15), (0.56, 4.25)]);
+    for p in &mut profile {
+        p.1 *= s;
+    }
     b.lathe(v3(0.0, 0.0, 0.0), &profile, 48);
-    b.cuboid(v3(-0.6, 4.25, -0.6), v3(0.6, 4.5, 0.6), 0.5);
+    b.cuboid(v3(-0.6, 4.25 * s, -0.6), v3(0.6, 4.5 * s, 0.6), 0.5);
     b
 }
 
 fn arcade(k: &mut Kit, m_stone: usize) {
-    let col = k.mesh("column", column(), m_stone);
     let mut arch = MeshBuilder::new();
     // Spans BAY between column centres, resting on the abaci.
     arch.arch(BAY * 0.5, 0.0, 2.0, 0.9, BAY * 0.5 - 0.45, 24);
     let arch = k.mesh("arch", arch, m_stone);
     let (cx, cz) = COURT;
-    for &(base, h) in &STOREYS {
-        let s = h / 4.5;
+    for (i, &(base, h)) in STOREYS.iter().enumerate() {
+        let col = k.mesh(&format!("column_storey{i}"), column(h / 4.5), m_stone);
         for &(x, z) in &column_spots() {
-            let m = Mat4::translation(v3(x, base, z)) * Mat4::scale(v3(1.0, s, 1.0));
-            k.place(col, m);
+            k.put(col, v3(x, base, z), 0.0, 1.0);
         }
         let top = base + h;
         // Arches along the long sides (facing x) and the short ends.
