@@ -233,3 +233,32 @@ fn windings_agree_with_normals() {
         }
     });
 }
+
+/// Instance transforms are rotation, uniform scale and translation only,
+/// so a renderer may transform normals with the model matrix as is.
+#[test]
+fn instance_transforms_are_rigid() {
+    each(|s| {
+        for i in &s.instances {
+            let c = i.transform.cols;
+            let axes = [c[0].truncate(), c[1].truncate(), c[2].truncate()];
+            let l = axes[0].length();
+            assert!(l > 1e-3, "{}: degenerate instance", s.name);
+            for a in 0..3 {
+                assert!(
+                    (axes[a].length() - l).abs() < 1e-3 * l,
+                    "{}: non-uniform scale",
+                    s.name
+                );
+                for b in a + 1..3 {
+                    assert!(
+                        axes[a].dot(axes[b]).abs() < 1e-3 * l * l,
+                        "{}: shear",
+                        s.name
+                    );
+                }
+            }
+            assert!(c[0].w == 0.0 && c[1].w == 0.0 && c[2].w == 0.0 && c[3].w == 1.0);
+        }
+    });
+}

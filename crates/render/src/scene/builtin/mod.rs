@@ -1,5 +1,13 @@
 //! The built-in procedural scenes: game-like frames generated in code, no
 //! files needed. One scene per file; one registry line each.
+//!
+//! - [`terrain`], [`atrium`], [`city`]: the scenes.
+//! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards).
+//! - [`texgen`]: procedural textures (grass, rock, bricks, marble, facades...).
+//! - [`noise`]: the seeded integer hash, value noise and fbm everything
+//!   random comes from, so every build of a scene is identical.
+//! - `kit`: the assembler the scenes share (indices for images, materials,
+//!   meshes; instance placement; camera keys).
 
 use super::Scene;
 
