@@ -80,6 +80,7 @@ pub fn build() -> Scene {
     let planks = k.image(texgen::planks(512, SEED + 7));
     let glass = k.image(texgen::glass(256, SEED + 8, [0.6, 0.75, 0.8]));
     let mist = k.image(texgen::puff(256, SEED + 9, [0.92, 0.94, 0.97]));
+    let blades = k.image(texgen::blades(512, SEED + 10, 24));
 
     let m_ground = [
         k.textured("grass", grass),
@@ -100,12 +101,14 @@ pub fn build() -> Scene {
     let m_planks = k.textured("planks", planks);
     let m_glass = k.alpha("glass", glass, AlphaMode::Blend);
     let m_mist = k.alpha("mist", mist, AlphaMode::Blend);
+    let m_tufts = k.alpha("grass_tufts", blades, AlphaMode::Mask);
 
     ground(&mut k, m_ground);
     lake(&mut k, m_water, m_mist);
     trees(&mut k, m_bark, m_needles, m_leaves);
     rocks(&mut k, m_rock);
     hut(&mut k, m_planks, m_glass);
+    tufts(&mut k, m_tufts);
 
     let keys: Vec<(Vec3, Vec3)> = PATH
         .iter()
@@ -341,4 +344,30 @@ fn hut(k: &mut Kit, m_planks: usize, m_glass: usize) {
     }
     let m = k.mesh("hut_windows", g, m_glass);
     k.place(m, crate::math::Mat4::IDENTITY);
+}
+
+/// Grass tufts (alpha-masked crossed cards) on the meadow along the camera
+/// path, where the ground is seen up close.
+fn tufts(k: &mut Kit, m: usize) {
+    let mut tuft = MeshBuilder::new();
+    for i in 0..3 {
+        tuft.cross_cards(Vec3::new(0.0, -0.05, 0.0), 0.9, 0.55, i as f32 * 0.5);
+    }
+    let tuft = k.mesh("grass_tuft", tuft, m);
+    let mut rng = Rng::new(SEED ^ 0x70f7);
+    let mut n = 0;
+    while n < 900 {
+        let (x, z) = (rng.range(-110.0, 100.0), rng.range(-10.0, 75.0));
+        let y = height(x, z);
+        let d = path_distance(x, z);
+        if y > WATER + 0.8 && y < 40.0 && d > 1.5 && d < 45.0 {
+            k.put(
+                tuft,
+                Vec3::new(x, y, z),
+                rng.range(0.0, 3.2),
+                rng.range(0.7, 1.4),
+            );
+            n += 1;
+        }
+    }
 }

@@ -385,3 +385,27 @@ pub fn planks(size: u32, seed: u32) -> Image {
         opaque(if gap { scale(c, 0.4) } else { c })
     })
 }
+
+/// Grass blades for alpha-masked tuft cards: `blades` tapered, leaning
+/// blades of random height across the tile. They grow from `v = 1`, the
+/// edge [`super::shapes::MeshBuilder::cross_cards`] puts on the ground.
+pub fn blades(size: u32, seed: u32, blades: u32) -> Image {
+    image("blades", size, |u, v| {
+        let x = u * blades as f32;
+        let i = x as u32;
+        let h = 0.45 + 0.55 * hash01(i, 0, seed);
+        let lean = (hash01(i, 1, seed) - 0.5) * 0.6;
+        // Height above the card's bottom edge, 0..1.
+        let up = 1.0 - v;
+        let centre = 0.5 + lean * up;
+        let half = 0.45 * (1.0 - up / h);
+        let on = up < h && (x - i as f32 - centre).abs() < half;
+        let tone = hash01(i, 2, seed);
+        let c = mix(
+            [0.20, 0.34, 0.08],
+            [0.45, 0.55, 0.18],
+            tone * 0.6 + up * 0.6,
+        );
+        [c[0], c[1], c[2], if on { 1.0 } else { 0.0 }]
+    })
+}
