@@ -513,6 +513,18 @@ fn lamps(k: &mut Kit, paint: usize) {
         }
         z -= 18.0;
     }
+    // Along the cross street, arms reaching over it.
+    let mut x = 20.0;
+    while x < X_END {
+        for sx in [1.0f32, -1.0] {
+            for (sz, yaw) in [(1.0f32, FRAC_PI_2), (-1.0, -FRAC_PI_2)] {
+                let p = v3(sx * x, 0.15, CROSS + sz * (ROAD + 0.6));
+                k.put(pole, p, yaw, 1.0);
+                k.put(bulb, p, yaw, 1.0);
+            }
+        }
+        x += 18.0;
+    }
 }
 
 fn trees(k: &mut Kit, bark: usize, leaves: usize) {
@@ -545,6 +557,18 @@ fn trees(k: &mut Kit, bark: usize, leaves: usize) {
             }
         }
         z -= 18.0;
+    }
+    let mut x = 29.0;
+    while x < X_END {
+        for sx in [1.0f32, -1.0] {
+            for sz in [1.0f32, -1.0] {
+                let p = v3(sx * x, 0.15, CROSS + sz * (WALK - 1.6));
+                let yaw = rng.range(0.0, std::f32::consts::TAU);
+                k.put(trunk, p, yaw, 1.0);
+                k.put(crown, p, yaw, 1.0);
+            }
+        }
+        x += 18.0;
     }
 }
 
