@@ -667,11 +667,12 @@ fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
         seq: *parts.seq,
     };
     let shift = shape.shift;
-    let seq = match (shift, shape.write_back) {
-        (6, true) => run16_loop::<K, 6, true>(st, k, accesses, shift),
-        (6, false) => run16_loop::<K, 6, false>(st, k, accesses, shift),
-        (_, true) => run16_loop::<K, 0, true>(st, k, accesses, shift),
-        (_, false) => run16_loop::<K, 0, false>(st, k, accesses, shift),
+    let seq = match (shift, shape.write_back, st.no_alloc == 0) {
+        (6, true, true) => run16_loop::<K, 6, true, true>(st, k, accesses, shift),
+        (6, true, false) => run16_loop::<K, 6, true, false>(st, k, accesses, shift),
+        (6, false, _) => run16_loop::<K, 6, false, false>(st, k, accesses, shift),
+        (_, true, _) => run16_loop::<K, 0, true, false>(st, k, accesses, shift),
+        (_, false, _) => run16_loop::<K, 0, false, false>(st, k, accesses, shift),
     };
     // Every block access counts one hit or one miss.
     *parts.seq = if K::SEQ {
@@ -690,12 +691,14 @@ fn block_count(stats: &Stats) -> u64 {
 }
 
 /// The loop of [`run16`]: blocks of `1 << SHIFT` bytes when `SHIFT` is not
-/// 0, else of `1 << shift`; `WB`: write-back. Takes the state by value so
+/// 0, else of `1 << shift`; `WB`: write-back; `ALL`: every miss allocates
+/// (no stream unallocated, write-allocate), which spares each miss the
+/// test. Takes the state by value so
 /// that its fields live in registers (nothing takes its address: the cold
 /// path for accesses spanning several blocks works on a copy). Returns the
 /// final `seq`.
 #[inline(never)]
-fn run16_loop<K: Kernel16, const SHIFT: u32, const WB: bool>(
+fn run16_loop<K: Kernel16, const SHIFT: u32, const WB: bool, const ALL: bool>(
     st: State16,
     k: &mut K,
     accesses: &[Access],
@@ -704,7 +707,7 @@ fn run16_loop<K: Kernel16, const SHIFT: u32, const WB: bool>(
     let mut st = st;
     let shift = if SHIFT != 0 { SHIFT } else { shift };
     for a in accesses {
-        st.access::<K, SHIFT, WB>(k, a, shift);
+        st.access::<K, SHIFT, WB, ALL>(k, a, shift);
     }
     st.seq
 }
@@ -724,7 +727,7 @@ struct State16<'a> {
 impl State16<'_> {
     /// Every block of one trace access.
     #[inline(always)]
-    fn access<K: Kernel16, const SHIFT: u32, const WB: bool>(
+    fn access<K: Kernel16, const SHIFT: u32, const WB: bool, const ALL: bool>(
         &mut self,
         k: &mut K,
         a: &Access,
@@ -737,7 +740,7 @@ impl State16<'_> {
         } else {
             (block & self.mask) << 6
         };
-        self.step::<K, WB>(k, block, off as usize, a.stream, a.op.is_write());
+        self.step::<K, WB, ALL>(k, block, off as usize, a.stream, a.op.is_write());
         // Within its first block unless it runs past the block's end (a
         // size of 0 counts as 1, which never does).
         let block_bytes = 1u64 << shift;
@@ -752,25 +755,30 @@ impl State16<'_> {
                 counts: &mut *self.counts,
                 seq: self.seq,
             };
-            cold.rest::<K, WB>(k, a, shift);
+            cold.rest::<K, WB, ALL>(k, a, shift);
             self.seq = cold.seq;
         }
     }
 
     /// The blocks after the first of an access that spans several.
     #[inline(never)]
-    fn rest<K: Kernel16, const WB: bool>(&mut self, k: &mut K, a: &Access, shift: u32) {
+    fn rest<K: Kernel16, const WB: bool, const ALL: bool>(
+        &mut self,
+        k: &mut K,
+        a: &Access,
+        shift: u32,
+    ) {
         let (first, last) = block_range(a, shift);
         let write = a.op.is_write();
         let mut b = first;
         while b < last {
             b += 1;
-            self.step::<K, WB>(k, b, ((b & self.mask) << 6) as usize, a.stream, write);
+            self.step::<K, WB, ALL>(k, b, ((b & self.mask) << 6) as usize, a.stream, write);
         }
     }
 
     #[inline(always)]
-    fn step<K: Kernel16, const WB: bool>(
+    fn step<K: Kernel16, const WB: bool, const ALL: bool>(
         &mut self,
         k: &mut K,
         block: u64,
@@ -815,11 +823,11 @@ impl State16<'_> {
             m &= m - 1;
         }
         c.misses += 1;
-        self.miss::<K, WB>(k, off, block, stream, write, seq);
+        self.miss::<K, WB, ALL>(k, off, block, stream, write, seq);
     }
 
     #[inline(always)]
-    fn miss<K: Kernel16, const WB: bool>(
+    fn miss<K: Kernel16, const WB: bool, const ALL: bool>(
         &mut self,
         k: &mut K,
         off: usize,
@@ -829,7 +837,7 @@ impl State16<'_> {
         seq: u64,
     ) {
         let set = off >> 6;
-        if self.no_alloc >> (stream.id() as u32 + 16 * u32::from(write)) & 1 != 0 {
+        if !ALL && self.no_alloc >> (stream.id() as u32 + 16 * u32::from(write)) & 1 != 0 {
             count_bypass(&mut self.counts[stream.index()], write);
             return;
         }
