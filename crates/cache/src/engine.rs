@@ -650,7 +650,7 @@ fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
     assert!(parts.tags.len() == sets);
     assert!(k.sets() == sets);
     let shape = *parts.shape;
-    let before = block_count(parts.stats);
+    let mut tally = Tally16::default();
     let st = State16 {
         mask: shape.set_mask,
         mask6: shape.set_mask << 6,
@@ -663,7 +663,7 @@ fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
             },
         tags: parts.tags,
         recs: parts.recs,
-        counts: &mut parts.stats.per_stream,
+        tally: &mut tally,
         seq: *parts.seq,
     };
     let shift = shape.shift;
@@ -678,16 +678,67 @@ fn run16<K: Kernel16>(parts: &mut Parts16, k: &mut K, accesses: &[Access]) {
     *parts.seq = if K::SEQ {
         seq
     } else {
-        *parts.seq + (block_count(parts.stats) - before)
+        *parts.seq + tally.block_accesses()
     };
-    for c in &mut parts.stats.per_stream {
-        c.accesses = c.hits + c.misses;
+    tally.add_to(parts.stats);
+}
+
+/// The counts of one batch of [`run16`], by stream id: one array per count,
+/// so that each is a single increment at `id * 8` (a [`Counts`] row is 64
+/// bytes, which no address mode scales by), and evictions by the victim's
+/// meta byte, so that one increment counts the eviction and its write-back.
+/// Misses are not counted: each is a fill or a bypass.
+struct Tally16 {
+    hits: [u64; Stream::COUNT],
+    fills: [u64; Stream::COUNT],
+    bypasses: [u64; Stream::COUNT],
+    write_throughs: [u64; Stream::COUNT],
+    /// By meta byte: owner stream id, plus [`DIRTY`] when written back.
+    evicted: [u64; 256],
+}
+
+impl Default for Tally16 {
+    fn default() -> Tally16 {
+        Tally16 {
+            hits: [0; Stream::COUNT],
+            fills: [0; Stream::COUNT],
+            bypasses: [0; Stream::COUNT],
+            write_throughs: [0; Stream::COUNT],
+            evicted: [0; 256],
+        }
     }
 }
 
-/// Block accesses counted in `stats`: each is one hit or one miss.
-fn block_count(stats: &Stats) -> u64 {
-    stats.per_stream.iter().map(|c| c.hits + c.misses).sum()
+impl Tally16 {
+    fn block_accesses(&self) -> u64 {
+        self.hits
+            .iter()
+            .chain(&self.fills)
+            .chain(&self.bypasses)
+            .sum()
+    }
+
+    fn add_to(&self, stats: &mut Stats) {
+        for (s, c) in stats.per_stream.iter_mut().enumerate() {
+            let (clean, dirty) = (self.evicted[s], self.evicted[s | usize::from(DIRTY)]);
+            c.hits += self.hits[s];
+            c.misses += self.fills[s] + self.bypasses[s];
+            c.fills += self.fills[s];
+            c.bypasses += self.bypasses[s];
+            c.write_throughs += self.write_throughs[s];
+            c.evictions += clean + dirty;
+            c.writebacks += dirty;
+            c.accesses = c.hits + c.misses;
+        }
+    }
+
+    #[inline(always)]
+    fn bypass(&mut self, s: usize, write: bool) {
+        self.bypasses[s] += 1;
+        if write {
+            self.write_throughs[s] += 1;
+        }
+    }
 }
 
 /// The loop of [`run16`]: blocks of `1 << SHIFT` bytes when `SHIFT` is not
@@ -720,7 +771,7 @@ struct State16<'a> {
     no_alloc: u32,
     tags: &'a mut [[u64; 16]],
     recs: &'a mut [Rec],
-    counts: &'a mut [Counts; Stream::COUNT],
+    tally: &'a mut Tally16,
     seq: u64,
 }
 
@@ -752,7 +803,7 @@ impl State16<'_> {
                 no_alloc: self.no_alloc,
                 tags: &mut *self.tags,
                 recs: &mut *self.recs,
-                counts: &mut *self.counts,
+                tally: &mut *self.tally,
                 seq: self.seq,
             };
             cold.rest::<K, WB, ALL>(k, a, shift);
@@ -804,16 +855,16 @@ impl State16<'_> {
             )
         };
         let mut m = lanes::eq_mask16(rec.fp16(), fingerprint(block));
-        let c = &mut self.counts[stream.index()];
+        let s = stream.index();
         while m != 0 {
             let way = m.trailing_zeros() as usize & 15;
             if tags[way] == block {
-                c.hits += 1;
+                self.tally.hits[s] += 1;
                 if write {
                     if WB {
                         rec.meta16()[way] = meta(stream, true);
                     } else {
-                        c.write_throughs += 1;
+                        self.tally.write_throughs[s] += 1;
                     }
                 }
                 // SAFETY: `set < sets == k.sets()` (checked in `run16`), `way < 16`.
@@ -822,7 +873,6 @@ impl State16<'_> {
             }
             m &= m - 1;
         }
-        c.misses += 1;
         self.miss::<K, WB, ALL>(k, off, block, stream, write, seq);
     }
 
@@ -837,8 +887,9 @@ impl State16<'_> {
         seq: u64,
     ) {
         let set = off >> 6;
+        let s = stream.index();
         if !ALL && self.no_alloc >> (stream.id() as u32 + 16 * u32::from(write)) & 1 != 0 {
-            count_bypass(&mut self.counts[stream.index()], write);
+            self.tally.bypass(s, write);
             return;
         }
         // SAFETY: as in `step`.
@@ -852,23 +903,19 @@ impl State16<'_> {
             match unsafe { k.victim(set, seq) } {
                 Some(way) => {
                     let way = way & 15;
-                    let m = rec.meta16()[way];
-                    let o = &mut self.counts[(m & !DIRTY) as usize];
-                    o.evictions += 1;
-                    o.writebacks += u64::from(m >> 7);
+                    self.tally.evicted[usize::from(rec.meta16()[way])] += 1;
                     way
                 }
                 None => {
-                    count_bypass(&mut self.counts[stream.index()], write);
+                    self.tally.bypass(s, write);
                     return;
                 }
             }
         };
-        let c = &mut self.counts[stream.index()];
         if write && !WB {
-            c.write_throughs += 1;
+            self.tally.write_throughs[s] += 1;
         }
-        c.fills += 1;
+        self.tally.fills[s] += 1;
         rec.meta16()[way] = meta(stream, write && WB);
         rec.0[way] = fingerprint(block);
         // SAFETY: as in `step`.
