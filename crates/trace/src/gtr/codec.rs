@@ -450,13 +450,14 @@ impl Lanes {
 }
 
 /// Decodes one chunk payload of `records` records, `accesses` of them
-/// accesses, appending to `batch` and adding the accesses to `totals`.
-/// `buf` holds the payload in its first `len` bytes, then at least
-/// [`PADDING`] more bytes of any value.
+/// accesses, into `batch` (replacing what it held) and adding the accesses
+/// to `totals`. `buf` holds the payload in its first `len` bytes, then at
+/// least [`PADDING`] more bytes of any value.
 ///
 /// Succeeds only if the payload holds exactly that: every tag names a
 /// template, every section is used to its last byte, and the marker
-/// section holds `records - accesses` markers.
+/// section holds `records - accesses` markers. On failure, what `batch`
+/// holds is unspecified.
 pub(crate) fn decode(
     buf: &[u8],
     len: usize,
@@ -466,6 +467,7 @@ pub(crate) fn decode(
     totals: &mut Totals,
     scratch: &mut Scratch,
 ) -> Result<(), DecodeError> {
+    batch.markers.clear();
     if buf.len() < len + PADDING {
         return Err(DecodeError::new(0, "decode buffer lacks its padding"));
     }
@@ -524,14 +526,15 @@ pub(crate) fn decode(
     tag_table(&templates, defined, table);
     let table: &[TagEntry; 256] = table;
     let out = &mut batch.accesses;
-    let base = out.len();
-    out.resize(base + accesses, ZEROED);
+    // Resized, not cleared: a batch as long as the last one (most are
+    // BATCH_RECORDS long) is overwritten without being zeroed first.
+    out.resize(accesses, ZEROED);
     let mut lanes = Lanes {
         prev: [0; 256],
         next: 0,
     };
     let mut h = [[0u32; 256]; 4];
-    let mut slots = out[base..].chunks_exact_mut(4);
+    let mut slots = out.chunks_exact_mut(4);
     let mut quads = tags.chunks_exact(4);
     for (s, q) in (&mut slots).zip(&mut quads) {
         for k in 0..4 {
@@ -545,7 +548,7 @@ pub(crate) fn decode(
     }
     let hist = sum_histograms(&h);
     if let Err(e) = check_tags(tags, &hist, defined, n_deltas) {
-        out.truncate(base);
+        out.clear();
         return Err(e);
     }
     let mut per_template = [0u64; MAX_TEMPLATES];
@@ -568,7 +571,7 @@ pub(crate) fn decode(
                     format!("marker {gap} accesses on runs past the chunk's {accesses}"),
                 )
             })?;
-        decode_marker(&mut marks, at + m, &mut batch.markers, base + at)?;
+        decode_marker(&mut marks, at + m, &mut batch.markers, at)?;
     }
     if !marks.is_empty() {
         return Err(DecodeError::new(

@@ -166,7 +166,8 @@ pub struct PayloadDecoder {
 
 #[doc(hidden)]
 impl PayloadDecoder {
-    /// Decodes `payload` (which must not include padding) into `batch`.
+    /// Decodes `payload` (which must not include padding) into `batch`,
+    /// replacing what it held.
     pub fn decode(
         &mut self,
         payload: &[u8],
