@@ -46,6 +46,7 @@ pub struct TooLong;
 /// Block accesses numbered at a time: all are hashed first, then looked up
 /// in order while the slots of those [`AHEAD`] later are prefetched.
 const CHUNK: usize = 512;
+const _: () = assert!(CHUNK.is_power_of_two());
 
 /// How many block accesses ahead the lookups prefetch.
 const AHEAD: usize = 16;
@@ -67,32 +68,40 @@ impl NextUseBuilder {
         // past its end (stale blocks there only cost a useless prefetch).
         let mut buf = [0u64; CHUNK + AHEAD];
         let mut n = 0;
-        // The high halves of the chunk's blocks, or-ed.
+        // The chunk's blocks, or-ed: their high halves tell whether all fit
+        // 32 bits.
         let mut high = 0;
+        // In locals, so that the loop does not reload them through `self`.
+        let shift = self.shift;
+        let block_bytes = 1u64 << shift;
         for a in accesses {
-            let (first, last) = block_range(a, self.shift);
-            high |= last >> 32;
-            if first == last {
-                // The common case: the access lies within one block.
-                buf[n] = first;
+            // Within its first block unless it runs past the block's end (a
+            // size of 0 counts as 1, which never does): the common case.
+            if (a.addr & (block_bytes - 1)) + u64::from(a.size) <= block_bytes {
+                let b = a.addr >> shift;
+                high |= b;
+                // `n < CHUNK` here; the mask only spares a bounds check.
+                buf[n & (CHUNK - 1)] = b;
                 n += 1;
                 if n == CHUNK {
-                    self.push_blocks(&buf, n, high == 0)?;
+                    self.push_blocks(&buf, n, high >> 32 == 0)?;
                     (n, high) = (0, 0);
                 }
             } else {
+                let (first, last) = block_range(a, shift);
                 for b in first..=last {
+                    high |= b;
                     buf[n] = b;
                     n += 1;
                     if n == CHUNK {
-                        self.push_blocks(&buf, n, high == 0)?;
+                        self.push_blocks(&buf, n, high >> 32 == 0)?;
                         // `last` bounds the rest of this access's blocks.
-                        (n, high) = (0, last >> 32);
+                        (n, high) = (0, last);
                     }
                 }
             }
         }
-        self.push_blocks(&buf, n, high == 0)
+        self.push_blocks(&buf, n, high >> 32 == 0)
     }
 
     /// Numbers the block accesses `buf[..n]` (`n` at most [`CHUNK`]), as many
