@@ -1,8 +1,7 @@
 //! The cache engine: tags, valid and dirty bits, write policy, bypass and
 //! statistics, generic over the replacement policy.
 //!
-//! How the access loop is kept fast (about 110 host instructions per block
-//! access before the policy's own work):
+//! How the access loop is kept fast:
 //! - a batch runs in one non-inlined function whose arguments are the
 //!   cache's parts, each a separate `&mut`, so the compiler knows they do not
 //!   alias and keeps their addresses in registers; it is monomorphized for
@@ -20,7 +19,11 @@
 //!   has its address taken (so in registers), is specialised for 64-byte
 //!   blocks and for the write policy, finds a set's record and tags from
 //!   one offset (`set * 64`, taken straight from the address for 64-byte
-//!   blocks), and counts `seq` only for kernels that read it.
+//!   blocks), and counts `seq` only for kernels that read it;
+//! - it also skips the allocation test when every miss allocates, and
+//!   keeps the batch's counts in a local [`Tally16`] of one array per
+//!   count, so that counting is one increment at `stream id * 8` (about 55
+//!   instructions per block access for LRU, policy included).
 
 use gfxcache_trace::{Access, Stream};
 use rustc_hash::FxHashMap;
