@@ -241,7 +241,9 @@ impl Narrow {
     fn replace_all(&mut self, buf: &[u64; CHUNK + AHEAD], n: usize, base: usize, next: &mut [u32]) {
         self.reserve(n);
         let (mask, shift) = (self.mask, self.shift);
-        let slots = &mut self.slots[..];
+        // As long as `mask + 1`, so that an index `& mask` needs no bounds
+        // check.
+        let slots = &mut self.slots[..=mask];
         // `home` for a block known to fit 32 bits.
         let home = |b: u64| (b.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
         for &b in &buf[..AHEAD] {
@@ -252,13 +254,17 @@ impl Narrow {
         // often touch a block twice in a row (read-modify-write): then the
         // slot is at hand. `u64::MAX` is no 32-bit block.
         let (mut rb, mut rk) = (u64::MAX, 0);
+        // `slot(_, i)` without the block: the index plus one, high half.
+        let mut stamp = (base as u64 + 1) << 32;
         for j in 0..n.min(CHUNK) {
             crate::policy::prefetch(slots, home(buf[j + AHEAD]));
             let block = buf[j];
             let i = (base + j) as u32;
             let mut k = rk;
             if block != rb {
-                k = home(block);
+                // `home` is below the slot count already; the mask only
+                // tells the compiler.
+                k = home(block) & mask;
                 loop {
                     let s = slots[k];
                     if s == 0 || s as u32 == block as u32 {
@@ -268,7 +274,8 @@ impl Narrow {
                 }
             }
             let s = slots[k];
-            slots[k] = block | (u64::from(i) + 1) << 32;
+            slots[k] = block | stamp;
+            stamp += 1 << 32;
             if s == 0 {
                 added += 1;
             } else {
