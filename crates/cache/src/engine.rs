@@ -21,7 +21,7 @@
 //!   one offset (`set * 64`, taken straight from the address for 64-byte
 //!   blocks), and counts `seq` only for kernels that read it;
 //! - it also skips the allocation test when every miss allocates, and
-//!   keeps the batch's counts in a local [`Tally16`] of one array per
+//!   keeps the batch's counts in a local `Tally16` of one array per
 //!   count, so that counting is one increment at `stream id * 8` (about 55
 //!   instructions per block access for LRU, policy included).
 
