@@ -184,6 +184,31 @@ pub(crate) fn max_first_u32_16(vals: &[u32; 16]) -> (u32, usize) {
     max_first_u32(vals)
 }
 
+/// [`touch16`] for rows whose bytes are all below 128, as 16 recency ranks
+/// always are ([`crate::recency::UNTOUCHED`] included): a signed compare then finds the ranks below `row[way]` in
+/// one instruction, where the unsigned one of [`touch16`] takes four.
+#[inline(always)]
+pub fn touch16_ranks(row: &mut [u8; LANES], way: usize) {
+    let a = row[way];
+    debug_assert!(row.iter().all(|&b| b < 128));
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86-64 baseline; the load and store cover `row`.
+        unsafe {
+            let x = _mm_loadu_si128(row.as_ptr().cast());
+            // All ones (-1) where a rank is below `a`: subtracting adds 1.
+            let below = _mm_cmpgt_epi8(splat(a), x);
+            _mm_storeu_si128(row.as_mut_ptr().cast(), _mm_sub_epi8(x, below));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for b in row.iter_mut() {
+        *b += u8::from(*b < a);
+    }
+    row[way] = 0;
+}
+
 /// Recency-rank touch of 16 ranks (see [`crate::recency::RecencyRanks`]):
 /// every rank below `row[way]` grows by one and `row[way]` becomes 0.
 #[inline(always)]
@@ -268,6 +293,25 @@ mod tests {
             let mut got = row;
             touch16(&mut got, way);
             assert_eq!(got, want, "{row:?} {way}");
+            // Ranks: a permutation of 0..16 or, while a set fills, of a
+            // prefix with the other ways untouched.
+            let mut ranks: [u8; LANES] = std::array::from_fn(|i| i as u8);
+            for i in (1..LANES).rev() {
+                ranks.swap(i, (x >> (i * 4) & 0xF) as usize % (i + 1));
+            }
+            let filled = (x >> 8) as u8 % 17;
+            for b in ranks.iter_mut().filter(|b| **b >= filled) {
+                *b = crate::recency::UNTOUCHED;
+            }
+            let mut want = ranks;
+            let a = want[way];
+            for b in want.iter_mut() {
+                *b += u8::from(*b < a);
+            }
+            want[way] = 0;
+            let mut got = ranks;
+            touch16_ranks(&mut got, way);
+            assert_eq!(got, want, "{ranks:?} {way}");
 
             let max = 3u8;
             let mut r: [u8; LANES] = std::array::from_fn(|i| (x >> (2 * i)) as u8 & 3);

@@ -46,6 +46,7 @@ pub struct TooLong;
 /// Block accesses numbered at a time: all are hashed first, then looked up
 /// in order while the slots of those [`AHEAD`] later are prefetched.
 const CHUNK: usize = 512;
+const _: () = assert!(CHUNK.is_power_of_two());
 
 /// How many block accesses ahead the lookups prefetch.
 const AHEAD: usize = 16;
@@ -67,32 +68,40 @@ impl NextUseBuilder {
         // past its end (stale blocks there only cost a useless prefetch).
         let mut buf = [0u64; CHUNK + AHEAD];
         let mut n = 0;
-        // The high halves of the chunk's blocks, or-ed.
+        // The chunk's blocks, or-ed: their high halves tell whether all fit
+        // 32 bits.
         let mut high = 0;
+        // In locals, so that the loop does not reload them through `self`.
+        let shift = self.shift;
+        let block_bytes = 1u64 << shift;
         for a in accesses {
-            let (first, last) = block_range(a, self.shift);
-            high |= last >> 32;
-            if first == last {
-                // The common case: the access lies within one block.
-                buf[n] = first;
+            // Within its first block unless it runs past the block's end (a
+            // size of 0 counts as 1, which never does): the common case.
+            if (a.addr & (block_bytes - 1)) + u64::from(a.size) <= block_bytes {
+                let b = a.addr >> shift;
+                high |= b;
+                // `n < CHUNK` here; the mask only spares a bounds check.
+                buf[n & (CHUNK - 1)] = b;
                 n += 1;
                 if n == CHUNK {
-                    self.push_blocks(&buf, n, high == 0)?;
+                    self.push_blocks(&buf, n, high >> 32 == 0)?;
                     (n, high) = (0, 0);
                 }
             } else {
+                let (first, last) = block_range(a, shift);
                 for b in first..=last {
+                    high |= b;
                     buf[n] = b;
                     n += 1;
                     if n == CHUNK {
-                        self.push_blocks(&buf, n, high == 0)?;
+                        self.push_blocks(&buf, n, high >> 32 == 0)?;
                         // `last` bounds the rest of this access's blocks.
-                        (n, high) = (0, last >> 32);
+                        (n, high) = (0, last);
                     }
                 }
             }
         }
-        self.push_blocks(&buf, n, high == 0)
+        self.push_blocks(&buf, n, high >> 32 == 0)
     }
 
     /// Numbers the block accesses `buf[..n]` (`n` at most [`CHUNK`]), as many
@@ -232,7 +241,9 @@ impl Narrow {
     fn replace_all(&mut self, buf: &[u64; CHUNK + AHEAD], n: usize, base: usize, next: &mut [u32]) {
         self.reserve(n);
         let (mask, shift) = (self.mask, self.shift);
-        let slots = &mut self.slots[..];
+        // As long as `mask + 1`, so that an index `& mask` needs no bounds
+        // check.
+        let slots = &mut self.slots[..=mask];
         // `home` for a block known to fit 32 bits.
         let home = |b: u64| (b.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
         for &b in &buf[..AHEAD] {
@@ -243,13 +254,17 @@ impl Narrow {
         // often touch a block twice in a row (read-modify-write): then the
         // slot is at hand. `u64::MAX` is no 32-bit block.
         let (mut rb, mut rk) = (u64::MAX, 0);
+        // `slot(_, i)` without the block: the index plus one, high half.
+        let mut stamp = (base as u64 + 1) << 32;
         for j in 0..n.min(CHUNK) {
             crate::policy::prefetch(slots, home(buf[j + AHEAD]));
             let block = buf[j];
             let i = (base + j) as u32;
             let mut k = rk;
             if block != rb {
-                k = home(block);
+                // `home` is below the slot count already; the mask only
+                // tells the compiler.
+                k = home(block) & mask;
                 loop {
                     let s = slots[k];
                     if s == 0 || s as u32 == block as u32 {
@@ -259,7 +274,8 @@ impl Narrow {
                 }
             }
             let s = slots[k];
-            slots[k] = block | (u64::from(i) + 1) << 32;
+            slots[k] = block | stamp;
+            stamp += 1 << 32;
             if s == 0 {
                 added += 1;
             } else {

@@ -83,8 +83,8 @@ impl RecencyList {
 }
 
 /// Per-set recency ranks, one byte per way: 0 is the most recently touched
-/// way, `n - 1` the least of the `n` touched so far, 255 a way never
-/// touched. For sets of at most 64 ways: a touch updates the whole set in
+/// way, `n - 1` the least of the `n` touched so far, [`UNTOUCHED`] a way
+/// never touched. For sets of at most 64 ways: a touch updates the whole set in
 /// one or a few 16-byte vector operations and the least recent way is one
 /// compare away, with a single host cache line per set of 16 ways (the
 /// linked [`RecencyList`] needs three).
@@ -92,6 +92,11 @@ pub struct RecencyRanks {
     ways: usize,
     ranks: Vec<u8>,
 }
+
+/// The rank of a way never touched: above every real rank, and below 128
+/// so that every rank is positive as a signed byte (see
+/// [`crate::lanes::touch16_ranks`]).
+pub const UNTOUCHED: u8 = 127;
 
 impl RecencyRanks {
     /// The largest associativity ranks serve.
@@ -104,7 +109,7 @@ impl RecencyRanks {
         );
         RecencyRanks {
             ways,
-            ranks: vec![u8::MAX; sets * ways],
+            ranks: vec![UNTOUCHED; sets * ways],
         }
     }
 

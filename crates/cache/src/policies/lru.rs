@@ -99,7 +99,7 @@ impl Kernel16 for Lru16<'_> {
     #[inline(always)]
     unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
         // SAFETY: the caller promises `set < sets`.
-        lanes::touch16(unsafe { self.ranks.get_unchecked_mut(set) }, way);
+        lanes::touch16_ranks(unsafe { self.ranks.get_unchecked_mut(set) }, way);
     }
 
     #[inline(always)]

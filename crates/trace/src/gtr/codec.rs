@@ -354,20 +354,10 @@ fn decode_deltas(buf: &[u8], start: usize, end: usize, out: &mut Deltas) -> Resu
     Ok(n)
 }
 
-/// How many times each tag value occurs in `tags`. Four tables, so that
-/// repeats of one tag do not wait on each other's increments.
-fn histogram(tags: &[u8]) -> [u32; 256] {
-    let mut h = [[0u32; 256]; 4];
-    let mut quads = tags.chunks_exact(4);
-    for q in &mut quads {
-        h[0][usize::from(q[0])] += 1;
-        h[1][usize::from(q[1])] += 1;
-        h[2][usize::from(q[2])] += 1;
-        h[3][usize::from(q[3])] += 1;
-    }
-    for &t in quads.remainder() {
-        h[0][usize::from(t)] += 1;
-    }
+/// The tag histogram of the main loop, its four tables summed into one
+/// (four so that repeats of one tag do not wait on each other's
+/// increments).
+fn sum_histograms(h: &[[u32; 256]; 4]) -> [u32; 256] {
     let mut sum = [0u32; 256];
     for (i, s) in sum.iter_mut().enumerate() {
         *s = h[0][i] + h[1][i] + h[2][i] + h[3][i];
@@ -439,10 +429,12 @@ struct Lanes {
 }
 
 impl Lanes {
-    /// Decodes one access into `slot`. `deltas` must hold an entry for
-    /// every explicit-class tag (the caller counts them first); `next`
-    /// then stays below its length wherever the entry is used, so the mask
-    /// never changes an index that matters.
+    /// Decodes one access into `slot`. When `deltas` holds an entry for
+    /// every explicit-class tag, `next` stays below its length wherever the
+    /// entry is used, so the mask never changes an index that matters;
+    /// when it does not, the accesses are wrong but the indices still in
+    /// bounds, and the caller, which counts the tags as it goes, refuses
+    /// the chunk.
     #[inline(always)]
     fn step(&mut self, slot: &mut Access, tag: u8, table: &[TagEntry; 256], deltas: &Deltas) {
         let e = &table[usize::from(tag)];
@@ -458,13 +450,14 @@ impl Lanes {
 }
 
 /// Decodes one chunk payload of `records` records, `accesses` of them
-/// accesses, appending to `batch` and adding the accesses to `totals`.
-/// `buf` holds the payload in its first `len` bytes, then at least
-/// [`PADDING`] more bytes of any value.
+/// accesses, into `batch` (replacing what it held) and adding the accesses
+/// to `totals`. `buf` holds the payload in its first `len` bytes, then at
+/// least [`PADDING`] more bytes of any value.
 ///
 /// Succeeds only if the payload holds exactly that: every tag names a
 /// template, every section is used to its last byte, and the marker
-/// section holds `records - accesses` markers.
+/// section holds `records - accesses` markers. On failure, what `batch`
+/// holds is unspecified.
 pub(crate) fn decode(
     buf: &[u8],
     len: usize,
@@ -474,6 +467,7 @@ pub(crate) fn decode(
     totals: &mut Totals,
     scratch: &mut Scratch,
 ) -> Result<(), DecodeError> {
+    batch.markers.clear();
     if buf.len() < len + PADDING {
         return Err(DecodeError::new(0, "decode buffer lacks its padding"));
     }
@@ -522,57 +516,44 @@ pub(crate) fn decode(
         decode_deltas(buf, deltas_start, deltas_end, deltas).map_err(|e| DecodeError::new(0, e))?;
     let deltas: &Deltas = deltas;
 
-    // Check every tag before the main loop, which then cannot fail.
-    let hist = histogram(tags);
-    let mut per_template = [0u64; MAX_TEMPLATES];
-    let mut explicit = 0u64;
-    for (tag, &n) in hist.iter().enumerate() {
-        let template = tag & usize::from(TAG_TEMPLATE);
-        if n != 0 && template >= defined {
-            let at = tags
-                .iter()
-                .position(|&t| usize::from(t) == tag)
-                .unwrap_or(0);
-            return Err(DecodeError::new(
-                at,
-                format!("tag {tag:#04x} names template {template}, the chunk has {defined}"),
-            ));
-        }
-        per_template[template] += u64::from(n);
-        if tag >> TAG_CLASS_SHIFT == usize::from(CLASS_EXPLICIT) {
-            explicit += u64::from(n);
-        }
-    }
-    if explicit != n_deltas as u64 {
-        return Err(DecodeError::new(
-            accesses,
-            format!("the delta section has {n_deltas} entries, the tags use {explicit}"),
-        ));
-    }
-
     // The main loop. Sizing the batch once (all-zero accesses, so a
     // memset) and writing through `&mut` lets each access be a 16-byte
     // copy of its template plus the address; four at a time to spread the
-    // loop's own cost.
+    // loop's own cost. It cannot fail: it counts the tags as it goes
+    // (undefined templates decode to zero accesses, missing deltas to wrong
+    // addresses), and the checks after it refuse the chunk.
     let table = scratch.tags.get_or_insert_with(|| Box::new([NO_TAG; 256]));
     tag_table(&templates, defined, table);
     let table: &[TagEntry; 256] = table;
     let out = &mut batch.accesses;
-    let base = out.len();
-    out.resize(base + accesses, ZEROED);
+    // Resized, not cleared: a batch as long as the last one (most are
+    // BATCH_RECORDS long) is overwritten without being zeroed first.
+    out.resize(accesses, ZEROED);
     let mut lanes = Lanes {
         prev: [0; 256],
         next: 0,
     };
-    let mut slots = out[base..].chunks_exact_mut(4);
+    let mut h = [[0u32; 256]; 4];
+    let mut slots = out.chunks_exact_mut(4);
     let mut quads = tags.chunks_exact(4);
     for (s, q) in (&mut slots).zip(&mut quads) {
         for k in 0..4 {
+            h[k][usize::from(q[k])] += 1;
             lanes.step(&mut s[k], q[k], table, deltas);
         }
     }
     for (slot, &tag) in slots.into_remainder().iter_mut().zip(quads.remainder()) {
+        h[0][usize::from(tag)] += 1;
         lanes.step(slot, tag, table, deltas);
+    }
+    let hist = sum_histograms(&h);
+    if let Err(e) = check_tags(tags, &hist, defined, n_deltas) {
+        out.clear();
+        return Err(e);
+    }
+    let mut per_template = [0u64; MAX_TEMPLATES];
+    for (tag, &n) in hist.iter().enumerate() {
+        per_template[tag & usize::from(TAG_TEMPLATE)] += u64::from(n);
     }
 
     let mut marks = &payload[deltas_end..];
@@ -590,7 +571,7 @@ pub(crate) fn decode(
                     format!("marker {gap} accesses on runs past the chunk's {accesses}"),
                 )
             })?;
-        decode_marker(&mut marks, at + m, &mut batch.markers, base + at)?;
+        decode_marker(&mut marks, at + m, &mut batch.markers, at)?;
     }
     if !marks.is_empty() {
         return Err(DecodeError::new(
@@ -608,6 +589,40 @@ pub(crate) fn decode(
             Op::Write => s.writes += n,
         }
         s.bytes += n * u64::from(t.size);
+    }
+    Ok(())
+}
+
+/// Refuses a chunk whose tags (of histogram `hist`) name a template beyond
+/// the `defined` ones, or use other than `n_deltas` explicit deltas.
+fn check_tags(
+    tags: &[u8],
+    hist: &[u32; 256],
+    defined: usize,
+    n_deltas: usize,
+) -> Result<(), DecodeError> {
+    let mut explicit = 0u64;
+    for (tag, &n) in hist.iter().enumerate() {
+        let template = tag & usize::from(TAG_TEMPLATE);
+        if n != 0 && template >= defined {
+            let at = tags
+                .iter()
+                .position(|&t| usize::from(t) == tag)
+                .unwrap_or(0);
+            return Err(DecodeError::new(
+                at,
+                format!("tag {tag:#04x} names template {template}, the chunk has {defined}"),
+            ));
+        }
+        if tag >> TAG_CLASS_SHIFT == usize::from(CLASS_EXPLICIT) {
+            explicit += u64::from(n);
+        }
+    }
+    if explicit != n_deltas as u64 {
+        return Err(DecodeError::new(
+            tags.len(),
+            format!("the delta section has {n_deltas} entries, the tags use {explicit}"),
+        ));
     }
     Ok(())
 }

@@ -95,10 +95,11 @@
 //! and op change often (samplers interleave), but few combinations occur
 //! in a chunk, so the tag names the whole combination and decoding an
 //! access is copying a 16-byte template and adding one delta. The decoder
-//! reads the templates and explicit deltas into tables and counts the tag
-//! column (a histogram that checks every tag and gives the chunk's totals)
-//! before its main loop, which is then branch-free and cannot fail; and
-//! the length of a prefix varint is known from its first byte.
+//! reads the templates and explicit deltas into tables before its main
+//! loop, which is then branch-free and cannot fail, and counts the tag
+//! column as it goes (a histogram that checks every tag afterwards and
+//! gives the chunk's totals); and the length of a prefix varint is known
+//! from its first byte.
 //!
 //! ## Reading
 //!
@@ -165,7 +166,8 @@ pub struct PayloadDecoder {
 
 #[doc(hidden)]
 impl PayloadDecoder {
-    /// Decodes `payload` (which must not include padding) into `batch`.
+    /// Decodes `payload` (which must not include padding) into `batch`,
+    /// replacing what it held.
     pub fn decode(
         &mut self,
         payload: &[u8],

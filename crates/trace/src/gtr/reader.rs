@@ -320,7 +320,6 @@ impl<R: Read> GtrReader<R> {
             ));
         }
         self.payload.resize(ulen as usize + codec::PADDING, 0);
-        batch.clear();
         codec::decode(
             &self.payload,
             ulen as usize,
@@ -405,20 +404,25 @@ impl<R: Read> GtrReader<R> {
     }
 
     pub fn read_batch(&mut self, batch: &mut Batch) -> Result<bool, TraceError> {
-        batch.clear();
+        // Not cleared before a chunk: the decoder overwrites the accesses
+        // in place, sparing a batch-sized memset.
         match self.state {
-            State::Done => return Ok(false),
+            State::Done => {
+                batch.clear();
+                return Ok(false);
+            }
             State::Failed => {
+                batch.clear();
                 return Err(self.corrupt(self.pos, "reading past an earlier error"));
             }
             State::Chunks => {}
         }
         match self.next(batch) {
-            Ok(more) => {
-                if !more {
-                    self.state = State::Done;
-                }
-                Ok(more)
+            Ok(true) => Ok(true),
+            Ok(false) => {
+                batch.clear();
+                self.state = State::Done;
+                Ok(false)
             }
             Err(e) => {
                 batch.clear();
