@@ -61,7 +61,7 @@ pub use pipeline::{
 };
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
-pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, Wrap};
+pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, TexView, Wrap};
 pub use scene::{
     AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Mesh, Mirror, Passes, Scene,
 };

@@ -15,6 +15,8 @@
 //!   lay it out), so `stc` accesses have their own addresses. The target
 //!   owns its [`Hiz`], which every depth store keeps conservative.
 
+use gfxcache_trace::Stream;
+
 use crate::hiz::Hiz;
 use crate::surface::{Allocator, PixelFormat, Surface};
 
@@ -36,6 +38,7 @@ enum ColorData {
 pub struct ColorTarget {
     pub surface: Surface,
     data: ColorData,
+    stream: Stream,
 }
 
 fn unorm8(c: f32) -> u8 {
@@ -53,7 +56,20 @@ impl ColorTarget {
         ColorTarget {
             surface: Surface::new(width, height, pf, alloc),
             data,
+            stream: Stream::Rt,
         }
+    }
+
+    /// The same target tagged as the displayable surface: its writes (and
+    /// clears) are [`Stream::Display`] accesses instead of `rt`.
+    pub fn displayable(mut self) -> ColorTarget {
+        self.stream = Stream::Display;
+        self
+    }
+
+    /// The stream the pipeline tags this target's accesses with.
+    pub fn stream(&self) -> Stream {
+        self.stream
     }
 
     pub fn width(&self) -> u32 {
