@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 pub mod buffers;
+pub mod frame;
 pub mod hiz;
 pub mod math;
 pub mod pipeline;

@@ -379,6 +379,11 @@ impl Pipeline {
         std::mem::replace(&mut self.colors[id.0], t)
     }
 
+    /// [`Pipeline::replace_color`] for depth/stencil targets.
+    pub fn replace_depth(&mut self, id: DepthId, t: DepthTarget) -> DepthTarget {
+        std::mem::replace(&mut self.depths[id.0], t)
+    }
+
     pub fn stats(&self) -> &Stats {
         &self.stats
     }
