@@ -458,7 +458,9 @@ impl Sampler {
                 *c += t.weight * v;
             }
             let block = tex.texel_addr(t.level, t.x, t.y) & !(BLOCK_BYTES - 1);
-            if !blocks[..nblocks].contains(&block) {
+            // Neighbouring taps mostly share a block: test the last first.
+            let repeat = nblocks > 0 && blocks[nblocks - 1] == block;
+            if !repeat && !blocks[..nblocks].contains(&block) {
                 blocks[nblocks] = block;
                 nblocks += 1;
             }

@@ -384,3 +384,69 @@ fn bad_configurations_and_scenes_are_errors() {
     bad.instances[0].mesh = 77;
     assert!(FrameRenderer::new(&bad, config(8, 8)).is_err());
 }
+
+#[test]
+fn transparent_pass_blends_without_writing_depth() {
+    let scene = full();
+    let (recs, _) = render(&scene, config(96, 64));
+    let ps = passes(&recs);
+    let t = pass(&ps, "transparent");
+    let has = |s: Stream, op: Op| t.accesses.iter().any(|a| a.stream == s && a.op == op);
+    assert!(has(Stream::Z, Op::Read));
+    assert!(
+        !has(Stream::Z, Op::Write),
+        "transparent geometry wrote depth"
+    );
+    assert!(
+        has(Stream::Rt, Op::Read),
+        "blending must read the destination"
+    );
+    assert!(has(Stream::Rt, Op::Write));
+}
+
+#[test]
+fn every_draw_fetches_its_shader_right_after_draw_begin() {
+    let scene = full();
+    let (recs, _) = render(&scene, config(64, 48));
+    let mut draws = 0;
+    for (i, r) in recs.iter().enumerate() {
+        if let Record::Marker(Marker::DrawBegin { .. }) = r {
+            draws += 1;
+            let next: Vec<&Record> = recs[i + 1..].iter().take(2).collect();
+            for n in next {
+                assert!(
+                    matches!(n, Record::Access(a) if a.stream == Stream::Shader && a.op == Op::Read),
+                    "draw {draws} starts with {n:?}"
+                );
+            }
+        }
+    }
+    // Instances in shadow, reflection (minus the reflective ground), G-buffer,
+    // plus full-screen and post draws.
+    assert!(draws > 3 * scene.instances.len());
+}
+
+#[test]
+fn forward_mode_lights_with_the_shadow_map() {
+    let scene = full();
+    let cfg = FrameConfig {
+        passes: Some(Passes {
+            deferred: false,
+            ..Passes::default()
+        }),
+        ..config(96, 64)
+    };
+    let (recs, r) = render(&scene, cfg);
+    let ps = passes(&recs);
+    let f = pass(&ps, "forward");
+    let map = &r.depth_target("shadow").expect("shadow").surface;
+    let tex = blocks(&f.accesses, Stream::Tex, Op::Read);
+    assert!(!inside(&tex, map).is_empty());
+    let refl = &r.color_target("reflection").expect("refl").surface;
+    assert!(!inside(&tex, refl).is_empty());
+    // No stencil test in forward mode (the clear still writes the plane).
+    assert!(!f
+        .accesses
+        .iter()
+        .any(|a| a.stream == Stream::Stc && a.op == Op::Read));
+}
