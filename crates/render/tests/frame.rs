@@ -383,6 +383,9 @@ fn bad_configurations_and_scenes_are_errors() {
     let mut bad = full();
     bad.instances[0].mesh = 77;
     assert!(FrameRenderer::new(&bad, config(8, 8)).is_err());
+    let mut bad = full();
+    bad.camera.keys[1].target = bad.camera.keys[1].eye;
+    assert!(FrameRenderer::new(&bad, config(8, 8)).is_err());
 }
 
 #[test]

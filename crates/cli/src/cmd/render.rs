@@ -129,6 +129,7 @@ struct Output {
     triangles_after_cull: u64,
     fragments: u64,
     fragments_shaded: u64,
+    /// Fragments shaded by the main and transparent passes per screen pixel.
     overdraw: f64,
     texels_sampled: u64,
     pipeline_accesses: u64,
@@ -462,6 +463,14 @@ fn summarize(
         });
     }
     let pixels = args.width as u64 * args.height as u64 * frames.len() as u64;
+    // Overdraw counts the screen-sized geometry passes only (the shadow map
+    // and the reflection have their own resolutions; full-screen passes
+    // shade each pixel once by construction).
+    let screen_shaded: u64 = passes
+        .iter()
+        .filter(|x| matches!(x.0.as_str(), "gbuffer" | "forward" | "transparent"))
+        .map(|x| x.2.fragments_shaded)
+        .sum();
     let p = r.passes();
     let on: Vec<String> = [
         ("shadow", p.shadow),
@@ -490,7 +499,7 @@ fn summarize(
         triangles_after_cull: stats.triangles_after_cull,
         fragments: stats.fragments,
         fragments_shaded: stats.fragments_shaded,
-        overdraw: stats.overdraw(pixels),
+        overdraw: screen_shaded as f64 / pixels.max(1) as f64,
         texels_sampled: stats.texels,
         pipeline_accesses: pipeline.total(),
         llc_accesses: llc.total(),
@@ -714,6 +723,7 @@ mod tests {
         assert!(!dir.path().join("p.png.partial").exists());
         assert!(a.per_pass.iter().any(|p| p.name == "transparent"));
         assert!(a.render_caches.iter().all(|c| c.hit_rate <= 1.0));
+        assert!(a.overdraw > 0.1 && a.overdraw < 3.0, "{}", a.overdraw);
         let raw = render_scene(&s, &args(dir.path(), 2, true)).unwrap();
         let mut r = gfxcache_trace::open(&dir.path().join("t2true.gtr")).unwrap();
         let n = gfxcache_trace::read_all(r.as_mut())
@@ -723,7 +733,8 @@ mod tests {
             .count();
         assert_eq!(n as u64, raw.pipeline_accesses);
         assert!(raw.render_caches.is_empty());
-        serde_json::to_string(&a).unwrap();
+        // Shown with --nocapture: what `--json` prints.
+        eprintln!("{}", serde_json::to_string_pretty(&a).unwrap());
         assert!(text(&a).contains("render cache"));
     }
 

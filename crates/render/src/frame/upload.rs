@@ -96,6 +96,22 @@ fn check(scene: &Scene) -> Result<(), FrameError> {
     if scene.camera.keys.is_empty() {
         return bad("the camera path has no keys".into());
     }
+    for (k, c) in scene.camera.keys.iter().enumerate() {
+        let finite = [c.eye, c.target, c.up]
+            .iter()
+            .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite());
+        let dir = c.target - c.eye;
+        if !finite
+            || dir.length() == 0.0
+            || dir.cross(c.up).length() == 0.0
+            || !(c.near > 0.0 && c.far > c.near && c.far.is_finite())
+            || !(c.fov_y > 0.0 && c.fov_y < std::f32::consts::PI)
+        {
+            return bad(format!(
+                "camera key {k} is degenerate (eye, target, up, near < far, fov)"
+            ));
+        }
+    }
     Ok(())
 }
 
