@@ -12,7 +12,7 @@
 //! | `reflection`         | RenderToTexture   | reflection (RGBA16F) + depth (D32F), `reflection_scale` of the screen | material textures | vidx vtx hiz z rt tex shader |
 //! | `gbuffer` (deferred) | GBuffer           | albedo (RGBA8), normal (RGBA16F), emissive+reflection (RGBA16F), depth D24S8 with stencil = 1 on geometry | material textures, shadow-less; reflection target | vidx vtx hiz z stc rt tex shader |
 //! | `lighting` (deferred)| Lighting          | HDR colour (RGBA16F), cleared to the sky    | the three G-buffer targets, the depth surface, the shadow map | vidx vtx stc rt tex shader |
-//! | `forward` (forward)  | Forward           | HDR colour (RGBA16F) + depth D24S8          | material textures, shadow map, reflection | vidx vtx hiz z rt tex shader |
+//! | `forward` (forward)  | Forward           | HDR colour (RGBA16F) + depth D24S8          | material textures, shadow map, reflection | vidx vtx hiz z stc (clear only) rt tex shader |
 //! | `transparent`        | Transparent       | HDR colour, blended (depth test, no writes) | material textures, shadow map          | vidx vtx hiz z rt tex shader |
 //! | `post`               | Post              | bloom chain (RGBA16F, halving `bloom_levels` times) | HDR colour, bloom levels         | vidx vtx rt tex shader |
 //! | `display`            | Display           | the displayable RGBA8 surface (`display` stream) | HDR colour (+ bloom level 0 with post) | vidx vtx display tex shader |
