@@ -31,9 +31,26 @@ fn main() {
     let mut r = FrameRenderer::new(&scene, FrameConfig::new(w, h)).expect("renderer");
     let setup = t0.elapsed().as_secs_f64();
     let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(4);
+    // With FRAME_SPEED_OUT=F.gtr the LLC stream is also written, as
+    // `gfxcache render --out` does.
+    let out = std::env::var("FRAME_SPEED_OUT").ok();
     let consumer = std::thread::spawn(move || {
         let mut llc = 0u64;
+        let mut writer = out.map(|p| {
+            let meta = gfxcache_trace::TraceMeta {
+                generator: "frame_speed".into(),
+                ..Default::default()
+            };
+            gfxcache_trace::create(std::path::Path::new(&p), &meta).expect("create the trace")
+        });
         let mut caches = RenderCaches::new(|r: Record| {
+            if let Some(w) = &mut writer {
+                match &r {
+                    Record::Access(a) => w.write_access(a),
+                    Record::Marker(m) => w.write_marker(m),
+                }
+                .expect("write the trace");
+            }
             if matches!(r, Record::Access(_)) {
                 llc += 1;
             }
@@ -44,6 +61,9 @@ fn main() {
             }
         }
         drop(caches);
+        if let Some(w) = writer {
+            w.finish().expect("finish the trace");
+        }
         llc
     });
     let t1 = Instant::now();
