@@ -35,6 +35,10 @@ enum Command {
     Trace(cmd::trace::Command),
     /// List the replacement policies and their parameters.
     Policies(cmd::policies::Args),
+    /// Render frames of a scene: the LLC trace, the picture, a summary.
+    Render(cmd::render::Args),
+    /// List the built-in scenes.
+    Scenes(cmd::scenes::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +48,8 @@ fn main() -> ExitCode {
         Command::Mrc(a) => cmd::mrc::run(a),
         Command::Trace(c) => cmd::trace::run(c),
         Command::Policies(a) => cmd::policies::run(a),
+        Command::Render(a) => cmd::render::run(a),
+        Command::Scenes(a) => cmd::scenes::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -323,3 +323,60 @@ fn mrc_equals_sim_lru_at_every_size() {
         );
     }
 }
+
+#[test]
+fn scenes_lists_the_builtins() {
+    let v = json(&["scenes", "--json"]);
+    let list = v.as_array().expect("a list");
+    let text = ok(&["scenes"]);
+    assert_eq!(text.lines().count(), list.len());
+    for s in list {
+        assert!(text.contains(s["name"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn render_errors_are_clear() {
+    let out = gfxcache(&["render", "--scene", "anything", "--mode", "tbr"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not implemented yet"), "{err}");
+    assert!(out.stdout.is_empty());
+    let out = gfxcache(&["render", "--scene", "/no/such/scene.obj", "--json"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown scene"));
+    assert!(out.stdout.is_empty());
+    let out = gfxcache(&["render", "--scene", "x", "--mode", "fast"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn render_a_builtin_if_any_is_registered() {
+    let v = json(&["scenes", "--json"]);
+    let Some(first) = v.as_array().and_then(|l| l.first()) else {
+        return; // no built-in scenes on this branch yet
+    };
+    let name = first["name"].as_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let gtr = dir.path().join("f.gtr");
+    let png = dir.path().join("f.png");
+    let v = json(&[
+        "render",
+        "--scene",
+        name,
+        "--width",
+        "64",
+        "--height",
+        "48",
+        "--out",
+        gtr.to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["width"], 64);
+    assert!(v["llc_accesses"].as_u64().unwrap() > 0);
+    assert!(gtr.exists() && png.exists());
+    let info = json(&["trace", "info", gtr.to_str().unwrap(), "--json"]);
+    assert!(info.is_object());
+}

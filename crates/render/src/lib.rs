@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 pub mod buffers;
+pub mod frame;
 pub mod hiz;
 pub mod math;
 pub mod pipeline;
@@ -61,7 +62,7 @@ pub use pipeline::{
 };
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
-pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, Wrap};
+pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, TexView, Wrap};
 pub use scene::{
     AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Mesh, Mirror, Passes, Scene,
 };

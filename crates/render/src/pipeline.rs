@@ -35,6 +35,18 @@
 //! differ). Every access of a stamp (`hiz`, `z`, `stc`, `tex`, `rt`) carries
 //! its unit; vertex fetch carries unit 0.
 //!
+//! **Discard.** A shader that may kill pixels ([`FragmentShader::discards`],
+//! e.g. alpha-masked foliage) sets [`FragmentOutput::kill`]; like a shader
+//! that writes depth it forces late Z, because depth and stencil must not be
+//! written for pixels the shader has yet to decide on.
+//!
+//! **Render-to-texture.** [`Fragments::sample_view`] samples any
+//! [`TexView`] (a texture or a render target at its surface addresses) and
+//! [`Fragments::load`] fetches single texels of a view (a full-screen
+//! pass reading a same-size target), reporting each distinct block once per
+//! quad. A colour target's writes use its [`ColorTarget::stream`] (`rt`,
+//! or `display` for the displayable surface).
+//!
 //! The fragment shader is a [`FragmentShader`] (any
 //! `Fn(&mut Fragments, &mut FragmentOutput)` is one), called once per quad
 //! through dynamic dispatch; its texture reads are buffered and handed to
@@ -49,7 +61,7 @@ use crate::buffers::{
 };
 use crate::math::Mat4;
 use crate::raster::{Quad, Rasterizer, Viewport};
-use crate::sampler::{Derivs, Sampler};
+use crate::sampler::{Derivs, Sampler, TexView};
 use crate::state::{CompareFunc, State, StencilOp, MAX_TARGETS};
 use crate::surface::{Surface, BLOCK_BYTES, HIZ_BLOCK_SHAPE, HIZ_TILE};
 use crate::target::{ColorTarget, DepthTarget};
@@ -84,6 +96,7 @@ pub struct Fragments<'a> {
     pub mask: u8,
     pub unit: u16,
     tex: &'a mut Vec<Access>,
+    texels: &'a mut u64,
 }
 
 impl Fragments<'_> {
@@ -101,17 +114,69 @@ impl Fragments<'_> {
         sampler: &Sampler,
         uv: &[[f32; 2]; 4],
     ) -> [[f32; 4]; 4] {
+        self.sample_view(TexView::Texture(tex), sampler, uv)
+    }
+
+    /// [`Fragments::sample`] on any [`TexView`] (render-to-texture).
+    pub fn sample_view(
+        &mut self,
+        tex: TexView<'_>,
+        sampler: &Sampler,
+        uv: &[[f32; 2]; 4],
+    ) -> [[f32; 4]; 4] {
         let d = Derivs::from_quad(uv);
         let mut out = [[0.0; 4]; 4];
         for (i, o) in out.iter_mut().enumerate() {
             if self.mask & (1 << i) != 0 {
                 let buf = &mut *self.tex;
-                *o = sampler
-                    .sample(tex, uv[i][0], uv[i][1], &d, self.unit, |a| buf.push(a))
-                    .color;
+                let s =
+                    sampler.sample_view(tex, uv[i][0], uv[i][1], &d, self.unit, |a| buf.push(a));
+                *self.texels += s.taps as u64;
+                *o = s.color;
             }
         }
         out
+    }
+
+    /// Fetch texel `(x, y)` of level 0 of `tex` for every live pixel (no
+    /// filtering, as a full-screen pass reads a same-size target); each
+    /// distinct 64 B block is reported once for the quad. Coordinates are
+    /// clamped to the view; dead pixels get zero.
+    pub fn load(&mut self, tex: TexView<'_>, xy: &[[u32; 2]; 4]) -> [[f32; 4]; 4] {
+        let (w, h) = tex.level_size(0);
+        let mut out = [[0.0; 4]; 4];
+        let mut blocks = [0u64; 4];
+        let mut n = 0;
+        for (i, o) in out.iter_mut().enumerate() {
+            if self.mask & (1 << i) != 0 {
+                let (x, y) = (xy[i][0].min(w - 1), xy[i][1].min(h - 1));
+                *o = tex.fetch(0, x, y);
+                *self.texels += 1;
+                let b = tex.texel_addr(0, x, y) & !(BLOCK_BYTES - 1);
+                if !blocks[..n].contains(&b) {
+                    blocks[n] = b;
+                    n += 1;
+                }
+            }
+        }
+        for &b in &blocks[..n] {
+            self.tex.push(Access {
+                addr: b,
+                size: BLOCK_BYTES as u32,
+                unit: self.unit,
+                stream: Stream::Tex,
+                op: Op::Read,
+            });
+        }
+        out
+    }
+
+    /// Screen positions of the quad's four pixels.
+    pub fn pixels(&self) -> [[u32; 2]; 4] {
+        std::array::from_fn(|i| {
+            let (x, y) = self.quad.pixel(i);
+            [x, y]
+        })
     }
 }
 
@@ -123,6 +188,9 @@ pub struct FragmentOutput {
     /// Per-pixel depth; starts as the interpolated depth and is used only
     /// when [`FragmentShader::writes_depth`].
     pub depth: [f32; 4],
+    /// Pixels the shader discards (bit `i` for pixel `i`); honoured only
+    /// when [`FragmentShader::discards`].
+    pub kill: u8,
 }
 
 /// A fragment shader: called once per quad.
@@ -130,6 +198,10 @@ pub trait FragmentShader {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput);
     /// Whether `out.depth` replaces the interpolated depth (forces late Z).
     fn writes_depth(&self) -> bool {
+        false
+    }
+    /// Whether the shader may set [`FragmentOutput::kill`] (forces late Z).
+    fn discards(&self) -> bool {
         false
     }
 }
@@ -186,6 +258,8 @@ pub struct Stats {
     pub killed_stencil: u64,
     /// Pixels that passed every test and reached the colour stage.
     pub fragments_written: u64,
+    /// Texels the shaders read (filter taps, repeats included, and loads).
+    pub texels: u64,
 }
 
 impl Stats {
@@ -264,6 +338,7 @@ pub struct Pipeline {
     masks: Vec<u8>,
     outputs: Vec<FragmentOutput>,
     tex: Vec<Access>,
+    texels: u64,
 }
 
 impl Pipeline {
@@ -295,6 +370,18 @@ impl Pipeline {
 
     pub fn depth_mut(&mut self, id: DepthId) -> &mut DepthTarget {
         &mut self.depths[id.0]
+    }
+
+    /// Put `t` in slot `id` and return what was there: how a frame lends a
+    /// target it is about to sample to a shader while the pipeline draws
+    /// into others.
+    pub fn replace_color(&mut self, id: ColorId, t: ColorTarget) -> ColorTarget {
+        std::mem::replace(&mut self.colors[id.0], t)
+    }
+
+    /// [`Pipeline::replace_color`] for depth/stencil targets.
+    pub fn replace_depth(&mut self, id: DepthId, t: DepthTarget) -> DepthTarget {
+        std::mem::replace(&mut self.depths[id.0], t)
     }
 
     pub fn stats(&self) -> &Stats {
@@ -335,7 +422,7 @@ impl Pipeline {
         let t = &mut self.colors[id.0];
         t.clear(c);
         for b in surface_blocks(&t.surface) {
-            sink(access(b, Stream::Rt, Op::Write, 0));
+            sink(access(b, t.stream(), Op::Write, 0));
         }
     }
 
@@ -439,6 +526,7 @@ impl Pipeline {
             killed_late_z: s.killed_late_z - before.killed_late_z,
             killed_stencil: s.killed_stencil - before.killed_stencil,
             fragments_written: s.fragments_written - before.fragments_written,
+            texels: s.texels - before.texels,
         }
     }
 
@@ -486,7 +574,8 @@ impl Pipeline {
     ) {
         let st = &draw.state;
         let unit = unit_of(quads[0].x, quads[0].y);
-        let late = draw.shader.writes_depth();
+        let late = draw.shader.writes_depth() || draw.shader.discards();
+        let discards = draw.shader.discards();
         let depth_on = draw.depth.is_some() && st.depth.enabled();
         let stencil_on = st.stencil.enabled;
         let use_hiz = depth_on
@@ -525,6 +614,7 @@ impl Pipeline {
             let mut out = FragmentOutput {
                 color: [[[0.0; 4]; 4]; MAX_TARGETS],
                 depth: q.depth,
+                kill: 0,
             };
             if m != 0 {
                 self.stats.fragments_shaded += m.count_ones() as u64;
@@ -534,6 +624,7 @@ impl Pipeline {
                     mask: m,
                     unit,
                     tex: &mut self.tex,
+                    texels: &mut self.texels,
                 };
                 draw.shader.shade(&mut frag, &mut out);
                 for a in self.tex.drain(..) {
@@ -542,6 +633,12 @@ impl Pipeline {
             }
             outputs.push(out);
         }
+        if discards {
+            for (m, o) in masks.iter_mut().zip(&outputs) {
+                *m &= !o.kill;
+            }
+        }
+        self.stats.texels += std::mem::take(&mut self.texels);
         if late && (depth_on || stencil_on) {
             self.depth_stencil(draw, quads, &mut masks, Some(&outputs), unit, sink);
         }
@@ -660,8 +757,9 @@ impl Pipeline {
                 continue;
             }
             let t = &mut self.colors[id.0];
+            let stream = t.stream();
             if ts.reads_destination() {
-                emit_blocks(&t.surface, quads, masks, Stream::Rt, Op::Read, unit, sink);
+                emit_blocks(&t.surface, quads, masks, stream, Op::Read, unit, sink);
             }
             for ((q, &m), o) in quads.iter().zip(masks).zip(outputs) {
                 for i in 0..4 {
@@ -672,7 +770,7 @@ impl Pipeline {
                     }
                 }
             }
-            emit_blocks(&t.surface, quads, masks, Stream::Rt, Op::Write, unit, sink);
+            emit_blocks(&t.surface, quads, masks, stream, Op::Write, unit, sink);
         }
     }
 }

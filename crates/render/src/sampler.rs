@@ -26,11 +26,102 @@
 //!   and reports each distinct 64-byte block once per sample, in the order
 //!   first touched, as a 64-byte [`Stream::Tex`] read tagged with the
 //!   caller's `unit`. No allocation per sample.
+//! - **Render-to-texture.** Everything above works on a [`TexView`]: a
+//!   mipmapped [`Texture`] (Morton layout), or a colour or depth render
+//!   target read at its own tiled surface addresses (one level), so the
+//!   blocks a pass wrote as `rt` (or `z`) are the blocks a later pass reads
+//!   as `tex`. The view is an enum matched per texel (a branch, no dynamic
+//!   dispatch). RGBA16F targets return their stored floats (HDR values keep
+//!   their range); depth targets return the stored depth in every channel.
 
 use gfxcache_trace::{Access, Op, Stream};
 
 use crate::surface::BLOCK_BYTES;
+use crate::target::{ColorTarget, DepthTarget};
 use crate::texture::Texture;
+
+/// What a sampler reads: a mipmapped texture, or a render target sampled
+/// in place at its surface's addresses (render-to-texture).
+#[derive(Clone, Copy, Debug)]
+pub enum TexView<'a> {
+    Texture(&'a Texture),
+    Color(&'a ColorTarget),
+    Depth(&'a DepthTarget),
+}
+
+impl<'a> From<&'a Texture> for TexView<'a> {
+    fn from(t: &'a Texture) -> TexView<'a> {
+        TexView::Texture(t)
+    }
+}
+
+impl<'a> From<&'a ColorTarget> for TexView<'a> {
+    fn from(t: &'a ColorTarget) -> TexView<'a> {
+        TexView::Color(t)
+    }
+}
+
+impl<'a> From<&'a DepthTarget> for TexView<'a> {
+    fn from(t: &'a DepthTarget) -> TexView<'a> {
+        TexView::Depth(t)
+    }
+}
+
+impl TexView<'_> {
+    pub fn width(&self) -> u32 {
+        self.level_size(0).0
+    }
+
+    pub fn height(&self) -> u32 {
+        self.level_size(0).1
+    }
+
+    /// Mip levels (1 for a render target).
+    pub fn level_count(&self) -> u32 {
+        match self {
+            TexView::Texture(t) => t.level_count(),
+            TexView::Color(_) | TexView::Depth(_) => 1,
+        }
+    }
+
+    /// Width and height of `level`.
+    #[inline]
+    pub fn level_size(&self, level: u32) -> (u32, u32) {
+        match self {
+            TexView::Texture(t) => {
+                let l = t.level(level);
+                (l.width, l.height)
+            }
+            TexView::Color(c) => (c.width(), c.height()),
+            TexView::Depth(d) => (d.width(), d.height()),
+        }
+    }
+
+    /// The value of texel `(x, y)` of `level`: unorm formats in `[0, 1]`,
+    /// RGBA16F as stored, depth in every channel.
+    #[inline]
+    pub fn fetch(&self, level: u32, x: u32, y: u32) -> [f32; 4] {
+        match self {
+            TexView::Texture(t) => t.texel(level, x, y).map(|v| v as f32 / 255.0),
+            TexView::Color(c) => c.read(x, y),
+            TexView::Depth(d) => {
+                let z = d.depth(x, y);
+                [z, z, z, 1.0]
+            }
+        }
+    }
+
+    /// Address of the first byte of texel `(x, y)` of `level` (its element
+    /// for block-compressed textures).
+    #[inline]
+    pub fn texel_addr(&self, level: u32, x: u32, y: u32) -> u64 {
+        match self {
+            TexView::Texture(t) => t.texel_addr(level, x, y),
+            TexView::Color(c) => c.surface.addr_of(x, y),
+            TexView::Depth(d) => d.surface.addr_of(x, y),
+        }
+    }
+}
 
 /// Most probes of an anisotropic sample.
 pub const MAX_ANISO: u32 = 16;
@@ -141,7 +232,7 @@ pub struct Lod {
 /// The result of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
-    /// Filtered RGBA in `[0, 1]`.
+    /// Filtered RGBA (in `[0, 1]` for unorm formats).
     pub color: [f32; 4],
     pub lod: Lod,
     /// Texels read (with repeats across probes and levels).
@@ -180,6 +271,11 @@ impl Sampler {
 
     /// The LOD and probe count for derivatives `d` on `tex`.
     pub fn lod(&self, tex: &Texture, d: &Derivs) -> Lod {
+        self.lod_view(TexView::Texture(tex), d)
+    }
+
+    /// [`Sampler::lod`] on any [`TexView`].
+    pub fn lod_view(&self, tex: TexView<'_>, d: &Derivs) -> Lod {
         let w = tex.width() as f32;
         let h = tex.height() as f32;
         let px = ((d.dudx * w) * (d.dudx * w) + (d.dvdx * h) * (d.dvdx * h)).sqrt();
@@ -227,19 +323,31 @@ impl Sampler {
         u: f32,
         v: f32,
         d: &Derivs,
+        tap: impl FnMut(Tap),
+    ) -> Lod {
+        self.footprint_view(TexView::Texture(tex), u, v, d, tap)
+    }
+
+    /// [`Sampler::footprint`] on any [`TexView`].
+    pub fn footprint_view(
+        &self,
+        tex: TexView<'_>,
+        u: f32,
+        v: f32,
+        d: &Derivs,
         mut tap: impl FnMut(Tap),
     ) -> Lod {
-        let lod = self.lod(tex, d);
+        let lod = self.lod_view(tex, d);
         match self.filter {
             Filter::Point => {
                 let level = (lod.lod + 0.5).floor() as u32;
-                let l = tex.level(level);
-                let x = (u * l.width as f32).floor() as i64;
-                let y = (v * l.height as f32).floor() as i64;
+                let (lw, lh) = tex.level_size(level);
+                let x = (u * lw as f32).floor() as i64;
+                let y = (v * lh as f32).floor() as i64;
                 tap(Tap {
                     level,
-                    x: self.wrap_u.apply(x, l.width),
-                    y: self.wrap_v.apply(y, l.height),
+                    x: self.wrap_u.apply(x, lw),
+                    y: self.wrap_v.apply(y, lh),
                     weight: 1.0,
                 });
             }
@@ -264,7 +372,7 @@ impl Sampler {
 
     fn trilinear(
         &self,
-        tex: &Texture,
+        tex: TexView<'_>,
         lod: f32,
         u: f32,
         v: f32,
@@ -284,27 +392,21 @@ impl Sampler {
 
     fn bilinear(
         &self,
-        tex: &Texture,
+        tex: TexView<'_>,
         level: u32,
         u: f32,
         v: f32,
         weight: f32,
         tap: &mut impl FnMut(Tap),
     ) {
-        let l = tex.level(level);
-        let s = quantize(u * l.width as f32 - 0.5);
-        let t = quantize(v * l.height as f32 - 0.5);
+        let (lw, lh) = tex.level_size(level);
+        let s = quantize(u * lw as f32 - 0.5);
+        let t = quantize(v * lh as f32 - 0.5);
         let (s0, t0) = (s.floor(), t.floor());
         let (fs, ft) = (s - s0, t - t0);
         let (x0, y0) = (s0 as i64, t0 as i64);
-        let xs = [
-            self.wrap_u.apply(x0, l.width),
-            self.wrap_u.apply(x0 + 1, l.width),
-        ];
-        let ys = [
-            self.wrap_v.apply(y0, l.height),
-            self.wrap_v.apply(y0 + 1, l.height),
-        ];
+        let xs = [self.wrap_u.apply(x0, lw), self.wrap_u.apply(x0 + 1, lw)];
+        let ys = [self.wrap_v.apply(y0, lh), self.wrap_v.apply(y0 + 1, lh)];
         let wx = [1.0 - fs, fs];
         let wy = [1.0 - ft, ft];
         for j in 0..2 {
@@ -329,20 +431,36 @@ impl Sampler {
         v: f32,
         d: &Derivs,
         unit: u16,
+        sink: impl FnMut(Access),
+    ) -> Sample {
+        self.sample_view(TexView::Texture(tex), u, v, d, unit, sink)
+    }
+
+    /// [`Sampler::sample`] on any [`TexView`]: a render target is read at
+    /// its surface's addresses, and RGBA16F colours keep their range.
+    pub fn sample_view(
+        &self,
+        tex: TexView<'_>,
+        u: f32,
+        v: f32,
+        d: &Derivs,
+        unit: u16,
         mut sink: impl FnMut(Access),
     ) -> Sample {
         let mut color = [0.0f32; 4];
         let mut blocks = [0u64; MAX_TAPS];
         let mut nblocks = 0usize;
         let mut taps = 0u32;
-        let lod = self.footprint(tex, u, v, d, |t| {
+        let lod = self.footprint_view(tex, u, v, d, |t| {
             taps += 1;
-            let texel = tex.texel(t.level, t.x, t.y);
+            let texel = tex.fetch(t.level, t.x, t.y);
             for (c, v) in color.iter_mut().zip(texel) {
-                *c += t.weight * (v as f32 / 255.0);
+                *c += t.weight * v;
             }
             let block = tex.texel_addr(t.level, t.x, t.y) & !(BLOCK_BYTES - 1);
-            if !blocks[..nblocks].contains(&block) {
+            // Neighbouring taps mostly share a block: test the last first.
+            let repeat = nblocks > 0 && blocks[nblocks - 1] == block;
+            if !repeat && !blocks[..nblocks].contains(&block) {
                 blocks[nblocks] = block;
                 nblocks += 1;
             }

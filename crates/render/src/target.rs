@@ -15,6 +15,8 @@
 //!   lay it out), so `stc` accesses have their own addresses. The target
 //!   owns its [`Hiz`], which every depth store keeps conservative.
 
+use gfxcache_trace::Stream;
+
 use crate::hiz::Hiz;
 use crate::surface::{Allocator, PixelFormat, Surface};
 
@@ -36,6 +38,7 @@ enum ColorData {
 pub struct ColorTarget {
     pub surface: Surface,
     data: ColorData,
+    stream: Stream,
 }
 
 fn unorm8(c: f32) -> u8 {
@@ -53,7 +56,20 @@ impl ColorTarget {
         ColorTarget {
             surface: Surface::new(width, height, pf, alloc),
             data,
+            stream: Stream::Rt,
         }
+    }
+
+    /// The same target tagged as the displayable surface: its writes (and
+    /// clears) are [`Stream::Display`] accesses instead of `rt`.
+    pub fn displayable(mut self) -> ColorTarget {
+        self.stream = Stream::Display;
+        self
+    }
+
+    /// The stream the pipeline tags this target's accesses with.
+    pub fn stream(&self) -> Stream {
+        self.stream
     }
 
     pub fn width(&self) -> u32 {
@@ -270,16 +286,21 @@ pub fn f32_to_f16(v: f32) -> u16 {
     sign | h as u16
 }
 
-/// The value of half float `h`.
+/// The value of half float `h` (exact; built from bits, as it is on every
+/// texel a pass reads back).
 pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
-    let e = ((h >> 10) & 0x1f) as i32;
-    let m = (h & 0x3ff) as f32;
+    let sign = ((h as u32) & 0x8000) << 16;
+    let e = ((h >> 10) & 0x1f) as u32;
+    let m = (h & 0x3ff) as u32;
     match e {
-        0 => sign * m * (2.0f32).powi(-24),
-        31 if m == 0.0 => sign * f32::INFINITY,
+        // Subnormal or zero: m * 2^-24, exact in f32.
+        0 => {
+            let v = m as f32 * (1.0 / 16_777_216.0);
+            f32::from_bits(v.to_bits() | sign)
+        }
+        31 if m == 0 => f32::from_bits(sign | 0x7f80_0000),
         31 => f32::NAN,
-        _ => sign * (1.0 + m / 1024.0) * (2.0f32).powi(e - 15),
+        _ => f32::from_bits(sign | ((e + 127 - 15) << 23) | (m << 13)),
     }
 }
 
@@ -307,6 +328,20 @@ mod tests {
         assert_eq!(f32_to_f16(1.0 + 1.0 / 2048.0), 0x3c00);
         assert_eq!(f32_to_f16(1.0 + 3.0 / 2048.0), 0x3c02);
         assert!((f16_to_f32(f32_to_f16(1.0 / 3.0)) - 1.0 / 3.0).abs() < 1e-4);
+        // Every half converts to the value its fields define.
+        for h in 0..=u16::MAX {
+            let sign = if h & 0x8000 != 0 { -1.0f64 } else { 1.0 };
+            let e = ((h >> 10) & 0x1f) as i32;
+            let m = (h & 0x3ff) as f64;
+            let want = match e {
+                0 => sign * m * 2f64.powi(-24),
+                31 if m == 0.0 => sign * f64::INFINITY,
+                31 => f64::NAN,
+                _ => sign * (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+            };
+            let got = f16_to_f32(h) as f64;
+            assert!(got == want || (got.is_nan() && want.is_nan()), "{h:#x}");
+        }
     }
 
     #[test]

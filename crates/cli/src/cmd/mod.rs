@@ -2,6 +2,8 @@
 
 pub mod mrc;
 pub mod policies;
+pub mod render;
+pub mod scenes;
 pub mod sim;
 pub mod trace;
 

@@ -1,0 +1,749 @@
+//! `gfxcache render`: render frames of a scene through the software GPU and
+//! its render caches, write the LLC stream as a trace and the last frame as
+//! a PNG, and summarize what it cost.
+//!
+//! With `--threads 2` or more, the render caches and the trace writer run on
+//! a second thread, fed batches of records in order through a bounded
+//! channel, so the output is the same for every thread count.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use gfxcache_render::frame::{add_stats, FrameConfig, FrameRenderer, StreamCounts};
+use gfxcache_render::{RenderCacheStats, RenderCaches, Scene, Stats};
+use gfxcache_trace::{Marker, Record, Stream, TraceMeta, TraceWrite};
+use serde::Serialize;
+
+use super::print_json;
+use crate::progress;
+use crate::table::{percent, thousands, Table};
+
+#[derive(clap::Args, Clone)]
+pub struct Args {
+    /// A built-in scene name (see `gfxcache scenes`) or a scene file.
+    #[arg(long)]
+    pub scene: String,
+    /// Pipeline mode: `imr` (immediate mode); `tbr` comes later.
+    #[arg(long, default_value = "imr")]
+    pub mode: String,
+    #[arg(long, default_value_t = 1920)]
+    pub width: u32,
+    #[arg(long, default_value_t = 1080)]
+    pub height: u32,
+    /// Frames along the scene's camera path.
+    #[arg(long, default_value_t = 1)]
+    pub frames: u32,
+    /// Write the LLC stream (or with --raw the pipeline stream) here; the
+    /// format comes from the extension (.gtr recommended).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the last frame's picture here as PNG.
+    #[arg(long)]
+    pub png: Option<PathBuf>,
+    /// Write the unfiltered pipeline stream instead of the render caches'
+    /// misses and write-backs.
+    #[arg(long)]
+    pub raw: bool,
+    /// Print one JSON document on stdout instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Threads: 2 or more overlap rendering with the render caches and the
+    /// trace writer. Results do not depend on it.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    #[arg(long)]
+    pub no_shadow: bool,
+    #[arg(long)]
+    pub no_reflection: bool,
+    /// One forward main pass instead of G-buffer + deferred lighting.
+    #[arg(long)]
+    pub forward: bool,
+    #[arg(long)]
+    pub no_transparent: bool,
+    /// No bloom chain and no tone mapping (the display pass only clamps).
+    #[arg(long)]
+    pub no_post: bool,
+}
+
+#[derive(Serialize, Default, Clone, Copy)]
+struct Rw {
+    reads: u64,
+    writes: u64,
+}
+
+fn by_stream(c: &StreamCounts) -> std::collections::BTreeMap<&'static str, Rw> {
+    Stream::ALL
+        .iter()
+        .filter(|s| c.of(**s) > 0)
+        .map(|s| {
+            (
+                s.name(),
+                Rw {
+                    reads: c.reads[s.index()],
+                    writes: c.writes[s.index()],
+                },
+            )
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct PassOut {
+    name: String,
+    kind: &'static str,
+    draws: u64,
+    triangles_in: u64,
+    fragments_shaded: u64,
+    texels: u64,
+    pipeline_accesses: u64,
+    llc_accesses: u64,
+    pipeline: std::collections::BTreeMap<&'static str, Rw>,
+    llc: std::collections::BTreeMap<&'static str, Rw>,
+}
+
+#[derive(Serialize)]
+struct CacheOut {
+    cache: &'static str,
+    accesses: u64,
+    hits: u64,
+    misses: u64,
+    writebacks: u64,
+    hit_rate: f64,
+}
+
+#[derive(Serialize)]
+struct Output {
+    scene: String,
+    mode: &'static str,
+    width: u32,
+    height: u32,
+    frames: u32,
+    raw: bool,
+    threads: usize,
+    passes: Vec<String>,
+    triangles_in: u64,
+    triangles_after_cull: u64,
+    fragments: u64,
+    fragments_shaded: u64,
+    /// Fragments shaded by the main and transparent passes per screen pixel.
+    overdraw: f64,
+    texels_sampled: u64,
+    pipeline_accesses: u64,
+    llc_accesses: u64,
+    per_pass: Vec<PassOut>,
+    pipeline: std::collections::BTreeMap<&'static str, Rw>,
+    llc: std::collections::BTreeMap<&'static str, Rw>,
+    render_caches: Vec<CacheOut>,
+    out: Option<String>,
+    png: Option<String>,
+    seconds: f64,
+}
+
+/// What the consumer side (render caches, trace writer) reports.
+struct Consumed {
+    /// LLC-side counts per pass name, in order of first appearance; the
+    /// frame-end flush lands in `(flush)`.
+    per_pass: Vec<(String, StreamCounts)>,
+    caches: Vec<(&'static str, RenderCacheStats)>,
+}
+
+/// The consumer: records in, through the render caches (unless raw), to the
+/// trace writer and the LLC counters.
+/// What the render caches hand their LLC stream to.
+type LlcSink = Box<dyn FnMut(Record)>;
+
+struct Consumer {
+    caches: Option<RenderCaches<LlcSink>>,
+    state: Rc<RefCell<Sink>>,
+}
+
+struct Sink {
+    writer: Option<Box<dyn TraceWrite>>,
+    error: Option<anyhow::Error>,
+    per_pass: Vec<(String, StreamCounts)>,
+    current: usize,
+}
+
+impl Sink {
+    fn take(&mut self, r: Record) {
+        match &r {
+            Record::Access(a) => self.per_pass[self.current].1.add(a),
+            Record::Marker(Marker::PassBegin { name, .. }) => {
+                self.current = match self.per_pass.iter().position(|p| &p.0 == name) {
+                    Some(i) => i,
+                    None => {
+                        self.per_pass.push((name.clone(), StreamCounts::default()));
+                        self.per_pass.len() - 1
+                    }
+                };
+            }
+            Record::Marker(Marker::PassEnd) => self.current = 0,
+            _ => {}
+        }
+        if self.error.is_some() {
+            return;
+        }
+        if let Some(w) = &mut self.writer {
+            let res = match &r {
+                Record::Access(a) => w.write_access(a),
+                Record::Marker(m) => w.write_marker(m),
+            };
+            if let Err(e) = res {
+                self.error = Some(e.into());
+            }
+        }
+    }
+}
+
+impl Consumer {
+    /// The consumer for `args`, with its trace writer (if `--out`).
+    fn new(args: &Args, meta: &TraceMeta) -> Result<Consumer> {
+        let writer = match &args.out {
+            Some(path) => Some(
+                gfxcache_trace::create(path, meta)
+                    .with_context(|| format!("cannot create {}", path.display()))?,
+            ),
+            None => None,
+        };
+        let state = Rc::new(RefCell::new(Sink {
+            writer,
+            error: None,
+            per_pass: vec![("(flush)".to_string(), StreamCounts::default())],
+            current: 0,
+        }));
+        let caches = (!args.raw).then(|| {
+            let st = state.clone();
+            let f: LlcSink = Box::new(move |r| st.borrow_mut().take(r));
+            RenderCaches::new(f)
+        });
+        Ok(Consumer { caches, state })
+    }
+
+    fn take(&mut self, r: Record) {
+        match &mut self.caches {
+            Some(c) => c.record(r),
+            None => self.state.borrow_mut().take(r),
+        }
+    }
+
+    /// Counters, and the trace finished (renamed into place).
+    fn finish(self, out: Option<&Path>) -> Result<Consumed> {
+        let caches = self.caches.as_ref().map(|c| c.stats()).unwrap_or_default();
+        drop(self.caches);
+        let mut s = self.state.borrow_mut();
+        if let Some(e) = s.error.take() {
+            return Err(e);
+        }
+        if let (Some(w), Some(path)) = (s.writer.take(), out) {
+            w.finish()
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        let per_pass = std::mem::take(&mut s.per_pass);
+        Ok(Consumed { per_pass, caches })
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    match args.mode.as_str() {
+        "imr" => {}
+        "tbr" => bail!(
+            "--mode tbr: tile-based rendering is not implemented yet (it comes with a later issue); use --mode imr"
+        ),
+        m => bail!("unknown --mode '{m}' (expected imr or tbr)"),
+    }
+    if args.frames == 0 {
+        bail!("--frames must be at least 1");
+    }
+    let scene = gfxcache_render::scene::resolve(&args.scene)?;
+    for w in &scene.warnings {
+        eprintln!("warning: {}: {w}", scene.name);
+    }
+    let out = render_scene(&scene, &args)?;
+    if args.json {
+        print_json(&out)
+    } else {
+        print!("{}", text(&out));
+        Ok(())
+    }
+}
+
+fn config(scene: &Scene, args: &Args) -> FrameConfig {
+    let mut p = scene.passes;
+    p.shadow &= !args.no_shadow;
+    p.reflection &= !args.no_reflection;
+    p.deferred &= !args.forward;
+    p.transparent &= !args.no_transparent;
+    p.post &= !args.no_post;
+    FrameConfig {
+        passes: Some(p),
+        threads: args.threads.max(1),
+        ..FrameConfig::new(args.width, args.height)
+    }
+}
+
+/// Records per batch handed to the consumer thread.
+const BATCH: usize = 1 << 16;
+
+fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
+    let start = Instant::now();
+    let cfg = config(scene, args);
+    let mut renderer = FrameRenderer::new(scene, cfg)?;
+    let meta = TraceMeta {
+        generator: format!("gfxcache {} render", env!("CARGO_PKG_VERSION")),
+        scene: Some(scene.name.clone()),
+        resolution: Some([args.width, args.height]),
+        mode: Some("imr".into()),
+        block_size: Some(64),
+        frames: Some(args.frames),
+        extra: [(
+            "stream".to_string(),
+            serde_json::Value::from(if args.raw { "pipeline" } else { "llc" }),
+        )]
+        .into_iter()
+        .collect(),
+    };
+    let bar = progress::count("rendering", args.frames as u64);
+    let mut summaries = Vec::new();
+    let consumed = if cfg.threads >= 2 {
+        let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(4);
+        let (ready_tx, ready_rx) = mpsc::channel::<Result<()>>();
+        let targs = args.clone();
+        let handle = std::thread::spawn(move || -> Result<Consumed> {
+            let mut c = match Consumer::new(&targs, &meta) {
+                Ok(c) => {
+                    let _ = ready_tx.send(Ok(()));
+                    c
+                }
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e));
+                    return Err(anyhow::anyhow!("no consumer"));
+                }
+            };
+            for batch in rx {
+                for r in batch {
+                    c.take(r);
+                }
+            }
+            c.finish(targs.out.as_deref())
+        });
+        ready_rx
+            .recv()
+            .map_err(|_| anyhow::anyhow!("the render-cache thread stopped"))??;
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut sent_ok = true;
+        for f in 0..args.frames {
+            let s = renderer.render(f, args.frames, &mut |r| {
+                batch.push(r);
+                if batch.len() >= BATCH && sent_ok {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                    sent_ok = tx.send(full).is_ok();
+                }
+            });
+            summaries.push(s);
+            bar.inc(1);
+        }
+        if sent_ok && !batch.is_empty() {
+            let _ = tx.send(batch);
+        }
+        drop(tx);
+        handle
+            .join()
+            .map_err(|_| anyhow::anyhow!("the render-cache thread panicked"))??
+    } else {
+        let mut c = Consumer::new(args, &meta)?;
+        for f in 0..args.frames {
+            summaries.push(renderer.render(f, args.frames, &mut |r| c.take(r)));
+            bar.inc(1);
+        }
+        c.finish(args.out.as_deref())?
+    };
+    bar.finish_and_clear();
+    if let Some(png) = &args.png {
+        write_png(png, args.width, args.height, &renderer.picture())?;
+    }
+    Ok(summarize(
+        scene, args, &renderer, &summaries, consumed, start,
+    ))
+}
+
+fn write_png(path: &Path, w: u32, h: u32, pixels: &[[u8; 4]]) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    let bytes: Vec<u8> = pixels.iter().flatten().copied().collect();
+    let result = image::save_buffer_with_format(
+        &tmp,
+        &bytes,
+        w,
+        h,
+        image::ExtendedColorType::Rgba8,
+        image::ImageFormat::Png,
+    )
+    .map_err(anyhow::Error::from)
+    .and_then(|()| std::fs::rename(&tmp, path).map_err(anyhow::Error::from));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.context(format!("cannot write {}", path.display())));
+    }
+    Ok(())
+}
+
+fn summarize(
+    scene: &Scene,
+    args: &Args,
+    r: &FrameRenderer<'_>,
+    frames: &[gfxcache_render::frame::FrameSummary],
+    consumed: Consumed,
+    start: Instant,
+) -> Output {
+    let mut stats = Stats::default();
+    let mut pipeline = StreamCounts::default();
+    // Per pass name, in order of first appearance.
+    let mut passes: Vec<(String, &'static str, Stats, StreamCounts)> = Vec::new();
+    for f in frames {
+        for p in &f.passes {
+            add_stats(&mut stats, &p.stats);
+            pipeline.merge(&p.accesses);
+            match passes.iter_mut().find(|x| x.0 == p.name) {
+                Some(x) => {
+                    add_stats(&mut x.2, &p.stats);
+                    x.3.merge(&p.accesses);
+                }
+                None => passes.push((p.name.to_string(), p.kind.name(), p.stats, p.accesses)),
+            }
+        }
+    }
+    let mut llc = StreamCounts::default();
+    for (_, c) in &consumed.per_pass {
+        llc.merge(c);
+    }
+    let llc_of = |name: &str| {
+        consumed
+            .per_pass
+            .iter()
+            .find(|p| p.0 == name)
+            .map(|p| p.1)
+            .unwrap_or_default()
+    };
+    let mut per_pass: Vec<PassOut> = passes
+        .iter()
+        .map(|(name, kind, s, c)| {
+            let l = llc_of(name);
+            PassOut {
+                name: name.clone(),
+                kind,
+                draws: s.draws,
+                triangles_in: s.triangles_in,
+                fragments_shaded: s.fragments_shaded,
+                texels: s.texels,
+                pipeline_accesses: c.total(),
+                llc_accesses: l.total(),
+                pipeline: by_stream(c),
+                llc: by_stream(&l),
+            }
+        })
+        .collect();
+    let flush = llc_of("(flush)");
+    if flush.total() > 0 {
+        per_pass.push(PassOut {
+            name: "(flush)".into(),
+            kind: "other",
+            draws: 0,
+            triangles_in: 0,
+            fragments_shaded: 0,
+            texels: 0,
+            pipeline_accesses: 0,
+            llc_accesses: flush.total(),
+            pipeline: Default::default(),
+            llc: by_stream(&flush),
+        });
+    }
+    let pixels = args.width as u64 * args.height as u64 * frames.len() as u64;
+    // Overdraw counts the screen-sized geometry passes only (the shadow map
+    // and the reflection have their own resolutions; full-screen passes
+    // shade each pixel once by construction).
+    let screen_shaded: u64 = passes
+        .iter()
+        .filter(|x| matches!(x.0.as_str(), "gbuffer" | "forward" | "transparent"))
+        .map(|x| x.2.fragments_shaded)
+        .sum();
+    let p = r.passes();
+    let on: Vec<String> = [
+        ("shadow", p.shadow),
+        ("reflection", p.reflection && scene.mirror.is_some()),
+        ("gbuffer", p.deferred),
+        ("lighting", p.deferred),
+        ("forward", !p.deferred),
+        ("transparent", p.transparent),
+        ("post", p.post),
+        ("display", true),
+    ]
+    .iter()
+    .filter(|x| x.1)
+    .map(|x| x.0.to_string())
+    .collect();
+    Output {
+        scene: scene.name.clone(),
+        mode: "imr",
+        width: args.width,
+        height: args.height,
+        frames: args.frames,
+        raw: args.raw,
+        threads: args.threads.max(1),
+        passes: on,
+        triangles_in: stats.triangles_in,
+        triangles_after_cull: stats.triangles_after_cull,
+        fragments: stats.fragments,
+        fragments_shaded: stats.fragments_shaded,
+        overdraw: screen_shaded as f64 / pixels.max(1) as f64,
+        texels_sampled: stats.texels,
+        pipeline_accesses: pipeline.total(),
+        llc_accesses: llc.total(),
+        per_pass,
+        pipeline: by_stream(&pipeline),
+        llc: by_stream(&llc),
+        render_caches: consumed
+            .caches
+            .iter()
+            .map(|(name, s)| CacheOut {
+                cache: name,
+                accesses: s.accesses,
+                hits: s.hits,
+                misses: s.misses,
+                writebacks: s.writebacks,
+                hit_rate: if s.accesses > 0 {
+                    s.hits as f64 / s.accesses as f64
+                } else {
+                    0.0
+                },
+            })
+            .collect(),
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+        png: args.png.as_ref().map(|p| p.display().to_string()),
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+fn text(o: &Output) -> String {
+    let mut s = format!(
+        "scene {}  {}x{}  {}  {} frame(s)  passes: {}\n\
+         triangles {} in, {} after culling; fragments {} ({} shaded, overdraw {:.2}); texels sampled {}\n\
+         accesses: pipeline {}, LLC {}{}  ({:.2} s)\n\n",
+        o.scene,
+        o.width,
+        o.height,
+        o.mode,
+        o.frames,
+        o.passes.join(" "),
+        thousands(o.triangles_in),
+        thousands(o.triangles_after_cull),
+        thousands(o.fragments),
+        thousands(o.fragments_shaded),
+        o.overdraw,
+        thousands(o.texels_sampled),
+        thousands(o.pipeline_accesses),
+        thousands(o.llc_accesses),
+        if o.raw { " (raw: trace holds the pipeline stream)" } else { "" },
+        o.seconds,
+    );
+    let mut t = Table::new([
+        "pass",
+        "kind",
+        "draws",
+        "triangles",
+        "shaded",
+        "pipeline",
+        "LLC",
+    ])
+    .left(1);
+    for p in &o.per_pass {
+        t.row([
+            p.name.clone(),
+            p.kind.to_string(),
+            thousands(p.draws),
+            thousands(p.triangles_in),
+            thousands(p.fragments_shaded),
+            thousands(p.pipeline_accesses),
+            thousands(p.llc_accesses),
+        ]);
+    }
+    s.push_str(&t.render());
+    s.push('\n');
+    let mut t = Table::new(["stream", "pipeline R", "pipeline W", "LLC R", "LLC W"]);
+    for st in Stream::ALL {
+        let p = o.pipeline.get(st.name()).copied().unwrap_or_default();
+        let l = o.llc.get(st.name()).copied().unwrap_or_default();
+        if p.reads + p.writes + l.reads + l.writes > 0 {
+            t.row([
+                st.name().to_string(),
+                thousands(p.reads),
+                thousands(p.writes),
+                thousands(l.reads),
+                thousands(l.writes),
+            ]);
+        }
+    }
+    s.push_str(&t.render());
+    if !o.render_caches.is_empty() {
+        s.push('\n');
+        let mut t = Table::new([
+            "render cache",
+            "accesses",
+            "hits",
+            "hit rate",
+            "write-backs",
+        ]);
+        for c in &o.render_caches {
+            t.row([
+                c.cache.to_string(),
+                thousands(c.accesses),
+                thousands(c.hits),
+                percent(c.hit_rate),
+                thousands(c.writebacks),
+            ]);
+        }
+        s.push_str(&t.render());
+    }
+    for (what, f) in [("trace", &o.out), ("picture", &o.png)] {
+        if let Some(f) = f {
+            s.push_str(&format!("wrote {what} {f}\n"));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gfxcache_render::{
+        Camera, CameraPath, Instance, Light, Mat4, Material, Mesh, Passes, Vec2, Vec3,
+    };
+
+    /// A plane and a floating quad under the sun: enough for every pass
+    /// but reflection.
+    fn scene() -> Scene {
+        let quad = |y: f32, s: f32, material: usize| Mesh {
+            name: "quad".into(),
+            positions: [(-s, -s), (-s, s), (s, s), (s, -s)]
+                .iter()
+                .map(|&(x, z)| Vec3::new(x, y, z))
+                .collect(),
+            normals: vec![Vec3::new(0.0, 1.0, 0.0); 4],
+            uvs: vec![Vec2::new(0.0, 0.0); 4],
+            indices: vec![0, 1, 2, 0, 2, 3],
+            material,
+        };
+        Scene {
+            name: "cli-test".into(),
+            meshes: vec![quad(0.0, 5.0, 0), quad(1.0, 1.0, 1)],
+            materials: vec![
+                Material::default(),
+                Material {
+                    base_color: [1.0, 0.2, 0.2, 0.5],
+                    alpha: gfxcache_render::AlphaMode::Blend,
+                    emissive: [3.0, 0.0, 0.0],
+                    ..Material::default()
+                },
+            ],
+            images: vec![],
+            instances: (0..2)
+                .map(|mesh| Instance {
+                    mesh,
+                    transform: Mat4::IDENTITY,
+                })
+                .collect(),
+            camera: CameraPath::still(Camera {
+                eye: Vec3::new(0.0, 6.0, 6.0),
+                target: Vec3::new(0.0, 0.0, 0.0),
+                up: Vec3::new(0.0, 1.0, 0.0),
+                fov_y: 1.0,
+                near: 0.5,
+                far: 30.0,
+            }),
+            light: Light::default(),
+            mirror: None,
+            passes: Passes::default(),
+            sky: [0.3, 0.5, 0.9],
+            warnings: vec![],
+        }
+    }
+
+    fn args(dir: &Path, threads: usize, raw: bool) -> Args {
+        Args {
+            scene: "cli-test".into(),
+            mode: "imr".into(),
+            width: 64,
+            height: 48,
+            frames: 2,
+            out: Some(dir.join(format!("t{threads}{raw}.gtr"))),
+            png: Some(dir.join("p.png")),
+            raw,
+            json: true,
+            threads,
+            no_shadow: false,
+            no_reflection: false,
+            forward: false,
+            no_transparent: false,
+            no_post: false,
+        }
+    }
+
+    #[test]
+    fn trace_png_and_summary_agree_for_any_thread_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = scene();
+        let a = render_scene(&s, &args(dir.path(), 1, false)).unwrap();
+        let b = render_scene(&s, &args(dir.path(), 2, false)).unwrap();
+        let ta = std::fs::read(dir.path().join("t1false.gtr")).unwrap();
+        let tb = std::fs::read(dir.path().join("t2false.gtr")).unwrap();
+        assert!(ta == tb, "traces differ between thread counts");
+        assert_eq!(a.llc_accesses, b.llc_accesses);
+        let mut r = gfxcache_trace::open(&dir.path().join("t1false.gtr")).unwrap();
+        assert_eq!(r.meta().resolution, Some([64, 48]));
+        assert_eq!(r.meta().frames, Some(2));
+        assert_eq!(r.meta().block_size, Some(64));
+        let recs = gfxcache_trace::read_all(r.as_mut()).unwrap();
+        let accesses = recs
+            .iter()
+            .filter(|x| matches!(x, Record::Access(_)))
+            .count();
+        assert_eq!(accesses as u64, a.llc_accesses);
+        assert!(a.llc_accesses < a.pipeline_accesses);
+        let frames = recs
+            .iter()
+            .filter(|x| matches!(x, Record::Marker(Marker::FrameBegin { .. })))
+            .count();
+        assert_eq!(frames, 2);
+        let img = image::open(dir.path().join("p.png")).unwrap();
+        assert_eq!((img.width(), img.height()), (64, 48));
+        assert!(!dir.path().join("p.png.partial").exists());
+        assert!(a.per_pass.iter().any(|p| p.name == "transparent"));
+        assert!(a.render_caches.iter().all(|c| c.hit_rate <= 1.0));
+        assert!(a.overdraw > 0.1 && a.overdraw < 3.0, "{}", a.overdraw);
+        let raw = render_scene(&s, &args(dir.path(), 2, true)).unwrap();
+        let mut r = gfxcache_trace::open(&dir.path().join("t2true.gtr")).unwrap();
+        let n = gfxcache_trace::read_all(r.as_mut())
+            .unwrap()
+            .iter()
+            .filter(|x| matches!(x, Record::Access(_)))
+            .count();
+        assert_eq!(n as u64, raw.pipeline_accesses);
+        assert!(raw.render_caches.is_empty());
+        // Shown with --nocapture: what `--json` prints.
+        eprintln!("{}", serde_json::to_string_pretty(&a).unwrap());
+        assert!(text(&a).contains("render cache"));
+    }
+
+    #[test]
+    fn unwritable_outputs_are_errors() {
+        let s = scene();
+        let mut a = args(Path::new("/nonexistent-dir"), 2, false);
+        assert!(render_scene(&s, &a).is_err());
+        a.threads = 1;
+        assert!(render_scene(&s, &a).is_err());
+    }
+}

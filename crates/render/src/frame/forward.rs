@@ -1,0 +1,72 @@
+//! The forward main pass (deferred off): opaque and masked instances front
+//! to back, lit directly (sun, shadow map, reflection) into the HDR target,
+//! which is first cleared to the sky, with the D24S8 depth buffer.
+
+use gfxcache_trace::Record;
+
+use crate::pipeline::Draw;
+
+use super::shaders::{normal_matrix, MaterialShader, Mode, Program, ShadowLookup};
+use super::{material_state, Counted, FrameRenderer, View};
+
+pub(super) fn run<S: FnMut(Record)>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    sink: &mut Counted<'_, S>,
+) {
+    let (hdr, depth) = (r.t.hdr, r.t.depth);
+    let sky = r.scene.sky;
+    r.pipeline
+        .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], &mut |x| sink.record(x));
+    r.pipeline
+        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+    let refl = v.reflection.then(|| r.lend_color(r.t.refl));
+    let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
+    let scene = r.scene;
+    let (w, h) = (r.cfg.width, r.cfg.height);
+    for &i in &v.opaque {
+        let inst = &scene.instances[i];
+        let mat = &scene.materials[scene.meshes[inst.mesh].material];
+        let mesh = &r.gpu.meshes[inst.mesh];
+        let shader = MaterialShader {
+            mode: Mode::Forward,
+            material: mat,
+            texture: mat.texture.map(|t| &r.gpu.textures[t]),
+            sampler: &r.cfg.sampler,
+            normal_m: normal_matrix(&inst.transform),
+            light: &scene.light,
+            inv_vp: v.inv_vp,
+            width: w,
+            height: h,
+            shadow: shadow.as_ref().map(|map| ShadowLookup {
+                map,
+                light_vp: v.light_vp,
+            }),
+            reflection: refl.as_ref(),
+            mirror: None,
+        };
+        let draw = Draw {
+            indices: &mesh.indices,
+            vertices: &mesh.vertices,
+            mvp: v.vp * inst.transform,
+            state: material_state(mat, false),
+            color: &[hdr],
+            depth: Some(depth),
+            shader: &shader,
+        };
+        FrameRenderer::draw(
+            &mut r.pipeline,
+            &r.gpu.heap,
+            &draw,
+            Program::Forward,
+            i as u64,
+            sink,
+        );
+    }
+    if let Some(t) = refl {
+        r.pipeline.replace_color(r.t.refl, t);
+    }
+    if let Some(t) = shadow {
+        r.pipeline.replace_depth(r.t.shadow, t);
+    }
+}

@@ -1,0 +1,74 @@
+//! The G-buffer pass (deferred main pass): opaque and masked instances front
+//! to back into three render targets (albedo RGBA8, world normal RGBA16F,
+//! emissive + reflection RGBA16F) and the D24S8 depth buffer, whose
+//! stencil is set to 1 wherever geometry lands (the lighting pass skips the
+//! rest). The G-buffer colour targets are not cleared: the stencil says
+//! which pixels are valid, as engines do to save the bandwidth.
+
+use gfxcache_trace::Record;
+
+use crate::pipeline::Draw;
+use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
+
+use super::shaders::{normal_matrix, MaterialShader, Mode, Program};
+use super::{material_state, Counted, FrameRenderer, View};
+
+/// Stencil value of geometry pixels.
+pub(super) const GEOMETRY: u8 = 1;
+
+pub(super) fn run<S: FnMut(Record)>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    sink: &mut Counted<'_, S>,
+) {
+    let depth = r.t.depth;
+    r.pipeline
+        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+    let refl = v.reflection.then(|| r.lend_color(r.t.refl));
+    let targets = r.t.gbuf;
+    let scene = r.scene;
+    let (w, h) = (r.cfg.width, r.cfg.height);
+    let stencil = StencilState::both(
+        GEOMETRY,
+        StencilFace::new(CompareFunc::Always, StencilOp::Replace),
+    );
+    for &i in &v.opaque {
+        let inst = &scene.instances[i];
+        let mat = &scene.materials[scene.meshes[inst.mesh].material];
+        let mesh = &r.gpu.meshes[inst.mesh];
+        let shader = MaterialShader {
+            mode: Mode::GBuffer,
+            material: mat,
+            texture: mat.texture.map(|t| &r.gpu.textures[t]),
+            sampler: &r.cfg.sampler,
+            normal_m: normal_matrix(&inst.transform),
+            light: &scene.light,
+            inv_vp: v.inv_vp,
+            width: w,
+            height: h,
+            shadow: None,
+            reflection: refl.as_ref(),
+            mirror: None,
+        };
+        let draw = Draw {
+            indices: &mesh.indices,
+            vertices: &mesh.vertices,
+            mvp: v.vp * inst.transform,
+            state: material_state(mat, false).with_stencil(stencil),
+            color: &targets,
+            depth: Some(depth),
+            shader: &shader,
+        };
+        FrameRenderer::draw(
+            &mut r.pipeline,
+            &r.gpu.heap,
+            &draw,
+            Program::GBuffer,
+            i as u64,
+            sink,
+        );
+    }
+    if let Some(t) = refl {
+        r.pipeline.replace_color(r.t.refl, t);
+    }
+}

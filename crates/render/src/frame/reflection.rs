@@ -1,0 +1,76 @@
+//! The reflection pass (render-to-texture): the opaque scene mirrored about
+//! the mirror plane, at `reflection_scale` of the screen, into an RGBA16F
+//! colour target with its own D32F depth, cleared to the sky. Reflective
+//! instances (the mirror itself) are left out; pixels whose original lies
+//! below the plane are discarded. Lit without shadows.
+
+use gfxcache_trace::Record;
+
+use crate::pipeline::Draw;
+
+use super::shaders::{inverse, normal_matrix, MaterialShader, Mode, Program};
+use super::{material_state, mirror_matrix, Counted, FrameRenderer, View};
+
+pub(super) fn run<S: FnMut(Record)>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    sink: &mut Counted<'_, S>,
+) {
+    let scene = r.scene;
+    let Some(mirror) = scene.mirror else {
+        return;
+    };
+    let (color, depth) = (r.t.refl, r.t.refl_depth);
+    let sky = scene.sky;
+    r.pipeline
+        .clear_color(color, [sky[0], sky[1], sky[2], 1.0], &mut |x| {
+            sink.record(x)
+        });
+    r.pipeline
+        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+    let (w, h) = {
+        let t = r.pipeline.color(color);
+        (t.width(), t.height())
+    };
+    let vp = v.vp * mirror_matrix(&mirror);
+    let inv_vp = inverse(&v.vp);
+    for &i in &v.opaque {
+        let inst = &scene.instances[i];
+        let mat = &scene.materials[scene.meshes[inst.mesh].material];
+        if mat.reflective {
+            continue;
+        }
+        let mesh = &r.gpu.meshes[inst.mesh];
+        let shader = MaterialShader {
+            mode: Mode::Reflection,
+            material: mat,
+            texture: mat.texture.map(|t| &r.gpu.textures[t]),
+            sampler: &r.cfg.sampler,
+            normal_m: normal_matrix(&inst.transform),
+            light: &scene.light,
+            inv_vp,
+            width: w,
+            height: h,
+            shadow: None,
+            reflection: None,
+            mirror: Some(mirror.height),
+        };
+        let draw = Draw {
+            indices: &mesh.indices,
+            vertices: &mesh.vertices,
+            mvp: vp * inst.transform,
+            state: material_state(mat, true),
+            color: &[color],
+            depth: Some(depth),
+            shader: &shader,
+        };
+        FrameRenderer::draw(
+            &mut r.pipeline,
+            &r.gpu.heap,
+            &draw,
+            Program::Reflection,
+            i as u64,
+            sink,
+        );
+    }
+}

@@ -1,0 +1,402 @@
+//! What the frame's shaders share: matrix helpers, the lighting model, the
+//! shadow-map lookup, and the memory model of shader code and constants.
+//!
+//! **Lighting.** One directional sun with Lambert diffuse plus a uniform
+//! ambient term: `albedo * (ambient + sun * max(N.L, 0) * shadow) +
+//! emissive`. Texels are sRGB-encoded; the filtered colour is linearized by
+//! squaring (gamma 2, cheap and monotonic) and the display pass encodes
+//! with a square root.
+//!
+//! **Shadows.** A pixel's world position is reconstructed from its screen
+//! position and depth (inverse view-projection), taken to the light's clip
+//! space, and compared with one point-sampled texel of the shadow map (a
+//! `tex` read of the shadow map's depth surface) with a small bias.
+//!
+//! **Shader code and constants** ([`ShaderHeap`]): every program has its
+//! code at a fixed allocator address, and every draw has a 64 B constant
+//! block (its matrices and material) at a fixed slot. Each draw reads its
+//! program's whole code (an instruction-cache refill, since consecutive
+//! draws switch programs) and its constant block, right after its
+//! `DrawBegin`, as `shader`-stream reads of unit 0. Scene draws use the
+//! slot of their instance, so the same object reads the same constants in
+//! every pass and frame; full-screen draws use slots after the instances.
+
+use gfxcache_trace::{Access, Op, Record, Stream};
+
+use crate::math::{Mat4, Vec3, Vec4};
+use crate::pipeline::Fragments;
+use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::scene::Light;
+use crate::surface::{Allocator, BLOCK_BYTES};
+use crate::target::DepthTarget;
+
+/// The frame's shader programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Program {
+    ShadowDepth,
+    ShadowMask,
+    Reflection,
+    GBuffer,
+    Forward,
+    Lighting,
+    Transparent,
+    Bright,
+    Downsample,
+    Upsample,
+    Display,
+}
+
+impl Program {
+    pub const ALL: [Program; 11] = [
+        Program::ShadowDepth,
+        Program::ShadowMask,
+        Program::Reflection,
+        Program::GBuffer,
+        Program::Forward,
+        Program::Lighting,
+        Program::Transparent,
+        Program::Bright,
+        Program::Downsample,
+        Program::Upsample,
+        Program::Display,
+    ];
+
+    /// Bytes of vertex + fragment code: a rough size of what each does.
+    pub const fn code_bytes(self) -> u64 {
+        match self {
+            Program::ShadowDepth => 256,
+            Program::ShadowMask => 512,
+            Program::Bright | Program::Downsample | Program::Upsample => 512,
+            Program::Reflection | Program::Display => 1024,
+            Program::GBuffer => 1536,
+            Program::Lighting | Program::Forward | Program::Transparent => 2048,
+        }
+    }
+}
+
+/// Where shader code and per-draw constants live.
+#[derive(Clone, Debug)]
+pub struct ShaderHeap {
+    code: Vec<u64>,
+    constants: u64,
+    slots: u64,
+}
+
+impl ShaderHeap {
+    /// Code for every program, then `slots` constant blocks.
+    pub fn new(slots: u64, alloc: &mut Allocator) -> ShaderHeap {
+        let code = Program::ALL
+            .iter()
+            .map(|p| alloc.alloc(p.code_bytes(), BLOCK_BYTES))
+            .collect();
+        let constants = alloc.alloc(slots.max(1) * BLOCK_BYTES, BLOCK_BYTES);
+        ShaderHeap {
+            code,
+            constants,
+            slots: slots.max(1),
+        }
+    }
+
+    /// The records a draw of `program` with constants in `slot` reads.
+    pub fn fetch(&self, program: Program, slot: u64, sink: &mut impl FnMut(Record)) {
+        let i = Program::ALL
+            .iter()
+            .position(|&p| p == program)
+            .expect("every program has code");
+        let base = self.code[i];
+        for k in 0..program.code_bytes() / BLOCK_BYTES {
+            sink(read(base + k * BLOCK_BYTES));
+        }
+        sink(read(self.constants + (slot % self.slots) * BLOCK_BYTES));
+    }
+}
+
+fn read(addr: u64) -> Record {
+    Record::Access(Access {
+        addr,
+        size: BLOCK_BYTES as u32,
+        unit: 0,
+        stream: Stream::Shader,
+        op: Op::Read,
+    })
+}
+
+/// General 4x4 inverse (cofactors in f64, so it is the same everywhere);
+/// the identity for a singular matrix.
+pub fn inverse(m: &Mat4) -> Mat4 {
+    let a: [[f64; 4]; 4] = std::array::from_fn(|r| std::array::from_fn(|c| m.cols[c][r] as f64));
+    // Gauss-Jordan with partial pivoting.
+    let mut aug = [[0.0f64; 8]; 4];
+    for r in 0..4 {
+        aug[r][..4].copy_from_slice(&a[r]);
+        aug[r][4 + r] = 1.0;
+    }
+    for col in 0..4 {
+        let piv = (col..4)
+            .max_by(|&x, &y| aug[x][col].abs().total_cmp(&aug[y][col].abs()))
+            .unwrap_or(col);
+        if aug[piv][col].abs() < 1e-300 {
+            return Mat4::IDENTITY;
+        }
+        aug.swap(col, piv);
+        let p = aug[col][col];
+        for v in aug[col].iter_mut() {
+            *v /= p;
+        }
+        for r in 0..4 {
+            if r != col {
+                let f = aug[r][col];
+                if f != 0.0 {
+                    let row = aug[col];
+                    for (v, w) in aug[r].iter_mut().zip(row) {
+                        *v -= f * w;
+                    }
+                }
+            }
+        }
+    }
+    let col = |c: usize| {
+        Vec4::new(
+            aug[0][4 + c] as f32,
+            aug[1][4 + c] as f32,
+            aug[2][4 + c] as f32,
+            aug[3][4 + c] as f32,
+        )
+    };
+    Mat4::from_cols(col(0), col(1), col(2), col(3))
+}
+
+/// The matrix taking object normals to world normals (inverse transpose of
+/// the upper 3x3), as rows.
+pub fn normal_matrix(model: &Mat4) -> [[f32; 3]; 3] {
+    let inv = inverse(model);
+    // (M^-1)^T: row r of the result is column r of M^-1.
+    std::array::from_fn(|r| [inv.cols[r].x, inv.cols[r].y, inv.cols[r].z])
+}
+
+pub fn mul3(m: &[[f32; 3]; 3], v: [f32; 3]) -> Vec3 {
+    Vec3::new(
+        m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
+        m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
+        m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2],
+    )
+}
+
+/// Normalized, or zero for a zero vector.
+pub fn unit(v: Vec3) -> Vec3 {
+    let l = v.length();
+    if l > 0.0 {
+        v * (1.0 / l)
+    } else {
+        v
+    }
+}
+
+/// The world position of pixel `(x, y)` at viewport depth `depth` on a
+/// `w` x `h` screen, given the inverse view-projection.
+pub fn world_of(inv_vp: &Mat4, x: u32, y: u32, depth: f32, w: u32, h: u32) -> Vec3 {
+    let nx = (x as f32 + 0.5) / w as f32 * 2.0 - 1.0;
+    let ny = 1.0 - (y as f32 + 0.5) / h as f32 * 2.0;
+    let p = inv_vp.transform(Vec4::new(nx, ny, depth, 1.0));
+    let iw = if p.w != 0.0 { 1.0 / p.w } else { 0.0 };
+    Vec3::new(p.x * iw, p.y * iw, p.z * iw)
+}
+
+/// The shadow map and how to reach it from world space.
+#[derive(Clone, Copy)]
+pub struct ShadowLookup<'a> {
+    pub map: &'a DepthTarget,
+    pub light_vp: Mat4,
+}
+
+impl ShadowLookup<'_> {
+    /// Depth bias of the compare, in light clip depth: two shadow-map
+    /// texels' worth of world distance (the fitted projection is `2r` wide
+    /// and `3r` deep), enough against acne on slopes up to 45 degrees
+    /// without detaching shadows from their casters.
+    fn bias(&self) -> f32 {
+        4.0 / (3.0 * self.map.width() as f32)
+    }
+}
+
+/// Per live pixel: 1 when lit, 0 in shadow; one point sample of the map
+/// per pixel (a `tex` read). Without a shadow map everything is lit.
+pub fn shadow_factor(
+    frag: &mut Fragments<'_>,
+    shadow: Option<&ShadowLookup<'_>>,
+    world: &[Vec3; 4],
+) -> [f32; 4] {
+    let Some(s) = shadow else {
+        return [1.0; 4];
+    };
+    let mut uv = [[0.0f32; 2]; 4];
+    let mut z = [0.0f32; 4];
+    for i in 0..4 {
+        let c = s.light_vp.transform_point(world[i]);
+        let iw = if c.w != 0.0 { 1.0 / c.w } else { 0.0 };
+        uv[i] = [c.x * iw * 0.5 + 0.5, 0.5 - c.y * iw * 0.5];
+        z[i] = c.z * iw;
+    }
+    let sampler = Sampler::new(Filter::Point).with_wrap(Wrap::Clamp, Wrap::Clamp);
+    let stored = frag.sample_view(TexView::Depth(s.map), &sampler, &uv);
+    std::array::from_fn(|i| {
+        let inside = (0.0..=1.0).contains(&uv[i][0]) && (0.0..=1.0).contains(&uv[i][1]);
+        if !inside || z[i] - s.bias() <= stored[i][0] {
+            1.0
+        } else {
+            0.0
+        }
+    })
+}
+
+/// Lambert + ambient: the lit colour of `albedo` with world normal `n`.
+pub fn light(l: &Light, albedo: [f32; 3], n: Vec3, shadow: f32, emissive: [f32; 3]) -> [f32; 3] {
+    let to_light = unit(-l.direction);
+    let ndl = n.dot(to_light).max(0.0) * shadow;
+    std::array::from_fn(|c| albedo[c] * (l.ambient + l.color[c] * ndl) + emissive[c])
+}
+
+/// sRGB-ish texel value to linear (gamma 2).
+pub fn linear(c: f32) -> f32 {
+    c * c
+}
+
+/// What a material shader writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Albedo, normal and emissive (+ reflection) to three targets.
+    GBuffer,
+    /// Lit colour with shadow, alpha 1.
+    Forward,
+    /// Lit colour with shadow and the material's alpha (blended).
+    Transparent,
+    /// Lit colour without shadow, discarding what lies beyond the mirror.
+    Reflection,
+}
+
+/// Share of a reflective surface's colour that comes from the reflection.
+pub const REFLECTIVITY: f32 = 0.5;
+
+/// The material shader of every geometry pass.
+pub struct MaterialShader<'a> {
+    pub mode: Mode,
+    pub material: &'a crate::scene::Material,
+    pub texture: Option<&'a crate::texture::Texture>,
+    pub sampler: &'a Sampler,
+    /// Object normals to world normals.
+    pub normal_m: [[f32; 3]; 3],
+    pub light: &'a Light,
+    /// Inverse view-projection of the target being drawn, and its size.
+    pub inv_vp: Mat4,
+    pub width: u32,
+    pub height: u32,
+    pub shadow: Option<ShadowLookup<'a>>,
+    /// The reflection target, sampled at the pixel's screen position by
+    /// reflective materials.
+    pub reflection: Option<&'a crate::target::ColorTarget>,
+    /// Reflection pass: the mirror height; pixels whose (mirrored) world
+    /// position lies above it came from below the mirror and are discarded.
+    pub mirror: Option<f32>,
+}
+
+impl crate::pipeline::FragmentShader for MaterialShader<'_> {
+    fn discards(&self) -> bool {
+        self.material.alpha == crate::scene::AlphaMode::Mask || self.mirror.is_some()
+    }
+
+    fn shade(&self, frag: &mut Fragments<'_>, out: &mut crate::pipeline::FragmentOutput) {
+        let m = self.material;
+        let mut base = [m.base_color; 4];
+        if let Some(t) = self.texture {
+            let uv = frag.uv(3);
+            let s = frag.sample(t, self.sampler, &uv);
+            for (b, c) in base.iter_mut().zip(s) {
+                *b = [
+                    b[0] * linear(c[0]),
+                    b[1] * linear(c[1]),
+                    b[2] * linear(c[2]),
+                    b[3] * c[3],
+                ];
+            }
+        }
+        if m.alpha == crate::scene::AlphaMode::Mask {
+            for (i, b) in base.iter().enumerate() {
+                if b[3] < 0.5 {
+                    out.kill |= 1 << i;
+                }
+            }
+        }
+        let flip = if frag.quad.front_facing { 1.0 } else { -1.0 };
+        let normals: [Vec3; 4] = std::array::from_fn(|i| {
+            let a = &frag.attrs[i];
+            unit(mul3(&self.normal_m, [a[0], a[1], a[2]])) * flip
+        });
+        let px = frag.pixels();
+        let refl = match (self.reflection, m.reflective) {
+            (Some(r), true) => {
+                let uv = px.map(|[x, y]| {
+                    [
+                        (x as f32 + 0.5) / self.width as f32,
+                        (y as f32 + 0.5) / self.height as f32,
+                    ]
+                });
+                let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
+                Some(frag.sample_view(TexView::Color(r), &s, &uv))
+            }
+            _ => None,
+        };
+        let albedo = |i: usize| {
+            let k = if refl.is_some() {
+                1.0 - REFLECTIVITY
+            } else {
+                1.0
+            };
+            [base[i][0] * k, base[i][1] * k, base[i][2] * k]
+        };
+        let extra = |i: usize| -> [f32; 3] {
+            let r = refl.map_or([0.0; 4], |r| r[i]);
+            std::array::from_fn(|c| m.emissive[c] + r[c] * REFLECTIVITY)
+        };
+        if self.mode == Mode::GBuffer {
+            for (i, n) in normals.iter().enumerate() {
+                let a = albedo(i);
+                let e = extra(i);
+                out.color[0][i] = [a[0], a[1], a[2], 1.0];
+                out.color[1][i] = [n.x, n.y, n.z, 0.0];
+                out.color[2][i] = [e[0], e[1], e[2], 0.0];
+            }
+            return;
+        }
+        let world: [Vec3; 4] = std::array::from_fn(|i| {
+            world_of(
+                &self.inv_vp,
+                px[i][0],
+                px[i][1],
+                frag.quad.depth[i],
+                self.width,
+                self.height,
+            )
+        });
+        let shadow = if self.mode == Mode::Reflection {
+            [1.0; 4]
+        } else {
+            shadow_factor(frag, self.shadow.as_ref(), &world)
+        };
+        if let Some(h) = self.mirror {
+            for (i, w) in world.iter().enumerate() {
+                if w.y > h + 1e-3 {
+                    out.kill |= 1 << i;
+                }
+            }
+        }
+        for i in 0..4 {
+            let c = light(self.light, albedo(i), normals[i], shadow[i], extra(i));
+            let a = if self.mode == Mode::Transparent {
+                base[i][3]
+            } else {
+                1.0
+            };
+            out.color[0][i] = [c[0], c[1], c[2], a];
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The shadow pass: depth only (D32F) from the sun, every opaque and masked
+//! instance, no colour target. Masked materials sample their texture's
+//! alpha and discard; opaque ones run an empty shader.
+
+use gfxcache_trace::Record;
+
+use crate::pipeline::{Draw, FragmentOutput, FragmentShader, Fragments};
+use crate::sampler::Sampler;
+use crate::scene::{AlphaMode, Material};
+use crate::texture::Texture;
+
+use super::shaders::Program;
+use super::{material_state, Counted, FrameRenderer, View};
+
+/// Alpha-tested depth: discards where the material's alpha is below 1/2.
+struct MaskDepth<'a> {
+    material: &'a Material,
+    texture: Option<&'a Texture>,
+    sampler: &'a Sampler,
+}
+
+impl FragmentShader for MaskDepth<'_> {
+    fn discards(&self) -> bool {
+        true
+    }
+
+    fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
+        let a = self.material.base_color[3];
+        let alpha = match self.texture {
+            Some(t) => {
+                let uv = frag.uv(3);
+                frag.sample(t, self.sampler, &uv).map(|c| c[3] * a)
+            }
+            None => [a; 4],
+        };
+        for (i, v) in alpha.iter().enumerate() {
+            if *v < 0.5 {
+                out.kill |= 1 << i;
+            }
+        }
+    }
+}
+
+fn nothing(_: &mut Fragments<'_>, _: &mut FragmentOutput) {}
+
+pub(super) fn run<S: FnMut(Record)>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    sink: &mut Counted<'_, S>,
+) {
+    let depth = r.t.shadow;
+    r.pipeline
+        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+    let scene = r.scene;
+    for &i in &v.opaque {
+        let inst = &scene.instances[i];
+        let mesh = &r.gpu.meshes[inst.mesh];
+        let mat = &scene.materials[scene.meshes[inst.mesh].material];
+        let mask = MaskDepth {
+            material: mat,
+            texture: mat.texture.map(|t| &r.gpu.textures[t]),
+            sampler: &r.cfg.sampler,
+        };
+        let (shader, program): (&dyn FragmentShader, _) = if mat.alpha == AlphaMode::Mask {
+            (&mask, Program::ShadowMask)
+        } else {
+            (&nothing, Program::ShadowDepth)
+        };
+        let draw = Draw {
+            indices: &mesh.indices,
+            vertices: &mesh.vertices,
+            mvp: v.light_vp * inst.transform,
+            state: material_state(mat, false),
+            color: &[],
+            depth: Some(depth),
+            shader,
+        };
+        FrameRenderer::draw(&mut r.pipeline, &r.gpu.heap, &draw, program, i as u64, sink);
+    }
+}

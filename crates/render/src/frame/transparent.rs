@@ -1,0 +1,66 @@
+//! The transparent pass: blended materials back to front, lit like the
+//! forward pass (with the shadow map), alpha-blended into the HDR target,
+//! depth-tested against the main depth buffer without writing it.
+
+use gfxcache_trace::Record;
+
+use crate::pipeline::Draw;
+use crate::state::{Blend, CompareFunc};
+
+use super::shaders::{normal_matrix, MaterialShader, Mode, Program, ShadowLookup};
+use super::{material_state, Counted, FrameRenderer, View};
+
+pub(super) fn run<S: FnMut(Record)>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    sink: &mut Counted<'_, S>,
+) {
+    let (hdr, depth) = (r.t.hdr, r.t.depth);
+    let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
+    let scene = r.scene;
+    let (w, h) = (r.cfg.width, r.cfg.height);
+    for &i in &v.blended {
+        let inst = &scene.instances[i];
+        let mat = &scene.materials[scene.meshes[inst.mesh].material];
+        let mesh = &r.gpu.meshes[inst.mesh];
+        let shader = MaterialShader {
+            mode: Mode::Transparent,
+            material: mat,
+            texture: mat.texture.map(|t| &r.gpu.textures[t]),
+            sampler: &r.cfg.sampler,
+            normal_m: normal_matrix(&inst.transform),
+            light: &scene.light,
+            inv_vp: v.inv_vp,
+            width: w,
+            height: h,
+            shadow: shadow.as_ref().map(|map| ShadowLookup {
+                map,
+                light_vp: v.light_vp,
+            }),
+            reflection: None,
+            mirror: None,
+        };
+        let draw = Draw {
+            indices: &mesh.indices,
+            vertices: &mesh.vertices,
+            mvp: v.vp * inst.transform,
+            state: material_state(mat, false)
+                .with_depth(CompareFunc::Less, false)
+                .with_blend(Blend::Alpha),
+            color: &[hdr],
+            depth: Some(depth),
+            shader: &shader,
+        };
+        FrameRenderer::draw(
+            &mut r.pipeline,
+            &r.gpu.heap,
+            &draw,
+            Program::Transparent,
+            i as u64,
+            sink,
+        );
+    }
+    if let Some(t) = shadow {
+        r.pipeline.replace_depth(r.t.shadow, t);
+    }
+}
