@@ -48,7 +48,11 @@ fn every_builtin_has_the_paper_streams_and_rt_to_tex_reuse() {
             Stream::Display,
             Stream::Shader,
         ] {
-            assert!(counts[s.index()] > 0, "{}: no {s} accesses in the LLC stream", b.name);
+            assert!(
+                counts[s.index()] > 0,
+                "{}: no {s} accesses in the LLC stream",
+                b.name
+            );
         }
         // RT -> TEX: a tex read of a block the LLC saw written as rt before.
         let mut written_rt = HashSet::new();
@@ -66,7 +70,11 @@ fn every_builtin_has_the_paper_streams_and_rt_to_tex_reuse() {
             }
         }
         let share = consumed.len() as f64 / written_rt.len().max(1) as f64;
-        eprintln!("{}: {:.1}% of rt-written blocks read as tex", b.name, 100.0 * share);
+        eprintln!(
+            "{}: {:.1}% of rt-written blocks read as tex",
+            b.name,
+            100.0 * share
+        );
         assert!(
             share > 0.5,
             "{}: only {} of {} rt-written blocks read back as tex",
