@@ -30,6 +30,9 @@ pub fn load(path: &Path) -> Result<Scene, SceneError> {
         .unwrap_or_default();
     match ext.as_str() {
         "obj" => super::obj::load(path),
+        "gltf" | "glb" => super::gltf::load(path),
+        "ac" => super::ac3d::load(path),
+        "toml" => super::toml_scene::load(path),
         _ => Err(SceneError::Unsupported {
             path: path.to_path_buf(),
         }),
