@@ -684,3 +684,79 @@ fn ac3d_missing_texture_is_a_checkerboard_warning() {
     assert_eq!(s.materials[0].base_color, [1.0; 4]);
     assert_eq!(s.materials[0].texture, Some(0));
 }
+
+// ---------------------------------------------------------------- TOML
+
+#[test]
+fn example_scene_toml_loads() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/example.toml");
+    let s = scene::load(&p).unwrap();
+    assert_well_formed(&s);
+    assert_eq!(s.name, "example");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    // tri.obj twice (2 meshes, 3 triangles each) and box.ac (2 meshes, 3).
+    assert_eq!(s.meshes.len(), 6);
+    assert_eq!(s.instances.len(), 6);
+    assert_eq!(s.triangle_count(), 3 + 3 + 3);
+    assert_eq!(s.images.len(), 3);
+    // Second model: translate (3,0,0), rotate 90 degrees about y, scale 1.5:
+    // (1,0,0) -> (0,0,-1.5) -> (3,0,-1.5).
+    let p = s.instances[2]
+        .transform
+        .transform_point(Vec3::new(1.0, 0.0, 0.0))
+        .truncate();
+    assert!(close3(p, Vec3::new(3.0, 0.0, -1.5)), "{p:?}");
+    // Third model's materials are reflective, the others not.
+    assert!(s.materials[s.meshes[4].material].reflective);
+    assert!(!s.materials[s.meshes[0].material].reflective);
+    assert_eq!(s.camera.keys.len(), 2);
+    let c = s.camera.keys[0];
+    assert!(close3(c.eye, Vec3::new(0.0, 3.0, 8.0)) && close(c.fov_y, 50f32.to_radians()));
+    assert!(close(c.near, 0.1) && close(c.far, 100.0));
+    assert!(close(s.camera.keys[1].far, 1000.0));
+    assert_eq!(s.light.color, [1.0, 0.95, 0.85]);
+    assert_eq!(s.mirror, Some(gfxcache_render::Mirror { height: -0.5 }));
+    assert_eq!(s.sky, [0.3, 0.45, 0.7]);
+    assert!(!s.passes.deferred && s.passes.shadow);
+}
+
+fn toml_error(text: &str) -> (usize, String) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
+    match scene::toml_scene::parse_str(text, &dir) {
+        Err(SceneError::Line { line, msg, .. }) => (line, msg),
+        other => panic!("expected a line error, got {:?}", other.map(|s| s.name)),
+    }
+}
+
+#[test]
+fn scene_toml_errors_name_the_line() {
+    let (line, msg) =
+        toml_error("[[model]]\npath = \"tri.obj\"\n\n[passes]\nshadow = true\nbloom = false\n");
+    assert_eq!(line, 6);
+    assert!(msg.contains("bloom"), "{msg}");
+    let (line, msg) = toml_error("[[model]]\npath = \"tri.obj\"\nposition = [0, 0]\n");
+    assert_eq!(line, 3, "{msg}");
+    let (line, msg) = toml_error("[[model]]\npath = \"tri.obj\"\n[[model]]\npath = \"gone.obj\"\n");
+    assert_eq!(line, 3);
+    assert!(msg.contains("gone.obj"), "{msg}");
+    let (line, msg) = toml_error("[[model]]\npath = \"s.toml\"\n");
+    assert_eq!(line, 1);
+    assert!(msg.contains(".obj"), "{msg}");
+    let (line, _) = toml_error("[[model]]\npath = \"tri.obj\"\n[[camera]]\neye = [0, 0, 1]\ntarget = [0, 0, 0]\nnear = 0\n");
+    assert_eq!(line, 3);
+    let (line, _) = toml_error("sky = [1, 1, 1]\n");
+    assert_eq!(line, 1);
+    // A scene without cameras gets the framing camera; defaults elsewhere.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
+    let s = scene::toml_scene::parse_str("[[model]]\npath = \"tri.obj\"\nscale = [1, 2, 3]\n", &p)
+        .unwrap();
+    assert_eq!(s.name, "s");
+    assert_eq!(s.camera.keys.len(), 1);
+    assert_eq!(s.passes, gfxcache_render::Passes::default());
+    assert_eq!(s.light, gfxcache_render::Light::default());
+    let q = s.instances[0]
+        .transform
+        .transform_point(Vec3::new(1.0, 1.0, 1.0))
+        .truncate();
+    assert!(close3(q, Vec3::new(1.0, 2.0, 3.0)));
+}

@@ -219,12 +219,14 @@ impl<'a> Parser<'a> {
             let n = match w[i] {
                 "rgb" | "amb" | "emis" | "spec" => 3,
                 "shi" | "trans" => 1,
-                t => return Err(self.err(
-                    line,
-                    format!(
+                t => {
+                    return Err(self.err(
+                        line,
+                        format!(
                         "unknown MATERIAL field '{t}': expected rgb, amb, emis, spec, shi or trans"
                     ),
-                )),
+                    ))
+                }
             };
             let mut v = [0f32; 3];
             for (k, slot) in v.iter_mut().take(n).enumerate() {
