@@ -59,10 +59,7 @@ const MAX_DEPTH: usize = 128;
 
 /// Loads an `.ac` file and the textures it names (relative to it).
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = std::fs::read(path).map_err(|source| SceneError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = super::geometry::read_file(path)?;
     parse_str(&String::from_utf8_lossy(&bytes), path)
 }
 

@@ -4,8 +4,34 @@
 
 use std::path::Path;
 
-use super::{CameraPath, Light, Mesh, Passes, Scene};
+use super::{CameraPath, Light, Mesh, Passes, Scene, SceneError};
 use crate::math::{Vec2, Vec3};
+
+/// Largest file a loader reads (scene files and textures are read whole).
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Reads a whole file, refusing what is not a regular file (a texture
+/// named `/dev/zero` must not read forever) or is over [`MAX_FILE_BYTES`].
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, SceneError> {
+    let io = |source| SceneError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(SceneError::file(path, "not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(SceneError::file(
+            path,
+            format!(
+                "file is {} bytes: larger than the {MAX_FILE_BYTES} accepted",
+                meta.len()
+            ),
+        ));
+    }
+    std::fs::read(path).map_err(io)
+}
 
 /// Sky colour of a loaded file (files carry none): a pale blue, so a model
 /// stands out from the clear colour.

@@ -42,10 +42,7 @@ const MAX_DEPTH: usize = 256;
 
 /// Loads a `.gltf` or `.glb` file and the buffers and images it references.
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = std::fs::read(path).map_err(|source| SceneError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = super::geometry::read_file(path)?;
     parse_bytes(&bytes, path)
 }
 
@@ -56,8 +53,26 @@ pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Scene, SceneError> {
     if bytes.starts_with(b"glTF") {
         check_glb_header(bytes).map_err(err)?;
     }
-    let gltf::Gltf { document, blob } =
-        gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("invalid glTF: {e}")))?;
+    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes)
+        .map_err(|e| err(format!("invalid glTF: {e}")))?;
+    // gltf-json's validation indexes the accessor list with the POSITION
+    // attribute unchecked (a panic on a bad index), so check that first.
+    let root = document.into_json();
+    for (mi, mesh) in root.meshes.iter().enumerate() {
+        for (pi, prim) in mesh.primitives.iter().enumerate() {
+            for (semantic, acc) in &prim.attributes {
+                if acc.value() >= root.accessors.len() {
+                    return Err(err(format!(
+                        "mesh {mi} primitive {pi}: attribute {semantic:?} names accessor {}, but there are {}",
+                        acc.value(),
+                        root.accessors.len()
+                    )));
+                }
+            }
+        }
+    }
+    let document =
+        gltf::Document::from_json(root).map_err(|e| err(format!("invalid glTF: {e}")))?;
     let base = path.parent().filter(|p| !p.as_os_str().is_empty());
     let buffers = gltf::import_buffers(&document, Some(base.unwrap_or(Path::new("."))), blob)
         .map_err(|e| err(format!("cannot load buffers: {e}")))?;

@@ -42,10 +42,7 @@ pub(crate) fn check_dims(width: u32, height: u32, path: &Path) -> Result<(), Sce
 
 /// Reads and decodes a texture file.
 pub fn read_image(path: &Path) -> Result<Image, SceneError> {
-    let bytes = std::fs::read(path).map_err(|source| SceneError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = super::geometry::read_file(path)?;
     decode_image(&bytes, path)
 }
 

@@ -33,10 +33,7 @@ use crate::math::{Mat4, Vec2, Vec3};
 
 /// Loads an OBJ file and the MTL files and textures it names.
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = std::fs::read(path).map_err(|source| SceneError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = super::geometry::read_file(path)?;
     parse_str(&String::from_utf8_lossy(&bytes), path)
 }
 
@@ -51,7 +48,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     let mtl_of = RefCell::new(BTreeMap::<String, PathBuf>::new());
     let loader = |name: &Path| -> tobj::MTLLoadResult {
         let mtl_path = relative_to(path, &name.to_string_lossy());
-        let text = match std::fs::read(&mtl_path) {
+        let text = match super::geometry::read_file(&mtl_path) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
                 warnings.borrow_mut().push(format!(

@@ -128,10 +128,7 @@ struct PassTable {
 
 /// Loads a scene TOML file and the model files it places.
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = std::fs::read(path).map_err(|source| SceneError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = super::geometry::read_file(path)?;
     from_bytes(&bytes, path)
 }
 
@@ -175,6 +172,37 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     }
     let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
 
+    // Cameras are checked before the models are read, so a bad key is
+    // reported without loading anything.
+    let mut keys = Vec::new();
+    for spanned in &file.camera {
+        let line = line_of(text, spanned.span().start);
+        let c = spanned.get_ref();
+        let cam = Camera {
+            eye: v3(c.eye),
+            target: v3(c.target),
+            up: c.up.map_or(Vec3::new(0.0, 1.0, 0.0), v3),
+            fov_y: c.fov.unwrap_or(45.0).to_radians(),
+            near: c.near.unwrap_or(0.1),
+            far: c.far.unwrap_or(1000.0),
+        };
+        let ok = finite(&[cam.fov_y, cam.near, cam.far])
+            && finite(&c.eye)
+            && finite(&c.target)
+            && cam.fov_y > 0.0
+            && cam.fov_y < std::f32::consts::PI
+            && cam.near > 0.0
+            && cam.far > cam.near
+            && c.eye != c.target;
+        if !ok {
+            return Err(SceneError::line(
+                path,
+                line,
+                "camera key: expected 0 < fov < 180, 0 < near < far, finite values and eye != target",
+            ));
+        }
+        keys.push(cam);
+    }
     for spanned in &file.model {
         let line = line_of(text, spanned.span().start);
         let m = spanned.get_ref();
@@ -244,35 +272,6 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             transparent: p.transparent.unwrap_or(d.transparent),
             post: p.post.unwrap_or(d.post),
         };
-    }
-    let mut keys = Vec::new();
-    for spanned in &file.camera {
-        let line = line_of(text, spanned.span().start);
-        let c = spanned.get_ref();
-        let cam = Camera {
-            eye: v3(c.eye),
-            target: v3(c.target),
-            up: c.up.map_or(Vec3::new(0.0, 1.0, 0.0), v3),
-            fov_y: c.fov.unwrap_or(45.0).to_radians(),
-            near: c.near.unwrap_or(0.1),
-            far: c.far.unwrap_or(1000.0),
-        };
-        let ok = finite(&[cam.fov_y, cam.near, cam.far])
-            && finite(&c.eye)
-            && finite(&c.target)
-            && cam.fov_y > 0.0
-            && cam.fov_y < std::f32::consts::PI
-            && cam.near > 0.0
-            && cam.far > cam.near
-            && c.eye != c.target;
-        if !ok {
-            return Err(SceneError::line(
-                path,
-                line,
-                "camera key: expected 0 < fov < 180, 0 < near < far, finite values and eye != target",
-            ));
-        }
-        keys.push(cam);
     }
     scene.camera = if keys.is_empty() {
         CameraPath::still(scene.framing_camera())
