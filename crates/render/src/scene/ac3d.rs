@@ -45,12 +45,16 @@
 //! and get smooth normals; flat surfaces get their own vertices, so their
 //! normals are the face normal. The crease angle is not applied.
 //! UVs: `texoff + uv * texrep`, then `v` flipped (AC3D's `v` points up).
+//!
+//! Textures are looked for next to the file, then in a `textures`
+//! directory beside or above it (see `image_file::find_texture`); one that cannot be
+//! read becomes a checkerboard with a warning.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::geometry::{complete_mesh, empty_scene, frame};
-use super::image_file::{relative_to, TextureCache};
+use super::image_file::{find_texture, TextureCache};
 use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError};
 use crate::math::{Mat4, Vec2, Vec3, Vec4};
 
@@ -460,7 +464,7 @@ impl<'a> Parser<'a> {
         two_sided: bool,
     ) -> usize {
         let image = texture.map(|t| {
-            let p = relative_to(self.path, t);
+            let p = find_texture(self.path, t);
             self.textures.get(&mut self.scene, &p, self.path)
         });
         if let Some(&i) = self.materials.get(&(mat, image, two_sided)) {

@@ -168,3 +168,32 @@ pub(crate) fn relative_to(base: &Path, name: &str) -> PathBuf {
         None => PathBuf::from(name),
     }
 }
+
+/// Where the texture `name` that the model or material file `ac` names is:
+/// relative to that file,
+/// else (as CRRCsim and other simulators lay out their data) in a
+/// `textures` directory beside or above it; a path that does not exist
+/// (often an absolute Windows path from the modeller) is also tried by its
+/// file name alone in those places. The first candidate when none exists
+/// (the caller warns about it).
+pub(crate) fn find_texture(ac: &Path, name: &str) -> PathBuf {
+    let primary = relative_to(ac, name);
+    if primary.is_file() {
+        return primary;
+    }
+    let norm = name.trim().replace('\\', "/");
+    let file = norm.rsplit('/').next().unwrap_or(&norm);
+    let dir = ac.parent().unwrap_or(Path::new(""));
+    for cand in [
+        dir.join(file),
+        dir.join("textures").join(&norm),
+        dir.join("textures").join(file),
+        dir.join("../textures").join(&norm),
+        dir.join("../textures").join(file),
+    ] {
+        if cand.is_file() {
+            return cand;
+        }
+    }
+    primary
+}

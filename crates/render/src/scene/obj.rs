@@ -6,7 +6,9 @@
 //! - Materials from the MTL files named by `mtllib` (relative to the OBJ):
 //!   `Kd` is the base colour, `d` (or `1 - Tr`) its alpha, and an alpha
 //!   below 1 makes the material [`AlphaMode::Blend`]; `Ke` is the emissive
-//!   colour; `map_Kd` the texture, relative to the MTL file.
+//!   colour; `map_Kd` the texture, relative to the MTL file (or by its
+//!   file name alone there, or in a `textures` directory beside or above
+//!   it: see `image_file::find_texture`).
 //! - UVs: OBJ's `v` points up the image, [`Mesh::uvs`] down it (glTF's
 //!   convention, row 0 on top), so `v` is flipped.
 //! - Normals from `vn` when every vertex has one, else computed smooth.
@@ -27,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::geometry::{complete_mesh, empty_scene, frame, indices_valid};
-use super::image_file::{relative_to, TextureCache};
+use super::image_file::{find_texture, relative_to, TextureCache};
 use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError};
 use crate::math::{Mat4, Vec2, Vec3};
 
@@ -119,7 +121,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             .as_deref()
             .and_then(map_file_name)
             .map(|name| {
-                let tex_path = relative_to(&mtl_path, name);
+                let tex_path = find_texture(&mtl_path, name);
                 textures.get(&mut scene, &tex_path, &mtl_path)
             });
         scene.materials.push(Material {
