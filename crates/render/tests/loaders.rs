@@ -473,7 +473,7 @@ fn gltf_parts(buffer_uri: Option<&str>) -> (String, Vec<u8>) {
 
 fn glb(json: &str, bin: &[u8]) -> Vec<u8> {
     let mut j = json.as_bytes().to_vec();
-    while j.len() % 4 != 0 {
+    while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
     let total = 12 + 8 + j.len() + 8 + bin.len();

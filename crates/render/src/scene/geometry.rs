@@ -116,7 +116,7 @@ pub(crate) fn complete_mesh(mesh: &mut Mesh) {
 /// naming the file).
 pub(crate) fn indices_valid(mesh: &Mesh) -> bool {
     let n = mesh.positions.len();
-    mesh.indices.len() % 3 == 0 && mesh.indices.iter().all(|&i| (i as usize) < n)
+    mesh.indices.len().is_multiple_of(3) && mesh.indices.iter().all(|&i| (i as usize) < n)
 }
 
 #[cfg(test)]

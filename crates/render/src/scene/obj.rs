@@ -83,7 +83,6 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
         single_index: true,
         ignore_points: true,
         ignore_lines: true,
-        ..Default::default()
     };
     let result = tobj::load_obj_buf(&mut text.as_bytes(), &options, loader);
     if let Some(e) = mtl_error.into_inner() {

@@ -88,7 +88,7 @@ pub fn decode(bytes: &[u8], path: &Path, name: String) -> Result<Image, SceneErr
                 bytes.len()
             )));
         }
-        for ch in 0..c {
+        for (ch, plane) in planes.iter_mut().enumerate() {
             for row in 0..h {
                 let k = ch * h + row;
                 let start = be32(bytes, table + k * 4).unwrap_or(0) as usize;
@@ -102,7 +102,7 @@ pub fn decode(bytes: &[u8], path: &Path, name: String) -> Result<Image, SceneErr
                             bytes.len()
                         ))
                     })?;
-                let out = &mut planes[ch][row * w..(row + 1) * w];
+                let out = &mut plane[row * w..(row + 1) * w];
                 expand_rle_row(run, out).map_err(|m| {
                     err(format!(
                         "SGI RLE row {row} of channel {ch} at offset {start}: {m}"
@@ -151,10 +151,8 @@ pub fn decode(bytes: &[u8], path: &Path, name: String) -> Result<Image, SceneErr
 /// set that many literal bytes follow, else one byte repeated that often.
 fn expand_rle_row(run: &[u8], out: &mut [u8]) -> Result<(), String> {
     let (mut i, mut o) = (0usize, 0usize);
-    loop {
-        let Some(&code) = run.get(i) else {
-            break; // some writers omit the terminating 0
-        };
+    // A missing terminating 0 ends the row too (some writers omit it).
+    while let Some(&code) = run.get(i) {
         i += 1;
         let count = usize::from(code & 0x7F);
         if count == 0 {
