@@ -760,3 +760,12 @@ fn scene_toml_errors_name_the_line() {
         .truncate();
     assert!(close3(q, Vec3::new(1.0, 2.0, 3.0)));
 }
+
+#[test]
+fn gltf_node_with_two_parents_is_an_error() {
+    let (json, bin) = gltf_parts(None);
+    // Node 2 also becomes a child of node 0 (it is a root of the scene too).
+    let bad = json.replace(r#""children": [1]"#, r#""children": [1, 2]"#);
+    let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("two.glb")).unwrap_err();
+    assert!(e.to_string().contains("node 2 is reached twice"), "{e}");
+}

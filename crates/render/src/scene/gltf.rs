@@ -87,6 +87,7 @@ pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Scene, SceneError> {
         default_material: None,
         camera: None,
         light: None,
+        visited: vec![false; document.nodes().len()],
     };
 
     for m in document.materials() {
@@ -201,6 +202,10 @@ struct Loader<'a> {
     default_material: Option<usize>,
     camera: Option<Camera>,
     light: Option<Light>,
+    /// Nodes already placed: a node has one parent, so a second visit
+    /// means a corrupt hierarchy (which could otherwise multiply the
+    /// instances exponentially).
+    visited: Vec<bool>,
 }
 
 impl Loader<'_> {
@@ -219,6 +224,18 @@ impl Loader<'_> {
                     node.index()
                 ),
             ));
+        }
+        match self.visited.get_mut(node.index()) {
+            Some(v) if !*v => *v = true,
+            _ => {
+                return Err(SceneError::file(
+                    self.path,
+                    format!(
+                        "node {} is reached twice: expected every node to have at most one parent",
+                        node.index()
+                    ),
+                ))
+            }
         }
         let m = node.transform().matrix();
         let local = Mat4::from_cols(
