@@ -152,6 +152,12 @@ fn gltf_never_panics() {
             Path::new("/nonexistent-fuzz-dir/fuzz.glb"),
         );
     });
+    // Inputs the fuzzer once crashed on (fuzz/regressions/gltf).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/gltf");
+    for f in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(f.unwrap().path()).unwrap();
+        let _ = gfxcache_render::scene::gltf::parse_bytes(&bytes, Path::new("/nonexistent-fuzz-dir/r.glb"));
+    }
     for s in seeds("gltf") {
         let scene =
             gfxcache_render::scene::gltf::parse_bytes(&s, Path::new("/nonexistent-fuzz-dir/s.glb"))

@@ -769,3 +769,18 @@ fn gltf_node_with_two_parents_is_an_error() {
     let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("two.glb")).unwrap_err();
     assert!(e.to_string().contains("node 2 is reached twice"), "{e}");
 }
+
+#[test]
+fn gltf_accessor_of_the_wrong_type_is_an_error() {
+    // Float indices made the gltf crate's reader hit `unreachable!()`.
+    let (json, bin) = gltf_parts(None);
+    let bad = json.replace(r#""componentType": 5123"#, r#""componentType": 5126"#);
+    let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("t.glb")).unwrap_err();
+    assert!(e.to_string().contains("indices accessor 2"), "{e}");
+    let bad = json.replace(
+        r#""count": 3, "type": "VEC2""#,
+        r#""count": 3, "type": "VEC3""#,
+    );
+    let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("t.glb")).unwrap_err();
+    assert!(e.to_string().contains("TexCoords(0) accessor 1"), "{e}");
+}

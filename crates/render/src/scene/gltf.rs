@@ -314,10 +314,25 @@ impl Loader<'_> {
             ));
             return Ok(None);
         }
-        for (_, acc) in prim.attributes() {
+        // The crate's readers assume these types (and panic on others), so
+        // check them with the bounds of every accessor that is read.
+        use gltf::accessor::{DataType, Dimensions};
+        use gltf::Semantic;
+        for (semantic, acc) in prim.attributes() {
+            let (types, dims): (&[DataType], _) = match semantic {
+                Semantic::Positions | Semantic::Normals => (&[DataType::F32], Dimensions::Vec3),
+                Semantic::TexCoords(0) => (
+                    &[DataType::F32, DataType::U8, DataType::U16],
+                    Dimensions::Vec2,
+                ),
+                _ => continue,
+            };
+            self.check_type(&acc, &what, &format!("{semantic:?}"), types, dims)?;
             self.check_accessor(&acc, &what)?;
         }
         if let Some(acc) = prim.indices() {
+            let types = [DataType::U8, DataType::U16, DataType::U32];
+            self.check_type(&acc, &what, "indices", &types, Dimensions::Scalar)?;
             self.check_accessor(&acc, &what)?;
         }
         let buffers = self.buffers;
@@ -379,6 +394,30 @@ impl Loader<'_> {
         complete_mesh(&mut out);
         scene.meshes.push(out);
         Ok(Some(scene.meshes.len() - 1))
+    }
+
+    /// Checks an accessor's component type and dimensions against what its
+    /// use allows.
+    fn check_type(
+        &self,
+        acc: &gltf::Accessor,
+        what: &str,
+        role: &str,
+        types: &[gltf::accessor::DataType],
+        dims: gltf::accessor::Dimensions,
+    ) -> Result<(), SceneError> {
+        if types.contains(&acc.data_type()) && acc.dimensions() == dims {
+            return Ok(());
+        }
+        Err(SceneError::file(
+            self.path,
+            format!(
+                "{what}: {role} accessor {} is {:?} {:?}: expected {dims:?} of {types:?}",
+                acc.index(),
+                acc.dimensions(),
+                acc.data_type()
+            ),
+        ))
     }
 
     /// Checks that an accessor's elements lie inside its buffer view and the
