@@ -156,7 +156,10 @@ fn gltf_never_panics() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/gltf");
     for f in std::fs::read_dir(dir).unwrap() {
         let bytes = std::fs::read(f.unwrap().path()).unwrap();
-        let _ = gfxcache_render::scene::gltf::parse_bytes(&bytes, Path::new("/nonexistent-fuzz-dir/r.glb"));
+        let _ = gfxcache_render::scene::gltf::parse_bytes(
+            &bytes,
+            Path::new("/nonexistent-fuzz-dir/r.glb"),
+        );
     }
     for s in seeds("gltf") {
         let scene =
