@@ -47,8 +47,8 @@
 //! UVs: `texoff + uv * texrep`, then `v` flipped (AC3D's `v` points up).
 //!
 //! Textures are looked for next to the file, then in a `textures`
-//! directory beside or above it (see `image_file::find_texture`); one that cannot be
-//! read becomes a checkerboard with a warning.
+//! directory beside or above it (see `image_file::find_texture`); one
+//! that cannot be read becomes a checkerboard with a warning.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -177,7 +177,7 @@ impl<'a> Parser<'a> {
     }
 
     fn file(&mut self) -> Result<(), SceneError> {
-        let first = self.lines.first().copied().unwrap_or("");
+        let first = self.lines.first().copied().unwrap_or("").trim_end();
         let ok = first.starts_with("AC3D")
             && first.len() == 5
             && first.as_bytes()[4].is_ascii_alphanumeric();
