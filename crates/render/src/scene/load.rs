@@ -22,7 +22,6 @@ pub fn resolve(spec: &str) -> Result<Scene, SceneError> {
 }
 
 /// Load a scene file; the extension (case-insensitive) picks the format.
-#[allow(clippy::match_single_binding)] // until the loaders are registered
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
     let ext = path
         .extension()
@@ -30,6 +29,10 @@ pub fn load(path: &Path) -> Result<Scene, SceneError> {
         .map(|e| e.to_ascii_lowercase())
         .unwrap_or_default();
     match ext.as_str() {
+        "obj" => super::obj::load(path),
+        "gltf" | "glb" => super::gltf::load(path),
+        "ac" => super::ac3d::load(path),
+        "toml" => super::toml_scene::load(path),
         _ => Err(SceneError::Unsupported {
             path: path.to_path_buf(),
         }),

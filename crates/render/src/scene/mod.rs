@@ -10,12 +10,36 @@
 //! MTL, glTF 2.0 / GLB, AC3D) or from a scene TOML file placing several
 //! models. Every source produces this one model; everything downstream
 //! (passes, pipeline, render caches) sees nothing else.
+//!
+//! Files of this module:
+//! - `mod.rs`: the model; `error.rs`: [`SceneError`]; `load.rs`: picks a
+//!   built-in scene or a loader by extension.
+//! - [`obj`] (OBJ + MTL), [`gltf`] (glTF 2.0 / GLB), [`ac3d`] (AC3D `.ac`),
+//!   [`toml_scene`] (a TOML file placing several models): the loaders.
+//! - [`image_file`] (PNG, JPEG, TGA, and the dispatch), [`dds`] (DXT1,
+//!   DXT5, RGBA32 and a BC1/BC3 decoder), [`sgi`] (SGI `.rgb`): textures.
+//! - `geometry.rs`: what loaders share (smooth normals, framing).
+//!
+//! Conventions of loaded content: [`Mesh::uvs`] put `(0, 0)` at the
+//! top-left texel (row 0 of [`Image::texels`]), glTF's convention; loaders
+//! of formats whose `v` points up (OBJ, AC3D) flip it. A file without a
+//! camera gets [`Scene::framing_camera`], and [`Light::default`] unless it
+//! has a light; the scene is named after the file stem.
 
+pub mod ac3d;
 pub mod builtin;
+pub mod dds;
 mod error;
+mod geometry;
+pub mod gltf;
+pub mod image_file;
 mod load;
+pub mod obj;
+pub mod sgi;
+pub mod toml_scene;
 
 pub use error::SceneError;
+pub use image_file::{checkerboard, decode_image, read_image};
 pub use load::{load, resolve};
 
 use crate::math::{Mat4, Vec2, Vec3};

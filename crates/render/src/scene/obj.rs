@@ -1,0 +1,335 @@
+//! Wavefront OBJ + MTL through the `tobj` crate (triangulated, one index
+//! per vertex).
+//!
+//! - One [`Mesh`] per OBJ object/group and material (tobj splits an object
+//!   where `usemtl` changes), each placed once with the identity transform.
+//! - Materials from the MTL files named by `mtllib` (relative to the OBJ):
+//!   `Kd` is the base colour, `d` (or `1 - Tr`) its alpha, and an alpha
+//!   below 1 makes the material [`AlphaMode::Blend`]; `Ke` is the emissive
+//!   colour; `map_Kd` the texture, relative to the MTL file (or by its
+//!   file name alone there, or in a `textures` directory beside or above
+//!   it: see `image_file::find_texture`).
+//! - UVs: OBJ's `v` points up the image, [`Mesh::uvs`] down it (glTF's
+//!   convention, row 0 on top), so `v` is flipped.
+//! - Normals from `vn` when every vertex has one, else computed smooth.
+//!
+//! tobj checks face indices only partly (a relative index reaching before
+//! the first vertex can overflow, and a short `Kd` line panics), so
+//! [`parse_str`] first checks every face index and colour line itself and
+//! reports `file:line` with what was expected.
+//!
+//! Fallbacks, each with a warning in [`Scene::warnings`]: a missing or
+//! unreadable MTL file gives its materials' meshes the default material
+//! (white, opaque); a missing texture becomes a checkerboard
+//! ([`super::image_file::checkerboard`]); a mesh whose vertices have UVs
+//! only in part gets no UVs.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use super::geometry::{complete_mesh, empty_scene, frame, indices_valid};
+use super::image_file::{find_texture, relative_to, TextureCache};
+use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError};
+use crate::math::{Mat4, Vec2, Vec3};
+
+/// Loads an OBJ file and the MTL files and textures it names.
+pub fn load(path: &Path) -> Result<Scene, SceneError> {
+    let bytes = super::geometry::read_file(path)?;
+    parse_str(&String::from_utf8_lossy(&bytes), path)
+}
+
+/// Parses OBJ text; `path` names the file in messages and locates the MTL
+/// files (read from disk, relative to it).
+pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
+    check_obj(text, path)?;
+
+    let warnings = RefCell::new(Vec::new());
+    let mtl_error = RefCell::new(None);
+    // Which MTL file each material came from (texture paths are relative to it).
+    let mtl_of = RefCell::new(BTreeMap::<String, PathBuf>::new());
+    let loader = |name: &Path| -> tobj::MTLLoadResult {
+        let mtl_path = relative_to(path, &name.to_string_lossy());
+        let text = match super::geometry::read_file(&mtl_path) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                warnings.borrow_mut().push(format!(
+                    "{}: material library {}: {e}; its materials are replaced by the default material",
+                    path.display(),
+                    mtl_path.display()
+                ));
+                return Ok((Vec::new(), HashMap::new()));
+            }
+        };
+        if let Err(e) = check_mtl(&text, &mtl_path) {
+            *mtl_error.borrow_mut() = Some(e);
+            return Err(tobj::LoadError::MaterialParseError);
+        }
+        let result = tobj::load_mtl_buf(&mut text.as_bytes());
+        match &result {
+            Ok((mats, _)) => {
+                for m in mats {
+                    mtl_of.borrow_mut().insert(m.name.clone(), mtl_path.clone());
+                }
+            }
+            Err(e) => {
+                *mtl_error.borrow_mut() = Some(SceneError::file(&mtl_path, format!("MTL: {e}")));
+            }
+        }
+        result
+    };
+    let options = tobj::LoadOptions {
+        triangulate: true,
+        single_index: true,
+        ignore_points: true,
+        ignore_lines: true,
+    };
+    let result = tobj::load_obj_buf(&mut text.as_bytes(), &options, loader);
+    if let Some(e) = mtl_error.into_inner() {
+        return Err(e);
+    }
+    let (models, materials) = result.map_err(|e| SceneError::file(path, format!("OBJ: {e}")))?;
+    let materials = materials.map_err(|e| SceneError::file(path, format!("MTL: {e}")))?;
+
+    let mut scene = empty_scene(path);
+    scene.warnings = warnings.into_inner();
+    let mtl_of = mtl_of.into_inner();
+    let mut textures = TextureCache::default();
+    for m in &materials {
+        let alpha = match (m.dissolve, m.unknown_param.get("Tr")) {
+            (Some(d), _) => d,
+            (None, Some(tr)) => tr
+                .split_whitespace()
+                .next()
+                .and_then(|t| t.parse::<f32>().ok())
+                .map_or(1.0, |t| 1.0 - t),
+            (None, None) => 1.0,
+        };
+        let alpha = if alpha.is_finite() {
+            alpha.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        let kd = m.diffuse.unwrap_or([1.0; 3]);
+        let mtl_path = mtl_of
+            .get(&m.name)
+            .cloned()
+            .unwrap_or_else(|| path.to_path_buf());
+        let texture = m
+            .diffuse_texture
+            .as_deref()
+            .and_then(map_file_name)
+            .map(|name| {
+                let tex_path = find_texture(&mtl_path, name);
+                textures.get(&mut scene, &tex_path, &mtl_path)
+            });
+        scene.materials.push(Material {
+            name: m.name.clone(),
+            base_color: [kd[0], kd[1], kd[2], alpha],
+            texture,
+            alpha: if alpha < 1.0 {
+                AlphaMode::Blend
+            } else {
+                AlphaMode::Opaque
+            },
+            double_sided: false,
+            emissive: m.emissive.unwrap_or([0.0; 3]),
+            reflective: false,
+        });
+    }
+
+    let mut default_material = None;
+    for model in models {
+        let mesh = &model.mesh;
+        if mesh.indices.is_empty() {
+            continue;
+        }
+        let positions: Vec<Vec3> = mesh
+            .positions
+            .chunks_exact(3)
+            .map(|p| Vec3::new(p[0], p[1], p[2]))
+            .collect();
+        let n = positions.len();
+        let normals = if mesh.normals.len() == n * 3 {
+            mesh.normals
+                .chunks_exact(3)
+                .map(|p| super::geometry::normalize_or_up(Vec3::new(p[0], p[1], p[2])))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let uvs = if mesh.texcoords.len() == n * 2 {
+            mesh.texcoords
+                .chunks_exact(2)
+                .map(|t| Vec2::new(t[0], 1.0 - t[1]))
+                .collect()
+        } else {
+            if !mesh.texcoords.is_empty() {
+                scene.warnings.push(format!(
+                    "{}: object '{}' has texture coordinates on only some vertices; using none",
+                    path.display(),
+                    model.name
+                ));
+            }
+            Vec::new()
+        };
+        let material = match mesh.material_id.filter(|&i| i < scene.materials.len()) {
+            Some(i) => i,
+            None => *default_material.get_or_insert_with(|| {
+                scene.materials.push(Material {
+                    name: "default".into(),
+                    ..Material::default()
+                });
+                scene.materials.len() - 1
+            }),
+        };
+        let mut out = Mesh {
+            name: model.name.clone(),
+            positions,
+            normals,
+            uvs,
+            indices: mesh.indices.clone(),
+            material,
+        };
+        if !indices_valid(&out) {
+            return Err(SceneError::file(
+                path,
+                format!("object '{}': a face index is out of range", model.name),
+            ));
+        }
+        complete_mesh(&mut out);
+        scene.meshes.push(out);
+        scene.instances.push(Instance {
+            mesh: scene.meshes.len() - 1,
+            transform: Mat4::default(),
+        });
+    }
+    frame(&mut scene);
+    Ok(scene)
+}
+
+/// The file name of a `map_Kd` statement, past any options (`-s 1 1 1
+/// file.png` names `file.png`; options' arguments are never file names
+/// ending the line).
+fn map_file_name(spec: &str) -> Option<&str> {
+    let spec = spec.trim();
+    if spec.starts_with('-') {
+        spec.split_whitespace().last()
+    } else if spec.is_empty() {
+        None
+    } else {
+        Some(spec)
+    }
+}
+
+/// Checks what tobj would mis-handle: numbers on `v`/`vt`/`vn` lines and
+/// every face index against the vertices defined so far (OBJ indices are
+/// 1-based; negative ones count back from the last vertex).
+fn check_obj(text: &str, path: &Path) -> Result<(), SceneError> {
+    let (mut nv, mut nt, mut nn) = (0usize, 0usize, 0usize);
+    for (i, line) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let mut words = line.split_whitespace();
+        let Some(keyword) = words.next() else {
+            continue;
+        };
+        let need_floats = |count: usize, what: &str| -> Result<(), SceneError> {
+            let ok = line
+                .split_whitespace()
+                .skip(1)
+                .take(count)
+                .filter(|w| w.parse::<f32>().is_ok())
+                .count()
+                == count;
+            if ok {
+                Ok(())
+            } else {
+                Err(SceneError::line(
+                    path,
+                    lineno,
+                    format!("expected {count} numbers after '{what}'"),
+                ))
+            }
+        };
+        match keyword {
+            "v" => {
+                need_floats(3, "v")?;
+                nv += 1;
+            }
+            "vt" => {
+                need_floats(2, "vt")?;
+                nt += 1;
+            }
+            "vn" => {
+                need_floats(3, "vn")?;
+                nn += 1;
+            }
+            "f" | "l" | "p" => {
+                for word in words {
+                    for (k, part) in word.split('/').enumerate() {
+                        let (count, what) = match k {
+                            0 => (nv, "vertex"),
+                            1 => (nt, "texture coordinate"),
+                            2 => (nn, "normal"),
+                            _ => {
+                                return Err(SceneError::line(
+                                    path,
+                                    lineno,
+                                    format!("'{word}': expected v, v/vt, v//vn or v/vt/vn"),
+                                ))
+                            }
+                        };
+                        if part.is_empty() && k > 0 {
+                            continue;
+                        }
+                        let idx: i64 = part.parse().map_err(|_| {
+                            SceneError::line(
+                                path,
+                                lineno,
+                                format!("'{word}': expected integer indices"),
+                            )
+                        })?;
+                        let ok = if idx > 0 {
+                            idx as u64 <= count as u64
+                        } else {
+                            idx != 0 && idx.unsigned_abs() <= count as u64
+                        };
+                        if !ok {
+                            return Err(SceneError::line(
+                                path,
+                                lineno,
+                                format!(
+                                    "{what} index {idx} is out of range: {count} {what}s defined so far (expected 1..={count} or -{count}..=-1)"
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks the MTL colour lines tobj expects three numbers on (it panics on
+/// fewer).
+fn check_mtl(text: &str, path: &Path) -> Result<(), SceneError> {
+    for (i, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        let Some(keyword) = words.next() else {
+            continue;
+        };
+        if matches!(keyword, "Ka" | "Kd" | "Ks" | "Ke") {
+            let numbers = words.take(3).filter(|w| w.parse::<f32>().is_ok()).count();
+            if numbers != 3 {
+                return Err(SceneError::line(
+                    path,
+                    i + 1,
+                    format!("expected 3 numbers after '{keyword}'"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,786 @@
+//! Scene-file loaders on tiny hand-written fixtures (tests/fixtures) and on
+//! files written into a temporary directory: exact vertex and triangle
+//! counts, transforms, material values, texture decoding (BC1/BC3, SGI,
+//! TGA) and the error and fallback cases.
+
+use std::path::{Path, PathBuf};
+
+use gfxcache_render::scene::{self, checkerboard, dds, decode_image, SceneError};
+use gfxcache_render::{AlphaMode, Scene, TexFormat, Vec3};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() < 1e-5
+}
+
+fn close3(a: Vec3, b: Vec3) -> bool {
+    close(a.x, b.x) && close(a.y, b.y) && close(a.z, b.z)
+}
+
+/// Every mesh keeps the model's promises: one normal and uv per position,
+/// indices in range.
+fn assert_well_formed(s: &Scene) {
+    for m in &s.meshes {
+        assert_eq!(m.normals.len(), m.positions.len(), "{}", m.name);
+        assert_eq!(m.uvs.len(), m.positions.len(), "{}", m.name);
+        assert_eq!(m.indices.len() % 3, 0);
+        assert!(m.indices.iter().all(|&i| (i as usize) < m.positions.len()));
+        assert!(m.material < s.materials.len());
+    }
+    for i in &s.instances {
+        assert!(i.mesh < s.meshes.len());
+    }
+    for img in &s.images {
+        assert_eq!(img.texels.len(), (img.width * img.height) as usize);
+    }
+    for m in &s.materials {
+        if let Some(t) = m.texture {
+            assert!(t < s.images.len());
+        }
+    }
+}
+
+// ---------------------------------------------------------------- OBJ
+
+#[test]
+fn obj_meshes_materials_and_texture() {
+    let s = scene::load(&fixture("tri.obj")).unwrap();
+    assert_well_formed(&s);
+    assert_eq!(s.name, "tri");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    assert_eq!(s.meshes.len(), 2);
+    let quad = &s.meshes[0];
+    assert_eq!(quad.name, "quad");
+    assert_eq!((quad.positions.len(), quad.triangle_count()), (4, 2));
+    // Smooth normals of a quad in the z = 0 plane, counter-clockwise: +Z.
+    assert!(quad
+        .normals
+        .iter()
+        .all(|&n| close3(n, Vec3::new(0.0, 0.0, 1.0))));
+    // OBJ v points up the image; the model's v points down it.
+    let uv_of = |p: Vec3| quad.uvs[quad.positions.iter().position(|&q| q == p).unwrap()];
+    let uv = uv_of(Vec3::new(1.0, 1.0, 0.0));
+    assert!(close(uv.x, 1.0) && close(uv.y, 0.0));
+    let uv = uv_of(Vec3::new(0.0, 0.0, 0.0));
+    assert!(close(uv.x, 0.0) && close(uv.y, 1.0));
+    let tri = &s.meshes[1];
+    assert_eq!((tri.positions.len(), tri.triangle_count()), (3, 1));
+    assert_eq!(s.instances.len(), 2);
+    assert_eq!(s.triangle_count(), 3);
+
+    let red = &s.materials[quad.material];
+    assert_eq!(red.name, "red");
+    assert_eq!(red.base_color, [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(red.emissive, [0.5, 0.25, 0.0]);
+    assert_eq!(red.alpha, AlphaMode::Opaque);
+    let img = &s.images[red.texture.unwrap()];
+    assert_eq!(
+        (img.width, img.height, img.format),
+        (2, 2, TexFormat::Rgba8)
+    );
+    // TGA rows top first: red, green / blue, half-transparent white.
+    assert_eq!(
+        img.texels,
+        vec![
+            [255, 0, 0, 255],
+            [0, 255, 0, 255],
+            [0, 0, 255, 255],
+            [255, 255, 255, 128]
+        ]
+    );
+    let glass = &s.materials[tri.material];
+    assert_eq!(glass.base_color, [0.0, 0.0, 1.0, 0.25]);
+    assert_eq!(glass.alpha, AlphaMode::Blend);
+    assert_eq!(glass.texture, None);
+
+    // No camera in the file: the framing camera looks at the centre.
+    let cam = s.camera.keys[0];
+    assert_eq!(s.camera.keys.len(), 1);
+    assert!(close3(cam.target, Vec3::new(0.5, 0.5, 0.5)));
+    assert_eq!(s.light, gfxcache_render::Light::default());
+}
+
+#[test]
+fn obj_out_of_range_index_is_an_error_with_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "bad.obj",
+        b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n",
+    );
+    let e = scene::load(&p).unwrap_err();
+    match &e {
+        SceneError::Line { path, line, msg } => {
+            assert_eq!(path, &p);
+            assert_eq!(*line, 4);
+            assert!(msg.contains("index 9"), "{msg}");
+        }
+        other => panic!("expected a line error, got {other}"),
+    }
+    assert!(e.to_string().contains("bad.obj:4"), "{e}");
+    // Relative indices reaching before the first vertex, and index 0.
+    for face in ["f -1 -2 -4\n", "f 0 1 2\n", "f 1/5 2 3\n"] {
+        let p = write(
+            dir.path(),
+            "rel.obj",
+            format!("v 0 0 0\nv 1 0 0\nv 0 1 0\n{face}").as_bytes(),
+        );
+        assert!(
+            matches!(scene::load(&p), Err(SceneError::Line { line: 4, .. })),
+            "{face}"
+        );
+    }
+}
+
+#[test]
+fn obj_missing_texture_and_mtl_are_warnings_with_fallbacks() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "m.mtl",
+        b"newmtl a\nKd 0.5 0.5 0.5\nmap_Kd nowhere.png\n",
+    );
+    let p = write(
+        dir.path(),
+        "m.obj",
+        b"mtllib m.mtl\nmtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\nusemtl b\nf 3 2 1\n",
+    );
+    let s = scene::load(&p).unwrap();
+    assert_well_formed(&s);
+    assert_eq!(s.warnings.len(), 2, "{:?}", s.warnings);
+    assert!(s.warnings.iter().any(|w| w.contains("gone.mtl")));
+    assert!(s
+        .warnings
+        .iter()
+        .any(|w| w.contains("nowhere.png") && w.contains("checkerboard")));
+    let a = &s.materials[s.meshes[0].material];
+    assert_eq!(a.name, "a");
+    let img = &s.images[a.texture.unwrap()];
+    assert_eq!(img, &checkerboard("nowhere.png"));
+    assert_eq!((img.width, img.height), (64, 64));
+    // 8x8-texel squares alternate.
+    assert_ne!(img.texels[0], img.texels[8]);
+    assert_eq!(img.texels[0], img.texels[16]);
+    assert_ne!(img.texels[0], img.texels[8 * 64]);
+    // Material 'b' came from the missing MTL: the default material.
+    let b = &s.materials[s.meshes[1].material];
+    assert_eq!(b.base_color, [1.0; 4]);
+    assert_eq!(b.texture, None);
+}
+
+#[test]
+fn obj_bad_mtl_colour_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mtl = write(dir.path(), "m.mtl", b"newmtl a\nKd 0.5 0.5\n");
+    let p = write(
+        dir.path(),
+        "m.obj",
+        b"mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+    );
+    match scene::load(&p) {
+        Err(SceneError::Line { path, line: 2, .. }) => assert_eq!(path, mtl),
+        other => panic!("expected an MTL line error, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------- DDS
+
+/// A DDS header for `width` x `height`, FourCC `cc` (or none: RGBA32).
+fn dds_header(width: u32, height: u32, cc: Option<&[u8; 4]>) -> Vec<u8> {
+    let mut h = vec![0u8; 128];
+    let put =
+        |h: &mut Vec<u8>, off: usize, v: u32| h[off..off + 4].copy_from_slice(&v.to_le_bytes());
+    h[..4].copy_from_slice(b"DDS ");
+    put(&mut h, 4, 124);
+    put(&mut h, 8, 0x1007);
+    put(&mut h, 12, height);
+    put(&mut h, 16, width);
+    put(&mut h, 76, 32);
+    match cc {
+        Some(cc) => {
+            put(&mut h, 80, 0x4);
+            h[84..88].copy_from_slice(cc);
+        }
+        None => {
+            put(&mut h, 80, 0x41);
+            put(&mut h, 88, 32);
+            put(&mut h, 92, 0x0000_00FF);
+            put(&mut h, 96, 0x0000_FF00);
+            put(&mut h, 100, 0x00FF_0000);
+            put(&mut h, 104, 0xFF00_0000);
+        }
+    }
+    h
+}
+
+#[test]
+fn bc1_block_decodes_to_hand_computed_colours() {
+    // c0 = pure red (0xF800), c1 = pure blue (0x001F): c0 > c1, 4 colours.
+    // Indices row by row: 0 1 2 3 / 3 2 1 0 / 0 0 0 0 / 1 1 1 1.
+    let rows: [u32; 4] = [0b11_10_01_00, 0b00_01_10_11, 0, 0b01_01_01_01];
+    let bits = rows[0] | rows[1] << 8 | rows[2] << 16 | rows[3] << 24;
+    let mut block = [0u8; 8];
+    block[..2].copy_from_slice(&0xF800u16.to_le_bytes());
+    block[2..4].copy_from_slice(&0x001Fu16.to_le_bytes());
+    block[4..].copy_from_slice(&bits.to_le_bytes());
+    let t = dds::decode_bc1_block(&block);
+    let red = [255, 0, 0, 255];
+    let blue = [0, 0, 255, 255];
+    let c2 = [170, 0, 85, 255]; // (2*255 + 0) / 3, (2*0 + 255) / 3
+    let c3 = [85, 0, 170, 255];
+    assert_eq!(&t[..4], &[red, blue, c2, c3]);
+    assert_eq!(&t[4..8], &[c3, c2, blue, red]);
+    assert_eq!(&t[8..12], &[red; 4]);
+    assert_eq!(&t[12..], &[blue; 4]);
+
+    // c0 <= c1: three colours and transparent black.
+    block[..2].copy_from_slice(&0x001Fu16.to_le_bytes());
+    block[2..4].copy_from_slice(&0xF800u16.to_le_bytes());
+    block[4..].copy_from_slice(&0xE4u32.to_le_bytes()); // 0 1 2 3 in row 0
+    let t = dds::decode_bc1_block(&block);
+    assert_eq!(&t[..4], &[blue, red, [127, 0, 127, 255], [0, 0, 0, 0]]);
+}
+
+#[test]
+fn bc3_block_decodes_alpha_and_colour() {
+    let mut block = [0u8; 16];
+    // Alpha endpoints 255 > 0: eight values 255, 0, 218, 182, 145, 109, 72, 36.
+    block[0] = 255;
+    block[1] = 0;
+    // Texel i gets alpha index i % 8.
+    let mut bits = 0u64;
+    for i in 0..16u64 {
+        bits |= (i % 8) << (3 * i);
+    }
+    block[2..8].copy_from_slice(&bits.to_le_bytes()[..6]);
+    // Colour: c0 = white, c1 = black, all index 0 (white), even though
+    // c0 > c1 does not matter: BC3 always has four colours.
+    block[8..10].copy_from_slice(&0xFFFFu16.to_le_bytes());
+    let t = dds::decode_bc3_block(&block);
+    let alphas = [255, 0, 218, 182, 145, 109, 72, 36];
+    for (i, texel) in t.iter().enumerate() {
+        assert_eq!(*texel, [255, 255, 255, alphas[i % 8]], "texel {i}");
+    }
+    // a0 <= a1: six interpolated values plus 0 and 255.
+    block[0] = 0;
+    block[1] = 100;
+    let t = dds::decode_bc3_block(&block);
+    let alphas = [0, 100, 20, 40, 60, 80, 0, 255];
+    for (i, texel) in t.iter().enumerate() {
+        assert_eq!(texel[3], alphas[i % 8], "texel {i}");
+    }
+    // BC3 colour blocks with c0 <= c1 still interpolate (no transparent black).
+    let mut block = [0u8; 16];
+    block[10..12].copy_from_slice(&0xFFFFu16.to_le_bytes());
+    block[12] = 0b11; // texel 0: index 3 = (c0 + 2 c1) / 3
+    let t = dds::decode_bc3_block(&block);
+    assert_eq!(t[0], [170, 170, 170, 0]);
+}
+
+#[test]
+fn dds_files_keep_their_format_and_decode() {
+    let p = Path::new("t.dds");
+    // 6x5 DXT1: 2x2 blocks, right and bottom blocks partly outside.
+    let mut f = dds_header(6, 5, Some(b"DXT1"));
+    for _ in 0..4 {
+        f.extend_from_slice(&0xF800u16.to_le_bytes());
+        f.extend_from_slice(&0x001Fu16.to_le_bytes());
+        f.extend_from_slice(&0u32.to_le_bytes());
+    }
+    let img = decode_image(&f, p).unwrap();
+    assert_eq!((img.width, img.height, img.format), (6, 5, TexFormat::Bc1));
+    assert!(img.texels.iter().all(|&t| t == [255, 0, 0, 255]));
+    // Truncated data is an error, not a panic.
+    let e = decode_image(&f[..f.len() - 1], p).unwrap_err();
+    assert!(e.to_string().contains("expected 32"), "{e}");
+
+    let mut f = dds_header(4, 4, Some(b"DXT5"));
+    f.extend_from_slice(&[0u8; 16]);
+    assert_eq!(decode_image(&f, p).unwrap().format, TexFormat::Bc3);
+
+    let mut f = dds_header(2, 1, None);
+    f.extend_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    let img = decode_image(&f, p).unwrap();
+    assert_eq!(
+        (img.format, img.texels.clone()),
+        (TexFormat::Rgba8, vec![[1, 2, 3, 4], [5, 6, 7, 8]])
+    );
+
+    let mut f = dds_header(4, 4, Some(b"DXT3"));
+    f.extend_from_slice(&[0u8; 16]);
+    let e = decode_image(&f, p).unwrap_err();
+    assert!(
+        e.to_string().contains("DXT3") && e.to_string().contains("not supported"),
+        "{e}"
+    );
+}
+
+// ---------------------------------------------------------------- SGI
+
+fn sgi_header(storage: u8, w: u16, h: u16, c: u16) -> Vec<u8> {
+    let mut b = vec![0u8; 512];
+    b[..2].copy_from_slice(&474u16.to_be_bytes());
+    b[2] = storage;
+    b[3] = 1;
+    b[4..6].copy_from_slice(&3u16.to_be_bytes());
+    b[6..8].copy_from_slice(&w.to_be_bytes());
+    b[8..10].copy_from_slice(&h.to_be_bytes());
+    b[10..12].copy_from_slice(&c.to_be_bytes());
+    b
+}
+
+#[test]
+fn sgi_verbatim_rgb_flips_rows() {
+    // 2x2 RGB, planes R, G, B, each bottom row first.
+    let mut f = sgi_header(0, 2, 2, 3);
+    f.extend_from_slice(&[1, 2, 3, 4]); // R: bottom 1 2, top 3 4
+    f.extend_from_slice(&[10, 20, 30, 40]);
+    f.extend_from_slice(&[100, 101, 102, 103]);
+    let img = decode_image(&f, Path::new("a.rgb")).unwrap();
+    assert_eq!((img.width, img.height), (2, 2));
+    assert_eq!(
+        img.texels,
+        vec![
+            [3, 30, 102, 255],
+            [4, 40, 103, 255],
+            [1, 10, 100, 255],
+            [2, 20, 101, 255]
+        ]
+    );
+    // One byte short.
+    assert!(decode_image(&f[..f.len() - 1], Path::new("a.rgb")).is_err());
+}
+
+#[test]
+fn sgi_rle_grey_alpha() {
+    // 3x1, 2 channels (grey + alpha), RLE.
+    let mut f = sgi_header(1, 3, 1, 2);
+    let data_start = 512 + 2 * 8;
+    let grey = [0x03u8, 7, 0]; // repeat 7 three times
+    let alpha = [0x82u8, 50, 60, 0x01, 70, 0]; // literal 50 60, then 70
+    let put = |f: &mut Vec<u8>, v: u32| f.extend_from_slice(&v.to_be_bytes());
+    put(&mut f, data_start as u32);
+    put(&mut f, (data_start + grey.len()) as u32);
+    put(&mut f, grey.len() as u32);
+    put(&mut f, alpha.len() as u32);
+    f.extend_from_slice(&grey);
+    f.extend_from_slice(&alpha);
+    let img = scene::decode_image(&f, Path::new("a.sgi")).unwrap();
+    assert_eq!(
+        img.texels,
+        vec![[7, 7, 7, 50], [7, 7, 7, 60], [7, 7, 7, 70]]
+    );
+
+    // A run overflowing the row, and an offset past the end: errors.
+    let mut bad = f.clone();
+    bad[data_start] = 0x05;
+    assert!(decode_image(&bad, Path::new("a.sgi")).is_err());
+    let mut bad = f.clone();
+    bad[512..516].copy_from_slice(&9999u32.to_be_bytes());
+    let e = decode_image(&bad, Path::new("a.sgi")).unwrap_err();
+    assert!(e.to_string().contains("past the end"), "{e}");
+    // 16-bit channels are refused by name.
+    let mut bad = f;
+    bad[3] = 2;
+    assert!(decode_image(&bad, Path::new("a.sgi"))
+        .unwrap_err()
+        .to_string()
+        .contains("bytes per channel"));
+}
+
+#[test]
+fn unsupported_scene_extension() {
+    assert!(matches!(
+        scene::load(Path::new("x.fbx")),
+        Err(SceneError::Unsupported { .. })
+    ));
+}
+
+// ---------------------------------------------------------------- glTF
+
+/// A tiny glTF: one textured triangle (u16 indices, no normals), used by
+/// two nodes (one under a translated parent), a POINTS primitive to skip,
+/// a camera and a directional light. Returns (JSON, BIN).
+fn gltf_parts(buffer_uri: Option<&str>) -> (String, Vec<u8>) {
+    let mut bin = Vec::new();
+    for p in [[0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for t in [[0f32, 0.0], [1.0, 0.0], [0.0, 1.0]] {
+        for c in t {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for i in [0u16, 1, 2] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    bin.extend_from_slice(&[0, 0]); // pad to 4
+    let uri = buffer_uri
+        .map(|u| format!(r#", "uri": "{u}""#))
+        .unwrap_or_default();
+    let json = format!(
+        r#"{{
+  "asset": {{"version": "2.0"}},
+  "extensionsUsed": ["KHR_lights_punctual"],
+  "extensions": {{"KHR_lights_punctual": {{"lights": [{{"type": "directional", "color": [1, 0.5, 0.25]}}]}}}},
+  "scene": 0,
+  "scenes": [{{"nodes": [0, 2, 3, 4]}}],
+  "nodes": [
+    {{"translation": [10, 0, 0], "children": [1]}},
+    {{"scale": [2, 2, 2], "mesh": 0}},
+    {{"mesh": 0, "translation": [0, 0, -3]}},
+    {{"camera": 0, "translation": [0, 1, 5]}},
+    {{"extensions": {{"KHR_lights_punctual": {{"light": 0}}}}}}
+  ],
+  "cameras": [{{"type": "perspective", "perspective": {{"yfov": 0.8, "znear": 0.5, "zfar": 50}}}}],
+  "meshes": [{{"name": "tri", "primitives": [
+    {{"attributes": {{"POSITION": 0, "TEXCOORD_0": 1}}, "indices": 2, "material": 0}},
+    {{"attributes": {{"POSITION": 0}}, "mode": 0}}
+  ]}}],
+  "materials": [{{"name": "m", "pbrMetallicRoughness": {{"baseColorFactor": [0.5, 0.25, 1, 0.75], "baseColorTexture": {{"index": 0}}}},
+    "alphaMode": "MASK", "doubleSided": true, "emissiveFactor": [1, 0, 0]}}],
+  "textures": [{{"source": 0}}],
+  "images": [{{"uri": "tex2x2.tga"}}],
+  "buffers": [{{"byteLength": {len}{uri}}}],
+  "bufferViews": [
+    {{"buffer": 0, "byteOffset": 0, "byteLength": 36}},
+    {{"buffer": 0, "byteOffset": 36, "byteLength": 24}},
+    {{"buffer": 0, "byteOffset": 60, "byteLength": 6}}
+  ],
+  "accessors": [
+    {{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}},
+    {{"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}},
+    {{"bufferView": 2, "componentType": 5123, "count": 3, "type": "SCALAR"}}
+  ]
+}}"#,
+        len = bin.len()
+    );
+    (json, bin)
+}
+
+fn glb(json: &str, bin: &[u8]) -> Vec<u8> {
+    let mut j = json.as_bytes().to_vec();
+    while !j.len().is_multiple_of(4) {
+        j.push(b' ');
+    }
+    let total = 12 + 8 + j.len() + 8 + bin.len();
+    let mut f = Vec::new();
+    f.extend_from_slice(b"glTF");
+    f.extend_from_slice(&2u32.to_le_bytes());
+    f.extend_from_slice(&(total as u32).to_le_bytes());
+    f.extend_from_slice(&(j.len() as u32).to_le_bytes());
+    f.extend_from_slice(b"JSON");
+    f.extend_from_slice(&j);
+    f.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    f.extend_from_slice(b"BIN\0");
+    f.extend_from_slice(bin);
+    f
+}
+
+fn check_gltf_scene(s: &Scene) {
+    assert_well_formed(s);
+    // The triangle once, instanced twice; the POINTS primitive skipped.
+    assert_eq!(s.meshes.len(), 1);
+    assert_eq!(s.instances.len(), 2);
+    assert_eq!(s.triangle_count(), 2);
+    assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+    assert!(s.warnings[0].contains("Points"), "{:?}", s.warnings);
+    let m = &s.meshes[0];
+    assert_eq!((m.positions.len(), m.indices.clone()), (3, vec![0, 1, 2]));
+    assert!(m
+        .normals
+        .iter()
+        .all(|&n| close3(n, Vec3::new(0.0, 0.0, 1.0))));
+    assert_eq!(m.uvs[1], gfxcache_render::Vec2::new(1.0, 0.0));
+    // Parent translation then child scale: (1,0,0) -> (12,0,0).
+    let p = s.instances[0]
+        .transform
+        .transform_point(Vec3::new(1.0, 0.0, 0.0))
+        .truncate();
+    assert!(close3(p, Vec3::new(12.0, 0.0, 0.0)), "{p:?}");
+    let p = s.instances[1]
+        .transform
+        .transform_point(Vec3::new(1.0, 0.0, 0.0))
+        .truncate();
+    assert!(close3(p, Vec3::new(1.0, 0.0, -3.0)), "{p:?}");
+    let mat = &s.materials[m.material];
+    assert_eq!(mat.name, "m");
+    assert_eq!(mat.base_color, [0.5, 0.25, 1.0, 0.75]);
+    assert_eq!(mat.alpha, AlphaMode::Mask);
+    assert!(mat.double_sided);
+    assert_eq!(mat.emissive, [1.0, 0.0, 0.0]);
+    let img = &s.images[mat.texture.unwrap()];
+    assert_eq!(
+        (img.width, img.height, img.texels[0]),
+        (2, 2, [255, 0, 0, 255])
+    );
+    let cam = s.camera.keys[0];
+    assert!(close3(cam.eye, Vec3::new(0.0, 1.0, 5.0)));
+    assert!(close3(cam.target, Vec3::new(0.0, 1.0, 4.0)));
+    assert!(close(cam.fov_y, 0.8) && close(cam.near, 0.5) && close(cam.far, 50.0));
+    assert!(close3(s.light.direction, Vec3::new(0.0, 0.0, -1.0)));
+    assert_eq!(s.light.color, [1.0, 0.5, 0.25]);
+}
+
+#[test]
+fn gltf_with_external_buffer_and_glb() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tex2x2.tga"), dir.path().join("tex2x2.tga")).unwrap();
+    let (json, bin) = gltf_parts(Some("tri.bin"));
+    write(dir.path(), "tri.bin", &bin);
+    let p = write(dir.path(), "tri.gltf", json.as_bytes());
+    let s = scene::load(&p).unwrap();
+    assert_eq!(s.name, "tri");
+    check_gltf_scene(&s);
+
+    let (json, bin) = gltf_parts(None);
+    let p = write(dir.path(), "tri.GLB", &glb(&json, &bin));
+    check_gltf_scene(&scene::load(&p).unwrap());
+}
+
+#[test]
+fn gltf_missing_image_is_a_warning_and_truncated_glb_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, bin) = gltf_parts(None);
+    let full = glb(&json, &bin);
+    let p = write(dir.path(), "t.glb", &full);
+    let s = scene::load(&p).unwrap();
+    assert_eq!(s.warnings.len(), 2, "{:?}", s.warnings);
+    let img = &s.images[s.materials[0].texture.unwrap()];
+    assert_eq!((img.width, img.height), (64, 64));
+
+    for cut in [10, full.len() - 20, full.len() - 1] {
+        let p = write(dir.path(), "cut.glb", &full[..cut]);
+        let e = scene::load(&p).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("cut.glb") && msg.contains("truncated GLB"),
+            "{msg}"
+        );
+    }
+    // An accessor overrunning its view is an error, not a panic.
+    let bad = json.replace(
+        r#""count": 3, "type": "VEC2""#,
+        r#""count": 4, "type": "VEC2""#,
+    );
+    let p = write(dir.path(), "bad.glb", &glb(&bad, &bin));
+    let msg = scene::load(&p).unwrap_err().to_string();
+    assert!(
+        msg.contains("accessor 1") && msg.contains("overrun"),
+        "{msg}"
+    );
+}
+
+// ---------------------------------------------------------------- AC3D
+
+#[test]
+fn ac3d_objects_transforms_materials_and_sgi_texture() {
+    let s = scene::load(&fixture("box.ac")).unwrap();
+    assert_well_formed(&s);
+    assert_eq!(s.name, "box");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    // One mesh per material of the poly; the line surface skipped.
+    assert_eq!(s.meshes.len(), 2);
+    let (quad, tri) = (&s.meshes[0], &s.meshes[1]);
+    assert_eq!(quad.name, "panel");
+    // Smooth quad: 4 shared vertices, 2 triangles; flat triangle: 3, 1.
+    assert_eq!((quad.positions.len(), quad.triangle_count()), (4, 2));
+    assert_eq!((tri.positions.len(), tri.triangle_count()), (3, 1));
+    assert_eq!(quad.indices, vec![0, 1, 2, 0, 2, 3]);
+    assert!(quad
+        .normals
+        .iter()
+        .all(|&n| close3(n, Vec3::new(0.0, 0.0, 1.0))));
+    // texrep 2 doubles the uvs, then v is flipped.
+    assert_eq!(quad.uvs[1], gfxcache_render::Vec2::new(1.0, 1.0));
+    assert_eq!(quad.uvs[2], gfxcache_render::Vec2::new(1.0, 0.0));
+    // Group loc (10,0,0), then the poly's rot (x axis -> -z).
+    assert_eq!(s.instances.len(), 2);
+    let p = s.instances[0]
+        .transform
+        .transform_point(Vec3::new(1.0, 0.0, 0.0))
+        .truncate();
+    assert!(close3(p, Vec3::new(10.0, 0.0, -1.0)), "{p:?}");
+
+    let red = &s.materials[quad.material];
+    assert_eq!(red.name, "red");
+    assert_eq!(red.base_color, [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(red.emissive, [0.1, 0.2, 0.3]);
+    assert_eq!((red.alpha, red.double_sided), (AlphaMode::Opaque, false));
+    let glass = &s.materials[tri.material];
+    assert_eq!(glass.base_color, [0.0, 0.0, 1.0, 0.25]);
+    assert_eq!((glass.alpha, glass.double_sided), (AlphaMode::Blend, true));
+    // Both use the one SGI texture: rows flipped to top first.
+    assert_eq!(red.texture, glass.texture);
+    let img = &s.images[red.texture.unwrap()];
+    assert_eq!(
+        img.texels,
+        vec![
+            [0, 0, 255, 255],
+            [255, 255, 255, 255],
+            [255, 0, 0, 255],
+            [0, 255, 0, 255]
+        ]
+    );
+}
+
+fn ac3d_error(text: &str) -> (usize, String) {
+    match scene::ac3d::parse_str(text, Path::new("m.ac")) {
+        Err(SceneError::Line { path, line, msg }) => {
+            assert_eq!(path, Path::new("m.ac"));
+            (line, msg)
+        }
+        other => panic!("expected a line error, got {other:?}"),
+    }
+}
+
+#[test]
+fn ac3d_errors_name_the_line_and_what_was_expected() {
+    let (line, msg) = ac3d_error("AC3Db\nOBJECT world\nname \"w\"\nbogus 1 2\nkids 0\n");
+    assert_eq!(line, 4);
+    assert!(
+        msg.contains("unknown token 'bogus'") && msg.contains("expected"),
+        "{msg}"
+    );
+    let (line, _) = ac3d_error("PLY\n");
+    assert_eq!(line, 1);
+    let (line, msg) = ac3d_error("AC3Db\nOBJECT poly\nnumvert 1\n0 0 0\nnumsurf 1\nSURF 0\nrefs 3\n0 0 0\n1 0 0\n0 0 0\nkids 0\n");
+    assert_eq!(line, 9);
+    assert!(msg.contains("out of range"), "{msg}");
+    let (line, msg) = ac3d_error("AC3Db\nOBJECT poly\nnumvert 2\n0 0 0\n");
+    assert_eq!(line, 4);
+    assert!(msg.contains("end of file"), "{msg}");
+    let (line, msg) = ac3d_error("AC3Db\nMATERIAL \"m\" rgb 1 1\nOBJECT world\nkids 0\n");
+    assert_eq!(line, 2);
+    assert!(msg.contains("number"), "{msg}");
+    let (line, msg) =
+        ac3d_error("AC3Db\nOBJECT poly\nnumvert 1\n0 0 0\nnumsurf 1\nSURF 0\nmat 3\n");
+    assert_eq!(line, 7);
+    assert!(msg.contains("material 3"), "{msg}");
+}
+
+#[test]
+fn ac3d_missing_texture_is_a_checkerboard_warning() {
+    let text = "AC3Db\nOBJECT poly\ntexture \"none.rgb\"\nnumvert 3\n0 0 0\n1 0 0\n0 1 0\nnumsurf 1\nSURF 0\nrefs 3\n0 0 0\n1 1 0\n2 0 1\nkids 0\n";
+    let s = scene::ac3d::parse_str(text, Path::new("/nonexistent/m.ac")).unwrap();
+    assert_well_formed(&s);
+    assert_eq!(s.warnings.len(), 1);
+    assert!(s.warnings[0].contains("none.rgb"));
+    assert_eq!(s.images[0], checkerboard("none.rgb"));
+    // No MATERIAL lines: the default material, textured.
+    assert_eq!(s.materials[0].base_color, [1.0; 4]);
+    assert_eq!(s.materials[0].texture, Some(0));
+}
+
+// ---------------------------------------------------------------- TOML
+
+#[test]
+fn example_scene_toml_loads() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/example.toml");
+    let s = scene::load(&p).unwrap();
+    assert_well_formed(&s);
+    assert_eq!(s.name, "example");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    // tri.obj twice (2 meshes, 3 triangles each) and box.ac (2 meshes, 3).
+    assert_eq!(s.meshes.len(), 6);
+    assert_eq!(s.instances.len(), 6);
+    assert_eq!(s.triangle_count(), 3 + 3 + 3);
+    assert_eq!(s.images.len(), 3);
+    // Second model: translate (3,0,0), rotate 90 degrees about y, scale 1.5:
+    // (1,0,0) -> (0,0,-1.5) -> (3,0,-1.5).
+    let p = s.instances[2]
+        .transform
+        .transform_point(Vec3::new(1.0, 0.0, 0.0))
+        .truncate();
+    assert!(close3(p, Vec3::new(3.0, 0.0, -1.5)), "{p:?}");
+    // Third model's materials are reflective, the others not.
+    assert!(s.materials[s.meshes[4].material].reflective);
+    assert!(!s.materials[s.meshes[0].material].reflective);
+    assert_eq!(s.camera.keys.len(), 2);
+    let c = s.camera.keys[0];
+    assert!(close3(c.eye, Vec3::new(0.0, 3.0, 8.0)) && close(c.fov_y, 50f32.to_radians()));
+    assert!(close(c.near, 0.1) && close(c.far, 100.0));
+    assert!(close(s.camera.keys[1].far, 1000.0));
+    assert_eq!(s.light.color, [1.0, 0.95, 0.85]);
+    assert_eq!(s.mirror, Some(gfxcache_render::Mirror { height: -0.5 }));
+    assert_eq!(s.sky, [0.3, 0.45, 0.7]);
+    assert!(!s.passes.deferred && s.passes.shadow);
+}
+
+fn toml_error(text: &str) -> (usize, String) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
+    match scene::toml_scene::parse_str(text, &dir) {
+        Err(SceneError::Line { line, msg, .. }) => (line, msg),
+        other => panic!("expected a line error, got {:?}", other.map(|s| s.name)),
+    }
+}
+
+#[test]
+fn scene_toml_errors_name_the_line() {
+    let (line, msg) =
+        toml_error("[[model]]\npath = \"tri.obj\"\n\n[passes]\nshadow = true\nbloom = false\n");
+    assert_eq!(line, 6);
+    assert!(msg.contains("bloom"), "{msg}");
+    let (line, msg) = toml_error("[[model]]\npath = \"tri.obj\"\nposition = [0, 0]\n");
+    assert_eq!(line, 3, "{msg}");
+    let (line, msg) = toml_error("[[model]]\npath = \"tri.obj\"\n[[model]]\npath = \"gone.obj\"\n");
+    assert_eq!(line, 3);
+    assert!(msg.contains("gone.obj"), "{msg}");
+    let (line, msg) = toml_error("[[model]]\npath = \"s.toml\"\n");
+    assert_eq!(line, 1);
+    assert!(msg.contains(".obj"), "{msg}");
+    let (line, _) = toml_error("[[model]]\npath = \"tri.obj\"\n[[camera]]\neye = [0, 0, 1]\ntarget = [0, 0, 0]\nnear = 0\n");
+    assert_eq!(line, 3);
+    let (line, _) = toml_error("sky = [1, 1, 1]\n");
+    assert_eq!(line, 1);
+    // A scene without cameras gets the framing camera; defaults elsewhere.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
+    let s = scene::toml_scene::parse_str("[[model]]\npath = \"tri.obj\"\nscale = [1, 2, 3]\n", &p)
+        .unwrap();
+    assert_eq!(s.name, "s");
+    assert_eq!(s.camera.keys.len(), 1);
+    assert_eq!(s.passes, gfxcache_render::Passes::default());
+    assert_eq!(s.light, gfxcache_render::Light::default());
+    let q = s.instances[0]
+        .transform
+        .transform_point(Vec3::new(1.0, 1.0, 1.0))
+        .truncate();
+    assert!(close3(q, Vec3::new(1.0, 2.0, 3.0)));
+}
+
+#[test]
+fn gltf_node_with_two_parents_is_an_error() {
+    let (json, bin) = gltf_parts(None);
+    // Node 2 also becomes a child of node 0 (it is a root of the scene too).
+    let bad = json.replace(r#""children": [1]"#, r#""children": [1, 2]"#);
+    let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("two.glb")).unwrap_err();
+    assert!(e.to_string().contains("node 2 is reached twice"), "{e}");
+}
+
+#[test]
+fn gltf_accessor_of_the_wrong_type_is_an_error() {
+    // Float indices made the gltf crate's reader hit `unreachable!()`.
+    let (json, bin) = gltf_parts(None);
+    let bad = json.replace(r#""componentType": 5123"#, r#""componentType": 5126"#);
+    let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("t.glb")).unwrap_err();
+    assert!(e.to_string().contains("indices accessor 2"), "{e}");
+    let bad = json.replace(
+        r#""count": 3, "type": "VEC2""#,
+        r#""count": 3, "type": "VEC3""#,
+    );
+    let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("t.glb")).unwrap_err();
+    assert!(e.to_string().contains("TexCoords(0) accessor 1"), "{e}");
+}
