@@ -30,7 +30,9 @@ fn renders_the_glmark2_bunny() {
     let out = Command::new(env!("CARGO_BIN_EXE_gfxcache"))
         .args(["render", "--scene"])
         .arg(&bunny)
-        .args(["--width", "320", "--height", "180", "--frames", "2", "--json"])
+        .args([
+            "--width", "320", "--height", "180", "--frames", "2", "--json",
+        ])
         .arg("--out")
         .arg(&gtr)
         .arg("--png")
