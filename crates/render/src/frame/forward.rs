@@ -6,7 +6,7 @@ use gfxcache_trace::Record;
 
 use crate::pipeline::Draw;
 
-use super::shaders::{normal_matrix, MaterialShader, Mode, Program, ShadowLookup};
+use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
 use super::{material_state, Counted, FrameRenderer, View};
 
 pub(super) fn run<S: FnMut(Record)>(
@@ -29,21 +29,20 @@ pub(super) fn run<S: FnMut(Record)>(
         let mat = &scene.materials[scene.meshes[inst.mesh].material];
         let mesh = &r.gpu.meshes[inst.mesh];
         let shader = MaterialShader {
-            mode: Mode::Forward,
-            material: mat,
-            texture: mat.texture.map(|t| &r.gpu.textures[t]),
-            sampler: &r.cfg.sampler,
-            normal_m: normal_matrix(&inst.transform),
-            light: &scene.light,
-            inv_vp: v.inv_vp,
-            width: w,
-            height: h,
             shadow: shadow.as_ref().map(|map| ShadowLookup {
                 map,
                 light_vp: v.light_vp,
             }),
             reflection: refl.as_ref(),
-            mirror: None,
+            ..MaterialShader::for_instance(
+                Mode::Forward,
+                scene,
+                &r.gpu,
+                &r.cfg.sampler,
+                inst,
+                v.inv_vp,
+                (w, h),
+            )
         };
         let draw = Draw {
             indices: &mesh.indices,

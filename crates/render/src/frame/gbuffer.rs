@@ -10,7 +10,7 @@ use gfxcache_trace::Record;
 use crate::pipeline::Draw;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 
-use super::shaders::{normal_matrix, MaterialShader, Mode, Program};
+use super::shaders::{MaterialShader, Mode, Program};
 use super::{material_state, Counted, FrameRenderer, View};
 
 /// Stencil value of geometry pixels.
@@ -37,18 +37,16 @@ pub(super) fn run<S: FnMut(Record)>(
         let mat = &scene.materials[scene.meshes[inst.mesh].material];
         let mesh = &r.gpu.meshes[inst.mesh];
         let shader = MaterialShader {
-            mode: Mode::GBuffer,
-            material: mat,
-            texture: mat.texture.map(|t| &r.gpu.textures[t]),
-            sampler: &r.cfg.sampler,
-            normal_m: normal_matrix(&inst.transform),
-            light: &scene.light,
-            inv_vp: v.inv_vp,
-            width: w,
-            height: h,
-            shadow: None,
             reflection: refl.as_ref(),
-            mirror: None,
+            ..MaterialShader::for_instance(
+                Mode::GBuffer,
+                scene,
+                &r.gpu,
+                &r.cfg.sampler,
+                inst,
+                v.inv_vp,
+                (w, h),
+            )
         };
         let draw = Draw {
             indices: &mesh.indices,

@@ -8,7 +8,7 @@ use gfxcache_trace::Record;
 
 use crate::pipeline::Draw;
 
-use super::shaders::{inverse, normal_matrix, MaterialShader, Mode, Program};
+use super::shaders::{inverse, MaterialShader, Mode, Program};
 use super::{material_state, mirror_matrix, Counted, FrameRenderer, View};
 
 pub(super) fn run<S: FnMut(Record)>(
@@ -42,18 +42,16 @@ pub(super) fn run<S: FnMut(Record)>(
         }
         let mesh = &r.gpu.meshes[inst.mesh];
         let shader = MaterialShader {
-            mode: Mode::Reflection,
-            material: mat,
-            texture: mat.texture.map(|t| &r.gpu.textures[t]),
-            sampler: &r.cfg.sampler,
-            normal_m: normal_matrix(&inst.transform),
-            light: &scene.light,
-            inv_vp,
-            width: w,
-            height: h,
-            shadow: None,
-            reflection: None,
             mirror: Some(mirror.height),
+            ..MaterialShader::for_instance(
+                Mode::Reflection,
+                scene,
+                &r.gpu,
+                &r.cfg.sampler,
+                inst,
+                inv_vp,
+                (w, h),
+            )
         };
         let draw = Draw {
             indices: &mesh.indices,

@@ -299,6 +299,37 @@ pub struct MaterialShader<'a> {
     pub mirror: Option<f32>,
 }
 
+impl<'a> MaterialShader<'a> {
+    /// The shader of instance `inst` in `mode`, drawing into a target of
+    /// `size` whose inverse view-projection is `inv_vp`; no shadow,
+    /// reflection or mirror (each pass adds those it uses).
+    pub fn for_instance(
+        mode: Mode,
+        scene: &'a crate::scene::Scene,
+        gpu: &'a super::upload::GpuScene,
+        sampler: &'a Sampler,
+        inst: &crate::scene::Instance,
+        inv_vp: Mat4,
+        size: (u32, u32),
+    ) -> MaterialShader<'a> {
+        let material = &scene.materials[scene.meshes[inst.mesh].material];
+        MaterialShader {
+            mode,
+            material,
+            texture: material.texture.map(|t| &gpu.textures[t]),
+            sampler,
+            normal_m: normal_matrix(&inst.transform),
+            light: &scene.light,
+            inv_vp,
+            width: size.0,
+            height: size.1,
+            shadow: None,
+            reflection: None,
+            mirror: None,
+        }
+    }
+}
+
 impl crate::pipeline::FragmentShader for MaterialShader<'_> {
     fn discards(&self) -> bool {
         self.material.alpha == crate::scene::AlphaMode::Mask || self.mirror.is_some()
