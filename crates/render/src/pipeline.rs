@@ -282,16 +282,19 @@ fn access(addr: u64, stream: Stream, op: Op, unit: u16) -> Record {
 /// Distinct blocks of `surface` the live pixels of `quads` touch, in order
 /// of first touch (a 4x4 stamp touches at most 4).
 fn stamp_blocks(surface: &Surface, quads: &[Quad], masks: &[u8], out: &mut [u64; 16]) -> usize {
+    // Every tile shape has even sides and quads sit at even pixels, so a
+    // quad's four pixels share one block: one address computation per quad
+    // (any live pixel gives it).
+    let (tw, th) = surface.format.tile_shape();
+    debug_assert!(tw % 2 == 0 && th % 2 == 0, "odd tile shape {tw}x{th}");
     let mut n = 0;
     for (q, &m) in quads.iter().zip(masks) {
-        for i in 0..4 {
-            if m & (1 << i) != 0 {
-                let (x, y) = q.pixel(i);
-                let b = surface.block_of(x, y);
-                if !out[..n].contains(&b) {
-                    out[n] = b;
-                    n += 1;
-                }
+        if m != 0 {
+            let (x, y) = q.pixel(m.trailing_zeros() as usize);
+            let b = surface.block_of(x, y);
+            if !out[..n].contains(&b) {
+                out[n] = b;
+                n += 1;
             }
         }
     }
