@@ -107,7 +107,15 @@ impl Hiz {
         if depth > self.written_max[i] {
             self.written_max[i] = depth;
         }
-        if self.written[i] == self.full_mask(x / HIZ_TILE, y / HIZ_TILE) {
+        let (tx, ty) = (x / HIZ_TILE, y / HIZ_TILE);
+        // Tiles inside the surface (all but the right and bottom edges) are
+        // full when every bit is set; only edge tiles need their mask built.
+        let full = if (tx + 1) * HIZ_TILE <= self.width && (ty + 1) * HIZ_TILE <= self.height {
+            u64::MAX
+        } else {
+            self.full_mask(tx, ty)
+        };
+        if self.written[i] == full {
             let tight = HizSurface::quantize_up(self.written_max[i]);
             if tight < self.max[i] {
                 self.max[i] = tight;

@@ -282,16 +282,19 @@ fn access(addr: u64, stream: Stream, op: Op, unit: u16) -> Record {
 /// Distinct blocks of `surface` the live pixels of `quads` touch, in order
 /// of first touch (a 4x4 stamp touches at most 4).
 fn stamp_blocks(surface: &Surface, quads: &[Quad], masks: &[u8], out: &mut [u64; 16]) -> usize {
+    // Every tile shape has even sides and quads sit at even pixels, so a
+    // quad's four pixels share one block: one address computation per quad
+    // (any live pixel gives it).
+    let (tw, th) = surface.format.tile_shape();
+    debug_assert!(tw % 2 == 0 && th % 2 == 0, "odd tile shape {tw}x{th}");
     let mut n = 0;
     for (q, &m) in quads.iter().zip(masks) {
-        for i in 0..4 {
-            if m & (1 << i) != 0 {
-                let (x, y) = q.pixel(i);
-                let b = surface.block_of(x, y);
-                if !out[..n].contains(&b) {
-                    out[n] = b;
-                    n += 1;
-                }
+        if m != 0 {
+            let (x, y) = q.pixel(m.trailing_zeros() as usize);
+            let b = surface.block_of(x, y);
+            if !out[..n].contains(&b) {
+                out[n] = b;
+                n += 1;
             }
         }
     }
@@ -334,14 +337,153 @@ pub struct Pipeline {
     pass_open: bool,
     stats: Stats,
     vcache: VertexCache,
-    quads: Vec<Quad>,
     masks: Vec<u8>,
     outputs: Vec<FragmentOutput>,
     tex: Vec<Access>,
     texels: u64,
+    /// Threads a draw may use (see [`Pipeline::set_threads`]).
+    threads: usize,
+    /// Front-end batches kept between draws (no allocation per batch).
+    pool: Vec<FrontBatch>,
+}
+
+/// Triangles per front-end batch.
+const FRONT_BATCH_TRIS: usize = 256;
+/// Front-end batches in flight per threaded draw: bounds the memory the
+/// front end may run ahead by.
+const FRONT_BATCHES: usize = 4;
+
+/// What the front end (index fetch, post-transform cache, rasterizer,
+/// stamp sort) produced for a run of consecutive triangles of a draw.
+#[derive(Default)]
+struct FrontBatch {
+    /// The `vidx`/`vtx` reads of the triangles, in order.
+    accesses: Vec<Access>,
+    /// Each triangle's quads, already in stamp order.
+    quads: Vec<Quad>,
+    tris: Vec<FrontTri>,
+}
+
+impl FrontBatch {
+    fn clear(&mut self) {
+        self.accesses.clear();
+        self.quads.clear();
+        self.tris.clear();
+    }
+}
+
+/// One triangle of a [`FrontBatch`]: its reads and quads end at these
+/// indices (they start where the previous triangle's end).
+#[derive(Clone, Copy)]
+struct FrontTri {
+    accesses_end: usize,
+    quads_end: usize,
+    attrs: [[f32; MAX_ATTRS]; 3],
+    culled: bool,
+    quads: u32,
+    pixels: u32,
+}
+
+/// The front end of one draw: walks the triangles in index order. It only
+/// reads the draw's buffers and owns its stateful parts (index fetch and
+/// vertex cache), so it can run ahead on another thread.
+struct FrontEnd<'a> {
+    indices: &'a IndexBuffer,
+    vertices: &'a VertexBuffer,
+    mvp: Mat4,
+    raster: Rasterizer,
+    ifetch: IndexFetch,
+    vcache: VertexCache,
+    next: usize,
+}
+
+impl FrontEnd<'_> {
+    /// Fill `batch` (cleared) with the next triangles; false once every
+    /// triangle is done (the batch may then be empty).
+    fn fill(&mut self, batch: &mut FrontBatch) -> bool {
+        batch.clear();
+        let total = self.indices.len() / 3;
+        let end = (self.next + FRONT_BATCH_TRIS).min(total);
+        let mvp = self.mvp;
+        let transform = |v: &Vertex| Transformed {
+            clip: mvp.transform_point(v.pos),
+            attrs: v.attrs,
+        };
+        for tri in self.next..end {
+            let mut v = [Transformed::default(); 3];
+            for (k, vk) in v.iter_mut().enumerate() {
+                let acc = &mut batch.accesses;
+                let index = self
+                    .ifetch
+                    .fetch(self.indices, 3 * tri + k, |a| acc.push(a));
+                *vk = self
+                    .vcache
+                    .get(self.vertices, index, transform, |a| acc.push(a));
+            }
+            let start = batch.quads.len();
+            let quads = &mut batch.quads;
+            let ts = self
+                .raster
+                .draw([v[0].clip, v[1].clip, v[2].clip], |q| quads.push(*q));
+            if ts.culled {
+                batch.quads.truncate(start);
+            } else {
+                // Stable: quads keep the rasterizer's order inside a stamp.
+                batch.quads[start..].sort_by_key(|q| (q.y / STAMP, q.x / STAMP));
+            }
+            batch.tris.push(FrontTri {
+                accesses_end: batch.accesses.len(),
+                quads_end: batch.quads.len(),
+                attrs: [v[0].attrs, v[1].attrs, v[2].attrs],
+                culled: ts.culled,
+                quads: ts.quads,
+                pixels: ts.pixels,
+            });
+        }
+        self.next = end;
+        end < total
+    }
 }
 
 impl Pipeline {
+    /// Let a draw run its front end (index fetch, vertex transform,
+    /// rasterization) on a second thread when `threads >= 2`. The back end
+    /// consumes the front end's batches in triangle order, so records and
+    /// pixels are the same for any thread count.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+    }
+
+    /// The back end for one front-end batch: each triangle's reads, then
+    /// its stamps.
+    fn back_end(&mut self, draw: &Draw, batch: &FrontBatch, sink: &mut impl FnMut(Record)) {
+        let (mut a0, mut q0) = (0, 0);
+        for t in &batch.tris {
+            self.stats.triangles_in += 1;
+            for a in &batch.accesses[a0..t.accesses_end] {
+                sink(Record::Access(*a));
+            }
+            let quads = &batch.quads[q0..t.quads_end];
+            (a0, q0) = (t.accesses_end, t.quads_end);
+            if t.culled {
+                continue;
+            }
+            self.stats.triangles_after_cull += 1;
+            self.stats.quads += t.quads as u64;
+            self.stats.fragments += t.pixels as u64;
+            let mut start = 0;
+            while start < quads.len() {
+                let key = (quads[start].y / STAMP, quads[start].x / STAMP);
+                let mut end = start + 1;
+                while end < quads.len() && (quads[end].y / STAMP, quads[end].x / STAMP) == key {
+                    end += 1;
+                }
+                self.stamp(draw, &quads[start..end], &t.attrs, sink);
+                start = end;
+            }
+        }
+    }
+
     pub fn new() -> Pipeline {
         Pipeline::default()
     }
@@ -470,45 +612,59 @@ impl Pipeline {
             Rasterizer::new(Viewport::new(w, h)).with_cull(draw.state.cull, draw.state.front_face);
         self.vcache.invalidate();
         let (hits0, misses0) = (self.vcache.hits, self.vcache.misses);
-        let mut ifetch = IndexFetch::default();
-        let mvp = draw.mvp;
-        let transform = |v: &Vertex| Transformed {
-            clip: mvp.transform_point(v.pos),
-            attrs: v.attrs,
+        let mut front = FrontEnd {
+            indices: ib,
+            vertices: vb,
+            mvp: draw.mvp,
+            raster,
+            ifetch: IndexFetch::default(),
+            vcache: std::mem::take(&mut self.vcache),
+            next: 0,
         };
-        let mut quads = std::mem::take(&mut self.quads);
-        for tri in 0..ib.len() / 3 {
-            self.stats.triangles_in += 1;
-            let mut v = [Transformed::default(); 3];
-            for (k, vk) in v.iter_mut().enumerate() {
-                let index = ifetch.fetch(ib, 3 * tri + k, |a| sink(Record::Access(a)));
-                *vk = self
-                    .vcache
-                    .get(vb, index, transform, |a| sink(Record::Access(a)));
-            }
-            quads.clear();
-            let ts = raster.draw([v[0].clip, v[1].clip, v[2].clip], |q| quads.push(*q));
-            if ts.culled {
-                continue;
-            }
-            self.stats.triangles_after_cull += 1;
-            self.stats.quads += ts.quads as u64;
-            self.stats.fragments += ts.pixels as u64;
-            // Stable: quads keep the rasterizer's order inside a stamp.
-            quads.sort_by_key(|q| (q.y / STAMP, q.x / STAMP));
-            let attrs = [v[0].attrs, v[1].attrs, v[2].attrs];
-            let mut start = 0;
-            while start < quads.len() {
-                let key = (quads[start].y / STAMP, quads[start].x / STAMP);
-                let mut end = start + 1;
-                while end < quads.len() && (quads[end].y / STAMP, quads[end].x / STAMP) == key {
-                    end += 1;
+        let triangles = ib.len() / 3;
+        if self.threads >= 2 && triangles > FRONT_BATCH_TRIS {
+            // The front end runs ahead on a scoped thread, filling batches
+            // from a fixed set that the back end hands back once consumed;
+            // batches arrive in triangle order.
+            let vcache = std::thread::scope(|sc| {
+                // Both channels live inside the scope, so a panic on this
+                // side drops them and the worker stops instead of waiting.
+                let (full_tx, full_rx) = std::sync::mpsc::channel::<FrontBatch>();
+                let (empty_tx, empty_rx) = std::sync::mpsc::channel::<FrontBatch>();
+                for _ in 0..FRONT_BATCHES {
+                    let b = self.pool.pop().unwrap_or_default();
+                    empty_tx.send(b).expect("receiver alive");
                 }
-                self.stamp(draw, &quads[start..end], &attrs, sink);
-                start = end;
+                let worker = sc.spawn(move || {
+                    while let Ok(mut b) = empty_rx.recv() {
+                        let more = front.fill(&mut b);
+                        if full_tx.send(b).is_err() || !more {
+                            break;
+                        }
+                    }
+                    front.vcache
+                });
+                for b in full_rx.iter() {
+                    self.back_end(draw, &b, sink);
+                    if let Err(e) = empty_tx.send(b) {
+                        self.pool.push(e.0);
+                    }
+                }
+                worker.join().expect("front-end thread panicked")
+            });
+            self.vcache = vcache;
+        } else {
+            let mut b = self.pool.pop().unwrap_or_default();
+            loop {
+                let more = front.fill(&mut b);
+                self.back_end(draw, &b, sink);
+                if !more {
+                    break;
+                }
             }
+            self.pool.push(b);
+            self.vcache = front.vcache;
         }
-        self.quads = quads;
         self.stats.vertex_cache_hits += self.vcache.hits - hits0;
         self.stats.vertex_fetches += self.vcache.misses - misses0;
         let s = &self.stats;

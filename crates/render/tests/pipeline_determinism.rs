@@ -176,3 +176,86 @@ fn same_inputs_same_records_and_pixels() {
         "a picture, not a flat colour"
     );
 }
+
+/// A draw of a dense, near-clipped, partly back-facing mesh (more
+/// triangles than one front-end batch) through a pipeline allowed
+/// `threads` threads: records, pixels and statistics.
+fn dense(threads: usize) -> (Vec<Record>, Vec<[u8; 4]>, gfxcache_render::Stats) {
+    let (w, h) = (120, 72);
+    let mut alloc = Allocator::default();
+    let tex = Texture::from_fn(32, 32, TexFormat::Rgba8, &mut alloc, |x, y| {
+        [(x * 8) as u8, (y * 8) as u8, ((x ^ y) * 8) as u8, 255]
+    });
+    let sampler = Sampler::new(Filter::Trilinear);
+    let mut p = Pipeline::new();
+    p.set_threads(threads);
+    let rt = p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba8, &mut alloc));
+    let ds = p.add_depth(DepthTarget::new(w, h, DepthFormat::D24S8, &mut alloc));
+    let mvp = Mat4::perspective(70f32.to_radians(), 1.6, 0.5, 40.0)
+        * Mat4::look_at(
+            Vec3::new(0.0, 1.5, 2.0),
+            Vec3::new(0.0, 0.0, -3.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+    // A wavy 48x40 grid (3840 triangles) reaching behind the camera.
+    let n = 48u32;
+    let mut verts = vec![];
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, z) = (
+                -6.0 + 12.0 * i as f32 / n as f32,
+                4.0 - 24.0 * j as f32 / n as f32,
+            );
+            let y = 0.6 * (x * 1.3).sin() * (z * 0.7).cos();
+            verts.push(Vertex::new(Vec3::new(x, y, z), &[x * 0.5, z * 0.5]));
+        }
+    }
+    let mut idx = vec![];
+    for j in 0..n {
+        for i in 0..n {
+            let a = j * (n + 1) + i;
+            idx.extend([a, a + 1, a + n + 2, a, a + n + 2, a + n + 1]);
+        }
+    }
+    let vb = VertexBuffer::new(verts, 2, &mut alloc);
+    let ib = IndexBuffer::new(idx, IndexFormat::U32, &mut alloc);
+    let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
+        let uv = f.uv(0);
+        o.color[0] = f.sample(&tex, &sampler, &uv);
+    };
+    let mut recs = vec![];
+    let mut sink = |r| recs.push(r);
+    p.begin_frame(0, &mut sink);
+    p.clear_color(rt, [0.0, 0.0, 0.0, 1.0], &mut sink);
+    p.clear_depth(ds, 1.0, 0, &mut sink);
+    p.begin_pass("main", PassKind::Forward, &mut sink);
+    for cull in [CullMode::Back, CullMode::None] {
+        p.draw(
+            &Draw {
+                indices: &ib,
+                vertices: &vb,
+                mvp,
+                state: State::default().with_cull(cull),
+                color: &[rt],
+                depth: Some(ds),
+                shader: &shader,
+            },
+            &mut sink,
+        );
+    }
+    p.end_pass(&mut sink);
+    p.end_frame(0, &mut sink);
+    (recs, p.color(rt).to_rgba8(), *p.stats())
+}
+
+#[test]
+fn front_end_thread_changes_nothing() {
+    let a = dense(1);
+    assert!(a.2.triangles_in > 2 * 256 && a.2.quads > 0 && a.2.killed_hiz + a.2.killed_early_z > 0);
+    for threads in [2, 3] {
+        let b = dense(threads);
+        assert!(a.0 == b.0, "records differ with {threads} threads");
+        assert!(a.1 == b.1, "pixels differ with {threads} threads");
+        assert_eq!(a.2, b.2);
+    }
+}

@@ -49,9 +49,15 @@
 //! renderer is made, after the scene's buffers and textures, so every frame
 //! uses the same addresses, as a game's render targets do.
 //!
-//! **Threads.** [`FrameConfig::threads`] is accepted for the command line's
-//! sake; rendering is single-threaded (the command line overlaps it with the
-//! render caches on a second thread). Output never depends on it.
+//! **Threads.** With [`FrameConfig::threads`] of 2 or more, every draw of
+//! more than 256 triangles runs its front end (index fetch, post-transform
+//! cache, rasterizer, stamp sort) on a scoped thread that fills a fixed set
+//! of recycled batches of 256 triangles (bounded memory) a few batches
+//! ahead, while this thread runs the back end (HiZ, depth/stencil, shading,
+//! colour) on them in triangle order ([`Pipeline::set_threads`]). The front
+//! end reads no target and owns all its state, so records and pixels are
+//! the same for any thread count. The command line also runs the render
+//! caches on another thread.
 
 mod display;
 mod forward;
@@ -313,6 +319,7 @@ impl<'s> FrameRenderer<'s> {
         let gpu = GpuScene::upload(scene, &mut alloc)?;
         let (w, h) = (cfg.width, cfg.height);
         let mut p = Pipeline::new();
+        p.set_threads(cfg.threads);
         let s = cfg.shadow_size;
         let shadow = p.add_depth(DepthTarget::new(s, s, DepthFormat::D32F, &mut alloc));
         let rw = ((w as f32 * cfg.reflection_scale).round() as u32).max(1);
