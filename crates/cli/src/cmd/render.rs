@@ -3,8 +3,10 @@
 //! a PNG, and summarize what it cost.
 //!
 //! With `--threads 2` or more, the render caches and the trace writer run on
-//! a second thread, fed batches of records in order through a bounded
-//! channel, so the output is the same for every thread count.
+//! their own thread, fed batches of records in order through a bounded
+//! channel (and the renderer runs draws' front ends on another, see
+//! `gfxcache_render::frame`), so the output is the same for every thread
+//! count.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -51,8 +53,9 @@ pub struct Args {
     /// Print one JSON document on stdout instead of tables.
     #[arg(long)]
     pub json: bool,
-    /// Threads: 2 or more overlap rendering with the render caches and the
-    /// trace writer. Results do not depend on it.
+    /// Threads: 2 or more run each large draw's front end (fetch,
+    /// rasterization) ahead of its back end, and the render caches and the
+    /// trace writer behind them. Results do not depend on it.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     #[arg(long)]
