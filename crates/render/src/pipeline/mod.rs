@@ -54,11 +54,13 @@
 //! Helper pixels (uncovered or killed pixels of a quad) give derivatives
 //! but do not sample.
 
+mod front_end;
+
+use front_end::{FrontBatch, FrontEnd, FRONT_BATCHES, FRONT_BATCH_TRIS};
+
 use gfxcache_trace::{Access, Marker, Op, PassKind, Record, Stream};
 
-use crate::buffers::{
-    IndexBuffer, IndexFetch, Transformed, Vertex, VertexBuffer, VertexCache, MAX_ATTRS,
-};
+use crate::buffers::{IndexBuffer, IndexFetch, VertexBuffer, VertexCache, MAX_ATTRS};
 use crate::math::Mat4;
 use crate::raster::{Quad, Rasterizer, Viewport};
 use crate::sampler::{Derivs, Sampler, TexView};
@@ -345,104 +347,6 @@ pub struct Pipeline {
     threads: usize,
     /// Front-end batches kept between draws (no allocation per batch).
     pool: Vec<FrontBatch>,
-}
-
-/// Triangles per front-end batch.
-const FRONT_BATCH_TRIS: usize = 256;
-/// Front-end batches in flight per threaded draw: bounds the memory the
-/// front end may run ahead by.
-const FRONT_BATCHES: usize = 4;
-
-/// What the front end (index fetch, post-transform cache, rasterizer,
-/// stamp sort) produced for a run of consecutive triangles of a draw.
-#[derive(Default)]
-struct FrontBatch {
-    /// The `vidx`/`vtx` reads of the triangles, in order.
-    accesses: Vec<Access>,
-    /// Each triangle's quads, already in stamp order.
-    quads: Vec<Quad>,
-    tris: Vec<FrontTri>,
-}
-
-impl FrontBatch {
-    fn clear(&mut self) {
-        self.accesses.clear();
-        self.quads.clear();
-        self.tris.clear();
-    }
-}
-
-/// One triangle of a [`FrontBatch`]: its reads and quads end at these
-/// indices (they start where the previous triangle's end).
-#[derive(Clone, Copy)]
-struct FrontTri {
-    accesses_end: usize,
-    quads_end: usize,
-    attrs: [[f32; MAX_ATTRS]; 3],
-    culled: bool,
-    quads: u32,
-    pixels: u32,
-}
-
-/// The front end of one draw: walks the triangles in index order. It only
-/// reads the draw's buffers and owns its stateful parts (index fetch and
-/// vertex cache), so it can run ahead on another thread.
-struct FrontEnd<'a> {
-    indices: &'a IndexBuffer,
-    vertices: &'a VertexBuffer,
-    mvp: Mat4,
-    raster: Rasterizer,
-    ifetch: IndexFetch,
-    vcache: VertexCache,
-    next: usize,
-}
-
-impl FrontEnd<'_> {
-    /// Fill `batch` (cleared) with the next triangles; false once every
-    /// triangle is done (the batch may then be empty).
-    fn fill(&mut self, batch: &mut FrontBatch) -> bool {
-        batch.clear();
-        let total = self.indices.len() / 3;
-        let end = (self.next + FRONT_BATCH_TRIS).min(total);
-        let mvp = self.mvp;
-        let transform = |v: &Vertex| Transformed {
-            clip: mvp.transform_point(v.pos),
-            attrs: v.attrs,
-        };
-        for tri in self.next..end {
-            let mut v = [Transformed::default(); 3];
-            for (k, vk) in v.iter_mut().enumerate() {
-                let acc = &mut batch.accesses;
-                let index = self
-                    .ifetch
-                    .fetch(self.indices, 3 * tri + k, |a| acc.push(a));
-                *vk = self
-                    .vcache
-                    .get(self.vertices, index, transform, |a| acc.push(a));
-            }
-            let start = batch.quads.len();
-            let quads = &mut batch.quads;
-            let ts = self
-                .raster
-                .draw([v[0].clip, v[1].clip, v[2].clip], |q| quads.push(*q));
-            if ts.culled {
-                batch.quads.truncate(start);
-            } else {
-                // Stable: quads keep the rasterizer's order inside a stamp.
-                batch.quads[start..].sort_by_key(|q| (q.y / STAMP, q.x / STAMP));
-            }
-            batch.tris.push(FrontTri {
-                accesses_end: batch.accesses.len(),
-                quads_end: batch.quads.len(),
-                attrs: [v[0].attrs, v[1].attrs, v[2].attrs],
-                culled: ts.culled,
-                quads: ts.quads,
-                pixels: ts.pixels,
-            });
-        }
-        self.next = end;
-        end < total
-    }
 }
 
 impl Pipeline {

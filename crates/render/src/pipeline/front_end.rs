@@ -1,0 +1,113 @@
+//! The front end of a draw: index fetch, the post-transform vertex cache,
+//! clipping, rasterization and the sort of each triangle's quads into
+//! stamp order. It only reads the draw's buffers, so with threads it runs
+//! ahead of the back end ([`super::Pipeline`]) in bounded batches of
+//! consecutive triangles, handed over in triangle order.
+
+use gfxcache_trace::Access;
+
+use crate::buffers::{
+    IndexBuffer, IndexFetch, Transformed, Vertex, VertexBuffer, VertexCache, MAX_ATTRS,
+};
+use crate::math::Mat4;
+use crate::raster::{Quad, Rasterizer};
+
+use super::STAMP;
+
+/// Triangles per front-end batch.
+pub(super) const FRONT_BATCH_TRIS: usize = 256;
+/// Front-end batches in flight per threaded draw: bounds the memory the
+/// front end may run ahead by.
+pub(super) const FRONT_BATCHES: usize = 4;
+
+/// What the front end (index fetch, post-transform cache, rasterizer,
+/// stamp sort) produced for a run of consecutive triangles of a draw.
+#[derive(Default)]
+pub(super) struct FrontBatch {
+    /// The `vidx`/`vtx` reads of the triangles, in order.
+    pub(super) accesses: Vec<Access>,
+    /// Each triangle's quads, already in stamp order.
+    pub(super) quads: Vec<Quad>,
+    pub(super) tris: Vec<FrontTri>,
+}
+
+impl FrontBatch {
+    pub(super) fn clear(&mut self) {
+        self.accesses.clear();
+        self.quads.clear();
+        self.tris.clear();
+    }
+}
+
+/// One triangle of a [`FrontBatch`]: its reads and quads end at these
+/// indices (they start where the previous triangle's end).
+#[derive(Clone, Copy)]
+pub(super) struct FrontTri {
+    pub(super) accesses_end: usize,
+    pub(super) quads_end: usize,
+    pub(super) attrs: [[f32; MAX_ATTRS]; 3],
+    pub(super) culled: bool,
+    pub(super) quads: u32,
+    pub(super) pixels: u32,
+}
+
+/// The front end of one draw: walks the triangles in index order. It only
+/// reads the draw's buffers and owns its stateful parts (index fetch and
+/// vertex cache), so it can run ahead on another thread.
+pub(super) struct FrontEnd<'a> {
+    pub(super) indices: &'a IndexBuffer,
+    pub(super) vertices: &'a VertexBuffer,
+    pub(super) mvp: Mat4,
+    pub(super) raster: Rasterizer,
+    pub(super) ifetch: IndexFetch,
+    pub(super) vcache: VertexCache,
+    pub(super) next: usize,
+}
+
+impl FrontEnd<'_> {
+    /// Fill `batch` (cleared) with the next triangles; false once every
+    /// triangle is done (the batch may then be empty).
+    pub(super) fn fill(&mut self, batch: &mut FrontBatch) -> bool {
+        batch.clear();
+        let total = self.indices.len() / 3;
+        let end = (self.next + FRONT_BATCH_TRIS).min(total);
+        let mvp = self.mvp;
+        let transform = |v: &Vertex| Transformed {
+            clip: mvp.transform_point(v.pos),
+            attrs: v.attrs,
+        };
+        for tri in self.next..end {
+            let mut v = [Transformed::default(); 3];
+            for (k, vk) in v.iter_mut().enumerate() {
+                let acc = &mut batch.accesses;
+                let index = self
+                    .ifetch
+                    .fetch(self.indices, 3 * tri + k, |a| acc.push(a));
+                *vk = self
+                    .vcache
+                    .get(self.vertices, index, transform, |a| acc.push(a));
+            }
+            let start = batch.quads.len();
+            let quads = &mut batch.quads;
+            let ts = self
+                .raster
+                .draw([v[0].clip, v[1].clip, v[2].clip], |q| quads.push(*q));
+            if ts.culled {
+                batch.quads.truncate(start);
+            } else {
+                // Stable: quads keep the rasterizer's order inside a stamp.
+                batch.quads[start..].sort_by_key(|q| (q.y / STAMP, q.x / STAMP));
+            }
+            batch.tris.push(FrontTri {
+                accesses_end: batch.accesses.len(),
+                quads_end: batch.quads.len(),
+                attrs: [v[0].attrs, v[1].attrs, v[2].attrs],
+                culled: ts.culled,
+                quads: ts.quads,
+                pixels: ts.pixels,
+            });
+        }
+        self.next = end;
+        end < total
+    }
+}
