@@ -6,10 +6,12 @@
 //! no allocation per access. Policies live one per file in `policies/` and
 //! are found by name in [`registry`]; specs such as `drrip:bits=4` or
 //! `gspc+ucd` are parsed by [`PolicySpec`]. [`run::simulate`] feeds a trace
-//! to many caches at once, decoding it once.
+//! to many caches at once, decoding it once. [`observe`] runs the reuse
+//! analyses of the GSPC paper's Section 2 beside any policy.
 //!
-//! Depends on `gfxcache-trace` only. It knows nothing of rendering, of the
-//! papers' designs or of the command line; those build on it.
+//! Depends on `gfxcache-trace` only. It knows nothing of rendering or of the
+//! command line, and of the papers' designs only the generic RRIP family;
+//! the GSPC policies register from `gfxcache-llc` with [`PolicyInfo::new`].
 
 pub mod duel;
 pub mod engine;
@@ -18,6 +20,7 @@ pub mod geometry;
 pub mod lanes;
 pub mod mrc;
 pub mod next_use;
+pub mod observe;
 pub mod outcome;
 pub mod policies;
 pub mod policy;
@@ -34,7 +37,8 @@ pub use error::CacheError;
 pub use geometry::{format_size, parse_size, Geometry, IndexFn, Ways, WritePolicy};
 pub use mrc::{CurvePoint, MissCurve, Mrc, MrcBuilder, StackDistances, StreamPoint};
 pub use next_use::{NextUse, NextUseBuilder};
-pub use outcome::BlockOutcome;
+pub use observe::{Observed, Reuse};
+pub use outcome::{BlockEvent, BlockOutcome};
 pub use policy::{Ctx, Env, Policy};
 pub use registry::{build_cache, PolicyInfo, POLICIES};
 pub use sim::CacheSim;

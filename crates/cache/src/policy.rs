@@ -88,6 +88,19 @@ pub trait Policy: Sized + Send + 'static {
     fn report(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
     }
+
+    /// The RRPV of `way` of `set` and the largest RRPV, for the RRIP
+    /// family; `None` for policies without RRPVs. Read by the reuse
+    /// analyses ([`crate::observe`]) just after a fill, never by the engine.
+    fn rrpv(&self, _set: usize, _way: usize) -> Option<(u8, u8)> {
+        None
+    }
+
+    /// The reuse analyses of the run, when the policy is wrapped in
+    /// [`crate::observe::Observed`]; `None` otherwise.
+    fn reuse(&self) -> Option<crate::observe::Reuse> {
+        None
+    }
 }
 
 /// Asks the host CPU to bring `data[index]` into its caches; a no-op where

@@ -3,6 +3,7 @@
 use crate::engine::{Cache, StreamMask};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
+use crate::observe::Observed;
 use crate::policies::*;
 use crate::policy::{Env, Policy};
 use crate::sim::{CacheSim, Labelled};
@@ -12,12 +13,61 @@ use gfxcache_trace::Stream;
 /// Builds the cache of one policy.
 type Builder = fn(&PolicySpec, &Geometry, &Env) -> Result<Box<dyn CacheSim>, CacheError>;
 
-/// A registered policy.
+/// A registered policy. Other crates register their own with
+/// [`PolicyInfo::new`] (the GSPC family lives in `gfxcache-llc`).
 pub struct PolicyInfo {
     pub name: &'static str,
     pub about: &'static str,
     pub needs_next_use: bool,
     build: Builder,
+    build_observed: Builder,
+}
+
+impl PolicyInfo {
+    /// The entry of policy `P` under `name`.
+    pub const fn new<P: Policy>(name: &'static str, about: &'static str) -> PolicyInfo {
+        PolicyInfo {
+            name,
+            about,
+            needs_next_use: P::NEEDS_NEXT_USE,
+            build: build::<P>,
+            build_observed: build::<Observed<P>>,
+        }
+    }
+
+    /// The cache `spec` (whose name is this policy's) describes.
+    pub fn build(
+        &self,
+        spec: &PolicySpec,
+        geom: &Geometry,
+        env: &Env,
+    ) -> Result<Box<dyn CacheSim>, CacheError> {
+        self.check(spec, env)?;
+        (self.build)(spec, geom, env)
+    }
+
+    /// As [`PolicyInfo::build`], with the reuse analyses of
+    /// [`crate::observe`] running beside the policy ([`CacheSim::reuse`]).
+    /// Slower: it never takes the 16-way kernels.
+    pub fn build_observed(
+        &self,
+        spec: &PolicySpec,
+        geom: &Geometry,
+        env: &Env,
+    ) -> Result<Box<dyn CacheSim>, CacheError> {
+        self.check(spec, env)?;
+        (self.build_observed)(spec, geom, env)
+    }
+
+    fn check(&self, spec: &PolicySpec, env: &Env) -> Result<(), CacheError> {
+        if self.needs_next_use && env.next_use.is_none() {
+            return Err(CacheError::Policy {
+                spec: spec.to_string(),
+                what: "needs next-use information for the trace".into(),
+            });
+        }
+        Ok(())
+    }
 }
 
 fn build<P: Policy>(
@@ -41,12 +91,7 @@ fn build<P: Policy>(
 
 macro_rules! policy {
     ($name:literal, $ty:ty, $about:literal) => {
-        PolicyInfo {
-            name: $name,
-            about: $about,
-            needs_next_use: <$ty>::NEEDS_NEXT_USE,
-            build: build::<$ty>,
-        }
+        PolicyInfo::new::<$ty>($name, $about)
     };
 }
 
@@ -73,31 +118,36 @@ pub static POLICIES: &[PolicyInfo] = &[
 ];
 
 pub fn find(name: &str) -> Option<&'static PolicyInfo> {
-    POLICIES.iter().find(|p| p.name == name)
+    find_in(POLICIES.iter(), name)
 }
 
-/// Builds the cache a spec describes.
+/// The entry named `name` among `registry`.
+pub fn find_in<'a>(
+    mut registry: impl Iterator<Item = &'a PolicyInfo>,
+    name: &str,
+) -> Option<&'a PolicyInfo> {
+    registry.find(|p| p.name == name)
+}
+
+/// The entry `spec` names among `registry`, or an error listing the known names.
+pub fn lookup<'a>(
+    registry: impl Iterator<Item = &'a PolicyInfo> + Clone,
+    spec: &PolicySpec,
+) -> Result<&'a PolicyInfo, CacheError> {
+    find_in(registry.clone(), &spec.name).ok_or_else(|| CacheError::Policy {
+        spec: spec.to_string(),
+        what: format!(
+            "no such policy (known: {})",
+            registry.map(|p| p.name).collect::<Vec<_>>().join(", ")
+        ),
+    })
+}
+
+/// Builds the cache a spec describes, from this crate's policies.
 pub fn build_cache(
     spec: &PolicySpec,
     geom: &Geometry,
     env: &Env,
 ) -> Result<Box<dyn CacheSim>, CacheError> {
-    let info = find(&spec.name).ok_or_else(|| CacheError::Policy {
-        spec: spec.to_string(),
-        what: format!(
-            "no such policy (known: {})",
-            POLICIES
-                .iter()
-                .map(|p| p.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    })?;
-    if info.needs_next_use && env.next_use.is_none() {
-        return Err(CacheError::Policy {
-            spec: spec.to_string(),
-            what: "needs next-use information for the trace".into(),
-        });
-    }
-    (info.build)(spec, geom, env)
+    lookup(POLICIES.iter(), spec)?.build(spec, geom, env)
 }

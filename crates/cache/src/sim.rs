@@ -3,8 +3,10 @@
 
 use gfxcache_trace::Access;
 
-use crate::engine::Cache;
+use crate::engine::{block_range, Cache};
 use crate::geometry::Geometry;
+use crate::observe::Reuse;
+use crate::outcome::BlockEvent;
 use crate::policy::Policy;
 use crate::stats::Stats;
 
@@ -15,6 +17,12 @@ pub trait CacheSim: Send {
     fn access_batch(&mut self, accesses: &[Access]);
     fn stats(&self) -> &Stats;
     fn report(&self) -> Vec<(&'static str, f64)>;
+    /// As [`CacheSim::access_batch`], appending what happened to every block
+    /// access to `events` (cleared first). Goes block by block: slower.
+    fn access_batch_events(&mut self, accesses: &[Access], events: &mut Vec<BlockEvent>);
+    /// The reuse analyses, for caches built observed
+    /// ([`crate::PolicyInfo::build_observed`]).
+    fn reuse(&self) -> Option<Reuse>;
 }
 
 /// A [`Cache`] with its label.
@@ -38,5 +46,25 @@ impl<P: Policy> CacheSim for Labelled<P> {
     }
     fn report(&self) -> Vec<(&'static str, f64)> {
         self.cache.policy().report()
+    }
+    fn access_batch_events(&mut self, accesses: &[Access], events: &mut Vec<BlockEvent>) {
+        events.clear();
+        let shift = self.cache.geometry().block_shift();
+        for a in accesses {
+            let (first, last) = block_range(a, shift);
+            let write = a.op.is_write();
+            for block in first..=last {
+                let outcome = self.cache.access_block(block, a.stream, write, a.unit);
+                events.push(BlockEvent {
+                    block,
+                    stream: a.stream,
+                    write,
+                    outcome,
+                });
+            }
+        }
+    }
+    fn reuse(&self) -> Option<Reuse> {
+        self.cache.policy().reuse()
     }
 }

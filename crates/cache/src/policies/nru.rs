@@ -29,6 +29,10 @@ impl Policy for Nru {
         self.rrpv.prefetch(set);
     }
 
+    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
+        Some((self.rrpv.get(set, way), self.rrpv.max()))
+    }
+
     #[inline(always)]
     fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
         Some(self.rrpv.victim(ctx.set))

@@ -1,7 +1,6 @@
 //! `gfxcache policies`: what `--policy` accepts.
 
 use anyhow::Result;
-use gfxcache_cache::POLICIES;
 use serde::Serialize;
 
 use super::print_json;
@@ -22,8 +21,7 @@ struct Entry {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let entries: Vec<Entry> = POLICIES
-        .iter()
+    let entries: Vec<Entry> = gfxcache_llc::registry()
         .map(|p| Entry {
             name: p.name,
             about: p.about,

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{
-    build_cache, format_size, parse_size, run, CacheSim, Counts, Env, Geometry, IndexFn,
-    PolicySpec, Ways, WritePolicy, POLICIES,
+    format_size, parse_size, run, CacheSim, Counts, Env, Geometry, IndexFn, PolicySpec, Ways,
+    WritePolicy,
 };
 use serde::Serialize;
 
@@ -99,7 +99,7 @@ pub fn policy_specs(names: &[String]) -> Result<Vec<PolicySpec>> {
     let mut specs = Vec::new();
     for n in names {
         if n == "all" {
-            for p in POLICIES {
+            for p in gfxcache_llc::registry() {
                 specs.push(p.name.parse()?);
             }
         } else {
@@ -187,7 +187,7 @@ pub fn simulate(
 ) -> Result<(u64, Vec<Box<dyn CacheSim>>)> {
     let needs_next_use = specs
         .iter()
-        .any(|s| gfxcache_cache::registry::find(&s.name).is_some_and(|p| p.needs_next_use));
+        .any(|s| gfxcache_llc::find(&s.name).is_some_and(|p| p.needs_next_use));
     let mut env = Env::default();
     if needs_next_use {
         let mut reader = open_trace(trace)?;
@@ -201,7 +201,7 @@ pub fn simulate(
     }
     let mut caches = specs
         .iter()
-        .map(|s| build_cache(s, geom, &env))
+        .map(|s| gfxcache_llc::build_cache(s, geom, &env))
         .collect::<Result<Vec<_>, _>>()?;
     let mut reader = open_trace(trace)?;
     let bar = progress::bytes("simulating", reader.progress().1);

@@ -1,0 +1,254 @@
+//! The reuse analyses of the GSPC paper's Section 2 (Gaur et al. MICRO'13),
+//! for any policy: [`Observed`] wraps a policy, forwards every call to it
+//! unchanged and watches what happens to each line.
+//!
+//! Kinds of line, after the paper:
+//! - a *render-target* line carries the paper's RT bit: set when a `rt` or
+//!   `display` access fills or hits it (displayable colour is a render
+//!   target), cleared when the texture sampler consumes it from the cache
+//!   (an *inter-stream* hit, RT -> TEX) or when it is evicted;
+//! - a *texture* line is one the sampler filled, or consumed from a render
+//!   target; it enters epoch E0 then, and each further texture hit moves it
+//!   to the next epoch (E_k lies between its k-th and (k+1)-th hit); a
+//!   texture hit on a line of any other kind (a depth buffer sampled as a
+//!   shadow map, say) is an intra-stream hit, as the paper counts it, and
+//!   the line becomes a texture line in E0;
+//! - a *depth* line is one a `z` access filled; its `z` hits move it through
+//!   epochs the same way.
+//!
+//! The death ratio of E_k is `(|E_k| - |E_{k+1}|) / |E_k|`, where `|E_k|` is
+//! how many lines ever entered E_k: the paper's definition. Lines still
+//! resident when the run ends count as dying in their epoch; [`Reuse`] also
+//! reports how many there were, so that a reader can tell.
+//!
+//! Epochs E0, E1, E2 are kept apart and E3 stands for every later epoch.
+//!
+//! The wrapper also counts, per stream, the fills a policy of the RRIP
+//! family inserted at its largest RRPV (the paper's Figure 8).
+
+use gfxcache_trace::Stream;
+use serde::Serialize;
+
+use crate::error::CacheError;
+use crate::geometry::Geometry;
+use crate::policy::{Ctx, Env, Policy};
+use crate::spec::Params;
+
+/// Epochs kept apart; the last one gathers every later epoch.
+pub const EPOCHS: usize = 4;
+
+/// What the wrapper found, for one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Reuse {
+    /// Texture hits on render-target lines (RT -> TEX consumption).
+    pub tex_hits_inter: u64,
+    /// Every other texture hit.
+    pub tex_hits_intra: u64,
+    /// Times a line took the RT bit (a render-target fill, or a
+    /// render-target access to a line without it).
+    pub rt_produced: u64,
+    /// Render-target lines the texture sampler consumed from the cache.
+    pub rt_consumed: u64,
+    /// Texture hits on texture lines, by the epoch the line was in.
+    pub tex_hits_by_epoch: [u64; EPOCHS],
+    /// Texture lines that entered each epoch (`|E_k|`).
+    pub tex_epoch_entries: [u64; EPOCHS],
+    /// Texture lines in each epoch when the run ended.
+    pub tex_epoch_resident: [u64; EPOCHS],
+    /// Depth hits on depth lines, by epoch.
+    pub z_hits_by_epoch: [u64; EPOCHS],
+    pub z_epoch_entries: [u64; EPOCHS],
+    pub z_epoch_resident: [u64; EPOCHS],
+    /// Fills per stream (by [`Stream::index`]).
+    pub fills: [u64; Stream::COUNT],
+    /// Fills per stream inserted at the largest RRPV; all zero for policies
+    /// without RRPVs.
+    pub fills_at_max_rrpv: [u64; Stream::COUNT],
+}
+
+impl Reuse {
+    /// The fraction of render-target lines the sampler consumed from the
+    /// cache (the paper's Figure 6, lower panel).
+    pub fn rt_consumed_fraction(&self) -> f64 {
+        ratio(self.rt_consumed, self.rt_produced)
+    }
+
+    /// Death ratio of each epoch but the last, texture lines (Figure 7).
+    pub fn tex_death_ratios(&self) -> [f64; EPOCHS - 1] {
+        death_ratios(&self.tex_epoch_entries)
+    }
+
+    /// Death ratio of each epoch but the last, depth lines (Figure 9).
+    pub fn z_death_ratios(&self) -> [f64; EPOCHS - 1] {
+        death_ratios(&self.z_epoch_entries)
+    }
+
+    /// Fraction of the fills of `stream` inserted at the largest RRPV (Figure 8).
+    pub fn fills_at_max_fraction(&self, stream: Stream) -> f64 {
+        ratio(
+            self.fills_at_max_rrpv[stream.index()],
+            self.fills[stream.index()],
+        )
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+fn death_ratios(entries: &[u64; EPOCHS]) -> [f64; EPOCHS - 1] {
+    std::array::from_fn(|k| ratio(entries[k] - entries[k + 1], entries[k]))
+}
+
+/// What the wrapper knows of a line: its kind in the high bits, its epoch
+/// in the low two.
+#[derive(Clone, Copy)]
+struct Line(u8);
+
+const NONE: u8 = 0;
+const RT: u8 = 1 << 2;
+const TEX: u8 = 2 << 2;
+const Z: u8 = 3 << 2;
+const KIND: u8 = 3 << 2;
+
+impl Line {
+    fn kind(self) -> u8 {
+        self.0 & KIND
+    }
+    fn epoch(self) -> usize {
+        usize::from(self.0 & 3)
+    }
+}
+
+/// Policy `P` with the reuse analyses beside it. Behaves exactly as `P`.
+pub struct Observed<P> {
+    inner: P,
+    ways: usize,
+    lines: Vec<Line>,
+    tally: Reuse,
+}
+
+fn is_rt(s: Stream) -> bool {
+    matches!(s, Stream::Rt | Stream::Display)
+}
+
+impl<P: Policy> Observed<P> {
+    fn line(&mut self, ctx: &Ctx, way: usize) -> &mut Line {
+        &mut self.lines[ctx.set * self.ways + way]
+    }
+
+    /// The line of `way` enters epoch `epoch` as a line of `kind`.
+    fn enter(&mut self, ctx: &Ctx, way: usize, kind: u8, epoch: usize) {
+        let entries = match kind {
+            TEX => &mut self.tally.tex_epoch_entries,
+            _ => &mut self.tally.z_epoch_entries,
+        };
+        entries[epoch] += 1;
+        *self.line(ctx, way) = Line(kind | epoch as u8);
+    }
+
+    fn make_rt(&mut self, ctx: &Ctx, way: usize) {
+        self.tally.rt_produced += 1;
+        *self.line(ctx, way) = Line(RT);
+    }
+}
+
+impl<P: Policy> Policy for Observed<P> {
+    const NEEDS_NEXT_USE: bool = P::NEEDS_NEXT_USE;
+
+    fn build(params: &mut Params, geom: &Geometry, env: &Env) -> Result<Self, CacheError> {
+        Ok(Observed {
+            inner: P::build(params, geom, env)?,
+            ways: geom.ways as usize,
+            lines: vec![Line(NONE); geom.blocks()],
+            tally: Reuse::default(),
+        })
+    }
+
+    fn hit(&mut self, ctx: &Ctx, way: usize) {
+        let line = *self.line(ctx, way);
+        match ctx.stream {
+            Stream::Tex => match line.kind() {
+                RT => {
+                    self.tally.tex_hits_inter += 1;
+                    self.tally.rt_consumed += 1;
+                    self.enter(ctx, way, TEX, 0);
+                }
+                TEX => {
+                    let e = line.epoch();
+                    self.tally.tex_hits_intra += 1;
+                    self.tally.tex_hits_by_epoch[e] += 1;
+                    self.enter(ctx, way, TEX, (e + 1).min(EPOCHS - 1));
+                }
+                _ => {
+                    self.tally.tex_hits_intra += 1;
+                    self.enter(ctx, way, TEX, 0);
+                }
+            },
+            s if is_rt(s) => {
+                if line.kind() != RT {
+                    self.make_rt(ctx, way);
+                }
+            }
+            Stream::Z if line.kind() == Z => {
+                let e = line.epoch();
+                self.tally.z_hits_by_epoch[e] += 1;
+                self.enter(ctx, way, Z, (e + 1).min(EPOCHS - 1));
+            }
+            _ => {}
+        }
+        self.inner.hit(ctx, way);
+    }
+
+    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
+        self.inner.victim(ctx)
+    }
+
+    fn fill(&mut self, ctx: &Ctx, way: usize) {
+        self.inner.fill(ctx, way);
+        match ctx.stream {
+            Stream::Tex => self.enter(ctx, way, TEX, 0),
+            Stream::Z => self.enter(ctx, way, Z, 0),
+            s if is_rt(s) => self.make_rt(ctx, way),
+            _ => *self.line(ctx, way) = Line(NONE),
+        }
+        let s = ctx.stream.index();
+        self.tally.fills[s] += 1;
+        if let Some((v, max)) = self.inner.rrpv(ctx.set, way) {
+            self.tally.fills_at_max_rrpv[s] += u64::from(v == max);
+        }
+    }
+
+    fn evict(&mut self, ctx: &Ctx, way: usize) {
+        *self.line(ctx, way) = Line(NONE);
+        self.inner.evict(ctx, way);
+    }
+
+    fn bypass(&mut self, ctx: &Ctx) {
+        self.inner.bypass(ctx);
+    }
+
+    fn report(&self) -> Vec<(&'static str, f64)> {
+        self.inner.report()
+    }
+
+    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
+        self.inner.rrpv(set, way)
+    }
+
+    fn reuse(&self) -> Option<Reuse> {
+        let mut r = self.tally.clone();
+        for line in &self.lines {
+            match line.kind() {
+                TEX => r.tex_epoch_resident[line.epoch()] += 1,
+                Z => r.z_epoch_resident[line.epoch()] += 1,
+                _ => {}
+            }
+        }
+        Some(r)
+    }
+}

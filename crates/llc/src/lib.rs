@@ -1,0 +1,44 @@
+//! The graphics-stream-aware LLC policies of Gaur, Chaudhuri et al.,
+//! "Exploiting Graphics Stream Awareness in Last-level Caches" (MICRO'13):
+//! GS-DRRIP, GSPZTC, GSPZTC+TSE and GSPC, as policies of the generic cache
+//! engine of `gfxcache-cache`, registered beside its classic ones.
+//!
+//! [`registry`] is every policy gfxcache knows, the engine's and these;
+//! commands look names up there. `+ucd` (uncached displayable colour) works
+//! on any of them: the engine leaves the `display` stream unallocated.
+
+pub mod policies;
+
+use gfxcache_cache::registry::lookup;
+use gfxcache_cache::{CacheError, CacheSim, Env, Geometry, PolicyInfo, PolicySpec};
+
+/// The policies of this crate, in the order reports list them.
+pub static POLICIES: &[PolicyInfo] = &[];
+
+/// Every registered policy: the engine's classic ones, then this crate's.
+pub fn registry() -> impl Iterator<Item = &'static PolicyInfo> + Clone {
+    gfxcache_cache::POLICIES.iter().chain(POLICIES.iter())
+}
+
+/// The registered policy named `name`.
+pub fn find(name: &str) -> Option<&'static PolicyInfo> {
+    registry().find(|p| p.name == name)
+}
+
+/// Builds the cache `spec` describes, from every registered policy.
+pub fn build_cache(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    lookup(registry(), spec)?.build(spec, geom, env)
+}
+
+/// As [`build_cache`], with the reuse analyses running beside the policy.
+pub fn build_observed(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    lookup(registry(), spec)?.build_observed(spec, geom, env)
+}

@@ -1,0 +1,1 @@
+//! One policy per file.
