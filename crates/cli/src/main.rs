@@ -6,6 +6,8 @@
 //! progress and warnings go to stderr.
 
 mod cmd;
+#[allow(dead_code)] // wired to `gfxcache gspc` next
+mod gspc;
 mod progress;
 mod table;
 
