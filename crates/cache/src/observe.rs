@@ -64,6 +64,8 @@ pub struct Reuse {
     /// Fills per stream inserted at the largest RRPV; all zero for policies
     /// without RRPVs.
     pub fills_at_max_rrpv: [u64; Stream::COUNT],
+    /// Whether the policy has RRPVs ([`Policy::rrpv`] answered).
+    pub has_rrpv: bool,
 }
 
 impl Reuse {
@@ -151,6 +153,14 @@ impl<P: Policy> Observed<P> {
         *self.line(ctx, way) = Line(kind | epoch as u8);
     }
 
+    /// A hit moves a line of epoch `epoch` to the next one; the last
+    /// epoch gathers all later ones, so a line stays there.
+    fn promote(&mut self, ctx: &Ctx, way: usize, kind: u8, epoch: usize) {
+        if epoch + 1 < EPOCHS {
+            self.enter(ctx, way, kind, epoch + 1);
+        }
+    }
+
     fn make_rt(&mut self, ctx: &Ctx, way: usize) {
         self.tally.rt_produced += 1;
         *self.line(ctx, way) = Line(RT);
@@ -182,7 +192,7 @@ impl<P: Policy> Policy for Observed<P> {
                     let e = line.epoch();
                     self.tally.tex_hits_intra += 1;
                     self.tally.tex_hits_by_epoch[e] += 1;
-                    self.enter(ctx, way, TEX, (e + 1).min(EPOCHS - 1));
+                    self.promote(ctx, way, TEX, e);
                 }
                 _ => {
                     self.tally.tex_hits_intra += 1;
@@ -197,7 +207,7 @@ impl<P: Policy> Policy for Observed<P> {
             Stream::Z if line.kind() == Z => {
                 let e = line.epoch();
                 self.tally.z_hits_by_epoch[e] += 1;
-                self.enter(ctx, way, Z, (e + 1).min(EPOCHS - 1));
+                self.promote(ctx, way, Z, e);
             }
             _ => {}
         }
@@ -219,6 +229,7 @@ impl<P: Policy> Policy for Observed<P> {
         let s = ctx.stream.index();
         self.tally.fills[s] += 1;
         if let Some((v, max)) = self.inner.rrpv(ctx.set, way) {
+            self.tally.has_rrpv = true;
             self.tally.fills_at_max_rrpv[s] += u64::from(v == max);
         }
     }
