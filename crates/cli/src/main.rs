@@ -6,7 +6,6 @@
 //! progress and warnings go to stderr.
 
 mod cmd;
-#[allow(dead_code)] // wired to `gfxcache gspc` next
 mod gspc;
 mod progress;
 mod table;
@@ -37,6 +36,8 @@ enum Command {
     Trace(cmd::trace::Command),
     /// List the replacement policies and their parameters.
     Policies(cmd::policies::Args),
+    /// The GSPC paper's LLC study on one frame: every policy, reuse analyses, FPS.
+    Gspc(cmd::gspc::Args),
     /// Render frames of a scene: the LLC trace, the picture, a summary.
     Render(cmd::render::Args),
     /// List the built-in scenes.
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Command::Mrc(a) => cmd::mrc::run(a),
         Command::Trace(c) => cmd::trace::run(c),
         Command::Policies(a) => cmd::policies::run(a),
+        Command::Gspc(a) => cmd::gspc::run(a),
         Command::Render(a) => cmd::render::run(a),
         Command::Scenes(a) => cmd::scenes::run(a),
     };

@@ -274,6 +274,16 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
+/// Renders `args.scene` into `args.out` / `args.png` without printing a
+/// summary: how other commands (`gspc`) make their frame.
+pub fn render_quietly(args: &Args) -> Result<()> {
+    let scene = gfxcache_render::scene::resolve(&args.scene)?;
+    for w in &scene.warnings {
+        eprintln!("warning: {}: {w}", scene.name);
+    }
+    render_scene(&scene, args).map(|_| ())
+}
+
 fn config(scene: &Scene, args: &Args) -> FrameConfig {
     let mut p = scene.passes;
     p.shadow &= !args.no_shadow;

@@ -8,4 +8,5 @@
 
 pub mod paper;
 pub mod report;
+pub mod study;
 pub mod write;
