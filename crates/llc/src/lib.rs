@@ -6,6 +6,11 @@
 //! [`registry`] is every policy gfxcache knows, the engine's and these;
 //! commands look names up there. `+ucd` (uncached displayable colour) works
 //! on any of them: the engine leaves the `display` stream unallocated.
+//!
+//! One policy per file in [`policies`]; the pieces they share each have a
+//! file: [`class`] (the paper's four streams), [`samples`] (which sets
+//! learn) and [`counters`] (the per-bank FILL/HIT/PROD/CONS counters and
+//! ACC(ALL)). Depends on `gfxcache-cache` and `gfxcache-trace` only.
 
 pub mod class;
 pub mod counters;
