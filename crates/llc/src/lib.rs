@@ -6,14 +6,39 @@
 //! [`registry`] is every policy gfxcache knows, the engine's and these;
 //! commands look names up there. `+ucd` (uncached displayable colour) works
 //! on any of them: the engine leaves the `display` stream unallocated.
+//!
+//! One policy per file in [`policies`]; the pieces they share each have a
+//! file: [`class`] (the paper's four streams), [`samples`] (which sets
+//! learn) and [`counters`] (the per-bank FILL/HIT/PROD/CONS counters and
+//! ACC(ALL)). Depends on `gfxcache-cache` and `gfxcache-trace` only.
 
+pub mod class;
+pub mod counters;
 pub mod policies;
+pub mod samples;
 
 use gfxcache_cache::registry::lookup;
 use gfxcache_cache::{CacheError, CacheSim, Env, Geometry, PolicyInfo, PolicySpec};
 
 /// The policies of this crate, in the order reports list them.
-pub static POLICIES: &[PolicyInfo] = &[];
+pub static POLICIES: &[PolicyInfo] = &[
+    PolicyInfo::new::<policies::gs_drrip::GsDrrip>(
+        "gs-drrip",
+        "stream-aware DRRIP, a PSEL per stream (bits, psel, leaders, throttle)",
+    ),
+    PolicyInfo::new::<policies::gspztc::Gspztc>(
+        "gspztc",
+        "probabilistic Z and texture caching, Table 3 (t, counter-bits, acc-bits)",
+    ),
+    PolicyInfo::new::<policies::gspztc_tse::GspztcTse>(
+        "gspztc-tse",
+        "GSPZTC with texture sampler epochs, Table 4 (t, counter-bits, acc-bits)",
+    ),
+    PolicyInfo::new::<policies::gspc::Gspc>(
+        "gspc",
+        "stream-aware probabilistic caching, Table 5 (t, counter-bits, acc-bits, rt-hi, rt-lo)",
+    ),
+];
 
 /// Every registered policy: the engine's classic ones, then this crate's.
 pub fn registry() -> impl Iterator<Item = &'static PolicyInfo> + Clone {

@@ -1,0 +1,186 @@
+//! GS-DRRIP, graphics stream-aware DRRIP (GSPC paper, Section 3): "we
+//! derive a graphics stream-aware DRRIP (GS-DRRIP) policy from the
+//! thread-aware DRRIP policy, which uses set-dueling to decide between the
+//! insertion RRPVs of two and three for each of the four streams."
+//!
+//! Thread-aware dueling (TA-DIP, Jaleel et al. PACT'08, applied to DRRIP)
+//! with the four stream classes of [`crate::class`] in place of threads:
+//! each class has its own `psel`-bit counter ([`Psel`]) and its own leader
+//! sets, `leaders` running SRRIP and `leaders` running BRRIP, disjoint from
+//! every other class's leaders ([`leader_of`]). In a leader set of class
+//! `c`, accesses of class `c` insert with that leader's fixed policy and a
+//! fill there moves `c`'s counter (SRRIP leader: up; BRRIP leader: down;
+//! saturating), exactly as DRRIP does; accesses of other classes in that
+//! set follow their own counter. A follower fill of class `c` inserts as
+//! BRRIP (`2^bits - 1`, except every `throttle`-th BRRIP insertion at
+//! `2^bits - 2`) when `c`'s counter has its MSB set, as SRRIP
+//! (`2^bits - 2`) otherwise. One throttle counter ([`Throttle`]) serves
+//! every class and set, as in DRRIP. Hits: RRPV 0. Victim:
+//! [`Rrpv::victim`]. Misses the engine does not allocate (`+ucd`) move no
+//! counter.
+//!
+//! Parameters: `bits` (1 to 8, default 2), `psel` (1 to 31, default 10),
+//! `leaders` (per class and policy, 1 to 2^20, default 32), `throttle` (1
+//! to 2^20, default 32).
+//!
+//! Report: `psel_z`, `psel_tex`, `psel_rt`, `psel_other` (final counters);
+//! `fills_at_max` and per class `z_`/`tex_`/`rt_fills_at_max` (fractions of
+//! fills at the maximum RRPV, the paper's Figure 8).
+
+use gfxcache_cache::duel::{leader_role, Psel, Role};
+use gfxcache_cache::rrip::{Rrpv, Throttle};
+use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params, Policy};
+
+use crate::class::{Class, FillMix};
+
+/// The leader role of `set` of `sets` when each class gets `leaders`
+/// leaders per policy, and the class it leads for; `None` for a follower.
+///
+/// The four classes' leaders are laid out as DRRIP's would be for
+/// `4 * leaders` leaders per policy ([`leader_role`]: `L = min(4 * leaders,
+/// sets / 2)`, `R = sets / L`, set `s` leads when `s / R < L`, for SRRIP
+/// when `s % R == 0`, for BRRIP when `s % R == R / 2`), and leader pair
+/// `k = s / R` belongs to class `k % 4` (Z, TEX, RT, other). With 1024 sets
+/// and 32 leaders: sets 0 and 4 lead for Z, 8 and 12 for TEX, 16 and 20 for
+/// RT, 24 and 28 for other, 32 and 36 for Z again, and so on. With fewer
+/// than `8 * leaders` sets each class gets fewer leaders; with fewer than 8
+/// sets some classes get none and their counter never moves (they run
+/// SRRIP).
+pub fn leader_of(set: u32, sets: u32, leaders: u32) -> Option<(Class, Role)> {
+    let total = leaders.saturating_mul(4);
+    match leader_role(set, sets, total) {
+        Role::Follower => None,
+        role => {
+            let r = sets / total.min(sets / 2);
+            Some((Class::ALL[(set / r % 4) as usize], role))
+        }
+    }
+}
+
+pub struct GsDrrip {
+    rrpv: Rrpv,
+    /// [`leader_of`] of every set, computed once.
+    leads: Vec<Option<(Class, Role)>>,
+    psel: [Psel; Class::COUNT],
+    throttle: Throttle,
+    mix: FillMix,
+}
+
+impl GsDrrip {
+    /// The counter of `class`.
+    pub fn psel(&self, class: Class) -> u32 {
+        self.psel[class.index()].value()
+    }
+
+    /// The leader role of `set` ([`leader_of`]).
+    pub fn leader(&self, set: usize) -> Option<(Class, Role)> {
+        self.leads[set]
+    }
+}
+
+impl Policy for GsDrrip {
+    fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<GsDrrip, CacheError> {
+        let bits = p.take_u32("bits", 2, 1, 8)?;
+        let psel = p.take_u32("psel", 10, 1, 31)?;
+        let leaders = p.take_u32("leaders", 32, 1, 1 << 20)?;
+        let throttle = p.take_u32("throttle", 32, 1, 1 << 20)?;
+        Ok(GsDrrip {
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits),
+            leads: (0..g.sets).map(|s| leader_of(s, g.sets, leaders)).collect(),
+            psel: [Psel::new(psel); Class::COUNT],
+            throttle: Throttle::new(throttle),
+            mix: FillMix::default(),
+        })
+    }
+
+    #[inline(always)]
+    fn hit(&mut self, ctx: &Ctx, way: usize) {
+        self.rrpv.set(ctx.set, way, 0);
+    }
+
+    #[inline(always)]
+    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
+        Some(self.rrpv.victim(ctx.set))
+    }
+
+    #[inline]
+    fn fill(&mut self, ctx: &Ctx, way: usize) {
+        let class = Class::of(ctx.stream);
+        let psel = &mut self.psel[class.index()];
+        let bimodal = match self.leads[ctx.set] {
+            Some((c, Role::LeaderA)) if c == class => {
+                psel.inc();
+                false
+            }
+            Some((c, Role::LeaderB)) if c == class => {
+                psel.dec();
+                true
+            }
+            // A follower, or another class's leader.
+            _ => psel.favours_b(),
+        };
+        let max = self.rrpv.max();
+        let v = if bimodal {
+            self.throttle.insertion(max)
+        } else {
+            max - 1
+        };
+        self.mix.count(class, v == max);
+        self.rrpv.set(ctx.set, way, v);
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, set: usize, _: u64) {
+        self.rrpv.prefetch(set);
+    }
+
+    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
+        Some((self.rrpv.get(set, way), self.rrpv.max()))
+    }
+
+    fn report(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("psel_z", f64::from(self.psel(Class::Z))),
+            ("psel_tex", f64::from(self.psel(Class::Tex))),
+            ("psel_rt", f64::from(self.psel(Class::Rt))),
+            ("psel_other", f64::from(self.psel(Class::Other))),
+            ("fills_at_max", self.mix.total_ratio()),
+            ("z_fills_at_max", self.mix.ratio(Class::Z)),
+            ("tex_fills_at_max", self.mix.ratio(Class::Tex)),
+            ("rt_fills_at_max", self.mix.ratio(Class::Rt)),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaders_are_disjoint_and_balanced() {
+        for (sets, leaders) in [(1024, 32), (2048, 32), (64, 4), (16, 32)] {
+            let mut per = [[0u32; 2]; 4];
+            for s in 0..sets {
+                if let Some((c, role)) = leader_of(s, sets, leaders) {
+                    per[c.index()][(role == Role::LeaderB) as usize] += 1;
+                }
+            }
+            let want = leaders.min(sets / 8);
+            for c in per {
+                assert_eq!(c, [want, want], "{sets} sets, {leaders} leaders");
+            }
+        }
+        assert_eq!(leader_of(0, 1024, 32), Some((Class::Z, Role::LeaderA)));
+        assert_eq!(leader_of(4, 1024, 32), Some((Class::Z, Role::LeaderB)));
+        assert_eq!(leader_of(8, 1024, 32), Some((Class::Tex, Role::LeaderA)));
+        assert_eq!(leader_of(28, 1024, 32), Some((Class::Other, Role::LeaderB)));
+        assert_eq!(leader_of(1, 1024, 32), None);
+        assert_eq!(
+            leader_of(1020, 1024, 32),
+            Some((Class::Other, Role::LeaderB))
+        );
+        assert_eq!(leader_of(1021, 1024, 32), None);
+        assert_eq!(leader_of(36, 2048, 32), None);
+        assert_eq!(leader_of(0, 1, 32), None);
+    }
+}
