@@ -199,11 +199,7 @@ impl<P: Policy> Policy for Observed<P> {
                     self.enter(ctx, way, TEX, 0);
                 }
             },
-            s if is_rt(s) => {
-                if line.kind() != RT {
-                    self.make_rt(ctx, way);
-                }
-            }
+            s if is_rt(s) && line.kind() != RT => self.make_rt(ctx, way),
             Stream::Z if line.kind() == Z => {
                 let e = line.epoch();
                 self.tally.z_hits_by_epoch[e] += 1;

@@ -72,11 +72,13 @@ pub fn run(args: Args) -> Result<()> {
     }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let start = std::time::Instant::now();
     let trace = match (&args.trace, &args.scene) {
         (Some(t), _) => t.clone(),
         (None, Some(scene)) => render(&args, scene)?,
         (None, None) => bail!("give a TRACE or --scene"),
     };
+    let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
     let setup = Setup {
         sizes,
         ways: args.ways,
@@ -89,7 +91,10 @@ pub fn run(args: Args) -> Result<()> {
             Threads::Many
         },
     };
-    let report = run_study(&trace, &setup)?;
+    let mut report = run_study(&trace, &setup)?;
+    if let Some(s) = render_seconds {
+        report.seconds.insert("render".into(), s);
+    }
     write::write_all(&report, &args.out)?;
     if args.json {
         println!("{}", write::to_json(&report)?);
