@@ -7,8 +7,9 @@
 //!
 //! Measured on the project's shared 2-core VM (one core), with
 //! `CARGO_TARGET_DIR=/work/target-mem cargo bench -j1 -p gfxcache-mem --bench timer`:
-//! ddr3-1600 about 59 M accesses/s, fixed 100 ns about
-//! 75 M accesses/s (target: at least 50 M/s).
+//! ddr3-1600 about 90 M accesses/s (110 ms per 10 M), fixed 100 ns about
+//! 100 M accesses/s; 59 and 75 M/s in a run while the other core was busy
+//! (target: at least 50 M/s).
 
 use std::hint::black_box;
 

@@ -16,6 +16,21 @@
 //!   time, first-come first-served; or a fixed latency with infinite
 //!   bandwidth for sweeps.
 //!
+//! ```
+//! use gfxcache_mem::{DramConfig, FrameTimer, GpuConfig, LlcTiming};
+//! use gfxcache_trace::Stream;
+//!
+//! let (gpu, llc, dram) = (GpuConfig::high_end(), LlcTiming::gspc(), DramConfig::ddr3_1600());
+//! let mut timer = FrameTimer::new(&gpu, &llc, &dram)?;
+//! timer.access(0x1000 / 64, Stream::Tex, false, false); // a texture read that missed
+//! timer.writeback(0x80_0000 / 64); // its fill evicted a dirty line
+//! timer.access(0x1000 / 64, Stream::Tex, false, true); // and hit afterwards
+//! let frame = timer.finish();
+//! assert_eq!((frame.llc_misses, frame.dram_writes), (1, 1));
+//! assert!(frame.fps > 0.0);
+//! # Ok::<(), gfxcache_mem::MemError>(())
+//! ```
+//!
 //! Presets carry the papers' values: [`GpuConfig::high_end`] (96 x 8
 //! contexts at 1.6 GHz, 12 samplers) and [`GpuConfig::less_aggressive`]
 //! (64 x 8, 8 samplers); [`LlcTiming::gspc`] (4 banks of 2 MB, 20 cycles at
