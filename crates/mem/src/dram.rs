@@ -1,0 +1,360 @@
+//! DRAM: channels of banks with an open-row policy, timed in picoseconds.
+//!
+//! What is modelled, per channel: the data bus, which carries one 64-byte
+//! line at a time (a line takes `ceil(64 / (bus_bytes * burst_length))`
+//! bursts of `burst_length / 2` clocks each, DDR). Per bank: the open row,
+//! when the row was activated (for tRAS) and when the bank can take its next
+//! column command. A request finds its row
+//!
+//! - open (row hit): tCAS, then the data;
+//! - closed, the bank's first access (row miss): tRCD + tCAS;
+//! - holding another row (row conflict): tRP + tRCD + tCAS, where the
+//!   precharge waits until tRAS has passed since that row was activated.
+//!
+//! Rows are left open after an access (open-row policy).
+//!
+//! Requests are served first-come first-served in the order [`Dram::access`]
+//! is called: no reordering. A request's bank starts preparing its row as
+//! soon as the request arrives and the bank is free, so requests to
+//! different banks overlap their activations; but the data of request n+1
+//! never goes on a channel's bus before that of request n, because a real
+//! FR-FCFS controller's row-hit-first reordering is exactly what this model
+//! leaves out. A bank takes its next column command one line-transfer after
+//! the previous one (tCCD equals the burst on DDR3), so row hits to one bank
+//! stream at bus speed.
+//!
+//! Not modelled: refresh, read/write turnaround (tWTR, tRTW), write latency
+//! differing from read latency (writes are timed like reads), tRRD/tFAW
+//! activation limits, tRTP/tWR before a precharge, command-bus conflicts,
+//! ranks, power-down. Each of these would lengthen DRAM time a little; none
+//! depends on the LLC policy more than the misses themselves do.
+//!
+//! Address mapping, on the line number (byte address / 64), low bits first:
+//! `log2(channels)` bits of channel, then `log2(banks_per_channel)` bits of
+//! bank, then `log2(row_bytes / 64)` bits of column, then the row. So
+//! consecutive lines alternate channels, then banks, and a row collects the
+//! lines `channels * banks_per_channel` apart. For [`DramConfig::ddr3_1600`]
+//! (2 channels, 8 banks, 8 KiB rows) that is byte-address bit 6 channel,
+//! bits 7-9 bank, bits 10-16 column, bits 17 and up row. Channels, banks and
+//! row size must be powers of two, which keeps the mapping to shifts and
+//! masks.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::MemError;
+use crate::LINE_BYTES;
+
+/// A DRAM system's organisation and timings. Timings are in DRAM clock
+/// cycles (the I/O bus clock: 800 MHz for DDR3-1600), as datasheets give them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DramConfig {
+    /// A name for tables and JSON ("ddr3-1600").
+    pub name: String,
+    /// I/O bus clock in MHz; data moves on both edges.
+    pub clock_mhz: u32,
+    pub channels: u32,
+    pub banks_per_channel: u32,
+    /// Beats per burst (BL).
+    pub burst_length: u32,
+    /// Width of one channel's data bus in bytes.
+    pub bus_bytes: u32,
+    /// CAS latency (read latency), cycles.
+    pub t_cas: u32,
+    /// Activate to column command, cycles.
+    pub t_rcd: u32,
+    /// Precharge to activate, cycles.
+    pub t_rp: u32,
+    /// Activate to precharge (minimum row open time), cycles; 0 ignores it.
+    pub t_ras: u32,
+    /// Bytes in one bank's row (page) across the channel's devices.
+    pub row_bytes: u32,
+    /// When set, every access takes exactly this many nanoseconds and the
+    /// DRAM has infinite bandwidth: no banks, no bus (for latency sweeps).
+    pub fixed_latency_ns: Option<f64>,
+}
+
+impl DramConfig {
+    /// The GSPC paper's baseline (section 4): dual-channel DDR3-1600,
+    /// 15-15-15, 8 banks, burst 8, 64-bit channels. tRAS = 35 ns (28 clocks)
+    /// is JEDEC DDR3-1600's; 8 KiB rows are a rank of eight x8 devices with
+    /// 1 KiB pages each.
+    pub fn ddr3_1600() -> DramConfig {
+        DramConfig {
+            name: "ddr3-1600".into(),
+            clock_mhz: 800,
+            channels: 2,
+            banks_per_channel: 8,
+            burst_length: 8,
+            bus_bytes: 8,
+            t_cas: 15,
+            t_rcd: 15,
+            t_rp: 15,
+            t_ras: 28,
+            row_bytes: 8192,
+            fixed_latency_ns: None,
+        }
+    }
+
+    /// The faster DRAM of the paper's Figure 17 (upper panel): dual-channel
+    /// DDR3-1867, 10-10-10, otherwise as the baseline. tRAS = 34 ns (JEDEC
+    /// DDR3-1866) = 32 clocks at 933 MHz.
+    pub fn ddr3_1867() -> DramConfig {
+        DramConfig {
+            name: "ddr3-1867".into(),
+            clock_mhz: 933,
+            t_cas: 10,
+            t_rcd: 10,
+            t_rp: 10,
+            t_ras: 32,
+            ..DramConfig::ddr3_1600()
+        }
+    }
+
+    /// A mobile LPDDR3-1600 system for the mobile papers: two 32-bit
+    /// channels, 8 banks, BL8, 4 KiB rows. Timings from JEDEC JESD209-3
+    /// (LPDDR3) at tCK = 1.25 ns: RL = 12 (read latency, used as tCAS);
+    /// tRCD = tRPpb = 18 ns (typical) = 15 clocks rounded up; tRAS = 42 ns =
+    /// 34 clocks. With a 4-byte bus a 64-byte line takes two bursts.
+    pub fn lpddr3_1600() -> DramConfig {
+        DramConfig {
+            name: "lpddr3-1600".into(),
+            clock_mhz: 800,
+            channels: 2,
+            banks_per_channel: 8,
+            burst_length: 8,
+            bus_bytes: 4,
+            t_cas: 12,
+            t_rcd: 15,
+            t_rp: 15,
+            t_ras: 34,
+            row_bytes: 4096,
+            fixed_latency_ns: None,
+        }
+    }
+
+    /// Every access takes `latency_ns`, with infinite bandwidth: for sweeps
+    /// that ask how the frame depends on memory latency alone.
+    pub fn fixed(latency_ns: f64) -> DramConfig {
+        DramConfig {
+            name: format!("fixed-{latency_ns}ns"),
+            fixed_latency_ns: Some(latency_ns),
+            ..DramConfig::ddr3_1600()
+        }
+    }
+
+    /// Peak data bandwidth of all channels, in GB/s (10^9 bytes per second).
+    pub fn peak_gbps(&self) -> f64 {
+        f64::from(self.clock_mhz) * 2.0 * f64::from(self.bus_bytes) * f64::from(self.channels)
+            / 1000.0
+    }
+
+    /// Checks what the model relies on: nonzero clock, power-of-two channels,
+    /// banks and rows, a row of at least one line.
+    pub fn validate(&self) -> Result<(), MemError> {
+        let bad = |what: &str, why: String| {
+            Err(MemError::Config {
+                part: "dram",
+                what: what.to_string(),
+                why,
+            })
+        };
+        if let Some(ns) = self.fixed_latency_ns {
+            if !(ns.is_finite() && ns >= 0.0) {
+                return bad("fixed_latency_ns", format!("{ns} is not a latency"));
+            }
+            return Ok(());
+        }
+        if self.clock_mhz == 0 {
+            return bad("clock_mhz", "must be positive".into());
+        }
+        for (what, v) in [
+            ("channels", self.channels),
+            ("banks_per_channel", self.banks_per_channel),
+            ("row_bytes", self.row_bytes),
+        ] {
+            if !v.is_power_of_two() {
+                return bad(what, format!("{v} is not a power of two"));
+            }
+        }
+        if u64::from(self.row_bytes) < LINE_BYTES {
+            return bad(
+                "row_bytes",
+                format!("{} is less than a line", self.row_bytes),
+            );
+        }
+        if self.burst_length == 0 || self.bus_bytes == 0 {
+            return bad("burst_length/bus_bytes", "must be positive".into());
+        }
+        Ok(())
+    }
+}
+
+impl Default for DramConfig {
+    fn default() -> DramConfig {
+        DramConfig::ddr3_1600()
+    }
+}
+
+/// What the DRAM did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DramStats {
+    pub reads: u64,
+    pub writes: u64,
+    /// Accesses that found their row open.
+    pub row_hits: u64,
+    /// Accesses to a bank with no row open (its first access).
+    pub row_misses: u64,
+    /// Accesses that had to close another row first.
+    pub row_conflicts: u64,
+    /// Time each channel's data bus carried data, in ps.
+    pub busy_ps: Vec<u64>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bank {
+    /// `NO_ROW` until the first activate.
+    open_row: u64,
+    /// When the current row was activated.
+    activated_ps: u64,
+    /// When the bank takes its next command.
+    ready_ps: u64,
+}
+
+const NO_ROW: u64 = u64::MAX;
+
+/// Converts `cycles` of a `clock_mhz` clock to picoseconds, rounded to
+/// nearest, so that non-integer periods (933 MHz) stay deterministic.
+fn cycles_ps(cycles: u64, clock_mhz: u32) -> u64 {
+    let mhz = u64::from(clock_mhz);
+    (cycles * 1_000_000 + mhz / 2) / mhz
+}
+
+/// The DRAM's state. Allocated once; [`Dram::access`] does not allocate.
+#[derive(Clone, Debug)]
+pub struct Dram {
+    /// `Some` in fixed-latency mode, where nothing else is used.
+    fixed_ps: Option<u64>,
+    /// Per bank, channel-major in the mapping's order: index = line & bank_mask.
+    banks: Vec<Bank>,
+    bus_free_ps: Vec<u64>,
+    channel_mask: u64,
+    bank_mask: u64,
+    row_shift: u32,
+    t_cas_ps: u64,
+    t_rcd_ps: u64,
+    t_rp_ps: u64,
+    t_ras_ps: u64,
+    /// Bus time of one line.
+    line_ps: u64,
+    stats: DramStats,
+}
+
+impl Dram {
+    pub fn new(cfg: &DramConfig) -> Result<Dram, MemError> {
+        cfg.validate()?;
+        let channels = u64::from(cfg.channels);
+        let all_banks = channels * u64::from(cfg.banks_per_channel);
+        let lines_per_row = u64::from(cfg.row_bytes) / LINE_BYTES;
+        let burst_bytes = u64::from(cfg.bus_bytes) * u64::from(cfg.burst_length);
+        let bursts = LINE_BYTES.div_ceil(burst_bytes);
+        // Two beats per clock; an odd burst length still ends on a half clock,
+        // so count in half clocks before converting.
+        let half_clocks = bursts * u64::from(cfg.burst_length);
+        let line_ps = cycles_ps(half_clocks, cfg.clock_mhz.saturating_mul(2).max(1));
+        let fixed_ps = cfg.fixed_latency_ns.map(|ns| (ns * 1000.0).round() as u64);
+        let (banks, bus) = if fixed_ps.is_some() {
+            (0, 0)
+        } else {
+            (all_banks as usize, channels as usize)
+        };
+        Ok(Dram {
+            fixed_ps,
+            banks: vec![
+                Bank {
+                    open_row: NO_ROW,
+                    activated_ps: 0,
+                    ready_ps: 0,
+                };
+                banks
+            ],
+            bus_free_ps: vec![0; bus],
+            channel_mask: channels - 1,
+            bank_mask: all_banks - 1,
+            row_shift: all_banks.trailing_zeros() + lines_per_row.trailing_zeros(),
+            t_cas_ps: cycles_ps(cfg.t_cas.into(), cfg.clock_mhz.max(1)),
+            t_rcd_ps: cycles_ps(cfg.t_rcd.into(), cfg.clock_mhz.max(1)),
+            t_rp_ps: cycles_ps(cfg.t_rp.into(), cfg.clock_mhz.max(1)),
+            t_ras_ps: cycles_ps(cfg.t_ras.into(), cfg.clock_mhz.max(1)),
+            line_ps,
+            stats: DramStats {
+                busy_ps: vec![0; bus],
+                ..DramStats::default()
+            },
+        })
+    }
+
+    /// Serves a read or write of `line` (byte address / 64) arriving at
+    /// `at_ps`; returns when its last byte has crossed the bus, in ps.
+    #[inline]
+    pub fn access(&mut self, at_ps: u64, line: u64, write: bool) -> u64 {
+        if write {
+            self.stats.writes += 1;
+        } else {
+            self.stats.reads += 1;
+        }
+        if let Some(fixed) = self.fixed_ps {
+            return at_ps + fixed;
+        }
+        let row = line >> self.row_shift;
+        let channel = (line & self.channel_mask) as usize;
+        let bank = &mut self.banks[(line & self.bank_mask) as usize];
+        let start = at_ps.max(bank.ready_ps);
+        let column_ps = if bank.open_row == row {
+            self.stats.row_hits += 1;
+            start
+        } else if bank.open_row == NO_ROW {
+            self.stats.row_misses += 1;
+            bank.open_row = row;
+            bank.activated_ps = start;
+            start + self.t_rcd_ps
+        } else {
+            self.stats.row_conflicts += 1;
+            let precharge = start.max(bank.activated_ps + self.t_ras_ps);
+            let activate = precharge + self.t_rp_ps;
+            bank.open_row = row;
+            bank.activated_ps = activate;
+            activate + self.t_rcd_ps
+        };
+        let bus = &mut self.bus_free_ps[channel];
+        let data = (column_ps + self.t_cas_ps).max(*bus);
+        let done = data + self.line_ps;
+        *bus = done;
+        // The column command went out tCAS before its data; the bank takes the
+        // next one a line-transfer (tCCD) later.
+        bank.ready_ps = data - self.t_cas_ps + self.line_ps;
+        self.stats.busy_ps[channel] += self.line_ps;
+        done
+    }
+
+    /// Bus time of one 64-byte line, in ps (0 in fixed-latency mode, where
+    /// there is no bus).
+    pub fn line_ps(&self) -> u64 {
+        if self.fixed_ps.is_some() {
+            0
+        } else {
+            self.line_ps
+        }
+    }
+
+    pub fn channels(&self) -> usize {
+        self.bus_free_ps.len()
+    }
+
+    pub fn stats(&self) -> &DramStats {
+        &self.stats
+    }
+
+    pub fn into_stats(self) -> DramStats {
+        self.stats
+    }
+}

@@ -1,0 +1,68 @@
+//! Timing for gfxcache: turns the LLC outcome of every access of one
+//! rendered frame into a frame time and frames per second, so that fewer
+//! LLC misses become a shorter frame (the GSPC paper's Figures 15-17).
+//!
+//! Three parts, one file each, driven by [`FrameTimer`] (`frame.rs`):
+//!
+//! - [`GpuConfig`] (`gpu.rs`), the GPU front: `cores * threads_per_core`
+//!   thread contexts, each with at most one LLC access in flight, issue the
+//!   frame's accesses in trace order, round-robin, doing `work_cycles` of
+//!   shader work between two of their accesses. Latency is hidden exactly
+//!   as far as the contexts allow; writes are posted.
+//! - [`LlcTiming`] (`llc.rs`): banks that take one lookup per LLC cycle and
+//!   a fixed load-to-use latency; a miss adds the DRAM's time.
+//! - [`DramConfig`] and [`Dram`] (`dram.rs`): channels of banks with open
+//!   rows (tCAS, tRCD, tRP, tRAS), data buses that carry one line per burst
+//!   time, first-come first-served; or a fixed latency with infinite
+//!   bandwidth for sweeps.
+//!
+//! ```
+//! use gfxcache_mem::{DramConfig, FrameTimer, GpuConfig, LlcTiming};
+//! use gfxcache_trace::Stream;
+//!
+//! let (gpu, llc, dram) = (GpuConfig::high_end(), LlcTiming::gspc(), DramConfig::ddr3_1600());
+//! let mut timer = FrameTimer::new(&gpu, &llc, &dram)?;
+//! timer.access(0x1000 / 64, Stream::Tex, false, false); // a texture read that missed
+//! timer.writeback(0x80_0000 / 64); // its fill evicted a dirty line
+//! timer.access(0x1000 / 64, Stream::Tex, false, true); // and hit afterwards
+//! let frame = timer.finish();
+//! assert_eq!((frame.llc_misses, frame.dram_writes), (1, 1));
+//! assert!(frame.fps > 0.0);
+//! # Ok::<(), gfxcache_mem::MemError>(())
+//! ```
+//!
+//! Presets carry the papers' values: [`GpuConfig::high_end`] (96 x 8
+//! contexts at 1.6 GHz, 12 samplers) and [`GpuConfig::less_aggressive`]
+//! (64 x 8, 8 samplers); [`LlcTiming::gspc`] (4 banks of 2 MB, 20 cycles at
+//! 4 GHz); [`DramConfig::ddr3_1600`] (15-15-15, dual channel, 8 banks),
+//! [`DramConfig::ddr3_1867`] (10-10-10), [`DramConfig::lpddr3_1600`] and
+//! [`DramConfig::fixed`]. Every constant is a public field, so a study can
+//! change any of them.
+//!
+//! The model's assumptions, stated where they are made: no DRAM refresh,
+//! no read/write turnaround, no request reordering at the DRAM (FCFS), no
+//! model of shader instructions beyond `work_cycles` per access (our traces
+//! carry none), whole-line writes (a write miss reads nothing from DRAM).
+//! Time is integer picoseconds, so results are deterministic.
+//!
+//! Depends on `gfxcache-trace` (for [`Stream`](gfxcache_trace::Stream))
+//! only. It never depends on the cache engine: it is told hits and misses,
+//! it does not compute them.
+
+#![forbid(unsafe_code)]
+
+pub mod dram;
+pub mod error;
+pub mod frame;
+pub mod gpu;
+pub mod llc;
+
+pub use dram::{Dram, DramConfig, DramStats};
+pub use error::MemError;
+pub use frame::{FrameTimer, FrameTiming};
+pub use gpu::GpuConfig;
+pub use llc::{Llc, LlcTiming};
+
+/// Bytes in the LLC line that every part of this crate moves, as in the
+/// GSPC paper (64-byte blocks).
+pub const LINE_BYTES: u64 = 64;
