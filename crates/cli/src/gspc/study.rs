@@ -181,8 +181,12 @@ pub fn run_study(trace: &Path, setup: &Setup) -> Result<GspcReport> {
                 .machines
                 .iter()
                 .filter(|m| i == 0 || m.every_size)
-                .map(|m| (m.name, FrameTimer::new(&m.gpu, &m.llc, &m.dram)))
-                .collect();
+                .map(|m| {
+                    FrameTimer::new(&m.gpu, &m.llc, &m.dram)
+                        .map(|t| (m.name, t))
+                        .with_context(|| format!("timing machine {}", m.name))
+                })
+                .collect::<Result<_>>()?;
             runs.push(Run {
                 spec,
                 size,
