@@ -769,6 +769,21 @@ mod tests {
     }
 
     #[test]
+    fn y_range_holds_negative_bars_and_zero() {
+        let cats = names(&["t=2", "t=4"]);
+        let p =
+            Panel::new("t", "%", Unit::Percent, cats).series("ours", vec![Some(-4.0), Some(2.0)]);
+        let r = y_range(&p);
+        assert!(r.start < -4.0 && r.end > 2.0);
+        let flat =
+            Panel::new("t", "%", Unit::Percent, names(&["t=16"])).series("ours", vec![Some(0.0)]);
+        assert!(
+            y_range(&flat).end > 0.0,
+            "an all-zero chart still has a height"
+        );
+    }
+
+    #[test]
     fn bars_of_a_group_stay_inside_it() {
         let (x0, _) = bar_x(2, 0, 3);
         let (_, x1) = bar_x(2, 2, 3);
