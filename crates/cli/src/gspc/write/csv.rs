@@ -1,0 +1,227 @@
+//! The study's tables as CSV, for spreadsheets and scripts: `policies.csv`,
+//! `stream_mix.csv`, `opt_epochs.csv` and `t_sensitivity.csv`. Numbers are
+//! written in full precision; a value the study did not measure is empty.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
+
+/// The epochs' names, as the paper writes them.
+const EPOCHS: [&str; 4] = ["E0", "E1", "E2", "E>=3"];
+
+/// Writes the four CSV files into `dir` and returns their paths.
+pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let files = [
+        ("policies.csv", policies(report)),
+        ("stream_mix.csv", stream_mix(report)),
+        ("opt_epochs.csv", opt_epochs(report)),
+        ("t_sensitivity.csv", t_sensitivity(report)),
+    ];
+    files
+        .into_iter()
+        .map(|(name, rows)| {
+            let path = dir.join(name);
+            write_rows(&path, &rows)?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// Writes `rows` (the header first) to `path`.
+fn write_rows(path: &Path, rows: &[Vec<String>]) -> anyhow::Result<()> {
+    let context = || format!("writing {}", path.display());
+    let mut w = ::csv::Writer::from_path(path).with_context(context)?;
+    for row in rows {
+        w.write_record(row).with_context(context)?;
+    }
+    w.flush().with_context(context)
+}
+
+/// One row per (policy, size) run; then one `fps_<name>` column per timing
+/// configuration, so every configuration's frame rate sits beside the others.
+fn policies(report: &GspcReport) -> Vec<Vec<String>> {
+    let mut header: Vec<String> = [
+        "policy",
+        "size",
+        "accesses",
+        "misses",
+        "misses_vs_drrip",
+        "hit_rate_tex",
+        "hit_rate_rt",
+        "hit_rate_z",
+        "hit_rate_all",
+        "tex_hits_inter",
+        "tex_hits_intra",
+        "rt_consumed_fraction",
+        "rt_fills_at_max_rrpv",
+        "tex_fills_at_max_rrpv",
+        "writebacks",
+        "fps",
+        "fps_vs_drrip",
+    ]
+    .map(String::from)
+    .to_vec();
+    header.extend(
+        report
+            .timing_configs
+            .iter()
+            .map(|c| format!("fps_{}", c.name)),
+    );
+    let rows = report.policies.iter().map(|p| policy_row(report, p));
+    std::iter::once(header).chain(rows).collect()
+}
+
+fn policy_row(report: &GspcReport, p: &PolicyResult) -> Vec<String> {
+    let mut row = vec![
+        p.policy.clone(),
+        p.size.to_string(),
+        p.accesses.to_string(),
+        p.misses.to_string(),
+        p.misses_vs_drrip.to_string(),
+        p.hit_rate.tex.to_string(),
+        p.hit_rate.rt.to_string(),
+        p.hit_rate.z.to_string(),
+        p.hit_rate.all.to_string(),
+        p.tex_hits_inter.to_string(),
+        p.tex_hits_intra.to_string(),
+        p.rt_consumed_fraction.to_string(),
+        opt(p.rt_fills_at_max_rrpv),
+        opt(p.tex_fills_at_max_rrpv),
+        p.writebacks.to_string(),
+        p.fps.to_string(),
+        p.fps_vs_drrip.to_string(),
+    ];
+    row.extend(
+        report
+            .timing_configs
+            .iter()
+            .map(|c| opt(p.timing.get(&c.name).map(|t| t.fps))),
+    );
+    row
+}
+
+fn stream_mix(report: &GspcReport) -> Vec<Vec<String>> {
+    let header = vec!["stream".into(), "accesses".into(), "fraction".into()];
+    let rows = report.stream_mix.iter().map(|s| {
+        vec![
+            s.stream.clone(),
+            s.accesses.to_string(),
+            s.fraction.to_string(),
+        ]
+    });
+    std::iter::once(header).chain(rows).collect()
+}
+
+/// One row per (stream, epoch) of OPT's epoch analyses; E>=3 has no death
+/// ratio, as the paper tracks death only out of E0, E1 and E2.
+fn opt_epochs(report: &GspcReport) -> Vec<Vec<String>> {
+    let header = [
+        "stream",
+        "epoch",
+        "hits",
+        "hit_share",
+        "entries",
+        "resident",
+        "death_ratio",
+    ]
+    .map(String::from)
+    .to_vec();
+    let e = &report.opt_epochs;
+    let rows = epoch_rows("tex", &e.tex).chain(epoch_rows("z", &e.z));
+    std::iter::once(header).chain(rows).collect()
+}
+
+fn epoch_rows<'a>(stream: &'a str, e: &'a Epochs) -> impl Iterator<Item = Vec<String>> + 'a {
+    (0..4).map(move |k| {
+        vec![
+            stream.to_string(),
+            EPOCHS[k].to_string(),
+            e.hits_by_epoch[k].to_string(),
+            e.hit_share_by_epoch[k].to_string(),
+            e.entries[k].to_string(),
+            e.resident[k].to_string(),
+            opt(e.death_ratios.get(k).copied()),
+        ]
+    })
+}
+
+fn t_sensitivity(report: &GspcReport) -> Vec<Vec<String>> {
+    let header = vec!["t".into(), "misses".into(), "change_vs_t16".into()];
+    let rows = report.t_sensitivity.iter().map(|p| {
+        vec![
+            p.t.to_string(),
+            p.misses.to_string(),
+            p.change_vs_t16.to_string(),
+        ]
+    });
+    std::iter::once(header).chain(rows).collect()
+}
+
+/// A measured value, or an empty cell for one the study did not measure.
+fn opt(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gspc::write::test_report::report;
+
+    /// The records of a written CSV file, header first.
+    fn read(path: &Path) -> anyhow::Result<Vec<Vec<String>>> {
+        let mut r = ::csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_path(path)?;
+        r.records()
+            .map(|rec| Ok(rec?.iter().map(String::from).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn policies_csv_has_a_row_per_run_and_the_columns() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("policies.csv"))?;
+        assert_eq!(rows.len(), 1 + r.policies.len());
+        let header = &rows[0];
+        assert_eq!(header.len(), 17 + r.timing_configs.len());
+        assert_eq!(header[0], "policy");
+        assert_eq!(header[4], "misses_vs_drrip");
+        assert_eq!(header[16], "fps_vs_drrip");
+        assert_eq!(header[17], "fps_ddr3-1867");
+        assert!(rows.iter().all(|row| row.len() == header.len()));
+        assert_eq!(rows[1][0], r.policies[0].policy);
+        assert_eq!(rows[1][3], r.policies[0].misses.to_string());
+        Ok(())
+    }
+
+    #[test]
+    fn unmeasured_values_are_empty_cells() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        write_all(&report(), dir.path())?;
+        let rows = read(&dir.path().join("policies.csv"))?;
+        let opt = rows.iter().find(|r| r[0] == "opt").context("no opt row")?;
+        assert_eq!(opt[12], "");
+        let epochs = read(&dir.path().join("opt_epochs.csv"))?;
+        assert_eq!(epochs.len(), 1 + 8);
+        assert_eq!(epochs[4][1], "E>=3");
+        assert_eq!(epochs[4][6], "");
+        Ok(())
+    }
+
+    #[test]
+    fn small_tables_have_a_row_per_entry() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let mix = read(&dir.path().join("stream_mix.csv"))?;
+        assert_eq!(mix.len(), 1 + r.stream_mix.len());
+        let t = read(&dir.path().join("t_sensitivity.csv"))?;
+        assert_eq!(t.len(), 1 + r.t_sensitivity.len());
+        assert_eq!(t[0], ["t", "misses", "change_vs_t16"]);
+        Ok(())
+    }
+}

@@ -1,0 +1,482 @@
+//! `index.html`: the study on one self-contained page (inline CSS, no script,
+//! no external asset but the SVG plots beside it), every table with the
+//! paper's averages beside ours, then the figures.
+//!
+//! Every string from the report goes through [`esc`]: scene and policy names
+//! come from files and command lines.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::plots::FIGURES;
+use super::{find, main_size, paper_fps, policy_names, size_label, PAPER_SIZE};
+use crate::gspc::paper;
+use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
+
+const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}\
+table{border-collapse:collapse;margin:0.5em 0 1.5em}\
+th,td{border:1px solid #bbb;padding:0.2em 0.6em}\
+td{text-align:right}td:first-child{text-align:left}\
+th{background:#eee}td.paper{color:#666;font-style:italic}\
+figure{margin:1.5em 0}img{max-width:100%}figcaption{color:#444}";
+
+/// Writes `index.html` into `dir`, embedding the plots in `figures`.
+pub fn write(report: &GspcReport, dir: &Path, figures: &[PathBuf]) -> anyhow::Result<PathBuf> {
+    let path = dir.join("index.html");
+    super::write_file(&path, &page(report, figures))?;
+    Ok(path)
+}
+
+/// The whole page.
+fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
+    let title = format!("GSPC study: {}", esc(&heading(r)));
+    let mut h = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
+    );
+    h += &setup(r);
+    h += &misses_table(r);
+    h += &hit_rate_table(r);
+    h += &rt_to_tex_table(r);
+    h += &rrpv_table(r);
+    h += &epochs_tables(r);
+    h += &stream_mix_table(r);
+    h += &t_table(r);
+    h += &fps_table(r);
+    h += &figures_section(figures);
+    h += &seconds_table(r);
+    h += "</body>\n</html>\n";
+    h
+}
+
+/// Scene, resolution and accesses, for the title.
+fn heading(r: &GspcReport) -> String {
+    let scene = r.scene.as_deref().unwrap_or(&r.trace);
+    let res = r
+        .resolution
+        .map(|(w, h)| format!(" at {w}x{h}"))
+        .unwrap_or_default();
+    format!("{scene}{res}, {} LLC accesses", thousands(r.accesses))
+}
+
+fn setup(r: &GspcReport) -> String {
+    let sizes: Vec<String> = r.sizes.iter().map(|&s| size_label(s)).collect();
+    format!(
+        "<p>Trace <code>{}</code>; LLC of {} ({} ways, {}-byte blocks, {} banks). \
+         The paper's values are its averages over 52 DirectX frames at 8 MB (Gaur et al., MICRO'13), \
+         shown in grey italics.</p>\n",
+        esc(&r.trace),
+        esc(&sizes.join(", ")),
+        r.ways,
+        r.block,
+        r.banks
+    )
+}
+
+fn misses_table(r: &GspcReport) -> String {
+    let mut head = vec!["policy".to_string()];
+    for &s in &r.sizes {
+        let l = size_label(s);
+        head.push(format!("misses {l}"));
+        head.push(format!("vs DRRIP {l}"));
+    }
+    head.push("paper (8 MB)".into());
+    let rows = policy_names(r).into_iter().map(|policy| {
+        let mut row = vec![text(policy)];
+        for &s in &r.sizes {
+            let p = find(r, policy, s);
+            row.push(cell(p.map(|p| thousands(p.misses))));
+            row.push(cell(p.map(|p| ratio(p.misses_vs_drrip))));
+        }
+        row.push(paper_cell(
+            paper::lookup(paper::MISSES_VS_DRRIP, policy).map(ratio),
+        ));
+        row
+    });
+    section("LLC misses normalised to DRRIP", &head, rows)
+}
+
+/// Ours at the main size beside the paper's Figure 5 (and GSPC's RT rate).
+fn hit_rate_table(r: &GspcReport) -> String {
+    let Some(size) = main_size(r) else {
+        return String::new();
+    };
+    let head = [
+        "policy",
+        "TEX",
+        "RT",
+        "Z",
+        "all",
+        "paper TEX",
+        "paper RT",
+        "paper Z",
+    ];
+    let rows = at_size(r, size).map(|p| {
+        let h = &p.hit_rate;
+        let paper = paper::HIT_RATES.iter().find(|(n, _)| *n == p.policy);
+        let mut row = vec![text(&p.policy)];
+        row.extend([h.tex, h.rt, h.z, h.all].map(|v| cell(Some(percent(v)))));
+        row.extend((0..3).map(|k| paper_cell(paper.and_then(|(_, v)| v[k]).map(pct))));
+        row
+    });
+    let title = format!("Hit rates at {}, % (Figure 5)", size_label(size));
+    section(&title, &strings(&head), rows)
+}
+
+fn rt_to_tex_table(r: &GspcReport) -> String {
+    let Some(size) = main_size(r) else {
+        return String::new();
+    };
+    let head = [
+        "policy",
+        "TEX hits RT->TEX",
+        "TEX hits intra",
+        "inter share %",
+        "RT consumed %",
+        "paper RT consumed %",
+    ];
+    let rows = at_size(r, size).map(|p| {
+        let all = p.tex_hits_inter + p.tex_hits_intra;
+        let share = (all > 0).then(|| percent(p.tex_hits_inter as f64 / all as f64));
+        vec![
+            text(&p.policy),
+            cell(Some(thousands(p.tex_hits_inter))),
+            cell(Some(thousands(p.tex_hits_intra))),
+            cell(share),
+            cell(Some(percent(p.rt_consumed_fraction))),
+            paper_cell(paper::lookup(paper::RT_CONSUMED, &p.policy).map(pct)),
+        ]
+    });
+    let title = format!(
+        "Render target to texture consumption at {} (Figure 6)",
+        size_label(size)
+    );
+    let mut h = section(&title, &strings(&head), rows);
+    let _ = writeln!(
+        h,
+        "<p>Share of OPT's texture hits that are RT-&gt;TEX: {} (paper: {}).</p>",
+        percent(r.opt_epochs.tex_inter_share),
+        pct(paper::OPT_TEX_INTER_SHARE)
+    );
+    h
+}
+
+/// Only policies with RRPVs have these fractions.
+fn rrpv_table(r: &GspcReport) -> String {
+    let Some(size) = main_size(r) else {
+        return String::new();
+    };
+    let head = [
+        "policy",
+        "RT fills at max RRPV %",
+        "TEX fills at max RRPV %",
+        "paper RT",
+        "paper TEX",
+    ];
+    let rows = at_size(r, size)
+        .filter(|p| p.rt_fills_at_max_rrpv.is_some() || p.tex_fills_at_max_rrpv.is_some())
+        .map(|p| {
+            let paper = (p.policy == "drrip").then_some(paper::DRRIP_RRPV3);
+            vec![
+                text(&p.policy),
+                cell(p.rt_fills_at_max_rrpv.map(percent)),
+                cell(p.tex_fills_at_max_rrpv.map(percent)),
+                paper_cell(paper.map(|(rt, _)| pct(rt))),
+                paper_cell(paper.map(|(_, tex)| pct(tex))),
+            ]
+        });
+    let title = format!(
+        "Fills at the largest RRPV at {} (Figure 8)",
+        size_label(size)
+    );
+    section(&title, &strings(&head), rows)
+}
+
+fn epochs_tables(r: &GspcReport) -> String {
+    let e = &r.opt_epochs;
+    epoch_table(
+        "OPT's texture epochs (Figure 7)",
+        &e.tex,
+        Some(&paper::OPT_TEX_HITS_BY_EPOCH),
+        &paper::OPT_TEX_DEATH,
+    ) + &epoch_table("OPT's Z epochs (Figure 9)", &e.z, None, &paper::OPT_Z_DEATH)
+}
+
+fn epoch_table(
+    title: &str,
+    e: &Epochs,
+    paper_share: Option<&[f64; 4]>,
+    paper_death: &[f64; 3],
+) -> String {
+    let head = [
+        "epoch",
+        "hits",
+        "hit share %",
+        "paper share %",
+        "entries",
+        "resident",
+        "death ratio",
+        "paper death ratio",
+    ];
+    let rows = ["E0", "E1", "E2", "E>=3"]
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            vec![
+                text(name),
+                cell(Some(thousands(e.hits_by_epoch[k]))),
+                cell(Some(percent(e.hit_share_by_epoch[k]))),
+                paper_cell(paper_share.map(|s| pct(s[k]))),
+                cell(Some(thousands(e.entries[k]))),
+                cell(Some(thousands(e.resident[k]))),
+                cell(e.death_ratios.get(k).map(|d| ratio(*d))),
+                paper_cell(paper_death.get(k).map(|d| ratio(*d))),
+            ]
+        });
+    section(title, &strings(&head), rows)
+}
+
+fn stream_mix_table(r: &GspcReport) -> String {
+    let rows = r.stream_mix.iter().map(|s| {
+        vec![
+            text(&s.stream),
+            cell(Some(thousands(s.accesses))),
+            cell(Some(percent(s.fraction))),
+        ]
+    });
+    section(
+        "LLC accesses per stream (Figure 4)",
+        &strings(&["stream", "accesses", "%"]),
+        rows,
+    )
+}
+
+fn t_table(r: &GspcReport) -> String {
+    let rows = r.t_sensitivity.iter().map(|p| {
+        vec![
+            text(&p.t.to_string()),
+            cell(Some(thousands(p.misses))),
+            cell(Some(pct(p.change_vs_t16))),
+        ]
+    });
+    let head = strings(&["t", "GSPZTC misses", "change vs t=16 %"]);
+    section("Sensitivity to t (Figure 11)", &head, rows)
+}
+
+/// Every run's frame rate over DRRIP's under the baseline timing and each
+/// timing configuration, the paper's beside; the paper measured its
+/// Figure 17 configurations at 8 MB only.
+fn fps_table(r: &GspcReport) -> String {
+    let mut head = strings(&["policy", "size", "FPS", "vs DRRIP", "paper"]);
+    for c in &r.timing_configs {
+        head.push(format!("{} vs DRRIP", c.name));
+        head.push(format!("{} paper", c.name));
+    }
+    let rows = r.policies.iter().map(|p| {
+        let label = size_label(p.size);
+        let mut row = vec![
+            text(&p.policy),
+            text(&label),
+            cell(Some(format!("{:.2}", p.fps))),
+            cell(Some(ratio(p.fps_vs_drrip))),
+            paper_cell(paper_fps(&label, &p.policy).map(ratio)),
+        ];
+        for c in &r.timing_configs {
+            row.push(cell(p.timing.get(&c.name).map(|t| ratio(t.fps_vs_drrip))));
+            let paper = (p.size == PAPER_SIZE).then(|| paper_fps(&c.name, &p.policy));
+            row.push(paper_cell(paper.flatten().map(ratio)));
+        }
+        row
+    });
+    let mut h = section(
+        "Frame rate normalised to DRRIP (Figures 15-17)",
+        &head,
+        rows,
+    );
+    for c in &r.timing_configs {
+        let _ = writeln!(h, "<p><b>{}</b>: {}</p>", esc(&c.name), esc(&c.about));
+    }
+    h
+}
+
+fn figures_section(figures: &[PathBuf]) -> String {
+    let mut h = String::from("<h2>Figures</h2>\n");
+    for path in figures {
+        let Some(file) = path.file_name().and_then(|f| f.to_str()) else {
+            continue;
+        };
+        let Some(fig) = FIGURES.iter().find(|f| f.file == file) else {
+            continue;
+        };
+        let _ = writeln!(
+            h,
+            "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}: {}</figcaption></figure>",
+            esc(file),
+            esc(fig.title),
+            esc(fig.title),
+            esc(fig.caption)
+        );
+    }
+    h
+}
+
+fn seconds_table(r: &GspcReport) -> String {
+    let rows = r
+        .seconds
+        .iter()
+        .map(|(phase, s)| vec![text(phase), cell(Some(format!("{s:.2}")))]);
+    section(
+        "Wall-clock seconds per phase",
+        &strings(&["phase", "seconds"]),
+        rows,
+    )
+}
+
+// ---- Table building ----------------------------------------------------
+
+/// A `<td>`, already escaped.
+struct Cell(String);
+
+fn text(s: &str) -> Cell {
+    Cell(format!("<td>{}</td>", esc(s)))
+}
+
+/// A number, or a dash for a value the study did not measure.
+fn cell(v: Option<String>) -> Cell {
+    Cell(format!("<td>{}</td>", esc(v.as_deref().unwrap_or("–"))))
+}
+
+fn paper_cell(v: Option<String>) -> Cell {
+    Cell(format!(
+        "<td class=\"paper\">{}</td>",
+        esc(v.as_deref().unwrap_or("–"))
+    ))
+}
+
+/// A heading and a table; nothing if there are no rows.
+fn section(title: &str, head: &[String], rows: impl Iterator<Item = Vec<Cell>>) -> String {
+    let body: String = rows
+        .map(|row| {
+            let cells: String = row.into_iter().map(|c| c.0).collect();
+            format!("<tr>{cells}</tr>\n")
+        })
+        .collect();
+    if body.is_empty() {
+        return String::new();
+    }
+    let head: String = head
+        .iter()
+        .map(|h| format!("<th>{}</th>", esc(h)))
+        .collect();
+    format!(
+        "<h2>{}</h2>\n<table>\n<tr>{head}</tr>\n{body}</table>\n",
+        esc(title)
+    )
+}
+
+fn at_size(r: &GspcReport, size: u64) -> impl Iterator<Item = &PolicyResult> {
+    r.policies.iter().filter(move |p| p.size == size)
+}
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+// ---- Formatting --------------------------------------------------------
+
+/// Escapes text for HTML content and attribute values.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An integer with thousands separators: 1,234,567.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn ratio(v: f64) -> String {
+    format!("{v:.3}")
+}
+
+/// A fraction as a percentage, 1 decimal.
+fn percent(fraction: f64) -> String {
+    pct(100.0 * fraction)
+}
+
+/// A value already in percent, 1 decimal.
+fn pct(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gspc::write::test_report::{report, report_without_opt};
+    use crate::gspc::write::write_all;
+
+    fn index(r: &GspcReport) -> anyhow::Result<String> {
+        let dir = tempfile::tempdir()?;
+        write_all(r, dir.path())?;
+        Ok(std::fs::read_to_string(dir.path().join("index.html"))?)
+    }
+
+    #[test]
+    fn names_every_policy_and_the_paper() -> anyhow::Result<()> {
+        let r = report();
+        let html = index(&r)?;
+        for name in policy_names(&r) {
+            assert!(html.contains(&esc(name)), "{name} missing");
+        }
+        assert!(html.contains("0.634"), "paper's OPT misses");
+        assert!(html.contains("<img src=\"fig12_misses_vs_drrip.svg\""));
+        assert!(html.contains("352,800"), "misses with separators");
+        Ok(())
+    }
+
+    #[test]
+    fn escapes_the_report_strings() -> anyhow::Result<()> {
+        let html = index(&report())?;
+        assert!(html.contains("a&lt;b&amp;c"));
+        assert!(!html.contains("a<b&c"));
+        assert!(html.contains("faster DRAM &lt;fast&gt;"));
+        Ok(())
+    }
+
+    #[test]
+    fn without_opt_embeds_only_the_figures_written() -> anyhow::Result<()> {
+        let html = index(&report_without_opt())?;
+        assert!(!html.contains("fig07_tex_epochs.svg"));
+        assert!(html.contains("fig12_misses_vs_drrip.svg"));
+        Ok(())
+    }
+
+    #[test]
+    fn formats_numbers() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(ratio(0.8691), "0.869");
+        assert_eq!(percent(0.5346), "53.5");
+        assert_eq!(esc("a<b&c \"d\""), "a&lt;b&amp;c &quot;d&quot;");
+    }
+}
