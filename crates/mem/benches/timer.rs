@@ -7,12 +7,13 @@
 //!
 //! Measured on the project's shared 2-core VM (one core), with
 //! `CARGO_TARGET_DIR=/work/target-mem cargo bench -j1 -p gfxcache-mem --bench timer`,
-//! while other jobs kept the VM's load average at 3-5: ddr3-1600 (the
-//! default bank-parallel scheduler, whose bus calendar costs about 10 ns a
-//! DRAM access) about 55 M accesses/s (182 ms per 10 M); ddr3-1600 with
-//! `Scheduler::Fcfs` about 75 M/s; fixed 100 ns about 86 M/s. On an idle
-//! core before the calendar: FCFS about 90 M/s, fixed about 100 M/s
-//! (target: at least 50 M/s).
+//! in two runs while other jobs kept the VM's load average at 3.5-5:
+//! ddr3-1600 (the default bank-parallel scheduler, whose bus calendar costs
+//! about 10-15 ns a DRAM access) 50-55 M accesses/s (182-201 ms per 10 M);
+//! ddr3-1600 with `Scheduler::Fcfs` 62-75 M/s; fixed 100 ns 77-86 M/s. On an
+//! idle core before the calendar: FCFS about 90 M/s, fixed about 100 M/s;
+//! scaled by the same ratio, bank-parallel should be about 60-65 M/s idle
+//! (not measured: the VM was never idle). Target: at least 50 M/s.
 //!
 //! On this trace the DRAM buses are busy 34 % of the frame under FCFS and
 //! 66 % under bank-parallel scheduling (2 M accesses, default GPU).
