@@ -13,15 +13,50 @@
 //!
 //! Rows are left open after an access (open-row policy).
 //!
-//! Requests are served first-come first-served in the order [`Dram::access`]
-//! is called: no reordering. A request's bank starts preparing its row as
-//! soon as the request arrives and the bank is free, so requests to
-//! different banks overlap their activations; but the data of request n+1
-//! never goes on a channel's bus before that of request n, because a real
-//! FR-FCFS controller's row-hit-first reordering is exactly what this model
-//! leaves out. A bank takes its next column command one line-transfer after
-//! the previous one (tCCD equals the burst on DDR3), so row hits to one bank
-//! stream at bus speed.
+//! Two schedulers ([`Scheduler`], a field of [`DramConfig`]):
+//!
+//! - [`Scheduler::BankParallel`] (the default, and every preset's): each
+//!   bank serves its own requests in the order [`Dram::access`] is called
+//!   (per-bank first-come first-served), and each channel's data bus is a
+//!   calendar of line-sized slots: a request takes the earliest free bus
+//!   time at or after its data is ready, even if that is before the bus time
+//!   an earlier request (held up by its own busy bank) has reserved. So a
+//!   request to an idle bank is not held up by one to a busy bank, and the
+//!   banks of a channel overlap as under a real controller. This is
+//!   FR-FCFS-like bank parallelism without FR-FCFS's row-hit-first
+//!   reordering among the requests of one bank: a bank never lets a later
+//!   row hit pass an earlier row conflict. A request's bus time is fixed
+//!   when it is called, so slots go to requests in call order among those
+//!   that want them: a request called later never takes a slot an earlier
+//!   one already holds, even if its data was ready first.
+//! - [`Scheduler::Fcfs`]: first-come first-served in call order, no
+//!   reordering at all. A request's bank starts preparing its row as soon as
+//!   the request arrives and the bank is free, so requests to different
+//!   banks overlap their activations; but the data of request n+1 never goes
+//!   on a channel's bus before that of request n: the bus is one "free at"
+//!   time. Kept for comparison; it leaves the bus idle behind row conflicts.
+//!
+//! Under both, a request's column command is placed tCAS before its data's
+//! bus time, and its bank takes the next column command one line-transfer
+//! later (tCCD equals the burst on DDR3), so row hits to one bank stream at
+//! bus speed; and a lone request has the same latency under both.
+//!
+//! The bus calendar: per channel, a ring of [`BUS_WINDOW_SLOTS`] slots of one
+//! line-transfer each (a bitmap of u64 words, and per slot the picosecond
+//! offset of the transfer that starts in it), so transfers keep exact
+//! picosecond start times and never overlap (a transfer is one slot long, so
+//! at most one starts per slot and placing one checks only its two
+//! neighbours). A reservation scans the bitmap a word (64 slots) at a time
+//! from the slot of its ready time, with no allocation; the window moves
+//! only forward, so clearing recycled slots is O(1) amortised per slot of
+//! time. 64 Ki slots take 8 KiB of bitmap and 256 KiB of offsets a channel,
+//! allocated by [`Dram::new`]. The
+//! window (about 330 us on DDR3-1600) slides forward only when a ready time
+//! falls beyond it, recycling its oldest slots; a request whose data would
+//! be ready before the window's start (more than a window behind the latest
+//! reservation on its channel, which needs thousands of requests queued at
+//! one bank) is held to the window's start: the one place this scheduler
+//! can delay a request beyond its bank and the bus.
 //!
 //! Not modelled: refresh, read/write turnaround (tWTR, tRTW), write latency
 //! differing from read latency (writes are timed like reads), tRRD/tFAW
@@ -43,6 +78,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::MemError;
 use crate::LINE_BYTES;
+
+/// How a channel orders its requests; see the module documentation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Scheduler {
+    /// First-come first-served in call order: the bus carries the data of
+    /// the requests in the order they arrived.
+    Fcfs,
+    /// Per-bank first-come first-served; the bus carries whichever data is
+    /// ready first, in the earliest free slot at or after it is ready.
+    #[default]
+    BankParallel,
+}
 
 /// A DRAM system's organisation and timings. Timings are in DRAM clock
 /// cycles (the I/O bus clock: 800 MHz for DDR3-1600), as datasheets give them.
@@ -71,6 +118,10 @@ pub struct DramConfig {
     /// When set, every access takes exactly this many nanoseconds and the
     /// DRAM has infinite bandwidth: no banks, no bus (for latency sweeps).
     pub fixed_latency_ns: Option<f64>,
+    /// Request scheduling; absent from older JSON, where it means the default
+    /// ([`Scheduler::BankParallel`]).
+    #[serde(default)]
+    pub scheduler: Scheduler,
 }
 
 impl DramConfig {
@@ -92,6 +143,7 @@ impl DramConfig {
             t_ras: 28,
             row_bytes: 8192,
             fixed_latency_ns: None,
+            scheduler: Scheduler::BankParallel,
         }
     }
 
@@ -129,6 +181,7 @@ impl DramConfig {
             t_ras: 34,
             row_bytes: 4096,
             fixed_latency_ns: None,
+            scheduler: Scheduler::BankParallel,
         }
     }
 
@@ -229,6 +282,169 @@ fn cycles_ps(cycles: u64, clock_mhz: u32) -> u64 {
     (cycles * 1_000_000 + mhz / 2) / mhz
 }
 
+/// Slots in each channel's bus calendar (a power of two, a multiple of 64).
+pub const BUS_WINDOW_SLOTS: u64 = 1 << 16;
+const WINDOW_MASK: u64 = BUS_WINDOW_SLOTS - 1;
+
+/// One channel's data bus under [`Scheduler::BankParallel`]: a ring of
+/// slots of one line-transfer (`slot_ps`) each, covering absolute slots
+/// `base .. base + BUS_WINDOW_SLOTS`. At most one transfer starts in a slot
+/// (a transfer is a slot long), at its exact picosecond offset; so a
+/// transfer starting in slot k can only overlap those starting in slots
+/// k - 1 and k + 1, and placing one checks just those two.
+#[derive(Clone, Debug)]
+struct BusCalendar {
+    /// Bit k & WINDOW_MASK: a transfer starts in absolute slot k.
+    used: Box<[u64]>,
+    /// Its start, in ps after the slot's start.
+    offset: Box<[u32]>,
+    base: u64,
+    /// No transfer may start before this: the window's start, or the end of
+    /// a recycled transfer that reaches into the window.
+    floor_ps: u64,
+    slot_ps: u64,
+    /// `u64::MAX / slot_ps`, for [`BusCalendar::slot_of`].
+    recip: u64,
+}
+
+impl BusCalendar {
+    fn new(slot_ps: u64) -> BusCalendar {
+        BusCalendar {
+            used: vec![0; (BUS_WINDOW_SLOTS / 64) as usize].into_boxed_slice(),
+            offset: vec![0; BUS_WINDOW_SLOTS as usize].into_boxed_slice(),
+            base: 0,
+            floor_ps: 0,
+            slot_ps,
+            recip: u64::MAX / slot_ps,
+        }
+    }
+
+    #[inline]
+    fn is_used(&self, slot: u64) -> bool {
+        let i = slot & WINDOW_MASK;
+        self.used[(i >> 6) as usize] >> (i & 63) & 1 == 1
+    }
+
+    /// Start of the transfer in `slot` (meaningful if the slot is used), in
+    /// ps; wrapping, as it is also computed for a slot that is not.
+    #[inline]
+    fn start_ps(&self, slot: u64) -> u64 {
+        slot.wrapping_mul(self.slot_ps)
+            .wrapping_add(u64::from(self.offset[(slot & WINDOW_MASK) as usize]))
+    }
+
+    /// The first unused slot at or after `slot` inside the window, if any.
+    #[inline]
+    fn first_free(&self, mut slot: u64) -> Option<u64> {
+        let end = self.base + BUS_WINDOW_SLOTS;
+        while slot < end {
+            let bit = slot & 63;
+            // Slots below `slot` in its word count as used.
+            let word = self.used[((slot & WINDOW_MASK) >> 6) as usize] | ((1u64 << bit) - 1);
+            if word != u64::MAX {
+                let free = slot - bit + u64::from((!word).trailing_zeros());
+                // Past `end` the ring holds the window's first slots.
+                return (free < end).then_some(free);
+            }
+            slot += 64 - bit;
+        }
+        None
+    }
+
+    /// Moves the window's start forward to `new_base`, forgetting the slots
+    /// before it.
+    fn slide_to(&mut self, new_base: u64, slot_ps: u64) {
+        if new_base <= self.base {
+            return;
+        }
+        let last = new_base - 1;
+        let mut floor = new_base * slot_ps;
+        if (self.base..self.base + BUS_WINDOW_SLOTS).contains(&last) && self.is_used(last) {
+            floor = floor.max(self.start_ps(last) + slot_ps);
+        }
+        self.floor_ps = self.floor_ps.max(floor);
+        let (mut from, to) = (self.base, new_base.min(self.base + BUS_WINDOW_SLOTS));
+        if to - from == BUS_WINDOW_SLOTS {
+            self.used.fill(0);
+        } else {
+            while from < to {
+                let bit = from & 63;
+                let n = (64 - bit).min(to - from);
+                let mask = if n == 64 {
+                    u64::MAX
+                } else {
+                    ((1u64 << n) - 1) << bit
+                };
+                self.used[((from & WINDOW_MASK) >> 6) as usize] &= !mask;
+                from += n;
+            }
+        }
+        self.base = new_base;
+    }
+
+    /// Reserves the bus for `slot_ps` from the earliest time at or after
+    /// `ready_ps` that overlaps no reserved transfer; returns that start.
+    #[inline]
+    fn reserve(&mut self, ready_ps: u64) -> u64 {
+        let slot_ps = self.slot_ps;
+        let ready = ready_ps.max(self.floor_ps);
+        let mut slot = self.slot_of(ready);
+        self.fit(slot);
+        // Branch-free where the outcome is data-dependent: this runs once per
+        // DRAM access, and mispredictions would cost more than the work.
+        loop {
+            let Some(free) = self.first_free(slot) else {
+                slot = self.base + BUS_WINDOW_SLOTS;
+                self.fit(slot);
+                continue;
+            };
+            slot = free;
+            self.fit(slot);
+            // The transfer starting in the previous slot, if any (the slot
+            // before the window's first is covered by `floor_ps`).
+            let prev = slot.wrapping_sub(1);
+            let prev_used = u64::from(self.is_used(prev) & (slot > self.base));
+            let prev_end = self.start_ps(prev).wrapping_add(slot_ps) * prev_used;
+            let start = ready.max(slot * slot_ps).max(prev_end);
+            // `start` is still inside `slot`, as the previous transfer
+            // started before it; the next one must not start within a
+            // transfer of it.
+            let next = slot + 1;
+            if self.is_used(next) & (self.start_ps(next) < start + slot_ps) {
+                slot += 2;
+                self.fit(slot);
+                continue;
+            }
+            let i = slot & WINDOW_MASK;
+            self.used[(i >> 6) as usize] |= 1 << (i & 63);
+            self.offset[i as usize] = (start - slot * slot_ps) as u32;
+            return start;
+        }
+    }
+
+    /// `ps / slot_ps`, by a multiplication with the reciprocal rather than a
+    /// 64-bit division (which costs as much as the rest of a reservation).
+    #[inline]
+    fn slot_of(&self, ps: u64) -> u64 {
+        // Low by at most 2 (both the reciprocal and the product round down).
+        let mut slot = ((u128::from(ps) * u128::from(self.recip)) >> 64) as u64;
+        while (slot + 1) * self.slot_ps <= ps {
+            slot += 1;
+        }
+        slot
+    }
+
+    /// Slides the window, if need be, until it holds `slot` and `slot + 1`;
+    /// a whole word at a time, so that the window starts on a word.
+    #[inline]
+    fn fit(&mut self, slot: u64) {
+        if slot + 2 > self.base + BUS_WINDOW_SLOTS {
+            let new_base = (slot + 2 - BUS_WINDOW_SLOTS).next_multiple_of(64);
+            self.slide_to(new_base, self.slot_ps);
+        }
+    }
+}
+
 /// The DRAM's state. Allocated once; [`Dram::access`] does not allocate.
 #[derive(Clone, Debug)]
 pub struct Dram {
@@ -236,7 +452,12 @@ pub struct Dram {
     fixed_ps: Option<u64>,
     /// Per bank, channel-major in the mapping's order: index = line & bank_mask.
     banks: Vec<Bank>,
+    /// Per channel, when its bus is next free ([`Scheduler::Fcfs`]).
     bus_free_ps: Vec<u64>,
+    /// Per channel, its bus calendar ([`Scheduler::BankParallel`]; empty
+    /// under FCFS).
+    calendars: Vec<BusCalendar>,
+    bank_parallel: bool,
     channel_mask: u64,
     bank_mask: u64,
     row_shift: u32,
@@ -278,6 +499,12 @@ impl Dram {
                 banks
             ],
             bus_free_ps: vec![0; bus],
+            calendars: if cfg.scheduler == Scheduler::BankParallel {
+                vec![BusCalendar::new(line_ps.max(1)); bus]
+            } else {
+                Vec::new()
+            },
+            bank_parallel: cfg.scheduler == Scheduler::BankParallel,
             channel_mask: channels - 1,
             bank_mask: all_banks - 1,
             row_shift: all_banks.trailing_zeros() + lines_per_row.trailing_zeros(),
@@ -325,10 +552,15 @@ impl Dram {
             bank.activated_ps = activate;
             activate + self.t_rcd_ps
         };
-        let bus = &mut self.bus_free_ps[channel];
-        let data = (column_ps + self.t_cas_ps).max(*bus);
+        let data = if self.bank_parallel {
+            self.calendars[channel].reserve(column_ps + self.t_cas_ps)
+        } else {
+            let bus = &mut self.bus_free_ps[channel];
+            let data = (column_ps + self.t_cas_ps).max(*bus);
+            *bus = data + self.line_ps;
+            data
+        };
         let done = data + self.line_ps;
-        *bus = done;
         // The column command went out tCAS before its data; the bank takes the
         // next one a line-transfer (tCCD) later.
         bank.ready_ps = data - self.t_cas_ps + self.line_ps;

@@ -12,7 +12,7 @@
 //! write miss allocates in the LLC without reading DRAM; its data reaches
 //! DRAM only when the LLC evicts it dirty ([`FrameTimer::writeback`]). A
 //! write-back goes to DRAM when the miss that evicted it does (right behind
-//! it, first-come first-served); nobody waits for it, but it takes its bank
+//! it in call order); nobody waits for it, but it takes its bank
 //! and bus time, which is how dirty evictions slow a frame.
 //!
 //! Time is integer picoseconds throughout, so the same inputs give the same

@@ -13,8 +13,11 @@
 //!   a fixed load-to-use latency; a miss adds the DRAM's time.
 //! - [`DramConfig`] and [`Dram`] (`dram.rs`): channels of banks with open
 //!   rows (tCAS, tRCD, tRP, tRAS), data buses that carry one line per burst
-//!   time, first-come first-served; or a fixed latency with infinite
-//!   bandwidth for sweeps.
+//!   time; each bank serves its requests in arrival order and a channel's
+//!   bus takes whichever bank's data is ready first
+//!   ([`Scheduler::BankParallel`], the default), or everything strictly
+//!   first-come first-served ([`Scheduler::Fcfs`]); or a fixed latency with
+//!   infinite bandwidth for sweeps.
 //!
 //! ```
 //! use gfxcache_mem::{DramConfig, FrameTimer, GpuConfig, LlcTiming};
@@ -40,7 +43,8 @@
 //! change any of them.
 //!
 //! The model's assumptions, stated where they are made: no DRAM refresh,
-//! no read/write turnaround, no request reordering at the DRAM (FCFS), no
+//! no read/write turnaround, no tFAW/tRRD, no row-hit-first reordering
+//! among one bank's requests (banks overlap, each in arrival order), no
 //! model of shader instructions beyond `work_cycles` per access (our traces
 //! carry none), whole-line writes (a write miss reads nothing from DRAM).
 //! Time is integer picoseconds, so results are deterministic.
@@ -57,7 +61,7 @@ pub mod frame;
 pub mod gpu;
 pub mod llc;
 
-pub use dram::{Dram, DramConfig, DramStats};
+pub use dram::{Dram, DramConfig, DramStats, Scheduler};
 pub use error::MemError;
 pub use frame::{FrameTimer, FrameTiming};
 pub use gpu::GpuConfig;

@@ -8,8 +8,15 @@
 //! channel, bits 1-3 the bank, bits 4-10 the column, bits 11 up the row.
 //! So line 0 and line 16 share channel 0, bank 0, row 0; line 2048 is
 //! channel 0, bank 0, row 1; line 1 is channel 1; line 2 is channel 0, bank 1.
+//!
+//! A lone request's latency is the same under both schedulers, so the
+//! hand-computed single-request tests run under both; the FCFS-specific
+//! results are kept under `Scheduler::Fcfs`, and the bank-parallel ones
+//! (a busy bank not holding up an idle one, the bus calendar) follow.
 
-use gfxcache_mem::{Dram, DramConfig, MemError};
+use gfxcache_mem::dram::BUS_WINDOW_SLOTS;
+use gfxcache_mem::{Dram, DramConfig, MemError, Scheduler};
+use proptest::prelude::*;
 
 const TCK: u64 = 1250;
 const TCAS: u64 = 15 * TCK;
@@ -23,9 +30,25 @@ fn ddr3() -> Dram {
     Dram::new(&DramConfig::ddr3_1600()).unwrap()
 }
 
+fn with(cfg: DramConfig, scheduler: Scheduler) -> Dram {
+    Dram::new(&DramConfig { scheduler, ..cfg }).unwrap()
+}
+
+fn ddr3_fcfs() -> Dram {
+    with(DramConfig::ddr3_1600(), Scheduler::Fcfs)
+}
+
+const BOTH: [Scheduler; 2] = [Scheduler::Fcfs, Scheduler::BankParallel];
+
 #[test]
 fn closed_row_then_row_hit_then_row_conflict() {
-    let mut d = ddr3();
+    for scheduler in BOTH {
+        closed_row_then_row_hit_then_row_conflict_under(scheduler);
+    }
+}
+
+fn closed_row_then_row_hit_then_row_conflict_under(scheduler: Scheduler) {
+    let mut d = with(DramConfig::ddr3_1600(), scheduler);
     // First access to bank 0: activate, then read.
     assert_eq!(d.access(0, 0, false), 42_500);
     assert_eq!(42_500, TRCD + TCAS + BURST);
@@ -43,64 +66,85 @@ fn closed_row_then_row_hit_then_row_conflict() {
 
 #[test]
 fn writes_are_timed_like_reads_and_counted_apart() {
-    let mut d = ddr3();
-    assert_eq!(d.access(0, 0, true), 42_500);
-    assert_eq!((d.stats().reads, d.stats().writes), (0, 1));
+    for scheduler in BOTH {
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        assert_eq!(d.access(0, 0, true), 42_500);
+        assert_eq!((d.stats().reads, d.stats().writes), (0, 1));
+    }
 }
 
 #[test]
 fn two_channels_overlap_completely() {
-    let mut d = ddr3();
-    assert_eq!(d.access(0, 0, false), 42_500);
-    assert_eq!(d.access(0, 1, false), 42_500);
+    for scheduler in BOTH {
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        assert_eq!(d.access(0, 0, false), 42_500);
+        assert_eq!(d.access(0, 1, false), 42_500);
+    }
 }
 
 #[test]
 fn two_banks_of_one_channel_overlap_their_activations_but_share_the_bus() {
-    let mut d = ddr3();
-    assert_eq!(d.access(0, 0, false), 42_500);
-    // Bank 1 activates in parallel; its data waits for bank 0's burst.
-    assert_eq!(d.access(0, 2, false), 42_500 + BURST);
+    for scheduler in BOTH {
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        assert_eq!(d.access(0, 0, false), 42_500);
+        // Bank 1 activates in parallel; its data waits for bank 0's burst.
+        assert_eq!(d.access(0, 2, false), 42_500 + BURST);
+    }
 }
 
 #[test]
 fn same_bank_different_rows_serialize() {
-    // Issued long apart: the second pays the full tRP + tRCD + tCAS.
-    let mut d = ddr3();
-    let first = d.access(0, 0, false);
-    let second = d.access(first, 2048, false);
-    assert_eq!(second - first, TRP + TRCD + TCAS + BURST);
+    for scheduler in BOTH {
+        // Issued long apart: the second pays the full tRP + tRCD + tCAS.
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        let first = d.access(0, 0, false);
+        let second = d.access(first, 2048, false);
+        assert_eq!(second - first, TRP + TRCD + TCAS + BURST);
 
-    // Issued together: the precharge waits for tRAS after the first
-    // activate (at 0), then precharge, activate, read: 96.25 ns.
-    let mut d = ddr3();
-    assert_eq!(d.access(0, 0, false), 42_500);
-    assert_eq!(d.access(0, 2048, false), TRAS + TRP + TRCD + TCAS + BURST);
-    assert_eq!(TRAS + TRP + TRCD + TCAS + BURST, 96_250);
+        // Issued together: the precharge waits for tRAS after the first
+        // activate (at 0), then precharge, activate, read: 96.25 ns.
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        assert_eq!(d.access(0, 0, false), 42_500);
+        assert_eq!(d.access(0, 2048, false), TRAS + TRP + TRCD + TCAS + BURST);
+        assert_eq!(TRAS + TRP + TRCD + TCAS + BURST, 96_250);
 
-    // Against two banks, the same pair is far slower.
-    let mut d = ddr3();
-    d.access(0, 0, false);
-    assert!(d.access(0, 2, false) < 50 * NS);
+        // Against two banks, the same pair is far slower.
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        d.access(0, 0, false);
+        assert!(d.access(0, 2, false) < 50 * NS);
+    }
 }
 
 #[test]
 fn row_hits_to_one_bank_stream_at_bus_speed() {
-    let mut d = ddr3();
-    let mut last = 0;
-    for column in 0..128u64 {
-        last = d.access(0, column * 16, false);
+    for scheduler in BOTH {
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        let mut last = 0;
+        for column in 0..128u64 {
+            let done = d.access(0, column * 16, false);
+            // Each line right behind the one before: back-to-back bursts.
+            if column > 0 {
+                assert_eq!(done, last + BURST, "{scheduler:?} column {column}");
+            }
+            last = done;
+        }
+        assert_eq!(last, TRCD + TCAS + BURST + 127 * BURST);
+        assert_eq!(d.stats().row_hits, 127);
     }
-    assert_eq!(last, TRCD + TCAS + BURST + 127 * BURST);
-    assert_eq!(d.stats().row_hits, 127);
 }
 
 #[test]
 fn one_channel_is_bounded_by_bus_occupancy() {
+    for scheduler in BOTH {
+        one_channel_is_bounded_by_bus_occupancy_under(scheduler);
+    }
+}
+
+fn one_channel_is_bounded_by_bus_occupancy_under(scheduler: Scheduler) {
     // 4000 even lines (all channel 0), all arriving at once, spread over
     // banks and rows by a fixed scramble.
     let n = 4000u64;
-    let mut d = ddr3();
+    let mut d = with(DramConfig::ddr3_1600(), scheduler);
     let mut last = 0;
     let mut x = 12345u64;
     for _ in 0..n {
@@ -119,17 +163,21 @@ fn one_channel_is_bounded_by_bus_occupancy() {
 fn ddr3_1867_is_faster_per_access() {
     // tCK = 1 / 933 MHz = 1071.8 ps; 10 + 10 cycles = 21 436 ps; a burst is
     // 4 clocks = 4287 ps.
-    let mut d = Dram::new(&DramConfig::ddr3_1867()).unwrap();
-    assert_eq!(d.access(0, 0, false), 10_718 + 10_718 + 4_287);
+    for scheduler in BOTH {
+        let mut d = with(DramConfig::ddr3_1867(), scheduler);
+        assert_eq!(d.access(0, 0, false), 10_718 + 10_718 + 4_287);
+    }
 }
 
 #[test]
 fn lpddr3_needs_two_bursts_per_line() {
     // 32-bit channel, BL8: 32 bytes per burst, two bursts = 8 clocks = 10 ns.
     // tRCD = 18 ns -> 15 clocks; RL = 12 clocks.
-    let mut d = Dram::new(&DramConfig::lpddr3_1600()).unwrap();
-    assert_eq!(d.access(0, 0, false), (15 + 12) * TCK + 8 * TCK);
-    assert_eq!(d.line_ps(), 10 * NS);
+    for scheduler in BOTH {
+        let mut d = with(DramConfig::lpddr3_1600(), scheduler);
+        assert_eq!(d.access(0, 0, false), (15 + 12) * TCK + 8 * TCK);
+        assert_eq!(d.line_ps(), 10 * NS);
+    }
 }
 
 #[test]
@@ -166,4 +214,166 @@ fn bad_configs_are_errors_naming_the_field() {
 #[test]
 fn peak_bandwidth_of_dual_channel_ddr3_1600_is_25_6_gbps() {
     assert!((DramConfig::ddr3_1600().peak_gbps() - 25.6).abs() < 1e-9);
+}
+
+#[test]
+fn presets_schedule_bank_parallel_and_old_json_means_the_default() {
+    for cfg in [
+        DramConfig::ddr3_1600(),
+        DramConfig::ddr3_1867(),
+        DramConfig::lpddr3_1600(),
+        DramConfig::default(),
+    ] {
+        assert_eq!(cfg.scheduler, Scheduler::BankParallel, "{}", cfg.name);
+    }
+    assert_eq!(Scheduler::default(), Scheduler::BankParallel);
+}
+
+/// Bank 0 gets a row conflict behind its first access (data at 91.25 ns),
+/// then a request to idle bank 1 of the same channel arrives at 10 ns.
+#[test]
+fn a_busy_bank_does_not_hold_up_an_idle_one() {
+    let mut d = ddr3();
+    assert_eq!(d.access(0, 0, false), 42_500);
+    assert_eq!(d.access(0, 2048, false), 96_250);
+    // Bank 1: its own latency, TRCD + TCAS + BURST after it arrived.
+    assert_eq!(d.access(10 * NS, 2, false), 10 * NS + TRCD + TCAS + BURST);
+    // Under FCFS it waits for bank 0's conflict to leave the bus.
+    let mut d = ddr3_fcfs();
+    assert_eq!(d.access(0, 0, false), 42_500);
+    assert_eq!(d.access(0, 2048, false), 96_250);
+    assert_eq!(d.access(10 * NS, 2, false), 96_250 + BURST);
+}
+
+#[test]
+fn requests_ready_together_take_consecutive_bus_slots() {
+    let mut d = ddr3();
+    d.access(0, 0, false);
+    assert_eq!(d.access(0, 2048, false), 96_250); // bus 91.25-96.25 ns
+                                                  // Banks 1, 2 and 3 all ready at 10 ns + 37.5 ns: one after another,
+                                                  // in the gap before bank 0's reserved transfer.
+    let at = 10 * NS;
+    let ready = at + TRCD + TCAS;
+    assert_eq!(d.access(at, 2, false), ready + BURST);
+    assert_eq!(d.access(at, 4, false), ready + 2 * BURST);
+    assert_eq!(d.access(at, 6, false), ready + 3 * BURST);
+    // Bank 4 ready at 87.5 ns: ending at 92.5 ns would run into bank 0's
+    // transfer at 91.25 ns, so it goes right after that one.
+    assert_eq!(d.access(50 * NS, 8, false), 96_250 + BURST);
+    // The other channel is untouched.
+    assert_eq!(d.access(at, 3, false), ready + BURST);
+    assert_eq!(d.stats().busy_ps, vec![6 * BURST, BURST]);
+}
+
+/// `n` lines of channel 0 arriving at once over its 8 banks, either
+/// round-robin over the banks or bank by bank (all of bank 0's first);
+/// each bank changes rows every `per_row` of its lines. Returns the last
+/// completion.
+fn eight_banks(scheduler: Scheduler, n: u64, round_robin: bool, per_row: u64) -> u64 {
+    let mut d = with(DramConfig::ddr3_1600(), scheduler);
+    let per_bank = n / 8;
+    let mut last = 0;
+    for j in 0..n {
+        let (bank, i) = if round_robin {
+            (j % 8, j / 8)
+        } else {
+            (j / per_bank, j % per_bank)
+        };
+        let (row, column) = (i / per_row, i % per_row);
+        let line = row << 11 | column << 4 | bank << 1;
+        last = last.max(d.access(0, line, false));
+    }
+    assert_eq!(d.stats().row_conflicts, 8 * (per_bank / per_row - 1));
+    last
+}
+
+#[test]
+fn eight_banks_of_one_channel_are_bus_bound() {
+    // Per bank a pair of lines of one row takes tRAS + tRP = 53.75 ns
+    // activate to activate, so 8 banks could feed 16 lines per 53.75 ns,
+    // faster than the bus's 5 ns a line: the bus bounds the channel.
+    let n = 1024u64;
+    let last = eight_banks(Scheduler::BankParallel, n, true, 2);
+    assert!(last >= n * BURST);
+    assert!(last <= n * BURST + 200 * NS, "{last} vs {}", n * BURST);
+}
+
+#[test]
+fn eight_banks_of_one_channel_overlap_their_conflicts() {
+    // Every line a row conflict, bank 0's all first: each bank needs
+    // tRAS + tRP = 53.75 ns a line, and the 8 banks overlap, so about an
+    // eighth of that per line.
+    let n = 1024u64;
+    let bound = n / 8 * (TRAS + TRP);
+    let last = eight_banks(Scheduler::BankParallel, n, false, 1);
+    assert!(last >= bound);
+    assert!(last <= bound + 200 * NS, "{last} vs {bound}");
+    // FCFS serves bank 0's chain before any of bank 1's data, and so on:
+    // about a conflict's latency per line.
+    let fcfs = eight_banks(Scheduler::Fcfs, n, false, 1);
+    assert!(fcfs >= n * 50 * NS, "{fcfs}");
+}
+
+#[test]
+fn a_ready_time_far_beyond_the_bus_window_slides_it() {
+    // 20 000 conflicts queued on bank 0 reach about 1.07 ms, three bus
+    // windows (65 536 slots of 5 ns) ahead; bank 1's data, ready at 37.5 ns,
+    // then lies before the window and is held to its start: late, but
+    // never on top of another transfer.
+    let mut d = ddr3();
+    let mut starts = Vec::new();
+    let mut last = 0;
+    for row in 0..20_000u64 {
+        last = d.access(0, row << 11, false);
+        starts.push(last - BURST);
+    }
+    assert!(last > 1_000_000 * NS);
+    let window = BUS_WINDOW_SLOTS * BURST;
+    let other = d.access(0, 2, false);
+    assert!((last - window..last).contains(&other), "{other}");
+    starts.push(other - BURST);
+    // And bank 1 arriving later, its row open: tCAS and the burst.
+    let late = d.access(last, 2, false);
+    assert_eq!(late, last + TCAS + BURST);
+    starts.push(late - BURST);
+    starts.sort_unstable();
+    for w in starts.windows(2) {
+        assert!(w[1] >= w[0] + BURST, "{} then {}", w[0], w[1]);
+    }
+}
+
+fn t_cas_ps(cfg: &DramConfig) -> u64 {
+    let mhz = u64::from(cfg.clock_mhz);
+    (u64::from(cfg.t_cas) * 1_000_000 + mhz / 2) / mhz
+}
+
+proptest! {
+    /// Under the bank-parallel scheduler no two transfers of a channel
+    /// overlap on its bus, and no request beats tCAS plus its burst.
+    #[test]
+    fn bank_parallel_transfers_never_overlap(
+        reqs in prop::collection::vec((0u64..400_000, 0u64..1 << 14, any::<bool>()), 1..600),
+        which in 0usize..3,
+        spread in prop::sample::select(vec![1u64, 1000, 100_000]),
+    ) {
+        let cfg = [DramConfig::ddr3_1600(), DramConfig::ddr3_1867(), DramConfig::lpddr3_1600()]
+            [which].clone();
+        let mut d = Dram::new(&cfg).unwrap();
+        let line_ps = d.line_ps();
+        let min = t_cas_ps(&cfg) + line_ps;
+        let mut bus: Vec<Vec<u64>> = vec![Vec::new(); cfg.channels as usize];
+        for &(at, line, write) in &reqs {
+            let at = at * spread;
+            let done = d.access(at, line, write);
+            prop_assert!(done >= at + min, "done {} at {} min {}", done, at, min);
+            bus[(line % u64::from(cfg.channels)) as usize].push(done - line_ps);
+        }
+        for (channel, starts) in bus.iter_mut().enumerate() {
+            starts.sort_unstable();
+            for w in starts.windows(2) {
+                prop_assert!(w[1] >= w[0] + line_ps, "channel {}: {} then {}", channel, w[0], w[1]);
+            }
+            prop_assert_eq!(d.stats().busy_ps[channel], starts.len() as u64 * line_ps);
+        }
+    }
 }
