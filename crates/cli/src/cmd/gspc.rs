@@ -140,7 +140,15 @@ fn text(r: &GspcReport) -> String {
         r.banks
     );
     let mut t = Table::new([
-        "policy", "size", "misses", "vs drrip", "tex hit", "rt hit", "z hit", "rt->tex", "fps",
+        "policy",
+        "size",
+        "misses",
+        "vs drrip",
+        "tex hit",
+        "rt hit",
+        "z hit",
+        "rt->tex",
+        "fps",
         "fps vs drrip",
     ])
     .left(0);

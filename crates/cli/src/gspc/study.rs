@@ -9,9 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use gfxcache_cache::run::{self, Threads};
-use gfxcache_cache::{
-    BlockEvent, BlockOutcome, CacheSim, Env, Geometry, PolicySpec, Reuse, Ways,
-};
+use gfxcache_cache::{BlockEvent, BlockOutcome, CacheSim, Env, Geometry, PolicySpec, Reuse, Ways};
 use gfxcache_mem::{DramConfig, FrameTimer, FrameTiming, GpuConfig, LlcTiming};
 use gfxcache_trace::{Stream, TraceMeta};
 use rayon::prelude::*;
@@ -256,19 +254,31 @@ fn assemble(
         .iter()
         .map(|d| policy_result(d, |spec| find(spec, d.size)))
         .collect();
-    let mix = find("drrip", main).map(|d| stream_mix(&d.stats)).unwrap_or_default();
-    let opt_epochs = find("opt", main).map(|d| opt_epochs(&d.reuse)).unwrap_or_default();
+    let mix = find("drrip", main)
+        .map(|d| stream_mix(&d.stats))
+        .unwrap_or_default();
+    let opt_epochs = find("opt", main)
+        .map(|d| opt_epochs(&d.reuse))
+        .unwrap_or_default();
     let t16 = find("gspztc:t=16", main).map(|d| d.stats.total().misses);
     let t_sensitivity = [2u32, 4, 8, 16]
         .iter()
         .filter_map(|&t| {
-            let spec = if t == 8 { "gspztc".to_string() } else { format!("gspztc:t={t}") };
+            let spec = if t == 8 {
+                "gspztc".to_string()
+            } else {
+                format!("gspztc:t={t}")
+            };
             let misses = find(&spec, main)?.stats.total().misses;
             let base = t16? as f64;
             Some(TPoint {
                 t,
                 misses,
-                change_vs_t16: if base > 0.0 { 100.0 * (misses as f64 / base - 1.0) } else { 0.0 },
+                change_vs_t16: if base > 0.0 {
+                    100.0 * (misses as f64 / base - 1.0)
+                } else {
+                    0.0
+                },
             })
         })
         .collect();
@@ -327,16 +337,14 @@ fn policy_result<'a>(d: &Done, find: impl Fn(&str) -> Option<&'a Done>) -> Polic
         c.add(d.stats.stream(Stream::Display));
         c.hit_rate()
     };
-    let at_max = |s: Stream| {
-        d.reuse
-            .has_rrpv
-            .then(|| d.reuse.fills_at_max_fraction(s))
-    };
+    let at_max = |s: Stream| d.reuse.has_rrpv.then(|| d.reuse.fills_at_max_fraction(s));
     let timing: BTreeMap<String, Timing> = d
         .timing
         .iter()
         .map(|(name, t)| {
-            let base = fps_base.and_then(|b| b.timing.get(name)).map_or(0.0, |b| b.fps);
+            let base = fps_base
+                .and_then(|b| b.timing.get(name))
+                .map_or(0.0, |b| b.fps);
             (
                 name.to_string(),
                 Timing {
