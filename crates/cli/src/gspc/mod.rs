@@ -8,5 +8,6 @@
 
 pub mod paper;
 pub mod report;
+pub mod runs;
 pub mod study;
 pub mod write;

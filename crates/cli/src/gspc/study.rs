@@ -15,48 +15,9 @@ use gfxcache_trace::{Stream, TraceMeta};
 use rayon::prelude::*;
 
 use super::report::*;
+use super::runs::{main_specs, other_specs, T_VALUES};
 use crate::cmd::open_trace;
 use crate::progress;
-
-/// The policies of the paper's Table 6, the iso-overhead set of Figure 14,
-/// the `+ucd` variants its Section 5.3 measures, Belady's OPT and the
-/// thresholds of Figure 11. Run at the main size.
-pub const MAIN_SPECS: &[&str] = &[
-    "drrip",
-    "nru",
-    "ship-mem",
-    "gs-drrip",
-    "gspztc",
-    "gspztc-tse",
-    "gspc",
-    "gspc+ucd",
-    "drrip+ucd",
-    "nru+ucd",
-    "gs-drrip+ucd",
-    "opt",
-    "lru",
-    "drrip:bits=4",
-    "gs-drrip:bits=4",
-    "gspztc:t=2",
-    "gspztc:t=4",
-    "gspztc:t=16",
-];
-
-/// Run at every other size (Figure 16): Table 6 and OPT.
-pub const OTHER_SPECS: &[&str] = &[
-    "drrip",
-    "nru",
-    "ship-mem",
-    "gs-drrip",
-    "gspztc",
-    "gspztc-tse",
-    "gspc",
-    "gspc+ucd",
-    "drrip+ucd",
-    "nru+ucd",
-    "gs-drrip+ucd",
-    "opt",
-];
 
 /// A named machine the frame time is computed on.
 #[derive(Clone)]
@@ -171,8 +132,8 @@ pub fn run_study(trace: &Path, setup: &Setup) -> Result<GspcReport> {
     let mut runs = Vec::new();
     for (i, &size) in setup.sizes.iter().enumerate() {
         let geom = geometry(setup, size)?;
-        let specs = if i == 0 { MAIN_SPECS } else { OTHER_SPECS };
-        for s in specs {
+        let specs = if i == 0 { main_specs() } else { other_specs() };
+        for s in &specs {
             let spec: PolicySpec = s.parse()?;
             let cache = gfxcache_llc::build_observed(&spec, &geom, &env)?;
             let timers = setup
@@ -261,7 +222,10 @@ fn assemble(
         .map(|d| opt_epochs(&d.reuse))
         .unwrap_or_default();
     let t16 = find("gspztc:t=16", main).map(|d| d.stats.total().misses);
-    let t_sensitivity = [2u32, 4, 8, 16]
+    let mut ts = T_VALUES.to_vec();
+    ts.push(8);
+    ts.sort_unstable();
+    let t_sensitivity = ts
         .iter()
         .filter_map(|&t| {
             let spec = if t == 8 {
@@ -348,7 +312,7 @@ fn policy_result<'a>(d: &Done, find: impl Fn(&str) -> Option<&'a Done>) -> Polic
             (
                 name.to_string(),
                 Timing {
-                    frame_ms: t.frame_ns as f64 / 1e6,
+                    frame_ms: t.frame_ns / 1e6,
                     fps: t.fps,
                     fps_vs_drrip: ratio(t.fps, base),
                     dram_reads: t.dram_reads,

@@ -15,28 +15,7 @@ use anyhow::Context;
 
 use super::report::{GspcReport, PolicyResult};
 
-/// The policies of the paper's Table 6, in the order of its Figure 12, and
-/// Belady's OPT after them as the bound.
-pub const TABLE6: &[&str] = &[
-    "nru",
-    "ship-mem",
-    "gs-drrip",
-    "gspztc",
-    "gspztc-tse",
-    "gspc",
-    "gspc+ucd",
-    "drrip+ucd",
-    "opt",
-];
-
-/// The policies with GSPC's four state bits per block (Figure 14).
-pub const ISO_OVERHEAD: &[&str] = &["lru", "drrip:bits=4", "gs-drrip:bits=4", "gspc"];
-
-/// The policies whose frame rates Figures 15 to 17 compare with DRRIP+UCD.
-pub const FPS_POLICIES: &[&str] = &["nru+ucd", "gs-drrip+ucd", "gspc+ucd"];
-
-/// The policies of Figures 5 and 6: the bound and the two baselines.
-pub const REUSE_POLICIES: &[&str] = &["opt", "drrip", "nru"];
+pub use super::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
 
 /// Writes every file of the study into `dir` (created if needed) and returns
 /// the paths written, `gspc.json` first and `index.html` last.
