@@ -37,7 +37,7 @@ pub fn machines(gpu: &GpuConfig) -> Vec<Machine> {
     vec![
         Machine {
             name: "baseline",
-            about: "GPU of Section 4, LLC 4 banks at 4 GHz (20 cycles), dual-channel DDR3-1600 15-15-15",
+            about: "GPU of Section 4 (96 cores x 8 threads, 12 samplers), LLC at 4 GHz (20 cycles), dual-channel DDR3-1600 15-15-15",
             gpu: gpu.clone(),
             llc: llc.clone(),
             dram: DramConfig::ddr3_1600(),
@@ -141,7 +141,13 @@ pub fn run_study(trace: &Path, setup: &Setup) -> Result<GspcReport> {
                 .iter()
                 .filter(|m| i == 0 || m.every_size)
                 .map(|m| {
-                    FrameTimer::new(&m.gpu, &m.llc, &m.dram)
+                    // The timed LLC is the simulated one: its banks and size.
+                    let llc = LlcTiming {
+                        banks: setup.banks,
+                        bank_bytes: size / u64::from(setup.banks.max(1)),
+                        ..m.llc.clone()
+                    };
+                    FrameTimer::new(&m.gpu, &llc, &m.dram)
                         .map(|t| (m.name, t))
                         .with_context(|| format!("timing machine {}", m.name))
                 })
