@@ -1,0 +1,24 @@
+//! TCOR, the Tile Cache with Optimal Replacement (Joseph, Aragón, Parcerisa
+//! and González): the Tiling Engine's caches of a tile-based GPU, where the
+//! Polygon List Builder writes the Parameter Buffer and the Tile Fetcher
+//! reads it back tile by tile in a fixed order, so the future is known and
+//! OPT (Belady/Mattson) replacement is practical.
+//!
+//! - [`binning`]: the binned frame the tile-based renderer fills, and what
+//!   the Polygon List Builder derives from it (OPT Numbers, last tiles);
+//!   [`order`]: the tile traversal orders.
+//!
+//! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
+//! conventional LRU caches) only; never on rendering or the command line:
+//! the renderer fills a [`BinnedFrame`] and the `gfxcache tcor` command
+//! reads the statistics.
+
+pub mod binning;
+pub mod error;
+pub mod order;
+
+pub use binning::{
+    BinnedFrame, BinnedPrimitive, Binning, LastTileId, ListEntry, OptNumber, TileId, TilePos,
+};
+pub use error::{BinningError, ConfigError};
+pub use order::TileOrder;
