@@ -7,6 +7,8 @@
 //! - [`binning`]: the binned frame the tile-based renderer fills, and what
 //!   the Polygon List Builder derives from it (OPT Numbers, last tiles);
 //!   [`order`]: the tile traversal orders.
+//! - [`layout`]: the Parameter Buffer in memory (baseline and interleaved
+//!   PB-Lists, PB-Attributes) and its access stream in time order.
 //!
 //! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
 //! conventional LRU caches) only; never on rendering or the command line:
@@ -15,10 +17,12 @@
 
 pub mod binning;
 pub mod error;
+pub mod layout;
 pub mod order;
 
 pub use binning::{
     BinnedFrame, BinnedPrimitive, Binning, LastTileId, ListEntry, OptNumber, TileId, TilePos,
 };
 pub use error::{BinningError, ConfigError};
+pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Section};
 pub use order::TileOrder;
