@@ -95,7 +95,9 @@ impl PbLayout {
     /// Checks that the frame fits: every list within the baseline's room
     /// of 1024 primitives, and the sections block aligned.
     pub fn check(&self, b: &Binning) -> Result<(), ConfigError> {
-        if self.lists_ptr % BLOCK_BYTES != 0 || self.attrs_ptr % BLOCK_BYTES != 0 {
+        if !self.lists_ptr.is_multiple_of(BLOCK_BYTES)
+            || !self.attrs_ptr.is_multiple_of(BLOCK_BYTES)
+        {
             return Err(ConfigError::Cache(format!(
                 "PB pointers {:#x} and {:#x} must be {BLOCK_BYTES}-byte aligned",
                 self.lists_ptr, self.attrs_ptr
