@@ -9,20 +9,31 @@
 //!   [`order`]: the tile traversal orders.
 //! - [`layout`]: the Parameter Buffer in memory (baseline and interleaved
 //!   PB-Lists, PB-Attributes) and its access stream in time order.
+//! - [`attribute_cache`]: the Attribute Cache ([`primitive_buffer`] +
+//!   [`attribute_buffer`]) with OPT or LRU replacement.
 //!
 //! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
 //! conventional LRU caches) only; never on rendering or the command line:
 //! the renderer fills a [`BinnedFrame`] and the `gfxcache tcor` command
 //! reads the statistics.
 
+pub mod attribute_buffer;
+pub mod attribute_cache;
 pub mod binning;
 pub mod error;
 pub mod layout;
 pub mod order;
+pub mod primitive_buffer;
 
+pub use attribute_buffer::{Abp, AttributeBuffer};
+pub use attribute_cache::{
+    replay, replay_with_queue, AttributeCache, AttributeCacheConfig, AttributeCacheStats,
+    L2Request, OutputQueue, Queued, ReadOutcome, Replacement, Request, WriteOutcome,
+};
 pub use binning::{
     BinnedFrame, BinnedPrimitive, Binning, LastTileId, ListEntry, OptNumber, TileId, TilePos,
 };
 pub use error::{BinningError, ConfigError};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Section};
 pub use order::TileOrder;
+pub use primitive_buffer::{PbLine, PrimitiveBuffer};
