@@ -11,6 +11,7 @@
 //!   PB-Lists, PB-Attributes) and its access stream in time order.
 //! - [`attribute_cache`]: the Attribute Cache ([`primitive_buffer`] +
 //!   [`attribute_buffer`]) with OPT or LRU replacement.
+//! - [`bound`]: the lower bound LB of Section V-A.
 //!
 //! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
 //! conventional LRU caches) only; never on rendering or the command line:
@@ -20,6 +21,7 @@
 pub mod attribute_buffer;
 pub mod attribute_cache;
 pub mod binning;
+pub mod bound;
 pub mod error;
 pub mod layout;
 pub mod order;
