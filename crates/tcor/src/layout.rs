@@ -151,6 +151,18 @@ impl PbLayout {
         self.attribute_addr(b, prim, 0)
     }
 
+    /// The section a byte address belongs to: whichever section starts at
+    /// or below it, nearer.
+    pub fn section_of(&self, addr: u64) -> Section {
+        let in_attrs = addr >= self.attrs_ptr;
+        let in_lists = addr >= self.lists_ptr;
+        match (in_lists, in_attrs) {
+            (true, true) if self.lists_ptr > self.attrs_ptr => Section::PbLists,
+            (_, true) => Section::PbAttributes,
+            _ => Section::PbLists,
+        }
+    }
+
     /// The access stream of the whole frame, in time order.
     pub fn stream<'a>(&self, b: &'a Binning) -> ParameterBufferStream<'a> {
         ParameterBufferStream {

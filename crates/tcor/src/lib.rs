@@ -12,6 +12,10 @@
 //! - [`attribute_cache`]: the Attribute Cache ([`primitive_buffer`] +
 //!   [`attribute_buffer`]) with OPT or LRU replacement.
 //! - [`bound`]: the lower bound LB of Section V-A.
+//! - [`tile_cache`]: the conventional LRU caches (the baseline Tile Cache,
+//!   TCOR's Primitive List Cache) on `gfxcache-cache`'s engine.
+//! - [`frame`]: a frame's Parameter Buffer traffic through the baseline
+//!   and through TCOR, and what reaches the L2 ([`L2Port`]).
 //!
 //! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
 //! conventional LRU caches) only; never on rendering or the command line:
@@ -23,9 +27,11 @@ pub mod attribute_cache;
 pub mod binning;
 pub mod bound;
 pub mod error;
+pub mod frame;
 pub mod layout;
 pub mod order;
 pub mod primitive_buffer;
+pub mod tile_cache;
 
 pub use attribute_buffer::{Abp, AttributeBuffer};
 pub use attribute_cache::{
@@ -36,6 +42,11 @@ pub use binning::{
     BinnedFrame, BinnedPrimitive, Binning, LastTileId, ListEntry, OptNumber, TileId, TilePos,
 };
 pub use error::{BinningError, ConfigError};
+pub use frame::{
+    simulate_baseline, simulate_tcor, BaselineConfig, BaselineStats, L2Port, NoL2, TcorConfig,
+    TcorStats,
+};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Section};
 pub use order::TileOrder;
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
+pub use tile_cache::{ConventionalCache, ConventionalStats, L2Block, SectionStats, Serves};
