@@ -268,6 +268,12 @@ impl Binning {
         self.attr_start[prim as usize]
     }
 
+    /// The primitive owning attribute number `index` of PB-Attributes.
+    pub fn primitive_of_attribute(&self, index: u64) -> u32 {
+        debug_assert!(index < self.total_attributes());
+        (self.attr_start.partition_point(|&s| s <= index) - 1) as u32
+    }
+
     /// Attributes of all primitives.
     pub fn total_attributes(&self) -> u64 {
         *self
@@ -358,6 +364,12 @@ mod tests {
         );
         assert_eq!(b.list(8)[0].opt, OptNumber::NEVER);
         assert_eq!(b.first_attribute(1), 3);
+        assert_eq!(
+            (0..4)
+                .map(|i| b.primitive_of_attribute(i))
+                .collect::<Vec<_>>(),
+            [0, 0, 0, 1]
+        );
         assert_eq!(b.total_attributes(), 4);
         assert_eq!(b.total_uses(), 4);
     }

@@ -16,6 +16,8 @@
 //!   TCOR's Primitive List Cache) on `gfxcache-cache`'s engine.
 //! - [`frame`]: a frame's Parameter Buffer traffic through the baseline
 //!   and through TCOR, and what reaches the L2 ([`L2Port`]).
+//! - [`l2`]: the L2 with TCOR's dead-line-aware replacement, and the
+//!   baseline LRU L2.
 //!
 //! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
 //! conventional LRU caches) only; never on rendering or the command line:
@@ -28,6 +30,7 @@ pub mod binning;
 pub mod bound;
 pub mod error;
 pub mod frame;
+pub mod l2;
 pub mod layout;
 pub mod order;
 pub mod primitive_buffer;
@@ -46,6 +49,7 @@ pub use frame::{
     simulate_baseline, simulate_tcor, BaselineConfig, BaselineStats, L2Port, NoL2, TcorConfig,
     TcorStats,
 };
+pub use l2::{L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Section};
 pub use order::TileOrder;
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
