@@ -334,21 +334,27 @@ impl AttributeCache {
         self.stats.evictions += 1;
     }
 
-    /// Attribute entries that evicting the evictable lines other than
-    /// `slot` that `take` accepts would free, plus what is free already
-    /// and what `slot` holds.
-    fn reachable(&self, slot: usize, take: impl Fn(&PbLine) -> bool) -> u64 {
-        let mut have = u64::from(self.ab.free());
+    /// Whether `need` Attribute Buffer entries can be had: those free,
+    /// those of `slot`, and those of the evictable lines other than `slot`
+    /// that `take` accepts. Scans the lines only when the first two fall
+    /// short, and stops as soon as there is enough.
+    fn can_free(&self, slot: usize, need: u32, take: impl Fn(&PbLine) -> bool) -> bool {
+        let s = self.pb.line(slot);
+        let mut have =
+            u64::from(self.ab.free()) + if s.valid { u64::from(s.attributes) } else { 0 };
+        let need = u64::from(need);
+        if have >= need {
+            return true;
+        }
         for (i, l) in self.pb.lines().iter().enumerate() {
-            if i == slot {
-                if l.valid {
-                    have += u64::from(l.attributes);
-                }
-            } else if self.evictable(l) && take(l) {
+            if i != slot && self.evictable(l) && take(l) {
                 have += u64::from(l.attributes);
+                if have >= need {
+                    return true;
+                }
             }
         }
-        have
+        false
     }
 
     /// Evicts `slot` if valid, then more primitives by the policy until
@@ -399,7 +405,7 @@ impl AttributeCache {
             self.stats.stalls += 1;
             return ReadOutcome::Stall;
         };
-        if self.reachable(slot, |_| true) < u64::from(req.attributes) {
+        if !self.can_free(slot, req.attributes, |_| true) {
             self.stats.stalls += 1;
             return ReadOutcome::Stall;
         }
@@ -472,12 +478,12 @@ impl AttributeCache {
                 v
             }
         };
-        let have = if opt {
-            self.reachable(slot, |l| l.opt > req.opt)
+        let room = if opt {
+            self.can_free(slot, req.attributes, |l| l.opt > req.opt)
         } else {
-            self.reachable(slot, |_| true)
+            self.can_free(slot, req.attributes, |_| true)
         };
-        if have < u64::from(req.attributes) {
+        if !room {
             return false;
         }
         let abp = self.make_room(slot, req.attributes, l2);
