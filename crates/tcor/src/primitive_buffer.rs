@@ -3,7 +3,7 @@
 //! the tag, the OPT Number and the Attribute Buffer Pointer (ABP).
 //!
 //! It is indexed with the Primitive ID (the address of the primitive's
-//! first attribute) through an XOR-based set index (González et al. [12]):
+//! first attribute) through an XOR-based set index (González et al., the paper's reference 12):
 //! the block address cut into `log2(sets)`-bit pieces XORed together, which
 //! spreads primitives that a modulo index would pile into few sets. The
 //! set count must be a power of two; one set is a fully associative
