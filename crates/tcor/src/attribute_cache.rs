@@ -146,7 +146,7 @@ pub struct Request {
 impl Request {
     pub fn from_access(a: &PbAccess) -> Request {
         Request {
-            id: a.addr,
+            id: a.id,
             prim: a.prim,
             attributes: a.attributes,
             opt: a.opt,

@@ -209,6 +209,9 @@ pub struct PbAccess {
     /// PB-Lists: the PMD's byte address. PB-Attributes: the address of the
     /// first attribute, which is the Primitive ID.
     pub addr: u64,
+    /// The Primitive ID (the address of its first attribute), as the PMD
+    /// carries it.
+    pub id: u64,
     /// The primitive (its index in Polygon List Builder order).
     pub prim: u32,
     /// The primitive's number of attributes.
@@ -291,6 +294,7 @@ impl Iterator for ParameterBufferStream<'_> {
                             write: true,
                             phase: Phase::Build,
                             addr: self.layout.pmd_addr(b, b.tile_at(pos), slot),
+                            id: self.layout.primitive_id(b, prim),
                             prim,
                             attributes: b.attributes(prim),
                             opt,
@@ -306,6 +310,7 @@ impl Iterator for ParameterBufferStream<'_> {
                         write: true,
                         phase: Phase::Build,
                         addr: self.layout.primitive_id(b, prim),
+                        id: self.layout.primitive_id(b, prim),
                         prim,
                         attributes: b.attributes(prim),
                         opt: b.first_use(prim),
@@ -338,6 +343,7 @@ impl Iterator for ParameterBufferStream<'_> {
                             write: false,
                             phase: Phase::Fetch(pos),
                             addr: self.layout.pmd_addr(b, b.tile_at(pos), entry),
+                            id: self.layout.primitive_id(b, prim),
                             prim,
                             attributes: b.attributes(prim),
                             opt: e.opt,
@@ -354,6 +360,7 @@ impl Iterator for ParameterBufferStream<'_> {
                         write: false,
                         phase: Phase::Fetch(pos),
                         addr: self.layout.primitive_id(b, prim),
+                        id: self.layout.primitive_id(b, prim),
                         prim,
                         attributes: b.attributes(prim),
                         opt: e.opt,
@@ -455,6 +462,13 @@ mod tests {
                 (PbAttributes, false, Fetch(3), 1, n, 3),
             ]
         );
+        // Every access names its primitive by ID; for PB-Attributes the ID is
+        // the address.
+        assert!(s.iter().all(|a| a.id == l.primitive_id(&b, a.prim)));
+        assert!(s
+            .iter()
+            .filter(|a| a.section == PbAttributes)
+            .all(|a| a.addr == a.id));
         // Writes and reads of the same PMD agree on its address.
         assert_eq!(s[1].addr, s[7].addr);
         assert_eq!(s[3].addr, s[9].addr);

@@ -220,6 +220,7 @@ mod tests {
             write,
             phase: Phase::Build,
             addr,
+            id: 0,
             prim: 0,
             attributes,
             opt: OptNumber::NEVER,
