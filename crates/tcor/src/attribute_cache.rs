@@ -50,7 +50,7 @@
 //! capacity, with a power-of-two set count for the XOR index (1024 lines
 //! for 112 KiB).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use gfxcache_cache::Ways;
 use serde::Serialize;
@@ -59,7 +59,7 @@ use crate::attribute_buffer::{Abp, AttributeBuffer};
 use crate::binning::{Binning, OptNumber};
 use crate::error::ConfigError;
 use crate::layout::{PbAccess, PbLayout, Section, ATTRIBUTE_BYTES, BLOCK_BYTES};
-use crate::primitive_buffer::{PbLine, PrimitiveBuffer};
+use crate::primitive_buffer::{PbLine, PrimitiveBuffer, SCAN_WAYS};
 
 /// Victim choice of the Attribute Cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -237,6 +237,11 @@ pub struct AttributeCache {
     config: AttributeCacheConfig,
     pb: PrimitiveBuffer,
     ab: AttributeBuffer,
+    /// Every valid line by eviction rank: `(rank, u32::MAX - line)`, so
+    /// that walking it backwards meets the greatest rank first and, among
+    /// equal ranks, the lowest line first. Victims and room checks walk it
+    /// and stop early instead of scanning every line.
+    order: BTreeSet<(u64, u32)>,
     clock: u64,
     stats: AttributeCacheStats,
 }
@@ -252,6 +257,7 @@ impl AttributeCache {
             pb: PrimitiveBuffer::new(config.lines, config.way_count())?,
             ab: AttributeBuffer::new(config.entries),
             config,
+            order: BTreeSet::new(),
             clock: 0,
             stats: AttributeCacheStats::default(),
         })
@@ -301,9 +307,21 @@ impl AttributeCache {
         }
     }
 
+    fn key(&self, i: usize) -> (u64, u32) {
+        (self.rank(self.pb.line(i)), u32::MAX - i as u32)
+    }
+
+    /// Valid lines, greatest rank first (lowest line first on ties).
+    fn by_rank(&self) -> impl Iterator<Item = usize> + '_ {
+        self.order
+            .iter()
+            .rev()
+            .map(|&(_, k)| (u32::MAX - k) as usize)
+    }
+
     /// The evictable line of `lines` with the greatest rank (the first on
-    /// ties).
-    fn victim(&self, lines: impl Iterator<Item = usize>) -> Option<usize> {
+    /// ties), by scanning them.
+    fn victim_scan(&self, lines: impl Iterator<Item = usize>) -> Option<usize> {
         let mut best: Option<(usize, u64)> = None;
         for i in lines {
             let l = self.pb.line(i);
@@ -321,6 +339,32 @@ impl AttributeCache {
         best.map(|(i, _)| i)
     }
 
+    /// The victim of a set: the evictable line with the greatest rank.
+    fn set_victim(&self, set: u32) -> Option<usize> {
+        if self.pb.ways() <= SCAN_WAYS {
+            return self.victim_scan(self.pb.set_lines(set));
+        }
+        let lines = self.pb.set_lines(set);
+        let v = self
+            .by_rank()
+            .find(|&i| lines.contains(&i) && self.evictable(self.pb.line(i)));
+        debug_assert_eq!(v, self.victim_scan(self.pb.set_lines(set)));
+        v
+    }
+
+    /// The victim among all lines, for Attribute Buffer room.
+    fn any_victim(&self) -> Option<usize> {
+        let v = self.by_rank().find(|&i| self.evictable(self.pb.line(i)));
+        debug_assert_eq!(v, self.victim_scan(0..self.pb.capacity() as usize));
+        v
+    }
+
+    /// Puts `line` in the invalid line `i`.
+    fn fill(&mut self, i: usize, line: PbLine) {
+        self.pb.fill(i, line);
+        self.order.insert(self.key(i));
+    }
+
     fn evict(&mut self, i: usize, l2: &mut impl FnMut(L2Request)) {
         let l = *self.pb.line(i);
         debug_assert!(self.evictable(&l));
@@ -330,15 +374,18 @@ impl AttributeCache {
             emit(l.tag, l.attributes, true, l.prim, l2);
         }
         self.ab.release(l.abp);
+        let removed = self.order.remove(&self.key(i));
+        debug_assert!(removed);
         self.pb.invalidate(i);
         self.stats.evictions += 1;
     }
 
     /// Whether `need` Attribute Buffer entries can be had: those free,
     /// those of `slot`, and those of the evictable lines other than `slot`
-    /// that `take` accepts. Scans the lines only when the first two fall
-    /// short, and stops as soon as there is enough.
-    fn can_free(&self, slot: usize, need: u32, take: impl Fn(&PbLine) -> bool) -> bool {
+    /// whose rank is above `above` (any rank when `None`). Walks the lines
+    /// by rank and stops as soon as there is enough or the ranks fall to
+    /// `above`.
+    fn can_free(&self, slot: usize, need: u32, above: Option<u64>) -> bool {
         let s = self.pb.line(slot);
         let mut have =
             u64::from(self.ab.free()) + if s.valid { u64::from(s.attributes) } else { 0 };
@@ -346,8 +393,13 @@ impl AttributeCache {
         if have >= need {
             return true;
         }
-        for (i, l) in self.pb.lines().iter().enumerate() {
-            if i != slot && self.evictable(l) && take(l) {
+        for &(rank, k) in self.order.iter().rev() {
+            if above.is_some_and(|a| rank <= a) {
+                break;
+            }
+            let i = (u32::MAX - k) as usize;
+            let l = self.pb.line(i);
+            if i != slot && self.evictable(l) {
                 have += u64::from(l.attributes);
                 if have >= need {
                     return true;
@@ -364,9 +416,7 @@ impl AttributeCache {
             self.evict(slot, l2);
         }
         while self.ab.free() < need {
-            let v = self
-                .victim(0..self.pb.capacity() as usize)
-                .expect("room was checked before evicting");
+            let v = self.any_victim().expect("room was checked before evicting");
             self.evict(v, l2);
         }
         self.ab.alloc(need).expect("entries were freed")
@@ -378,11 +428,14 @@ impl AttributeCache {
         let queued = |abp| Queued { id: req.id, abp };
         if let Some(i) = self.pb.find(req.id) {
             let clock = self.clock;
+            let removed = self.order.remove(&self.key(i));
+            debug_assert!(removed);
             let l = self.pb.line_mut(i);
             l.lock += 1;
             l.opt = req.opt;
             l.stamp = clock;
             let abp = l.abp;
+            self.order.insert(self.key(i));
             self.ab.lock(abp);
             self.stats.reads += 1;
             self.stats.read_hits += 1;
@@ -397,31 +450,30 @@ impl AttributeCache {
             return ReadOutcome::Streamed(queued(None));
         }
         let set = self.pb.set_of(req.id);
-        let Some(slot) = self
-            .pb
-            .free_line(set)
-            .or_else(|| self.victim(self.pb.set_lines(set)))
-        else {
+        let Some(slot) = self.pb.free_line(set).or_else(|| self.set_victim(set)) else {
             self.stats.stalls += 1;
             return ReadOutcome::Stall;
         };
-        if !self.can_free(slot, req.attributes, |_| true) {
+        if !self.can_free(slot, req.attributes, None) {
             self.stats.stalls += 1;
             return ReadOutcome::Stall;
         }
         let abp = self.make_room(slot, req.attributes, l2);
         self.ab.lock(abp);
-        *self.pb.line_mut(slot) = PbLine {
-            valid: true,
-            lock: 1,
-            dirty: false,
-            tag: req.id,
-            opt: req.opt,
-            abp,
-            prim: req.prim,
-            attributes: req.attributes,
-            stamp: self.clock,
-        };
+        self.fill(
+            slot,
+            PbLine {
+                valid: true,
+                lock: 1,
+                dirty: false,
+                tag: req.id,
+                opt: req.opt,
+                abp,
+                prim: req.prim,
+                attributes: req.attributes,
+                stamp: self.clock,
+            },
+        );
         self.stats.reads += 1;
         self.stats.read_misses += 1;
         self.stats.l2_reads += u64::from(req.attributes);
@@ -468,7 +520,7 @@ impl AttributeCache {
         let slot = match self.pb.free_line(set) {
             Some(i) => i,
             None => {
-                let Some(v) = self.victim(self.pb.set_lines(set)) else {
+                let Some(v) = self.set_victim(set) else {
                     return false;
                 };
                 // Evict only a line that will be read after this primitive.
@@ -478,26 +530,26 @@ impl AttributeCache {
                 v
             }
         };
-        let room = if opt {
-            self.can_free(slot, req.attributes, |l| l.opt > req.opt)
-        } else {
-            self.can_free(slot, req.attributes, |_| true)
-        };
-        if !room {
+        // OPT evicts for room only primitives read after this one.
+        let above = opt.then_some(u64::from(req.opt.0));
+        if !self.can_free(slot, req.attributes, above) {
             return false;
         }
         let abp = self.make_room(slot, req.attributes, l2);
-        *self.pb.line_mut(slot) = PbLine {
-            valid: true,
-            lock: 0,
-            dirty: true,
-            tag: req.id,
-            opt: req.opt,
-            abp,
-            prim: req.prim,
-            attributes: req.attributes,
-            stamp: self.clock,
-        };
+        self.fill(
+            slot,
+            PbLine {
+                valid: true,
+                lock: 0,
+                dirty: true,
+                tag: req.id,
+                opt: req.opt,
+                abp,
+                prim: req.prim,
+                attributes: req.attributes,
+                stamp: self.clock,
+            },
+        );
         true
     }
 

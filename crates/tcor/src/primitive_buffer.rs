@@ -14,6 +14,8 @@
 //! primitive's number and attribute count (for write-backs and the L2
 //! model) and a last-touch stamp for the LRU variant.
 
+use std::collections::HashMap;
+
 use crate::attribute_buffer::Abp;
 use crate::binning::OptNumber;
 use crate::error::ConfigError;
@@ -55,7 +57,13 @@ pub struct PrimitiveBuffer {
     sets: u32,
     ways: u32,
     set_bits: u32,
+    /// Primitive ID -> line, for sets too wide to scan (the simulator's
+    /// stand-in for a fully associative tag match).
+    index: Option<HashMap<u64, u32>>,
 }
+
+/// Sets up to this wide are scanned; wider ones use a hash index.
+pub const SCAN_WAYS: u32 = 16;
 
 impl PrimitiveBuffer {
     /// `lines` lines of `ways` ways each set (`ways == lines`: fully
@@ -77,6 +85,7 @@ impl PrimitiveBuffer {
             sets,
             ways,
             set_bits: sets.trailing_zeros(),
+            index: (ways > SCAN_WAYS).then(|| HashMap::with_capacity(lines as usize)),
         })
     }
 
@@ -115,6 +124,9 @@ impl PrimitiveBuffer {
 
     /// The line holding `id`, if any.
     pub fn find(&self, id: u64) -> Option<usize> {
+        if let Some(index) = &self.index {
+            return index.get(&id).map(|&i| i as usize);
+        }
         self.set_lines(self.set_of(id))
             .find(|&i| self.lines[i].valid && self.lines[i].tag == id)
     }
@@ -128,8 +140,20 @@ impl PrimitiveBuffer {
         &self.lines[i]
     }
 
+    /// Changes a line's fields other than valid and tag (use
+    /// [`PrimitiveBuffer::fill`] for those).
     pub fn line_mut(&mut self, i: usize) -> &mut PbLine {
         &mut self.lines[i]
+    }
+
+    /// Puts a valid line in line `i`, which must be invalid.
+    pub fn fill(&mut self, i: usize, line: PbLine) {
+        debug_assert!(!self.lines[i].valid && line.valid);
+        debug_assert!(self.set_lines(self.set_of(line.tag)).contains(&i));
+        if let Some(index) = &mut self.index {
+            index.insert(line.tag, i as u32);
+        }
+        self.lines[i] = line;
     }
 
     pub fn lines(&self) -> &[PbLine] {
@@ -137,6 +161,9 @@ impl PrimitiveBuffer {
     }
 
     pub fn invalidate(&mut self, i: usize) {
+        if let Some(index) = &mut self.index {
+            index.remove(&self.lines[i].tag);
+        }
         self.lines[i] = PbLine::INVALID;
     }
 }
