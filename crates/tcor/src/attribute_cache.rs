@@ -1,0 +1,833 @@
+//! The Attribute Cache of TCOR (Section III-C2 to III-C6): the L1 for
+//! PB-Attributes, accessed per primitive, made of a [`PrimitiveBuffer`]
+//! (one line per primitive: valid, lock and dirty bits, tag, OPT Number,
+//! ABP; XOR-based set index) and an [`AttributeBuffer`] (the attributes,
+//! as linked lists of entries with a free list).
+//!
+//! The rules, as the paper gives them:
+//! - **Read hit**: lock the line and its first attribute until the
+//!   Rasterizer consumes the primitive, update the line's OPT Number with
+//!   the request's, push the ABP to the output queue.
+//! - **Read miss**: take an invalid line of the set, else evict the
+//!   unlocked line of the set with the greatest OPT Number; make sure the
+//!   Attribute Buffer has a free entry per attribute, evicting more
+//!   (unlocked) primitives by greatest OPT Number, from any set, if not;
+//!   read every attribute from the L2. Reads always allocate: the Rasterizer
+//!   reads the attributes from the Attribute Buffer.
+//! - **Rasterizer read**: reads the attributes at the ABP and unlocks them
+//!   (and, here, the line).
+//! - **Write** (Polygon List Builder; OPT Number = first tile that will read
+//!   the primitive): take an invalid line of the set, else find the line
+//!   with the highest OPT Number; evict it if that number is *greater* than
+//!   the request's, else bypass the write to the L2 (*equal also
+//!   bypasses*: both belong to the same tile). Written lines are dirty.
+//! - **Eviction**: only of unlocked lines (line lock and first-attribute
+//!   lock both clear); a dirty primitive writes every attribute to the L2.
+//!
+//! [`Replacement::Lru`] is the same structure with LRU victims (least
+//! recently read or written unlocked line; writes always allocate), the
+//! LRU side of the paper's LRU-vs-OPT comparisons (Figures 1, 10-13).
+//!
+//! Locks: a primitive stays locked from its read until the Rasterizer
+//! reads it from the Tile Fetcher's output queue. [`OutputQueue`] holds up
+//! to `depth` primitives; with depth 0 (the default of [`replay`]) the
+//! Rasterizer consumes each primitive at once, so locks never block a
+//! replacement and the cache behaves as the paper's miss-count studies
+//! assume. With a deeper queue a miss may find every candidate locked: the
+//! Tile Fetcher then stalls until the Rasterizer consumes the oldest queued
+//! primitive ([`ReadOutcome::Stall`], counted in `stalls`).
+//!
+//! Not in the paper: a primitive with more attributes than the whole
+//! Attribute Buffer can never be cached; its reads go to the L2 every time
+//! (`streamed_reads`, counted as misses) and its writes bypass.
+//!
+//! Capacity defaults ([`AttributeCacheConfig::tcor_48k`]): 48 KiB of
+//! attributes = 1024 entries, 4 ways (Table I's Tile Cache); the 128 KiB
+//! Tile Cache variant has 112 KiB = 2389 entries. The paper does not give
+//! the Primitive Buffer's line count; the default is 512 lines (128 sets),
+//! more than the 341 primitives of the paper's average 3 attributes, so
+//! that the Attribute Buffer and not the Primitive Buffer bounds the
+//! capacity, with a power-of-two set count for the XOR index (1024 lines
+//! for 112 KiB).
+
+use std::collections::{BTreeSet, VecDeque};
+
+use gfxcache_cache::Ways;
+use serde::Serialize;
+
+use crate::attribute_buffer::{Abp, AttributeBuffer};
+use crate::binning::{Binning, OptNumber};
+use crate::error::ConfigError;
+use crate::layout::{PbAccess, PbLayout, Section, ATTRIBUTE_BYTES, BLOCK_BYTES};
+use crate::primitive_buffer::{PbLine, PrimitiveBuffer, SCAN_WAYS};
+
+/// Victim choice of the Attribute Cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Replacement {
+    /// Greatest OPT Number; writes may bypass (TCOR).
+    #[default]
+    Opt,
+    /// Least recently used; writes always allocate.
+    Lru,
+}
+
+/// Shape and policy of an Attribute Cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttributeCacheConfig {
+    /// Attribute Buffer entries (48 bytes of attribute each).
+    pub entries: u32,
+    /// Primitive Buffer lines.
+    pub lines: u32,
+    /// Ways of the Primitive Buffer; `Ways::Full` is one set.
+    pub ways: Ways,
+    pub replacement: Replacement,
+}
+
+impl Default for AttributeCacheConfig {
+    fn default() -> AttributeCacheConfig {
+        AttributeCacheConfig::tcor_48k()
+    }
+}
+
+impl AttributeCacheConfig {
+    /// TCOR's 64 KiB Tile Cache split: a 48 KiB Attribute Cache.
+    pub fn tcor_48k() -> AttributeCacheConfig {
+        AttributeCacheConfig {
+            entries: Self::entries_of(48 * 1024),
+            lines: 512,
+            ways: Ways::N(4),
+            replacement: Replacement::Opt,
+        }
+    }
+
+    /// TCOR's 128 KiB Tile Cache split: a 112 KiB Attribute Cache.
+    pub fn tcor_112k() -> AttributeCacheConfig {
+        AttributeCacheConfig {
+            entries: Self::entries_of(112 * 1024),
+            lines: 1024,
+            ..Self::tcor_48k()
+        }
+    }
+
+    /// Attribute Buffer entries in `bytes` of attributes (48 bytes each).
+    pub fn entries_of(bytes: u64) -> u32 {
+        (bytes / ATTRIBUTE_BYTES) as u32
+    }
+
+    pub fn with_replacement(mut self, r: Replacement) -> AttributeCacheConfig {
+        self.replacement = r;
+        self
+    }
+
+    pub fn with_ways(mut self, ways: Ways) -> AttributeCacheConfig {
+        self.ways = ways;
+        self
+    }
+
+    fn way_count(&self) -> u32 {
+        match self.ways {
+            Ways::Full => self.lines,
+            Ways::N(w) => w,
+        }
+    }
+}
+
+/// A read or write request to the Attribute Cache: the fields of a PMD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Primitive ID: the address of its first attribute.
+    pub id: u64,
+    pub prim: u32,
+    pub attributes: u32,
+    pub opt: OptNumber,
+}
+
+impl Request {
+    pub fn from_access(a: &PbAccess) -> Request {
+        Request {
+            id: a.id,
+            prim: a.prim,
+            attributes: a.attributes,
+            opt: a.opt,
+        }
+    }
+}
+
+/// One attribute block the Attribute Cache reads from or writes to the L2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct L2Request {
+    pub block: u64,
+    pub write: bool,
+    pub prim: u32,
+}
+
+/// An entry of the Tile Fetcher's output queue: the primitive and its ABP
+/// (`None` for a primitive streamed past the cache).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queued {
+    pub id: u64,
+    pub abp: Option<Abp>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadOutcome {
+    Hit(Queued),
+    Miss(Queued),
+    /// Too many attributes to ever fit: read from the L2, not cached.
+    Streamed(Queued),
+    /// Every candidate is locked: nothing changed; retry after the
+    /// Rasterizer consumes a queued primitive.
+    Stall,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteOutcome {
+    Allocated,
+    Bypassed,
+}
+
+/// Counters of an Attribute Cache. Requests count primitives; L2 traffic
+/// counts attributes, which are 64-byte blocks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AttributeCacheStats {
+    pub reads: u64,
+    pub read_hits: u64,
+    /// Includes `streamed_reads`.
+    pub read_misses: u64,
+    pub streamed_reads: u64,
+    /// Times a read found every candidate locked and waited.
+    pub stalls: u64,
+    pub writes: u64,
+    pub write_bypasses: u64,
+    pub evictions: u64,
+    pub dirty_evictions: u64,
+    /// Attribute blocks read from the L2.
+    pub l2_reads: u64,
+    /// Attribute blocks written to the L2 (bypassed writes and write-backs).
+    pub l2_writes: u64,
+}
+
+impl AttributeCacheStats {
+    /// Misses in the paper's sense (Section V-A), in primitives: every write
+    /// (a compulsory miss, allocated or bypassed) plus the read misses.
+    pub fn misses(&self) -> u64 {
+        self.writes + self.read_misses
+    }
+}
+
+/// The Tile Fetcher's output queue to the Rasterizer.
+#[derive(Clone, Debug)]
+pub struct OutputQueue {
+    depth: usize,
+    q: VecDeque<Queued>,
+}
+
+impl OutputQueue {
+    /// A queue the Rasterizer keeps at most `depth` primitives deep.
+    pub fn new(depth: usize) -> OutputQueue {
+        OutputQueue {
+            depth,
+            q: VecDeque::with_capacity(depth + 1),
+        }
+    }
+}
+
+pub struct AttributeCache {
+    config: AttributeCacheConfig,
+    pb: PrimitiveBuffer,
+    ab: AttributeBuffer,
+    /// Every valid line by eviction rank: `(rank, u32::MAX - line)`, so
+    /// that walking it backwards meets the greatest rank first and, among
+    /// equal ranks, the lowest line first. Victims and room checks walk it
+    /// and stop early instead of scanning every line.
+    order: BTreeSet<(u64, u32)>,
+    clock: u64,
+    stats: AttributeCacheStats,
+}
+
+impl AttributeCache {
+    pub fn new(config: AttributeCacheConfig) -> Result<AttributeCache, ConfigError> {
+        if config.entries == 0 {
+            return Err(ConfigError::Cache(
+                "Attribute Buffer of 0 entries".to_string(),
+            ));
+        }
+        Ok(AttributeCache {
+            pb: PrimitiveBuffer::new(config.lines, config.way_count())?,
+            ab: AttributeBuffer::new(config.entries),
+            config,
+            order: BTreeSet::new(),
+            clock: 0,
+            stats: AttributeCacheStats::default(),
+        })
+    }
+
+    pub fn config(&self) -> &AttributeCacheConfig {
+        &self.config
+    }
+
+    pub fn stats(&self) -> &AttributeCacheStats {
+        &self.stats
+    }
+
+    pub fn primitive_buffer(&self) -> &PrimitiveBuffer {
+        &self.pb
+    }
+
+    pub fn attribute_buffer(&self) -> &AttributeBuffer {
+        &self.ab
+    }
+
+    /// The line holding primitive `id`, if cached.
+    pub fn lookup(&self, id: u64) -> Option<&PbLine> {
+        self.pb.find(id).map(|i| self.pb.line(i))
+    }
+
+    /// Attributes of dirty primitives still cached: never written to the L2,
+    /// since the Parameter Buffer is dead once the frame is done.
+    pub fn dirty_attributes(&self) -> u64 {
+        self.pb
+            .lines()
+            .iter()
+            .filter(|l| l.valid && l.dirty)
+            .map(|l| u64::from(l.attributes))
+            .sum()
+    }
+
+    fn evictable(&self, l: &PbLine) -> bool {
+        l.valid && l.lock == 0 && !self.ab.is_locked(l.abp)
+    }
+
+    /// How much `l` deserves eviction: the greater, the sooner.
+    fn rank(&self, l: &PbLine) -> u64 {
+        match self.config.replacement {
+            Replacement::Opt => u64::from(l.opt.0),
+            Replacement::Lru => u64::MAX - l.stamp,
+        }
+    }
+
+    fn key(&self, i: usize) -> (u64, u32) {
+        (self.rank(self.pb.line(i)), u32::MAX - i as u32)
+    }
+
+    /// Valid lines, greatest rank first (lowest line first on ties).
+    fn by_rank(&self) -> impl Iterator<Item = usize> + '_ {
+        self.order
+            .iter()
+            .rev()
+            .map(|&(_, k)| (u32::MAX - k) as usize)
+    }
+
+    /// The evictable line of `lines` with the greatest rank (the first on
+    /// ties), by scanning them.
+    fn victim_scan(&self, lines: impl Iterator<Item = usize>) -> Option<usize> {
+        let mut best: Option<(usize, u64)> = None;
+        for i in lines {
+            let l = self.pb.line(i);
+            if self.evictable(l) {
+                let r = self.rank(l);
+                let better = match best {
+                    None => true,
+                    Some((_, b)) => r > b,
+                };
+                if better {
+                    best = Some((i, r));
+                }
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// The victim of a set: the evictable line with the greatest rank.
+    fn set_victim(&self, set: u32) -> Option<usize> {
+        if self.pb.ways() <= SCAN_WAYS {
+            return self.victim_scan(self.pb.set_lines(set));
+        }
+        let lines = self.pb.set_lines(set);
+        let v = self
+            .by_rank()
+            .find(|&i| lines.contains(&i) && self.evictable(self.pb.line(i)));
+        debug_assert_eq!(v, self.victim_scan(self.pb.set_lines(set)));
+        v
+    }
+
+    /// The victim among all lines, for Attribute Buffer room.
+    fn any_victim(&self) -> Option<usize> {
+        let v = self.by_rank().find(|&i| self.evictable(self.pb.line(i)));
+        debug_assert_eq!(v, self.victim_scan(0..self.pb.capacity() as usize));
+        v
+    }
+
+    /// Puts `line` in the invalid line `i`.
+    fn fill(&mut self, i: usize, line: PbLine) {
+        self.pb.fill(i, line);
+        self.order.insert(self.key(i));
+    }
+
+    fn evict(&mut self, i: usize, l2: &mut impl FnMut(L2Request)) {
+        let l = *self.pb.line(i);
+        debug_assert!(self.evictable(&l));
+        if l.dirty {
+            self.stats.dirty_evictions += 1;
+            self.stats.l2_writes += u64::from(l.attributes);
+            emit(l.tag, l.attributes, true, l.prim, l2);
+        }
+        self.ab.release(l.abp);
+        let removed = self.order.remove(&self.key(i));
+        debug_assert!(removed);
+        self.pb.invalidate(i);
+        self.stats.evictions += 1;
+    }
+
+    /// Whether `need` Attribute Buffer entries can be had: those free,
+    /// those of `slot`, and those of the evictable lines other than `slot`
+    /// whose rank is above `above` (any rank when `None`). Walks the lines
+    /// by rank and stops as soon as there is enough or the ranks fall to
+    /// `above`.
+    fn can_free(&self, slot: usize, need: u32, above: Option<u64>) -> bool {
+        let s = self.pb.line(slot);
+        let mut have =
+            u64::from(self.ab.free()) + if s.valid { u64::from(s.attributes) } else { 0 };
+        let need = u64::from(need);
+        if have >= need {
+            return true;
+        }
+        for &(rank, k) in self.order.iter().rev() {
+            if above.is_some_and(|a| rank <= a) {
+                break;
+            }
+            let i = (u32::MAX - k) as usize;
+            let l = self.pb.line(i);
+            if i != slot && self.evictable(l) {
+                have += u64::from(l.attributes);
+                if have >= need {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Evicts `slot` if valid, then more primitives by the policy until
+    /// `need` entries are free, and allocates them.
+    fn make_room(&mut self, slot: usize, need: u32, l2: &mut impl FnMut(L2Request)) -> Abp {
+        if self.pb.line(slot).valid {
+            self.evict(slot, l2);
+        }
+        while self.ab.free() < need {
+            let v = self.any_victim().expect("room was checked before evicting");
+            self.evict(v, l2);
+        }
+        self.ab.alloc(need).expect("entries were freed")
+    }
+
+    /// A Tile Fetcher read of a primitive's attributes.
+    pub fn read(&mut self, req: Request, l2: &mut impl FnMut(L2Request)) -> ReadOutcome {
+        self.clock += 1;
+        let queued = |abp| Queued { id: req.id, abp };
+        if let Some(i) = self.pb.find(req.id) {
+            let clock = self.clock;
+            let removed = self.order.remove(&self.key(i));
+            debug_assert!(removed);
+            let l = self.pb.line_mut(i);
+            l.lock += 1;
+            l.opt = req.opt;
+            l.stamp = clock;
+            let abp = l.abp;
+            self.order.insert(self.key(i));
+            self.ab.lock(abp);
+            self.stats.reads += 1;
+            self.stats.read_hits += 1;
+            return ReadOutcome::Hit(queued(Some(abp)));
+        }
+        if req.attributes > self.ab.capacity() {
+            self.stats.reads += 1;
+            self.stats.read_misses += 1;
+            self.stats.streamed_reads += 1;
+            self.stats.l2_reads += u64::from(req.attributes);
+            emit(req.id, req.attributes, false, req.prim, l2);
+            return ReadOutcome::Streamed(queued(None));
+        }
+        let set = self.pb.set_of(req.id);
+        let Some(slot) = self.pb.free_line(set).or_else(|| self.set_victim(set)) else {
+            self.stats.stalls += 1;
+            return ReadOutcome::Stall;
+        };
+        if !self.can_free(slot, req.attributes, None) {
+            self.stats.stalls += 1;
+            return ReadOutcome::Stall;
+        }
+        let abp = self.make_room(slot, req.attributes, l2);
+        self.ab.lock(abp);
+        self.fill(
+            slot,
+            PbLine {
+                valid: true,
+                lock: 1,
+                dirty: false,
+                tag: req.id,
+                opt: req.opt,
+                abp,
+                prim: req.prim,
+                attributes: req.attributes,
+                stamp: self.clock,
+            },
+        );
+        self.stats.reads += 1;
+        self.stats.read_misses += 1;
+        self.stats.l2_reads += u64::from(req.attributes);
+        emit(req.id, req.attributes, false, req.prim, l2);
+        ReadOutcome::Miss(queued(Some(abp)))
+    }
+
+    /// What the Rasterizer does with an output-queue entry: reads the
+    /// attributes and unlocks them and the line. Returns the attributes
+    /// read from the Attribute Buffer (0 for a streamed primitive).
+    pub fn rasterizer_read(&mut self, q: Queued) -> u32 {
+        let Some(abp) = q.abp else {
+            return 0;
+        };
+        let n = self.ab.rasterizer_read(abp);
+        let i = self
+            .pb
+            .find(q.id)
+            .expect("a queued primitive stays cached while locked");
+        self.pb.line_mut(i).lock -= 1;
+        n
+    }
+
+    /// A Polygon List Builder write of a primitive's attributes.
+    pub fn write(&mut self, req: Request, l2: &mut impl FnMut(L2Request)) -> WriteOutcome {
+        self.clock += 1;
+        self.stats.writes += 1;
+        let allocated = self.try_allocate_write(req, l2);
+        if !allocated {
+            self.stats.write_bypasses += 1;
+            self.stats.l2_writes += u64::from(req.attributes);
+            emit(req.id, req.attributes, true, req.prim, l2);
+            return WriteOutcome::Bypassed;
+        }
+        WriteOutcome::Allocated
+    }
+
+    fn try_allocate_write(&mut self, req: Request, l2: &mut impl FnMut(L2Request)) -> bool {
+        if req.attributes > self.ab.capacity() {
+            return false;
+        }
+        let set = self.pb.set_of(req.id);
+        let opt = self.config.replacement == Replacement::Opt;
+        let slot = match self.pb.free_line(set) {
+            Some(i) => i,
+            None => {
+                let Some(v) = self.set_victim(set) else {
+                    return false;
+                };
+                // Evict only a line that will be read after this primitive.
+                if opt && self.pb.line(v).opt <= req.opt {
+                    return false;
+                }
+                v
+            }
+        };
+        // OPT evicts for room only primitives read after this one.
+        let above = opt.then_some(u64::from(req.opt.0));
+        if !self.can_free(slot, req.attributes, above) {
+            return false;
+        }
+        let abp = self.make_room(slot, req.attributes, l2);
+        self.fill(
+            slot,
+            PbLine {
+                valid: true,
+                lock: 0,
+                dirty: true,
+                tag: req.id,
+                opt: req.opt,
+                abp,
+                prim: req.prim,
+                attributes: req.attributes,
+                stamp: self.clock,
+            },
+        );
+        true
+    }
+
+    /// A Tile Fetcher read through the output queue: stalls (letting the
+    /// Rasterizer consume the oldest queued primitive) until the read can
+    /// proceed, then queues the primitive and lets the Rasterizer keep the
+    /// queue within its depth.
+    pub fn fetch(
+        &mut self,
+        req: Request,
+        queue: &mut OutputQueue,
+        l2: &mut impl FnMut(L2Request),
+    ) -> ReadOutcome {
+        loop {
+            let out = self.read(req, l2);
+            let q = match out {
+                ReadOutcome::Hit(q) | ReadOutcome::Miss(q) | ReadOutcome::Streamed(q) => q,
+                ReadOutcome::Stall => {
+                    // With nothing queued nothing is locked, and a read that
+                    // fits the Attribute Buffer never stalls.
+                    let oldest = queue
+                        .q
+                        .pop_front()
+                        .expect("a stalled read with an empty output queue");
+                    self.rasterizer_read(oldest);
+                    continue;
+                }
+            };
+            queue.q.push_back(q);
+            while queue.q.len() > queue.depth {
+                let oldest = queue.q.pop_front().expect("queue is longer than its depth");
+                self.rasterizer_read(oldest);
+            }
+            return out;
+        }
+    }
+
+    /// The Rasterizer consumes everything still queued.
+    pub fn drain(&mut self, queue: &mut OutputQueue) {
+        while let Some(q) = queue.q.pop_front() {
+            self.rasterizer_read(q);
+        }
+    }
+
+    /// One Parameter Buffer access; PB-Lists accesses are not this cache's
+    /// and are ignored.
+    pub fn access(
+        &mut self,
+        a: &PbAccess,
+        queue: &mut OutputQueue,
+        l2: &mut impl FnMut(L2Request),
+    ) {
+        if a.section != Section::PbAttributes {
+            return;
+        }
+        let req = Request::from_access(a);
+        if a.write {
+            self.write(req, l2);
+        } else {
+            self.fetch(req, queue, l2);
+        }
+    }
+}
+
+fn emit(id: u64, attributes: u32, write: bool, prim: u32, l2: &mut impl FnMut(L2Request)) {
+    let first = id / BLOCK_BYTES;
+    for j in 0..u64::from(attributes) {
+        l2(L2Request {
+            block: first + j,
+            write,
+            prim,
+        });
+    }
+}
+
+/// Replays a frame's PB-Attributes accesses through a fresh Attribute
+/// Cache, the Rasterizer consuming each primitive at once (output queue
+/// depth 0).
+pub fn replay(
+    b: &Binning,
+    layout: &PbLayout,
+    config: AttributeCacheConfig,
+) -> Result<AttributeCacheStats, ConfigError> {
+    replay_with_queue(b, layout, config, 0)
+}
+
+/// [`replay`] with an output queue of `depth` primitives.
+pub fn replay_with_queue(
+    b: &Binning,
+    layout: &PbLayout,
+    config: AttributeCacheConfig,
+    depth: usize,
+) -> Result<AttributeCacheStats, ConfigError> {
+    layout.check(b)?;
+    let mut cache = AttributeCache::new(config)?;
+    let mut queue = OutputQueue::new(depth);
+    let mut l2 = |_: L2Request| {};
+    for a in layout.stream(b) {
+        cache.access(&a, &mut queue, &mut l2);
+    }
+    cache.drain(&mut queue);
+    Ok(*cache.stats())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full(lines: u32, entries: u32, r: Replacement) -> AttributeCache {
+        AttributeCache::new(AttributeCacheConfig {
+            entries,
+            lines,
+            ways: Ways::Full,
+            replacement: r,
+        })
+        .unwrap()
+    }
+
+    fn req(prim: u32, attributes: u32, opt: u32) -> Request {
+        Request {
+            id: 0x8000_0000 + u64::from(prim) * 64 * 8,
+            prim,
+            attributes,
+            opt: OptNumber(opt),
+        }
+    }
+
+    fn none() -> impl FnMut(L2Request) {
+        |_| {}
+    }
+
+    #[test]
+    fn equal_opt_number_bypasses_and_greater_evicts() {
+        let mut c = full(1, 8, Replacement::Opt);
+        let mut l2 = none();
+        assert_eq!(c.write(req(0, 1, 5), &mut l2), WriteOutcome::Allocated);
+        assert_eq!(c.write(req(1, 1, 5), &mut l2), WriteOutcome::Bypassed);
+        assert_eq!(c.write(req(2, 1, 6), &mut l2), WriteOutcome::Bypassed);
+        assert_eq!(c.write(req(3, 2, 4), &mut l2), WriteOutcome::Allocated);
+        let s = c.stats();
+        assert_eq!((s.writes, s.write_bypasses, s.evictions), (4, 2, 1));
+        // Bypasses write 1 + 1 attributes, the dirty eviction 1.
+        assert_eq!(s.l2_writes, 3);
+        assert!(c.lookup(req(3, 2, 4).id).is_some());
+        assert_eq!(c.dirty_attributes(), 2);
+    }
+
+    #[test]
+    fn a_write_evicts_only_lines_read_later_to_free_attribute_entries() {
+        // Three lines, 4 entries: p0 (2 attrs, OPT 1), p1 (2 attrs, OPT 9).
+        let mut c = full(3, 4, Replacement::Opt);
+        let mut l2 = none();
+        c.write(req(0, 2, 1), &mut l2);
+        c.write(req(1, 2, 9), &mut l2);
+        // A free line, but 3 entries needed: only p1 (OPT 9 > 5) may go,
+        // which frees 2: not enough, so bypass and evict nothing.
+        assert_eq!(c.write(req(2, 3, 5), &mut l2), WriteOutcome::Bypassed);
+        assert_eq!(c.stats().evictions, 0);
+        // 2 entries needed: evicting p1 suffices.
+        assert_eq!(c.write(req(3, 2, 5), &mut l2), WriteOutcome::Allocated);
+        assert!(c.lookup(req(1, 2, 9).id).is_none());
+        assert!(c.lookup(req(0, 2, 1).id).is_some());
+    }
+
+    #[test]
+    fn read_miss_evicts_greatest_opt_number_and_reads_every_attribute() {
+        let mut c = full(2, 8, Replacement::Opt);
+        let mut l2s = Vec::new();
+        let mut l2 = |r: L2Request| l2s.push(r);
+        c.write(req(0, 1, 3), &mut l2);
+        c.write(req(1, 1, 7), &mut l2);
+        let out = c.read(req(2, 3, 4), &mut l2);
+        let ReadOutcome::Miss(q) = out else {
+            panic!("{out:?}")
+        };
+        c.rasterizer_read(q);
+        assert!(c.lookup(req(1, 1, 7).id).is_none());
+        // The dirty victim's write-back, then three attribute reads.
+        let kinds: Vec<bool> = l2s.iter().map(|r| r.write).collect();
+        assert_eq!(kinds, [true, false, false, false]);
+        assert_eq!(l2s[1].block + 2, l2s[3].block);
+        assert_eq!((c.stats().l2_reads, c.stats().l2_writes), (3, 1));
+    }
+
+    #[test]
+    fn a_read_hit_updates_the_opt_number_and_locks_until_the_rasterizer_reads() {
+        let mut c = full(1, 4, Replacement::Opt);
+        let mut l2 = none();
+        c.write(req(0, 2, 0), &mut l2);
+        let ReadOutcome::Hit(q) = c.read(req(0, 2, 6), &mut l2) else {
+            panic!()
+        };
+        assert_eq!(c.lookup(q.id).unwrap().opt, OptNumber(6));
+        // Locked: a miss cannot evict it.
+        assert_eq!(c.read(req(1, 1, 2), &mut l2), ReadOutcome::Stall);
+        assert_eq!(c.stats().stalls, 1);
+        assert_eq!(c.rasterizer_read(q), 2);
+        assert!(matches!(
+            c.read(req(1, 1, 2), &mut l2),
+            ReadOutcome::Miss(_)
+        ));
+    }
+
+    #[test]
+    fn a_deep_output_queue_stalls_then_proceeds() {
+        let mut c = full(1, 4, Replacement::Opt);
+        let mut l2 = none();
+        let mut q = OutputQueue::new(4);
+        assert!(matches!(
+            c.fetch(req(0, 1, 1), &mut q, &mut l2),
+            ReadOutcome::Miss(_)
+        ));
+        // p0 is still queued (locked): the Tile Fetcher waits for it.
+        assert!(matches!(
+            c.fetch(req(1, 1, 1), &mut q, &mut l2),
+            ReadOutcome::Miss(_)
+        ));
+        assert_eq!(c.stats().stalls, 1);
+        c.drain(&mut q);
+        assert!(!c
+            .attribute_buffer()
+            .is_locked(c.lookup(req(1, 1, 1).id).unwrap().abp));
+    }
+
+    #[test]
+    fn attribute_buffer_shortage_evicts_more_primitives_by_opt() {
+        // Four lines, 4 entries; four 1-attribute primitives fill it.
+        let mut c = full(4, 4, Replacement::Opt);
+        let mut l2 = none();
+        for (p, opt) in [(0, 2), (1, 8), (2, 5), (3, 9)] {
+            c.write(req(p, 1, opt), &mut l2);
+        }
+        // A 3-attribute read: evict p3 (9) for the line, then p1 (8) and
+        // p2 (5) for entries; p0 (2) stays.
+        assert!(matches!(
+            c.read(req(4, 3, 1), &mut l2),
+            ReadOutcome::Miss(_)
+        ));
+        let kept: Vec<u32> = (0..4)
+            .filter(|&p| c.lookup(req(p, 1, 0).id).is_some())
+            .collect();
+        assert_eq!(kept, [0]);
+        assert_eq!(c.stats().evictions, 3);
+    }
+
+    #[test]
+    fn lru_evicts_the_least_recent_and_never_bypasses_writes() {
+        let mut c = full(2, 8, Replacement::Lru);
+        let mut l2 = none();
+        c.write(req(0, 1, 0), &mut l2);
+        c.write(req(1, 1, 0), &mut l2);
+        let ReadOutcome::Hit(q) = c.read(req(0, 1, 9), &mut l2) else {
+            panic!()
+        };
+        c.rasterizer_read(q);
+        assert_eq!(c.write(req(2, 1, 99), &mut l2), WriteOutcome::Allocated);
+        assert!(c.lookup(req(1, 1, 0).id).is_none());
+        assert!(c.lookup(req(0, 1, 0).id).is_some());
+    }
+
+    #[test]
+    fn a_primitive_larger_than_the_buffer_is_streamed() {
+        let mut c = full(2, 2, Replacement::Opt);
+        let mut l2 = none();
+        assert_eq!(c.write(req(0, 3, 0), &mut l2), WriteOutcome::Bypassed);
+        assert!(matches!(
+            c.read(req(0, 3, 0), &mut l2),
+            ReadOutcome::Streamed(_)
+        ));
+        let s = c.stats();
+        assert_eq!((s.l2_writes, s.l2_reads, s.streamed_reads), (3, 3, 1));
+    }
+
+    #[test]
+    fn paper_configurations() {
+        let c = AttributeCacheConfig::tcor_48k();
+        assert_eq!((c.entries, c.lines, c.ways), (1024, 512, Ways::N(4)));
+        assert_eq!(AttributeCacheConfig::tcor_112k().entries, 2389);
+        assert!(AttributeCache::new(AttributeCacheConfig::tcor_112k()).is_ok());
+    }
+}

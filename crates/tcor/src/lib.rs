@@ -1,0 +1,56 @@
+//! TCOR, the Tile Cache with Optimal Replacement (Joseph, Aragón, Parcerisa
+//! and González): the Tiling Engine's caches of a tile-based GPU, where the
+//! Polygon List Builder writes the Parameter Buffer and the Tile Fetcher
+//! reads it back tile by tile in a fixed order, so the future is known and
+//! OPT (Belady/Mattson) replacement is practical.
+//!
+//! - [`binning`]: the binned frame the tile-based renderer fills, and what
+//!   the Polygon List Builder derives from it (OPT Numbers, last tiles);
+//!   [`order`]: the tile traversal orders.
+//! - [`layout`]: the Parameter Buffer in memory (baseline and interleaved
+//!   PB-Lists, PB-Attributes) and its access stream in time order.
+//! - [`attribute_cache`]: the Attribute Cache ([`primitive_buffer`] +
+//!   [`attribute_buffer`]) with OPT or LRU replacement.
+//! - [`bound`]: the lower bound LB of Section V-A.
+//! - [`tile_cache`]: the conventional LRU caches (the baseline Tile Cache,
+//!   TCOR's Primitive List Cache) on `gfxcache-cache`'s engine.
+//! - [`frame`]: a frame's Parameter Buffer traffic through the baseline
+//!   and through TCOR, and what reaches the L2 ([`L2Port`]).
+//! - [`l2`]: the L2 with TCOR's dead-line-aware replacement, and the
+//!   baseline LRU L2.
+//!
+//! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
+//! conventional LRU caches) only; never on rendering or the command line:
+//! the renderer fills a [`BinnedFrame`] and the `gfxcache tcor` command
+//! reads the statistics.
+
+pub mod attribute_buffer;
+pub mod attribute_cache;
+pub mod binning;
+pub mod bound;
+pub mod error;
+pub mod frame;
+pub mod l2;
+pub mod layout;
+pub mod order;
+pub mod primitive_buffer;
+pub mod tile_cache;
+
+pub use attribute_buffer::{Abp, AttributeBuffer};
+pub use attribute_cache::{
+    replay, replay_with_queue, AttributeCache, AttributeCacheConfig, AttributeCacheStats,
+    L2Request, OutputQueue, Queued, ReadOutcome, Replacement, Request, WriteOutcome,
+};
+pub use binning::{
+    BinnedFrame, BinnedPrimitive, Binning, LastTileId, ListEntry, OptNumber, TileId, TilePos,
+};
+pub use error::{BinningError, ConfigError};
+pub use frame::{
+    simulate_baseline, simulate_tcor, BaselineConfig, BaselineStats, L2Port, NoL2, TcorConfig,
+    TcorStats,
+};
+pub use l2::{L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
+pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Section};
+pub use order::TileOrder;
+pub use primitive_buffer::{PbLine, PrimitiveBuffer};
+pub use tile_cache::{ConventionalCache, ConventionalStats, L2Block, SectionStats, Serves};
