@@ -684,3 +684,64 @@ fn write_mask_keeps_other_channels() {
     assert!(accesses(&recs, Stream::Z, Op::Read).is_empty());
     assert_eq!(accesses(&recs, Stream::Rt, Op::Read).len(), 4);
 }
+
+/// The Polygon List Builder: a rectangle of pixels [20, 70) x [10, 40) on a
+/// 100 x 64 screen, with 32-pixel tiles (4 x 2 of them, the last column and
+/// row partial), covers tiles x 0..=2 and y 0..=1; its two triangles split
+/// it along the diagonal from (20, 10) to (70, 40), so each lists only the
+/// tiles it covers a pixel centre of. Binning changes no record.
+#[test]
+fn binning_lists_the_tiles_each_triangle_covers() {
+    use gfxcache_render::pipeline::BinningConfig;
+    use gfxcache_tcor::TileOrder;
+    let (w, h) = (100u32, 64u32);
+    let mut runs = Vec::new();
+    for bin in [false, true] {
+        let mut s = setup(w, h, DepthFormat::D32F);
+        s.p.set_binning(bin.then_some(BinningConfig {
+            tile_size: 32,
+            order: TileOrder::Scanline,
+        }));
+        // Five scalar attributes: TCOR counts the position plus two vec4s.
+        let g = rect(
+            &mut s.alloc,
+            (w, h),
+            [20.0, 10.0, 70.0, 40.0],
+            0.5,
+            &[1.0, 0.0, 0.0, 1.0, 0.5],
+            false,
+        );
+        let mut recs = vec![];
+        s.p.begin_pass("main", PassKind::Forward, &mut |r| recs.push(r));
+        s.p.draw(
+            &draw(&g, State::default(), &[s.rt], Some(s.ds), &flat),
+            &mut |r| recs.push(r),
+        );
+        s.p.end_pass(&mut |r| recs.push(r));
+        runs.push((recs, s.p.take_binned()));
+    }
+    assert_eq!(runs[0].0, runs[1].0, "binning changes no record");
+    assert!(runs[0].1.is_empty(), "nothing binned unless asked");
+    let binned = &runs[1].1;
+    assert_eq!(binned.len(), 1);
+    assert_eq!(binned[0].pass, "main");
+    let f = &binned[0].frame;
+    assert_eq!((f.tiles_x, f.tiles_y, f.tile_size), (4, 2, 32));
+    assert_eq!(f.primitives.len(), 2);
+    // Tile id = ty * 4 + tx. Triangle 0 (corners 0, 1, 2: top-right half)
+    // covers (0,0) (1,0) (2,0) and, below y = 32, (1,1) (2,1); triangle 1
+    // (corners 0, 2, 3: bottom-left half) covers (0,0) (1,0) and (0,1)
+    // (1,1) (2,1). Each in the order its quads came, compared as sets.
+    let sets: Vec<BTreeSet<u32>> = f
+        .primitives
+        .iter()
+        .map(|p| p.tiles.iter().copied().collect())
+        .collect();
+    assert_eq!(sets[0], BTreeSet::from([0, 1, 2, 5, 6]));
+    assert_eq!(sets[1], BTreeSet::from([0, 1, 4, 5, 6]));
+    for (p, set) in f.primitives.iter().zip(&sets) {
+        assert_eq!(p.attributes, 3);
+        assert_eq!(p.tiles.len(), set.len(), "each tile listed once");
+    }
+    f.bin().expect("a binned pass is a valid TCOR frame");
+}

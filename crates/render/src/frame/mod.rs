@@ -73,7 +73,7 @@ pub mod upload;
 use gfxcache_trace::{Access, Marker, PassKind, Record, Stream};
 
 use crate::math::{Mat4, Vec3};
-use crate::pipeline::{ColorId, DepthId, Draw, Pipeline, Stats};
+use crate::pipeline::{BinnedPass, BinningConfig, ColorId, DepthId, Draw, Pipeline, Stats};
 use crate::raster::{CullMode, FrontFace};
 use crate::sampler::{Filter, Sampler};
 use crate::scene::{AlphaMode, Material, Mirror, Passes, Scene};
@@ -104,6 +104,10 @@ pub struct FrameConfig {
     pub sampler: Sampler,
     /// See the module documentation.
     pub threads: usize,
+    /// Bin each pass's triangles to screen tiles as a tile-based GPU's
+    /// Polygon List Builder would ([`FrameRenderer::take_binned`]); `None`
+    /// bins nothing. Records and pixels do not depend on it.
+    pub binning: Option<BinningConfig>,
 }
 
 impl Default for FrameConfig {
@@ -117,6 +121,7 @@ impl Default for FrameConfig {
             bloom_levels: 5,
             sampler: Sampler::new(Filter::Anisotropic).with_max_aniso(16),
             threads: 1,
+            binning: None,
         }
     }
 }
@@ -320,6 +325,7 @@ impl<'s> FrameRenderer<'s> {
         let (w, h) = (cfg.width, cfg.height);
         let mut p = Pipeline::new();
         p.set_threads(cfg.threads);
+        p.set_binning(cfg.binning);
         let s = cfg.shadow_size;
         let shadow = p.add_depth(DepthTarget::new(s, s, DepthFormat::D32F, &mut alloc));
         let rw = ((w as f32 * cfg.reflection_scale).round() as u32).max(1);
@@ -369,6 +375,12 @@ impl<'s> FrameRenderer<'s> {
     /// The passes in effect (the configuration's, else the scene's).
     pub fn passes(&self) -> Passes {
         self.passes
+    }
+
+    /// The passes binned since the last call (with [`FrameConfig::binning`]),
+    /// in pass order.
+    pub fn take_binned(&mut self) -> Vec<BinnedPass> {
+        self.pipeline.take_binned()
     }
 
     /// The last frame's picture: row-major RGBA8, `width * height` pixels.

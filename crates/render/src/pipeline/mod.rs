@@ -54,7 +54,11 @@
 //! Helper pixels (uncovered or killed pixels of a quad) give derivatives
 //! but do not sample.
 
+mod binning;
 mod front_end;
+
+pub use binning::{tcor_attributes, BinnedPass, BinningConfig};
+use binning::Binner;
 
 use front_end::{FrontBatch, FrontEnd, FRONT_BATCHES, FRONT_BATCH_TRIS};
 
@@ -347,6 +351,12 @@ pub struct Pipeline {
     threads: usize,
     /// Front-end batches kept between draws (no allocation per batch).
     pool: Vec<FrontBatch>,
+    /// Polygon List Builder (see [`Pipeline::set_binning`]): the pass being
+    /// binned, its name, and the passes binned so far.
+    binning: Option<BinningConfig>,
+    binner: Option<Binner>,
+    pass_name: String,
+    binned: Vec<BinnedPass>,
 }
 
 impl Pipeline {
@@ -356,6 +366,19 @@ impl Pipeline {
     /// pixels are the same for any thread count.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads;
+    }
+
+    /// Bin every triangle that covers a pixel to the screen tiles it
+    /// covers, per pass, as a tile-based GPU's Polygon List Builder does
+    /// ([`BinnedPass`]); `None` (the default) bins nothing. Records and
+    /// pixels do not change.
+    pub fn set_binning(&mut self, binning: Option<BinningConfig>) {
+        self.binning = binning;
+    }
+
+    /// The passes binned since the last call, in pass order.
+    pub fn take_binned(&mut self) -> Vec<BinnedPass> {
+        std::mem::take(&mut self.binned)
     }
 
     /// The back end for one front-end batch: each triangle's reads, then
@@ -371,6 +394,9 @@ impl Pipeline {
             (a0, q0) = (t.accesses_end, t.quads_end);
             if t.culled {
                 continue;
+            }
+            if let Some(b) = &mut self.binner {
+                b.add(quads, tcor_attributes(draw.vertices.attr_count));
             }
             self.stats.triangles_after_cull += 1;
             self.stats.quads += t.quads as u64;
@@ -451,6 +477,8 @@ impl Pipeline {
     pub fn begin_pass(&mut self, name: &str, kind: PassKind, sink: &mut impl FnMut(Record)) {
         assert!(!self.pass_open, "pass '{name}' begun inside another pass");
         self.pass_open = true;
+        self.pass_name.clear();
+        self.pass_name.push_str(name);
         sink(Record::Marker(Marker::PassBegin {
             name: name.to_string(),
             kind,
@@ -460,6 +488,12 @@ impl Pipeline {
     pub fn end_pass(&mut self, sink: &mut impl FnMut(Record)) {
         assert!(self.pass_open, "end_pass without begin_pass");
         self.pass_open = false;
+        if let Some(frame) = self.binner.take().and_then(Binner::finish) {
+            self.binned.push(BinnedPass {
+                pass: self.pass_name.clone(),
+                frame,
+            });
+        }
         sink(Record::Marker(Marker::PassEnd));
     }
 
@@ -506,6 +540,12 @@ impl Pipeline {
     pub fn draw(&mut self, draw: &Draw, sink: &mut impl FnMut(Record)) -> Stats {
         let before = self.stats;
         let (w, h) = self.target_size(draw);
+        if let Some(cfg) = self.binning {
+            match &mut self.binner {
+                Some(b) => b.grow(w, h),
+                None => self.binner = Some(Binner::new(cfg, w, h)),
+            }
+        }
         sink(Record::Marker(Marker::DrawBegin { draw: self.draws }));
         self.draws += 1;
         self.stats.draws += 1;
