@@ -24,6 +24,8 @@
 //! the renderer fills a [`BinnedFrame`] and the `gfxcache tcor` command
 //! reads the statistics.
 
+#![forbid(unsafe_code)]
+
 pub mod attribute_buffer;
 pub mod attribute_cache;
 pub mod binning;
