@@ -52,7 +52,7 @@ pub use frame::{
     TcorStats,
 };
 pub use l2::{L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
-pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Section};
+pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Pmd, Section};
 pub use order::TileOrder;
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
 pub use tile_cache::{ConventionalCache, ConventionalStats, L2Block, SectionStats, Serves};
