@@ -144,12 +144,15 @@ pub struct Request {
 }
 
 impl Request {
+    /// The request for an access: its PMD's fields, and the primitive's
+    /// number for the simulator's bookkeeping.
     pub fn from_access(a: &PbAccess) -> Request {
+        let pmd = a.pmd();
         Request {
-            id: a.id,
+            id: pmd.primitive_id,
             prim: a.prim,
-            attributes: a.attributes,
-            opt: a.opt,
+            attributes: pmd.attributes,
+            opt: pmd.opt,
         }
     }
 }

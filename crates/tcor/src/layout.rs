@@ -200,6 +200,17 @@ pub enum Phase {
     Fetch(TilePos),
 }
 
+/// Primitive Meta Data: one entry of a tile's list in PB-Lists (4 bytes in
+/// memory). The baseline PMD holds the Primitive ID and the number of
+/// attributes; TCOR's adds the OPT Number (Figure 6). A read request to
+/// the Attribute Cache carries exactly these three fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pmd {
+    pub primitive_id: u64,
+    pub attributes: u32,
+    pub opt: OptNumber,
+}
+
 /// One access to the Parameter Buffer with everything the caches need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PbAccess {
@@ -226,6 +237,16 @@ pub struct PbAccess {
 }
 
 impl PbAccess {
+    /// The PMD this access writes or reads (PB-Lists), or the one that
+    /// caused it (PB-Attributes).
+    pub fn pmd(&self) -> Pmd {
+        Pmd {
+            primitive_id: self.id,
+            attributes: self.attributes,
+            opt: self.opt,
+        }
+    }
+
     /// The 64-byte blocks this access touches: one for a PMD, one per
     /// attribute for PB-Attributes.
     pub fn blocks(&self) -> std::ops::Range<u64> {
@@ -474,6 +495,15 @@ mod tests {
         assert_eq!(s[3].addr, s[9].addr);
         assert_eq!(s[3].addr, s[1].addr + 4);
         assert_eq!(s[2].blocks().count(), 2);
+        // The PMD read for tile 0 asks for primitive 0 next in tile 3.
+        assert_eq!(
+            s[5].pmd(),
+            Pmd {
+                primitive_id: l.attrs_ptr,
+                attributes: 2,
+                opt: OptNumber(3)
+            }
+        );
         assert_eq!(
             s[4].blocks(),
             (l.attrs_ptr / 64 + 2)..(l.attrs_ptr / 64 + 3)

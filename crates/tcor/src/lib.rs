@@ -24,6 +24,8 @@
 //! the renderer fills a [`BinnedFrame`] and the `gfxcache tcor` command
 //! reads the statistics.
 
+#![forbid(unsafe_code)]
+
 pub mod attribute_buffer;
 pub mod attribute_cache;
 pub mod binning;
@@ -50,7 +52,7 @@ pub use frame::{
     TcorStats,
 };
 pub use l2::{L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
-pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Section};
+pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Pmd, Section};
 pub use order::TileOrder;
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
 pub use tile_cache::{ConventionalCache, ConventionalStats, L2Block, SectionStats, Serves};
