@@ -381,3 +381,76 @@ fn render_a_builtin() {
     let info = json(&["trace", "info", gtr.to_str().unwrap(), "--json"]);
     assert!(info.is_object());
 }
+
+#[test]
+fn render_binned_writes_the_polygon_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("binned.json");
+    let gtr = dir.path().join("f.gtr");
+    ok(&[
+        "render",
+        "--scene",
+        "city",
+        "--width",
+        "100",
+        "--height",
+        "70",
+        "--out",
+        gtr.to_str().unwrap(),
+        "--binned",
+        path.to_str().unwrap(),
+        "--tile-order",
+        "hilbert",
+        "--json",
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let passes = v.as_array().expect("a list of binned passes");
+    assert!(!passes.is_empty());
+    let display = passes
+        .iter()
+        .find(|p| p["pass"] == "display")
+        .expect("the display pass is binned");
+    let f = &display["frame"];
+    // 100 x 70 pixels in 32-pixel tiles: 4 x 3.
+    assert_eq!(
+        (f["tiles_x"].as_u64(), f["tiles_y"].as_u64()),
+        (Some(4), Some(3))
+    );
+    assert_eq!(f["order"], "hilbert");
+    for p in f["primitives"].as_array().unwrap() {
+        assert!(p["attributes"].as_u64().unwrap() >= 1);
+        assert!(p["tiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t.as_u64().unwrap() < 12));
+    }
+    // Binning changes no record of the trace.
+    let plain = dir.path().join("g.gtr");
+    ok(&[
+        "render",
+        "--scene",
+        "city",
+        "--width",
+        "100",
+        "--height",
+        "70",
+        "--out",
+        plain.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(std::fs::read(&gtr).unwrap(), std::fs::read(&plain).unwrap());
+
+    let out = gfxcache(&[
+        "render",
+        "--scene",
+        "city",
+        "--binned",
+        path.to_str().unwrap(),
+        "--tile-size",
+        "7",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tile-size 7"));
+}

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use gfxcache_render::frame::{add_stats, FrameConfig, FrameRenderer, StreamCounts};
+use gfxcache_render::pipeline::{BinnedPass, BinningConfig};
 use gfxcache_render::{RenderCacheStats, RenderCaches, Scene, Stats};
 use gfxcache_trace::{Marker, Record, Stream, TraceMeta, TraceWrite};
 use serde::Serialize;
@@ -46,6 +47,18 @@ pub struct Args {
     /// Write the last frame's picture here as PNG.
     #[arg(long)]
     pub png: Option<PathBuf>,
+    /// Bin every pass's triangles to screen tiles, as a tile-based GPU's
+    /// Polygon List Builder does, and write the binned passes here as JSON
+    /// (per pass: the tile grid, the traversal order and each primitive's
+    /// attribute count and tiles; what `gfxcache-tcor` reads).
+    #[arg(long)]
+    pub binned: Option<PathBuf>,
+    /// Tile side in pixels for --binned (even).
+    #[arg(long, default_value_t = 32)]
+    pub tile_size: u32,
+    /// Tile traversal order for --binned.
+    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
+    pub tile_order: OrderArg,
     /// Write the unfiltered pipeline stream instead of the render caches'
     /// misses and write-backs.
     #[arg(long)]
@@ -70,6 +83,24 @@ pub struct Args {
     /// No bloom chain and no tone mapping (the display pass only clamps).
     #[arg(long)]
     pub no_post: bool,
+}
+
+/// How the Tile Fetcher walks the tiles (TCOR Table I: Z-order).
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum OrderArg {
+    Scanline,
+    ZOrder,
+    Hilbert,
+}
+
+impl From<OrderArg> for gfxcache_tcor::TileOrder {
+    fn from(o: OrderArg) -> Self {
+        match o {
+            OrderArg::Scanline => Self::Scanline,
+            OrderArg::ZOrder => Self::ZOrder,
+            OrderArg::Hilbert => Self::Hilbert,
+        }
+    }
 }
 
 #[derive(Serialize, Default, Clone, Copy)]
@@ -261,6 +292,12 @@ pub fn run(args: Args) -> Result<()> {
     if args.frames == 0 {
         bail!("--frames must be at least 1");
     }
+    if args.binned.is_some() && (args.tile_size < 2 || !args.tile_size.is_multiple_of(2)) {
+        bail!(
+            "--tile-size {}: expected an even number of pixels, at least 2",
+            args.tile_size
+        );
+    }
     let scene = gfxcache_render::scene::resolve(&args.scene)?;
     for w in &scene.warnings {
         eprintln!("warning: {}: {w}", scene.name);
@@ -294,6 +331,10 @@ fn config(scene: &Scene, args: &Args) -> FrameConfig {
     FrameConfig {
         passes: Some(p),
         threads: args.threads.max(1),
+        binning: args.binned.is_some().then(|| BinningConfig {
+            tile_size: args.tile_size,
+            order: args.tile_order.into(),
+        }),
         ..FrameConfig::new(args.width, args.height)
     }
 }
@@ -378,9 +419,23 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
     if let Some(png) = &args.png {
         write_png(png, args.width, args.height, &renderer.picture())?;
     }
+    if let Some(path) = &args.binned {
+        write_binned(path, &renderer.take_binned())?;
+    }
     Ok(summarize(
         scene, args, &renderer, &summaries, consumed, start,
     ))
+}
+
+/// The binned passes as one JSON document, through a `.partial` file.
+fn write_binned(path: &Path, passes: &[BinnedPass]) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    let text = serde_json::to_string(passes).context("cannot serialise the binned passes")?;
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn write_png(path: &Path, w: u32, h: u32, pixels: &[[u8; 4]]) -> Result<()> {
@@ -694,6 +749,9 @@ mod tests {
             frames: 2,
             out: Some(dir.join(format!("t{threads}{raw}.gtr"))),
             png: Some(dir.join("p.png")),
+            binned: None,
+            tile_size: 32,
+            tile_order: OrderArg::ZOrder,
             raw,
             json: true,
             threads,

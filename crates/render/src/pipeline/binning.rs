@@ -39,6 +39,8 @@ impl Default for BinningConfig {
 /// The binned passes of a frame, in pass order.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct BinnedPass {
+    /// The frame number [`super::Pipeline::begin_frame`] was given.
+    pub frame_number: u32,
     pub pass: String,
     pub frame: BinnedFrame,
 }

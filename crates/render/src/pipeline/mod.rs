@@ -57,8 +57,8 @@
 mod binning;
 mod front_end;
 
-pub use binning::{tcor_attributes, BinnedPass, BinningConfig};
 use binning::Binner;
+pub use binning::{tcor_attributes, BinnedPass, BinningConfig};
 
 use front_end::{FrontBatch, FrontEnd, FRONT_BATCHES, FRONT_BATCH_TRIS};
 
@@ -355,6 +355,7 @@ pub struct Pipeline {
     /// binned, its name, and the passes binned so far.
     binning: Option<BinningConfig>,
     binner: Option<Binner>,
+    frame_number: u32,
     pass_name: String,
     binned: Vec<BinnedPass>,
 }
@@ -465,6 +466,7 @@ impl Pipeline {
     }
 
     pub fn begin_frame(&mut self, frame: u32, sink: &mut impl FnMut(Record)) {
+        self.frame_number = frame;
         sink(Record::Marker(Marker::FrameBegin { frame }));
     }
 
@@ -490,6 +492,7 @@ impl Pipeline {
         self.pass_open = false;
         if let Some(frame) = self.binner.take().and_then(Binner::finish) {
             self.binned.push(BinnedPass {
+                frame_number: self.frame_number,
                 pass: self.pass_name.clone(),
                 frame,
             });
