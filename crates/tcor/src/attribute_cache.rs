@@ -24,9 +24,29 @@
 //! - **Eviction**: only of unlocked lines (line lock and first-attribute
 //!   lock both clear); a dirty primitive writes every attribute to the L2.
 //!
-//! [`Replacement::Lru`] is the same structure with LRU victims (least
-//! recently read or written unlocked line; writes always allocate), the
-//! LRU side of the paper's LRU-vs-OPT comparisons (Figures 1, 10-13).
+//! The same structure with other victims ([`crate::replacement`]), the
+//! policies Section V-A compares with OPT ("Figure 13 compares OPT with
+//! LRU, MRU and (DRRIP \[22\]) in a 4-way cache for a range of cache
+//! sizes"); none of them bypasses a write (writes always allocate):
+//! - [`Replacement::Lru`]: the least recently read or written unlocked
+//!   line, the LRU side of the LRU-vs-OPT comparisons (Figures 1, 10-13).
+//! - [`Replacement::Mru`]: the most recently read or written unlocked line.
+//!   The paper: "MRU has the highest Miss Ratio".
+//! - [`Replacement::Drrip`]: a 2-bit RRPV per Primitive Buffer line, 0 on
+//!   a read hit; fills insert at 2 (SRRIP) or at 3, every 32nd at 2
+//!   (BRRIP), chosen by set dueling with 32 leader sets per policy and a
+//!   10-bit PSEL, exactly as the engine's `drrip`. The victim is the lowest
+//!   unlocked line with RRPV 3, after ageing the unlocked lines of the set
+//!   until one has it. The paper: "for our L1 cache, with its unique
+//!   workload for the Parameter Buffer, DRRIP shows no benefits over LRU".
+//!
+//! For every policy the victim is the *unlocked* line the policy ranks
+//! first, as for OPT: a locked line is never a victim (MRU takes the most
+//! recent unlocked line; DRRIP neither evicts nor ages a locked line), and
+//! when the Attribute Buffer needs room further victims come by the same
+//! rule from every set (DRRIP ageing every unlocked line). With output
+//! queue depth 0 nothing is locked at a replacement and LRU, MRU and DRRIP
+//! are exactly the engine's (tests/reference.rs).
 //!
 //! Locks: a primitive stays locked from its read until the Rasterizer
 //! reads it from the Tile Fetcher's output queue. [`OutputQueue`] holds up
@@ -60,17 +80,8 @@ use crate::binning::{Binning, OptNumber};
 use crate::error::ConfigError;
 use crate::layout::{PbAccess, PbLayout, Section, ATTRIBUTE_BYTES, BLOCK_BYTES};
 use crate::primitive_buffer::{PbLine, PrimitiveBuffer, SCAN_WAYS};
-
-/// Victim choice of the Attribute Cache.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Replacement {
-    /// Greatest OPT Number; writes may bypass (TCOR).
-    #[default]
-    Opt,
-    /// Least recently used; writes always allocate.
-    Lru,
-}
+pub use crate::replacement::Replacement;
+use crate::replacement::{Drrip, RRPV_MAX};
 
 /// Shape and policy of an Attribute Cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +257,8 @@ pub struct AttributeCache {
     /// and stop early instead of scanning every line.
     order: BTreeSet<(u64, u32)>,
     clock: u64,
+    /// DRRIP's set dueling, for [`Replacement::Drrip`].
+    drrip: Option<Drrip>,
     stats: AttributeCacheStats,
 }
 
@@ -256,8 +269,10 @@ impl AttributeCache {
                 "Attribute Buffer of 0 entries".to_string(),
             ));
         }
+        let pb = PrimitiveBuffer::new(config.lines, config.way_count())?;
         Ok(AttributeCache {
-            pb: PrimitiveBuffer::new(config.lines, config.way_count())?,
+            drrip: (config.replacement == Replacement::Drrip).then(|| Drrip::new(pb.sets())),
+            pb,
             ab: AttributeBuffer::new(config.entries),
             config,
             order: BTreeSet::new(),
@@ -276,6 +291,11 @@ impl AttributeCache {
 
     pub fn primitive_buffer(&self) -> &PrimitiveBuffer {
         &self.pb
+    }
+
+    /// DRRIP's policy-selection counter (`None` for the other policies).
+    pub fn drrip_psel(&self) -> Option<u32> {
+        self.drrip.as_ref().map(Drrip::psel)
     }
 
     pub fn attribute_buffer(&self) -> &AttributeBuffer {
@@ -302,16 +322,25 @@ impl AttributeCache {
         l.valid && l.lock == 0 && !self.ab.is_locked(l.abp)
     }
 
-    /// How much `l` deserves eviction: the greater, the sooner.
     fn rank(&self, l: &PbLine) -> u64 {
-        match self.config.replacement {
-            Replacement::Opt => u64::from(l.opt.0),
-            Replacement::Lru => u64::MAX - l.stamp,
-        }
+        self.config.replacement.rank(l)
     }
 
+    /// Whether victims are found by scanning, never through `order`:
+    /// DRRIP's ranks change for a whole set at once when it ages.
+    fn scans(&self) -> bool {
+        self.config.replacement == Replacement::Drrip
+    }
+
+    /// The key of line `i` in `order` (rank 0 for DRRIP, whose victims
+    /// are scanned for, so that ageing leaves `order` alone).
     fn key(&self, i: usize) -> (u64, u32) {
-        (self.rank(self.pb.line(i)), u32::MAX - i as u32)
+        let rank = if self.scans() {
+            0
+        } else {
+            self.rank(self.pb.line(i))
+        };
+        (rank, u32::MAX - i as u32)
     }
 
     /// Valid lines, greatest rank first (lowest line first on ties).
@@ -344,7 +373,7 @@ impl AttributeCache {
 
     /// The victim of a set: the evictable line with the greatest rank.
     fn set_victim(&self, set: u32) -> Option<usize> {
-        if self.pb.ways() <= SCAN_WAYS {
+        if self.pb.ways() <= SCAN_WAYS || self.scans() {
             return self.victim_scan(self.pb.set_lines(set));
         }
         let lines = self.pb.set_lines(set);
@@ -357,13 +386,19 @@ impl AttributeCache {
 
     /// The victim among all lines, for Attribute Buffer room.
     fn any_victim(&self) -> Option<usize> {
+        if self.scans() {
+            return self.victim_scan(0..self.pb.capacity() as usize);
+        }
         let v = self.by_rank().find(|&i| self.evictable(self.pb.line(i)));
         debug_assert_eq!(v, self.victim_scan(0..self.pb.capacity() as usize));
         v
     }
 
-    /// Puts `line` in the invalid line `i`.
-    fn fill(&mut self, i: usize, line: PbLine) {
+    /// Puts `line` in the invalid line `i` (with DRRIP's insertion RRPV).
+    fn fill(&mut self, i: usize, mut line: PbLine) {
+        if let Some(d) = &mut self.drrip {
+            line.rrpv = d.insertion(i as u32 / self.pb.ways());
+        }
         self.pb.fill(i, line);
         self.order.insert(self.key(i));
     }
@@ -381,6 +416,25 @@ impl AttributeCache {
         debug_assert!(removed);
         self.pb.invalidate(i);
         self.stats.evictions += 1;
+    }
+
+    /// DRRIP's ageing before evicting `victim`, chosen among `lines`: every
+    /// unlocked line of them gains what `victim` lacks of the maximum RRPV
+    /// (so that the victim is the lowest unlocked line at the maximum).
+    /// Nothing for the other policies.
+    fn age(&mut self, victim: usize, lines: std::ops::Range<usize>) {
+        if self.drrip.is_none() {
+            return;
+        }
+        let by = RRPV_MAX - self.pb.line(victim).rrpv;
+        if by == 0 {
+            return;
+        }
+        for i in lines {
+            if self.evictable(self.pb.line(i)) {
+                self.pb.line_mut(i).rrpv += by;
+            }
+        }
     }
 
     /// Whether `need` Attribute Buffer entries can be had: those free,
@@ -416,10 +470,13 @@ impl AttributeCache {
     /// `need` entries are free, and allocates them.
     fn make_room(&mut self, slot: usize, need: u32, l2: &mut impl FnMut(L2Request)) -> Abp {
         if self.pb.line(slot).valid {
+            let set = slot as u32 / self.pb.ways();
+            self.age(slot, self.pb.set_lines(set));
             self.evict(slot, l2);
         }
         while self.ab.free() < need {
             let v = self.any_victim().expect("room was checked before evicting");
+            self.age(v, 0..self.pb.capacity() as usize);
             self.evict(v, l2);
         }
         self.ab.alloc(need).expect("entries were freed")
@@ -437,6 +494,7 @@ impl AttributeCache {
             l.lock += 1;
             l.opt = req.opt;
             l.stamp = clock;
+            l.rrpv = 0;
             let abp = l.abp;
             self.order.insert(self.key(i));
             self.ab.lock(abp);
@@ -475,6 +533,7 @@ impl AttributeCache {
                 prim: req.prim,
                 attributes: req.attributes,
                 stamp: self.clock,
+                rrpv: 0,
             },
         );
         self.stats.reads += 1;
@@ -551,6 +610,7 @@ impl AttributeCache {
                 prim: req.prim,
                 attributes: req.attributes,
                 stamp: self.clock,
+                rrpv: 0,
             },
         );
         true

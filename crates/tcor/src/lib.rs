@@ -10,7 +10,8 @@
 //! - [`layout`]: the Parameter Buffer in memory (baseline and interleaved
 //!   PB-Lists, PB-Attributes) and its access stream in time order.
 //! - [`attribute_cache`]: the Attribute Cache ([`primitive_buffer`] +
-//!   [`attribute_buffer`]) with OPT or LRU replacement.
+//!   [`attribute_buffer`]) with OPT, LRU, MRU or DRRIP replacement
+//!   ([`replacement`]).
 //! - [`bound`]: the lower bound LB of Section V-A.
 //! - [`tile_cache`]: the conventional LRU caches (the baseline Tile Cache,
 //!   TCOR's Primitive List Cache) on `gfxcache-cache`'s engine.
@@ -36,6 +37,7 @@ pub mod l2;
 pub mod layout;
 pub mod order;
 pub mod primitive_buffer;
+pub mod replacement;
 pub mod tile_cache;
 
 pub use attribute_buffer::{Abp, AttributeBuffer};

@@ -12,7 +12,8 @@
 //!
 //! Besides the paper's fields a line keeps what the simulator needs: the
 //! primitive's number and attribute count (for write-backs and the L2
-//! model) and a last-touch stamp for the LRU variant.
+//! model), a last-touch stamp for the LRU and MRU variants and a 2-bit RRPV
+//! for the DRRIP variant.
 
 use std::collections::HashMap;
 
@@ -33,8 +34,10 @@ pub struct PbLine {
     pub abp: Abp,
     pub prim: u32,
     pub attributes: u32,
-    /// Last access, for LRU.
+    /// Last access, for LRU and MRU.
     pub stamp: u64,
+    /// Re-reference prediction value, for DRRIP (0 otherwise).
+    pub rrpv: u8,
 }
 
 impl PbLine {
@@ -48,6 +51,7 @@ impl PbLine {
         prim: 0,
         attributes: 0,
         stamp: 0,
+        rrpv: 0,
     };
 }
 

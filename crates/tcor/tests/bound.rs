@@ -2,9 +2,9 @@
 //! binned frames: every capacity, fully associative and 1/2/4/8 ways.
 //!
 //! What holds, and what is asserted:
-//! - OPT misses >= LB and LRU misses >= LB, in primitives and in attributes,
-//!   always (any associativity, any attribute counts, any output-queue
-//!   depth): the bound does not depend on the policy.
+//! - Every policy's misses >= LB (OPT, LRU, MRU and DRRIP), in primitives
+//!   and in attributes, always (any associativity, any attribute counts,
+//!   any output-queue depth): the bound does not depend on the policy.
 //! - OPT misses <= LRU misses when every primitive has the same number of
 //!   attributes and the Rasterizer consumes each primitive at once (no lock
 //!   blocks a victim), fully associative, and set-associative when the
@@ -93,7 +93,7 @@ proptest! {
         let c = config(ways, sets_log, lines, entries);
         let lb = frame_lower_bound(&b, &c);
         let lb_attrs = lower_bound_in_attributes(&b, &c);
-        for r in [Replacement::Opt, Replacement::Lru] {
+        for r in Replacement::ALL {
             let s = run(&b, c, r, depth);
             prop_assert!(s.misses() >= lb, "{r:?}: {} misses < LB {lb}", s.misses());
             prop_assert!(attribute_misses(&b, &s) >= lb_attrs);
