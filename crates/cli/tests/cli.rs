@@ -387,7 +387,7 @@ fn render_binned_writes_the_polygon_lists() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("binned.json");
     let gtr = dir.path().join("f.gtr");
-    ok(&[
+    let summary = json(&[
         "render",
         "--scene",
         "city",
@@ -403,6 +403,10 @@ fn render_binned_writes_the_polygon_lists() {
         "hilbert",
         "--json",
     ]);
+    let rows = summary["binned"].as_array().expect("Table II rows");
+    let display_row = rows.iter().find(|r| r["pass"] == "display").unwrap();
+    assert_eq!(display_row["tiles"], 12);
+    assert!(display_row["footprint_bytes"].as_u64().unwrap() > 0);
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let passes = v.as_array().expect("a list of binned passes");

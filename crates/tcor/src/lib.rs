@@ -31,6 +31,7 @@ pub mod attribute_buffer;
 pub mod attribute_cache;
 pub mod binning;
 pub mod bound;
+pub mod characteristics;
 pub mod error;
 pub mod frame;
 pub mod l2;
@@ -48,6 +49,7 @@ pub use attribute_cache::{
 pub use binning::{
     BinnedFrame, BinnedPrimitive, Binning, LastTileId, ListEntry, OptNumber, TileId, TilePos,
 };
+pub use characteristics::{characteristics, Characteristics};
 pub use error::{BinningError, ConfigError};
 pub use frame::{
     simulate_baseline, simulate_tcor, BaselineConfig, BaselineStats, L2Port, NoL2, TcorConfig,

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod binned;
 pub mod gspc;
 pub mod mrc;
 pub mod policies;

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use gfxcache_render::frame::{add_stats, FrameConfig, FrameRenderer, StreamCounts};
-use gfxcache_render::pipeline::{BinnedPass, BinningConfig};
+use gfxcache_render::pipeline::BinningConfig;
 use gfxcache_render::{RenderCacheStats, RenderCaches, Scene, Stats};
 use gfxcache_trace::{Marker, Record, Stream, TraceMeta, TraceWrite};
 use serde::Serialize;
@@ -175,6 +175,9 @@ struct Output {
     out: Option<String>,
     png: Option<String>,
     seconds: f64,
+    /// With `--binned`: Table II of TCOR for each binned pass.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    binned: Vec<super::binned::BinnedOut>,
 }
 
 /// What the consumer side (render caches, trace writer) reports.
@@ -419,23 +422,13 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
     if let Some(png) = &args.png {
         write_png(png, args.width, args.height, &renderer.picture())?;
     }
-    if let Some(path) = &args.binned {
-        write_binned(path, &renderer.take_binned())?;
-    }
-    Ok(summarize(
-        scene, args, &renderer, &summaries, consumed, start,
-    ))
-}
-
-/// The binned passes as one JSON document, through a `.partial` file.
-fn write_binned(path: &Path, passes: &[BinnedPass]) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    let text = serde_json::to_string(passes).context("cannot serialise the binned passes")?;
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .with_context(|| format!("cannot write {}", path.display()))
+    let binned = match &args.binned {
+        Some(path) => super::binned::write(path, &renderer.take_binned())?,
+        None => Vec::new(),
+    };
+    let mut out = summarize(scene, args, &renderer, &summaries, consumed, start);
+    out.binned = binned;
+    Ok(out)
 }
 
 fn write_png(path: &Path, w: u32, h: u32, pixels: &[[u8; 4]]) -> Result<()> {
@@ -593,6 +586,7 @@ fn summarize(
         out: args.out.as_ref().map(|p| p.display().to_string()),
         png: args.png.as_ref().map(|p| p.display().to_string()),
         seconds: start.elapsed().as_secs_f64(),
+        binned: Vec::new(),
     }
 }
 
@@ -676,6 +670,7 @@ fn text(o: &Output) -> String {
         }
         s.push_str(&t.render());
     }
+    s.push_str(&super::binned::table(&o.binned));
     for (what, f) in [("trace", &o.out), ("picture", &o.png)] {
         if let Some(f) = f {
             s.push_str(&format!("wrote {what} {f}\n"));

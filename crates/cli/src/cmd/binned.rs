@@ -1,0 +1,81 @@
+//! `render --binned`: the polygon lists of every pass written as JSON, and
+//! the TCOR paper's Table II (Parameter Buffer footprint, average primitive
+//! reuse) for each, in the summary.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use gfxcache_render::pipeline::BinnedPass;
+use gfxcache_tcor::{characteristics, Characteristics};
+use serde::Serialize;
+
+use crate::table::{human_bytes, thousands, Table};
+
+/// One binned pass in the summary.
+#[derive(Serialize)]
+pub struct BinnedOut {
+    pub frame: u32,
+    pub pass: String,
+    #[serde(flatten)]
+    pub characteristics: Characteristics,
+}
+
+/// Writes `passes` to `path` as one JSON document (through a `.partial`
+/// file) and returns their characteristics.
+pub fn write(path: &Path, passes: &[BinnedPass]) -> Result<Vec<BinnedOut>> {
+    let out = passes
+        .iter()
+        .map(|p| {
+            let b = p
+                .frame
+                .bin()
+                .with_context(|| format!("binned pass {}", p.pass))?;
+            Ok(BinnedOut {
+                frame: p.frame_number,
+                pass: p.pass.clone(),
+                characteristics: characteristics(&b),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    let text = serde_json::to_string(passes).context("cannot serialise the binned passes")?;
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(out)
+}
+
+/// The Table II rows, or nothing when no pass was binned.
+pub fn table(binned: &[BinnedOut]) -> String {
+    if binned.is_empty() {
+        return String::new();
+    }
+    let mut t = Table::new([
+        "frame",
+        "pass",
+        "primitives",
+        "tiles used",
+        "attributes",
+        "PB footprint",
+        "avg reuse",
+    ])
+    .left(1);
+    for b in binned {
+        let c = &b.characteristics;
+        t.row([
+            b.frame.to_string(),
+            b.pass.clone(),
+            thousands(c.primitives),
+            format!("{}/{}", c.busy_tiles, c.tiles),
+            thousands(c.attributes),
+            human_bytes(c.footprint_bytes),
+            format!("{:.2}", c.average_reuse),
+        ]);
+    }
+    format!(
+        "\nbinned passes (TCOR Table II: Parameter Buffer footprint, tiles per primitive)\n{}",
+        t.render()
+    )
+}
