@@ -109,6 +109,25 @@ impl Psel {
         self.value = self.value.saturating_sub(1);
     }
 
+    /// Whether a fill in a set of `role` runs policy B, training the counter
+    /// on the way: a fill in a leader of A counts against A ([`Psel::inc`]),
+    /// in a leader of B against B ([`Psel::dec`]); a follower asks the
+    /// counter ([`Psel::favours_b`]).
+    #[inline(always)]
+    pub fn choose(&mut self, role: Role) -> bool {
+        match role {
+            Role::Follower => self.favours_b(),
+            Role::LeaderA => {
+                self.inc();
+                false
+            }
+            Role::LeaderB => {
+                self.dec();
+                true
+            }
+        }
+    }
+
     /// Whether followers run policy B (the counter's MSB is set).
     #[inline(always)]
     pub fn favours_b(&self) -> bool {

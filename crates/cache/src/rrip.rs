@@ -118,6 +118,17 @@ impl Throttle {
         }
     }
 
+    /// The insertion RRPV of a DRRIP fill: BRRIP's (under this throttle)
+    /// when `bimodal`, SRRIP's (`max - 1`) otherwise.
+    #[inline(always)]
+    pub fn dueling_insertion(&mut self, bimodal: bool, max: u8) -> u8 {
+        if bimodal {
+            self.insertion(max)
+        } else {
+            max - 1
+        }
+    }
+
     /// The insertion RRPV of one BRRIP fill under this throttle.
     #[inline(always)]
     pub fn insertion(&mut self, max: u8) -> u8 {

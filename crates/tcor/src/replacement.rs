@@ -17,7 +17,7 @@
 //!
 //! Only OPT bypasses writes; the others always allocate.
 
-use gfxcache_cache::duel::{Psel, Role, SetDuel};
+use gfxcache_cache::duel::{Psel, SetDuel};
 use gfxcache_cache::rrip::Throttle;
 use serde::Serialize;
 
@@ -123,22 +123,8 @@ impl Drrip {
 
     /// The RRPV of a fill in `set`, moving the counter for a leader.
     pub fn insertion(&mut self, set: u32) -> u8 {
-        let bimodal = match self.duel.role(set as usize) {
-            Role::Follower => self.psel.favours_b(),
-            Role::LeaderA => {
-                self.psel.inc();
-                false
-            }
-            Role::LeaderB => {
-                self.psel.dec();
-                true
-            }
-        };
-        if bimodal {
-            self.throttle.insertion(RRPV_MAX)
-        } else {
-            RRPV_MAX - 1
-        }
+        let bimodal = self.psel.choose(self.duel.role(set as usize));
+        self.throttle.dueling_insertion(bimodal, RRPV_MAX)
     }
 
     /// The counter's value.

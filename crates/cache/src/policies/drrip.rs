@@ -84,23 +84,9 @@ impl Policy for Drrip {
 
     #[inline(always)]
     fn fill(&mut self, ctx: &Ctx, way: usize) {
-        let bimodal = match self.duel.role(ctx.set) {
-            Role::Follower => self.psel.favours_b(),
-            Role::LeaderA => {
-                self.psel.inc();
-                false
-            }
-            Role::LeaderB => {
-                self.psel.dec();
-                true
-            }
-        };
+        let bimodal = self.psel.choose(self.duel.role(ctx.set));
         let max = self.rrpv.max();
-        let v = if bimodal {
-            self.throttle.insertion(max)
-        } else {
-            max - 1
-        };
+        let v = self.throttle.dueling_insertion(bimodal, max);
         self.fills += 1;
         self.fills_at_max += u64::from(v == max);
         self.rrpv.set(ctx.set, way, v);
@@ -165,23 +151,9 @@ impl Kernel16 for Drrip16<'_> {
     unsafe fn fill(&mut self, set: usize, way: usize, _: u64) {
         // SAFETY: as in `hit` (`roles` is as long as `rows`).
         let role = unsafe { *self.roles.get_unchecked(set) };
-        let bimodal = match role {
-            Role::Follower => self.psel.favours_b(),
-            Role::LeaderA => {
-                self.psel.inc();
-                false
-            }
-            Role::LeaderB => {
-                self.psel.dec();
-                true
-            }
-        };
+        let bimodal = self.psel.choose(role);
         let max = self.rows.max();
-        let v = if bimodal {
-            self.throttle.insertion(max)
-        } else {
-            max - 1
-        };
+        let v = self.throttle.dueling_insertion(bimodal, max);
         *self.fills += 1;
         *self.fills_at_max += u64::from(v == max);
         // SAFETY: as in `hit`.

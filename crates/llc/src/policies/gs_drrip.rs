@@ -107,24 +107,14 @@ impl Policy for GsDrrip {
     fn fill(&mut self, ctx: &Ctx, way: usize) {
         let class = Class::of(ctx.stream);
         let psel = &mut self.psel[class.index()];
-        let bimodal = match self.leads[ctx.set] {
-            Some((c, Role::LeaderA)) if c == class => {
-                psel.inc();
-                false
-            }
-            Some((c, Role::LeaderB)) if c == class => {
-                psel.dec();
-                true
-            }
-            // A follower, or another class's leader.
-            _ => psel.favours_b(),
+        // Another class's leader set is a follower for this class.
+        let role = match self.leads[ctx.set] {
+            Some((c, role)) if c == class => role,
+            _ => Role::Follower,
         };
+        let bimodal = psel.choose(role);
         let max = self.rrpv.max();
-        let v = if bimodal {
-            self.throttle.insertion(max)
-        } else {
-            max - 1
-        };
+        let v = self.throttle.dueling_insertion(bimodal, max);
         self.mix.count(class, v == max);
         self.rrpv.set(ctx.set, way, v);
     }
