@@ -23,6 +23,7 @@ mod stack;
 
 pub use stack::StackDistances;
 
+use crate::stats::ratio;
 use gfxcache_trace::{Access, Stream};
 use serde::{Serialize, Serializer};
 
@@ -370,14 +371,6 @@ pub struct StreamPoint {
 
 fn stream_name<S: Serializer>(s: &Stream, ser: S) -> Result<S::Ok, S::Error> {
     ser.serialize_str(s.name())
-}
-
-fn ratio(misses: u64, accesses: u64) -> f64 {
-    if accesses == 0 {
-        0.0
-    } else {
-        misses as f64 / accesses as f64
-    }
 }
 
 impl Mrc {

@@ -26,6 +26,7 @@
 //! The wrapper also counts, per stream, the fills a policy of the RRIP
 //! family inserted at its largest RRPV (the paper's Figure 8).
 
+use crate::stats::ratio;
 use gfxcache_trace::Stream;
 use serde::Serialize;
 
@@ -91,14 +92,6 @@ impl Reuse {
             self.fills_at_max_rrpv[stream.index()],
             self.fills[stream.index()],
         )
-    }
-}
-
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
     }
 }
 

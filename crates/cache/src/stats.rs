@@ -3,6 +3,16 @@
 use gfxcache_trace::Stream;
 use serde::Serialize;
 
+/// `a / b`, or 0 when `b` is 0: the share a report prints for an event
+/// that never had a chance to happen.
+pub fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
 /// Block-level event counts. An access to a trace record that spans several
 /// blocks counts once per block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -37,19 +47,11 @@ impl Counts {
     }
 
     pub fn hit_rate(&self) -> f64 {
-        if self.accesses == 0 {
-            0.0
-        } else {
-            self.hits as f64 / self.accesses as f64
-        }
+        ratio(self.hits, self.accesses)
     }
 
     pub fn miss_ratio(&self) -> f64 {
-        if self.accesses == 0 {
-            0.0
-        } else {
-            self.misses as f64 / self.accesses as f64
-        }
+        ratio(self.misses, self.accesses)
     }
 }
 

@@ -15,6 +15,7 @@
 //! Reads and writes are alike: the LLC sees the render caches' misses and
 //! write-backs, and a render-target write-back is a render-target access.
 
+use gfxcache_cache::stats::ratio;
 use gfxcache_trace::Stream;
 
 /// One of the paper's four streams.
@@ -103,13 +104,5 @@ impl FillMix {
     /// The same over every class.
     pub fn total_ratio(&self) -> f64 {
         ratio(self.at_max.iter().sum(), self.fills.iter().sum())
-    }
-}
-
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
     }
 }

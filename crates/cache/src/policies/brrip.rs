@@ -11,6 +11,7 @@ use crate::geometry::Geometry;
 use crate::policy::{Ctx, Env, Policy};
 use crate::rrip::{Rrpv, Throttle};
 use crate::spec::Params;
+use crate::stats::ratio;
 
 pub struct Brrip {
     rrpv: Rrpv,
@@ -61,13 +62,5 @@ impl Policy for Brrip {
 
     fn report(&self) -> Vec<(&'static str, f64)> {
         vec![("fills_at_max", ratio(self.fills_at_max, self.fills))]
-    }
-}
-
-pub(crate) fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
     }
 }

@@ -27,7 +27,7 @@ use crate::policy::{Ctx, Env, Policy};
 use crate::rrip::{Rows16, Rrpv, Throttle};
 use crate::spec::Params;
 
-use super::brrip::ratio;
+use crate::stats::ratio;
 
 pub struct Drrip {
     rrpv: Rrpv,

@@ -30,7 +30,7 @@ use crate::policy::{Ctx, Env, Policy};
 use crate::rrip::Rrpv;
 use crate::spec::Params;
 
-use super::brrip::ratio;
+use crate::stats::ratio;
 
 /// Entries per bank's table: one per 14-bit signature.
 pub const TABLE: usize = 1 << 14;
