@@ -7,6 +7,7 @@
 
 mod cmd;
 mod gspc;
+mod output;
 mod progress;
 mod table;
 

@@ -2,7 +2,7 @@
 //! the TCOR paper's Table II (Parameter Buffer footprint, average primitive
 //! reuse) for each, in the summary.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use gfxcache_render::pipeline::BinnedPass;
@@ -37,13 +37,8 @@ pub fn write(path: &Path, passes: &[BinnedPass]) -> Result<Vec<BinnedOut>> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
     let text = serde_json::to_string(passes).context("cannot serialise the binned passes")?;
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    crate::output::write_bytes(path, text.as_bytes())?;
     Ok(out)
 }
 

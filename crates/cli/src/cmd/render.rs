@@ -432,25 +432,18 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
 }
 
 fn write_png(path: &Path, w: u32, h: u32, pixels: &[[u8; 4]]) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
     let bytes: Vec<u8> = pixels.iter().flatten().copied().collect();
-    let result = image::save_buffer_with_format(
-        &tmp,
-        &bytes,
-        w,
-        h,
-        image::ExtendedColorType::Rgba8,
-        image::ImageFormat::Png,
-    )
-    .map_err(anyhow::Error::from)
-    .and_then(|()| std::fs::rename(&tmp, path).map_err(anyhow::Error::from));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.context(format!("cannot write {}", path.display())));
-    }
-    Ok(())
+    crate::output::write_atomically(path, |tmp| {
+        image::save_buffer_with_format(
+            tmp,
+            &bytes,
+            w,
+            h,
+            image::ExtendedColorType::Rgba8,
+            image::ImageFormat::Png,
+        )
+        .map_err(Into::into)
+    })
 }
 
 fn summarize(

@@ -4,8 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
 
 /// The epochs' names, as the paper writes them.
@@ -31,12 +29,13 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 
 /// Writes `rows` (the header first) to `path`.
 fn write_rows(path: &Path, rows: &[Vec<String>]) -> anyhow::Result<()> {
-    let context = || format!("writing {}", path.display());
-    let mut w = ::csv::Writer::from_path(path).with_context(context)?;
-    for row in rows {
-        w.write_record(row).with_context(context)?;
-    }
-    w.flush().with_context(context)
+    crate::output::write_atomically(path, |tmp| {
+        let mut w = ::csv::Writer::from_path(tmp)?;
+        for row in rows {
+            w.write_record(row)?;
+        }
+        Ok(w.flush()?)
+    })
 }
 
 /// One row per (policy, size) run; then one `fps_<name>` column per timing
@@ -168,6 +167,7 @@ fn opt(v: Option<f64>) -> String {
 mod tests {
     use super::*;
     use crate::gspc::write::test_report::report;
+    use anyhow::Context;
 
     /// The records of a written CSV file, header first.
     fn read(path: &Path) -> anyhow::Result<Vec<Vec<String>>> {

@@ -12,6 +12,7 @@ use super::plots::FIGURES;
 use super::{find, main_size, paper_fps, policy_names, size_label, PAPER_SIZE};
 use crate::gspc::paper;
 use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
+use crate::table::thousands;
 
 const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}\
 table{border-collapse:collapse;margin:0.5em 0 1.5em}\
@@ -396,19 +397,6 @@ fn esc(s: &str) -> String {
             '\'' => out.push_str("&#39;"),
             c => out.push(c),
         }
-    }
-    out
-}
-
-/// An integer with thousands separators: 1,234,567.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
     }
     out
 }

@@ -37,9 +37,9 @@ pub fn to_json(report: &GspcReport) -> anyhow::Result<String> {
     serde_json::to_string_pretty(report).context("serialising the GSPC report to JSON")
 }
 
-/// Writes `text` to `path`, naming the path in the error.
+/// Writes `text` to `path` whole or not at all, naming the path in the error.
 fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    crate::output::write_bytes(path, text.as_bytes())
 }
 
 /// The result of `policy` at LLC size `size`, if the study ran it.
