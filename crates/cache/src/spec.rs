@@ -162,3 +162,43 @@ impl Params {
         }
     }
 }
+
+/// Splits lists of specs (`--policy` values) at commas, keeping a spec's `key=value`
+/// parameters with it: a piece with `=` and no `:` continues the spec before.
+pub fn split_list(values: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for v in values {
+        let mut in_params = false;
+        for piece in v.split(',') {
+            let continues = in_params && piece.contains('=') && !piece.contains(':');
+            match out.last_mut() {
+                Some(last) if continues => {
+                    last.push(',');
+                    last.push_str(piece);
+                }
+                _ => {
+                    in_params = piece.contains(':');
+                    out.push(piece.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_list;
+
+    #[test]
+    fn parameters_after_a_comma_stay_with_their_spec() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            split_list(&v(&["lru,gspc:t=4,acc-bits=8,drrip", "opt:bypass=false"])),
+            v(&["lru", "gspc:t=4,acc-bits=8", "drrip", "opt:bypass=false"])
+        );
+        // A `key=value` with no spec before it is left alone, to be reported.
+        assert_eq!(split_list(&v(&["t=4,lru"])), v(&["t=4", "lru"]));
+        assert_eq!(split_list(&v(&["lru,t=4"])), v(&["lru", "t=4"]));
+    }
+}

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
+use gfxcache_cache::spec::split_list;
 use gfxcache_cache::{
     format_size, parse_size, run, CacheSim, Counts, Env, Geometry, IndexFn, PolicySpec, Ways,
     WritePolicy,
@@ -96,33 +97,10 @@ impl CacheArgs {
     }
 }
 
-/// Splits `--policy` values at commas, keeping a spec's `key=value`
-/// parameters with it: a piece with `=` and no `:` continues the spec before.
-fn split_specs(values: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for v in values {
-        let mut in_params = false;
-        for piece in v.split(',') {
-            let continues = in_params && piece.contains('=') && !piece.contains(':');
-            match out.last_mut() {
-                Some(last) if continues => {
-                    last.push(',');
-                    last.push_str(piece);
-                }
-                _ => {
-                    in_params = piece.contains(':');
-                    out.push(piece.to_string());
-                }
-            }
-        }
-    }
-    out
-}
-
 /// The policy specs named by `--policy`, with `all` expanded.
 pub fn policy_specs(values: &[String]) -> Result<Vec<PolicySpec>> {
     let mut specs = Vec::new();
-    for n in &split_specs(values) {
+    for n in &split_list(values) {
         if n == "all" {
             for p in gfxcache_llc::registry() {
                 specs.push(p.name.parse()?);
@@ -347,21 +325,4 @@ fn render(out: &Output, g: &Geometry) -> String {
         s.push_str(&t.render());
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_specs;
-
-    #[test]
-    fn parameters_after_a_comma_stay_with_their_spec() {
-        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            split_specs(&v(&["lru,gspc:t=4,acc-bits=8,drrip", "opt:bypass=false"])),
-            v(&["lru", "gspc:t=4,acc-bits=8", "drrip", "opt:bypass=false"])
-        );
-        // A `key=value` with no spec before it is left alone, to be reported.
-        assert_eq!(split_specs(&v(&["t=4,lru"])), v(&["t=4", "lru"]));
-        assert_eq!(split_specs(&v(&["lru,t=4"])), v(&["lru", "t=4"]));
-    }
 }
