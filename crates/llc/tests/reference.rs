@@ -340,7 +340,7 @@ const STREAMS: [Stream; 8] = [
 /// `2 * ways + 2` blocks per set; runs of one block by RT then TEX (render
 /// to texture) so that consumption happens.
 fn trace(seed: u64, n: usize, sets: u32, ways: u32) -> Vec<Access> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let pick: Vec<u64> = [
         0u64, 1, 2, 3, 4, 8, 12, 16, 20, 24, 28, 65, 66, 130, 195, 260, 1023, 1024, 1089, 2047,
     ]

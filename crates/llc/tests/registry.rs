@@ -14,7 +14,7 @@ fn build(text: &str) -> Result<Box<dyn gfxcache_cache::CacheSim>, CacheError> {
 }
 
 fn trace() -> Vec<Access> {
-    let mut rng = common::Rng(7);
+    let mut rng = common::Rng::new(7);
     let streams = [
         Stream::Z,
         Stream::Tex,
