@@ -26,6 +26,9 @@ use gfxcache_tcor::bound::{
 use gfxcache_tcor::*;
 use proptest::prelude::*;
 
+mod common;
+use common::ways;
+
 fn frames(max_attrs: u32) -> impl Strategy<Value = BinnedFrame> {
     (1u32..8, 1u32..8, 0usize..3).prop_flat_map(move |(tx, ty, o)| {
         let tiles = tx * ty;
@@ -45,17 +48,6 @@ fn frames(max_attrs: u32) -> impl Strategy<Value = BinnedFrame> {
             primitives,
         })
     })
-}
-
-/// Fully associative, or 1, 2, 4 or 8 ways.
-fn ways() -> impl Strategy<Value = Ways> {
-    prop_oneof![
-        Just(Ways::Full),
-        Just(Ways::N(1)),
-        Just(Ways::N(2)),
-        Just(Ways::N(4)),
-        Just(Ways::N(8)),
-    ]
 }
 
 /// A Primitive Buffer of `2^sets_log` sets of `ways`, or `lines` lines

@@ -14,6 +14,9 @@ use gfxcache_tcor::*;
 use gfxcache_trace::{Access, Stream};
 use proptest::prelude::*;
 
+mod common;
+use common::ways;
+
 fn frames(max_prims: usize) -> impl Strategy<Value = BinnedFrame> {
     (1u32..7, 1u32..7).prop_flat_map(move |(tx, ty)| {
         let tiles = tx * ty;
@@ -31,17 +34,6 @@ fn frames(max_prims: usize) -> impl Strategy<Value = BinnedFrame> {
             primitives,
         })
     })
-}
-
-/// Fully associative, or 1, 2, 4 or 8 ways.
-fn ways() -> impl Strategy<Value = Ways> {
-    prop_oneof![
-        Just(Ways::Full),
-        Just(Ways::N(1)),
-        Just(Ways::N(2)),
-        Just(Ways::N(4)),
-        Just(Ways::N(8)),
-    ]
 }
 
 /// The engine's name of a policy.
