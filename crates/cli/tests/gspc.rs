@@ -195,6 +195,14 @@ fn bad_input_is_a_clear_error() {
             ],
             "--big-size",
         ),
+        (
+            &["gspc", "x.gtr", "--size", "0", "--out", out_dir],
+            "an LLC of 0B",
+        ),
+        (
+            &["gspc", "x.gtr", "--banks", "3", "--out", out_dir],
+            "3 banks",
+        ),
     ];
     for (args, needle) in cases {
         let out = gfxcache(args);

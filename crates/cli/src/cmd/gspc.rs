@@ -9,7 +9,7 @@ use gfxcache_cache::{format_size, parse_size};
 use gfxcache_mem::GpuConfig;
 
 use crate::gspc::report::GspcReport;
-use crate::gspc::study::{machines, run_study, Setup};
+use crate::gspc::study::{geometry, machines, run_study, Setup};
 use crate::gspc::write;
 use crate::table::{percent, thousands, Table};
 
@@ -61,24 +61,12 @@ pub fn run(args: Args) -> Result<()> {
     match args.big_size.as_deref() {
         Some("none") => {}
         Some(s) => sizes.push(parse_size(s)?),
-        None => sizes.push(main * 2),
-    }
-    if sizes.len() == 2 && sizes[0] == sizes[1] {
-        bail!("--big-size equals --size ({})", format_size(main));
+        None => sizes.push(main.saturating_mul(2)),
     }
     let mut gpu = GpuConfig::high_end();
     if let Some(w) = args.work_cycles {
         gpu.work_cycles = w;
     }
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let start = std::time::Instant::now();
-    let trace = match (&args.trace, &args.scene) {
-        (Some(t), _) => t.clone(),
-        (None, Some(scene)) => render(&args, scene)?,
-        (None, None) => bail!("give a TRACE or --scene"),
-    };
-    let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
     let setup = Setup {
         sizes,
         ways: args.ways,
@@ -91,6 +79,23 @@ pub fn run(args: Args) -> Result<()> {
             Threads::Many
         },
     };
+    // Every size must make a cache of this shape before anything runs.
+    for &size in &setup.sizes {
+        geometry(&setup, size).with_context(|| format!("an LLC of {}", format_size(size)))?;
+    }
+    if setup.sizes.len() == 2 && setup.sizes[0] == setup.sizes[1] {
+        bail!("--big-size equals --size ({})", format_size(main));
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let start = std::time::Instant::now();
+    let trace = match (&args.trace, &args.scene) {
+        (Some(t), _) => t.clone(),
+        (None, Some(scene)) => render(&args, scene)?,
+        (None, None) => bail!("give a TRACE or --scene"),
+    };
+    let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
+
     let mut report = run_study(&trace, &setup)?;
     if let Some(s) = render_seconds {
         report.seconds.insert("render".into(), s);

@@ -108,7 +108,8 @@ fn feed(timer: &mut FrameTimer, events: &[BlockEvent]) {
     }
 }
 
-fn geometry(setup: &Setup, size: u64) -> Result<Geometry> {
+/// The LLC of `size` bytes in the study's shape.
+pub fn geometry(setup: &Setup, size: u64) -> Result<Geometry> {
     Ok(Geometry::from_size(size, Ways::N(setup.ways), setup.block)?.with_banks(setup.banks)?)
 }
 
