@@ -28,6 +28,9 @@
 //! - [`render_caches`]: the GSPC paper's render caches (vertex index,
 //!   vertex, HiZ, Z, stencil, render target, three-level texture) in front
 //!   of a record sink; their misses and write-backs are the LLC stream.
+//! - [`tbr_caches`]: a tile-based GPU's L1s (TCOR Table I: the Vertex
+//!   Cache and one texture cache per fragment processor) in front of a
+//!   record sink; what leaves them is the L2 request stream.
 //!
 //! Everything is deterministic: the same inputs give the same pixels, the
 //! same colours and the same addresses, in the same order.
@@ -49,6 +52,7 @@ pub mod render_caches;
 pub mod sampler;
 pub mod scene;
 pub mod state;
+pub mod tbr_caches;
 pub mod surface;
 pub mod target;
 pub mod texture;
@@ -58,8 +62,9 @@ pub use hiz::Hiz;
 pub use math::{Mat4, Vec2, Vec3, Vec4};
 pub use pipeline::{
     unit_of, ColorId, DepthId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, Stats,
-    WritesDepth,
+    TbrConfig, TbrStats, WritesDepth,
 };
+pub use tbr_caches::{TbrCacheConfig, TbrCaches};
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
 pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, TexView, Wrap};
