@@ -52,9 +52,9 @@ pub mod render_caches;
 pub mod sampler;
 pub mod scene;
 pub mod state;
-pub mod tbr_caches;
 pub mod surface;
 pub mod target;
+pub mod tbr_caches;
 pub mod texture;
 
 pub use buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer, VertexCache, MAX_ATTRS};
@@ -64,7 +64,6 @@ pub use pipeline::{
     unit_of, ColorId, DepthId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, Stats,
     TbrConfig, TbrStats, WritesDepth,
 };
-pub use tbr_caches::{TbrCacheConfig, TbrCaches};
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
 pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, TexView, Wrap};
@@ -77,4 +76,5 @@ pub use state::{
 };
 pub use surface::{Allocator, HizSurface, PixelFormat, Surface};
 pub use target::{ColorFormat, ColorTarget, DepthFormat, DepthTarget};
+pub use tbr_caches::{TbrCacheConfig, TbrCaches};
 pub use texture::{MipLevel, TexFormat, Texture};

@@ -334,7 +334,11 @@ impl Consumer {
             Some(Caches::Tbr(c)) => {
                 let tex = c.texture_stats();
                 let mut v = vec![("vertex".to_string(), c.vertex_stats())];
-                v.extend(tex.iter().enumerate().map(|(i, s)| (format!("tex-fp{i}"), *s)));
+                v.extend(
+                    tex.iter()
+                        .enumerate()
+                        .map(|(i, s)| (format!("tex-fp{i}"), *s)),
+                );
                 (v, tex)
             }
             None => (Vec::new(), Vec::new()),

@@ -60,8 +60,8 @@ mod parameter_buffer;
 mod tbr;
 mod tile_pass;
 
-pub use tbr::{TbrConfig, TbrStats};
 use tbr::{LoadOp, TileBins};
+pub use tbr::{TbrConfig, TbrStats};
 
 use binning::Binner;
 pub use binning::{tcor_attributes, BinnedPass, BinningConfig};

@@ -119,7 +119,8 @@ pub(super) struct TileBins {
 impl TileBins {
     /// Empty bins for `tiles` tiles.
     pub(super) fn reset(&mut self, tiles: usize) {
-        self.quads.resize_with(tiles.max(self.quads.len()), Vec::new);
+        self.quads
+            .resize_with(tiles.max(self.quads.len()), Vec::new);
         self.tris.resize_with(tiles.max(self.tris.len()), Vec::new);
         self.quads.iter_mut().for_each(Vec::clear);
         self.tris.iter_mut().for_each(Vec::clear);
