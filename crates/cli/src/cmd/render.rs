@@ -243,8 +243,8 @@ struct Consumer {
 /// The caches between the renderer and the trace: the GSPC paper's render
 /// caches (imr) or TCOR Table I's L1s (tbr).
 enum Caches {
-    Imr(RenderCaches<LlcSink>),
-    Tbr(TbrCaches<LlcSink>),
+    Imr(Box<RenderCaches<LlcSink>>),
+    Tbr(Box<TbrCaches<LlcSink>>),
 }
 
 struct Sink {
@@ -305,9 +305,12 @@ impl Consumer {
             let st = state.clone();
             let f: LlcSink = Box::new(move |r| st.borrow_mut().take(r));
             if args.tbr() {
-                Caches::Tbr(TbrCaches::new(&TbrCacheConfig::table_i(args.fps), f))
+                Caches::Tbr(Box::new(TbrCaches::new(
+                    &TbrCacheConfig::table_i(args.fps),
+                    f,
+                )))
             } else {
-                Caches::Imr(RenderCaches::new(f))
+                Caches::Imr(Box::new(RenderCaches::new(f)))
             }
         });
         Ok(Consumer { caches, state })
@@ -723,10 +726,13 @@ fn summarize(
 }
 
 fn text(o: &Output) -> String {
+    // Tile-based frames go through L1s only: what leaves them is the L2's
+    // request stream (the `llc` fields of the JSON).
+    let level = if o.mode == "tbr" { "L2" } else { "LLC" };
     let mut s = format!(
         "scene {}  {}x{}  {}  {} frame(s)  passes: {}\n\
          triangles {} in, {} after culling; fragments {} ({} shaded, overdraw {:.2}); texels sampled {}\n\
-         accesses: pipeline {}, LLC {}{}  ({:.2} s)\n\n",
+         accesses: pipeline {}, {level} {}{}  ({:.2} s)\n\n",
         o.scene,
         o.width,
         o.height,
@@ -751,7 +757,7 @@ fn text(o: &Output) -> String {
         "triangles",
         "shaded",
         "pipeline",
-        "LLC",
+        level,
     ])
     .left(1);
     for p in &o.per_pass {
@@ -767,7 +773,14 @@ fn text(o: &Output) -> String {
     }
     s.push_str(&t.render());
     s.push('\n');
-    let mut t = Table::new(["stream", "pipeline R", "pipeline W", "LLC R", "LLC W"]);
+    let (lr, lw) = (format!("{level} R"), format!("{level} W"));
+    let mut t = Table::new([
+        "stream",
+        "pipeline R",
+        "pipeline W",
+        lr.as_str(),
+        lw.as_str(),
+    ]);
     for st in Stream::ALL {
         let p = o.pipeline.get(st.name()).copied().unwrap_or_default();
         let l = o.llc.get(st.name()).copied().unwrap_or_default();
@@ -921,6 +934,20 @@ mod tests {
             no_transparent: false,
             no_post: false,
         }
+    }
+
+    #[test]
+    fn default_resolution_depends_on_the_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = args(dir.path(), 1, false);
+        (a.width, a.height) = (None, None);
+        assert_eq!(a.resolution(), (1920, 1080));
+        a.mode = "tbr".into();
+        assert_eq!(a.resolution(), (1960, 768));
+        a.height = Some(100);
+        assert_eq!(a.resolution(), (1960, 100));
+        a.fps = 0;
+        assert!(a.check().unwrap_err().to_string().contains("--fps 0"));
     }
 
     #[test]
