@@ -356,6 +356,10 @@ fn render_errors_are_clear() {
         assert!(err.contains(want), "{all:?}: {err}");
         assert!(out.stdout.is_empty());
     }
+    let out = gfxcache(&["render", "--scene", "terrain", "--hsr"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--hsr: hidden-surface removal needs --mode tbr"));
     let out = gfxcache(&["render", "--scene", "terrain", "--order", "spiral"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("spiral"));
@@ -418,6 +422,7 @@ fn render_tile_based() {
         "2",
         "--order",
         "scanline",
+        "--hsr",
         "--out",
         gtr.to_str().unwrap(),
         "--binned",
@@ -428,6 +433,8 @@ fn render_tile_based() {
     let t = &v["tbr"];
     assert_eq!(t["fps"], 2);
     assert_eq!(t["order"], "scanline");
+    assert_eq!(t["hsr"], true);
+    assert!(t["hsr_hidden"].as_u64().unwrap() > 0);
     assert_eq!(t["quads_per_fp"].as_array().unwrap().len(), 2);
     assert_eq!(t["texture_hit_rate_per_fp"].as_array().unwrap().len(), 2);
     assert!(t["tiles"].as_u64().unwrap() > 0);

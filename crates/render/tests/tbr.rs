@@ -20,6 +20,8 @@ struct Rendered {
     binned: Vec<BinnedPass>,
     tbr: Option<TbrStats>,
     quads: u64,
+    shaded: u64,
+    texels: u64,
 }
 
 fn render(scene: &str, tbr: Option<TbrConfig>, threads: usize, deferred: bool) -> Rendered {
@@ -43,6 +45,8 @@ fn render(scene: &str, tbr: Option<TbrConfig>, threads: usize, deferred: bool) -
         binned: r.take_binned(),
         tbr: r.tbr_stats().cloned(),
         quads: summary.stats().quads,
+        shaded: summary.stats().fragments_shaded,
+        texels: summary.stats().texels,
     }
 }
 
@@ -102,6 +106,37 @@ fn tile_based_pictures_equal_immediate_mode() {
         let s = t.tbr.expect("tile-based counters");
         assert_eq!(s.quads_per_fp.iter().sum::<u64>(), t.quads, "{name}");
         assert!(s.tiles > 0 && s.flushed_blocks > 0, "{name}: {s:?}");
+    }
+}
+
+#[test]
+fn hidden_surface_removal_shades_less_for_the_same_pixels() {
+    for (name, deferred) in [
+        ("terrain", true),
+        ("atrium", true),
+        ("city", true),
+        ("atrium", false),
+    ] {
+        let plain = render(name, tbr(TileOrder::ZOrder, 4), 1, deferred);
+        let hsr = render(
+            name,
+            Some(TbrConfig {
+                hsr: true,
+                ..TbrConfig::default()
+            }),
+            1,
+            deferred,
+        );
+        assert!(
+            plain.picture == hsr.picture,
+            "{name}: HSR changed the picture"
+        );
+        assert!(plain.hdr == hsr.hdr, "{name}: HSR changed the HDR target");
+        let hidden = hsr.tbr.as_ref().unwrap().hsr_hidden;
+        assert!(hidden > 0, "{name}: nothing hidden");
+        assert!(hsr.shaded < plain.shaded, "{name}");
+        assert!(hsr.texels < plain.texels, "{name}");
+        assert_eq!(plain.tbr.unwrap().hsr_hidden, 0);
     }
 }
 

@@ -125,6 +125,7 @@ fn render(args: &Args, scene: &str) -> Result<PathBuf> {
         tile_size: 32,
         tile_order: super::render::OrderArg::ZOrder,
         fps: 4,
+        hsr: false,
         raw: false,
         json: false,
         threads: if args.single_thread { 1 } else { 2 },

@@ -67,6 +67,10 @@ pub struct Args {
     /// --mode tbr: fragment processors, each with its own texture cache.
     #[arg(long, default_value_t = 4)]
     pub fps: u16,
+    /// --mode tbr: hidden-surface removal (TBDR): shade only the visible
+    /// fragment of each pixel among opaque draws. Same picture.
+    #[arg(long)]
+    pub hsr: bool,
     /// Write the unfiltered pipeline stream instead of the render caches'
     /// misses and write-backs.
     #[arg(long)]
@@ -197,6 +201,7 @@ struct TbrOut {
     tile_size: u32,
     order: &'static str,
     fps: u16,
+    hsr: bool,
     render_passes: u64,
     tiles: u64,
     quads_per_fp: Vec<u64>,
@@ -210,6 +215,8 @@ struct TbrOut {
     /// Render passes whose PB-Lists overflowed the baseline layout (their
     /// PB traffic uses the interleaved layout).
     pb_overflow_passes: u64,
+    /// With `--hsr`: covered pixels of opaque draws not shaded.
+    hsr_hidden: u64,
 }
 
 fn hit_rate(s: &RenderCacheStats) -> f64 {
@@ -397,6 +404,9 @@ impl Args {
                 self.tile_size
             );
         }
+        if self.hsr && !self.tbr() {
+            bail!("--hsr: hidden-surface removal needs --mode tbr");
+        }
         if self.tbr() && self.fps == 0 {
             bail!("--fps 0: expected at least 1 fragment processor");
         }
@@ -449,6 +459,7 @@ fn config(scene: &Scene, args: &Args) -> FrameConfig {
             tile_size: args.tile_size,
             order: args.tile_order.into(),
             fps: args.fps,
+            hsr: args.hsr,
         }),
         ..FrameConfig::new(w, h)
     }
@@ -554,6 +565,7 @@ fn trace_extra(args: &Args) -> std::collections::BTreeMap<String, serde_json::Va
         let order: gfxcache_tcor::TileOrder = args.tile_order.into();
         m.insert("tile_order".into(), order.name().into());
         m.insert("fps".into(), args.fps.into());
+        m.insert("hsr".into(), args.hsr.into());
     }
     m
 }
@@ -673,6 +685,7 @@ fn summarize(
             tile_size: c.tile_size,
             order: c.order.name(),
             fps: c.fps,
+            hsr: c.hsr,
             render_passes: t.render_passes,
             tiles: t.tiles,
             quads_per_fp: t.quads_per_fp.clone(),
@@ -682,6 +695,7 @@ fn summarize(
             pb_l2_reads: t.pb_reads,
             pb_l2_writes: t.pb_writes,
             pb_overflow_passes: t.pb_overflow_passes,
+            hsr_hidden: t.hsr_hidden,
         }),
         _ => None,
     };
@@ -837,6 +851,12 @@ fn text(o: &Output) -> String {
                 String::new()
             },
         ));
+        if t.hsr {
+            s.push_str(&format!(
+                "hidden-surface removal: {} covered pixels not shaded\n",
+                thousands(t.hsr_hidden)
+            ));
+        }
         let mut tb = Table::new(["fragment processor", "quads", "texture hit rate"]);
         for (i, q) in t.quads_per_fp.iter().enumerate() {
             let rate = t
@@ -925,6 +945,7 @@ mod tests {
             tile_size: 32,
             tile_order: OrderArg::ZOrder,
             fps: 4,
+            hsr: false,
             raw,
             json: true,
             threads,

@@ -56,6 +56,7 @@
 
 mod binning;
 mod front_end;
+mod hsr;
 mod parameter_buffer;
 mod tbr;
 mod tile_pass;

@@ -22,6 +22,9 @@ pub struct TbrConfig {
     /// Fragment processors the quads of a tile are spread over, each with
     /// its own texture cache (`unit` of their `tex` records).
     pub fps: u16,
+    /// Hidden-surface removal (TBDR): shade only the visible fragment of
+    /// each pixel among the opaque draws (see `hsr.rs`). Same pixels.
+    pub hsr: bool,
 }
 
 impl Default for TbrConfig {
@@ -30,6 +33,7 @@ impl Default for TbrConfig {
             tile_size: 32,
             order: TileOrder::ZOrder,
             fps: 4,
+            hsr: false,
         }
     }
 }
@@ -84,6 +88,8 @@ pub struct TbrStats {
     /// room (1024 primitives per tile): their Parameter Buffer traffic
     /// uses the interleaved layout, which has no such limit.
     pub pb_overflow_passes: u64,
+    /// Covered pixels of opaque draws hidden-surface removal did not shade.
+    pub hsr_hidden: u64,
 }
 
 /// What a render pass does with a target's old contents at tile start.

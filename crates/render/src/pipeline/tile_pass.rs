@@ -38,10 +38,12 @@
 
 use gfxcache_trace::{Marker, Record, Stream};
 
+use crate::raster::Quad;
 use crate::surface::Surface;
 
 use super::binning::{tcor_attributes, BinnedPass, Binner};
 use super::front_end::FrontBatch;
+use super::hsr::{self, Hsr};
 use super::parameter_buffer::PbTraffic;
 use super::tbr::{BinnedTri, LoadOp, TileBins, TileGrid};
 use super::{access, ColorId, DepthId, Draw, Op, Pipeline, Stats, STAMP};
@@ -127,6 +129,8 @@ impl Pipeline {
             self.tbr_stats.quads_per_fp.resize(fps as usize, 0);
         }
         self.tbr_stats.render_passes += 1;
+        let eligible: Vec<bool> = draws.iter().map(hsr::eligible).collect();
+        let mut hsr = (cfg.hsr && eligible.iter().any(|&e| e)).then(|| Hsr::new(cfg.tile_size));
         for (pos, tile) in cfg
             .order
             .sequence(grid.tiles_x, grid.tiles_y)
@@ -139,6 +143,10 @@ impl Pipeline {
             let rect = grid.rect(tile);
             self.transfer_tile(first, &colors, depth, rect, Op::Read, sink);
             let (quads, tris) = (&bins.quads[tile as usize], &bins.tris[tile as usize]);
+            if let (Some(h), Some(d)) = (&mut hsr, first.depth) {
+                let dt = &self.depths[d.0];
+                h.resolve(dt, rect, quads, tris, &bins.attrs, draws, &eligible);
+            }
             let mut fp = 0u16;
             let mut i = 0;
             let mut back_end = |r: Record| {
@@ -157,10 +165,27 @@ impl Pipeline {
                 }
                 let t = &bins.attrs[tris[i] as usize];
                 let d = &draws[t.draw as usize];
-                self.stamp(d, &quads[i..j], &t.attrs, fp, &mut back_end);
-                self.tbr_stats.quads_per_fp[fp as usize] += (j - i) as u64;
-                fp = (fp + 1) % fps;
+                let stamp = match &mut hsr {
+                    Some(h) if eligible[t.draw as usize] => {
+                        h.quads.clear();
+                        for (k, q) in quads.iter().enumerate().take(j).skip(i) {
+                            let mask = h.visible(k, q);
+                            self.tbr_stats.hsr_hidden += u64::from((q.mask & !mask).count_ones());
+                            if mask != 0 {
+                                h.quads.push(Quad { mask, ..*q });
+                            }
+                        }
+                        &h.quads[..]
+                    }
+                    _ => &quads[i..j],
+                };
                 i = j;
+                if stamp.is_empty() {
+                    continue;
+                }
+                self.stamp(d, stamp, &t.attrs, fp, &mut back_end);
+                self.tbr_stats.quads_per_fp[fp as usize] += stamp.len() as u64;
+                fp = (fp + 1) % fps;
             }
             self.transfer_tile(first, &colors, depth, rect, Op::Write, sink);
             sink(Record::Marker(Marker::TileEnd { tile }));
@@ -320,7 +345,7 @@ impl Pipeline {
     /// nothing reads), so its tiles are not loaded. No effect in immediate
     /// mode, and none on the pixels.
     pub fn discard_color(&mut self, id: ColorId) {
-        if self.color_load[id.0] == LoadOp::Load {
+        if self.tbr.is_some() && self.color_load[id.0] == LoadOp::Load {
             self.color_load[id.0] = LoadOp::DontCare;
         }
     }
