@@ -35,10 +35,13 @@
 //! Everything is deterministic: the same inputs give the same pixels, the
 //! same colours and the same addresses, in the same order.
 //!
-//! Depends on `gfxcache-trace` and `gfxcache-cache` (whose cache engine the
-//! render caches run on). It must never depend on the design crates (llc, tcor,
-//! nuca, nbtc), on timing models or on the command line: those consume what
-//! this crate emits.
+//! Depends on `gfxcache-trace`, `gfxcache-cache` (whose cache engine the
+//! render caches run on) and, for tile-based rendering, `gfxcache-tcor`'s
+//! binned frame and baseline Tiling Engine (the Polygon List Builder's
+//! output and the Parameter Buffer traffic a tile-based frame makes). It
+//! must never depend on the other design crates (llc, nuca, nbtc), on
+//! timing models or on the command line: those consume what this crate
+//! emits.
 
 #![forbid(unsafe_code)]
 

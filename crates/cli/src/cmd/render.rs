@@ -215,7 +215,8 @@ struct TbrOut {
     /// Render passes whose PB-Lists overflowed the baseline layout (their
     /// PB traffic uses the interleaved layout).
     pb_overflow_passes: u64,
-    /// With `--hsr`: covered pixels of opaque draws not shaded.
+    /// With `--hsr`: covered pixels of opaque draws taken out before the
+    /// depth test (many would have failed it anyway).
     hsr_hidden: u64,
 }
 
@@ -853,7 +854,7 @@ fn text(o: &Output) -> String {
         ));
         if t.hsr {
             s.push_str(&format!(
-                "hidden-surface removal: {} covered pixels not shaded\n",
+                "hidden-surface removal: {} covered pixels taken out before the depth test\n",
                 thousands(t.hsr_hidden)
             ));
         }

@@ -58,6 +58,17 @@
 //! end reads no target and owns all its state, so records and pixels are
 //! the same for any thread count. The command line also runs the render
 //! caches on another thread.
+//!
+//! **Tile-based mode.** With [`FrameConfig::tbr`] every pass's draws into
+//! the same targets are one render pass (`submit` ->
+//! [`Pipeline::draw_tiled`]; each full-screen draw, e.g. each bloom step,
+//! is one of its own), rendered tile by tile with on-chip tile buffers:
+//! clears cost nothing, targets are loaded at tile start unless cleared or
+//! discarded (the G-buffer, the display target and the blend-free bloom
+//! steps are discarded: nothing reads their old contents), colour is
+//! stored at tile end, and depth only for the shadow map and the main
+//! depth buffer (sampled or tested by later passes). The pixels are those
+//! of immediate mode.
 
 mod display;
 mod forward;

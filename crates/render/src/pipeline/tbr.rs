@@ -88,7 +88,8 @@ pub struct TbrStats {
     /// room (1024 primitives per tile): their Parameter Buffer traffic
     /// uses the interleaved layout, which has no such limit.
     pub pb_overflow_passes: u64,
-    /// Covered pixels of opaque draws hidden-surface removal did not shade.
+    /// Covered pixels of opaque draws that hidden-surface removal took out
+    /// before the depth test (many would have failed it anyway).
     pub hsr_hidden: u64,
 }
 
