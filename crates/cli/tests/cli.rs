@@ -346,7 +346,8 @@ fn render_errors_are_clear() {
             &["--tile-size", "0"][..],
             "--tile-size 0: expected an even number",
         ),
-        (&["--fps", "0"][..], "--fps 0: expected at least 1"),
+        (&["--fps", "0"][..], "--fps 0: expected 1 to 256"),
+        (&["--fps", "300"][..], "--fps 300: expected 1 to 256"),
     ] {
         let mut all = vec!["render", "--scene", "terrain", "--mode", "tbr", "--json"];
         all.extend_from_slice(args);

@@ -190,11 +190,27 @@ fn tile_buffers_move_only_at_tile_start_and_end() {
 
 #[test]
 fn each_colour_block_is_stored_once_per_render_pass() {
+    // 6 is no multiple of the 4x4 or 8x8 blocks: blocks straddle tiles.
+    for tile_size in [32, 6] {
+        stored_once(tile_size);
+    }
+}
+
+fn stored_once(tile_size: u32) {
     let scene = resolve("city").unwrap();
     let cfg = FrameConfig {
-        tbr: tbr(TileOrder::Hilbert, 4),
+        tbr: Some(TbrConfig {
+            tile_size,
+            order: TileOrder::Hilbert,
+            ..TbrConfig::default()
+        }),
         shadow_size: 256,
         ..FrameConfig::new(150, 90)
+    };
+    let imr = {
+        let mut r = FrameRenderer::new(&scene, FrameConfig { tbr: None, ..cfg }).unwrap();
+        r.render(0, 1, &mut |_| {});
+        r.picture()
     };
     let mut r = FrameRenderer::new(&scene, cfg).unwrap();
     let mut records = Vec::new();
@@ -216,7 +232,7 @@ fn each_colour_block_is_stored_once_per_render_pass() {
         }
         assert!(
             seen.values().all(|&c| c == 1),
-            "pass {}: a colour block stored twice",
+            "tile size {tile_size}, pass {}: a colour block stored twice",
             bp.pass
         );
         at += n;
@@ -238,7 +254,8 @@ fn each_colour_block_is_stored_once_per_render_pass() {
         })
         .collect();
     got.sort_unstable();
-    assert_eq!(got, want);
+    assert_eq!(got, want, "tile size {tile_size}");
+    assert!(r.picture() == imr, "tile size {tile_size}: pictures differ");
 }
 
 #[test]
@@ -298,7 +315,14 @@ fn bad_configurations_are_errors() {
                 fps: 0,
                 ..TbrConfig::default()
             },
-            "fragment processors",
+            "0 fragment processors",
+        ),
+        (
+            TbrConfig {
+                fps: 1000,
+                ..TbrConfig::default()
+            },
+            "1000 fragment processors",
         ),
     ] {
         let cfg = FrameConfig {

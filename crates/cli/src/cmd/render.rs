@@ -408,8 +408,12 @@ impl Args {
         if self.hsr && !self.tbr() {
             bail!("--hsr: hidden-surface removal needs --mode tbr");
         }
-        if self.tbr() && self.fps == 0 {
-            bail!("--fps 0: expected at least 1 fragment processor");
+        if self.tbr() && !(1..=TbrConfig::MAX_FPS).contains(&self.fps) {
+            bail!(
+                "--fps {}: expected 1 to {} fragment processors",
+                self.fps,
+                TbrConfig::MAX_FPS
+            );
         }
         Ok(())
     }

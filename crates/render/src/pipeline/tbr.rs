@@ -41,6 +41,8 @@ impl Default for TbrConfig {
 impl TbrConfig {
     /// TCOR Table I's screen resolution.
     pub const TABLE_I_RESOLUTION: (u32, u32) = (1960, 768);
+    /// Most fragment processors accepted (each has a 64 KiB texture cache).
+    pub const MAX_FPS: u16 = 256;
 
     /// Why this configuration cannot be used, if it cannot.
     pub fn check(&self) -> Result<(), String> {
@@ -50,8 +52,12 @@ impl TbrConfig {
                 self.tile_size
             ));
         }
-        if self.fps == 0 {
-            return Err("0 fragment processors: expected at least 1".into());
+        if !(1..=Self::MAX_FPS).contains(&self.fps) {
+            return Err(format!(
+                "{} fragment processors: expected 1 to {}",
+                self.fps,
+                Self::MAX_FPS
+            ));
         }
         Ok(())
     }
