@@ -2,16 +2,17 @@
 //! tiles in the configured order with matching markers, the tile buffers'
 //! traffic only at tile starts (loads) and ends (stores), each colour block
 //! stored once per render pass, texture reads tagged with a fragment
-//! processor, and the same records for any thread count.
+//! processor, the Parameter Buffer traffic where the Tiling Engine makes
+//! it, and the same records for any thread count.
 
 use std::collections::HashMap;
 
 use gfxcache_render::frame::{FrameConfig, FrameRenderer};
 use gfxcache_render::pipeline::BinnedPass;
 use gfxcache_render::scene::resolve;
-use gfxcache_render::{TbrConfig, TbrStats};
+use gfxcache_render::{Allocator, ColorFormat, ColorTarget, Pipeline, TbrConfig, TbrStats};
 use gfxcache_tcor::TileOrder;
-use gfxcache_trace::{Marker, Op, Record, Stream};
+use gfxcache_trace::{Marker, Op, PassKind, Record, Stream};
 
 struct Rendered {
     records: Vec<Record>,
@@ -332,4 +333,51 @@ fn bad_configurations_are_errors() {
         let e = FrameRenderer::new(&scene, cfg).err().expect("an error");
         assert!(e.to_string().contains(want), "{e}");
     }
+}
+
+#[test]
+fn parameter_buffer_traffic_sits_where_the_tiling_engine_makes_it() {
+    let r = render("atrium", tbr(TileOrder::ZOrder, 4), 1, true);
+    let s = r.tbr.unwrap();
+    let is_pb = |r: &Record| matches!(r, Record::Access(a) if matches!(a.stream, Stream::PbList | Stream::PbAttr));
+    let pb: Vec<&Record> = r.records.iter().filter(|x| is_pb(x)).collect();
+    assert_eq!(pb.len() as u64, s.pb_reads + s.pb_writes);
+    assert!(s.pb_reads > 0 && s.pb_writes > 0);
+    // Outside tiles: only the Polygon List Builder's blocks, each run of
+    // them directly before a render pass's first TileBegin.
+    let mut in_tile = false;
+    let mut run = false;
+    for rec in &r.records {
+        match rec {
+            Record::Marker(Marker::TileBegin { .. }) => {
+                in_tile = true;
+                run = false;
+            }
+            Record::Marker(Marker::TileEnd { .. }) => in_tile = false,
+            x if is_pb(x) && !in_tile => run = true,
+            Record::Access(_) | Record::Marker(_) => {
+                assert!(!run, "{rec:?} between PB build blocks and the tiles");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_clear_no_render_pass_consumes_still_reaches_memory() {
+    let mut alloc = Allocator::default();
+    let mut p = Pipeline::new();
+    p.set_tbr(Some(TbrConfig::default()));
+    let id = p.add_color(ColorTarget::new(40, 24, ColorFormat::Rgba8, &mut alloc));
+    let mut recs = Vec::new();
+    p.begin_pass("clear", PassKind::Other, &mut |r| recs.push(r));
+    p.clear_color(id, [1.0, 0.0, 0.0, 1.0], &mut |r| recs.push(r));
+    assert_eq!(recs.len(), 1, "a tile-based clear writes nothing at once");
+    p.end_pass(&mut |r| recs.push(r));
+    let writes = recs
+        .iter()
+        .filter(|r| matches!(r, Record::Access(a) if a.stream == Stream::Rt && a.op == Op::Write))
+        .count();
+    // 40x24 pixels of 4x4 blocks.
+    assert_eq!(writes, 10 * 6);
+    assert_eq!(p.color(id).read(39, 23), [1.0, 0.0, 0.0, 1.0]);
 }
