@@ -337,11 +337,33 @@ fn scenes_lists_the_builtins() {
 
 #[test]
 fn render_errors_are_clear() {
-    let out = gfxcache(&["render", "--scene", "anything", "--mode", "tbr"]);
+    for (args, want) in [
+        (
+            &["--tile-size", "31"][..],
+            "--tile-size 31: expected an even number",
+        ),
+        (
+            &["--tile-size", "0"][..],
+            "--tile-size 0: expected an even number",
+        ),
+        (&["--fps", "0"][..], "--fps 0: expected 1 to 256"),
+        (&["--fps", "300"][..], "--fps 300: expected 1 to 256"),
+    ] {
+        let mut all = vec!["render", "--scene", "terrain", "--mode", "tbr", "--json"];
+        all.extend_from_slice(args);
+        let out = gfxcache(&all);
+        assert!(!out.status.success(), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{all:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = gfxcache(&["render", "--scene", "terrain", "--hsr"]);
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("not implemented yet"), "{err}");
-    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--hsr: hidden-surface removal needs --mode tbr"));
+    let out = gfxcache(&["render", "--scene", "terrain", "--order", "spiral"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("spiral"));
     let out = gfxcache(&["render", "--scene", "/no/such/scene.obj", "--json"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown scene"));
@@ -380,6 +402,59 @@ fn render_a_builtin() {
     assert!(gtr.exists() && png.exists());
     let info = json(&["trace", "info", gtr.to_str().unwrap(), "--json"]);
     assert!(info.is_object());
+}
+
+#[test]
+fn render_tile_based() {
+    let dir = tempfile::tempdir().unwrap();
+    let gtr = dir.path().join("t.gtr");
+    let binned = dir.path().join("b.json");
+    let v = json(&[
+        "render",
+        "--scene",
+        "city",
+        "--mode",
+        "tbr",
+        "--width",
+        "96",
+        "--height",
+        "64",
+        "--fps",
+        "2",
+        "--order",
+        "scanline",
+        "--hsr",
+        "--out",
+        gtr.to_str().unwrap(),
+        "--binned",
+        binned.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["mode"], "tbr");
+    let t = &v["tbr"];
+    assert_eq!(t["fps"], 2);
+    assert_eq!(t["order"], "scanline");
+    assert_eq!(t["hsr"], true);
+    assert!(t["hsr_hidden"].as_u64().unwrap() > 0);
+    assert_eq!(t["quads_per_fp"].as_array().unwrap().len(), 2);
+    assert_eq!(t["texture_hit_rate_per_fp"].as_array().unwrap().len(), 2);
+    assert!(t["tiles"].as_u64().unwrap() > 0);
+    assert!(t["flushed_blocks"].as_u64().unwrap() > 0);
+    let caches: Vec<&str> = v["render_caches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cache"].as_str().unwrap())
+        .collect();
+    assert_eq!(caches, ["vertex", "tex-fp0", "tex-fp1"]);
+    assert!(v["llc"]["pb-attr"]["reads"].as_u64().unwrap() > 0);
+    assert!(binned.exists());
+    let info = json(&["trace", "info", gtr.to_str().unwrap(), "--json"]);
+    assert!(info.to_string().contains("\"tbr\""), "{info}");
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(96), Some(64))
+    );
 }
 
 #[test]

@@ -28,14 +28,20 @@
 //! - [`render_caches`]: the GSPC paper's render caches (vertex index,
 //!   vertex, HiZ, Z, stencil, render target, three-level texture) in front
 //!   of a record sink; their misses and write-backs are the LLC stream.
+//! - [`tbr_caches`]: a tile-based GPU's L1s (TCOR Table I: the Vertex
+//!   Cache and one texture cache per fragment processor) in front of a
+//!   record sink; what leaves them is the L2 request stream.
 //!
 //! Everything is deterministic: the same inputs give the same pixels, the
 //! same colours and the same addresses, in the same order.
 //!
-//! Depends on `gfxcache-trace` and `gfxcache-cache` (whose cache engine the
-//! render caches run on). It must never depend on the design crates (llc, tcor,
-//! nuca, nbtc), on timing models or on the command line: those consume what
-//! this crate emits.
+//! Depends on `gfxcache-trace`, `gfxcache-cache` (whose cache engine the
+//! render caches run on) and, for tile-based rendering, `gfxcache-tcor`'s
+//! binned frame and baseline Tiling Engine (the Polygon List Builder's
+//! output and the Parameter Buffer traffic a tile-based frame makes). It
+//! must never depend on the other design crates (llc, nuca, nbtc), on
+//! timing models or on the command line: those consume what this crate
+//! emits.
 
 #![forbid(unsafe_code)]
 
@@ -51,6 +57,7 @@ pub mod scene;
 pub mod state;
 pub mod surface;
 pub mod target;
+pub mod tbr_caches;
 pub mod texture;
 
 pub use buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer, VertexCache, MAX_ATTRS};
@@ -58,7 +65,7 @@ pub use hiz::Hiz;
 pub use math::{Mat4, Vec2, Vec3, Vec4};
 pub use pipeline::{
     unit_of, ColorId, DepthId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, Stats,
-    WritesDepth,
+    TbrConfig, TbrStats, WritesDepth,
 };
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
@@ -72,4 +79,5 @@ pub use state::{
 };
 pub use surface::{Allocator, HizSurface, PixelFormat, Surface};
 pub use target::{ColorFormat, ColorTarget, DepthFormat, DepthTarget};
+pub use tbr_caches::{TbrCacheConfig, TbrCaches};
 pub use texture::{MipLevel, TexFormat, Texture};

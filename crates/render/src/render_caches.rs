@@ -71,7 +71,7 @@ use crate::pipeline::FRAGMENT_UNITS;
 
 /// Block size of every render cache.
 pub const BLOCK: u32 = 64;
-const SHIFT: u32 = BLOCK.trailing_zeros();
+pub(crate) const SHIFT: u32 = BLOCK.trailing_zeros();
 
 /// Size and associativity of one cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +102,7 @@ pub struct RenderCacheConfig {
     pub tex: TexConfig,
 }
 
-const fn kb(k: u64, ways: u32) -> CacheShape {
+pub(crate) const fn kb(k: u64, ways: u32) -> CacheShape {
     CacheShape {
         bytes: k * 1024,
         ways,
@@ -150,13 +150,13 @@ impl RenderCacheStats {
 }
 
 /// One cache and its counters.
-struct Level {
+pub(crate) struct Level {
     cache: Cache<Lru>,
-    stats: RenderCacheStats,
+    pub(crate) stats: RenderCacheStats,
 }
 
 impl Level {
-    fn new(s: CacheShape) -> Level {
+    pub(crate) fn new(s: CacheShape) -> Level {
         let geom = Geometry::from_size(s.bytes, Ways::N(s.ways), BLOCK)
             .unwrap_or_else(|e| panic!("render cache {s:?}: {e}"));
         let spec: PolicySpec = "lru".parse().expect("lru is a policy");
@@ -169,7 +169,7 @@ impl Level {
     }
 
     /// One block access; whether it hit, and the dirty block it evicted.
-    fn access(
+    pub(crate) fn access(
         &mut self,
         block: u64,
         stream: Stream,
@@ -352,7 +352,7 @@ impl<F: FnMut(Record)> RenderCaches<F> {
     }
 }
 
-fn emit(out: &mut impl FnMut(Record), block: u64, stream: Stream, op: Op, unit: u16) {
+pub(crate) fn emit(out: &mut impl FnMut(Record), block: u64, stream: Stream, op: Op, unit: u16) {
     out(Record::Access(Access {
         addr: block << SHIFT,
         size: BLOCK,

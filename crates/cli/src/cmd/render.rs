@@ -17,7 +17,9 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use gfxcache_render::frame::{add_stats, FrameConfig, FrameRenderer, StreamCounts};
 use gfxcache_render::pipeline::BinningConfig;
-use gfxcache_render::{RenderCacheStats, RenderCaches, Scene, Stats};
+use gfxcache_render::{
+    RenderCacheStats, RenderCaches, Scene, Stats, TbrCacheConfig, TbrCaches, TbrConfig,
+};
 use gfxcache_trace::{Marker, Record, Stream, TraceMeta, TraceWrite};
 use serde::Serialize;
 
@@ -30,13 +32,16 @@ pub struct Args {
     /// A built-in scene name (see `gfxcache scenes`) or a scene file.
     #[arg(long)]
     pub scene: String,
-    /// Pipeline mode: `imr` (immediate mode); `tbr` comes later.
+    /// Pipeline mode: `imr` (immediate mode, through the GSPC paper's
+    /// render caches) or `tbr` (tile-based, through TCOR Table I's L1s).
     #[arg(long, default_value = "imr")]
     pub mode: String,
-    #[arg(long, default_value_t = 1920)]
-    pub width: u32,
-    #[arg(long, default_value_t = 1080)]
-    pub height: u32,
+    /// Screen width (default 1920 in imr, TCOR Table I's 1960 in tbr).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Screen height (default 1080 in imr, TCOR Table I's 768 in tbr).
+    #[arg(long)]
+    pub height: Option<u32>,
     /// Frames along the scene's camera path.
     #[arg(long, default_value_t = 1)]
     pub frames: u32,
@@ -53,12 +58,19 @@ pub struct Args {
     /// attribute count and tiles; what `gfxcache-tcor` reads).
     #[arg(long)]
     pub binned: Option<PathBuf>,
-    /// Tile side in pixels for --binned (even).
+    /// Tile side in pixels (even) for --mode tbr and --binned.
     #[arg(long, default_value_t = 32)]
     pub tile_size: u32,
-    /// Tile traversal order for --binned.
-    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
+    /// Tile traversal order for --mode tbr and --binned.
+    #[arg(long = "order", alias = "tile-order", value_enum, default_value_t = OrderArg::ZOrder)]
     pub tile_order: OrderArg,
+    /// --mode tbr: fragment processors, each with its own texture cache.
+    #[arg(long, default_value_t = 4)]
+    pub fps: u16,
+    /// --mode tbr: hidden-surface removal (TBDR): shade only the visible
+    /// fragment of each pixel among opaque draws. Same picture.
+    #[arg(long)]
+    pub hsr: bool,
     /// Write the unfiltered pipeline stream instead of the render caches'
     /// misses and write-backs.
     #[arg(long)]
@@ -141,7 +153,7 @@ struct PassOut {
 
 #[derive(Serialize)]
 struct CacheOut {
-    cache: &'static str,
+    cache: String,
     accesses: u64,
     hits: u64,
     misses: u64,
@@ -152,7 +164,7 @@ struct CacheOut {
 #[derive(Serialize)]
 struct Output {
     scene: String,
-    mode: &'static str,
+    mode: String,
     width: u32,
     height: u32,
     frames: u32,
@@ -178,6 +190,42 @@ struct Output {
     /// With `--binned`: Table II of TCOR for each binned pass.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     binned: Vec<super::binned::BinnedOut>,
+    /// With `--mode tbr`: what the tiles did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tbr: Option<TbrOut>,
+}
+
+/// The tile-based mode's figures.
+#[derive(Serialize)]
+struct TbrOut {
+    tile_size: u32,
+    order: &'static str,
+    fps: u16,
+    hsr: bool,
+    render_passes: u64,
+    tiles: u64,
+    quads_per_fp: Vec<u64>,
+    /// Hit rate of each fragment processor's texture cache (empty with
+    /// `--raw`: no caches ran).
+    texture_hit_rate_per_fp: Vec<f64>,
+    loaded_blocks: u64,
+    flushed_blocks: u64,
+    pb_l2_reads: u64,
+    pb_l2_writes: u64,
+    /// Render passes whose PB-Lists overflowed the baseline layout (their
+    /// PB traffic uses the interleaved layout).
+    pb_overflow_passes: u64,
+    /// With `--hsr`: covered pixels of opaque draws taken out before the
+    /// depth test (many would have failed it anyway).
+    hsr_hidden: u64,
+}
+
+fn hit_rate(s: &RenderCacheStats) -> f64 {
+    if s.accesses > 0 {
+        s.hits as f64 / s.accesses as f64
+    } else {
+        0.0
+    }
 }
 
 /// What the consumer side (render caches, trace writer) reports.
@@ -185,7 +233,9 @@ struct Consumed {
     /// LLC-side counts per pass name, in order of first appearance; the
     /// frame-end flush lands in `(flush)`.
     per_pass: Vec<(String, StreamCounts)>,
-    caches: Vec<(&'static str, RenderCacheStats)>,
+    caches: Vec<(String, RenderCacheStats)>,
+    /// `--mode tbr`: each fragment processor's texture cache.
+    tex_per_fp: Vec<RenderCacheStats>,
 }
 
 /// The consumer: records in, through the render caches (unless raw), to the
@@ -194,8 +244,15 @@ struct Consumed {
 type LlcSink = Box<dyn FnMut(Record)>;
 
 struct Consumer {
-    caches: Option<RenderCaches<LlcSink>>,
+    caches: Option<Caches>,
     state: Rc<RefCell<Sink>>,
+}
+
+/// The caches between the renderer and the trace: the GSPC paper's render
+/// caches (imr) or TCOR Table I's L1s (tbr).
+enum Caches {
+    Imr(Box<RenderCaches<LlcSink>>),
+    Tbr(Box<TbrCaches<LlcSink>>),
 }
 
 struct Sink {
@@ -255,21 +312,48 @@ impl Consumer {
         let caches = (!args.raw).then(|| {
             let st = state.clone();
             let f: LlcSink = Box::new(move |r| st.borrow_mut().take(r));
-            RenderCaches::new(f)
+            if args.tbr() {
+                Caches::Tbr(Box::new(TbrCaches::new(
+                    &TbrCacheConfig::table_i(args.fps),
+                    f,
+                )))
+            } else {
+                Caches::Imr(Box::new(RenderCaches::new(f)))
+            }
         });
         Ok(Consumer { caches, state })
     }
 
     fn take(&mut self, r: Record) {
         match &mut self.caches {
-            Some(c) => c.record(r),
+            Some(Caches::Imr(c)) => c.record(r),
+            Some(Caches::Tbr(c)) => c.record(r),
             None => self.state.borrow_mut().take(r),
         }
     }
 
     /// Counters, and the trace finished (renamed into place).
     fn finish(self, out: Option<&Path>) -> Result<Consumed> {
-        let caches = self.caches.as_ref().map(|c| c.stats()).unwrap_or_default();
+        let (caches, tex_per_fp) = match &self.caches {
+            Some(Caches::Imr(c)) => (
+                c.stats()
+                    .into_iter()
+                    .map(|(n, s)| (n.to_string(), s))
+                    .collect(),
+                Vec::new(),
+            ),
+            Some(Caches::Tbr(c)) => {
+                let tex = c.texture_stats();
+                let mut v = vec![("vertex".to_string(), c.vertex_stats())];
+                v.extend(
+                    tex.iter()
+                        .enumerate()
+                        .map(|(i, s)| (format!("tex-fp{i}"), *s)),
+                );
+                (v, tex)
+            }
+            None => (Vec::new(), Vec::new()),
+        };
         drop(self.caches);
         let mut s = self.state.borrow_mut();
         if let Some(e) = s.error.take() {
@@ -280,27 +364,63 @@ impl Consumer {
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
         let per_pass = std::mem::take(&mut s.per_pass);
-        Ok(Consumed { per_pass, caches })
+        Ok(Consumed {
+            per_pass,
+            caches,
+            tex_per_fp,
+        })
+    }
+}
+
+impl Args {
+    /// Whether `--mode tbr` was asked for (`--mode` is checked by
+    /// [`Args::check`]).
+    pub fn tbr(&self) -> bool {
+        self.mode == "tbr"
+    }
+
+    /// The screen size: the flags, else the mode's default.
+    pub fn resolution(&self) -> (u32, u32) {
+        let (w, h) = if self.tbr() {
+            TbrConfig::TABLE_I_RESOLUTION
+        } else {
+            (1920, 1080)
+        };
+        (self.width.unwrap_or(w), self.height.unwrap_or(h))
+    }
+
+    /// Errors naming what was expected, before anything is rendered.
+    pub fn check(&self) -> Result<()> {
+        if !matches!(self.mode.as_str(), "imr" | "tbr") {
+            bail!("unknown --mode '{}' (expected imr or tbr)", self.mode);
+        }
+        if self.frames == 0 {
+            bail!("--frames must be at least 1");
+        }
+        if (self.tbr() || self.binned.is_some())
+            && (self.tile_size < 2 || !self.tile_size.is_multiple_of(2))
+        {
+            bail!(
+                "--tile-size {}: expected an even number of pixels, at least 2",
+                self.tile_size
+            );
+        }
+        if self.hsr && !self.tbr() {
+            bail!("--hsr: hidden-surface removal needs --mode tbr");
+        }
+        if self.tbr() && !(1..=TbrConfig::MAX_FPS).contains(&self.fps) {
+            bail!(
+                "--fps {}: expected 1 to {} fragment processors",
+                self.fps,
+                TbrConfig::MAX_FPS
+            );
+        }
+        Ok(())
     }
 }
 
 pub fn run(args: Args) -> Result<()> {
-    match args.mode.as_str() {
-        "imr" => {}
-        "tbr" => bail!(
-            "--mode tbr: tile-based rendering is not implemented yet (it comes with a later issue); use --mode imr"
-        ),
-        m => bail!("unknown --mode '{m}' (expected imr or tbr)"),
-    }
-    if args.frames == 0 {
-        bail!("--frames must be at least 1");
-    }
-    if args.binned.is_some() && (args.tile_size < 2 || !args.tile_size.is_multiple_of(2)) {
-        bail!(
-            "--tile-size {}: expected an even number of pixels, at least 2",
-            args.tile_size
-        );
-    }
+    args.check()?;
     let scene = gfxcache_render::scene::resolve(&args.scene)?;
     for w in &scene.warnings {
         eprintln!("warning: {}: {w}", scene.name);
@@ -317,6 +437,7 @@ pub fn run(args: Args) -> Result<()> {
 /// Renders `args.scene` into `args.out` / `args.png` without printing a
 /// summary: how other commands (`gspc`) make their frame.
 pub fn render_quietly(args: &Args) -> Result<()> {
+    args.check()?;
     let scene = gfxcache_render::scene::resolve(&args.scene)?;
     for w in &scene.warnings {
         eprintln!("warning: {}: {w}", scene.name);
@@ -331,6 +452,7 @@ fn config(scene: &Scene, args: &Args) -> FrameConfig {
     p.deferred &= !args.forward;
     p.transparent &= !args.no_transparent;
     p.post &= !args.no_post;
+    let (w, h) = args.resolution();
     FrameConfig {
         passes: Some(p),
         threads: args.threads.max(1),
@@ -338,7 +460,13 @@ fn config(scene: &Scene, args: &Args) -> FrameConfig {
             tile_size: args.tile_size,
             order: args.tile_order.into(),
         }),
-        ..FrameConfig::new(args.width, args.height)
+        tbr: args.tbr().then(|| TbrConfig {
+            tile_size: args.tile_size,
+            order: args.tile_order.into(),
+            fps: args.fps,
+            hsr: args.hsr,
+        }),
+        ..FrameConfig::new(w, h)
     }
 }
 
@@ -352,16 +480,11 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
     let meta = TraceMeta {
         generator: format!("gfxcache {} render", env!("CARGO_PKG_VERSION")),
         scene: Some(scene.name.clone()),
-        resolution: Some([args.width, args.height]),
-        mode: Some("imr".into()),
+        resolution: Some([cfg.width, cfg.height]),
+        mode: Some(args.mode.clone()),
         block_size: Some(64),
         frames: Some(args.frames),
-        extra: [(
-            "stream".to_string(),
-            serde_json::Value::from(if args.raw { "pipeline" } else { "llc" }),
-        )]
-        .into_iter()
-        .collect(),
+        extra: trace_extra(args),
     };
     let bar = progress::count("rendering", args.frames as u64);
     let mut summaries = Vec::new();
@@ -420,7 +543,7 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
     };
     bar.finish_and_clear();
     if let Some(png) = &args.png {
-        write_png(png, args.width, args.height, &renderer.picture())?;
+        write_png(png, cfg.width, cfg.height, &renderer.picture())?;
     }
     let binned = match &args.binned {
         Some(path) => super::binned::write(path, &renderer.take_binned())?,
@@ -429,6 +552,27 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
     let mut out = summarize(scene, args, &renderer, &summaries, consumed, start);
     out.binned = binned;
     Ok(out)
+}
+
+/// What the trace header says about its stream beyond the standard fields.
+fn trace_extra(args: &Args) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let stream = match (args.raw, args.tbr()) {
+        (true, _) => "pipeline",
+        (false, false) => "llc",
+        // The L1s' misses, the tile flushes and the Tiling Engine's
+        // traffic: what a tile-based GPU's L2 is asked for.
+        (false, true) => "l2",
+    };
+    let mut m = std::collections::BTreeMap::new();
+    m.insert("stream".into(), stream.into());
+    if args.tbr() {
+        m.insert("tile_size".into(), args.tile_size.into());
+        let order: gfxcache_tcor::TileOrder = args.tile_order.into();
+        m.insert("tile_order".into(), order.name().into());
+        m.insert("fps".into(), args.fps.into());
+        m.insert("hsr".into(), args.hsr.into());
+    }
+    m
 }
 
 fn write_png(path: &Path, w: u32, h: u32, pixels: &[[u8; 4]]) -> Result<()> {
@@ -516,7 +660,8 @@ fn summarize(
             llc: by_stream(&flush),
         });
     }
-    let pixels = args.width as u64 * args.height as u64 * frames.len() as u64;
+    let (width, height) = (r.config().width, r.config().height);
+    let pixels = width as u64 * height as u64 * frames.len() as u64;
     // Overdraw counts the screen-sized geometry passes only (the shadow map
     // and the reflection have their own resolutions; full-screen passes
     // shade each pixel once by construction).
@@ -540,11 +685,30 @@ fn summarize(
     .filter(|x| x.1)
     .map(|x| x.0.to_string())
     .collect();
+    let tbr = match (r.tbr_stats(), r.config().tbr) {
+        (Some(t), Some(c)) => Some(TbrOut {
+            tile_size: c.tile_size,
+            order: c.order.name(),
+            fps: c.fps,
+            hsr: c.hsr,
+            render_passes: t.render_passes,
+            tiles: t.tiles,
+            quads_per_fp: t.quads_per_fp.clone(),
+            texture_hit_rate_per_fp: consumed.tex_per_fp.iter().map(hit_rate).collect(),
+            loaded_blocks: t.loaded_blocks,
+            flushed_blocks: t.flushed_blocks,
+            pb_l2_reads: t.pb_reads,
+            pb_l2_writes: t.pb_writes,
+            pb_overflow_passes: t.pb_overflow_passes,
+            hsr_hidden: t.hsr_hidden,
+        }),
+        _ => None,
+    };
     Output {
         scene: scene.name.clone(),
-        mode: "imr",
-        width: args.width,
-        height: args.height,
+        mode: args.mode.clone(),
+        width,
+        height,
         frames: args.frames,
         raw: args.raw,
         threads: args.threads.max(1),
@@ -564,30 +728,30 @@ fn summarize(
             .caches
             .iter()
             .map(|(name, s)| CacheOut {
-                cache: name,
+                cache: name.clone(),
                 accesses: s.accesses,
                 hits: s.hits,
                 misses: s.misses,
                 writebacks: s.writebacks,
-                hit_rate: if s.accesses > 0 {
-                    s.hits as f64 / s.accesses as f64
-                } else {
-                    0.0
-                },
+                hit_rate: hit_rate(s),
             })
             .collect(),
         out: args.out.as_ref().map(|p| p.display().to_string()),
         png: args.png.as_ref().map(|p| p.display().to_string()),
         seconds: start.elapsed().as_secs_f64(),
         binned: Vec::new(),
+        tbr,
     }
 }
 
 fn text(o: &Output) -> String {
+    // Tile-based frames go through L1s only: what leaves them is the L2's
+    // request stream (the `llc` fields of the JSON).
+    let level = if o.mode == "tbr" { "L2" } else { "LLC" };
     let mut s = format!(
         "scene {}  {}x{}  {}  {} frame(s)  passes: {}\n\
          triangles {} in, {} after culling; fragments {} ({} shaded, overdraw {:.2}); texels sampled {}\n\
-         accesses: pipeline {}, LLC {}{}  ({:.2} s)\n\n",
+         accesses: pipeline {}, {level} {}{}  ({:.2} s)\n\n",
         o.scene,
         o.width,
         o.height,
@@ -612,7 +776,7 @@ fn text(o: &Output) -> String {
         "triangles",
         "shaded",
         "pipeline",
-        "LLC",
+        level,
     ])
     .left(1);
     for p in &o.per_pass {
@@ -628,7 +792,14 @@ fn text(o: &Output) -> String {
     }
     s.push_str(&t.render());
     s.push('\n');
-    let mut t = Table::new(["stream", "pipeline R", "pipeline W", "LLC R", "LLC W"]);
+    let (lr, lw) = (format!("{level} R"), format!("{level} W"));
+    let mut t = Table::new([
+        "stream",
+        "pipeline R",
+        "pipeline W",
+        lr.as_str(),
+        lw.as_str(),
+    ]);
     for st in Stream::ALL {
         let p = o.pipeline.get(st.name()).copied().unwrap_or_default();
         let l = o.llc.get(st.name()).copied().unwrap_or_default();
@@ -662,6 +833,44 @@ fn text(o: &Output) -> String {
             ]);
         }
         s.push_str(&t.render());
+    }
+    if let Some(t) = &o.tbr {
+        s.push_str(&format!(
+            "\ntiles: {} in {} render passes ({}x{} pixels, {} order); blocks loaded {}, flushed {}; \
+             Parameter Buffer to L2: {} reads, {} writes{}\n",
+            thousands(t.tiles),
+            thousands(t.render_passes),
+            t.tile_size,
+            t.tile_size,
+            t.order,
+            thousands(t.loaded_blocks),
+            thousands(t.flushed_blocks),
+            thousands(t.pb_l2_reads),
+            thousands(t.pb_l2_writes),
+            if t.pb_overflow_passes > 0 {
+                format!(
+                    " ({} render passes overflowed the baseline lists: interleaved layout)",
+                    t.pb_overflow_passes
+                )
+            } else {
+                String::new()
+            },
+        ));
+        if t.hsr {
+            s.push_str(&format!(
+                "hidden-surface removal: {} covered pixels taken out before the depth test\n",
+                thousands(t.hsr_hidden)
+            ));
+        }
+        let mut tb = Table::new(["fragment processor", "quads", "texture hit rate"]);
+        for (i, q) in t.quads_per_fp.iter().enumerate() {
+            let rate = t
+                .texture_hit_rate_per_fp
+                .get(i)
+                .map_or("-".to_string(), |r| percent(*r));
+            tb.row([format!("fp{i}"), thousands(*q), rate]);
+        }
+        s.push_str(&tb.render());
     }
     s.push_str(&super::binned::table(&o.binned));
     for (what, f) in [("trace", &o.out), ("picture", &o.png)] {
@@ -732,14 +941,16 @@ mod tests {
         Args {
             scene: "cli-test".into(),
             mode: "imr".into(),
-            width: 64,
-            height: 48,
+            width: Some(64),
+            height: Some(48),
             frames: 2,
             out: Some(dir.join(format!("t{threads}{raw}.gtr"))),
             png: Some(dir.join("p.png")),
             binned: None,
             tile_size: 32,
             tile_order: OrderArg::ZOrder,
+            fps: 4,
+            hsr: false,
             raw,
             json: true,
             threads,
@@ -749,6 +960,20 @@ mod tests {
             no_transparent: false,
             no_post: false,
         }
+    }
+
+    #[test]
+    fn default_resolution_depends_on_the_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = args(dir.path(), 1, false);
+        (a.width, a.height) = (None, None);
+        assert_eq!(a.resolution(), (1920, 1080));
+        a.mode = "tbr".into();
+        assert_eq!(a.resolution(), (1960, 768));
+        a.height = Some(100);
+        assert_eq!(a.resolution(), (1960, 100));
+        a.fps = 0;
+        assert!(a.check().unwrap_err().to_string().contains("--fps 0"));
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub(super) fn run<S: FnMut(Record)>(
         }
     };
     let display = r.t.display;
+    // Every pixel is overwritten: a tile-based GPU loads nothing.
+    r.pipeline.discard_color(display);
     let slot = r.fullscreen_slot(0);
     fullscreen(
         &mut r.pipeline,

@@ -11,7 +11,7 @@ use crate::pipeline::Draw;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 
 use super::shaders::{MaterialShader, Mode, Program};
-use super::{material_state, Counted, FrameRenderer, View};
+use super::{material_state, submit, Counted, FrameRenderer, View};
 
 /// Stencil value of geometry pixels.
 pub(super) const GEOMETRY: u8 = 1;
@@ -32,11 +32,15 @@ pub(super) fn run<S: FnMut(Record)>(
         GEOMETRY,
         StencilFace::new(CompareFunc::Always, StencilOp::Replace),
     );
+    // Nothing reads the G-buffer colour where the stencil says no geometry
+    // landed: a tile-based GPU need not load it.
+    for &id in &targets {
+        r.pipeline.discard_color(id);
+    }
+    let mut shaders = Vec::with_capacity(v.opaque.len());
     for &i in &v.opaque {
         let inst = &scene.instances[i];
-        let mat = &scene.materials[scene.meshes[inst.mesh].material];
-        let mesh = &r.gpu.meshes[inst.mesh];
-        let shader = MaterialShader {
+        shaders.push(MaterialShader {
             reflection: refl.as_ref(),
             ..MaterialShader::for_instance(
                 Mode::GBuffer,
@@ -47,25 +51,33 @@ pub(super) fn run<S: FnMut(Record)>(
                 v.inv_vp,
                 (w, h),
             )
-        };
-        let draw = Draw {
-            indices: &mesh.indices,
-            vertices: &mesh.vertices,
-            mvp: v.vp * inst.transform,
-            state: material_state(mat, false).with_stencil(stencil),
-            color: &targets,
-            depth: Some(depth),
-            shader: &shader,
-        };
-        FrameRenderer::draw(
-            &mut r.pipeline,
-            &r.gpu.heap,
-            &draw,
-            Program::GBuffer,
-            i as u64,
-            sink,
-        );
+        });
     }
+    let draws: Vec<Draw> = v
+        .opaque
+        .iter()
+        .zip(&shaders)
+        .map(|(&i, shader)| {
+            let inst = &scene.instances[i];
+            let mat = &scene.materials[scene.meshes[inst.mesh].material];
+            let mesh = &r.gpu.meshes[inst.mesh];
+            Draw {
+                indices: &mesh.indices,
+                vertices: &mesh.vertices,
+                mvp: v.vp * inst.transform,
+                state: material_state(mat, false).with_stencil(stencil),
+                color: &targets,
+                depth: Some(depth),
+                shader,
+            }
+        })
+        .collect();
+    let programs: Vec<_> = v
+        .opaque
+        .iter()
+        .map(|&i| (Program::GBuffer, i as u64))
+        .collect();
+    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
     if let Some(t) = refl {
         r.pipeline.replace_color(r.t.refl, t);
     }

@@ -58,6 +58,17 @@
 //! end reads no target and owns all its state, so records and pixels are
 //! the same for any thread count. The command line also runs the render
 //! caches on another thread.
+//!
+//! **Tile-based mode.** With [`FrameConfig::tbr`] every pass's draws into
+//! the same targets are one render pass (`submit` ->
+//! [`Pipeline::draw_tiled`]; each full-screen draw, e.g. each bloom step,
+//! is one of its own), rendered tile by tile with on-chip tile buffers:
+//! clears cost nothing, targets are loaded at tile start unless cleared or
+//! discarded (the G-buffer, the display target and the blend-free bloom
+//! steps are discarded: nothing reads their old contents), colour is
+//! stored at tile end, and depth only for the shadow map and the main
+//! depth buffer (sampled or tested by later passes). The pixels are those
+//! of immediate mode.
 
 mod display;
 mod forward;
@@ -73,7 +84,9 @@ pub mod upload;
 use gfxcache_trace::{Access, Marker, PassKind, Record, Stream};
 
 use crate::math::{Mat4, Vec3};
-use crate::pipeline::{BinnedPass, BinningConfig, ColorId, DepthId, Draw, Pipeline, Stats};
+use crate::pipeline::{
+    BinnedPass, BinningConfig, ColorId, DepthId, Draw, Pipeline, Stats, TbrConfig, TbrStats,
+};
 use crate::raster::{CullMode, FrontFace};
 use crate::sampler::{Filter, Sampler};
 use crate::scene::{AlphaMode, Material, Mirror, Passes, Scene};
@@ -108,6 +121,12 @@ pub struct FrameConfig {
     /// Polygon List Builder would ([`FrameRenderer::take_binned`]); `None`
     /// bins nothing. Records and pixels do not depend on it.
     pub binning: Option<BinningConfig>,
+    /// Render tile by tile, as a tile-based GPU does (`None`: immediate
+    /// mode). Each pass's draws into the same targets become one render
+    /// pass ([`Pipeline::draw_tiled`]), binned with this configuration's
+    /// tiles and order whatever [`FrameConfig::binning`] says. The pixels
+    /// are those of immediate mode.
+    pub tbr: Option<TbrConfig>,
 }
 
 impl Default for FrameConfig {
@@ -122,6 +141,7 @@ impl Default for FrameConfig {
             sampler: Sampler::new(Filter::Anisotropic).with_max_aniso(16),
             threads: 1,
             binning: None,
+            tbr: None,
         }
     }
 }
@@ -152,6 +172,9 @@ impl FrameConfig {
                 "reflection scale {} not in (0, 1]",
                 self.reflection_scale
             ));
+        }
+        if let Some(t) = &self.tbr {
+            t.check().map_err(FrameError::Config)?;
         }
         if self.bloom_levels > 12 {
             return bad(format!("{} bloom levels (at most 12)", self.bloom_levels));
@@ -326,6 +349,7 @@ impl<'s> FrameRenderer<'s> {
         let mut p = Pipeline::new();
         p.set_threads(cfg.threads);
         p.set_binning(cfg.binning);
+        p.set_tbr(cfg.tbr);
         let s = cfg.shadow_size;
         let shadow = p.add_depth(DepthTarget::new(s, s, DepthFormat::D32F, &mut alloc));
         let rw = ((w as f32 * cfg.reflection_scale).round() as u32).max(1);
@@ -345,6 +369,12 @@ impl<'s> FrameRenderer<'s> {
             .collect();
         let display =
             p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba8, &mut alloc).displayable());
+        // Tile-based mode keeps depth on chip unless a later pass needs it:
+        // the shadow map is sampled, the main depth sampled (lighting) and
+        // tested again (lighting's stencil, transparent's depth test). The
+        // reflection's depth dies with its pass.
+        p.set_depth_stored(shadow, true);
+        p.set_depth_stored(depth, true);
         // Stand-ins live in their own address space: they are never drawn.
         let mut scratch = Allocator::new(0);
         Ok(FrameRenderer {
@@ -601,10 +631,46 @@ impl<'s> FrameRenderer<'s> {
         });
     }
 
+    /// Tile-based mode's counters so far (`None` in immediate mode).
+    pub fn tbr_stats(&self) -> Option<&TbrStats> {
+        self.cfg.tbr.map(|_| self.pipeline.tbr_stats())
+    }
+
     /// Constant slot of full-screen draw `k`.
     pub(crate) fn fullscreen_slot(&self, k: u64) -> u64 {
         self.scene.instances.len() as u64 + k
     }
+}
+
+/// The draws of one pass into the same targets, each with its shader
+/// program and constant slot (`programs[k]` for `draws[k]`): in immediate
+/// mode [`FrameRenderer::draw`] one after the other; in tile-based mode one
+/// render pass ([`Pipeline::draw_tiled`]), each draw's shader fetches after
+/// its `DrawBegin` in the geometry phase.
+pub(crate) fn submit<S: FnMut(Record)>(
+    pipeline: &mut Pipeline,
+    heap: &ShaderHeap,
+    draws: &[Draw],
+    programs: &[(Program, u64)],
+    sink: &mut Counted<'_, S>,
+) {
+    debug_assert_eq!(draws.len(), programs.len());
+    if pipeline.tbr().is_none() {
+        for (d, &(program, slot)) in draws.iter().zip(programs) {
+            FrameRenderer::draw(pipeline, heap, d, program, slot, sink);
+        }
+        return;
+    }
+    let mut next = programs.iter();
+    pipeline.draw_tiled(draws, &mut |r: Record| {
+        let begin = matches!(r, Record::Marker(Marker::DrawBegin { .. }));
+        sink.record(r);
+        if begin {
+            if let Some(&(program, slot)) = next.next() {
+                heap.fetch(program, slot, &mut |r| sink.record(r));
+            }
+        }
+    });
 }
 
 /// A sink that counts what goes through it.

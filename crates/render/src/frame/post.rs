@@ -44,6 +44,10 @@ fn resample<S: FnMut(Record)>(
         }
     };
     let slot = r.fullscreen_slot(slot);
+    if blend == Blend::Off {
+        // A full-screen overwrite: a tile-based GPU loads nothing.
+        r.pipeline.discard_color(dst);
+    }
     fullscreen(
         &mut r.pipeline,
         &r.gpu,

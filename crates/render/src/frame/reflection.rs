@@ -9,7 +9,7 @@ use gfxcache_trace::Record;
 use crate::pipeline::Draw;
 
 use super::shaders::{inverse, MaterialShader, Mode, Program};
-use super::{material_state, mirror_matrix, Counted, FrameRenderer, View};
+use super::{material_state, mirror_matrix, submit, Counted, FrameRenderer, View};
 
 pub(super) fn run<S: FnMut(Record)>(
     r: &mut FrameRenderer<'_>,
@@ -34,41 +34,49 @@ pub(super) fn run<S: FnMut(Record)>(
     };
     let vp = v.vp * mirror_matrix(&mirror);
     let inv_vp = inverse(&v.vp);
-    for &i in &v.opaque {
-        let inst = &scene.instances[i];
-        let mat = &scene.materials[scene.meshes[inst.mesh].material];
-        if mat.reflective {
-            continue;
-        }
-        let mesh = &r.gpu.meshes[inst.mesh];
-        let shader = MaterialShader {
+    let drawn: Vec<usize> = v
+        .opaque
+        .iter()
+        .copied()
+        .filter(|&i| !scene.materials[scene.meshes[scene.instances[i].mesh].material].reflective)
+        .collect();
+    let shaders: Vec<MaterialShader> = drawn
+        .iter()
+        .map(|&i| MaterialShader {
             mirror: Some(mirror.height),
             ..MaterialShader::for_instance(
                 Mode::Reflection,
                 scene,
                 &r.gpu,
                 &r.cfg.sampler,
-                inst,
+                &scene.instances[i],
                 inv_vp,
                 (w, h),
             )
-        };
-        let draw = Draw {
-            indices: &mesh.indices,
-            vertices: &mesh.vertices,
-            mvp: vp * inst.transform,
-            state: material_state(mat, true),
-            color: &[color],
-            depth: Some(depth),
-            shader: &shader,
-        };
-        FrameRenderer::draw(
-            &mut r.pipeline,
-            &r.gpu.heap,
-            &draw,
-            Program::Reflection,
-            i as u64,
-            sink,
-        );
-    }
+        })
+        .collect();
+    let target = [color];
+    let draws: Vec<Draw> = drawn
+        .iter()
+        .zip(&shaders)
+        .map(|(&i, shader)| {
+            let inst = &scene.instances[i];
+            let mat = &scene.materials[scene.meshes[inst.mesh].material];
+            let mesh = &r.gpu.meshes[inst.mesh];
+            Draw {
+                indices: &mesh.indices,
+                vertices: &mesh.vertices,
+                mvp: vp * inst.transform,
+                state: material_state(mat, true),
+                color: &target,
+                depth: Some(depth),
+                shader,
+            }
+        })
+        .collect();
+    let programs: Vec<_> = drawn
+        .iter()
+        .map(|&i| (Program::Reflection, i as u64))
+        .collect();
+    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
 }

@@ -10,7 +10,7 @@ use crate::scene::{AlphaMode, Material};
 use crate::texture::Texture;
 
 use super::shaders::Program;
-use super::{material_state, Counted, FrameRenderer, View};
+use super::{material_state, submit, Counted, FrameRenderer, View};
 
 /// Alpha-tested depth: discards where the material's alpha is below 1/2.
 struct MaskDepth<'a> {
@@ -52,29 +52,43 @@ pub(super) fn run<S: FnMut(Record)>(
     r.pipeline
         .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
     let scene = r.scene;
-    for &i in &v.opaque {
-        let inst = &scene.instances[i];
-        let mesh = &r.gpu.meshes[inst.mesh];
-        let mat = &scene.materials[scene.meshes[inst.mesh].material];
-        let mask = MaskDepth {
-            material: mat,
-            texture: mat.texture.map(|t| &r.gpu.textures[t]),
-            sampler: &r.cfg.sampler,
-        };
-        let (shader, program): (&dyn FragmentShader, _) = if mat.alpha == AlphaMode::Mask {
-            (&mask, Program::ShadowMask)
-        } else {
-            (&nothing, Program::ShadowDepth)
-        };
-        let draw = Draw {
-            indices: &mesh.indices,
-            vertices: &mesh.vertices,
-            mvp: v.light_vp * inst.transform,
-            state: material_state(mat, false),
-            color: &[],
-            depth: Some(depth),
-            shader,
-        };
-        FrameRenderer::draw(&mut r.pipeline, &r.gpu.heap, &draw, program, i as u64, sink);
-    }
+    let masks: Vec<MaskDepth> = v
+        .opaque
+        .iter()
+        .map(|&i| {
+            let mat = &scene.materials[scene.meshes[scene.instances[i].mesh].material];
+            MaskDepth {
+                material: mat,
+                texture: mat.texture.map(|t| &r.gpu.textures[t]),
+                sampler: &r.cfg.sampler,
+            }
+        })
+        .collect();
+    let mut programs = Vec::with_capacity(v.opaque.len());
+    let draws: Vec<Draw> = v
+        .opaque
+        .iter()
+        .zip(&masks)
+        .map(|(&i, mask)| {
+            let inst = &scene.instances[i];
+            let mesh = &r.gpu.meshes[inst.mesh];
+            let mat = mask.material;
+            let (shader, program): (&dyn FragmentShader, _) = if mat.alpha == AlphaMode::Mask {
+                (mask, Program::ShadowMask)
+            } else {
+                (&nothing, Program::ShadowDepth)
+            };
+            programs.push((program, i as u64));
+            Draw {
+                indices: &mesh.indices,
+                vertices: &mesh.vertices,
+                mvp: v.light_vp * inst.transform,
+                state: material_state(mat, false),
+                color: &[],
+                depth: Some(depth),
+                shader,
+            }
+        })
+        .collect();
+    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
 }

@@ -8,7 +8,7 @@ use crate::pipeline::Draw;
 use crate::state::{Blend, CompareFunc};
 
 use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
-use super::{material_state, Counted, FrameRenderer, View};
+use super::{material_state, submit, Counted, FrameRenderer, View};
 
 pub(super) fn run<S: FnMut(Record)>(
     r: &mut FrameRenderer<'_>,
@@ -19,11 +19,10 @@ pub(super) fn run<S: FnMut(Record)>(
     let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
     let scene = r.scene;
     let (w, h) = (r.cfg.width, r.cfg.height);
+    let mut shaders = Vec::with_capacity(v.blended.len());
     for &i in &v.blended {
         let inst = &scene.instances[i];
-        let mat = &scene.materials[scene.meshes[inst.mesh].material];
-        let mesh = &r.gpu.meshes[inst.mesh];
-        let shader = MaterialShader {
+        shaders.push(MaterialShader {
             shadow: shadow.as_ref().map(|map| ShadowLookup {
                 map,
                 light_vp: v.light_vp,
@@ -37,27 +36,38 @@ pub(super) fn run<S: FnMut(Record)>(
                 v.inv_vp,
                 (w, h),
             )
-        };
-        let draw = Draw {
-            indices: &mesh.indices,
-            vertices: &mesh.vertices,
-            mvp: v.vp * inst.transform,
-            state: material_state(mat, false)
-                .with_depth(CompareFunc::Less, false)
-                .with_blend(Blend::Alpha),
-            color: &[hdr],
-            depth: Some(depth),
-            shader: &shader,
-        };
-        FrameRenderer::draw(
-            &mut r.pipeline,
-            &r.gpu.heap,
-            &draw,
-            Program::Transparent,
-            i as u64,
-            sink,
-        );
+        });
     }
+    let color = [hdr];
+    let draws: Vec<Draw> = v
+        .blended
+        .iter()
+        .zip(&shaders)
+        .map(|(&i, shader)| {
+            let inst = &scene.instances[i];
+            let mat = &scene.materials[scene.meshes[inst.mesh].material];
+            let mesh = &r.gpu.meshes[inst.mesh];
+            Draw {
+                indices: &mesh.indices,
+                vertices: &mesh.vertices,
+                mvp: v.vp * inst.transform,
+                state: material_state(mat, false)
+                    .with_depth(CompareFunc::Less, false)
+                    .with_blend(Blend::Alpha),
+                color: &color,
+                depth: Some(depth),
+                shader,
+            }
+        })
+        .collect();
+    let programs: Vec<_> = v
+        .blended
+        .iter()
+        .map(|&i| (Program::Transparent, i as u64))
+        .collect();
+    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
+    drop(draws);
+    drop(shaders);
     if let Some(t) = shadow {
         r.pipeline.replace_depth(r.t.shadow, t);
     }

@@ -120,12 +120,18 @@ impl Binner {
 
     /// The binned pass, or `None` when no triangle covered a pixel.
     pub(super) fn finish(self) -> Option<BinnedFrame> {
-        (!self.prims.is_empty()).then_some(BinnedFrame {
+        (!self.prims.is_empty()).then(|| self.finish_frame())
+    }
+
+    /// The binned pass, even without primitives: a tile-based render pass
+    /// still renders (loads, clears, stores) every tile of its grid.
+    pub(super) fn finish_frame(self) -> BinnedFrame {
+        BinnedFrame {
             tiles_x: self.tiles_x,
             tiles_y: self.tiles_y,
             tile_size: self.tile,
             order: self.order,
             primitives: self.prims,
-        })
+        }
     }
 }

@@ -56,6 +56,13 @@
 
 mod binning;
 mod front_end;
+mod hsr;
+mod parameter_buffer;
+mod tbr;
+mod tile_pass;
+
+use tbr::{LoadOp, TileBins};
+pub use tbr::{TbrConfig, TbrStats};
 
 use binning::Binner;
 pub use binning::{tcor_attributes, BinnedPass, BinningConfig};
@@ -269,6 +276,27 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// What happened since `before` (an earlier copy of these counters).
+    pub fn since(&self, before: &Stats) -> Stats {
+        let (s, b) = (self, before);
+        Stats {
+            draws: s.draws - b.draws,
+            triangles_in: s.triangles_in - b.triangles_in,
+            triangles_after_cull: s.triangles_after_cull - b.triangles_after_cull,
+            vertex_fetches: s.vertex_fetches - b.vertex_fetches,
+            vertex_cache_hits: s.vertex_cache_hits - b.vertex_cache_hits,
+            quads: s.quads - b.quads,
+            fragments: s.fragments - b.fragments,
+            fragments_shaded: s.fragments_shaded - b.fragments_shaded,
+            killed_hiz: s.killed_hiz - b.killed_hiz,
+            killed_early_z: s.killed_early_z - b.killed_early_z,
+            killed_late_z: s.killed_late_z - b.killed_late_z,
+            killed_stencil: s.killed_stencil - b.killed_stencil,
+            fragments_written: s.fragments_written - b.fragments_written,
+            texels: s.texels - b.texels,
+        }
+    }
+
     /// Shaded fragments per screen pixel for a `pixels`-pixel screen.
     pub fn overdraw(&self, pixels: u64) -> f64 {
         self.fragments_shaded as f64 / pixels.max(1) as f64
@@ -358,6 +386,16 @@ pub struct Pipeline {
     frame_number: u32,
     pass_name: String,
     binned: Vec<BinnedPass>,
+    /// Tile-based rendering (see [`Pipeline::set_tbr`] and `tile_pass.rs`):
+    /// the configuration, counters, per-render-pass tile bins, and per
+    /// target what the next render pass does with its old contents and
+    /// (depth) whether tiles store it.
+    tbr: Option<TbrConfig>,
+    tbr_stats: TbrStats,
+    bins: TileBins,
+    color_load: Vec<LoadOp>,
+    depth_load: Vec<LoadOp>,
+    depth_store: Vec<bool>,
 }
 
 impl Pipeline {
@@ -409,7 +447,8 @@ impl Pipeline {
                 while end < quads.len() && (quads[end].y / STAMP, quads[end].x / STAMP) == key {
                     end += 1;
                 }
-                self.stamp(draw, &quads[start..end], &t.attrs, sink);
+                let unit = unit_of(quads[start].x, quads[start].y);
+                self.stamp(draw, &quads[start..end], &t.attrs, unit, sink);
                 start = end;
             }
         }
@@ -421,11 +460,14 @@ impl Pipeline {
 
     pub fn add_color(&mut self, t: ColorTarget) -> ColorId {
         self.colors.push(t);
+        self.color_load.push(LoadOp::Load);
         ColorId(self.colors.len() - 1)
     }
 
     pub fn add_depth(&mut self, t: DepthTarget) -> DepthId {
         self.depths.push(t);
+        self.depth_load.push(LoadOp::Load);
+        self.depth_store.push(false);
         DepthId(self.depths.len() - 1)
     }
 
@@ -490,6 +532,9 @@ impl Pipeline {
     pub fn end_pass(&mut self, sink: &mut impl FnMut(Record)) {
         assert!(self.pass_open, "end_pass without begin_pass");
         self.pass_open = false;
+        if self.tbr.is_some() {
+            self.settle_load_ops(sink);
+        }
         if let Some(frame) = self.binner.take().and_then(Binner::finish) {
             self.binned.push(BinnedPass {
                 frame_number: self.frame_number,
@@ -501,16 +546,23 @@ impl Pipeline {
     }
 
     /// Clear a colour target: every visible block written, in address order.
+    /// In tile-based mode nothing is written: the next render pass's tile
+    /// buffers start at the clear value instead of loading.
     pub fn clear_color(&mut self, id: ColorId, c: [f32; 4], sink: &mut impl FnMut(Record)) {
         let t = &mut self.colors[id.0];
         t.clear(c);
+        if self.tbr.is_some() {
+            self.color_load[id.0] = LoadOp::Clear;
+            return;
+        }
         for b in surface_blocks(&t.surface) {
             sink(access(b, t.stream(), Op::Write, 0));
         }
     }
 
     /// Clear depth, stencil and HiZ: every visible block of each written
-    /// (`z`, then `stc`, then `hiz`), in address order.
+    /// (`z`, then `stc`, then `hiz`), in address order; in tile-based mode
+    /// nothing (see [`Pipeline::clear_color`]).
     pub fn clear_depth(
         &mut self,
         id: DepthId,
@@ -520,6 +572,10 @@ impl Pipeline {
     ) {
         let t = &mut self.depths[id.0];
         t.clear(depth, stencil);
+        if self.tbr.is_some() {
+            self.depth_load[id.0] = LoadOp::Clear;
+            return;
+        }
         for b in surface_blocks(&t.surface) {
             sink(access(b, Stream::Z, Op::Write, 0));
         }
@@ -539,8 +595,13 @@ impl Pipeline {
     }
 
     /// Run one draw, reporting its records to `sink`; returns the draw's
-    /// own statistics (also added to [`Pipeline::stats`]).
+    /// own statistics (also added to [`Pipeline::stats`]). In tile-based
+    /// mode ([`Pipeline::set_tbr`]) the draw is a render pass of its own
+    /// ([`Pipeline::draw_tiled`]).
     pub fn draw(&mut self, draw: &Draw, sink: &mut impl FnMut(Record)) -> Stats {
+        if self.tbr.is_some() {
+            return self.draw_tiled(std::slice::from_ref(draw), sink);
+        }
         let before = self.stats;
         let (w, h) = self.target_size(draw);
         if let Some(cfg) = self.binning {
@@ -552,6 +613,19 @@ impl Pipeline {
         sink(Record::Marker(Marker::DrawBegin { draw: self.draws }));
         self.draws += 1;
         self.stats.draws += 1;
+        self.front_end_batches(draw, w, h, |p, b| p.back_end(draw, b, sink));
+        self.stats.since(&before)
+    }
+
+    /// Runs the front end of `draw` on a `w` x `h` viewport and hands each
+    /// batch, in triangle order, to `consume`.
+    fn front_end_batches(
+        &mut self,
+        draw: &Draw,
+        w: u32,
+        h: u32,
+        mut consume: impl FnMut(&mut Pipeline, &FrontBatch),
+    ) {
         let ib = draw.indices;
         let vb = draw.vertices;
         assert_eq!(ib.len() % 3, 0, "index count is not a multiple of 3");
@@ -592,7 +666,7 @@ impl Pipeline {
                     front.vcache
                 });
                 for b in full_rx.iter() {
-                    self.back_end(draw, &b, sink);
+                    consume(self, &b);
                     if let Err(e) = empty_tx.send(b) {
                         self.pool.push(e.0);
                     }
@@ -604,7 +678,7 @@ impl Pipeline {
             let mut b = self.pool.pop().unwrap_or_default();
             loop {
                 let more = front.fill(&mut b);
-                self.back_end(draw, &b, sink);
+                consume(self, &b);
                 if !more {
                     break;
                 }
@@ -614,23 +688,6 @@ impl Pipeline {
         }
         self.stats.vertex_cache_hits += self.vcache.hits - hits0;
         self.stats.vertex_fetches += self.vcache.misses - misses0;
-        let s = &self.stats;
-        Stats {
-            draws: 1,
-            triangles_in: s.triangles_in - before.triangles_in,
-            triangles_after_cull: s.triangles_after_cull - before.triangles_after_cull,
-            vertex_fetches: s.vertex_fetches - before.vertex_fetches,
-            vertex_cache_hits: s.vertex_cache_hits - before.vertex_cache_hits,
-            quads: s.quads - before.quads,
-            fragments: s.fragments - before.fragments,
-            fragments_shaded: s.fragments_shaded - before.fragments_shaded,
-            killed_hiz: s.killed_hiz - before.killed_hiz,
-            killed_early_z: s.killed_early_z - before.killed_early_z,
-            killed_late_z: s.killed_late_z - before.killed_late_z,
-            killed_stencil: s.killed_stencil - before.killed_stencil,
-            fragments_written: s.fragments_written - before.fragments_written,
-            texels: s.texels - before.texels,
-        }
     }
 
     /// The common size of a draw's targets.
@@ -673,10 +730,10 @@ impl Pipeline {
         draw: &Draw,
         quads: &[Quad],
         attrs: &[[f32; MAX_ATTRS]; 3],
+        unit: u16,
         sink: &mut impl FnMut(Record),
     ) {
         let st = &draw.state;
-        let unit = unit_of(quads[0].x, quads[0].y);
         let late = draw.shader.writes_depth() || draw.shader.discards();
         let discards = draw.shader.discards();
         let depth_on = draw.depth.is_some() && st.depth.enabled();

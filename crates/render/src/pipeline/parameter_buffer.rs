@@ -1,0 +1,91 @@
+//! The Parameter Buffer traffic of a render pass in the trace: what the
+//! baseline Tiling Engine (TCOR Table I: a 64 KiB 4-way LRU Tile Cache,
+//! the baseline PB-Lists layout) sends to the L2, computed with
+//! `gfxcache-tcor` from the pass's binned frame.
+//!
+//! The Polygon List Builder's blocks (PMD and attribute write-backs) go
+//! out after the pass's geometry; the Tile Fetcher's blocks of each tile
+//! (reads, and the write-backs its misses cause) right after that tile's
+//! `TileBegin`. A consumer studying other Tiling Engines drops the
+//! `pb-list`/`pb-attr` records and puts its own at the same places.
+
+use gfxcache_tcor::{
+    BaselineConfig, BinnedFrame, Binning, ConventionalCache, L2Block, PbLayout, Phase, Serves,
+    TilePos,
+};
+use gfxcache_trace::{Access, Op, Record};
+
+use super::tbr::TbrStats;
+
+/// The Tile Fetcher's L2 blocks of a render pass, by tile position.
+#[derive(Default)]
+pub(super) struct PbTraffic {
+    fetch: Vec<(TilePos, L2Block)>,
+    next: usize,
+}
+
+fn record(b: &L2Block) -> Record {
+    Record::Access(Access {
+        addr: b.block * gfxcache_tcor::layout::BLOCK_BYTES,
+        size: gfxcache_tcor::layout::BLOCK_BYTES as u32,
+        unit: 0,
+        stream: b.section.stream(),
+        op: if b.write { Op::Write } else { Op::Read },
+    })
+}
+
+impl PbTraffic {
+    /// Replays `frame`'s Parameter Buffer through the baseline Tile Cache:
+    /// the Polygon List Builder's L2 blocks go to `sink` now, the Tile
+    /// Fetcher's are kept for [`PbTraffic::tile`].
+    pub(super) fn build(
+        frame: &BinnedFrame,
+        stats: &mut TbrStats,
+        sink: &mut impl FnMut(Record),
+    ) -> PbTraffic {
+        let mut out = PbTraffic::default();
+        // The renderer's grids are never empty, so binning cannot fail;
+        // should it, the pass simply has no PB traffic.
+        let Ok(b) = Binning::new(frame) else {
+            return out;
+        };
+        let cfg = BaselineConfig::kib64();
+        let mut layout = cfg.layout;
+        if layout.check(&b).is_err() {
+            layout = PbLayout::interleaved();
+            stats.pb_overflow_passes += 1;
+        }
+        let Ok(mut tc) =
+            ConventionalCache::new(cfg.tile_cache_bytes, cfg.ways, Serves::Both, layout)
+        else {
+            return out;
+        };
+        for a in layout.stream(&b) {
+            match a.phase {
+                Phase::Build => tc.access(&a, &mut |blk| {
+                    stats.pb_reads += u64::from(!blk.write);
+                    stats.pb_writes += u64::from(blk.write);
+                    sink(record(&blk));
+                }),
+                Phase::Fetch(pos) => tc.access(&a, &mut |blk| {
+                    stats.pb_reads += u64::from(!blk.write);
+                    stats.pb_writes += u64::from(blk.write);
+                    out.fetch.push((pos, blk));
+                }),
+            }
+        }
+        out
+    }
+
+    /// The Tile Fetcher's L2 blocks for the tile at traversal position
+    /// `pos` (positions are visited in increasing order).
+    pub(super) fn tile(&mut self, pos: TilePos, sink: &mut impl FnMut(Record)) {
+        while let Some((p, blk)) = self.fetch.get(self.next) {
+            if *p > pos {
+                break;
+            }
+            sink(record(blk));
+            self.next += 1;
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! Tile-based rendering of one render pass (a run of draws into the same
+//! targets), reusing the immediate-mode front end and back end.
+//!
+//! 1. **Geometry phase**, draw by draw in submission order: `DrawBegin`,
+//!    index and vertex fetch (`vidx`, `vtx`), transform, clipping and
+//!    rasterization into quads as in immediate mode; every triangle that
+//!    covers a pixel centre is binned by the Polygon List Builder
+//!    ([`super::binning`]), and its quads are kept in the bins of the
+//!    tiles they fall in. Then the baseline Tiling Engine's Parameter
+//!    Buffer writes (`pb-list`, `pb-attr`; [`super::parameter_buffer`]).
+//! 2. **Raster phase**, tile by tile in the configured order: `TileBegin`,
+//!    the Tile Fetcher's Parameter Buffer reads, the loads of the targets
+//!    whose old contents matter (`rt`/`z`/`stc` reads of the tile's
+//!    blocks), then the tile's quads in submission order through the same
+//!    back end as immediate mode (HiZ, early/late Z, stencil, shading,
+//!    texture sampling, blending), then the stores (`rt`/`display`, and
+//!    `z`/`stc` for depth targets marked stored), then `TileEnd`. Colour,
+//!    depth, stencil and HiZ live in on-chip tile buffers, so the back
+//!    end's own `hiz`/`z`/`stc`/`rt`/`display` records are not memory
+//!    traffic and are dropped; texture reads stay, tagged with their
+//!    fragment processor.
+//!
+//! Because each pixel sees the same fragments in the same order (draw,
+//! triangle, quad) as in immediate mode, the pixels are identical. Only
+//! the HiZ kill counts may differ (HiZ is conservative and its bounds
+//! evolve in another order).
+//!
+//! **Fragment processors.** The quads of a tile are dealt round-robin, one
+//! 4x4 stamp (a triangle's quads in one 4x4-pixel square) at a time, to
+//! [`super::TbrConfig::fps`] processors, starting at processor 0 in every
+//! tile; a stamp's texture reads carry its processor as `unit`.
+//!
+//! **Which blocks.** A tile transfers the blocks of a surface whose
+//! top-left pixel lies in the tile. With a tile side that is a multiple of
+//! the block shape (4x4 or 8x8 pixels; Table I's 32 is) these are exactly
+//! the tile's blocks; otherwise a block straddling two tiles moves with
+//! the tile holding its origin, so every block still moves once per pass.
+
+use gfxcache_trace::{Marker, Record, Stream};
+
+use crate::raster::Quad;
+use crate::surface::Surface;
+
+use super::binning::{tcor_attributes, BinnedPass, Binner};
+use super::front_end::FrontBatch;
+use super::hsr::{self, Hsr};
+use super::parameter_buffer::PbTraffic;
+use super::tbr::{BinnedTri, LoadOp, TileBins, TileGrid};
+use super::{access, ColorId, DepthId, Draw, Op, Pipeline, Stats, STAMP};
+
+/// Whether the back end's record is tile-buffer traffic (on chip).
+fn on_chip(r: &Record) -> bool {
+    matches!(r, Record::Access(a) if matches!(
+        a.stream,
+        Stream::Hiz | Stream::Z | Stream::Stc | Stream::Rt | Stream::Display
+    ))
+}
+
+/// Each block of `surface` whose top-left pixel lies in `rect`.
+fn tile_blocks(surface: &Surface, rect: [u32; 4], mut f: impl FnMut(u64)) {
+    let (bw, bh) = surface.format.tile_shape();
+    let [x0, y0, x1, y1] = rect;
+    let (x1, y1) = (x1.min(surface.width), y1.min(surface.height));
+    let mut y = y0.div_ceil(bh) * bh;
+    while y < y1 {
+        let mut x = x0.div_ceil(bw) * bw;
+        while x < x1 {
+            f(surface.block_of(x, y));
+            x += bw;
+        }
+        y += bh;
+    }
+}
+
+/// What a render pass does with one target at each tile's start and end.
+#[derive(Clone, Copy, Default)]
+struct Transfer {
+    load: bool,
+    store: bool,
+}
+
+impl Pipeline {
+    /// Render `draws` (one render pass: every draw has the same colour and
+    /// depth targets) tile by tile; see the module documentation. Needs
+    /// tile-based mode ([`Pipeline::set_tbr`]). Returns the draws'
+    /// statistics (also added to [`Pipeline::stats`]).
+    pub fn draw_tiled(&mut self, draws: &[Draw], sink: &mut impl FnMut(Record)) -> Stats {
+        let cfg = self
+            .tbr
+            .expect("draw_tiled needs tile-based mode (Pipeline::set_tbr)");
+        let before = self.stats;
+        let Some(first) = draws.first() else {
+            return Stats::default();
+        };
+        let (w, h) = self.target_size(first);
+        for d in &draws[1..] {
+            assert!(
+                d.color == first.color && d.depth == first.depth,
+                "the draws of a render pass share their targets"
+            );
+            assert_eq!(self.target_size(d), (w, h), "targets changed size");
+        }
+        let grid = TileGrid::new(cfg.tile_size, w, h);
+        let (colors, depth) = self.transfers(draws);
+
+        // Geometry phase.
+        let mut bins = std::mem::take(&mut self.bins);
+        bins.reset(grid.tiles());
+        let mut binner = Binner::new(cfg.binning(), w, h);
+        for (k, d) in draws.iter().enumerate() {
+            sink(Record::Marker(Marker::DrawBegin { draw: self.draws }));
+            self.draws += 1;
+            self.stats.draws += 1;
+            self.front_end_batches(d, w, h, |p, b| {
+                p.bin_batch(k as u32, d, b, &grid, &mut bins, &mut binner, sink)
+            });
+        }
+        let frame = binner.finish_frame();
+        let mut pb = PbTraffic::build(&frame, &mut self.tbr_stats, sink);
+        self.binned.push(BinnedPass {
+            frame_number: self.frame_number,
+            pass: self.pass_name.clone(),
+            frame,
+        });
+
+        // Raster phase.
+        let fps = cfg.fps.max(1);
+        if self.tbr_stats.quads_per_fp.len() < fps as usize {
+            self.tbr_stats.quads_per_fp.resize(fps as usize, 0);
+        }
+        self.tbr_stats.render_passes += 1;
+        let eligible: Vec<bool> = draws.iter().map(hsr::eligible).collect();
+        let mut hsr = (cfg.hsr && eligible.iter().any(|&e| e)).then(|| Hsr::new(cfg.tile_size));
+        for (pos, tile) in cfg
+            .order
+            .sequence(grid.tiles_x, grid.tiles_y)
+            .into_iter()
+            .enumerate()
+        {
+            self.tbr_stats.tiles += 1;
+            sink(Record::Marker(Marker::TileBegin { tile }));
+            pb.tile(pos as u32, sink);
+            let rect = grid.rect(tile);
+            self.transfer_tile(first, &colors, depth, rect, Op::Read, sink);
+            let (quads, tris) = (&bins.quads[tile as usize], &bins.tris[tile as usize]);
+            if let (Some(h), Some(d)) = (&mut hsr, first.depth) {
+                let dt = &self.depths[d.0];
+                h.resolve(dt, rect, quads, tris, &bins.attrs, draws, &eligible);
+            }
+            let mut fp = 0u16;
+            let mut i = 0;
+            let mut back_end = |r: Record| {
+                if !on_chip(&r) {
+                    sink(r)
+                }
+            };
+            while i < quads.len() {
+                let key = (quads[i].y / STAMP, quads[i].x / STAMP);
+                let mut j = i + 1;
+                while j < quads.len()
+                    && tris[j] == tris[i]
+                    && (quads[j].y / STAMP, quads[j].x / STAMP) == key
+                {
+                    j += 1;
+                }
+                let t = &bins.attrs[tris[i] as usize];
+                let d = &draws[t.draw as usize];
+                let stamp = match &mut hsr {
+                    Some(h) if eligible[t.draw as usize] => {
+                        h.quads.clear();
+                        for (k, q) in quads.iter().enumerate().take(j).skip(i) {
+                            let mask = h.visible(k, q);
+                            self.tbr_stats.hsr_hidden += u64::from((q.mask & !mask).count_ones());
+                            if mask != 0 {
+                                h.quads.push(Quad { mask, ..*q });
+                            }
+                        }
+                        &h.quads[..]
+                    }
+                    _ => &quads[i..j],
+                };
+                i = j;
+                if stamp.is_empty() {
+                    continue;
+                }
+                self.stamp(d, stamp, &t.attrs, fp, &mut back_end);
+                self.tbr_stats.quads_per_fp[fp as usize] += stamp.len() as u64;
+                fp = (fp + 1) % fps;
+            }
+            self.transfer_tile(first, &colors, depth, rect, Op::Write, sink);
+            sink(Record::Marker(Marker::TileEnd { tile }));
+        }
+        self.bins = bins;
+        self.stats.since(&before)
+    }
+
+    /// The geometry phase for one front-end batch: its reads, then each
+    /// triangle binned and its quads kept per tile.
+    #[allow(clippy::too_many_arguments)]
+    fn bin_batch(
+        &mut self,
+        draw_index: u32,
+        draw: &Draw,
+        batch: &FrontBatch,
+        grid: &TileGrid,
+        bins: &mut TileBins,
+        binner: &mut Binner,
+        sink: &mut impl FnMut(Record),
+    ) {
+        let (mut a0, mut q0) = (0, 0);
+        for t in &batch.tris {
+            self.stats.triangles_in += 1;
+            for a in &batch.accesses[a0..t.accesses_end] {
+                sink(Record::Access(*a));
+            }
+            let quads = &batch.quads[q0..t.quads_end];
+            (a0, q0) = (t.accesses_end, t.quads_end);
+            if t.culled {
+                continue;
+            }
+            binner.add(quads, tcor_attributes(draw.vertices.attr_count));
+            self.stats.triangles_after_cull += 1;
+            self.stats.quads += t.quads as u64;
+            self.stats.fragments += t.pixels as u64;
+            let tri = bins.attrs.len() as u32;
+            bins.attrs.push(BinnedTri {
+                attrs: t.attrs,
+                draw: draw_index,
+            });
+            for q in quads {
+                let k = grid.tile_of(q.x, q.y);
+                bins.quads[k].push(*q);
+                bins.tris[k].push(tri);
+            }
+        }
+    }
+
+    /// Per colour slot and for depth: whether tiles load and store the
+    /// target. The load ops of the targets are consumed (back to `Load`).
+    fn transfers(&mut self, draws: &[Draw]) -> (Vec<Transfer>, Transfer) {
+        let first = &draws[0];
+        let colors = first
+            .color
+            .iter()
+            .enumerate()
+            .map(|(slot, id)| {
+                let written = draws.iter().any(|d| d.state.targets[slot].write_mask != 0);
+                let op = std::mem::replace(&mut self.color_load[id.0], LoadOp::Load);
+                Transfer {
+                    load: written && op == LoadOp::Load,
+                    store: written || op == LoadOp::Clear,
+                }
+            })
+            .collect();
+        let depth = match first.depth {
+            Some(id) => {
+                let uses = draws
+                    .iter()
+                    .any(|d| d.state.depth.enabled() || d.state.stencil.enabled);
+                let writes = draws.iter().any(|d| {
+                    (d.state.depth.enabled() && d.state.depth.write)
+                        || (d.state.stencil.enabled && d.state.stencil.write_mask != 0)
+                });
+                let op = std::mem::replace(&mut self.depth_load[id.0], LoadOp::Load);
+                Transfer {
+                    load: uses && op == LoadOp::Load,
+                    store: self.depth_store[id.0] && (writes || op == LoadOp::Clear),
+                }
+            }
+            None => Transfer::default(),
+        };
+        (colors, depth)
+    }
+
+    /// The loads (`Op::Read`) or stores (`Op::Write`) of one tile: colour
+    /// targets in slot order, then depth, then stencil.
+    fn transfer_tile(
+        &mut self,
+        draw: &Draw,
+        colors: &[Transfer],
+        depth: Transfer,
+        rect: [u32; 4],
+        op: Op,
+        sink: &mut impl FnMut(Record),
+    ) {
+        let wanted = |t: &Transfer| if op == Op::Read { t.load } else { t.store };
+        let mut n = 0u64;
+        for (id, t) in draw.color.iter().zip(colors) {
+            if wanted(t) {
+                let target = &self.colors[id.0];
+                let stream = target.stream();
+                tile_blocks(&target.surface, rect, |b| {
+                    n += 1;
+                    sink(access(b, stream, op, 0));
+                });
+            }
+        }
+        if let (Some(id), true) = (draw.depth, wanted(&depth)) {
+            let target = &self.depths[id.0];
+            tile_blocks(&target.surface, rect, |b| {
+                n += 1;
+                sink(access(b, Stream::Z, op, 0));
+            });
+            if let Some(s) = &target.stencil_surface {
+                tile_blocks(s, rect, |b| {
+                    n += 1;
+                    sink(access(b, Stream::Stc, op, 0));
+                });
+            }
+        }
+        if op == Op::Read {
+            self.tbr_stats.loaded_blocks += n;
+        } else {
+            self.tbr_stats.flushed_blocks += n;
+        }
+    }
+
+    /// Switch tile-based rendering on (`Some`) or off. In tile-based mode
+    /// every [`Pipeline::draw`] is a render pass of its own and
+    /// [`Pipeline::draw_tiled`] renders several; clears only set the tile
+    /// buffers' starting value; each render pass is binned
+    /// ([`Pipeline::take_binned`], one [`BinnedPass`] per render pass).
+    pub fn set_tbr(&mut self, tbr: Option<super::TbrConfig>) {
+        self.tbr = tbr;
+    }
+
+    pub fn tbr(&self) -> Option<super::TbrConfig> {
+        self.tbr
+    }
+
+    /// Counters of the tile-based mode so far.
+    pub fn tbr_stats(&self) -> &super::TbrStats {
+        &self.tbr_stats
+    }
+
+    /// Tile-based mode: store depth target `id` at every tile end of the
+    /// render passes that write it (a later pass tests against it or
+    /// samples it). Unmarked depth targets never leave the chip.
+    pub fn set_depth_stored(&mut self, id: DepthId, stored: bool) {
+        self.depth_store[id.0] = stored;
+    }
+
+    /// Tile-based mode: the next render pass into colour target `id` does
+    /// not need its old contents (a full-screen overwrite, or contents
+    /// nothing reads), so its tiles are not loaded. No effect in immediate
+    /// mode, and none on the pixels.
+    pub fn discard_color(&mut self, id: ColorId) {
+        if self.tbr.is_some() && self.color_load[id.0] == LoadOp::Load {
+            self.color_load[id.0] = LoadOp::DontCare;
+        }
+    }
+
+    /// Tile-based mode at a pass end: a target cleared but drawn by no
+    /// render pass still holds the clear value in memory, written as an
+    /// immediate-mode clear would; discards expire.
+    pub(super) fn settle_load_ops(&mut self, sink: &mut impl FnMut(Record)) {
+        for i in 0..self.colors.len() {
+            match self.color_load[i] {
+                LoadOp::Clear => {
+                    let t = &self.colors[i];
+                    let stream = t.stream();
+                    for b in super::surface_blocks(&t.surface) {
+                        sink(access(b, stream, Op::Write, 0));
+                    }
+                }
+                LoadOp::DontCare | LoadOp::Load => {}
+            }
+            self.color_load[i] = LoadOp::Load;
+        }
+        for i in 0..self.depths.len() {
+            if self.depth_load[i] == LoadOp::Clear && self.depth_store[i] {
+                let t = &self.depths[i];
+                for b in super::surface_blocks(&t.surface) {
+                    sink(access(b, Stream::Z, Op::Write, 0));
+                }
+                if let Some(s) = &t.stencil_surface {
+                    for b in super::surface_blocks(s) {
+                        sink(access(b, Stream::Stc, Op::Write, 0));
+                    }
+                }
+            }
+            self.depth_load[i] = LoadOp::Load;
+        }
+    }
+}
