@@ -29,5 +29,7 @@ pub fn geometry(sets: u32, ways: u32, banks: u32) -> Geometry {
         .unwrap()
 }
 
-/// The seeded generator the synthetic traces use (SplitMix64).
+/// The seeded generator the synthetic traces use (SplitMix64). Each test
+/// file compiles this module anew, and not all of them use it.
+#[allow(unused_imports)]
 pub use gfxcache_trace::synth::Rng;
