@@ -9,7 +9,9 @@ mod cmd;
 mod gspc;
 mod output;
 mod progress;
+mod report;
 mod table;
+mod tcor;
 
 use std::process::ExitCode;
 
@@ -39,6 +41,8 @@ enum Command {
     Policies(cmd::policies::Args),
     /// The GSPC paper's LLC study on one frame: every policy, reuse analyses, FPS.
     Gspc(cmd::gspc::Args),
+    /// The TCOR paper's study on one tile-based frame: Attribute Cache curves, PB traffic, energy.
+    Tcor(cmd::tcor::Args),
     /// Render frames of a scene: the LLC trace, the picture, a summary.
     Render(cmd::render::Args),
     /// List the built-in scenes.
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Command::Trace(c) => cmd::trace::run(c),
         Command::Policies(a) => cmd::policies::run(a),
         Command::Gspc(a) => cmd::gspc::run(a),
+        Command::Tcor(a) => cmd::tcor::run(a),
         Command::Render(a) => cmd::render::run(a),
         Command::Scenes(a) => cmd::scenes::run(a),
     };

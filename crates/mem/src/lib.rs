@@ -19,6 +19,11 @@
 //!   first-come first-served ([`Scheduler::Fcfs`]); or a fixed latency with
 //!   infinite bandwidth for sweeps.
 //!
+//! Beside the timing, [`EnergyModel`] (`energy.rs`) gives the dynamic energy
+//! of a memory hierarchy from its access counts ([`MemoryEnergy`]: L1s, L2,
+//! DRAM, for the TCOR paper's Figures 20-21), with documented per-access
+//! energies standing in for McPAT and DRAMSim2.
+//!
 //! ```
 //! use gfxcache_mem::{DramConfig, FrameTimer, GpuConfig, LlcTiming};
 //! use gfxcache_trace::Stream;
@@ -56,12 +61,14 @@
 #![forbid(unsafe_code)]
 
 pub mod dram;
+pub mod energy;
 pub mod error;
 pub mod frame;
 pub mod gpu;
 pub mod llc;
 
 pub use dram::{Dram, DramConfig, DramStats, Scheduler};
+pub use energy::{EnergyModel, MemoryEnergy};
 pub use error::MemError;
 pub use frame::{FrameTimer, FrameTiming};
 pub use gpu::GpuConfig;

@@ -32,6 +32,11 @@ pub trait L2Port {
     fn tiles_done(&mut self, done: u32) {
         let _ = done;
     }
+    /// The stage of the blocks that follow (until the next call): called
+    /// before every Parameter Buffer access.
+    fn phase(&mut self, phase: Phase) {
+        let _ = phase;
+    }
 }
 
 /// An [`L2Port`] that drops everything (the caches count their own L2
@@ -152,6 +157,7 @@ struct TileClock {
 
 impl TileClock {
     fn at(&mut self, phase: Phase, l2: &mut impl L2Port) {
+        l2.phase(phase);
         if let Phase::Fetch(pos) = phase {
             self.advance(pos, l2);
         }

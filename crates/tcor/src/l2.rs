@@ -292,16 +292,19 @@ pub struct PbL2Port<'a> {
 impl PbL2Port<'_> {
     /// The last tile that reads a Parameter Buffer block.
     pub fn last_tile_of(&self, b: &L2Block) -> LastTileId {
-        let addr = b.block * BLOCK_BYTES;
-        match b.section {
-            Section::PbLists => self
-                .binning
-                .position_of(self.layout.list_tile_of(self.binning, addr)),
-            Section::PbAttributes => {
-                let index = (addr - self.layout.attrs_ptr) / BLOCK_BYTES;
-                let prim = self.binning.primitive_of_attribute(index);
-                self.binning.last_tile(prim)
-            }
+        last_tile(self.binning, &self.layout, b)
+    }
+}
+
+/// The last tile (traversal position) that reads Parameter Buffer block
+/// `b` of a frame laid out by `layout`: the L2 line's last-tile field.
+pub fn last_tile(binning: &Binning, layout: &PbLayout, b: &L2Block) -> LastTileId {
+    let addr = b.block * BLOCK_BYTES;
+    match b.section {
+        Section::PbLists => binning.position_of(layout.list_tile_of(binning, addr)),
+        Section::PbAttributes => {
+            let index = (addr - layout.attrs_ptr) / BLOCK_BYTES;
+            binning.last_tile(binning.primitive_of_attribute(index))
         }
     }
 }

@@ -19,6 +19,11 @@
 //!   and through TCOR, and what reaches the L2 ([`L2Port`]).
 //! - [`l2`]: the L2 with TCOR's dead-line-aware replacement, and the
 //!   baseline LRU L2.
+//! - [`frame_l2`]: a tile-based frame's trace with its Parameter Buffer
+//!   traffic replaced by a chosen Tiling Engine's, through the shared L2
+//!   to main memory, and the Tile Fetcher's throughput (Figures 14-19,
+//!   23-24); [`sweep`]: Attribute Cache miss ratios over sizes (Figures 1,
+//!   11-13).
 //!
 //! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
 //! conventional LRU caches) only; never on rendering or the command line:
@@ -34,11 +39,13 @@ pub mod bound;
 pub mod characteristics;
 pub mod error;
 pub mod frame;
+pub mod frame_l2;
 pub mod l2;
 pub mod layout;
 pub mod order;
 pub mod primitive_buffer;
 pub mod replacement;
+pub mod sweep;
 pub mod tile_cache;
 
 pub use attribute_buffer::{Abp, AttributeBuffer};
@@ -55,8 +62,13 @@ pub use frame::{
     simulate_baseline, simulate_tcor, BaselineConfig, BaselineStats, L2Port, NoL2, TcorConfig,
     TcorStats,
 };
-pub use l2::{L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
+pub use frame_l2::{
+    EngineCounts, FetcherStats, FetcherTiming, FrameL2, FrameL2Stats, FrameMismatch, PassTraffic,
+    TileBuffers, TilingEngine,
+};
+pub use l2::{last_tile, L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Pmd, Section};
 pub use order::TileOrder;
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
+pub use sweep::{config_of_size, reaches_bound, SweepPoint};
 pub use tile_cache::{ConventionalCache, ConventionalStats, L2Block, SectionStats, Serves};

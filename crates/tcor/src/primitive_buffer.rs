@@ -15,7 +15,7 @@
 //! model), a last-touch stamp for the LRU and MRU variants and a 2-bit RRPV
 //! for the DRRIP variant.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::attribute_buffer::Abp;
 use crate::binning::OptNumber;
@@ -64,6 +64,9 @@ pub struct PrimitiveBuffer {
     /// Primitive ID -> line, for sets too wide to scan (the simulator's
     /// stand-in for a fully associative tag match).
     index: Option<HashMap<u64, u32>>,
+    /// The invalid lines of each set, for sets with an `index`: finding
+    /// the lowest one must not scan a set of thousands of ways.
+    free: Option<Vec<BTreeSet<u32>>>,
 }
 
 /// Sets up to this wide are scanned; wider ones use a hash index.
@@ -90,6 +93,11 @@ impl PrimitiveBuffer {
             ways,
             set_bits: sets.trailing_zeros(),
             index: (ways > SCAN_WAYS).then(|| HashMap::with_capacity(lines as usize)),
+            free: (ways > SCAN_WAYS).then(|| {
+                (0..sets)
+                    .map(|set| (set * ways..(set + 1) * ways).collect())
+                    .collect()
+            }),
         })
     }
 
@@ -137,6 +145,9 @@ impl PrimitiveBuffer {
 
     /// The first invalid line of a set.
     pub fn free_line(&self, set: u32) -> Option<usize> {
+        if let Some(free) = &self.free {
+            return free[set as usize].first().map(|&i| i as usize);
+        }
         self.set_lines(set).find(|&i| !self.lines[i].valid)
     }
 
@@ -157,6 +168,9 @@ impl PrimitiveBuffer {
         if let Some(index) = &mut self.index {
             index.insert(line.tag, i as u32);
         }
+        if let Some(free) = &mut self.free {
+            free[i / self.ways as usize].remove(&(i as u32));
+        }
         self.lines[i] = line;
     }
 
@@ -167,6 +181,9 @@ impl PrimitiveBuffer {
     pub fn invalidate(&mut self, i: usize) {
         if let Some(index) = &mut self.index {
             index.remove(&self.lines[i].tag);
+        }
+        if let Some(free) = &mut self.free {
+            free[i / self.ways as usize].insert(i as u32);
         }
         self.lines[i] = PbLine::INVALID;
     }

@@ -7,6 +7,7 @@ pub mod policies;
 pub mod render;
 pub mod scenes;
 pub mod sim;
+pub mod tcor;
 pub mod trace;
 
 use std::path::Path;

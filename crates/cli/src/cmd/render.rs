@@ -434,15 +434,21 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// Renders `args.scene` into `args.out` / `args.png` without printing a
-/// summary: how other commands (`gspc`) make their frame.
-pub fn render_quietly(args: &Args) -> Result<()> {
+/// Renders `args.scene` into `args.out` / `args.png` (and `args.binned`)
+/// without printing a summary: how other commands (`gspc`, `tcor`) make
+/// their frame. Returns each render cache's name and accesses.
+pub fn render_quietly(args: &Args) -> Result<Vec<(String, u64)>> {
     args.check()?;
     let scene = gfxcache_render::scene::resolve(&args.scene)?;
     for w in &scene.warnings {
         eprintln!("warning: {}: {w}", scene.name);
     }
-    render_scene(&scene, args).map(|_| ())
+    let out = render_scene(&scene, args)?;
+    Ok(out
+        .render_caches
+        .into_iter()
+        .map(|c| (c.cache, c.accesses))
+        .collect())
 }
 
 fn config(scene: &Scene, args: &Args) -> FrameConfig {

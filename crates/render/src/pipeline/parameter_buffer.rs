@@ -1,17 +1,18 @@
 //! The Parameter Buffer traffic of a render pass in the trace: what the
 //! baseline Tiling Engine (TCOR Table I: a 64 KiB 4-way LRU Tile Cache,
-//! the baseline PB-Lists layout) sends to the L2, computed with
-//! `gfxcache-tcor` from the pass's binned frame.
+//! the baseline PB-Lists layout, or the interleaved one when a tile's list
+//! outgrows it) sends to the L2, computed by `gfxcache-tcor`'s
+//! [`PassTraffic`] from the pass's binned frame.
 //!
 //! The Polygon List Builder's blocks (PMD and attribute write-backs) go
 //! out after the pass's geometry; the Tile Fetcher's blocks of each tile
 //! (reads, and the write-backs its misses cause) right after that tile's
 //! `TileBegin`. A consumer studying other Tiling Engines drops the
-//! `pb-list`/`pb-attr` records and puts its own at the same places.
+//! `pb-list`/`pb-attr` records and puts its own at the same places
+//! (`gfxcache_tcor::FrameL2` does).
 
 use gfxcache_tcor::{
-    BaselineConfig, BinnedFrame, Binning, ConventionalCache, L2Block, PbLayout, Phase, Serves,
-    TilePos,
+    BaselineConfig, BinnedFrame, Binning, L2Block, PassTraffic, TilePos, TilingEngine,
 };
 use gfxcache_trace::{Access, Op, Record};
 
@@ -43,38 +44,27 @@ impl PbTraffic {
         stats: &mut TbrStats,
         sink: &mut impl FnMut(Record),
     ) -> PbTraffic {
-        let mut out = PbTraffic::default();
-        // The renderer's grids are never empty, so binning cannot fail;
-        // should it, the pass simply has no PB traffic.
+        // The renderer's grids are never empty and the Table I cache is
+        // well formed, so neither can fail; should one, the pass simply
+        // has no PB traffic.
         let Ok(b) = Binning::new(frame) else {
-            return out;
+            return PbTraffic::default();
         };
-        let cfg = BaselineConfig::kib64();
-        let mut layout = cfg.layout;
-        if layout.check(&b).is_err() {
-            layout = PbLayout::interleaved();
-            stats.pb_overflow_passes += 1;
-        }
-        let Ok(mut tc) =
-            ConventionalCache::new(cfg.tile_cache_bytes, cfg.ways, Serves::Both, layout)
-        else {
-            return out;
+        let engine = TilingEngine::Baseline(BaselineConfig::kib64());
+        let Ok(traffic) = PassTraffic::new(&b, &engine) else {
+            return PbTraffic::default();
         };
-        for a in layout.stream(&b) {
-            match a.phase {
-                Phase::Build => tc.access(&a, &mut |blk| {
-                    stats.pb_reads += u64::from(!blk.write);
-                    stats.pb_writes += u64::from(blk.write);
-                    sink(record(&blk));
-                }),
-                Phase::Fetch(pos) => tc.access(&a, &mut |blk| {
-                    stats.pb_reads += u64::from(!blk.write);
-                    stats.pb_writes += u64::from(blk.write);
-                    out.fetch.push((pos, blk));
-                }),
-            }
+        stats.pb_overflow_passes += u64::from(traffic.layout_fallback);
+        let (reads, writes) = traffic.l2_blocks();
+        stats.pb_reads += reads;
+        stats.pb_writes += writes;
+        for blk in traffic.build_blocks() {
+            sink(record(&blk));
         }
-        out
+        PbTraffic {
+            fetch: traffic.fetch_blocks().collect(),
+            next: 0,
+        }
     }
 
     /// The Tile Fetcher's L2 blocks for the tile at traversal position

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
+use crate::report::write_csvs;
 
 /// The epochs' names, as the paper writes them.
 const EPOCHS: [&str; 4] = ["E0", "E1", "E2", "E>=3"];
@@ -17,25 +18,7 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
         ("opt_epochs.csv", opt_epochs(report)),
         ("t_sensitivity.csv", t_sensitivity(report)),
     ];
-    files
-        .into_iter()
-        .map(|(name, rows)| {
-            let path = dir.join(name);
-            write_rows(&path, &rows)?;
-            Ok(path)
-        })
-        .collect()
-}
-
-/// Writes `rows` (the header first) to `path`.
-fn write_rows(path: &Path, rows: &[Vec<String>]) -> anyhow::Result<()> {
-    crate::output::write_atomically(path, |tmp| {
-        let mut w = ::csv::Writer::from_path(tmp)?;
-        for row in rows {
-            w.write_record(row)?;
-        }
-        Ok(w.flush()?)
-    })
+    write_csvs(dir, files)
 }
 
 /// One row per (policy, size) run; then one `fps_<name>` column per timing
@@ -167,17 +150,8 @@ fn opt(v: Option<f64>) -> String {
 mod tests {
     use super::*;
     use crate::gspc::write::test_report::report;
+    use crate::report::read_csv as read;
     use anyhow::Context;
-
-    /// The records of a written CSV file, header first.
-    fn read(path: &Path) -> anyhow::Result<Vec<Vec<String>>> {
-        let mut r = ::csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_path(path)?;
-        r.records()
-            .map(|rec| Ok(rec?.iter().map(String::from).collect()))
-            .collect()
-    }
 
     #[test]
     fn policies_csv_has_a_row_per_run_and_the_columns() -> anyhow::Result<()> {

@@ -6,35 +6,22 @@
 //! come from files and command lines.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::plots::FIGURES;
 use super::{find, main_size, paper_fps, policy_names, size_label, PAPER_SIZE};
 use crate::gspc::paper;
 use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
+use crate::report::html::{
+    cell, esc, figures_section, head, paper_cell, pct, percent, ratio, scene, seconds_table,
+    section, strings, text, TAIL,
+};
 use crate::table::thousands;
 
-const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}\
-table{border-collapse:collapse;margin:0.5em 0 1.5em}\
-th,td{border:1px solid #bbb;padding:0.2em 0.6em}\
-td{text-align:right}td:first-child{text-align:left}\
-th{background:#eee}td.paper{color:#666;font-style:italic}\
-figure{margin:1.5em 0}img{max-width:100%}figcaption{color:#444}";
-
-/// Writes `index.html` into `dir`, embedding the plots in `figures`.
-pub fn write(report: &GspcReport, dir: &Path, figures: &[PathBuf]) -> anyhow::Result<PathBuf> {
-    let path = dir.join("index.html");
-    super::write_file(&path, &page(report, figures))?;
-    Ok(path)
-}
-
 /// The whole page.
-fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
+pub fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
     let title = format!("GSPC study: {}", esc(&heading(r)));
-    let mut h = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
-    );
+    let mut h = head(&title);
     h += &setup(r);
     h += &misses_table(r);
     h += &hit_rate_table(r);
@@ -44,20 +31,19 @@ fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
     h += &stream_mix_table(r);
     h += &t_table(r);
     h += &fps_table(r);
-    h += &figures_section(figures);
-    h += &seconds_table(r);
-    h += "</body>\n</html>\n";
+    h += &figures_section(figures, |file| {
+        let fig = FIGURES.iter().find(|f| f.file == file)?;
+        Some((fig.title, fig.caption))
+    });
+    h += &seconds_table(&r.seconds);
+    h += TAIL;
     h
 }
 
 /// Scene, resolution and accesses, for the title.
 fn heading(r: &GspcReport) -> String {
-    let scene = r.scene.as_deref().unwrap_or(&r.trace);
-    let res = r
-        .resolution
-        .map(|(w, h)| format!(" at {w}x{h}"))
-        .unwrap_or_default();
-    format!("{scene}{res}, {} LLC accesses", thousands(r.accesses))
+    let scene = scene(r.scene.as_deref(), &r.trace, r.resolution);
+    format!("{scene}, {} LLC accesses", thousands(r.accesses))
 }
 
 fn setup(r: &GspcReport) -> String {
@@ -300,119 +286,8 @@ fn fps_table(r: &GspcReport) -> String {
     h
 }
 
-fn figures_section(figures: &[PathBuf]) -> String {
-    let mut h = String::from("<h2>Figures</h2>\n");
-    for path in figures {
-        let Some(file) = path.file_name().and_then(|f| f.to_str()) else {
-            continue;
-        };
-        let Some(fig) = FIGURES.iter().find(|f| f.file == file) else {
-            continue;
-        };
-        let _ = writeln!(
-            h,
-            "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}: {}</figcaption></figure>",
-            esc(file),
-            esc(fig.title),
-            esc(fig.title),
-            esc(fig.caption)
-        );
-    }
-    h
-}
-
-fn seconds_table(r: &GspcReport) -> String {
-    let rows = r
-        .seconds
-        .iter()
-        .map(|(phase, s)| vec![text(phase), cell(Some(format!("{s:.2}")))]);
-    section(
-        "Wall-clock seconds per phase",
-        &strings(&["phase", "seconds"]),
-        rows,
-    )
-}
-
-// ---- Table building ----------------------------------------------------
-
-/// A `<td>`, already escaped.
-struct Cell(String);
-
-fn text(s: &str) -> Cell {
-    Cell(format!("<td>{}</td>", esc(s)))
-}
-
-/// A number, or a dash for a value the study did not measure.
-fn cell(v: Option<String>) -> Cell {
-    Cell(format!("<td>{}</td>", esc(v.as_deref().unwrap_or("–"))))
-}
-
-fn paper_cell(v: Option<String>) -> Cell {
-    Cell(format!(
-        "<td class=\"paper\">{}</td>",
-        esc(v.as_deref().unwrap_or("–"))
-    ))
-}
-
-/// A heading and a table; nothing if there are no rows.
-fn section(title: &str, head: &[String], rows: impl Iterator<Item = Vec<Cell>>) -> String {
-    let body: String = rows
-        .map(|row| {
-            let cells: String = row.into_iter().map(|c| c.0).collect();
-            format!("<tr>{cells}</tr>\n")
-        })
-        .collect();
-    if body.is_empty() {
-        return String::new();
-    }
-    let head: String = head
-        .iter()
-        .map(|h| format!("<th>{}</th>", esc(h)))
-        .collect();
-    format!(
-        "<h2>{}</h2>\n<table>\n<tr>{head}</tr>\n{body}</table>\n",
-        esc(title)
-    )
-}
-
 fn at_size(r: &GspcReport, size: u64) -> impl Iterator<Item = &PolicyResult> {
     r.policies.iter().filter(move |p| p.size == size)
-}
-
-fn strings(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
-}
-
-// ---- Formatting --------------------------------------------------------
-
-/// Escapes text for HTML content and attribute values.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn ratio(v: f64) -> String {
-    format!("{v:.3}")
-}
-
-/// A fraction as a percentage, 1 decimal.
-fn percent(fraction: f64) -> String {
-    pct(100.0 * fraction)
-}
-
-/// A value already in percent, 1 decimal.
-fn pct(v: f64) -> String {
-    format!("{v:.1}")
 }
 
 #[cfg(test)]

@@ -14,32 +14,25 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use super::report::{GspcReport, PolicyResult};
+use crate::report::write_study;
 
 pub use super::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
 
 /// Writes every file of the study into `dir` (created if needed) and returns
 /// the paths written, `gspc.json` first and `index.html` last.
 pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("creating report directory {}", dir.display()))?;
-    let json = dir.join("gspc.json");
-    write_file(&json, &to_json(report)?)?;
-    let mut written = vec![json];
-    written.extend(csv::write_all(report, dir)?);
-    let figures = plots::write_all(report, dir)?;
-    written.extend(figures.iter().cloned());
-    written.push(html::write(report, dir, &figures)?);
-    Ok(written)
+    write_study(
+        dir,
+        ("gspc.json", &to_json(report)?),
+        |dir| csv::write_all(report, dir),
+        |dir| plots::write_all(report, dir),
+        |figures| html::page(report, figures),
+    )
 }
 
 /// The whole report as pretty-printed JSON (`gspc.json`, and `--json`).
 pub fn to_json(report: &GspcReport) -> anyhow::Result<String> {
     serde_json::to_string_pretty(report).context("serialising the GSPC report to JSON")
-}
-
-/// Writes `text` to `path` whole or not at all, naming the path in the error.
-fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    crate::output::write_bytes(path, text.as_bytes())
 }
 
 /// The result of `policy` at LLC size `size`, if the study ran it.
@@ -66,18 +59,8 @@ pub fn policy_names(report: &GspcReport) -> Vec<&str> {
     names
 }
 
-/// A size as the paper's configuration names spell it: `8MiB`, `512KiB`.
-pub fn size_label(bytes: u64) -> String {
-    const KIB: u64 = 1024;
-    const MIB: u64 = 1024 * KIB;
-    if bytes >= MIB && bytes.is_multiple_of(MIB) {
-        format!("{}MiB", bytes / MIB)
-    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
-        format!("{}KiB", bytes / KIB)
-    } else {
-        format!("{bytes}B")
-    }
-}
+/// Shared with the other studies' writers: see [`crate::report`].
+pub use crate::report::size_label;
 
 /// The size the paper's averages were measured at (Figures 4 to 15, 17).
 pub const PAPER_SIZE: u64 = 8 * 1024 * 1024;

@@ -1,0 +1,350 @@
+//! Grouped bar charts: a group per category, a bar per series, each bar
+//! labelled with its value; the papers' values in light tones beside ours.
+
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::figure::{chart_builder, draw_legend, Plot};
+
+/// How a panel's values read: ratios (3 decimals) or percentages (1 decimal).
+#[derive(Clone, Copy)]
+pub enum Unit {
+    Ratio,
+    Percent,
+}
+
+impl Unit {
+    fn format(self, v: f64) -> String {
+        match self {
+            Unit::Ratio => format!("{v:.3}"),
+            Unit::Percent => format!("{v:.1}"),
+        }
+    }
+}
+
+/// One bar per category; `None` where there is nothing to show.
+struct Series {
+    name: String,
+    values: Vec<Option<f64>>,
+    /// Written after a bar's value, in parentheses (e.g. the absolute count
+    /// behind a normalised bar); empty for none.
+    notes: Vec<Option<String>>,
+    /// The paper's values, drawn in light tones so they read as reference.
+    paper: bool,
+}
+
+/// One grouped bar chart: a group per category, a bar per series.
+pub struct Panel {
+    subtitle: String,
+    y_label: String,
+    unit: Unit,
+    categories: Vec<String>,
+    series: Vec<Series>,
+    /// A horizontal line, e.g. at 1.0 for DRRIP on normalised charts.
+    reference: Option<f64>,
+}
+
+impl Panel {
+    pub fn new(subtitle: &str, y_label: &str, unit: Unit, categories: Vec<String>) -> Panel {
+        Panel {
+            subtitle: subtitle.into(),
+            y_label: y_label.into(),
+            unit,
+            categories,
+            series: Vec::new(),
+            reference: None,
+        }
+    }
+
+    pub fn series(mut self, name: impl Into<String>, values: Vec<Option<f64>>) -> Panel {
+        self.push(name.into(), values, Vec::new(), false);
+        self
+    }
+
+    /// A series of ours whose bars also show `notes` after their values.
+    pub fn noted(
+        mut self,
+        name: impl Into<String>,
+        values: Vec<Option<f64>>,
+        notes: Vec<Option<String>>,
+    ) -> Panel {
+        self.push(name.into(), values, notes, false);
+        self
+    }
+
+    pub fn paper(mut self, name: impl Into<String>, values: Vec<Option<f64>>) -> Panel {
+        self.push(name.into(), values, Vec::new(), true);
+        self
+    }
+
+    pub fn reference(mut self, at: f64) -> Panel {
+        self.reference = Some(at);
+        self
+    }
+
+    /// Keeps a series only if it has a value: an all-empty "paper" series
+    /// would put a legend entry on a chart with nothing behind it.
+    fn push(
+        &mut self,
+        name: String,
+        values: Vec<Option<f64>>,
+        notes: Vec<Option<String>>,
+        paper: bool,
+    ) {
+        if values.iter().any(Option::is_some) {
+            self.series.push(Series {
+                name,
+                values,
+                notes,
+                paper,
+            });
+        }
+    }
+}
+
+impl Plot for Panel {
+    /// Drops categories no series has a value for; false if nothing is left.
+    fn prune(&mut self) -> bool {
+        let keep: Vec<bool> = (0..self.categories.len())
+            .map(|i| self.series.iter().any(|s| s.values[i].is_some()))
+            .collect();
+        let mut k = keep.iter();
+        self.categories.retain(|_| *k.next().unwrap_or(&false));
+        for s in &mut self.series {
+            let mut k = keep.iter();
+            s.values.retain(|_| *k.next().unwrap_or(&false));
+            if !s.notes.is_empty() {
+                let mut k = keep.iter();
+                s.notes.retain(|_| *k.next().unwrap_or(&false));
+            }
+        }
+        !self.categories.is_empty()
+    }
+
+    /// Wide enough for every bar to carry its value and every category its
+    /// label, horizontally: rotated labels are hard to read.
+    fn width(&self) -> u32 {
+        let label = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        let bars = self.series.len() as u32;
+        let mut group = (bars * 36 + 24).max(label * 8 + 16);
+        // A noted bar's label, value and note, is wider than its value.
+        let noted = self.series.iter().flat_map(|s| s.notes.iter().flatten());
+        if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
+            group = group.max(bars * (chars * 7 + 6) + 24);
+        }
+        (140 + group * self.categories.len() as u32).max(640)
+    }
+
+    fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
+        draw_panel(area, self)
+    }
+}
+
+/// Colours of our series, and light ones for the paper's.
+pub const OURS: [RGBColor; 4] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+];
+const PAPER: [RGBColor; 4] = [
+    RGBColor(170, 170, 170),
+    RGBColor(240, 170, 170),
+    RGBColor(170, 220, 170),
+    RGBColor(210, 190, 230),
+];
+
+fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Result<()> {
+    let x = Categories(p.categories.clone());
+    let mut chart = chart_builder(area, &p.subtitle, 30).build_cartesian_2d(x, y_range(p))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc(p.y_label.as_str())
+        .max_light_lines(1)
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    let m = p.series.len();
+    for (j, s) in p.series.iter().enumerate() {
+        let color = series_color(p, j);
+        let bars: Vec<(f64, f64, f64, Option<&str>)> = s
+            .values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, bar_x(i, j, m), v)))
+            .map(|(i, (x0, x1), v)| (x0, x1, v, s.notes.get(i).and_then(|n| n.as_deref())))
+            .collect();
+        chart
+            .draw_series(
+                bars.iter()
+                    .map(|&(x0, x1, v, _)| bar(x0, x1, v, color, s.paper)),
+            )?
+            .label(s.name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled()));
+        chart.draw_series(
+            bars.iter()
+                .map(|&(x0, x1, v, note)| value_label(x0, x1, v, p.unit, note)),
+        )?;
+    }
+    if let Some(at) = p.reference {
+        let line = vec![(0.0, at), (p.categories.len() as f64, at)];
+        chart.draw_series(std::iter::once(PathElement::new(line, BLACK.mix(0.6))))?;
+    }
+    draw_legend(&mut chart)?;
+    Ok(())
+}
+
+/// The paper's bars get an outline so they read apart from ours in grey.
+fn bar(x0: f64, x1: f64, v: f64, color: RGBColor, paper: bool) -> Rectangle<(f64, f64)> {
+    let style = if paper {
+        color.filled().stroke_width(1)
+    } else {
+        color.filled()
+    };
+    Rectangle::new([(x0, 0.0), (x1, v)], style)
+}
+
+fn value_label(
+    x0: f64,
+    x1: f64,
+    v: f64,
+    unit: Unit,
+    note: Option<&str>,
+) -> Text<'static, (f64, f64), String> {
+    // Above a positive bar, below a negative one.
+    let v_pos = if v >= 0.0 { VPos::Bottom } else { VPos::Top };
+    let style = TextStyle::from(("sans-serif", 12).into_font()).pos(Pos::new(HPos::Center, v_pos));
+    let text = match note {
+        Some(note) => format!("{} ({note})", unit.format(v)),
+        None => unit.format(v),
+    };
+    Text::new(text, ((x0 + x1) / 2.0, v), style)
+}
+
+/// Ours in strong colours, the paper's in light ones, each counted apart so
+/// the first paper series pairs with the first of ours.
+fn series_color(p: &Panel, j: usize) -> RGBColor {
+    let kind = p.series[j].paper;
+    let k = p.series[..j].iter().filter(|s| s.paper == kind).count();
+    if kind {
+        PAPER[k % PAPER.len()]
+    } else {
+        OURS[k % OURS.len()]
+    }
+}
+
+/// The x extent of series `j` of `m` in category `i`: the bars of a group
+/// share 80% of its width, leaving a gap between groups.
+fn bar_x(i: usize, j: usize, m: usize) -> (f64, f64) {
+    let w = 0.8 / m as f64;
+    let x0 = i as f64 + 0.1 + j as f64 * w;
+    (x0, x0 + w)
+}
+
+/// From 0 (bars start there) to past the largest value, with room above
+/// for the value labels and the legend, whose height grows with the series.
+fn y_range(p: &Panel) -> Range<f64> {
+    let values = p.series.iter().flat_map(|s| s.values.iter().flatten());
+    let (lo, hi) = values
+        .chain(p.reference.iter())
+        .fold((0.0f64, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
+    let lo = if lo < 0.0 { lo - 0.15 * span } else { 0.0 };
+    let headroom = 0.2 + 0.08 * p.series.len() as f64;
+    lo..hi + headroom * span
+}
+
+/// An x axis of named categories: category `i` spans `i..i+1`, and its label
+/// sits at the centre.
+struct Categories(Vec<String>);
+
+impl Ranged for Categories {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let span = f64::from(limit.1 - limit.0);
+        limit.0 + (value / self.0.len().max(1) as f64 * span).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, _hint: Hint) -> Vec<f64> {
+        (0..self.0.len()).map(|i| i as f64 + 0.5).collect()
+    }
+
+    fn range(&self) -> Range<f64> {
+        0.0..self.0.len() as f64
+    }
+}
+
+impl ValueFormatter<f64> for Categories {
+    fn format_ext(&self, value: &f64) -> String {
+        let i = value.floor();
+        if i >= 0.0 && (i as usize) < self.0.len() {
+            self.0[i as usize].clone()
+        } else {
+            String::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn y_range_holds_negative_bars_and_zero() {
+        let cats = names(&["t=2", "t=4"]);
+        let p =
+            Panel::new("t", "%", Unit::Percent, cats).series("ours", vec![Some(-4.0), Some(2.0)]);
+        let r = y_range(&p);
+        assert!(r.start < -4.0 && r.end > 2.0);
+        let flat =
+            Panel::new("t", "%", Unit::Percent, names(&["t=16"])).series("ours", vec![Some(0.0)]);
+        assert!(
+            y_range(&flat).end > 0.0,
+            "an all-zero chart still has a height"
+        );
+    }
+
+    #[test]
+    fn bars_of_a_group_stay_inside_it() {
+        let (x0, _) = bar_x(2, 0, 3);
+        let (_, x1) = bar_x(2, 2, 3);
+        assert!(x0 > 2.0 && x1 < 3.0);
+        assert!((x1 - x0 - 0.8).abs() < 1e-9);
+    }
+
+    /// Pruning a category drops its note too, so notes stay beside their
+    /// bars; an empty series is not kept at all.
+    #[test]
+    fn notes_follow_their_bars_through_prune() -> anyhow::Result<()> {
+        let mut p = Panel::new("n", "x", Unit::Ratio, names(&["a", "b", "c"]))
+            .noted(
+                "ours",
+                vec![Some(1.0), None, Some(0.5)],
+                vec![Some("10".into()), Some("gone".into()), Some("5".into())],
+            )
+            .paper("paper", vec![None, None, None]);
+        assert!(p.prune());
+        assert_eq!(p.categories, ["a", "c"]);
+        assert_eq!(p.series.len(), 1);
+        assert_eq!(p.series[0].notes, [Some("10".into()), Some("5".into())]);
+        let svg = super::super::figure::render("t", &[p])?;
+        assert!(svg.contains("0.500 (5)"));
+        assert!(!svg.contains("gone"));
+        Ok(())
+    }
+}

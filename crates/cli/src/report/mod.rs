@@ -1,0 +1,123 @@
+//! What the studies' report writers share (`gspc::write`, `tcor::write`):
+//! naming sizes, writing CSV tables, the SVG figures ([`figure`], with
+//! grouped bar charts in [`bars`] and miss-ratio curves in [`curves`]) and
+//! the HTML page's pieces ([`html`]).
+//!
+//! A study's writer decides what to show; this module only draws and
+//! formats, so two studies' files look alike and are written alike: whole
+//! or not at all, through [`crate::output`].
+
+pub mod bars;
+pub mod curves;
+pub mod figure;
+pub mod html;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+/// A size as the papers' configuration names spell it: `8MiB`, `512KiB`.
+pub fn size_label(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * KIB;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{}MiB", bytes / MIB)
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        format!("{}KiB", bytes / KIB)
+    } else {
+        format!("{bytes}B")
+    }
+}
+
+/// The bytes of a [`size_label`] (`64KiB` is 65 536); `None` for any other
+/// text.
+pub fn parse_size_label(label: &str) -> Option<u64> {
+    let (digits, unit) = if let Some(n) = label.strip_suffix("MiB") {
+        (n, 1024 * 1024)
+    } else if let Some(n) = label.strip_suffix("KiB") {
+        (n, 1024)
+    } else {
+        (label.strip_suffix('B')?, 1)
+    };
+    digits.parse::<u64>().ok()?.checked_mul(unit)
+}
+
+/// Writes a study's directory `dir` (created if needed): the report as
+/// JSON (`json`: file name and text) first, then the CSV files and the
+/// figures their writers write, and `index.html`, made by `page` from the
+/// figures written, last. Returns every path written, in that order.
+pub fn write_study(
+    dir: &Path,
+    json: (&str, &str),
+    csv: impl FnOnce(&Path) -> anyhow::Result<Vec<PathBuf>>,
+    figures: impl FnOnce(&Path) -> anyhow::Result<Vec<PathBuf>>,
+    page: impl FnOnce(&[PathBuf]) -> String,
+) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("creating report directory {}", dir.display()))?;
+    let (name, text) = json;
+    let json = dir.join(name);
+    crate::output::write_bytes(&json, text.as_bytes())?;
+    let mut written = vec![json];
+    written.extend(csv(dir)?);
+    let figures = figures(dir)?;
+    written.extend(figures.iter().cloned());
+    let index = dir.join("index.html");
+    crate::output::write_bytes(&index, page(&figures).as_bytes())?;
+    written.push(index);
+    Ok(written)
+}
+
+/// Writes each (file name, rows) of `files` into `dir` as CSV, the header
+/// row first; returns the paths written.
+pub fn write_csvs<'a>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'a str, Vec<Vec<String>>)>,
+) -> anyhow::Result<Vec<PathBuf>> {
+    files
+        .into_iter()
+        .map(|(name, rows)| {
+            let path = dir.join(name);
+            write_csv(&path, &rows)?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// Writes `rows` to `path` as CSV, whole or not at all.
+fn write_csv(path: &Path, rows: &[Vec<String>]) -> anyhow::Result<()> {
+    crate::output::write_atomically(path, |tmp| {
+        let mut w = ::csv::Writer::from_path(tmp)?;
+        for row in rows {
+            w.write_record(row)?;
+        }
+        Ok(w.flush()?)
+    })
+}
+
+/// The records of a written CSV file, header first (for tests).
+#[cfg(test)]
+pub fn read_csv(path: &Path) -> anyhow::Result<Vec<Vec<String>>> {
+    let mut r = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)?;
+    r.records()
+        .map(|rec| Ok(rec?.iter().map(String::from).collect()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_labels_round_trip() {
+        for bytes in [64 * 1024, 8 * 1024 * 1024, 1000, 1536, 48 * 1024] {
+            assert_eq!(parse_size_label(&size_label(bytes)), Some(bytes));
+        }
+        assert_eq!(size_label(1536), "1536B");
+        assert_eq!(parse_size_label("64KiB"), Some(65536));
+        assert_eq!(parse_size_label("full"), None);
+        assert_eq!(parse_size_label("KiB"), None);
+    }
+}

@@ -1,0 +1,154 @@
+//! `tcor.json`: everything the TCOR study measured, one document. The CSV
+//! files, the plots and `index.html` are all drawn from this.
+
+use std::collections::BTreeMap;
+
+use gfxcache_mem::{EnergyModel, MemoryEnergy};
+use gfxcache_tcor::{Characteristics, FetcherTiming, FrameL2Stats, SweepPoint, TileBuffers};
+use serde::Serialize;
+
+/// The Tiling Engines of Section V-B, by the names `tcor.json` uses.
+pub const ENGINES: [&str; 3] = ["baseline", "tcor_no_l2", "tcor"];
+
+/// The whole study of one tile-based frame.
+#[derive(Serialize, Clone, Debug)]
+pub struct TcorReport {
+    /// The trace the study read (or rendered and then read), and the
+    /// binned passes beside it.
+    pub trace: String,
+    pub binned: String,
+    /// Scene and resolution from the trace's header, when it has them.
+    pub scene: Option<String>,
+    pub resolution: Option<(u32, u32)>,
+    pub render_passes: u64,
+    pub tiles: u64,
+    /// Table II per render pass, and for the whole frame.
+    pub passes: Vec<PassCharacteristics>,
+    pub frame: FrameCharacteristics,
+    /// The shared L2 and how the Tile Fetcher is timed.
+    pub l2: L2Setup,
+    /// Attribute Cache miss-ratio curves (Figures 1, 11, 12, 13).
+    pub curves: Vec<Curve>,
+    /// Where each curve first reaches its lower bound and stays there.
+    pub reach: Reach,
+    /// LB of the two TCOR Attribute Caches (48 and 112 KiB, 4-way), in
+    /// primitives, keyed by Tile Cache size (`64KiB`, `128KiB`).
+    pub lower_bound: BTreeMap<String, u64>,
+    /// Every (engine, Tile Cache size) run through the shared L2.
+    pub runs: Vec<EngineRun>,
+    /// The figures of Section V-B, keyed by Tile Cache size then engine
+    /// ([`ENGINES`]): Parameter Buffer blocks to the L2 (Figures 14-15)
+    /// and to main memory (16-17), all main-memory accesses (18-19),
+    /// memory-hierarchy energy in nJ (20-21), Tile Fetcher primitives per
+    /// cycle (23-24).
+    pub pb_l2_accesses: BTreeMap<String, BTreeMap<String, u64>>,
+    pub pb_dram_accesses: BTreeMap<String, BTreeMap<String, u64>>,
+    pub dram_accesses: BTreeMap<String, BTreeMap<String, u64>>,
+    pub energy_nj: BTreeMap<String, BTreeMap<String, f64>>,
+    pub primitives_per_cycle: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Decreases versus the baseline in percent, keyed by Tile Cache size,
+    /// to set beside the paper's (`paper` has the same keys).
+    pub reductions: BTreeMap<String, Reductions>,
+    pub paper: BTreeMap<String, Reductions>,
+    pub energy_model: EnergyModel,
+    /// L1 accesses outside the Tiling Engine (vertex and texture caches)
+    /// counted in every run's energy: known when the study rendered the
+    /// frame, empty for a given trace.
+    pub other_l1: Vec<L1Count>,
+    /// Wall-clock seconds each phase took.
+    pub seconds: BTreeMap<String, f64>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct PassCharacteristics {
+    pub frame: u32,
+    pub pass: String,
+    #[serde(flatten)]
+    pub characteristics: Characteristics,
+}
+
+/// Table II for the whole frame: sums over its render passes, and reuse as
+/// all tile uses over all primitives.
+#[derive(Serialize, Clone, Copy, Debug, Default)]
+pub struct FrameCharacteristics {
+    pub primitives: u64,
+    pub attributes: u64,
+    pub tile_uses: u64,
+    pub footprint_bytes: u64,
+    /// The largest render pass's footprint (one Parameter Buffer lives at
+    /// a time).
+    pub largest_pass_footprint_bytes: u64,
+    pub average_reuse: f64,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct L2Setup {
+    pub bytes: u64,
+    pub ways: u32,
+    pub tile_buffers: TileBuffers,
+    pub fetcher: FetcherTiming,
+}
+
+/// One replacement policy at one associativity over the swept sizes.
+#[derive(Serialize, Clone, Debug)]
+pub struct Curve {
+    /// `opt`, `lru`, `mru`, `drrip`.
+    pub policy: String,
+    /// `full` or the way count.
+    pub ways: String,
+    pub points: Vec<SweepPoint>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct Reach {
+    /// Misses within this fraction of the bound count as reaching it.
+    pub tolerance: f64,
+    pub curves: Vec<ReachPoint>,
+    /// Fully associative: LRU's size over OPT's (the paper: 375 / 55 =
+    /// 6.8); `None` unless both reach the bound within the sweep.
+    pub lru_over_opt_full: Option<f64>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct ReachPoint {
+    pub policy: String,
+    pub ways: String,
+    /// Attribute Cache bytes; `None`: not within the sweep.
+    pub bytes: Option<u64>,
+}
+
+/// One Tiling Engine at one Tile Cache size through the shared L2.
+#[derive(Serialize, Clone, Debug)]
+pub struct EngineRun {
+    /// One of [`ENGINES`].
+    pub engine: String,
+    /// `64KiB` or `128KiB`.
+    pub tile_cache: String,
+    /// What the engine is, in words.
+    pub about: String,
+    /// `lru` or `dead-aware`.
+    pub l2_policy: String,
+    pub stats: FrameL2Stats,
+    pub energy: MemoryEnergy,
+}
+
+/// Decreases versus the baseline at one Tile Cache size, in percent.
+#[derive(Serialize, Clone, Copy, Debug, Default)]
+pub struct Reductions {
+    pub pb_l2_accesses: f64,
+    pub pb_dram_accesses: f64,
+    pub dram_accesses: f64,
+    pub energy: f64,
+    pub energy_no_l2: f64,
+    /// TCOR's Tile Fetcher throughput over the baseline's (times, not
+    /// percent).
+    pub fetcher_speedup: f64,
+}
+
+/// An L1 outside the Tiling Engine, for the energy model.
+#[derive(Serialize, Clone, Debug)]
+pub struct L1Count {
+    pub name: String,
+    pub bytes: u64,
+    pub accesses: u64,
+}

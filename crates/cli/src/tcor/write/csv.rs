@@ -1,0 +1,200 @@
+//! The study's tables as CSV, for spreadsheets and scripts: `curves.csv`
+//! (Figures 1 and 11-13), `engines.csv` (Figures 14-24, absolute) and
+//! `passes.csv` (Table II). Numbers are written in full precision.
+
+use std::path::{Path, PathBuf};
+
+use crate::report::write_csvs;
+use crate::tcor::report::TcorReport;
+
+/// Writes the three CSV files into `dir` and returns their paths.
+pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let files = [
+        ("curves.csv", curves(report)),
+        ("engines.csv", engines(report)),
+        ("passes.csv", passes(report)),
+    ];
+    write_csvs(dir, files)
+}
+
+fn header(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+/// One row per point of every Attribute Cache curve.
+fn curves(r: &TcorReport) -> Vec<Vec<String>> {
+    let head = header(&[
+        "policy",
+        "ways",
+        "bytes",
+        "entries",
+        "lines",
+        "accesses",
+        "misses",
+        "miss_ratio",
+        "lower_bound",
+        "lower_bound_ratio",
+        "l2_reads",
+    ]);
+    let rows = r.curves.iter().flat_map(|c| {
+        c.points.iter().map(|p| {
+            vec![
+                c.policy.clone(),
+                c.ways.clone(),
+                p.bytes.to_string(),
+                p.entries.to_string(),
+                p.lines.to_string(),
+                p.accesses.to_string(),
+                p.misses.to_string(),
+                p.miss_ratio.to_string(),
+                p.lower_bound.to_string(),
+                p.lower_bound_ratio.to_string(),
+                p.l2_reads.to_string(),
+            ]
+        })
+    });
+    std::iter::once(head).chain(rows).collect()
+}
+
+/// One row per (engine, Tile Cache size) run: Parameter Buffer blocks to
+/// the L2 and to main memory, all main-memory accesses, energy by level
+/// and the Tile Fetcher.
+fn engines(r: &TcorReport) -> Vec<Vec<String>> {
+    let head = header(&[
+        "engine",
+        "tile_cache",
+        "l2_policy",
+        "pb_l2_reads",
+        "pb_l2_writes",
+        "pb_dram_accesses",
+        "dram_reads",
+        "dram_writes",
+        "dram_accesses",
+        "energy_l1_nj",
+        "energy_l2_nj",
+        "energy_dram_nj",
+        "energy_total_nj",
+        "fetcher_primitives",
+        "fetcher_cycles",
+        "primitives_per_cycle",
+    ]);
+    let rows = r.runs.iter().map(|run| {
+        let s = &run.stats;
+        let e = &run.energy;
+        vec![
+            run.engine.clone(),
+            run.tile_cache.clone(),
+            run.l2_policy.clone(),
+            s.pb_l2_reads.to_string(),
+            s.pb_l2_writes.to_string(),
+            s.pb_memory_accesses().to_string(),
+            s.memory_reads().to_string(),
+            s.memory_writes().to_string(),
+            s.memory_accesses().to_string(),
+            e.l1_nj.to_string(),
+            e.l2_nj.to_string(),
+            e.dram_nj.to_string(),
+            e.total_nj.to_string(),
+            s.fetcher.primitives.to_string(),
+            s.fetcher.cycles.to_string(),
+            s.fetcher.primitives_per_cycle.to_string(),
+        ]
+    });
+    std::iter::once(head).chain(rows).collect()
+}
+
+/// Table II, one row per render pass.
+fn passes(r: &TcorReport) -> Vec<Vec<String>> {
+    let head = header(&[
+        "frame",
+        "pass",
+        "primitives",
+        "tiles",
+        "busy_tiles",
+        "attributes",
+        "tile_uses",
+        "pb_lists_blocks",
+        "pb_attribute_blocks",
+        "footprint_bytes",
+        "average_reuse",
+        "longest_list",
+    ]);
+    let rows = r.passes.iter().map(|p| {
+        let c = &p.characteristics;
+        vec![
+            p.frame.to_string(),
+            p.pass.clone(),
+            c.primitives.to_string(),
+            c.tiles.to_string(),
+            c.busy_tiles.to_string(),
+            c.attributes.to_string(),
+            c.tile_uses.to_string(),
+            c.pb_lists_blocks.to_string(),
+            c.pb_attribute_blocks.to_string(),
+            c.footprint_bytes.to_string(),
+            c.average_reuse.to_string(),
+            c.longest_list.to_string(),
+        ]
+    });
+    std::iter::once(head).chain(rows).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::read_csv as read;
+    use crate::tcor::write::test_report::report;
+
+    #[test]
+    fn curves_csv_has_a_row_per_point() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("curves.csv"))?;
+        let points: usize = r.curves.iter().map(|c| c.points.len()).sum();
+        assert_eq!(rows.len(), 1 + points);
+        assert_eq!(rows[0].len(), 11);
+        assert_eq!(rows[0][7], "miss_ratio");
+        assert!(rows.iter().all(|row| row.len() == 11));
+        let p = &r.curves[1].points[2];
+        let row = &rows[1 + r.curves[0].points.len() + 2];
+        assert_eq!((row[0].as_str(), row[1].as_str()), ("lru", "full"));
+        assert_eq!(row[2], p.bytes.to_string());
+        assert_eq!(row[6], p.misses.to_string());
+        assert_eq!(row[8], p.lower_bound.to_string());
+        Ok(())
+    }
+
+    #[test]
+    fn engines_csv_has_a_row_per_run_with_derived_counts() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("engines.csv"))?;
+        assert_eq!(rows.len(), 1 + r.runs.len());
+        assert_eq!(rows[0][5], "pb_dram_accesses");
+        assert_eq!(rows[0][15], "primitives_per_cycle");
+        let run = &r.runs[0];
+        let s = &run.stats;
+        assert_eq!(rows[1][0], run.engine);
+        assert_eq!(rows[1][1], run.tile_cache);
+        assert_eq!(rows[1][5], s.pb_memory_accesses().to_string());
+        assert_eq!(rows[1][8], s.memory_accesses().to_string());
+        assert_ne!(s.memory_accesses(), s.l2.memory_reads + s.l2.memory_writes);
+        assert_eq!(rows[1][12], run.energy.total_nj.to_string());
+        Ok(())
+    }
+
+    #[test]
+    fn passes_csv_is_table_two_per_pass() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("passes.csv"))?;
+        assert_eq!(rows.len(), 1 + r.passes.len());
+        assert_eq!(rows[2][1], "shadow<0>");
+        assert_eq!(rows[2][2], "300");
+        assert_eq!(rows[2][10], "1.5");
+        Ok(())
+    }
+}

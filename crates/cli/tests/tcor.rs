@@ -1,0 +1,259 @@
+//! `gfxcache tcor` end to end: a small tile-based frame through the whole
+//! study, the report files, and what must hold whatever the frame.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn gfxcache(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gfxcache"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Small sizes so that a 320x192 frame still overflows the caches.
+const SIZES: &str = "1KiB,2KiB,4KiB,8KiB,16KiB,48KiB,112KiB,256KiB";
+
+fn study(dir: &Path, input: &[&str], sizes: &str) -> Value {
+    let mut args = vec!["tcor"];
+    args.extend_from_slice(input);
+    args.extend_from_slice(&[
+        "--sizes",
+        sizes,
+        "--l2-size",
+        "64KiB",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    let out = gfxcache(&args);
+    assert!(
+        out.status.success(),
+        "gfxcache {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8 stdout");
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("stdout is not one JSON document: {e}\n{text}"))
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+#[test]
+fn study_of_a_rendered_tile_based_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = study(
+        dir.path(),
+        &["--scene", "city", "--width", "320", "--height", "192"],
+        SIZES,
+    );
+    assert_eq!(v["scene"], "city");
+    assert_eq!(v["resolution"], serde_json::json!([320, 192]));
+    assert!(u(&v["render_passes"]) >= 5);
+    assert_eq!(
+        v["passes"].as_array().unwrap().len() as u64,
+        u(&v["render_passes"])
+    );
+
+    // The figures of Section V-B for both Tile Cache sizes and every engine.
+    for key in [
+        "pb_l2_accesses",
+        "pb_dram_accesses",
+        "dram_accesses",
+        "energy_nj",
+        "primitives_per_cycle",
+    ] {
+        for size in ["64KiB", "128KiB"] {
+            for engine in ["baseline", "tcor_no_l2", "tcor"] {
+                assert!(
+                    v[key][size][engine].is_number(),
+                    "{key}.{size}.{engine} missing"
+                );
+            }
+        }
+    }
+    for size in ["64KiB", "128KiB"] {
+        let pb = &v["pb_l2_accesses"][size];
+        // TCOR's L1s send the same blocks to either L2.
+        assert_eq!(pb["tcor"], pb["tcor_no_l2"]);
+        assert!(u(&pb["baseline"]) > 0);
+        assert!(u(&v["lower_bound"][size]) > 0);
+    }
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 6);
+    for r in runs {
+        let s = &r["stats"];
+        // Everything outside the Parameter Buffer is the same trace.
+        assert_eq!(
+            s["l2"]["other_accesses"],
+            runs[0]["stats"]["l2"]["other_accesses"]
+        );
+        assert_eq!(
+            s["tile_buffer_writes"],
+            runs[0]["stats"]["tile_buffer_writes"]
+        );
+        assert!(s["fetcher"]["primitives_per_cycle"].as_f64().unwrap() <= 1.0);
+        let dead = u(&s["l2"]["dead_dirty_dropped"]);
+        if r["l2_policy"] == "lru" {
+            assert_eq!(dead, 0, "an LRU L2 writes every dirty line back");
+        }
+        // The renderer's own baseline Tiling Engine is what the study's
+        // baseline rebuilds.
+        if r["engine"] == "baseline" && r["tile_cache"] == "64KiB" {
+            assert_eq!(
+                u(&s["trace_pb_records"]),
+                u(&s["pb_l2_reads"]) + u(&s["pb_l2_writes"])
+            );
+        }
+    }
+
+    // Every policy stays at or above the lower bound at every size; OPT
+    // fully associative is never above LRU fully associative.
+    let curves = v["curves"].as_array().unwrap();
+    assert_eq!(curves.len(), 12);
+    for c in curves {
+        let points = c["points"].as_array().unwrap();
+        assert_eq!(points.len(), SIZES.split(',').count());
+        for p in points {
+            assert!(u(&p["misses"]) >= u(&p["lower_bound"]), "{c}");
+            assert!(u(&p["misses"]) <= u(&p["accesses"]));
+        }
+    }
+    let full = |policy: &str| {
+        curves
+            .iter()
+            .find(|c| c["ways"] == "full" && c["policy"] == policy)
+            .unwrap()["points"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    for (o, l) in full("opt").iter().zip(full("lru").iter()) {
+        assert!(u(&o["misses"]) <= u(&l["misses"]), "opt {o} lru {l}");
+    }
+
+    for f in [
+        "tcor.json",
+        "curves.csv",
+        "engines.csv",
+        "passes.csv",
+        "index.html",
+        "frame.gtr",
+        "binned.json",
+        "frame.png",
+    ] {
+        let p = dir.path().join(f);
+        assert!(
+            std::fs::metadata(&p).map(|m| m.len() > 0).unwrap_or(false),
+            "{f}"
+        );
+    }
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("tcor.json")).unwrap())
+            .unwrap();
+    assert_eq!(file, v, "--json prints tcor.json");
+
+    // The same study from the trace and binned passes it kept, on one
+    // thread: the same numbers.
+    let again = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("frame.gtr");
+    let binned = dir.path().join("binned.json");
+    let w = study(
+        again.path(),
+        &[
+            trace.to_str().unwrap(),
+            "--binned",
+            binned.to_str().unwrap(),
+            "--single-thread",
+        ],
+        SIZES,
+    );
+    for key in [
+        "pb_l2_accesses",
+        "pb_dram_accesses",
+        "dram_accesses",
+        "curves",
+        "lower_bound",
+    ] {
+        assert_eq!(v[key], w[key], "{key}");
+    }
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    let out = out_dir.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["tcor", "--out", out], "required"),
+        (vec!["tcor", "x.gtr", "--out", out], "--binned"),
+        (
+            vec!["tcor", "--scene", "city", "--sizes", "40B", "--out", out],
+            "--sizes",
+        ),
+        (
+            vec!["tcor", "--scene", "city", "--l2-size", "1000", "--out", out],
+            "--l2-size",
+        ),
+        (
+            vec!["tcor", "--scene", "city", "--tolerance", "-1", "--out", out],
+            "--tolerance",
+        ),
+        (
+            vec!["tcor", "--scene", "no-such-scene", "--out", out],
+            "no-such-scene",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = gfxcache(&args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?} printed a result");
+    }
+
+    // A binned file that is not one, and binned passes of another frame.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"not\": \"a list\"}").unwrap();
+    let small = dir.path().join("small");
+    let s = study(
+        &small,
+        &["--scene", "terrain", "--width", "128", "--height", "64"],
+        "48KiB",
+    );
+    assert!(u(&s["tiles"]) > 0);
+    let trace = small.join("frame.gtr");
+    let o = gfxcache(&[
+        "tcor",
+        trace.to_str().unwrap(),
+        "--binned",
+        bad.to_str().unwrap(),
+        "--out",
+        out,
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
+
+    let other = dir.path().join("other");
+    study(
+        &other,
+        &["--scene", "terrain", "--width", "160", "--height", "64"],
+        "48KiB",
+    );
+    let o = gfxcache(&[
+        "tcor",
+        trace.to_str().unwrap(),
+        "--binned",
+        other.join("binned.json").to_str().unwrap(),
+        "--out",
+        out,
+    ]);
+    assert!(!o.status.success(), "binned passes of another frame");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("record"), "{err}");
+    assert!(o.stdout.is_empty());
+}

@@ -1,0 +1,506 @@
+//! A tile-based frame's L2 with a chosen Tiling Engine (Section V-B:
+//! Figures 14-19 and 23-24).
+//!
+//! The frame is the trace `render --mode tbr` writes (what reaches the L2:
+//! vertex and texture cache misses, tile loads and stores, the baseline
+//! Tiling Engine's Parameter Buffer blocks) and the binned frame of each of
+//! its render passes. The trace's own `pb-list`/`pb-attr` records are
+//! dropped and replaced by what the chosen [`TilingEngine`] sends to the
+//! L2, at the same places: the Polygon List Builder's blocks right before
+//! a render pass's first `TileBegin`, the Tile Fetcher's blocks of a tile
+//! right after its `TileBegin`. Everything then goes through one
+//! [`L2Cache`], so Parameter Buffer lines compete with the frame's texture
+//! and vertex lines as in the paper.
+//!
+//! - Render pass k of the trace is the k-th run of tiles; it must have as
+//!   many tiles as binned frame k, in its traversal order (a mismatch is an
+//!   error naming the record).
+//! - Tile IDs count through the frame: render pass k's tiles come after
+//!   every earlier pass's, so the last-finished-tile register only grows
+//!   and the Parameter Buffer lines of finished render passes are dead
+//!   (every render pass reuses the same Parameter Buffer addresses).
+//! - Tile-buffer traffic (`rt`, `display`, `z`, `stc`, `hiz`) goes to main
+//!   memory without the L2, as the Color Buffer does in the paper's
+//!   Figure 2 ([`TileBuffers::Memory`]), or through it
+//!   ([`TileBuffers::L2`]).
+//! - The Tile Fetcher's throughput with an unbounded output queue
+//!   ([`FetcherTiming`]): one primitive per cycle at best, and a blocking
+//!   wait on every block it reads from the L2 (its L1s' misses), of the L2
+//!   latency plus the memory latency when the L2 misses too. Writes
+//!   (write-backs) are posted.
+
+use serde::Serialize;
+
+use gfxcache_trace::{Access, Batch, Marker, Stream};
+
+use crate::binning::{Binning, LastTileId, TileId, TilePos};
+use crate::error::ConfigError;
+use crate::frame::{simulate_baseline, simulate_tcor, BaselineConfig, L2Port, TcorConfig};
+use crate::l2::{last_tile, L2Cache, L2Config, L2Stats, LineKind};
+use crate::layout::{PbLayout, Phase, Section, BLOCK_BYTES};
+use crate::tile_cache::L2Block;
+
+/// The Tiling Engine whose Parameter Buffer traffic the L2 sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TilingEngine {
+    Baseline(BaselineConfig),
+    Tcor(TcorConfig),
+}
+
+/// Where tile loads and stores go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TileBuffers {
+    /// To main memory directly (the paper's Color Buffer).
+    #[default]
+    Memory,
+    /// Through the L2, as non-Parameter-Buffer lines.
+    L2,
+}
+
+/// The Tile Fetcher's wait for a block read from the L2, in GPU cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FetcherTiming {
+    /// Table I: 12 cycles.
+    pub l2_cycles: u32,
+    /// Added when the L2 misses. Table I gives 50-100 cycles; 75 is the
+    /// middle of that range.
+    pub memory_cycles: u32,
+}
+
+impl Default for FetcherTiming {
+    fn default() -> FetcherTiming {
+        FetcherTiming {
+            l2_cycles: 12,
+            memory_cycles: 75,
+        }
+    }
+}
+
+/// One Parameter Buffer block on its way to the L2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PbBlock {
+    block: u64,
+    write: bool,
+    section: Section,
+    /// Within its render pass.
+    last_tile: LastTileId,
+}
+
+impl PbBlock {
+    fn l2_block(&self) -> L2Block {
+        L2Block {
+            block: self.block,
+            write: self.write,
+            section: self.section,
+        }
+    }
+}
+
+/// Accesses to the Tiling Engine's L1s, for the energy model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct EngineCounts {
+    /// PB-Lists block accesses (the baseline Tile Cache, or TCOR's
+    /// Primitive List Cache).
+    pub lists_accesses: u64,
+    /// PB-Attributes accesses in attributes (the baseline Tile Cache's
+    /// blocks, or the Attribute Buffer's entries).
+    pub attribute_accesses: u64,
+    /// Primitives the Tile Fetcher read (one PMD each).
+    pub primitives_fetched: u64,
+}
+
+/// A render pass's Parameter Buffer traffic from one Tiling Engine.
+pub struct PassTraffic {
+    build: Vec<PbBlock>,
+    fetch: Vec<(TilePos, PbBlock)>,
+    sequence: Vec<TileId>,
+    pub counts: EngineCounts,
+    /// The baseline layout could not hold a tile's list (over 1024
+    /// primitives) and the interleaved one was used instead, as the
+    /// renderer does.
+    pub layout_fallback: bool,
+}
+
+/// Collects an engine's L2 blocks by phase, with their last tiles.
+struct Collect<'a> {
+    binning: &'a Binning,
+    layout: PbLayout,
+    phase: Phase,
+    out: PassTraffic,
+}
+
+impl L2Port for Collect<'_> {
+    fn block(&mut self, b: L2Block) {
+        let blk = PbBlock {
+            block: b.block,
+            write: b.write,
+            section: b.section,
+            last_tile: last_tile(self.binning, &self.layout, &b),
+        };
+        match self.phase {
+            Phase::Build => self.out.build.push(blk),
+            Phase::Fetch(pos) => self.out.fetch.push((pos, blk)),
+        }
+    }
+
+    fn phase(&mut self, phase: Phase) {
+        self.phase = phase;
+    }
+}
+
+impl PassTraffic {
+    /// Replays render pass `b` through `engine`.
+    pub fn new(b: &Binning, engine: &TilingEngine) -> Result<PassTraffic, ConfigError> {
+        let mut engine = *engine;
+        let mut fallback = false;
+        if let TilingEngine::Baseline(c) = &mut engine {
+            if c.layout.check(b).is_err() {
+                c.layout = PbLayout::interleaved();
+                fallback = true;
+            }
+        }
+        let layout = match &engine {
+            TilingEngine::Baseline(c) => c.layout,
+            TilingEngine::Tcor(c) => c.layout,
+        };
+        let mut port = Collect {
+            binning: b,
+            layout,
+            phase: Phase::Build,
+            out: PassTraffic {
+                build: Vec::new(),
+                fetch: Vec::new(),
+                sequence: b.sequence().to_vec(),
+                counts: EngineCounts::default(),
+                layout_fallback: fallback,
+            },
+        };
+        let attribute_accesses = b.total_attributes()
+            + (0..b.primitives())
+                .map(|p| u64::from(b.attributes(p)) * b.uses(p).len() as u64)
+                .sum::<u64>();
+        let lists_accesses = match &engine {
+            TilingEngine::Baseline(c) => {
+                simulate_baseline(b, c, &mut port)?
+                    .tile_cache
+                    .pb_lists
+                    .accesses
+            }
+            TilingEngine::Tcor(c) => {
+                simulate_tcor(b, c, &mut port)?
+                    .primitive_list_cache
+                    .pb_lists
+                    .accesses
+            }
+        };
+        let mut out = port.out;
+        out.counts = EngineCounts {
+            lists_accesses,
+            attribute_accesses,
+            primitives_fetched: b.total_uses(),
+        };
+        Ok(out)
+    }
+
+    /// The Polygon List Builder's L2 blocks, in order.
+    pub fn build_blocks(&self) -> impl Iterator<Item = L2Block> + '_ {
+        self.build.iter().map(PbBlock::l2_block)
+    }
+
+    /// The Tile Fetcher's L2 blocks in order, with the traversal position
+    /// of the tile that sent each.
+    pub fn fetch_blocks(&self) -> impl Iterator<Item = (TilePos, L2Block)> + '_ {
+        self.fetch.iter().map(|(pos, b)| (*pos, b.l2_block()))
+    }
+
+    /// Parameter Buffer blocks sent to the L2: (reads, writes).
+    pub fn l2_blocks(&self) -> (u64, u64) {
+        let all = self.build.iter().chain(self.fetch.iter().map(|(_, b)| b));
+        all.fold((0, 0), |(r, w), b| {
+            (r + u64::from(!b.write), w + u64::from(b.write))
+        })
+    }
+
+    fn tiles(&self) -> u32 {
+        self.sequence.len() as u32
+    }
+}
+
+/// The trace and the binned frames disagree.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("record {record}: {what}")]
+pub struct FrameMismatch {
+    /// Index of the record (accesses and markers) in the trace.
+    pub record: u64,
+    pub what: String,
+}
+
+/// The Tile Fetcher over the frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FetcherStats {
+    pub primitives: u64,
+    /// Blocks it read from the L2, and how many of those missed there.
+    pub l2_reads: u64,
+    pub l2_read_misses: u64,
+    pub cycles: u64,
+    /// Primitives output per cycle (at most 1).
+    pub primitives_per_cycle: f64,
+}
+
+/// What the L2 and main memory saw over the frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FrameL2Stats {
+    pub render_passes: u64,
+    pub tiles: u64,
+    /// Parameter Buffer blocks the Tiling Engine read from and wrote to
+    /// the L2 (Figures 14-15 add them).
+    pub pb_l2_reads: u64,
+    pub pb_l2_writes: u64,
+    pub l2: L2Stats,
+    /// Tile-buffer blocks moved to and from main memory without the L2.
+    pub tile_buffer_reads: u64,
+    pub tile_buffer_writes: u64,
+    /// The trace's own Parameter Buffer records (dropped).
+    pub trace_pb_records: u64,
+    pub engine: EngineCounts,
+    pub fetcher: FetcherStats,
+    pub layout_fallbacks: u64,
+}
+
+impl FrameL2Stats {
+    pub fn pb_l2_accesses(&self) -> u64 {
+        self.pb_l2_reads + self.pb_l2_writes
+    }
+
+    /// Parameter Buffer blocks read from or written to main memory
+    /// (Figures 16-17).
+    pub fn pb_memory_accesses(&self) -> u64 {
+        self.l2.pb_memory_reads + self.l2.pb_memory_writes
+    }
+
+    pub fn memory_reads(&self) -> u64 {
+        self.l2.memory_reads + self.tile_buffer_reads
+    }
+
+    pub fn memory_writes(&self) -> u64 {
+        self.l2.memory_writes + self.tile_buffer_writes
+    }
+
+    /// Every main-memory access (Figures 18-19).
+    pub fn memory_accesses(&self) -> u64 {
+        self.memory_reads() + self.memory_writes()
+    }
+}
+
+/// The frame's L2, fed the trace batch by batch.
+pub struct FrameL2<'a> {
+    passes: &'a [PassTraffic],
+    l2: L2Cache,
+    tile_buffers: TileBuffers,
+    timing: FetcherTiming,
+    pass: usize,
+    /// Tiles begun in the current render pass.
+    tile: u32,
+    /// Tiles of the render passes before the current one.
+    offset: u32,
+    next_fetch: usize,
+    in_tile: bool,
+    record: u64,
+    stats: FrameL2Stats,
+}
+
+fn is_tile_buffer(s: Stream) -> bool {
+    matches!(
+        s,
+        Stream::Rt | Stream::Display | Stream::Z | Stream::Stc | Stream::Hiz
+    )
+}
+
+impl<'a> FrameL2<'a> {
+    pub fn new(
+        passes: &'a [PassTraffic],
+        l2: L2Config,
+        tile_buffers: TileBuffers,
+        timing: FetcherTiming,
+    ) -> Result<FrameL2<'a>, ConfigError> {
+        Ok(FrameL2 {
+            passes,
+            l2: L2Cache::new(l2)?,
+            tile_buffers,
+            timing,
+            pass: 0,
+            tile: 0,
+            offset: 0,
+            next_fetch: 0,
+            in_tile: false,
+            record: 0,
+            stats: FrameL2Stats::default(),
+        })
+    }
+
+    /// The next records of the trace.
+    pub fn batch(&mut self, batch: &Batch) -> Result<(), FrameMismatch> {
+        let mut m = 0;
+        for (i, a) in batch.accesses.iter().enumerate() {
+            while let Some((at, marker)) = batch.markers.get(m) {
+                if *at > i {
+                    break;
+                }
+                self.marker(marker)?;
+                m += 1;
+            }
+            self.access(a);
+        }
+        for (_, marker) in &batch.markers[m..] {
+            self.marker(marker)?;
+        }
+        Ok(())
+    }
+
+    fn mismatch(&self, what: String) -> FrameMismatch {
+        FrameMismatch {
+            record: self.record,
+            what,
+        }
+    }
+
+    fn access(&mut self, a: &Access) {
+        self.record += 1;
+        let write = a.op.is_write();
+        let first = a.addr / BLOCK_BYTES;
+        let last = (a.addr + u64::from(a.size.max(1)) - 1) / BLOCK_BYTES;
+        match a.stream {
+            Stream::PbList | Stream::PbAttr => self.stats.trace_pb_records += 1,
+            s if is_tile_buffer(s) && self.tile_buffers == TileBuffers::Memory => {
+                let n = last - first + 1;
+                if write {
+                    self.stats.tile_buffer_writes += n;
+                } else {
+                    self.stats.tile_buffer_reads += n;
+                }
+            }
+            _ => {
+                for block in first..=last {
+                    self.l2.access(block, write, LineKind::NonPb, 0);
+                }
+            }
+        }
+    }
+
+    fn marker(&mut self, m: &Marker) -> Result<(), FrameMismatch> {
+        match *m {
+            Marker::TileBegin { tile } => self.tile_begin(tile)?,
+            Marker::TileEnd { tile } => self.tile_end(tile)?,
+            _ => {}
+        }
+        self.record += 1;
+        Ok(())
+    }
+
+    fn tile_begin(&mut self, tile: TileId) -> Result<(), FrameMismatch> {
+        if self.in_tile {
+            return Err(self.mismatch(format!("TileBegin {tile} inside another tile")));
+        }
+        let passes = self.passes;
+        let Some(p) = passes.get(self.pass) else {
+            return Err(self.mismatch(format!(
+                "a render pass beyond the {} binned frames",
+                passes.len()
+            )));
+        };
+        let pos = self.tile;
+        if p.sequence[pos as usize] != tile {
+            return Err(self.mismatch(format!(
+                "render pass {}: tile {tile} where its traversal has tile {} at position {pos}",
+                self.pass, p.sequence[pos as usize]
+            )));
+        }
+        if pos == 0 {
+            for b in &p.build {
+                self.pb(b, false);
+            }
+            self.stats.render_passes += 1;
+            self.stats.layout_fallbacks += u64::from(p.layout_fallback);
+            let c = &mut self.stats.engine;
+            c.lists_accesses += p.counts.lists_accesses;
+            c.attribute_accesses += p.counts.attribute_accesses;
+            c.primitives_fetched += p.counts.primitives_fetched;
+        }
+        self.l2.set_tiles_done(self.offset + pos);
+        while let Some((at, b)) = p.fetch.get(self.next_fetch) {
+            if *at > pos {
+                break;
+            }
+            self.pb(b, true);
+            self.next_fetch += 1;
+        }
+        self.in_tile = true;
+        self.stats.tiles += 1;
+        Ok(())
+    }
+
+    fn tile_end(&mut self, tile: TileId) -> Result<(), FrameMismatch> {
+        if !self.in_tile {
+            return Err(self.mismatch(format!("TileEnd {tile} outside a tile")));
+        }
+        self.in_tile = false;
+        self.tile += 1;
+        let tiles = self.passes[self.pass].tiles();
+        if self.tile == tiles {
+            self.offset += tiles;
+            self.l2.set_tiles_done(self.offset);
+            self.pass += 1;
+            self.tile = 0;
+            self.next_fetch = 0;
+        }
+        Ok(())
+    }
+
+    fn pb(&mut self, b: &PbBlock, fetch: bool) {
+        let hit = self.l2.access(
+            b.block,
+            b.write,
+            b.section.into(),
+            self.offset + b.last_tile,
+        );
+        if b.write {
+            self.stats.pb_l2_writes += 1;
+        } else {
+            self.stats.pb_l2_reads += 1;
+            if fetch {
+                self.stats.fetcher.l2_reads += 1;
+                self.stats.fetcher.l2_read_misses += u64::from(!hit);
+            }
+        }
+    }
+
+    /// The statistics, once the whole trace went in.
+    pub fn finish(self) -> Result<FrameL2Stats, FrameMismatch> {
+        if self.in_tile || self.tile != 0 || self.pass != self.passes.len() {
+            return Err(self.mismatch(format!(
+                "the trace ends after {} of {} binned render passes{}",
+                self.pass,
+                self.passes.len(),
+                if self.tile > 0 || self.in_tile {
+                    format!(" and {} tiles of the next", self.tile)
+                } else {
+                    String::new()
+                }
+            )));
+        }
+        let mut s = self.stats;
+        s.l2 = *self.l2.stats();
+        let f = &mut s.fetcher;
+        f.primitives = s.engine.primitives_fetched;
+        f.cycles = f.primitives
+            + f.l2_reads * u64::from(self.timing.l2_cycles)
+            + f.l2_read_misses * u64::from(self.timing.memory_cycles);
+        f.primitives_per_cycle = if f.cycles == 0 {
+            0.0
+        } else {
+            f.primitives as f64 / f.cycles as f64
+        };
+        Ok(s)
+    }
+}
