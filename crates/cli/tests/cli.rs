@@ -1,30 +1,9 @@
 //! End-to-end tests of the `gfxcache` binary: what a user sees.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn gfxcache(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gfxcache"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = gfxcache(args);
-    assert!(
-        out.status.success(),
-        "gfxcache {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 stdout")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let text = ok(args);
-    serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("stdout of {args:?} is not one JSON document: {e}\n{text}"))
-}
+mod common;
+use common::{gfxcache, json, ok};
 
 fn synth(dir: &Path, name: &str, accesses: &str) -> PathBuf {
     let p = dir.join(name);

@@ -2,16 +2,11 @@
 //! study, the report files, and the invariants any honest study keeps.
 
 use std::path::Path;
-use std::process::{Command, Output};
+
+mod common;
+use common::{gfxcache, json};
 
 use serde_json::Value;
-
-fn gfxcache(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gfxcache"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn study(dir: &Path, input: &[&str]) -> Value {
     let mut args = vec!["gspc"];
@@ -25,15 +20,7 @@ fn study(dir: &Path, input: &[&str]) -> Value {
         dir.to_str().unwrap(),
         "--json",
     ]);
-    let out = gfxcache(&args);
-    assert!(
-        out.status.success(),
-        "gfxcache {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8 stdout");
-    serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("stdout is not one JSON document: {e}\n{text}"))
+    json(&args)
 }
 
 fn runs_at(v: &Value, size: u64) -> Vec<&Value> {

@@ -2,16 +2,11 @@
 //! study, the report files, and what must hold whatever the frame.
 
 use std::path::Path;
-use std::process::{Command, Output};
+
+mod common;
+use common::{gfxcache, json};
 
 use serde_json::Value;
-
-fn gfxcache(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gfxcache"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// Small sizes so that a 320x192 frame still overflows the caches.
 const SIZES: &str = "1KiB,2KiB,4KiB,8KiB,16KiB,48KiB,112KiB,256KiB";
@@ -28,15 +23,7 @@ fn study(dir: &Path, input: &[&str], sizes: &str) -> Value {
         dir.to_str().unwrap(),
         "--json",
     ]);
-    let out = gfxcache(&args);
-    assert!(
-        out.status.success(),
-        "gfxcache {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8 stdout");
-    serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("stdout is not one JSON document: {e}\n{text}"))
+    json(&args)
 }
 
 fn u(v: &Value) -> u64 {

@@ -170,13 +170,12 @@ pub fn run(args: Args) -> Result<()> {
         report.seconds.insert("render".into(), s);
     }
     write::write_all(&report, &args.out)?;
-    if args.json {
-        println!("{}", write::to_json(&report)?);
-    } else {
-        print!("{}", text(&report));
-        println!("\nReport: {}", args.out.join("index.html").display());
-    }
-    Ok(())
+    crate::report::print_result(
+        args.json,
+        || write::to_json(&report),
+        &text(&report),
+        &args.out,
+    )
 }
 
 /// Renders the tile-based frame into `--out`: the trace, the binned

@@ -16,6 +16,23 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+/// A study's result on stdout once its files are written: the JSON
+/// document alone (`--json`), or the summary and where the page is.
+pub fn print_result(
+    json: bool,
+    document: impl FnOnce() -> anyhow::Result<String>,
+    summary: &str,
+    dir: &Path,
+) -> anyhow::Result<()> {
+    if json {
+        println!("{}", document()?);
+    } else {
+        print!("{summary}");
+        println!("\nReport: {}", dir.join("index.html").display());
+    }
+    Ok(())
+}
+
 /// A size as the papers' configuration names spell it: `8MiB`, `512KiB`.
 pub fn size_label(bytes: u64) -> String {
     const KIB: u64 = 1024;

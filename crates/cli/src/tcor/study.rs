@@ -462,7 +462,8 @@ fn energy(setup: &Setup, p: &Plan, s: &FrameL2Stats, other_l1: &[L1Count]) -> Me
     MemoryEnergy::of(&setup.energy, &l1, l2, s.memory_reads(), s.memory_writes())
 }
 
-fn by_size<T: Copy>(
+/// `f` of every run, by Tile Cache size then engine.
+pub(crate) fn by_size<T>(
     runs: &[EngineRun],
     f: impl Fn(&EngineRun) -> T,
 ) -> BTreeMap<String, BTreeMap<String, T>> {

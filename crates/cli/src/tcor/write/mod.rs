@@ -111,6 +111,7 @@ pub(crate) mod test_report {
         Curve, EngineRun, FrameCharacteristics, L1Count, L2Setup, PassCharacteristics, Reach,
         ReachPoint, Reductions, TcorReport, ENGINES,
     };
+    use crate::tcor::study::by_size;
 
     pub const KIB: u64 = 1024;
 
@@ -305,19 +306,6 @@ pub(crate) mod test_report {
                 total_nj: l1 + l2 + dram,
             },
         }
-    }
-
-    fn by_size<T>(
-        runs: &[EngineRun],
-        f: impl Fn(&EngineRun) -> T,
-    ) -> BTreeMap<String, BTreeMap<String, T>> {
-        let mut m: BTreeMap<String, BTreeMap<String, T>> = BTreeMap::new();
-        for r in runs {
-            m.entry(r.tile_cache.clone())
-                .or_default()
-                .insert(r.engine.clone(), f(r));
-        }
-        m
     }
 }
 
