@@ -4,6 +4,7 @@
 //! reads it back tile by tile in a fixed order, so the future is known and
 //! OPT (Belady/Mattson) replacement is practical.
 //!
+//! - [`binned_file`]: reading the binned passes `render --binned` writes.
 //! - [`binning`]: the binned frame the tile-based renderer fills, and what
 //!   the Polygon List Builder derives from it (OPT Numbers, last tiles);
 //!   [`order`]: the tile traversal orders.
@@ -34,6 +35,7 @@
 
 pub mod attribute_buffer;
 pub mod attribute_cache;
+pub mod binned_file;
 pub mod binning;
 pub mod bound;
 pub mod characteristics;

@@ -37,7 +37,8 @@ pub struct Args {
     pub binned: Option<PathBuf>,
     /// Render one tile-based frame of this scene (built-in name or file)
     /// and study it; the trace, binned passes and picture are kept in
-    /// --out as frame.gtr, binned.json and frame.png.
+    /// --out as frame.gtr, binned.json and frame.png. The options up to
+    /// --no-post shape that frame.
     #[arg(long, conflicts_with = "binned")]
     pub scene: Option<String>,
     /// Screen size (TCOR Table I: 1960x768).
@@ -52,6 +53,20 @@ pub struct Args {
     /// Fragment processors, each with a 64 KiB texture cache.
     #[arg(long, default_value_t = 4)]
     pub fps: u16,
+    /// Hidden-surface removal (TBDR) when rendering.
+    #[arg(long)]
+    pub hsr: bool,
+    /// Pass switches when rendering, as `render` has them.
+    #[arg(long)]
+    pub no_shadow: bool,
+    #[arg(long)]
+    pub no_reflection: bool,
+    #[arg(long)]
+    pub forward: bool,
+    #[arg(long)]
+    pub no_transparent: bool,
+    #[arg(long)]
+    pub no_post: bool,
     /// Shared L2 capacity and ways (Table I: 1 MiB, 8-way).
     #[arg(long, default_value = "1MiB")]
     pub l2_size: String,
@@ -195,15 +210,15 @@ fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<L1Count>)> 
         tile_size: args.tile_size,
         tile_order: args.order,
         fps: args.fps,
-        hsr: false,
+        hsr: args.hsr,
         raw: false,
         json: false,
         threads: if args.single_thread { 1 } else { 2 },
-        no_shadow: false,
-        no_reflection: false,
-        forward: false,
-        no_transparent: false,
-        no_post: false,
+        no_shadow: args.no_shadow,
+        no_reflection: args.no_reflection,
+        forward: args.forward,
+        no_transparent: args.no_transparent,
+        no_post: args.no_post,
     };
     let caches = super::render::render_quietly(&r)?;
     let shapes = TbrCacheConfig::table_i(args.fps);

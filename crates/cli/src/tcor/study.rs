@@ -13,12 +13,11 @@ use gfxcache_cache::Ways;
 use gfxcache_mem::{EnergyModel, MemoryEnergy};
 use gfxcache_tcor::bound::frame_lower_bound;
 use gfxcache_tcor::{
-    characteristics, reaches_bound, sweep, AttributeCacheConfig, BaselineConfig, BinnedFrame,
-    Binning, FetcherTiming, FrameL2, FrameL2Stats, L2Config, L2Policy, PassTraffic, PbLayout,
-    Replacement, TcorConfig, TileBuffers, TilingEngine,
+    characteristics, reaches_bound, sweep, AttributeCacheConfig, BaselineConfig, Binning,
+    FetcherTiming, FrameL2, FrameL2Stats, L2Config, L2Policy, PassTraffic, PbLayout, Replacement,
+    TcorConfig, TileBuffers, TilingEngine,
 };
 use rayon::prelude::*;
-use serde::Deserialize;
 
 use super::paper;
 use super::report::*;
@@ -54,38 +53,22 @@ pub fn curve_set() -> Vec<(Ways, Vec<Replacement>)> {
     ]
 }
 
-/// A binned render pass as `render --binned` writes it.
-#[derive(Deserialize)]
-struct BinnedPassFile {
-    frame_number: u32,
-    pass: String,
-    frame: BinnedFrame,
-}
-
-/// The render passes of `path`, binned.
+/// The render passes of `path`, binned, with their Table II rows.
 fn read_binned(path: &Path) -> Result<(Vec<PassCharacteristics>, Vec<Binning>)> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let passes: Vec<BinnedPassFile> = serde_json::from_str(&text).with_context(|| {
-        format!(
-            "{}: expected the JSON list of binned passes `render --binned` writes",
-            path.display()
-        )
-    })?;
-    let mut out = (Vec::new(), Vec::new());
-    for (i, p) in passes.into_iter().enumerate() {
-        let b = p
-            .frame
-            .bin()
-            .with_context(|| format!("{}: binned pass {i} ({})", path.display(), p.pass))?;
-        out.0.push(PassCharacteristics {
-            frame: p.frame_number,
-            pass: p.pass,
-            characteristics: characteristics(&b),
-        });
-        out.1.push(b);
-    }
-    Ok(out)
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let passes =
+        gfxcache_tcor::binned_file::parse(&bytes).with_context(|| path.display().to_string())?;
+    Ok(passes
+        .into_iter()
+        .map(|p| {
+            let row = PassCharacteristics {
+                frame: p.frame_number,
+                pass: p.pass,
+                characteristics: characteristics(&p.binning),
+            };
+            (row, p.binning)
+        })
+        .unzip())
 }
 
 fn frame_characteristics(passes: &[PassCharacteristics]) -> FrameCharacteristics {
