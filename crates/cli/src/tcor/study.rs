@@ -125,7 +125,9 @@ fn plans() -> (Vec<TilingEngine>, Vec<Plan>) {
         let t = engines.len();
         engines.push(TilingEngine::Baseline(base));
         engines.push(TilingEngine::Tcor(tcor));
-        let attr_bytes = u64::from(tcor.attribute_cache.entries) * 48;
+        // The Attribute Cache's share of the Tile Cache (48 or 112 KiB; its
+        // entries are the 48-byte attributes that fit).
+        let attr_bytes = size - tcor.list_cache_bytes;
         let tcor_l1 = vec![
             (tcor.list_cache_bytes, L1Kind::Lists),
             (attr_bytes, L1Kind::Attributes),
