@@ -224,7 +224,15 @@ fn bad_inputs_are_clear_errors() {
     let small = dir.path().join("small");
     let s = study(
         &small,
-        &["--scene", "terrain", "--width", "128", "--height", "64"],
+        &[
+            "--scene",
+            "terrain",
+            "--width",
+            "128",
+            "--height",
+            "64",
+            "--no-shadow",
+        ],
         "48KiB",
     );
     assert!(u(&s["tiles"]) > 0);
@@ -243,7 +251,15 @@ fn bad_inputs_are_clear_errors() {
     let other = dir.path().join("other");
     study(
         &other,
-        &["--scene", "terrain", "--width", "160", "--height", "64"],
+        &[
+            "--scene",
+            "terrain",
+            "--width",
+            "160",
+            "--height",
+            "64",
+            "--no-shadow",
+        ],
         "48KiB",
     );
     let o = gfxcache(&[
