@@ -128,11 +128,7 @@ fn render(args: &Args, scene: &str) -> Result<PathBuf> {
         raw: false,
         json: false,
         threads: if args.single_thread { 1 } else { 2 },
-        no_shadow: false,
-        no_reflection: false,
-        forward: false,
-        no_transparent: false,
-        no_post: false,
+        passes: super::render::PassSwitches::default(),
     };
     super::render::render_quietly(&r)?;
     Ok(trace)

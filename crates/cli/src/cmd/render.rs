@@ -83,6 +83,13 @@ pub struct Args {
     /// trace writer behind them. Results do not depend on it.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    #[command(flatten)]
+    pub passes: PassSwitches,
+}
+
+/// Passes a frame may leave out (every command that renders takes these).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct PassSwitches {
     #[arg(long)]
     pub no_shadow: bool,
     #[arg(long)]
@@ -453,11 +460,12 @@ pub fn render_quietly(args: &Args) -> Result<Vec<(String, u64)>> {
 
 fn config(scene: &Scene, args: &Args) -> FrameConfig {
     let mut p = scene.passes;
-    p.shadow &= !args.no_shadow;
-    p.reflection &= !args.no_reflection;
-    p.deferred &= !args.forward;
-    p.transparent &= !args.no_transparent;
-    p.post &= !args.no_post;
+    let off = args.passes;
+    p.shadow &= !off.no_shadow;
+    p.reflection &= !off.no_reflection;
+    p.deferred &= !off.forward;
+    p.transparent &= !off.no_transparent;
+    p.post &= !off.no_post;
     let (w, h) = args.resolution();
     FrameConfig {
         passes: Some(p),
@@ -960,11 +968,7 @@ mod tests {
             raw,
             json: true,
             threads,
-            no_shadow: false,
-            no_reflection: false,
-            forward: false,
-            no_transparent: false,
-            no_post: false,
+            passes: PassSwitches::default(),
         }
     }
 

@@ -57,16 +57,8 @@ pub struct Args {
     #[arg(long)]
     pub hsr: bool,
     /// Pass switches when rendering, as `render` has them.
-    #[arg(long)]
-    pub no_shadow: bool,
-    #[arg(long)]
-    pub no_reflection: bool,
-    #[arg(long)]
-    pub forward: bool,
-    #[arg(long)]
-    pub no_transparent: bool,
-    #[arg(long)]
-    pub no_post: bool,
+    #[command(flatten)]
+    pub passes: super::render::PassSwitches,
     /// Shared L2 capacity and ways (Table I: 1 MiB, 8-way).
     #[arg(long, default_value = "1MiB")]
     pub l2_size: String,
@@ -214,11 +206,7 @@ fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<L1Count>)> 
         raw: false,
         json: false,
         threads: if args.single_thread { 1 } else { 2 },
-        no_shadow: args.no_shadow,
-        no_reflection: args.no_reflection,
-        forward: args.forward,
-        no_transparent: args.no_transparent,
-        no_post: args.no_post,
+        passes: args.passes,
     };
     let caches = super::render::render_quietly(&r)?;
     let shapes = TbrCacheConfig::table_i(args.fps);
