@@ -68,7 +68,7 @@ fn reference(f: &Frame, config: L2Config) -> L2Cache {
             Stream::Rt | Stream::Display | Stream::Z | Stream::Stc | Stream::Hiz => continue,
             _ => LineKind::NonPb,
         };
-        let (first, last) = (a.addr / 64, (a.addr + u64::from(a.size.max(1)) - 1) / 64);
+        let (first, last) = gfxcache_cache::block_range(&a, 6);
         for b in first..=last {
             l2.access(b, a.op.is_write(), kind, 0);
         }

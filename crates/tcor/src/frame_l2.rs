@@ -31,6 +31,7 @@
 
 use serde::Serialize;
 
+use gfxcache_cache::block_range;
 use gfxcache_trace::{Access, Batch, Marker, Stream};
 
 use crate::binning::{Binning, LastTileId, TileId, TilePos};
@@ -368,8 +369,7 @@ impl<'a> FrameL2<'a> {
     fn access(&mut self, a: &Access) {
         self.record += 1;
         let write = a.op.is_write();
-        let first = a.addr / BLOCK_BYTES;
-        let last = (a.addr + u64::from(a.size.max(1)) - 1) / BLOCK_BYTES;
+        let (first, last) = block_range(a, BLOCK_BYTES.trailing_zeros());
         match a.stream {
             Stream::PbList | Stream::PbAttr => self.stats.trace_pb_records += 1,
             s if is_tile_buffer(s) && self.tile_buffers == TileBuffers::Memory => {
