@@ -32,6 +32,7 @@
 use serde::Serialize;
 
 use gfxcache_cache::block_range;
+use gfxcache_cache::stats::ratio;
 use gfxcache_trace::{Access, Batch, Marker, Stream};
 
 use crate::binning::{Binning, LastTileId, TileId, TilePos};
@@ -311,7 +312,10 @@ pub struct FrameL2<'a> {
     stats: FrameL2Stats,
 }
 
-fn is_tile_buffer(s: Stream) -> bool {
+/// Whether stream `s` is tile-buffer traffic of a tile-based GPU: colour,
+/// depth, stencil and HiZ live on chip during a tile and move to memory
+/// only as tile loads and stores.
+pub fn is_tile_buffer(s: Stream) -> bool {
     matches!(
         s,
         Stream::Rt | Stream::Display | Stream::Z | Stream::Stc | Stream::Hiz
@@ -496,11 +500,7 @@ impl<'a> FrameL2<'a> {
         f.cycles = f.primitives
             + f.l2_reads * u64::from(self.timing.l2_cycles)
             + f.l2_read_misses * u64::from(self.timing.memory_cycles);
-        f.primitives_per_cycle = if f.cycles == 0 {
-            0.0
-        } else {
-            f.primitives as f64 / f.cycles as f64
-        };
+        f.primitives_per_cycle = ratio(f.primitives, f.cycles);
         Ok(s)
     }
 }

@@ -65,8 +65,8 @@ pub use frame::{
     TcorStats,
 };
 pub use frame_l2::{
-    EngineCounts, FetcherStats, FetcherTiming, FrameL2, FrameL2Stats, FrameMismatch, PassTraffic,
-    TileBuffers, TilingEngine,
+    is_tile_buffer, EngineCounts, FetcherStats, FetcherTiming, FrameL2, FrameL2Stats,
+    FrameMismatch, PassTraffic, TileBuffers, TilingEngine,
 };
 pub use l2::{last_tile, L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Pmd, Section};

@@ -14,6 +14,7 @@
 //! Misses are the paper's: every write (compulsory) plus every read miss,
 //! in primitives; the miss ratio divides them by reads + writes.
 
+use gfxcache_cache::stats::ratio;
 use gfxcache_cache::Ways;
 use serde::Serialize;
 
@@ -90,13 +91,7 @@ pub fn point(
         l2_reads += s.l2_reads;
         lb += frame_lower_bound(b, &config);
     }
-    let ratio = |n: u64| {
-        if accesses == 0 {
-            0.0
-        } else {
-            n as f64 / accesses as f64
-        }
-    };
+    let ratio = |n: u64| ratio(n, accesses);
     Ok(SweepPoint {
         bytes,
         entries: config.entries,

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use gfxcache_cache::run::{self, Threads};
+use gfxcache_cache::stats::ratio;
 use gfxcache_cache::Ways;
 use gfxcache_mem::{EnergyModel, MemoryEnergy};
 use gfxcache_tcor::bound::frame_lower_bound;
@@ -81,16 +82,8 @@ fn frame_characteristics(passes: &[PassCharacteristics]) -> FrameCharacteristics
         f.footprint_bytes += c.footprint_bytes;
         f.largest_pass_footprint_bytes = f.largest_pass_footprint_bytes.max(c.footprint_bytes);
     }
-    f.average_reuse = ratio(f.tile_uses as f64, f.primitives as f64);
+    f.average_reuse = ratio(f.tile_uses, f.primitives);
     f
-}
-
-fn ratio(a: f64, b: f64) -> f64 {
-    if b == 0.0 {
-        0.0
-    } else {
-        a / b
-    }
 }
 
 /// One of the six runs before it has seen the trace.
@@ -191,7 +184,7 @@ pub fn run_study(
         .map(|e| binnings.iter().map(|b| PassTraffic::new(b, e)).collect())
         .collect::<Result<_, _>>()
         .context("replaying the Parameter Buffer")?;
-    let stats = simulate(trace, &traffic, &plans, setup)?;
+    let (meta, stats) = simulate(trace, &traffic, &plans, setup)?;
     seconds.insert("l2".to_string(), start.elapsed().as_secs_f64());
 
     let start = Instant::now();
@@ -201,7 +194,6 @@ pub fn run_study(
         start.elapsed().as_secs_f64(),
     );
 
-    let (meta, stats) = stats;
     let runs: Vec<EngineRun> = plans
         .iter()
         .zip(stats)
@@ -463,6 +455,15 @@ pub(crate) fn by_size<T>(
     m
 }
 
+/// How many times faster `ours` is than `base` (rates), 0 without a base.
+fn speedup(base: f64, ours: f64) -> f64 {
+    if base == 0.0 {
+        0.0
+    } else {
+        ours / base
+    }
+}
+
 /// Decrease of `ours` from `base` in percent.
 fn decrease(base: f64, ours: f64) -> f64 {
     if base == 0.0 {
@@ -496,9 +497,9 @@ fn reductions(r: &TcorReport) -> BTreeMap<String, Reductions> {
                 dram_accesses: decrease(get(&r.dram_accesses, base), get(&r.dram_accesses, tcor)),
                 energy: decrease(getf(&r.energy_nj, base), getf(&r.energy_nj, tcor)),
                 energy_no_l2: decrease(getf(&r.energy_nj, base), getf(&r.energy_nj, no_l2)),
-                fetcher_speedup: ratio(
-                    getf(&r.primitives_per_cycle, tcor),
+                fetcher_speedup: speedup(
                     getf(&r.primitives_per_cycle, base),
+                    getf(&r.primitives_per_cycle, tcor),
                 ),
             },
         );

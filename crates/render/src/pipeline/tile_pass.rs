@@ -50,10 +50,7 @@ use super::{access, ColorId, DepthId, Draw, Op, Pipeline, Stats, STAMP};
 
 /// Whether the back end's record is tile-buffer traffic (on chip).
 fn on_chip(r: &Record) -> bool {
-    matches!(r, Record::Access(a) if matches!(
-        a.stream,
-        Stream::Hiz | Stream::Z | Stream::Stc | Stream::Rt | Stream::Display
-    ))
+    matches!(r, Record::Access(a) if gfxcache_tcor::is_tile_buffer(a.stream))
 }
 
 /// Each block of `surface` whose top-left pixel lies in `rect`.
