@@ -199,15 +199,56 @@ pub fn touch16_ranks(row: &mut [u8; LANES], way: usize) {
             let x = _mm_loadu_si128(row.as_ptr().cast());
             // All ones (-1) where a rank is below `a`: subtracting adds 1.
             let below = _mm_cmpgt_epi8(splat(a), x);
-            _mm_storeu_si128(row.as_mut_ptr().cast(), _mm_sub_epi8(x, below));
+            // `way` cleared in the same store: a byte store after it would
+            // keep the set's next 16-byte load from taking its data
+            // straight from the store buffer.
+            let way_lane = _mm_loadu_si128(LANE_BYTE[way & 15].as_ptr().cast());
+            let touched = _mm_andnot_si128(way_lane, _mm_sub_epi8(x, below));
+            _mm_storeu_si128(row.as_mut_ptr().cast(), touched);
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    for b in row.iter_mut() {
-        *b += u8::from(*b < a);
+    {
+        for b in row.iter_mut() {
+            *b += u8::from(*b < a);
+        }
+        row[way] = 0;
     }
-    row[way] = 0;
 }
+
+/// `row[way] = v` as one 16-byte store, so that the row's next 16-byte
+/// load can take its data from the store buffer (after a byte store it
+/// must wait for the store to reach the cache).
+#[inline(always)]
+pub fn set16(row: &mut [u8; LANES], way: usize, v: u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86-64 baseline; the load and store cover `row`.
+        unsafe {
+            let x = _mm_loadu_si128(row.as_ptr().cast());
+            let lane = _mm_loadu_si128(LANE_BYTE[way & 15].as_ptr().cast());
+            let y = _mm_or_si128(_mm_andnot_si128(lane, x), _mm_and_si128(lane, splat(v)));
+            _mm_storeu_si128(row.as_mut_ptr().cast(), y);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        row[way] = v;
+    }
+}
+
+/// Row `i`: 0xff in byte `i`, 0 elsewhere.
+#[cfg(target_arch = "x86_64")]
+static LANE_BYTE: [[u8; LANES]; LANES] = {
+    let mut t = [[0; LANES]; LANES];
+    let mut i = 0;
+    while i < LANES {
+        t[i][i] = 0xff;
+        i += 1;
+    }
+    t
+};
 
 /// Recency-rank touch of 16 ranks (see [`crate::recency::RecencyRanks`]):
 /// every rank below `row[way]` grows by one and `row[way]` becomes 0.
@@ -273,7 +314,7 @@ mod tests {
     }
 
     #[test]
-    fn touch16_and_rrip_victim16() {
+    fn touch16_set16_and_rrip_victim16() {
         let mut x = 99u64;
         for _ in 0..2000 {
             x ^= x << 13;
@@ -312,6 +353,12 @@ mod tests {
             let mut got = ranks;
             touch16_ranks(&mut got, way);
             assert_eq!(got, want, "{ranks:?} {way}");
+
+            let mut want = ranks;
+            want[way] = (x >> 40) as u8;
+            let mut got = ranks;
+            set16(&mut got, way, (x >> 40) as u8);
+            assert_eq!(got, want, "set16 {ranks:?} {way}");
 
             let max = 3u8;
             let mut r: [u8; LANES] = std::array::from_fn(|i| (x >> (2 * i)) as u8 & 3);

@@ -143,6 +143,8 @@ impl Throttle {
 /// [`Rrpv`] of 16-way sets borrowed for one batch, with the RRIP rules every
 /// 16-way kernel of the family shares: a hit makes the line's RRPV 0, and
 /// the victim rule is [`Rrpv::victim`]'s. Kernels add their insertion rule.
+/// A row is written as a whole ([`crate::lanes::set16`]), as the victim
+/// search reads it.
 pub(crate) struct Rows16<'a> {
     rows: &'a mut [[u8; 16]],
     max: u8,
@@ -162,7 +164,7 @@ impl Rows16<'_> {
     #[inline(always)]
     pub(crate) unsafe fn hit(&mut self, set: usize, way: usize) {
         // SAFETY: the caller promises `set < sets`.
-        unsafe { self.rows.get_unchecked_mut(set)[way] = 0 };
+        crate::lanes::set16(unsafe { self.rows.get_unchecked_mut(set) }, way, 0);
     }
 
     /// # Safety
@@ -178,6 +180,6 @@ impl Rows16<'_> {
     #[inline(always)]
     pub(crate) unsafe fn insert(&mut self, set: usize, way: usize, v: u8) {
         // SAFETY: the caller promises `set < sets`.
-        unsafe { self.rows.get_unchecked_mut(set)[way] = v };
+        crate::lanes::set16(unsafe { self.rows.get_unchecked_mut(set) }, way, v);
     }
 }

@@ -1,9 +1,9 @@
-//! LEB128 and prefix varints, the integer coding of the `.gtr` payload.
+//! LEB128 varints, the integer coding of the `.gtr` payload's templates
+//! and markers.
 //!
-//! The decoder is on the hottest path of the whole simulator (every access of
-//! every trace goes through it), so it has a one-byte fast path and a
-//! branch-light eight-byte path, and it works on a shrinking `&[u8]` so that
-//! safe code needs no per-byte bounds checks.
+//! The decoder has a one-byte fast path and a branch-light eight-byte path,
+//! and works on a shrinking `&[u8]` so that safe code needs no per-byte
+//! bounds checks.
 
 /// Longest encoding of a `u64`: 64 bits in 7-bit groups.
 pub const MAX_LEN: usize = 10;
@@ -76,57 +76,6 @@ fn get_slow(buf: &mut &[u8]) -> Option<u64> {
     None
 }
 
-/// Longest prefix varint: a 0xff byte, then the value's eight bytes.
-pub const PREFIX_MAX_LEN: usize = 9;
-
-/// Appends `x` as a signed prefix varint: the count of trailing one bits
-/// of the first byte, `n`, says the varint is `n + 1` bytes long. For
-/// `n <= 7` the `n + 1` little-endian bytes hold `(x << (n + 1)) | (2^n - 1)`:
-/// 7 bits of two's complement value per byte, sign-extended from the top
-/// one (values in -2^55 .. 2^55); a first byte of 0xff is followed by the
-/// eight little-endian bytes of `x`. Unlike LEB128, the length is known from
-/// the first byte, so decoding needs no loop and no data-dependent branch.
-#[inline]
-pub fn put_prefix(buf: &mut Vec<u8>, x: i64) {
-    // Value bits plus a sign bit.
-    let bits = 65 - ((x ^ (x >> 63)) as u64).leading_zeros();
-    let len = bits.div_ceil(7) as usize;
-    if len > 8 {
-        buf.push(0xff);
-        buf.extend_from_slice(&x.to_le_bytes());
-        return;
-    }
-    let w = ((x as u64) << len) | ((1u64 << (len - 1)) - 1);
-    buf.extend_from_slice(&w.to_le_bytes()[..len]);
-}
-
-/// Reads the signed prefix varint at `buf[at..]`, returning it and its length.
-///
-/// Reads [`PREFIX_MAX_LEN`] bytes whatever the varint's length, so callers
-/// keep that many readable bytes after their data (the decode buffer's
-/// padding) and check the returned length against their data's end. `None`
-/// only when `buf` itself ends first.
-#[cfg(test)]
-pub fn get_prefix(buf: &[u8], at: usize) -> Option<(i64, usize)> {
-    Some(prefix_at(buf.get(at..)?.first_chunk()?))
-}
-
-/// Decodes the signed prefix varint at the start of `b`, returning it and
-/// its length (at most [`PREFIX_MAX_LEN`]). Cannot fail: the caller has
-/// already made sure the longest varint's bytes are there.
-#[inline(always)]
-pub fn prefix_at(b: &[u8; PREFIX_MAX_LEN]) -> (i64, usize) {
-    // Always `Some`: the array is longer than eight bytes.
-    let w = u64::from_le_bytes(*b.first_chunk::<8>().unwrap_or(&[0; 8]));
-    let len = (!w).trailing_zeros() as usize + 1;
-    if len <= 8 {
-        // The varint's bytes to the top, then its value bits back down.
-        (((w << (64 - 8 * len)) as i64) >> (64 - 7 * len), len)
-    } else {
-        (((w >> 8) | (u64::from(b[8]) << 56)) as i64, PREFIX_MAX_LEN)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,30 +103,6 @@ mod tests {
             round_trip(v | (v >> 1));
         }
         round_trip(u64::MAX);
-    }
-
-    #[test]
-    fn prefix_round_trips_every_length() {
-        let mut vals = vec![0i64, -1, i64::MAX, i64::MIN];
-        for shift in 0..63 {
-            let v = 1i64 << shift;
-            vals.extend([v, v - 1, v | (v >> 1), -v, -v - 1, !(v | (v >> 1))]);
-        }
-        for v in vals {
-            let mut buf = Vec::new();
-            put_prefix(&mut buf, v);
-            let n = buf.len();
-            let bits = 65 - ((v ^ (v >> 63)) as u64).leading_zeros() as usize;
-            assert_eq!(n, if bits > 56 { 9 } else { bits.div_ceil(7) }, "{v:#x}");
-            buf.extend([0xAAu8; 9]);
-            assert_eq!(get_prefix(&buf, 0), Some((v, n)), "{v:#x}");
-        }
-        assert_eq!(get_prefix(&[0u8; 8], 0), None);
-        assert_eq!(get_prefix(&[0u8; 9], 0), Some((0, 1)));
-        assert_eq!(
-            get_prefix(&[0xfeu8, 0xff, 0, 0, 0, 0, 0, 0, 0], 0),
-            Some((-1, 1))
-        );
     }
 
     #[test]

@@ -149,6 +149,18 @@ fn wrong_counts_in_a_chunk_header_are_errors() {
     }
 }
 
+/// The length of payload section `i` (templates, delta lengths, delta
+/// data) from the directory after the `a` tags.
+fn section_len(p: &[u8], a: usize, i: usize) -> usize {
+    common::u32_at(p, a + 4 * i) as usize
+}
+
+/// Makes the directory claim one byte more for section `i`.
+fn grow_section(p: &mut [u8], a: usize, i: usize) {
+    let n = section_len(p, a, i) as u32;
+    common::put_u32(p, a + 4 * i, n + 1);
+}
+
 #[test]
 fn payloads_that_disagree_with_their_header_are_errors() {
     let file = multi();
@@ -162,29 +174,45 @@ fn payloads_that_disagree_with_their_header_are_errors() {
             Box::new(|p, _, _| p.truncate(p.len() - 1)),
         ),
         ("payload extended", Box::new(|p, _, _| p.push(0))),
-        // Payload: tags (one per access), directory of the template and
-        // delta section lengths, templates, deltas, markers.
+        // Payload: tags (one per access), directory of the template, delta
+        // length and delta data section lengths, templates, delta lengths,
+        // delta data, markers.
         (
             "tag names an undefined template",
-            Box::new(|p, _, _| p[3] = (p[3] & 0xc0) | 0x3f),
+            Box::new(|p, _, _| p[3] = (p[3] & 0x80) | 0x7f),
         ),
         (
             "unknown stream in a template",
             Box::new(|p, _, a| {
-                let at = *a as usize + 8;
+                let at = *a as usize + 12;
                 p[at] = (p[at] & 0xf0) | 13;
             }),
         ),
         (
             "unknown bits in a template",
-            Box::new(|p, _, a| p[*a as usize + 8] |= 0x80),
+            Box::new(|p, _, a| p[*a as usize + 12] |= 0x80),
+        ),
+        (
+            "delta length over eight bytes",
+            Box::new(|p, _, a| {
+                let a = *a as usize;
+                let lens = a + 12 + section_len(p, a, 0);
+                p[lens] = 9;
+            }),
+        ),
+        (
+            "unknown bits in a delta length",
+            Box::new(|p, _, a| {
+                let a = *a as usize;
+                let lens = a + 12 + section_len(p, a, 0);
+                p[lens] |= 0x40;
+            }),
         ),
         (
             "unknown marker kind",
             Box::new(|p, _, a| {
                 let a = *a as usize;
-                let len = |i: usize| u32::from_le_bytes(p[a + i..a + i + 4].try_into().unwrap());
-                let marks = a + 8 + len(0) as usize + len(4) as usize;
+                let marks = a + 12 + (0..3).map(|i| section_len(p, a, i)).sum::<usize>();
                 let kind = (marks..).find(|&i| p[i] < 0x80).unwrap() + 1;
                 p[kind] = 0x0f;
             }),
@@ -193,8 +221,7 @@ fn payloads_that_disagree_with_their_header_are_errors() {
             "marker past the last access",
             Box::new(|p, _, a| {
                 let a = *a as usize;
-                let len = |i: usize| u32::from_le_bytes(p[a + i..a + i + 4].try_into().unwrap());
-                let marks = a + 8 + len(0) as usize + len(4) as usize;
+                let marks = a + 12 + (0..3).map(|i| section_len(p, a, i)).sum::<usize>();
                 p.splice(marks..marks + 1, [0xff, 0xff, 0x7f]);
             }),
         ),
@@ -206,24 +233,24 @@ fn payloads_that_disagree_with_their_header_are_errors() {
             }),
         ),
         (
-            "delta section longer",
-            Box::new(|p, _, a| {
-                let at = *a as usize + 4;
-                let d = u32::from_le_bytes(p[at..at + 4].try_into().unwrap());
-                p[at..at + 4].copy_from_slice(&(d + 1).to_le_bytes());
-            }),
+            "delta length section longer",
+            Box::new(|p, _, a| grow_section(p, *a as usize, 1)),
+        ),
+        (
+            "delta data section longer",
+            Box::new(|p, _, a| grow_section(p, *a as usize, 2)),
         ),
         (
             "tags all explicit deltas",
-            Box::new(|p, _, a| p[..*a as usize].fill(0xc0)),
+            Box::new(|p, _, a| p[..*a as usize].fill(0x80)),
         ),
         (
             "tags all next block",
-            Box::new(|p, _, a| p[..*a as usize].fill(0x40)),
+            Box::new(|p, _, a| p[..*a as usize].fill(0x00)),
         ),
         (
             "values all 0xff",
-            Box::new(|p, _, a| p[*a as usize + 8..].fill(0xff)),
+            Box::new(|p, _, a| p[*a as usize + 12..].fill(0xff)),
         ),
     ];
     for (what, edit) in &edits {

@@ -207,18 +207,20 @@ fn every_template_and_delta_path_round_trips() {
         -(1 << 55) * 64,
     ];
     let mut recs = vec![Record::Marker(Marker::FrameBegin { frame: 0 })];
-    let mut addr = [0u64; Stream::COUNT];
+    // By lane (stream and op), as the format predicts addresses.
+    let mut addr = [[0u64; 2]; Stream::COUNT];
     for i in 0..5000u64 {
         let stream = Stream::ALL[(i % 12) as usize];
         let d = deltas[(i / 12 % 14) as usize];
-        let s = stream.index();
-        addr[s] = addr[s].wrapping_add(d as u64);
+        let op = if i % 3 == 0 { Op::Write } else { Op::Read };
+        let lane = &mut addr[stream.index()][op as usize];
+        *lane = lane.wrapping_add(d as u64);
         recs.push(Record::Access(Access {
-            addr: addr[s],
+            addr: *lane,
             size: [64, 128, 0, u32::MAX][(i / 7 % 4) as usize],
             unit: [0, 1, 2, u16::MAX][(i / 5 % 4) as usize],
             stream,
-            op: if i % 3 == 0 { Op::Write } else { Op::Read },
+            op,
         }));
         if i % 97 == 0 {
             recs.push(Record::Marker(Marker::DrawBegin { draw: i as u32 }));
@@ -231,7 +233,7 @@ fn every_template_and_delta_path_round_trips() {
     assert_eq!(decode_stream(&bytes, Format::Gtr).expect("stream"), recs);
 }
 
-/// More (stream, op, size, unit) combinations than one chunk's 64
+/// More (stream, op, size, unit) combinations than one chunk's 128
 /// templates: the writer starts new chunks, and the totals still add up.
 #[test]
 fn template_overflow_starts_a_new_chunk() {
@@ -250,7 +252,7 @@ fn template_overflow_starts_a_new_chunk() {
     }
     let bytes = encode(Format::Gtr, &recs);
     let (cs, _) = common::chunks(&bytes);
-    assert!(cs.len() >= 1000 / 64, "{} chunks", cs.len());
+    assert!(cs.len() >= 1000 / 128, "{} chunks", cs.len());
     assert_eq!(decode(&bytes, Format::Gtr).expect("read"), recs);
     let r = gfxcache_trace::read_from(
         std::io::Cursor::new(bytes),

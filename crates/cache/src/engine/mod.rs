@@ -20,6 +20,9 @@
 //!   blocks and for the write policy, finds a set's record and tags from
 //!   one offset (`set * 64`, taken straight from the address for 64-byte
 //!   blocks), and counts `seq` only for kernels that read it;
+//! - a write hit marks its line with a select, not a branch, and 16-byte
+//!   rows (fingerprints, LRU ranks, RRPVs) are only written whole, so that
+//!   the set's next lookup takes them from the store buffer;
 //! - it also skips the allocation test when every miss allocates, and
 //!   keeps the batch's counts in a local `Tally16` of one array per
 //!   count, so that counting is one increment at `stream id * 8` (about 55
@@ -140,6 +143,11 @@ impl Rec {
     #[inline(always)]
     fn fp16(&self) -> &[u8; 16] {
         self.0[..16].try_into().unwrap()
+    }
+
+    #[inline(always)]
+    fn fp16_mut(&mut self) -> &mut [u8; 16] {
+        (&mut self.0[..16]).try_into().unwrap()
     }
 
     #[inline(always)]

@@ -50,8 +50,10 @@ pub(super) struct Parts16<'a> {
 }
 
 /// [`run`] for 16 ways, mask indexing and a policy with a [`Kernel16`].
-/// Prefetches nothing: the loop is bound by its instructions, not by the
-/// host's cache misses, and prefetching cost more than it saved.
+/// Prefetches nothing: the loop is bound by its instructions and by the
+/// hit-or-miss branch it cannot predict, not by the host's cache misses
+/// (a cache whose state fits the host's L1 runs no faster), and
+/// prefetching cost more than it saved.
 ///
 /// Dispatches to [`run16_loop`], specialised for 64-byte blocks and for the
 /// write policy so that neither costs a register in the loop.
@@ -274,12 +276,14 @@ impl State16<'_> {
             let way = m.trailing_zeros() as usize & 15;
             if tags[way] == block {
                 self.tally.hits[s] += 1;
-                if write {
-                    if WB {
-                        rec.meta16()[way] = meta(stream, true);
-                    } else {
-                        self.tally.write_throughs[s] += 1;
-                    }
+                // Without a branch: reads and writes interleave too
+                // irregularly for one to be predicted.
+                if WB {
+                    let keep = u8::from(write).wrapping_sub(1);
+                    let line = &mut rec.meta16()[way];
+                    *line = (*line & keep) | (meta(stream, true) & !keep);
+                } else {
+                    self.tally.write_throughs[s] += u64::from(write);
                 }
                 // SAFETY: `set < sets == k.sets()` (checked in `run16`), `way < 16`.
                 unsafe { k.hit(set, way, seq) };
@@ -331,7 +335,7 @@ impl State16<'_> {
         }
         self.tally.fills[s] += 1;
         rec.meta16()[way] = meta(stream, write && WB);
-        rec.0[way] = fingerprint(block);
+        lanes::set16(rec.fp16_mut(), way, fingerprint(block));
         // SAFETY: as in `step`.
         unsafe { (*self.tags.as_mut_ptr().byte_add(off * 2))[way] = block };
         // SAFETY: as in `step`.

@@ -2,20 +2,23 @@
 //!
 //! The decoder is the trace's hot loop: every access of every simulation
 //! passes through it. So everything variable-length (templates, explicit
-//! address deltas, markers) is decoded and checked ahead of the main loop,
-//! and a histogram of the tag column proves before it runs that every tag
-//! names a template and that the explicit deltas are exactly as many as the
-//! tags that use them. The main loop is then one straight pass over the tag
-//! column: copy the tag's template, add the tag's delta to its stream's
-//! previous address, write the access into the batch; no branches, no
-//! errors, no per-record counting (the totals come from the histogram).
+//! address deltas, markers) is decoded and checked apart from the main
+//! loop: the explicit deltas in a pass of their own, which knows every
+//! delta's length from the length column, so that no delta waits for the
+//! one before it to be decoded; and a histogram of the tag column, counted
+//! as the main loop goes, proves afterwards that every tag names a
+//! template and that the explicit deltas are exactly as many as the tags
+//! that use them. The main loop is one straight pass over the tag column:
+//! copy the tag's template, add the tag's delta to its lane's previous
+//! address, write the access into the batch; no branches, no errors, no
+//! per-record counting (the totals come from the histogram).
 
 use crate::batch::Batch;
 use crate::meta::Totals;
 use crate::record::{Access, Marker, Op, PassKind, Stream};
 use crate::varint;
 
-use super::{DELTA_UNIT_SHIFT, MAX_PASS_NAME, TAG_CLASS_SHIFT, TAG_TEMPLATE};
+use super::{DELTA_UNIT_SHIFT, MAX_PASS_NAME, TAG_EXPLICIT, TAG_TEMPLATE};
 
 /// Marker kinds.
 const FRAME_BEGIN: u8 = 0;
@@ -26,17 +29,17 @@ const DRAW_BEGIN: u8 = 4;
 const TILE_BEGIN: u8 = 5;
 const TILE_END: u8 = 6;
 
-/// Most templates a chunk can have: the tag's template field is 6 bits.
-pub(crate) const MAX_TEMPLATES: usize = 64;
+/// Most templates a chunk can have: the tag's template field is 7 bits.
+pub(crate) const MAX_TEMPLATES: usize = 128;
 
 /// Template entry byte: bits 0-3 stream id, bit 4 write.
 const ENTRY_STREAM: u8 = 0x0f;
 const ENTRY_WRITE: u8 = 0x10;
 
 /// Most bytes one access can add to the payload: its tag, an explicit
-/// delta of two prefix varints, and a new template of an entry byte and
-/// two varints.
-pub(crate) const MAX_ACCESS_BYTES: usize = 1 + 2 * varint::PREFIX_MAX_LEN + 1 + 3 + 5;
+/// delta's length byte and eight data bytes, and a new template of an
+/// entry byte and two varints.
+pub(crate) const MAX_ACCESS_BYTES: usize = 1 + 1 + 8 + 1 + 3 + 5;
 
 /// Most bytes a marker can take, given its pass name's length.
 pub(crate) fn max_marker_bytes(m: &Marker) -> usize {
@@ -48,25 +51,39 @@ pub(crate) fn max_marker_bytes(m: &Marker) -> usize {
 }
 
 /// Bytes of the section directory that follows the tag column.
-pub(crate) const DIRECTORY_LEN: usize = 8;
+pub(crate) const DIRECTORY_LEN: usize = 12;
 
 /// Zero bytes kept after a payload in the decode buffer, so that the decoder
 /// can load eight bytes at any position of a section without first checking
 /// for its end.
 pub(crate) const PADDING: usize = 16;
 
-/// Address classes, the top two bits of an access tag: deltas of 0, 1 and 2
-/// blocks, or the next explicit delta.
-const CLASS_EXPLICIT: u8 = 3;
+/// The delta of an access whose tag does not take an explicit one: the
+/// next block of its lane.
+const IMPLICIT_DELTA: u64 = 1 << DELTA_UNIT_SHIFT;
 
-/// The address class of `delta`.
-fn class_of(delta: i64) -> u8 {
-    match delta {
-        0 => 0,
-        d if d == 1 << DELTA_UNIT_SHIFT => 1,
-        d if d == 2 << DELTA_UNIT_SHIFT => 2,
-        _ => CLASS_EXPLICIT,
-    }
+/// Explicit delta length byte: bits 0-3 the number of data bytes (0 to 8),
+/// bit 4 set when the delta is in bytes rather than blocks.
+const LEN_BYTES: u8 = 0x0f;
+const LEN_IN_BYTES: u8 = 0x10;
+
+/// The lane of an access: its stream and op, each with its own previous
+/// address, because streams interleave but each walks its own surface,
+/// and a stream's reads and writes (a read-modify-write's, say) walk apart.
+fn lane(stream: Stream, op: Op) -> usize {
+    stream.index() * 2 + op as usize
+}
+
+/// The number of lanes.
+const LANES: usize = Stream::COUNT * 2;
+
+/// Zigzag: small magnitudes of either sign to small unsigned values.
+fn zigzag(x: i64) -> u64 {
+    ((x << 1) ^ (x >> 63)) as u64
+}
+
+fn unzigzag(z: u64) -> i64 {
+    (z >> 1) as i64 ^ -((z & 1) as i64)
 }
 
 /// What a template says of an access: everything but its address.
@@ -84,15 +101,17 @@ pub(crate) struct ChunkEncoder {
     templates: Vec<Template>,
     /// The templates section as it will be written.
     template_bytes: Vec<u8>,
-    deltas: Vec<u8>,
+    /// The explicit deltas: one length byte each, and their data bytes.
+    lens: Vec<u8>,
+    data: Vec<u8>,
     marks: Vec<u8>,
     /// Accesses since the last marker (or the chunk start).
     gap: u64,
     markers: usize,
-    /// Previous address per stream.
-    prev: [u64; Stream::COUNT],
-    /// The template each stream and op used last, to skip the search.
-    last: [[u8; 2]; Stream::COUNT],
+    /// Previous address per lane.
+    prev: [u64; LANES],
+    /// The template each lane used last, to skip the search.
+    last: [u8; LANES],
 }
 
 impl ChunkEncoder {
@@ -101,12 +120,13 @@ impl ChunkEncoder {
             tags: Vec::with_capacity(crate::BATCH_RECORDS),
             templates: Vec::new(),
             template_bytes: Vec::new(),
-            deltas: Vec::new(),
+            lens: Vec::new(),
+            data: Vec::new(),
             marks: Vec::new(),
             gap: 0,
             markers: 0,
-            prev: [0; Stream::COUNT],
-            last: [[0; 2]; Stream::COUNT],
+            prev: [0; LANES],
+            last: [0; LANES],
         }
     }
 
@@ -122,18 +142,21 @@ impl ChunkEncoder {
         self.tags.len()
             + DIRECTORY_LEN
             + self.template_bytes.len()
-            + self.deltas.len()
+            + self.lens.len()
+            + self.data.len()
             + self.marks.len()
     }
 
     /// Appends the payload: tags, directory, then the sections.
     pub(crate) fn payload_into(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.tags);
-        for section in [&self.template_bytes, &self.deltas] {
+        let sections = [&self.template_bytes, &self.lens, &self.data];
+        for section in sections {
             out.extend_from_slice(&(section.len() as u32).to_le_bytes());
         }
-        out.extend_from_slice(&self.template_bytes);
-        out.extend_from_slice(&self.deltas);
+        for section in sections {
+            out.extend_from_slice(section);
+        }
         out.extend_from_slice(&self.marks);
     }
 
@@ -142,18 +165,19 @@ impl ChunkEncoder {
         self.tags.clear();
         self.templates.clear();
         self.template_bytes.clear();
-        self.deltas.clear();
+        self.lens.clear();
+        self.data.clear();
         self.marks.clear();
         self.gap = 0;
         self.markers = 0;
-        self.prev = [0; Stream::COUNT];
-        self.last = [[0; 2]; Stream::COUNT];
+        self.prev = [0; LANES];
+        self.last = [0; LANES];
     }
 
     /// The index of `t` among the chunk's templates, adding it if new;
     /// `None` when it is new and the chunk has [`MAX_TEMPLATES`] already.
     fn template(&mut self, t: Template) -> Option<u8> {
-        let last = &mut self.last[t.stream.index()][t.op as usize];
+        let last = &mut self.last[lane(t.stream, t.op)];
         if self.templates.get(usize::from(*last)) == Some(&t) {
             return Some(*last);
         }
@@ -188,23 +212,31 @@ impl ChunkEncoder {
         }) else {
             return false;
         };
-        let prev = &mut self.prev[a.stream.index()];
-        let delta = a.addr.wrapping_sub(*prev) as i64;
+        let prev = &mut self.prev[lane(a.stream, a.op)];
+        let delta = a.addr.wrapping_sub(*prev);
         *prev = a.addr;
-        let class = class_of(delta);
-        if class == CLASS_EXPLICIT {
-            let blocks = delta >> DELTA_UNIT_SHIFT;
-            let low = delta & ((1 << DELTA_UNIT_SHIFT) - 1);
-            if low == 0 {
-                varint::put_prefix(&mut self.deltas, blocks << 1);
-            } else {
-                varint::put_prefix(&mut self.deltas, (low << 1) | 1);
-                varint::put_prefix(&mut self.deltas, blocks);
-            }
+        if delta == IMPLICIT_DELTA {
+            self.tags.push(index);
+        } else {
+            self.push_delta(delta as i64);
+            self.tags.push(index | TAG_EXPLICIT);
         }
-        self.tags.push(index | (class << TAG_CLASS_SHIFT));
         self.gap += 1;
         true
+    }
+
+    /// Appends an explicit delta: in blocks when it is a whole number of
+    /// them, else in bytes; zigzagged, in as few bytes as hold it.
+    fn push_delta(&mut self, delta: i64) {
+        let unit = (1i64 << DELTA_UNIT_SHIFT) - 1;
+        let (z, flag) = if delta & unit == 0 {
+            (zigzag(delta >> DELTA_UNIT_SHIFT), 0)
+        } else {
+            (zigzag(delta), LEN_IN_BYTES)
+        };
+        let n = (u64::BITS - z.leading_zeros()).div_ceil(8) as usize;
+        self.lens.push(n as u8 | flag);
+        self.data.extend_from_slice(&z.to_le_bytes()[..n]);
     }
 
     /// Pass names must be at most [`MAX_PASS_NAME`] bytes (the writer checks).
@@ -298,60 +330,73 @@ fn decode_templates(mut sec: &[u8], out: &mut [Access; MAX_TEMPLATES]) -> Result
     Ok(n)
 }
 
-/// Decodes the explicit deltas in `buf[start..end]` (a padded buffer) into
-/// byte deltas at the front of `out`; returns how many there are.
+/// Decodes the explicit deltas, one per byte of `lens`, from the data
+/// bytes in `buf[start..end]` (a padded buffer) into byte deltas at the
+/// front of `out`.
 ///
-/// Works on `buf[start..end + PADDING]`, checked once: while more than
-/// [`PADDING`] bytes are left, a varint starts inside the section and its
-/// longest encoding is in the slice, so each varint is read with no bounds
-/// check of its own. An entry that runs past `end` leaves fewer than
-/// [`PADDING`] bytes, which the checks after the loop (and before an
-/// entry's second varint) report.
-fn decode_deltas(buf: &[u8], start: usize, end: usize, out: &mut Deltas) -> Result<usize, String> {
-    const OVERRUN: &str = "delta section ends inside a varint";
-    const _: () = assert!(PADDING > varint::PREFIX_MAX_LEN);
-    let Some(mut sec) = end.checked_add(PADDING).and_then(|e| buf.get(start..e)) else {
-        return Err(OVERRUN.into());
+/// Each delta's length is its length byte's, so where the next one starts
+/// is one add away, not a decode away; the loop runs with no check but a
+/// clamp that keeps its eight-byte loads inside the padded section, and
+/// the checks after it refuse bad length bytes and data bytes not used to
+/// the last (which a clamped load implies).
+fn decode_deltas(
+    lens: &[u8],
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    out: &mut Deltas,
+) -> Result<(), String> {
+    const _: () = assert!(PADDING >= 8);
+    let Some(data) = end.checked_add(PADDING).and_then(|e| buf.get(start..e)) else {
+        return Err("delta data section does not fit the payload".into());
     };
-    // One varint from the front of `sec`. Callers first check that `sec`
-    // holds more than PADDING bytes, so the fallbacks never run (and the
-    // compiler drops them): they only keep this free of panics.
-    let next = |sec: &mut &[u8]| -> i64 {
-        let (head, _) = sec
-            .split_first_chunk::<{ varint::PREFIX_MAX_LEN }>()
-            .unwrap_or((&[0xff; varint::PREFIX_MAX_LEN], &[]));
-        let (x, len) = varint::prefix_at(head);
-        *sec = sec.get(len..).unwrap_or_default();
-        x
+    let Some(out) = out.get_mut(..lens.len()) else {
+        return Err(format!("more than {} explicit deltas", out.len()));
     };
-    let mut n = 0;
-    while sec.len() > PADDING {
-        let x = next(&mut sec);
-        // Even: a whole number of blocks, doubled. Odd: the low bits,
-        // doubled plus one, then the blocks in the next varint.
-        let delta = if x & 1 == 0 {
-            x.wrapping_shl(DELTA_UNIT_SHIFT - 1)
+    // Bytes kept of an eight-byte load, by length (9 to 15 are refused).
+    const KEEP: [u64; 16] = {
+        let mut k = [u64::MAX; 16];
+        let mut n = 0;
+        while n < 8 {
+            k[n] = (1u64 << (8 * n)) - 1;
+            n += 1;
+        }
+        k
+    };
+    let limit = end - start;
+    let mut at = 0usize;
+    let mut bad = 0u8;
+    for (slot, &l) in out.iter_mut().zip(lens) {
+        let n = l & LEN_BYTES;
+        bad |= (l & !(LEN_BYTES | LEN_IN_BYTES)) | u8::from(n > 8);
+        let from = at.min(limit);
+        let word = data
+            .get(from..from + 8)
+            .and_then(|w| w.first_chunk::<8>())
+            .map_or(0, |w| u64::from_le_bytes(*w));
+        at += usize::from(n);
+        let z = unzigzag(word & KEEP[usize::from(n)]);
+        let shift = if l & LEN_IN_BYTES != 0 {
+            0
         } else {
-            let low = x >> 1;
-            if !(1..1 << DELTA_UNIT_SHIFT).contains(&low) {
-                return Err(format!("address low bits {low} out of range"));
-            }
-            if sec.len() <= PADDING {
-                return Err(OVERRUN.into());
-            }
-            let blocks = next(&mut sec);
-            blocks.wrapping_shl(DELTA_UNIT_SHIFT) | low
+            DELTA_UNIT_SHIFT
         };
-        let Some(slot) = out.get_mut(n) else {
-            return Err(format!("more than {} explicit deltas", out.len()));
-        };
-        *slot = delta;
-        n += 1;
+        *slot = z.wrapping_shl(shift);
     }
-    if sec.len() != PADDING {
-        return Err(OVERRUN.into());
+    if bad != 0 {
+        let (i, l) = lens
+            .iter()
+            .enumerate()
+            .find(|(_, &l)| (l & !(LEN_BYTES | LEN_IN_BYTES)) != 0 || l & LEN_BYTES > 8)
+            .map_or((0, 0), |(i, &l)| (i, l));
+        return Err(format!("explicit delta {i}: bad length byte {l:#04x}"));
     }
-    Ok(n)
+    if at != limit {
+        return Err(format!(
+            "the delta lengths add up to {at} data bytes, the section has {limit}"
+        ));
+    }
+    Ok(())
 }
 
 /// The tag histogram of the main loop, its four tables summed into one
@@ -375,13 +420,13 @@ const ZEROED: Access = Access {
 };
 
 /// What the main loop needs of one tag value: the access it decodes to,
-/// with its class's delta in `addr`, and whether it takes the next
-/// explicit delta (all ones) or not (zero).
+/// with its implicit delta in `addr` (0 when it takes an explicit one),
+/// and whether it takes the next explicit delta (all ones) or not (zero).
 #[derive(Clone, Copy)]
 struct TagEntry {
     access: Access,
     explicit: u64,
-    /// The access's stream id, indexing [`Lanes::prev`] with no mask or check.
+    /// The access's lane, indexing [`Lanes::prev`] with no mask or check.
     lane: u8,
 }
 
@@ -395,8 +440,8 @@ const NO_TAG: TagEntry = TagEntry {
 /// naming undefined templates get a zero entry (the histogram has
 /// already refused them).
 ///
-/// Built once per chunk (256 entries, against 65536 accesses), it turns
-/// the main loop's class test and select into a mask and an add.
+/// Built once per chunk (256 entries, against up to 65536 accesses), it
+/// turns the main loop's explicit test and select into a mask and an add.
 fn tag_table(templates: &[Access; MAX_TEMPLATES], defined: usize, out: &mut [TagEntry; 256]) {
     for (tag, e) in out.iter_mut().enumerate() {
         let template = tag & usize::from(TAG_TEMPLATE);
@@ -404,18 +449,13 @@ fn tag_table(templates: &[Access; MAX_TEMPLATES], defined: usize, out: &mut [Tag
             *e = NO_TAG;
             continue;
         }
-        let class = (tag >> TAG_CLASS_SHIFT) as u8;
         let mut access = templates[template];
-        let explicit = class == CLASS_EXPLICIT;
-        access.addr = if explicit {
-            0
-        } else {
-            u64::from(class) << DELTA_UNIT_SHIFT
-        };
+        let explicit = tag & usize::from(TAG_EXPLICIT) != 0;
+        access.addr = if explicit { 0 } else { IMPLICIT_DELTA };
         *e = TagEntry {
             access,
             explicit: if explicit { u64::MAX } else { 0 },
-            lane: access.stream.id(),
+            lane: lane(access.stream, access.op) as u8,
         };
     }
 }
@@ -494,26 +534,29 @@ pub(crate) fn decode(
         u32::from_le_bytes([dir[4 * i], dir[4 * i + 1], dir[4 * i + 2], dir[4 * i + 3]]) as usize
     };
     let templates_start = accesses + DIRECTORY_LEN;
-    let deltas_start = templates_start + dir_len(0);
-    let deltas_end = deltas_start + dir_len(1);
+    let lens_start = templates_start + dir_len(0);
+    let data_start = lens_start + dir_len(1);
+    let deltas_end = data_start + dir_len(2);
     if deltas_end > len {
         return Err(DecodeError::new(
             0,
             format!(
-                "section directory ({}, {} bytes) does not fit a {len}-byte payload",
+                "section directory ({}, {}, {} bytes) does not fit a {len}-byte payload",
                 dir_len(0),
                 dir_len(1),
+                dir_len(2),
             ),
         ));
     }
     let mut templates = [Access::default(); MAX_TEMPLATES];
-    let defined = decode_templates(&payload[templates_start..deltas_start], &mut templates)
+    let defined = decode_templates(&payload[templates_start..lens_start], &mut templates)
         .map_err(|e| DecodeError::new(0, e))?;
     let deltas = scratch
         .deltas
         .get_or_insert_with(|| Box::new([0; crate::BATCH_RECORDS]));
-    let n_deltas =
-        decode_deltas(buf, deltas_start, deltas_end, deltas).map_err(|e| DecodeError::new(0, e))?;
+    let lens = &payload[lens_start..data_start];
+    decode_deltas(lens, buf, data_start, deltas_end, deltas).map_err(|e| DecodeError::new(0, e))?;
+    let n_deltas = lens.len();
     let deltas: &Deltas = deltas;
 
     // The main loop. Sizing the batch once (all-zero accesses, so a
@@ -614,7 +657,7 @@ fn check_tags(
                 format!("tag {tag:#04x} names template {template}, the chunk has {defined}"),
             ));
         }
-        if tag >> TAG_CLASS_SHIFT == usize::from(CLASS_EXPLICIT) {
+        if tag & usize::from(TAG_EXPLICIT) != 0 {
             explicit += u64::from(n);
         }
     }
@@ -703,4 +746,54 @@ fn decode_marker(
     };
     markers.push((at, marker));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every explicit delta length, in blocks and in bytes, decodes back;
+    /// the length byte says how many data bytes follow.
+    #[test]
+    fn explicit_deltas_round_trip_at_every_length() {
+        let mut deltas = vec![0i64, 64, -64, 1, -1, 63, i64::MIN, i64::MAX, -(1 << 62) + 7];
+        for bits in 0..63 {
+            let b = 1i64 << bits;
+            deltas.extend([b.wrapping_mul(64), b.wrapping_mul(-64), b + 1]);
+        }
+        let mut enc = ChunkEncoder::new();
+        for &d in &deltas {
+            enc.push_delta(d);
+        }
+        let lens_bytes: Vec<usize> = enc
+            .lens
+            .iter()
+            .map(|l| usize::from(l & LEN_BYTES))
+            .collect();
+        assert!(lens_bytes.iter().all(|&n| n <= 8));
+        for n in 0..=8 {
+            assert!(lens_bytes.contains(&n), "no delta of {n} bytes");
+        }
+        assert!(enc.lens.iter().any(|l| l & LEN_IN_BYTES != 0));
+        assert_eq!(lens_bytes.iter().sum::<usize>(), enc.data.len());
+        let mut buf = enc.data.clone();
+        buf.resize(buf.len() + PADDING, 0xAA);
+        let mut out = Box::new([0i64; crate::BATCH_RECORDS]);
+        decode_deltas(&enc.lens, &buf, 0, enc.data.len(), &mut out).expect("decodes");
+        assert_eq!(&out[..deltas.len()], &deltas[..]);
+    }
+
+    /// Length bytes that claim more or fewer data bytes than the section
+    /// holds, or more than eight, are refused.
+    #[test]
+    fn explicit_delta_lengths_must_match_the_data() {
+        let mut out = Box::new([0i64; crate::BATCH_RECORDS]);
+        let buf = [0u8; 4 + PADDING];
+        assert!(decode_deltas(&[2, 2], &buf, 0, 4, &mut out).is_ok());
+        assert!(decode_deltas(&[2, 1], &buf, 0, 4, &mut out).is_err());
+        assert!(decode_deltas(&[2, 3], &buf, 0, 4, &mut out).is_err());
+        assert!(decode_deltas(&[9], &buf, 0, 4, &mut out).is_err());
+        assert!(decode_deltas(&[0x24], &buf, 0, 4, &mut out).is_err());
+        assert!(decode_deltas(&[8, 8, 8, 8], &buf, 0, 4, &mut out).is_err());
+    }
 }

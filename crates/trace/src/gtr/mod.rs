@@ -1,7 +1,7 @@
 //! The native `.gtr` format: compact, checksummed, fast to decode, and
 //! streamable in constant memory in both directions.
 //!
-//! # Byte layout (format version 2)
+//! # Byte layout (format version 3)
 //!
 //! All integers are little-endian. Offsets are from the start of the file
 //! (of the decompressed stream for `.gtr.zst`).
@@ -10,7 +10,7 @@
 //! file   := header chunk* footer
 //!
 //! header := "GFXTRACE"            8 bytes magic
-//!           version       u32    = 2
+//!           version       u32    = 3
 //!           H             u32    header length, <= 1 MiB
 //!           meta          H bytes TraceMeta as JSON (serde_json, fields in
 //!                                declaration order, `extra` sorted)
@@ -44,9 +44,11 @@
 //! ```text
 //! payload := tags       A bytes, one per access
 //!            T          u32   length of the template section
-//!            D          u32   length of the delta section
-//!            templates  T bytes, at most 64 entries
-//!            deltas     D bytes
+//!            L          u32   length of the delta length section
+//!            D          u32   length of the delta data section
+//!            templates  T bytes, at most 128 entries
+//!            lens       L bytes, one per explicit delta
+//!            data       D bytes, the explicit deltas' bytes, end to end
 //!            marks      the rest: exactly R - A markers
 //!
 //! template:    1 byte   bits 0-3 stream id (0..=11, the `Stream`
@@ -54,17 +56,15 @@
 //!              varint   unit (<= 65535)
 //!              varint   size (< 2^32)
 //!
-//! access tag:  bits 0-5  template index (< the number of templates): the
+//! access tag:  bits 0-6  template index (< the number of templates): the
 //!                        access's stream, op, unit and size
-//!              bits 6-7  address class:
-//!                        0  delta 0
-//!                        1  delta +64
-//!                        2  delta +128
-//!                        3  the next entry of `deltas`
+//!              bit 7     0: delta +64 (the lane's next block)
+//!                        1: the next explicit delta
 //!
-//! delta entry: prefix varint x; x even: delta = (x >> 1) * 64
-//!                               x odd:  delta = y * 64 + (x >> 1), y the
-//!                                       next prefix varint, 1 <= x >> 1 <= 63
+//! explicit delta: length byte, bits 0-3 n (0..=8), bit 4 u, bits 5-7 zero;
+//!                 z = the next n data bytes, little-endian (0 when n = 0);
+//!                 x = (z >> 1) XOR -(z & 1) (zigzag);
+//!                 delta = x bytes when u is set, else x * 64 bytes
 //!
 //! marker:      varint   accesses between the previous marker (or the chunk
 //!                       start) and this one; all of them add up to <= A
@@ -79,27 +79,30 @@
 //!                         6 TileEnd     varint tile
 //! ```
 //!
-//! Varints are unsigned LEB128 of at most 10 bytes. Prefix varints are
-//! signed: `n`, the number of trailing one bits of the first byte, makes
-//! the varint `n + 1` bytes long; for `n <= 7` those bytes, little-endian,
-//! hold `(x << (n + 1)) | (2^n - 1)` with `x` sign-extended from its top
-//! bit, and a first byte of 0xff is followed by the 8 bytes of `x`.
-//! `delta = addr - prev[stream]`, wrapping, read as `i64`: each stream has
-//! its own previous address, because streams interleave but each walks its
-//! own surface. At every chunk start every stream's previous address is 0,
-//! so each chunk decodes on its own into one [`crate::Batch`]. A writer
-//! ends a chunk early when an access needs a 65th template.
+//! Varints are unsigned LEB128 of at most 10 bytes.
+//! `delta = addr - prev[lane]`, wrapping, read as `i64`, where an access's
+//! lane is its stream and op (`2 * stream id + write`): each lane has its
+//! own previous address, because streams interleave but each walks its
+//! own surface, and a read-modify-write's reads and writes walk apart. At
+//! every chunk start every lane's previous address is 0, so each chunk
+//! decodes on its own into one [`crate::Batch`]. A writer ends a chunk
+//! early when an access needs a 129th template.
 //!
-//! Why this shape: block-granular deltas of 0, +64 and +128 dominate real
-//! traffic and cost no value bytes at all; an access's size, unit, stream
-//! and op change often (samplers interleave), but few combinations occur
-//! in a chunk, so the tag names the whole combination and decoding an
-//! access is copying a 16-byte template and adding one delta. The decoder
-//! reads the templates and explicit deltas into tables before its main
-//! loop, which is then branch-free and cannot fail, and counts the tag
-//! column as it goes (a histogram that checks every tag afterwards and
-//! gives the chunk's totals); and the length of a prefix varint is known
-//! from its first byte.
+//! Why this shape: a lane's next block (+64) is the most common delta of
+//! real traffic and costs no value bytes at all; an access's size, unit,
+//! stream and op change often (samplers interleave), but few combinations
+//! occur in a chunk (123 in a whole 1080p frame of `city`, whose 12
+//! fragment processors are units), so the tag names the whole combination
+//! and decoding an access is copying a 16-byte template and adding one
+//! delta. An explicit delta's length is in a column of its own, so the
+//! decoder finds where each delta starts with one add, without decoding
+//! the one before; it reads the templates and explicit deltas into tables
+//! before its main loop, which is then branch-free and cannot fail, and
+//! counts the tag column as it goes (a histogram that checks every tag
+//! afterwards and gives the chunk's totals). Version 2 had 64 templates,
+//! classes 0/+64/+128 and self-delimiting varint deltas: real frames'
+//! chunks ended every few thousand accesses for want of templates, and
+//! decoding a delta had to wait for the one before.
 //!
 //! ## Reading
 //!
@@ -119,9 +122,11 @@ pub use writer::GtrWriter;
 
 pub const MAGIC: &[u8; 8] = b"GFXTRACE";
 /// Version 1 was the first, per-stream-predictor payload layout; version 2
-/// is the template layout. Readers accept exactly their own version, so a
-/// file of another layout is refused instead of decoded wrongly.
-pub const VERSION: u32 = 2;
+/// the template layout; version 3 has 128 templates, lanes of stream and
+/// op, and a length column for explicit deltas. Readers accept exactly
+/// their own version, so a file of another layout is refused instead of
+/// decoded wrongly.
+pub const VERSION: u32 = 3;
 pub const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 pub const FOOTER_MAGIC: &[u8; 4] = b"FOOT";
 pub const END_MAGIC: &[u8; 8] = b"GTR-END\0";
@@ -142,10 +147,11 @@ pub const MAX_PASS_NAME: usize = 64 << 10;
 /// 3 is zstd's default trade of write speed for size.
 pub const LEVEL: i32 = 3;
 
-/// Access tag fields: the template index, and the address class above it.
-pub(crate) const TAG_TEMPLATE: u8 = 0x3f;
-pub(crate) const TAG_CLASS_SHIFT: u32 = 6;
-/// Address classes count deltas in blocks of `1 << DELTA_UNIT_SHIFT` bytes.
+/// Access tag fields: the template index, and above it whether the access
+/// takes the next explicit delta.
+pub(crate) const TAG_TEMPLATE: u8 = 0x7f;
+pub(crate) const TAG_EXPLICIT: u8 = 0x80;
+/// Deltas in blocks count blocks of `1 << DELTA_UNIT_SHIFT` bytes.
 pub(crate) const DELTA_UNIT_SHIFT: u32 = 6;
 
 /// The most compressed bytes a valid chunk can have: zstd's bound for the
