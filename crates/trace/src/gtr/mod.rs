@@ -143,9 +143,13 @@ pub const MAX_FOOTER: u32 = 1 << 20;
 pub const MAX_PAYLOAD: u32 = 64 << 20;
 pub const MAX_PASS_NAME: usize = 64 << 10;
 
-/// zstd level of chunk payloads. Decode speed barely depends on the level;
-/// 3 is zstd's default trade of write speed for size.
-pub const LEVEL: i32 = 3;
+/// zstd level of chunk payloads. Measured against zstd's default of 3 on
+/// a 10M-access synthetic frame and a 1080p frame of `city`: files 12 and
+/// 7 % smaller, decoding 3 to 5 % faster (fewer, longer matches), writing
+/// about twice as slow (0.5 s per 10M accesses, a small part of rendering
+/// them). Level 15 saves another 10 % of size at four times the write time
+/// and no faster decoding of `city`.
+pub const LEVEL: i32 = 9;
 
 /// Access tag fields: the template index, and above it whether the access
 /// takes the next explicit delta.
