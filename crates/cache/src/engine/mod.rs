@@ -25,7 +25,7 @@
 //!   the set's next lookup takes them from the store buffer;
 //! - it also skips the allocation test when every miss allocates, and
 //!   keeps the batch's counts in a local `Tally16` of one array per
-//!   count, so that counting is one increment at `stream id * 8` (about 55
+//!   count, so that counting is one increment at `stream id * 8` (about 64
 //!   instructions per block access for LRU, policy included).
 
 use gfxcache_trace::{Access, Stream};
