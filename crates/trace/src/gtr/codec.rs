@@ -353,43 +353,29 @@ fn decode_deltas(
     let Some(out) = out.get_mut(..lens.len()) else {
         return Err(format!("more than {} explicit deltas", out.len()));
     };
-    // Bytes kept of an eight-byte load, by length (9 to 15 are refused).
-    const KEEP: [u64; 16] = {
-        let mut k = [u64::MAX; 16];
-        let mut n = 0;
-        while n < 8 {
-            k[n] = (1u64 << (8 * n)) - 1;
-            n += 1;
-        }
-        k
-    };
+    // Checked first, in a pass with no early exit (so the compiler can
+    // vectorize it), so that the decoding loop can take a length byte's
+    // whole meaning from a table.
+    let bad = |l: u8| (l & !(LEN_BYTES | LEN_IN_BYTES)) != 0 || l & LEN_BYTES > 8;
+    if lens.iter().fold(false, |any, &l| any | bad(l)) {
+        let (i, l) = lens
+            .iter()
+            .enumerate()
+            .find(|(_, &l)| bad(l))
+            .map_or((0, 0), |(i, &l)| (i, l));
+        return Err(format!("explicit delta {i}: bad length byte {l:#04x}"));
+    }
     let limit = end - start;
     let mut at = 0usize;
-    let mut bad = 0u8;
     for (slot, &l) in out.iter_mut().zip(lens) {
-        let n = l & LEN_BYTES;
-        bad |= (l & !(LEN_BYTES | LEN_IN_BYTES)) | u8::from(n > 8);
+        let e = LEN_TABLE[usize::from(l) % LEN_TABLE.len()];
         let from = at.min(limit);
         let word = data
             .get(from..from + 8)
             .and_then(|w| w.first_chunk::<8>())
             .map_or(0, |w| u64::from_le_bytes(*w));
-        at += usize::from(n);
-        let z = unzigzag(word & KEEP[usize::from(n)]);
-        let shift = if l & LEN_IN_BYTES != 0 {
-            0
-        } else {
-            DELTA_UNIT_SHIFT
-        };
-        *slot = z.wrapping_shl(shift);
-    }
-    if bad != 0 {
-        let (i, l) = lens
-            .iter()
-            .enumerate()
-            .find(|(_, &l)| (l & !(LEN_BYTES | LEN_IN_BYTES)) != 0 || l & LEN_BYTES > 8)
-            .map_or((0, 0), |(i, &l)| (i, l));
-        return Err(format!("explicit delta {i}: bad length byte {l:#04x}"));
+        at += e.bytes;
+        *slot = unzigzag(word & e.keep).wrapping_shl(e.shift);
     }
     if at != limit {
         return Err(format!(
@@ -398,6 +384,46 @@ fn decode_deltas(
     }
     Ok(())
 }
+
+/// What an explicit delta's length byte means: how many data bytes, the
+/// mask that keeps them of an eight-byte load, and the shift from blocks
+/// to bytes (0 for a delta in bytes).
+#[derive(Clone, Copy)]
+struct LenEntry {
+    keep: u64,
+    bytes: usize,
+    shift: u32,
+}
+
+/// [`LenEntry`] by length byte, for every byte that passes the check.
+const LEN_TABLE: [LenEntry; 32] = {
+    let mut t = [LenEntry {
+        keep: 0,
+        bytes: 0,
+        shift: 0,
+    }; 32];
+    let mut l = 0;
+    while l < 32 {
+        let n = l & LEN_BYTES as usize;
+        if n <= 8 {
+            t[l] = LenEntry {
+                keep: if n == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * n)) - 1
+                },
+                bytes: n,
+                shift: if l & LEN_IN_BYTES as usize != 0 {
+                    0
+                } else {
+                    DELTA_UNIT_SHIFT
+                },
+            };
+        }
+        l += 1;
+    }
+    t
+};
 
 /// The tag histogram of the main loop, its four tables summed into one
 /// (four so that repeats of one tag do not wait on each other's
