@@ -279,10 +279,8 @@ pub fn touch16(row: &mut [u8; LANES], way: usize) {
 /// way at `max`, after ageing the row until one is.
 #[inline(always)]
 pub fn rrip_victim16(row: &mut [u8; LANES], max: u8) -> usize {
-    let m = eq_mask16(row, max);
-    if m != 0 {
-        return m.trailing_zeros() as usize;
-    }
+    // Without a branch on whether a way is at `max` already (the age is
+    // then 0): which it is follows the trace, not a pattern.
     let age = max - max16(row);
     for b in row.iter_mut() {
         *b += age;
