@@ -61,16 +61,6 @@ impl NextUseBuilder {
         }
     }
 
-    /// As [`NextUseBuilder::new`], with room for `accesses` block accesses
-    /// reserved at once (a trace's announced total), so that the indices
-    /// are not copied as they grow.
-    pub fn with_capacity(block: u32, accesses: u64) -> NextUseBuilder {
-        let mut b = NextUseBuilder::new(block);
-        let most = (NextUse::NEVER - 1) as u64;
-        b.next.reserve_exact(accesses.min(most) as usize);
-        b
-    }
-
     #[inline(never)]
     pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), TooLong> {
         self.next.reserve(accesses.len());

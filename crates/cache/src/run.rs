@@ -137,10 +137,7 @@ pub fn next_use(
     threads: Threads,
     progress: impl FnMut(u64, u64),
 ) -> Result<NextUse, RunError> {
-    let mut builder = match reader.announced_totals() {
-        Some(t) => NextUseBuilder::with_capacity(block, t.accesses),
-        None => NextUseBuilder::new(block),
-    };
+    let mut builder = NextUseBuilder::new(block);
     for_each_batch(
         reader,
         threads,
