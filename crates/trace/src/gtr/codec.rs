@@ -335,10 +335,10 @@ fn decode_templates(mut sec: &[u8], out: &mut [Access; MAX_TEMPLATES]) -> Result
 /// front of `out`.
 ///
 /// Each delta's length is its length byte's, so where the next one starts
-/// is one add away, not a decode away; the loop runs with no check but a
-/// clamp that keeps its eight-byte loads inside the padded section, and
-/// the checks after it refuse bad length bytes and data bytes not used to
-/// the last (which a clamped load implies).
+/// is one add away, not a decode away. The length bytes are checked
+/// first; the loop then runs with no check but a clamp that keeps its
+/// eight-byte loads inside the padded section, and the check after it
+/// refuses data bytes not used to the last (which a clamped load implies).
 fn decode_deltas(
     lens: &[u8],
     buf: &[u8],
