@@ -507,11 +507,10 @@ impl Lanes {
         let explicit = deltas[self.next & DELTAS_MASK] as u64;
         self.next = self.next.wrapping_sub(e.explicit as usize);
         let delta = e.access.addr.wrapping_add(explicit & e.explicit);
-        *slot = e.access;
         let p = &mut self.prev[usize::from(e.lane)];
         let addr = p.wrapping_add(delta);
         *p = addr;
-        slot.addr = addr;
+        *slot = Access { addr, ..e.access };
     }
 }
 
