@@ -17,6 +17,7 @@ pub mod duel;
 pub mod engine;
 pub mod error;
 pub mod geometry;
+mod huge;
 pub mod lanes;
 pub mod mrc;
 pub mod next_use;

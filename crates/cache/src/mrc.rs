@@ -261,7 +261,9 @@ fn flush(h: &mut Vec<u64>, pending: &mut Vec<u32>) {
 #[cold]
 #[inline(never)]
 fn grow(h: &mut Vec<u64>, d: usize) {
-    h.resize((d + 1).next_power_of_two(), 0);
+    let n = (d + 1).next_power_of_two();
+    crate::huge::reserve(h, n - h.len());
+    h.resize(n, 0);
 }
 
 /// Misses by cache size for one group of accesses (all, or one stream).

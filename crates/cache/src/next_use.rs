@@ -61,9 +61,24 @@ impl NextUseBuilder {
         }
     }
 
+    /// Makes room for `accesses` block accesses at once, as a trace
+    /// announces them, so that the indices are not copied as they grow
+    /// (a copy holds old and new at once). Only a hint: without room, or
+    /// when the trace has more, the indices grow as they come.
+    pub fn expect(&mut self, accesses: u64) {
+        // Accesses that span blocks count more than once: a sixteenth
+        // more, untouched (so not resident) when unused, keeps a trace
+        // with a few such from growing the indices, which would copy them.
+        let want = accesses.saturating_add(accesses / 16);
+        let want = want.min(u64::from(NextUse::NEVER)) as usize;
+        let more = want.saturating_sub(self.next.len());
+        if self.next.try_reserve_exact(more).is_ok() {
+            crate::huge::advise(&self.next);
+        }
+    }
+
     #[inline(never)]
     pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), TooLong> {
-        self.next.reserve(accesses.len());
         // The blocks of a chunk, then room for the lookups to read [`AHEAD`]
         // past its end (stale blocks there only cost a useless prefetch).
         let mut buf = [0u64; CHUNK + AHEAD];
@@ -113,6 +128,7 @@ impl NextUseBuilder {
         narrow: bool,
     ) -> Result<(), TooLong> {
         let base = self.next.len();
+        crate::huge::reserve(&mut self.next, n);
         let room = (NextUse::NEVER - 1) as usize - base;
         let (n, result) = if n > room {
             (room, Err(TooLong))
@@ -194,8 +210,11 @@ struct Narrow {
 
 impl Narrow {
     fn with_slots(n: usize) -> Narrow {
+        // Zeroed memory (`calloc`): advised before its first touch.
+        let slots = vec![0; n];
+        crate::huge::advise(&slots);
         Narrow {
-            slots: vec![0; n],
+            slots,
             mask: n - 1,
             shift: 64 - n.trailing_zeros(),
             len: 0,
@@ -381,6 +400,25 @@ mod tests {
         // small footprint with many immediate repeats.
         check(300_000, 200_000);
         check(50_000, 40);
+    }
+
+    #[test]
+    fn expect_is_only_a_hint() {
+        let trace: Vec<Access> = (0..5000u64)
+            .map(|i| Access::read((i * 7919) % 1500 * 64 + i % 96, Stream::Tex))
+            .collect();
+        let build = |expected: Option<u64>| {
+            let mut b = NextUseBuilder::new(64);
+            if let Some(e) = expected {
+                b.expect(e);
+            }
+            b.push_all(&trace).unwrap();
+            b.finish().next
+        };
+        let plain = build(None);
+        for e in [0, 1, 2500, 5000, 20_000, 3 << 20] {
+            assert_eq!(build(Some(e)), plain, "expect({e})");
+        }
     }
 
     fn check(n: usize, footprint: u64) {

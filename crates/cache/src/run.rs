@@ -138,6 +138,9 @@ pub fn next_use(
     progress: impl FnMut(u64, u64),
 ) -> Result<NextUse, RunError> {
     let mut builder = NextUseBuilder::new(block);
+    if let Some(t) = reader.announced_totals() {
+        builder.expect(t.accesses);
+    }
     for_each_batch(
         reader,
         threads,

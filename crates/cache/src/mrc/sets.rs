@@ -26,7 +26,7 @@ impl SetStacks {
             sets: u64::from(sets),
             mask: sets.is_power_of_two().then(|| u64::from(sets - 1)),
             ways: ways as usize,
-            ids: vec![EMPTY; sets as usize * ways as usize],
+            ids: crate::huge::filled(sets as usize * ways as usize, EMPTY),
         }
     }
 

@@ -23,6 +23,7 @@
 //! blocks, which graphics traces touch close together in time, share one
 //! index entry and one 64-byte line of last-access times.
 
+use crate::huge;
 use crate::policy::prefetch;
 
 /// The distance reported for a block's first access.
@@ -104,13 +105,16 @@ impl StackDistances {
     pub fn with_capacity(times: usize) -> StackDistances {
         let cap = times.clamp(1, MAX_CAPACITY).next_power_of_two();
         let chunks = cap.div_ceil(CHUNK_BITS);
+        let (fen, counts) = (vec![0; chunks + 1], vec![0; chunks]);
+        huge::advise(&fen);
+        huge::advise(&counts);
         StackDistances {
             index: GroupIndex::new(),
             groups: Vec::new(),
-            bits: vec![Chunk::default(); chunks],
-            fen: vec![0; chunks + 1],
+            bits: huge::filled(chunks, Chunk::default()),
+            fen,
             built: 0,
-            counts: vec![0; chunks],
+            counts,
             live: 0,
             now: 0,
             cap,
@@ -159,6 +163,7 @@ impl StackDistances {
                 g < MAX_GROUPS,
                 "more than {MAX_GROUPS} groups of {GROUP_LEN} blocks: beyond what stack distances can number"
             );
+            huge::reserve(&mut self.groups, 1);
             self.groups.push(Group::default());
         }
         let off = (block & (GROUP_LEN as u64 - 1)) as usize;
@@ -295,6 +300,7 @@ impl StackDistances {
         );
         let chunks = self.cap.div_ceil(CHUNK_BITS);
         self.bits.clear();
+        huge::reserve(&mut self.bits, chunks);
         self.bits.resize(chunks, Chunk::default());
         for t in (0..live).step_by(64) {
             let n = (live - t).min(64);
@@ -305,8 +311,10 @@ impl StackDistances {
         // node passes its sum to its parent.
         let built = live.div_ceil(CHUNK_BITS);
         self.fen.clear();
+        huge::reserve(&mut self.fen, chunks + 1);
         self.fen.resize(chunks + 1, 0);
         self.counts.clear();
+        huge::reserve(&mut self.counts, chunks);
         self.counts.resize(chunks, 0);
         for c in 0..built {
             let n = (live - c * CHUNK_BITS).min(CHUNK_BITS);
@@ -378,7 +386,7 @@ impl GroupIndex {
 
     fn with_slots(n: usize) -> GroupIndex {
         GroupIndex {
-            slots: vec![(EMPTY_KEY, 0); n],
+            slots: huge::filled(n, (EMPTY_KEY, 0)),
             shift: 64 - n.trailing_zeros(),
             len: 0,
         }
