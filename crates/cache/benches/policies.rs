@@ -64,6 +64,8 @@ fn policies(c: &mut Criterion) {
     group.bench_function("opt", |b| {
         b.iter(|| {
             let mut nu = NextUseBuilder::new(g.block);
+            // As `sim` does from a `.gtr` file's footer.
+            nu.expect(trace.len() as u64);
             nu.push_all(black_box(&trace)).unwrap();
             let env = Env {
                 next_use: Some(Arc::new(nu.finish())),

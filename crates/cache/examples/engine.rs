@@ -42,6 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut env = Env::default();
     if spec.name == "opt" {
         let mut nu = NextUseBuilder::new(g.block);
+        nu.expect(n);
         for b in &batches {
             nu.push_all(b)?;
         }
