@@ -79,6 +79,9 @@ impl NextUseBuilder {
 
     #[inline(never)]
     pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), TooLong> {
+        // Not advised as it grows: advising memory that `realloc` then
+        // moves made `opt` 5 % slower (criterion's `policies`).
+        self.next.reserve(accesses.len());
         // The blocks of a chunk, then room for the lookups to read [`AHEAD`]
         // past its end (stale blocks there only cost a useless prefetch).
         let mut buf = [0u64; CHUNK + AHEAD];
@@ -128,9 +131,6 @@ impl NextUseBuilder {
         narrow: bool,
     ) -> Result<(), TooLong> {
         let base = self.next.len();
-        // Not advised as it grows: advising memory that `realloc` then
-        // moves made `opt` 5 % slower (criterion's `policies`).
-        self.next.reserve(n);
         let room = (NextUse::NEVER - 1) as usize - base;
         let (n, result) = if n > room {
             (room, Err(TooLong))
