@@ -41,6 +41,14 @@ pub(crate) fn reserve<T>(v: &mut Vec<T>, more: usize) {
     }
 }
 
+/// `v` emptied and refilled with `n` copies of `value`, any new
+/// allocation advised before it is written.
+pub(crate) fn refill<T: Clone>(v: &mut Vec<T>, n: usize, value: T) {
+    v.clear();
+    reserve(v, n);
+    v.resize(n, value);
+}
+
 #[cfg(target_os = "linux")]
 fn advise_range(start: *const u8, bytes: usize) {
     const PAGE: usize = 4096;

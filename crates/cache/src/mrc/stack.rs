@@ -299,9 +299,7 @@ impl StackDistances {
             "{live} distinct blocks: beyond what stack distances can number"
         );
         let chunks = self.cap.div_ceil(CHUNK_BITS);
-        self.bits.clear();
-        huge::reserve(&mut self.bits, chunks);
-        self.bits.resize(chunks, Chunk::default());
+        huge::refill(&mut self.bits, chunks, Chunk::default());
         for t in (0..live).step_by(64) {
             let n = (live - t).min(64);
             self.bits[t / CHUNK_BITS].0[t / 64 % CHUNK_WORDS] =
@@ -310,12 +308,8 @@ impl StackDistances {
         // The nodes of the chunks entered so far, built in O(chunks): each
         // node passes its sum to its parent.
         let built = live.div_ceil(CHUNK_BITS);
-        self.fen.clear();
-        huge::reserve(&mut self.fen, chunks + 1);
-        self.fen.resize(chunks + 1, 0);
-        self.counts.clear();
-        huge::reserve(&mut self.counts, chunks);
-        self.counts.resize(chunks, 0);
+        huge::refill(&mut self.fen, chunks + 1, 0);
+        huge::refill(&mut self.counts, chunks, 0);
         for c in 0..built {
             let n = (live - c * CHUNK_BITS).min(CHUNK_BITS);
             self.fen[c + 1] = n as u32;
