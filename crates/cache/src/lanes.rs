@@ -184,9 +184,11 @@ pub(crate) fn max_first_u32_16(vals: &[u32; 16]) -> (u32, usize) {
     max_first_u32(vals)
 }
 
-/// [`touch16`] for rows whose bytes are all below 128, as 16 recency ranks
-/// always are ([`crate::recency::UNTOUCHED`] included): a signed compare then finds the ranks below `row[way]` in
-/// one instruction, where the unsigned one of [`touch16`] takes four.
+/// Recency-rank touch of 16 ranks (see [`crate::recency::RecencyRanks`]):
+/// every rank below `row[way]` grows by one and `row[way]` becomes 0. For
+/// rows whose bytes are all below 128, as 16 recency ranks always are
+/// ([`crate::recency::UNTOUCHED`] included): a signed compare then finds
+/// the ranks below `row[way]` in one instruction.
 #[inline(always)]
 pub fn touch16_ranks(row: &mut [u8; LANES], way: usize) {
     let a = row[way];
@@ -250,31 +252,6 @@ static LANE_BYTE: [[u8; LANES]; LANES] = {
     t
 };
 
-/// Recency-rank touch of 16 ranks (see [`crate::recency::RecencyRanks`]):
-/// every rank below `row[way]` grows by one and `row[way]` becomes 0.
-#[inline(always)]
-pub fn touch16(row: &mut [u8; LANES], way: usize) {
-    let a = row[way];
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is in the x86-64 baseline; load and store cover `row`.
-        unsafe {
-            let x = _mm_loadu_si128(row.as_ptr().cast());
-            // 0xFF where x >= a (a - x saturates to 0), 0 where x < a.
-            let ge = _mm_cmpeq_epi8(_mm_subs_epu8(splat(a), x), _mm_setzero_si128());
-            // x + 1 where x < a, x where x >= a.
-            let y = _mm_add_epi8(_mm_add_epi8(x, ge), _mm_set1_epi8(1));
-            _mm_storeu_si128(row.as_mut_ptr().cast(), y);
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    for b in row.iter_mut() {
-        *b += u8::from(*b < a);
-    }
-    row[way] = 0;
-}
-
 /// The RRIP victim of 16 RRPVs ([`crate::rrip::Rrpv::victim`]): the lowest
 /// way at `max`, after ageing the row until one is.
 #[inline(always)]
@@ -312,26 +289,13 @@ mod tests {
     }
 
     #[test]
-    fn touch16_set16_and_rrip_victim16() {
+    fn touch16_ranks_set16_and_rrip_victim16() {
         let mut x = 99u64;
         for _ in 0..2000 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let mut row = [0u8; LANES];
-            for (i, b) in row.iter_mut().enumerate() {
-                *b = [0, 1, 2, 3, 7, 14, 15, 254, 255][((x >> (i * 3)) % 9) as usize];
-            }
             let way = (x >> 60) as usize;
-            let mut want = row;
-            let a = want[way];
-            for b in want.iter_mut() {
-                *b += u8::from(*b < a);
-            }
-            want[way] = 0;
-            let mut got = row;
-            touch16(&mut got, way);
-            assert_eq!(got, want, "{row:?} {way}");
             // Ranks: a permutation of 0..16 or, while a set fills, of a
             // prefix with the other ways untouched.
             let mut ranks: [u8; LANES] = std::array::from_fn(|i| i as u8);
