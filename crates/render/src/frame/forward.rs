@@ -4,10 +4,8 @@
 
 use gfxcache_trace::Record;
 
-use crate::pipeline::Draw;
-
 use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
-use super::{material_state, submit, Counted, FrameRenderer, View};
+use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
 
 pub(super) fn run<S: FnMut(Record)>(
     r: &mut FrameRenderer<'_>,
@@ -45,32 +43,21 @@ pub(super) fn run<S: FnMut(Record)>(
         });
     }
     let color = [hdr];
-    let draws: Vec<Draw> = v
-        .opaque
-        .iter()
-        .zip(&shaders)
-        .map(|(&i, shader)| {
-            let inst = &scene.instances[i];
-            let mat = &scene.materials[scene.meshes[inst.mesh].material];
-            let mesh = &r.gpu.meshes[inst.mesh];
-            Draw {
-                indices: &mesh.indices,
-                vertices: &mesh.vertices,
-                mvp: v.vp * inst.transform,
-                state: material_state(mat, false),
-                color: &color,
-                depth: Some(depth),
-                shader,
-            }
-        })
-        .collect();
-    let programs: Vec<_> = v
-        .opaque
-        .iter()
-        .map(|&i| (Program::Forward, i as u64))
-        .collect();
-    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
-    drop(draws);
+    submit_instances(
+        &mut r.pipeline,
+        &r.gpu,
+        scene,
+        &v.opaque,
+        &shaders,
+        InstancePass {
+            vp: v.vp,
+            color: &color,
+            depth,
+            program: Program::Forward,
+            state: &|m| material_state(m, false),
+        },
+        sink,
+    );
     drop(shaders);
     if let Some(t) = refl {
         r.pipeline.replace_color(r.t.refl, t);

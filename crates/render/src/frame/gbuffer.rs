@@ -7,11 +7,10 @@
 
 use gfxcache_trace::Record;
 
-use crate::pipeline::Draw;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 
 use super::shaders::{MaterialShader, Mode, Program};
-use super::{material_state, submit, Counted, FrameRenderer, View};
+use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
 
 /// Stencil value of geometry pixels.
 pub(super) const GEOMETRY: u8 = 1;
@@ -53,31 +52,21 @@ pub(super) fn run<S: FnMut(Record)>(
             )
         });
     }
-    let draws: Vec<Draw> = v
-        .opaque
-        .iter()
-        .zip(&shaders)
-        .map(|(&i, shader)| {
-            let inst = &scene.instances[i];
-            let mat = &scene.materials[scene.meshes[inst.mesh].material];
-            let mesh = &r.gpu.meshes[inst.mesh];
-            Draw {
-                indices: &mesh.indices,
-                vertices: &mesh.vertices,
-                mvp: v.vp * inst.transform,
-                state: material_state(mat, false).with_stencil(stencil),
-                color: &targets,
-                depth: Some(depth),
-                shader,
-            }
-        })
-        .collect();
-    let programs: Vec<_> = v
-        .opaque
-        .iter()
-        .map(|&i| (Program::GBuffer, i as u64))
-        .collect();
-    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
+    submit_instances(
+        &mut r.pipeline,
+        &r.gpu,
+        scene,
+        &v.opaque,
+        &shaders,
+        InstancePass {
+            vp: v.vp,
+            color: &targets,
+            depth,
+            program: Program::GBuffer,
+            state: &|m| material_state(m, false).with_stencil(stencil),
+        },
+        sink,
+    );
     if let Some(t) = refl {
         r.pipeline.replace_color(r.t.refl, t);
     }

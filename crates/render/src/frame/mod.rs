@@ -673,6 +673,53 @@ pub(crate) fn submit<S: FnMut(Record)>(
     });
 }
 
+/// Where a pass draws its scene instances, and with what state.
+pub(crate) struct InstancePass<'a> {
+    pub vp: Mat4,
+    pub color: &'a [ColorId],
+    pub depth: DepthId,
+    pub program: Program,
+    /// The fixed-function state of an instance's draw, from its material.
+    pub state: &'a dyn Fn(&Material) -> State,
+}
+
+/// [`submit`]s one draw per scene instance of `instances` (each with its
+/// index as its constant slot) with `shaders[k]` for `instances[k]`: the
+/// draws of the main, transparent and reflection passes.
+pub(crate) fn submit_instances<S: FnMut(Record)>(
+    pipeline: &mut Pipeline,
+    gpu: &GpuScene,
+    scene: &Scene,
+    instances: &[usize],
+    shaders: &[shaders::MaterialShader<'_>],
+    pass: InstancePass<'_>,
+    sink: &mut Counted<'_, S>,
+) {
+    debug_assert_eq!(instances.len(), shaders.len());
+    let draws: Vec<Draw> = instances
+        .iter()
+        .zip(shaders)
+        .map(|(&i, shader)| {
+            let inst = &scene.instances[i];
+            let mesh = &gpu.meshes[inst.mesh];
+            Draw {
+                indices: &mesh.indices,
+                vertices: &mesh.vertices,
+                mvp: pass.vp * inst.transform,
+                state: (pass.state)(shader.material),
+                color: pass.color,
+                depth: Some(pass.depth),
+                shader,
+            }
+        })
+        .collect();
+    let programs: Vec<_> = instances
+        .iter()
+        .map(|&i| (pass.program, i as u64))
+        .collect();
+    submit(pipeline, &gpu.heap, &draws, &programs, sink);
+}
+
 /// A sink that counts what goes through it.
 pub(crate) struct Counted<'a, S: FnMut(Record)> {
     sink: &'a mut S,

@@ -6,10 +6,10 @@
 
 use gfxcache_trace::Record;
 
-use crate::pipeline::Draw;
-
 use super::shaders::{inverse, MaterialShader, Mode, Program};
-use super::{material_state, mirror_matrix, submit, Counted, FrameRenderer, View};
+use super::{
+    material_state, mirror_matrix, submit_instances, Counted, FrameRenderer, InstancePass, View,
+};
 
 pub(super) fn run<S: FnMut(Record)>(
     r: &mut FrameRenderer<'_>,
@@ -56,27 +56,19 @@ pub(super) fn run<S: FnMut(Record)>(
         })
         .collect();
     let target = [color];
-    let draws: Vec<Draw> = drawn
-        .iter()
-        .zip(&shaders)
-        .map(|(&i, shader)| {
-            let inst = &scene.instances[i];
-            let mat = &scene.materials[scene.meshes[inst.mesh].material];
-            let mesh = &r.gpu.meshes[inst.mesh];
-            Draw {
-                indices: &mesh.indices,
-                vertices: &mesh.vertices,
-                mvp: vp * inst.transform,
-                state: material_state(mat, true),
-                color: &target,
-                depth: Some(depth),
-                shader,
-            }
-        })
-        .collect();
-    let programs: Vec<_> = drawn
-        .iter()
-        .map(|&i| (Program::Reflection, i as u64))
-        .collect();
-    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
+    submit_instances(
+        &mut r.pipeline,
+        &r.gpu,
+        scene,
+        &drawn,
+        &shaders,
+        InstancePass {
+            vp,
+            color: &target,
+            depth,
+            program: Program::Reflection,
+            state: &|m| material_state(m, true),
+        },
+        sink,
+    );
 }

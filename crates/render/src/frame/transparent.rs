@@ -4,11 +4,10 @@
 
 use gfxcache_trace::Record;
 
-use crate::pipeline::Draw;
 use crate::state::{Blend, CompareFunc};
 
 use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
-use super::{material_state, submit, Counted, FrameRenderer, View};
+use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
 
 pub(super) fn run<S: FnMut(Record)>(
     r: &mut FrameRenderer<'_>,
@@ -39,34 +38,25 @@ pub(super) fn run<S: FnMut(Record)>(
         });
     }
     let color = [hdr];
-    let draws: Vec<Draw> = v
-        .blended
-        .iter()
-        .zip(&shaders)
-        .map(|(&i, shader)| {
-            let inst = &scene.instances[i];
-            let mat = &scene.materials[scene.meshes[inst.mesh].material];
-            let mesh = &r.gpu.meshes[inst.mesh];
-            Draw {
-                indices: &mesh.indices,
-                vertices: &mesh.vertices,
-                mvp: v.vp * inst.transform,
-                state: material_state(mat, false)
+    submit_instances(
+        &mut r.pipeline,
+        &r.gpu,
+        scene,
+        &v.blended,
+        &shaders,
+        InstancePass {
+            vp: v.vp,
+            color: &color,
+            depth,
+            program: Program::Transparent,
+            state: &|m| {
+                material_state(m, false)
                     .with_depth(CompareFunc::Less, false)
-                    .with_blend(Blend::Alpha),
-                color: &color,
-                depth: Some(depth),
-                shader,
-            }
-        })
-        .collect();
-    let programs: Vec<_> = v
-        .blended
-        .iter()
-        .map(|&i| (Program::Transparent, i as u64))
-        .collect();
-    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
-    drop(draws);
+                    .with_blend(Blend::Alpha)
+            },
+        },
+        sink,
+    );
     drop(shaders);
     if let Some(t) = shadow {
         r.pipeline.replace_depth(r.t.shadow, t);
