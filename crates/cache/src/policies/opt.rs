@@ -211,6 +211,30 @@ fn unkey(k: u64) -> (u32, usize) {
     ((k >> 32) as u32, !(k as u32) as usize)
 }
 
+/// Puts `x` at `h[i]` and moves it down to its place in the max-heap `h`,
+/// whose subtrees below `i` are heaps already.
+#[inline(always)]
+fn sift_down(h: &mut [u64], mut i: usize, x: u64) {
+    let n = h.len();
+    loop {
+        let l = 2 * i + 1;
+        if l >= n {
+            break;
+        }
+        let c = if l + 1 < n && h[l + 1] > h[l] {
+            l + 1
+        } else {
+            l
+        };
+        if h[c] <= x {
+            break;
+        }
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
 impl Heaps {
     fn new(sets: usize, ways: usize) -> Heaps {
         let cap = 2 * ways;
@@ -260,26 +284,9 @@ impl Heaps {
             // Stale: pop it.
             *len -= 1;
             let n = *len as usize;
-            let last = h[n];
-            let mut i = 0;
-            loop {
-                let l = 2 * i + 1;
-                if l >= n {
-                    break;
-                }
-                let c = if l + 1 < n && h[l + 1] > h[l] {
-                    l + 1
-                } else {
-                    l
-                };
-                if h[c] <= last {
-                    break;
-                }
-                h[i] = h[c];
-                i = c;
-            }
             if n > 0 {
-                h[i] = last;
+                let last = h[n];
+                sift_down(&mut h[..n], 0, last);
             }
         }
     }
@@ -297,25 +304,8 @@ impl Heaps {
         }
         let h = &mut h[..n];
         for start in (0..n / 2).rev() {
-            let mut i = start;
-            let x = h[i];
-            loop {
-                let l = 2 * i + 1;
-                if l >= n {
-                    break;
-                }
-                let c = if l + 1 < n && h[l + 1] > h[l] {
-                    l + 1
-                } else {
-                    l
-                };
-                if h[c] <= x {
-                    break;
-                }
-                h[i] = h[c];
-                i = c;
-            }
-            h[i] = x;
+            let x = h[start];
+            sift_down(h, start, x);
         }
         self.len[set] = n as u32;
     }
