@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use gfxcache_cache::{build_cache, Env, Geometry, NextUseBuilder, PolicySpec, Ways};
+use gfxcache_trace::FootprintSketch;
 
 mod support {
     pub mod frame;
@@ -61,11 +62,16 @@ fn policies(c: &mut Criterion) {
         });
     }
     let spec: PolicySpec = "opt".parse().unwrap();
+    // What a `.gtr` writer would have put in the footer.
+    let mut sketch = FootprintSketch::default();
+    trace.iter().for_each(|a| sketch.add_access(a));
+    let footprint = sketch.estimate();
     group.bench_function("opt", |b| {
         b.iter(|| {
             let mut nu = NextUseBuilder::new(g.block);
             // As `sim` does from a `.gtr` file's footer.
             nu.expect(trace.len() as u64);
+            nu.expect_blocks(footprint);
             nu.push_all(black_box(&trace)).unwrap();
             let env = Env {
                 next_use: Some(Arc::new(nu.finish())),

@@ -43,6 +43,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if spec.name == "opt" {
         let mut nu = NextUseBuilder::new(g.block);
         nu.expect(n);
+        if let Some(f) = reader.announced_footprint().filter(|f| f.block == g.block) {
+            nu.expect_blocks(f.blocks);
+        }
         for b in &batches {
             nu.push_all(b)?;
         }

@@ -32,6 +32,27 @@ pub(crate) fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
     v
 }
 
+/// `vec![0; n]`, advised, or `None` where the allocation fails: for
+/// tables sized from what a file announces, which must not abort the
+/// process when a damaged or hostile file announces too much. The memory
+/// comes zeroed from the allocator (`calloc`), untouched until used.
+pub(crate) fn try_zeroed(n: usize) -> Option<Vec<u64>> {
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
+    // SAFETY: `layout` has a non-zero size (n > 0, u64 is 8 bytes).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout
+    // of `n` u64s, all of them zero bytes (a valid u64 each).
+    let v = unsafe { Vec::from_raw_parts(ptr, n, n) };
+    advise(&v);
+    Some(v)
+}
+
 /// `v.reserve(more)`, then [`advise`] of the grown allocation: the part
 /// not yet touched gets huge pages.
 pub(crate) fn reserve<T>(v: &mut Vec<T>, more: usize) {
@@ -71,6 +92,17 @@ fn advise_range(_start: *const u8, _bytes: usize) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn try_zeroed_is_zeroed_or_refused() {
+        let v = try_zeroed(MIN_BYTES / 8 + 5).expect("a few MiB");
+        assert_eq!(v.len(), MIN_BYTES / 8 + 5);
+        assert!(v.iter().all(|&x| x == 0));
+        assert_eq!(try_zeroed(0), Some(Vec::new()));
+        // Past what a layout can describe, and past what the machine can map.
+        assert_eq!(try_zeroed(usize::MAX / 4), None);
+        assert_eq!(try_zeroed(1 << 57), None);
+    }
 
     #[test]
     fn filled_and_reserve_keep_values() {

@@ -141,6 +141,9 @@ pub fn next_use(
     if let Some(t) = reader.announced_totals() {
         builder.expect(t.accesses);
     }
+    if let Some(f) = reader.announced_footprint().filter(|f| f.block == block) {
+        builder.expect_blocks(f.blocks);
+    }
     for_each_batch(
         reader,
         threads,

@@ -8,6 +8,7 @@ use crate::batch::Batch;
 use crate::csv::{CsvReader, CsvWriter};
 use crate::din::{DinReader, DinWriter};
 use crate::error::TraceError;
+use crate::footprint::Footprint;
 use crate::gtr::{GtrReader, GtrWriter};
 use crate::io::{read_error, Counted, FileSink, Unzstd};
 use crate::meta::{Totals, TraceMeta};
@@ -78,6 +79,13 @@ pub trait TraceRead: Send {
 
     /// Totals the file announces before it is read (the `.gtr` footer), if any.
     fn announced_totals(&self) -> Option<&Totals>;
+
+    /// The footprint estimate the file announces before it is read (the
+    /// `.gtr` footer, from format version 4 on), if any: a hint for sizing
+    /// tables, never checked against the records.
+    fn announced_footprint(&self) -> Option<Footprint> {
+        None
+    }
 
     /// `(bytes read so far, file length)`, for progress bars.
     fn progress(&self) -> (u64, u64);

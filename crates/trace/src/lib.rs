@@ -14,7 +14,8 @@
 //! concrete readers and writers, generic over `Read`/`Write`, and document
 //! their syntax; [`gtr`] has the exact byte layout of the native format.
 //! [`synth`] generates deterministic, graphics-like traces for other crates'
-//! tests and benchmarks.
+//! tests and benchmarks; [`footprint`] estimates the distinct blocks a trace
+//! touches as it is written (the `.gtr` footer announces it).
 //!
 //! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
 //! decoder gets its speed from the format's layout instead.
@@ -28,6 +29,7 @@ pub mod batch;
 pub mod csv;
 pub mod din;
 pub mod error;
+pub mod footprint;
 pub mod format;
 pub mod gtr;
 mod io;
@@ -40,6 +42,7 @@ mod varint;
 
 pub use batch::Batch;
 pub use error::TraceError;
+pub use footprint::{Footprint, FootprintSketch};
 pub use format::{
     create, open, read_all, read_from, read_stream, Format, TraceRead, TraceWrite, BATCH_RECORDS,
 };

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::footprint::Footprint;
 use crate::meta::{StreamTotals, Totals};
 use crate::record::Stream;
 
@@ -16,12 +17,20 @@ pub(crate) struct FooterJson {
     pub(crate) markers: u64,
     pub(crate) chunks: u64,
     pub(crate) streams: BTreeMap<String, StreamTotals>,
+    /// From version 4 on: a hint, not checked against the chunks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) footprint: Option<Footprint>,
     /// CRC-32 of the header JSON, which has no checksum of its own.
     pub(crate) header_crc32: u32,
 }
 
 impl FooterJson {
-    pub(crate) fn new(totals: &Totals, chunks: u64, header_crc32: u32) -> FooterJson {
+    pub(crate) fn new(
+        totals: &Totals,
+        chunks: u64,
+        footprint: Footprint,
+        header_crc32: u32,
+    ) -> FooterJson {
         FooterJson {
             records: totals.records(),
             accesses: totals.accesses,
@@ -32,6 +41,7 @@ impl FooterJson {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
                 .collect(),
+            footprint: Some(footprint),
             header_crc32,
         }
     }

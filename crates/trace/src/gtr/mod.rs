@@ -1,7 +1,7 @@
 //! The native `.gtr` format: compact, checksummed, fast to decode, and
 //! streamable in constant memory in both directions.
 //!
-//! # Byte layout (format version 3)
+//! # Byte layout (format version 4)
 //!
 //! All integers are little-endian. Offsets are from the start of the file
 //! (of the decompressed stream for `.gtr.zst`).
@@ -10,7 +10,7 @@
 //! file   := header chunk* footer
 //!
 //! header := "GFXTRACE"            8 bytes magic
-//!           version       u32    = 3
+//!           version       u32    = 4 (3 is read too: no footprint)
 //!           H             u32    header length, <= 1 MiB
 //!           meta          H bytes TraceMeta as JSON (serde_json, fields in
 //!                                declaration order, `extra` sorted)
@@ -27,8 +27,12 @@
 //! footer := "FOOT"                4 bytes magic
 //!           J             u32    JSON length, <= 1 MiB
 //!           totals        J bytes {"records","accesses","markers","chunks",
-//!                                  "streams":{"<name>":{"reads","writes","bytes"}}}
-//!                                (streams with no access left out)
+//!                                  "streams":{"<name>":{"reads","writes","bytes"}},
+//!                                  "footprint":{"block":64,"blocks"},
+//!                                  "header_crc32"}
+//!                                (streams with no access left out; the
+//!                                footprint is the estimated distinct
+//!                                64-byte blocks, see `crate::footprint`)
 //!           crc           u32    CRC-32 of the J JSON bytes
 //!           at            u64    offset of this footer's "FOOT"
 //!           "GTR-END\0"           8 bytes magic; the file ends here
@@ -123,10 +127,14 @@ pub use writer::GtrWriter;
 pub const MAGIC: &[u8; 8] = b"GFXTRACE";
 /// Version 1 was the first, per-stream-predictor payload layout; version 2
 /// the template layout; version 3 has 128 templates, lanes of stream and
-/// op, and a length column for explicit deltas. Readers accept exactly
-/// their own version, so a file of another layout is refused instead of
-/// decoded wrongly.
-pub const VERSION: u32 = 3;
+/// op, and a length column for explicit deltas; version 4 adds the
+/// footprint estimate to the footer. Readers accept the versions from
+/// [`OLDEST_READ`] to their own, whose payloads they decode alike, and
+/// refuse others instead of decoding them wrongly.
+pub const VERSION: u32 = 4;
+/// The oldest version this build reads: version 3's payload is version
+/// 4's; its footer only lacks the footprint.
+pub const OLDEST_READ: u32 = 3;
 pub const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 pub const FOOTER_MAGIC: &[u8; 4] = b"FOOT";
 pub const END_MAGIC: &[u8; 8] = b"GTR-END\0";

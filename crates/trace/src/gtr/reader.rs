@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::batch::Batch;
 use crate::error::TraceError;
+use crate::footprint::Footprint;
 use crate::format::{TraceRead, BATCH_RECORDS};
 use crate::io::{read_error, read_full, Consumed};
 use crate::meta::{Totals, TraceMeta};
@@ -13,7 +14,7 @@ use super::codec;
 use super::footer::FooterJson;
 use super::{
     max_compressed, CHUNK_HEADER_LEN, CHUNK_MAGIC, END_MAGIC, FOOTER_MAGIC, MAGIC, MAX_FOOTER,
-    MAX_HEADER, MAX_PAYLOAD, PREAMBLE_LEN, TAIL_LEN, VERSION,
+    MAX_HEADER, MAX_PAYLOAD, OLDEST_READ, PREAMBLE_LEN, TAIL_LEN, VERSION,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +41,7 @@ pub struct GtrReader<R> {
     footer_at: Option<u64>,
     announced: Option<Totals>,
     announced_chunks: Option<u64>,
+    announced_footprint: Option<Footprint>,
     decoded: Totals,
     chunks: u64,
     compressed: Vec<u8>,
@@ -65,6 +67,7 @@ impl<R: Read> GtrReader<R> {
             footer_at: None,
             announced: None,
             announced_chunks: None,
+            announced_footprint: None,
             decoded: Totals::default(),
             chunks: 0,
             compressed: Vec::new(),
@@ -145,10 +148,12 @@ impl<R: Read> GtrReader<R> {
             ));
         }
         let version = self.read_u32("the format version")?;
-        if version != VERSION {
+        if !(OLDEST_READ..=VERSION).contains(&version) {
             return Err(self.corrupt(
                 8,
-                format!("format version {version}; this build reads version {VERSION}"),
+                format!(
+                    "format version {version}; this build reads versions {OLDEST_READ} to {VERSION}"
+                ),
             ));
         }
         let len = self.read_u32("the header length")?;
@@ -487,6 +492,7 @@ impl<R: Read + Seek> GtrReader<R> {
         r.footer_at = Some(footer_at);
         r.announced = Some(totals);
         r.announced_chunks = Some(footer.chunks);
+        r.announced_footprint = footer.footprint;
         r.seek(data_at)?;
         Ok(r)
     }
@@ -538,6 +544,10 @@ impl<R: Read + Send> TraceRead for GtrReader<R> {
 
     fn announced_totals(&self) -> Option<&Totals> {
         self.announced.as_ref()
+    }
+
+    fn announced_footprint(&self) -> Option<Footprint> {
+        self.announced_footprint
     }
 
     fn progress(&self) -> (u64, u64) {

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::batch::Batch;
 use crate::error::TraceError;
+use crate::footprint::FootprintSketch;
 use crate::format::{TraceWrite, BATCH_RECORDS};
 use crate::io::FileSink;
 use crate::meta::{Totals, TraceMeta};
@@ -32,6 +33,7 @@ pub struct GtrWriter<W: Write> {
     compressed: Vec<u8>,
     zstd: zstd::bulk::Compressor<'static>,
     totals: Totals,
+    footprint: FootprintSketch,
     chunks: u64,
     header_crc32: u32,
 }
@@ -63,6 +65,7 @@ impl<W: Write> GtrWriter<W> {
             compressed: Vec::new(),
             zstd,
             totals: Totals::default(),
+            footprint: FootprintSketch::default(),
             chunks: 0,
             header_crc32: crc32fast::hash(&header),
         };
@@ -95,6 +98,7 @@ impl<W: Write> GtrWriter<W> {
             debug_assert!(added, "an empty chunk takes any access");
         }
         self.totals.add_access(access);
+        self.footprint.add_access(access);
         Ok(())
     }
 
@@ -180,6 +184,7 @@ impl<W: Write> GtrWriter<W> {
         let json = serde_json::to_vec(&FooterJson::new(
             &self.totals,
             self.chunks,
+            self.footprint.footprint(),
             self.header_crc32,
         ))
         .map_err(|e| TraceError::io(&self.path, std::io::Error::other(e)))?;
