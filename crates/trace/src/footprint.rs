@@ -61,8 +61,7 @@ impl FootprintSketch {
     /// access stays bounded whatever the size field says.
     #[inline]
     pub fn add_access(&mut self, a: &Access) {
-        let first = a.addr >> BLOCK_SHIFT;
-        let last = a.addr.saturating_add(u64::from(a.size.max(1)) - 1) >> BLOCK_SHIFT;
+        let (first, last) = a.block_range(BLOCK_SHIFT);
         let last = last.min(first + MAX_BLOCKS_PER_ACCESS - 1);
         self.add_block(first);
         let mut b = first;

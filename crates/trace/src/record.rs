@@ -159,6 +159,15 @@ impl Access {
             op: Op::Write,
         }
     }
+
+    /// The first and last block the access touches, blocks being
+    /// `1 << shift` bytes. A size of 0 counts as 1; an access running past
+    /// the top of the address space stops there.
+    #[inline(always)]
+    pub fn block_range(&self, shift: u32) -> (u64, u64) {
+        let end = self.addr.saturating_add(u64::from(self.size.max(1)) - 1);
+        (self.addr >> shift, end >> shift)
+    }
 }
 
 /// What a pass does; carried by pass markers so that models can tell passes apart.

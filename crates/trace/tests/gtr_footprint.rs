@@ -27,8 +27,8 @@ fn distinct_blocks(records: &[Record]) -> usize {
     let mut blocks = HashSet::new();
     for r in records {
         if let Record::Access(a) = r {
-            let last = a.addr.saturating_add(u64::from(a.size.max(1)) - 1) >> 6;
-            blocks.extend((a.addr >> 6)..=last);
+            let (first, last) = a.block_range(6);
+            blocks.extend(first..=last);
         }
     }
     blocks.len()

@@ -46,13 +46,10 @@ const INVALID: u64 = u64::MAX;
 /// scan of the set's tags.
 const SCAN_WAYS: u32 = 64;
 
-/// The first and last block an access touches, blocks being `1 << shift`
-/// bytes. A size of 0 counts as 1; an access running past the top of the
-/// address space stops there.
+/// [`Access::block_range`], as the engine and its users call it.
 #[inline(always)]
 pub fn block_range(a: &Access, shift: u32) -> (u64, u64) {
-    let end = a.addr.saturating_add(u64::from(a.size.max(1)) - 1);
-    (a.addr >> shift, end >> shift)
+    a.block_range(shift)
 }
 
 /// A set of streams, as a bit mask over [`Stream::id`].
