@@ -42,10 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut env = Env::default();
     if spec.name == "opt" {
         let mut nu = NextUseBuilder::new(g.block);
-        nu.expect(n);
-        if let Some(f) = reader.announced_footprint().filter(|f| f.block == g.block) {
-            nu.expect_blocks(f.blocks);
-        }
+        nu.expect_announced(reader.as_ref());
         for b in &batches {
             nu.push_all(b)?;
         }

@@ -2,7 +2,7 @@
 //! next access to the same block. Belady's OPT needs them; computing them is
 //! one forward pass over the trace that remembers each block's last access.
 
-use gfxcache_trace::Access;
+use gfxcache_trace::{Access, TraceRead};
 
 use crate::engine::block_range;
 
@@ -93,6 +93,18 @@ impl NextUseBuilder {
         let want = blocks.saturating_add(blocks / 32);
         let want = want.min(self.next.capacity() as u64) as usize;
         self.last.narrow.presize(want);
+    }
+
+    /// [`NextUseBuilder::expect`] and [`NextUseBuilder::expect_blocks`]
+    /// from what `reader` announces before it is read, where it does.
+    pub fn expect_announced(&mut self, reader: &dyn TraceRead) {
+        if let Some(t) = reader.announced_totals() {
+            self.expect(t.accesses);
+        }
+        let block = 1u32 << self.shift;
+        if let Some(f) = reader.announced_footprint().filter(|f| f.block == block) {
+            self.expect_blocks(f.blocks);
+        }
     }
 
     #[inline(never)]

@@ -138,12 +138,7 @@ pub fn next_use(
     progress: impl FnMut(u64, u64),
 ) -> Result<NextUse, RunError> {
     let mut builder = NextUseBuilder::new(block);
-    if let Some(t) = reader.announced_totals() {
-        builder.expect(t.accesses);
-    }
-    if let Some(f) = reader.announced_footprint().filter(|f| f.block == block) {
-        builder.expect_blocks(f.blocks);
-    }
+    builder.expect_announced(reader);
     for_each_batch(
         reader,
         threads,
