@@ -112,6 +112,28 @@ fn obj_meshes_materials_and_texture() {
 }
 
 #[test]
+fn obj_faces_are_triangulated_concave_ones_by_ear_clipping() {
+    // A convex quad (fanned from its first corner, as before), then the
+    // notched square of the AC3D test as one face: 2 + 3 triangles, all
+    // facing +z, covering 1 + 3.5.
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "faces.obj",
+        b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n\
+          v 2 0 0\nv 2 2 0\nv 0 2 0\nv 0 0 0\nv 1 0.5 0\nf 5 6 7 8 9\n",
+    );
+    let s = scene::load(&p).unwrap();
+    assert_well_formed(&s);
+    let m = &s.meshes[0];
+    assert_eq!(m.triangle_count(), 5);
+    assert_eq!(m.indices[..6], [0, 1, 2, 0, 2, 3]);
+    let areas: Vec<f32> = m.indices.chunks(3).map(|t| signed_area2(m, t)).collect();
+    assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
+    assert!(close(areas.iter().sum::<f32>(), 9.0), "{areas:?}");
+}
+
+#[test]
 fn obj_out_of_range_index_is_an_error_with_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(
@@ -670,6 +692,28 @@ fn ac3d_errors_name_the_line_and_what_was_expected() {
         ac3d_error("AC3Db\nOBJECT poly\nnumvert 1\n0 0 0\nnumsurf 1\nSURF 0\nmat 3\n");
     assert_eq!(line, 7);
     assert!(msg.contains("material 3"), "{msg}");
+}
+
+/// Twice the signed area, in the xy plane, of triangle `t` of mesh `m`.
+fn signed_area2(m: &gfxcache_render::Mesh, t: &[u32]) -> f32 {
+    let [a, b, c] = [0, 1, 2].map(|k| m.positions[t[k] as usize]);
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+}
+
+#[test]
+fn ac3d_concave_polygon_is_covered_once_with_its_winding() {
+    // A 2x2 square with a notch cut into its bottom edge, listed from a
+    // corner whose fan would cover the notch and then subtract it with a
+    // triangle facing away (which culling would drop, leaving the notch
+    // drawn): area 4 - 0.5 = 3.5, facing +z.
+    let text = "AC3Db\nOBJECT poly\nnumvert 5\n2 0 0\n2 2 0\n0 2 0\n0 0 0\n1 0.5 0\nnumsurf 1\nSURF 0x10\nrefs 5\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n4 0 0\nkids 0\n";
+    let s = scene::ac3d::parse_str(text, Path::new("m.ac")).unwrap();
+    assert_well_formed(&s);
+    let m = &s.meshes[0];
+    assert_eq!(m.triangle_count(), 3);
+    let areas: Vec<f32> = m.indices.chunks(3).map(|t| signed_area2(m, t)).collect();
+    assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
+    assert!(close(areas.iter().sum::<f32>(), 7.0), "{areas:?}");
 }
 
 #[test]

@@ -31,9 +31,9 @@
 //! `rot` (3x3, its three triples the images of the x, y and z axes, as
 //! PLIB and OpenSceneGraph read it), `loc`, `url`, `crease`, `subdiv`,
 //! `numvert` (a vertex line may carry a normal after the position: it is
-//! ignored), `numsurf`, `SURF` flags (type 0 polygons are fan-triangulated
-//! — concave polygons are not split correctly; closed and open lines are
-//! skipped; 0x10 smooth shading; 0x20 two-sided -> a double-sided
+//! ignored), `numsurf`, `SURF` flags (type 0 polygons are triangulated,
+//! concave ones by ear clipping, see [`super::polygon`]; closed and open
+//! lines are skipped; 0x10 smooth shading; 0x20 two-sided -> a double-sided
 //! material), `mat`, `refs` with uvs, and `kids` with transforms composed
 //! down the tree. Lights are read as groups (their light is not used).
 //!
@@ -55,6 +55,7 @@ use std::path::Path;
 
 use super::geometry::{complete_mesh, empty_scene, frame};
 use super::image_file::{find_texture, TextureCache};
+use super::polygon::Triangulator;
 use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError};
 use crate::math::{Mat4, Vec2, Vec3, Vec4};
 
@@ -108,7 +109,7 @@ fn words(line: &str) -> Vec<&str> {
 /// One surface's triangles before they become mesh vertices.
 struct Surface {
     smooth: bool,
-    /// (vertex index, uv) per corner, fan-triangulated.
+    /// (vertex index, uv) per corner, in the polygon's order.
     corners: Vec<(usize, Vec2)>,
 }
 
@@ -510,6 +511,8 @@ impl<'a> Parser<'a> {
             };
             // Smooth corners are shared by (vertex, uv); flat ones never.
             let mut shared: BTreeMap<(usize, u32, u32), u32> = BTreeMap::new();
+            let mut triangulator = Triangulator::default();
+            let (mut polygon, mut triangles) = (Vec::new(), Vec::new());
             for s in &surfaces {
                 let mut ids = Vec::with_capacity(s.corners.len());
                 for &(vi, uv) in &s.corners {
@@ -528,9 +531,12 @@ impl<'a> Parser<'a> {
                     };
                     ids.push(id);
                 }
-                for k in 1..ids.len() - 1 {
-                    mesh.indices
-                        .extend_from_slice(&[ids[0], ids[k], ids[k + 1]]);
+                polygon.clear();
+                polygon.extend(s.corners.iter().map(|&(vi, _)| verts[vi]));
+                triangles.clear();
+                triangulator.triangulate(&polygon, &mut triangles);
+                for t in &triangles {
+                    mesh.indices.extend(t.map(|k| ids[k as usize]));
                 }
             }
             complete_mesh(&mut mesh);

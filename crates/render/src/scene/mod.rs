@@ -35,6 +35,7 @@ pub mod gltf;
 pub mod image_file;
 mod load;
 pub mod obj;
+mod polygon;
 pub mod sgi;
 pub mod toml_scene;
 

@@ -1,5 +1,6 @@
-//! Wavefront OBJ + MTL through the `tobj` crate (triangulated, one index
-//! per vertex).
+//! Wavefront OBJ + MTL through the `tobj` crate (one index per vertex;
+//! faces of more than three corners triangulated here, concave ones by ear
+//! clipping: see [`super::polygon`]).
 //!
 //! - One [`Mesh`] per OBJ object/group and material (tobj splits an object
 //!   where `usemtl` changes), each placed once with the identity transform.
@@ -30,6 +31,7 @@ use std::path::{Path, PathBuf};
 
 use super::geometry::{complete_mesh, empty_scene, frame, indices_valid};
 use super::image_file::{find_texture, relative_to, TextureCache};
+use super::polygon::Triangulator;
 use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError};
 use crate::math::{Mat4, Vec2, Vec3};
 
@@ -79,7 +81,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
         result
     };
     let options = tobj::LoadOptions {
-        triangulate: true,
+        triangulate: false,
         single_index: true,
         ignore_points: true,
         ignore_lines: true,
@@ -139,6 +141,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     }
 
     let mut default_material = None;
+    let mut triangulator = Triangulator::default();
     for model in models {
         let mesh = &model.mesh;
         if mesh.indices.is_empty() {
@@ -188,8 +191,12 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             positions,
             normals,
             uvs,
-            indices: mesh.indices.clone(),
+            indices: Vec::new(),
             material,
+        };
+        out.indices = match triangles(&out.positions, mesh, &mut triangulator) {
+            Some(t) => t,
+            None => mesh.indices.clone(),
         };
         if !indices_valid(&out) {
             return Err(SceneError::file(
@@ -332,4 +339,28 @@ fn check_mtl(text: &str, path: &Path) -> Result<(), SceneError> {
         }
     }
     Ok(())
+}
+
+/// The triangles of `mesh`'s faces, three indices each; `None` when a face
+/// names a vertex beyond `positions` or the faces do not add up to the
+/// indices (the caller's range check then reports the file).
+fn triangles(positions: &[Vec3], mesh: &tobj::Mesh, tri: &mut Triangulator) -> Option<Vec<u32>> {
+    if mesh.face_arities.is_empty() {
+        return Some(mesh.indices.clone());
+    }
+    let mut out = Vec::with_capacity(mesh.indices.len() * 2);
+    let (mut polygon, mut found) = (Vec::new(), Vec::new());
+    let mut rest = mesh.indices.as_slice();
+    for &arity in &mesh.face_arities {
+        let (face, tail) = rest.split_at_checked(arity as usize)?;
+        rest = tail;
+        polygon.clear();
+        for &i in face {
+            polygon.push(*positions.get(i as usize)?);
+        }
+        found.clear();
+        tri.triangulate(&polygon, &mut found);
+        out.extend(found.iter().flat_map(|t| t.map(|k| face[k as usize])));
+    }
+    rest.is_empty().then_some(out)
 }
