@@ -214,6 +214,37 @@ fn obj_bad_mtl_colour_is_an_error_not_a_panic() {
         Err(SceneError::Line { path, line: 2, .. }) => assert_eq!(path, mtl),
         other => panic!("expected an MTL line error, got {other:?}"),
     }
+    std::fs::write(&mtl, b"newmtl a\nKd 0.5 nan 0.5\n").unwrap();
+    assert!(matches!(
+        scene::load(&p),
+        Err(SceneError::Line { line: 2, .. })
+    ));
+}
+
+#[test]
+fn obj_non_finite_numbers_are_errors_with_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (bad, line) in [
+        ("v nan 0 0", 1),
+        ("v 1 inf 0", 1),
+        ("v 0 0 1e39", 1),
+        ("vt 0 -inf", 4),
+        ("vn NaN 0 1", 4),
+    ] {
+        let text = if line == 1 {
+            format!("{bad}\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+        } else {
+            format!("v 0 0 0\nv 1 0 0\nv 0 1 0\n{bad}\nf 1 2 3\n")
+        };
+        let p = write(dir.path(), "n.obj", text.as_bytes());
+        match scene::load(&p) {
+            Err(SceneError::Line { line: l, msg, .. }) => {
+                assert_eq!(l, line, "{bad}");
+                assert!(msg.contains("finite numbers"), "{msg}");
+            }
+            other => panic!("{bad}: expected a line error, got {other:?}"),
+        }
+    }
 }
 
 // ---------------------------------------------------------------- DDS
@@ -827,4 +858,20 @@ fn gltf_accessor_of_the_wrong_type_is_an_error() {
     );
     let e = scene::gltf::parse_bytes(&glb(&bad, &bin), Path::new("t.glb")).unwrap_err();
     assert!(e.to_string().contains("TexCoords(0) accessor 1"), "{e}");
+}
+
+#[test]
+fn gltf_non_finite_positions_and_uvs_are_errors() {
+    // Byte 16: vertex 1's y; byte 44: vertex 1's u (see `gltf_parts`).
+    for (at, value, attribute) in [
+        (16, f32::NAN, "POSITION of vertex 1"),
+        (16, f32::INFINITY, "POSITION of vertex 1"),
+        (44, f32::NEG_INFINITY, "TEXCOORD_0 of vertex 1"),
+    ] {
+        let (json, mut bin) = gltf_parts(None);
+        bin[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let e = scene::gltf::parse_bytes(&glb(&json, &bin), Path::new("t.glb")).unwrap_err();
+        assert!(e.to_string().contains(attribute), "{e}");
+        assert!(e.to_string().contains("t.glb"), "{e}");
+    }
 }

@@ -24,7 +24,9 @@
 //! The `gltf` crate trusts some header and accessor fields in arithmetic,
 //! so this module checks the GLB header and every accessor it reads
 //! against the buffers first: a truncated or inconsistent file is an error
-//! naming the byte offset or the accessor, never a panic.
+//! naming the byte offset or the accessor, never a panic. A position or
+//! texture coordinate that is not a finite number is an error naming the
+//! primitive and the vertex.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -355,6 +357,20 @@ impl Loader<'_> {
             .read_tex_coords(0)
             .map(|it| it.into_f32().map(|t| Vec2::new(t[0], t[1])).collect())
             .unwrap_or_default();
+        let bad_position = positions
+            .iter()
+            .position(|p| !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()));
+        let bad_uv = uvs
+            .iter()
+            .position(|t| !(t.x.is_finite() && t.y.is_finite()));
+        for (attribute, bad) in [("POSITION", bad_position), ("TEXCOORD_0", bad_uv)] {
+            if let Some(i) = bad {
+                return Err(SceneError::file(
+                    self.path,
+                    format!("{what}: {attribute} of vertex {i} is not a finite number"),
+                ));
+            }
+        }
         let indices: Vec<u32> = match reader.read_indices() {
             Some(it) => it.into_u32().collect(),
             None => (0..positions.len() as u32).collect(),

@@ -16,8 +16,9 @@
 //!
 //! tobj checks face indices only partly (a relative index reaching before
 //! the first vertex can overflow, and a short `Kd` line panics), so
-//! [`parse_str`] first checks every face index and colour line itself and
-//! reports `file:line` with what was expected.
+//! [`parse_str`] first checks every face index and colour line itself, and
+//! that every number on `v`/`vt`/`vn` and colour lines is finite (tobj
+//! takes `nan` and `inf`), and reports `file:line` with what was expected.
 //!
 //! Fallbacks, each with a warning in [`Scene::warnings`]: a missing or
 //! unreadable MTL file gives its materials' meshes the default material
@@ -229,6 +230,12 @@ fn map_file_name(spec: &str) -> Option<&str> {
     }
 }
 
+/// Whether `word` is a number that stays finite as an `f32` (tobj reads
+/// `nan`, `inf` and `1e39` alike, and a vertex there has no place on screen).
+fn finite(word: &str) -> bool {
+    word.parse::<f32>().is_ok_and(f32::is_finite)
+}
+
 /// Checks what tobj would mis-handle: numbers on `v`/`vt`/`vn` lines and
 /// every face index against the vertices defined so far (OBJ indices are
 /// 1-based; negative ones count back from the last vertex).
@@ -245,7 +252,7 @@ fn check_obj(text: &str, path: &Path) -> Result<(), SceneError> {
                 .split_whitespace()
                 .skip(1)
                 .take(count)
-                .filter(|w| w.parse::<f32>().is_ok())
+                .filter(|w| finite(w))
                 .count()
                 == count;
             if ok {
@@ -254,7 +261,7 @@ fn check_obj(text: &str, path: &Path) -> Result<(), SceneError> {
                 Err(SceneError::line(
                     path,
                     lineno,
-                    format!("expected {count} numbers after '{what}'"),
+                    format!("expected {count} finite numbers after '{what}'"),
                 ))
             }
         };
@@ -328,12 +335,12 @@ fn check_mtl(text: &str, path: &Path) -> Result<(), SceneError> {
             continue;
         };
         if matches!(keyword, "Ka" | "Kd" | "Ks" | "Ke") {
-            let numbers = words.take(3).filter(|w| w.parse::<f32>().is_ok()).count();
+            let numbers = words.take(3).filter(|w| finite(w)).count();
             if numbers != 3 {
                 return Err(SceneError::line(
                     path,
                     i + 1,
-                    format!("expected 3 numbers after '{keyword}'"),
+                    format!("expected 3 finite numbers after '{keyword}'"),
                 ));
             }
         }
