@@ -202,6 +202,41 @@ fn obj_missing_texture_and_mtl_are_warnings_with_fallbacks() {
 }
 
 #[test]
+fn obj_mtllib_may_name_several_libraries() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.mtl", b"newmtl a\nKd 1 0 0\n");
+    write(dir.path(), "b.mtl", b"newmtl b\nKd 0 0 1\n");
+    let p = write(
+        dir.path(),
+        "m.obj",
+        b"mtllib a.mtl gone.mtl b.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\nusemtl b\nf 3 2 1\n",
+    );
+    let s = scene::load(&p).unwrap();
+    assert_well_formed(&s);
+    assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+    assert!(s.warnings[0].contains("gone.mtl"), "{:?}", s.warnings);
+    let colours: Vec<[f32; 4]> = s
+        .meshes
+        .iter()
+        .map(|m| s.materials[m.material].base_color)
+        .collect();
+    assert_eq!(colours, [[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]]);
+    // A library whose own name holds a space is still one library.
+    write(dir.path(), "my lib.mtl", b"newmtl a\nKd 0 1 0\n");
+    let p = write(
+        dir.path(),
+        "s.obj",
+        b"mtllib my lib.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n",
+    );
+    let s = scene::load(&p).unwrap();
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    assert_eq!(
+        s.materials[s.meshes[0].material].base_color,
+        [0.0, 1.0, 0.0, 1.0]
+    );
+}
+
+#[test]
 fn obj_bad_mtl_colour_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let mtl = write(dir.path(), "m.mtl", b"newmtl a\nKd 0.5 0.5\n");

@@ -4,7 +4,8 @@
 //!
 //! - One [`Mesh`] per OBJ object/group and material (tobj splits an object
 //!   where `usemtl` changes), each placed once with the identity transform.
-//! - Materials from the MTL files named by `mtllib` (relative to the OBJ):
+//! - Materials from the MTL files named by `mtllib` lines (relative to the
+//!   OBJ; a line may name several, a later definition of a name wins):
 //!   `Kd` is the base colour, `d` (or `1 - Tr`) its alpha, and an alpha
 //!   below 1 makes the material [`AlphaMode::Blend`]; `Ke` is the emissive
 //!   colour; `map_Kd` the texture, relative to the MTL file (or by its
@@ -51,8 +52,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     let mtl_error = RefCell::new(None);
     // Which MTL file each material came from (texture paths are relative to it).
     let mtl_of = RefCell::new(BTreeMap::<String, PathBuf>::new());
-    let loader = |name: &Path| -> tobj::MTLLoadResult {
-        let mtl_path = relative_to(path, &name.to_string_lossy());
+    let load_library = |mtl_path: PathBuf| -> Result<Vec<tobj::Material>, tobj::LoadError> {
         let text = match super::geometry::read_file(&mtl_path) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
@@ -61,25 +61,46 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
                     path.display(),
                     mtl_path.display()
                 ));
-                return Ok((Vec::new(), HashMap::new()));
+                return Ok(Vec::new());
             }
         };
         if let Err(e) = check_mtl(&text, &mtl_path) {
             *mtl_error.borrow_mut() = Some(e);
             return Err(tobj::LoadError::MaterialParseError);
         }
-        let result = tobj::load_mtl_buf(&mut text.as_bytes());
-        match &result {
+        match tobj::load_mtl_buf(&mut text.as_bytes()) {
             Ok((mats, _)) => {
-                for m in mats {
+                for m in &mats {
                     mtl_of.borrow_mut().insert(m.name.clone(), mtl_path.clone());
                 }
+                Ok(mats)
             }
             Err(e) => {
                 *mtl_error.borrow_mut() = Some(SceneError::file(&mtl_path, format!("MTL: {e}")));
+                Err(e)
             }
         }
-        result
+    };
+    // tobj hands over everything after `mtllib` as one name; the format
+    // allows several, so a name that is no file is split at white space.
+    let loader = |name: &Path| -> tobj::MTLLoadResult {
+        let line = name.to_string_lossy();
+        let whole = relative_to(path, &line);
+        let files: Vec<PathBuf> = if whole.is_file() || !line.contains(char::is_whitespace) {
+            vec![whole]
+        } else {
+            line.split_whitespace()
+                .map(|n| relative_to(path, n))
+                .collect()
+        };
+        let (mut materials, mut index) = (Vec::new(), HashMap::new());
+        for file in files {
+            for m in load_library(file)? {
+                index.insert(m.name.clone(), materials.len());
+                materials.push(m);
+            }
+        }
+        Ok((materials, index))
     };
     let options = tobj::LoadOptions {
         triangulate: false,
