@@ -101,14 +101,27 @@ fn dominant_axis(n: [f64; 3]) -> usize {
     }
 }
 
+/// The sine below which a corner counts as straight, not reflex: a
+/// corner turned back by less (0.006 degrees) is within the rounding of
+/// `f32` coordinates, and a fan's sliver there has no area to speak of.
+const STRAIGHT: f64 = 1e-4;
+
 /// Whether every corner turns the same way as the polygon as a whole
 /// (straight corners allowed): then the fan covers it exactly.
 fn is_convex(corners: &[Vec3], normal: [f64; 3]) -> bool {
     let n = corners.len();
+    let normal_len = dot(normal, normal).sqrt();
     (0..n).all(|i| {
-        let turn = triangle_normal(corners[(i + n - 1) % n], corners[i], corners[(i + 1) % n]);
-        dot(turn, normal) >= 0.0
+        let [a, b, c] = [corners[(i + n - 1) % n], corners[i], corners[(i + 1) % n]];
+        let edges = length(b - a) * length(c - b);
+        // The turn's length is |ab| |bc| sin(angle); its side, the sign.
+        dot(triangle_normal(a, b, c), normal) >= -STRAIGHT * edges * normal_len
     })
+}
+
+fn length(v: Vec3) -> f64 {
+    let [x, y, z] = [v.x, v.y, v.z].map(f64::from);
+    (x * x + y * y + z * z).sqrt()
 }
 
 #[cfg(test)]
@@ -173,6 +186,23 @@ mod tests {
             let whole = dot(normal, normal);
             proptest::prop_assert!((sum - whole).abs() <= 1e-3 * whole, "{} vs {}", sum, whole);
         }
+    }
+
+    #[test]
+    fn a_corner_bent_back_by_rounding_alone_keeps_the_fan() {
+        // A corner on the bottom edge, a hair inside: straight but for
+        // rounding, so the fan stays (a reflex corner this small would
+        // leave a sliver of no area).
+        let corners = [
+            v(0.0, 0.0),
+            v(0.5, 1e-6),
+            v(1.0, 0.0),
+            v(1.0, 1.0),
+            v(0.0, 1.0),
+        ];
+        let mut out = Vec::new();
+        Triangulator::default().triangulate(&corners, &mut out);
+        assert_eq!(out, vec![[0, 1, 2], [0, 2, 3], [0, 3, 4]]);
     }
 
     #[test]
