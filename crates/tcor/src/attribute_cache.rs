@@ -352,21 +352,26 @@ impl AttributeCache {
     }
 
     /// The evictable line of `lines` with the greatest rank (the first on
-    /// ties), by scanning them.
+    /// ties), by scanning them; the first at the policy's top rank ends the
+    /// scan, since no later line can beat it.
     fn victim_scan(&self, lines: impl Iterator<Item = usize>) -> Option<usize> {
+        let top = self.config.replacement.top_rank();
         let mut best: Option<(usize, u64)> = None;
         for i in lines {
             let l = self.pb.line(i);
-            if self.evictable(l) {
-                let r = self.rank(l);
-                let better = match best {
-                    None => true,
-                    Some((_, b)) => r > b,
-                };
-                if better {
-                    best = Some((i, r));
-                }
+            if !l.valid {
+                continue;
             }
+            let r = self.rank(l);
+            // The rank first: the lock test reads the Attribute Buffer,
+            // and only a line that would beat the best so far needs it.
+            if best.is_some_and(|(_, b)| r <= b) || !self.evictable(l) {
+                continue;
+            }
+            if Some(r) == top {
+                return Some(i);
+            }
+            best = Some((i, r));
         }
         best.map(|(i, _)| i)
     }

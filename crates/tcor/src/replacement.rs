@@ -60,6 +60,16 @@ impl Replacement {
         }
     }
 
+    /// The greatest rank a line can have under this policy, where there is
+    /// one below `u64::MAX` that lines reach: a scan for the victim can
+    /// stop at the first evictable line holding it.
+    pub fn top_rank(self) -> Option<u64> {
+        match self {
+            Replacement::Drrip => Some(u64::from(RRPV_MAX)),
+            Replacement::Opt | Replacement::Lru | Replacement::Mru => None,
+        }
+    }
+
     /// The lowercase name (as serialised).
     pub fn name(self) -> &'static str {
         match self {
