@@ -512,7 +512,6 @@ impl<'a> Parser<'a> {
             // Smooth corners are shared by (vertex, uv); flat ones never.
             let mut shared: BTreeMap<(usize, u32, u32), u32> = BTreeMap::new();
             let mut triangulator = Triangulator::default();
-            let (mut polygon, mut triangles) = (Vec::new(), Vec::new());
             for s in &surfaces {
                 let mut ids = Vec::with_capacity(s.corners.len());
                 for &(vi, uv) in &s.corners {
@@ -531,13 +530,8 @@ impl<'a> Parser<'a> {
                     };
                     ids.push(id);
                 }
-                polygon.clear();
-                polygon.extend(s.corners.iter().map(|&(vi, _)| verts[vi]));
-                triangles.clear();
-                triangulator.triangulate(&polygon, &mut triangles);
-                for t in &triangles {
-                    mesh.indices.extend(t.map(|k| ids[k as usize]));
-                }
+                let corners = s.corners.iter().map(|&(vi, _)| verts[vi]);
+                triangulator.triangulate_face(corners, &ids, &mut mesh.indices);
             }
             complete_mesh(&mut mesh);
             self.scene.meshes.push(mesh);

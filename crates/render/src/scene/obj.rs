@@ -216,11 +216,10 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             indices: Vec::new(),
             material,
         };
-        out.indices = match triangles(&out.positions, mesh, &mut triangulator) {
-            Some(t) => t,
-            None => mesh.indices.clone(),
-        };
-        if !indices_valid(&out) {
+        // No triangles (a face past the vertices) is the same error as an
+        // index out of range: `mesh.indices` is not empty here.
+        out.indices = triangles(&out.positions, mesh, &mut triangulator).unwrap_or_default();
+        if out.indices.is_empty() || !indices_valid(&out) {
             return Err(SceneError::file(
                 path,
                 format!("object '{}': a face index is out of range", model.name),
@@ -371,24 +370,20 @@ fn check_mtl(text: &str, path: &Path) -> Result<(), SceneError> {
 
 /// The triangles of `mesh`'s faces, three indices each; `None` when a face
 /// names a vertex beyond `positions` or the faces do not add up to the
-/// indices (the caller's range check then reports the file).
+/// indices.
 fn triangles(positions: &[Vec3], mesh: &tobj::Mesh, tri: &mut Triangulator) -> Option<Vec<u32>> {
     if mesh.face_arities.is_empty() {
         return Some(mesh.indices.clone());
     }
     let mut out = Vec::with_capacity(mesh.indices.len() * 2);
-    let (mut polygon, mut found) = (Vec::new(), Vec::new());
     let mut rest = mesh.indices.as_slice();
     for &arity in &mesh.face_arities {
         let (face, tail) = rest.split_at_checked(arity as usize)?;
         rest = tail;
-        polygon.clear();
-        for &i in face {
-            polygon.push(*positions.get(i as usize)?);
+        if face.iter().any(|&i| i as usize >= positions.len()) {
+            return None;
         }
-        found.clear();
-        tri.triangulate(&polygon, &mut found);
-        out.extend(found.iter().flat_map(|t| t.map(|k| face[k as usize])));
+        tri.triangulate_face(face.iter().map(|&i| positions[i as usize]), face, &mut out);
     }
     rest.is_empty().then_some(out)
 }

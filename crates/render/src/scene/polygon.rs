@@ -3,10 +3,10 @@
 //! with the polygon's own winding, so that back-face culling treats every
 //! triangle as the file's author meant the polygon.
 //!
-//! Convex polygons (nearly all of them) are fanned from their first corner,
-//! the triangulation files of convex faces are drawn with; others go
-//! through ear clipping (the `earcut` crate, in the plane the polygon
-//! faces most).
+//! Convex polygons (nearly all of them) are fanned from their first
+//! corner, as modelling tools and the loaders before this one draw them;
+//! others go through ear clipping (the `earcut` crate, in the plane the
+//! polygon faces most).
 
 use crate::math::Vec3;
 
@@ -16,9 +16,31 @@ pub struct Triangulator {
     earcut: earcut::Earcut<f64>,
     flat: Vec<[f64; 2]>,
     found: Vec<u32>,
+    corners: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
 }
 
 impl Triangulator {
+    /// Appends to `indices` the triangles of a mesh face whose corners,
+    /// in order, are at `corners` and are vertices `ids` of the mesh.
+    pub fn triangulate_face(
+        &mut self,
+        corners: impl IntoIterator<Item = Vec3>,
+        ids: &[u32],
+        indices: &mut Vec<u32>,
+    ) {
+        let mut polygon = std::mem::take(&mut self.corners);
+        let mut triangles = std::mem::take(&mut self.triangles);
+        polygon.clear();
+        polygon.extend(corners);
+        debug_assert_eq!(polygon.len(), ids.len());
+        triangles.clear();
+        self.triangulate(&polygon, &mut triangles);
+        indices.extend(triangles.iter().flat_map(|t| t.map(|k| ids[k as usize])));
+        self.corners = polygon;
+        self.triangles = triangles;
+    }
+
     /// Appends to `out` the triangles of the polygon with corners `corners`
     /// (in order), as indices into `corners`: `corners.len() - 2` of them
     /// for a simple polygon. A polygon with no area (all corners on one
@@ -113,15 +135,15 @@ fn is_convex(corners: &[Vec3], normal: [f64; 3]) -> bool {
     let normal_len = dot(normal, normal).sqrt();
     (0..n).all(|i| {
         let [a, b, c] = [corners[(i + n - 1) % n], corners[i], corners[(i + 1) % n]];
-        let edges = length(b - a) * length(c - b);
+        let edges = distance(a, b) * distance(b, c);
         // The turn's length is |ab| |bc| sin(angle); its side, the sign.
         dot(triangle_normal(a, b, c), normal) >= -STRAIGHT * edges * normal_len
     })
 }
 
-fn length(v: Vec3) -> f64 {
-    let [x, y, z] = [v.x, v.y, v.z].map(f64::from);
-    (x * x + y * y + z * z).sqrt()
+fn distance(a: Vec3, b: Vec3) -> f64 {
+    let d = [b.x - a.x, b.y - a.y, b.z - a.z].map(f64::from);
+    dot(d, d).sqrt()
 }
 
 #[cfg(test)]
