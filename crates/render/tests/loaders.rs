@@ -128,9 +128,7 @@ fn obj_faces_are_triangulated_concave_ones_by_ear_clipping() {
     let m = &s.meshes[0];
     assert_eq!(m.triangle_count(), 5);
     assert_eq!(m.indices[..6], [0, 1, 2, 0, 2, 3]);
-    let areas: Vec<f32> = m.indices.chunks(3).map(|t| signed_area2(m, t)).collect();
-    assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
-    assert!(close(areas.iter().sum::<f32>(), 9.0), "{areas:?}");
+    assert_covers_once(m, 9.0);
 }
 
 #[test]
@@ -760,10 +758,19 @@ fn ac3d_errors_name_the_line_and_what_was_expected() {
     assert!(msg.contains("material 3"), "{msg}");
 }
 
-/// Twice the signed area, in the xy plane, of triangle `t` of mesh `m`.
-fn signed_area2(m: &gfxcache_render::Mesh, t: &[u32]) -> f32 {
-    let [a, b, c] = [0, 1, 2].map(|k| m.positions[t[k] as usize]);
-    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+/// Mesh `m`, flat in the xy plane, covers `twice_area` once: every
+/// triangle faces +z and their areas add up to it.
+fn assert_covers_once(m: &gfxcache_render::Mesh, twice_area: f32) {
+    let areas: Vec<f32> = m
+        .indices
+        .chunks(3)
+        .map(|t| {
+            let [a, b, c] = [0, 1, 2].map(|k| m.positions[t[k] as usize]);
+            (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+        })
+        .collect();
+    assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
+    assert!(close(areas.iter().sum::<f32>(), twice_area), "{areas:?}");
 }
 
 #[test]
@@ -777,9 +784,7 @@ fn ac3d_concave_polygon_is_covered_once_with_its_winding() {
     assert_well_formed(&s);
     let m = &s.meshes[0];
     assert_eq!(m.triangle_count(), 3);
-    let areas: Vec<f32> = m.indices.chunks(3).map(|t| signed_area2(m, t)).collect();
-    assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
-    assert!(close(areas.iter().sum::<f32>(), 7.0), "{areas:?}");
+    assert_covers_once(m, 7.0);
 }
 
 #[test]
