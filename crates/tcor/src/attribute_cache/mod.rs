@@ -399,6 +399,23 @@ impl AttributeCache {
         v
     }
 
+    /// The line a read (locked, clean) or a write (unlocked, dirty) of
+    /// `req` fills, its attributes at `abp`.
+    fn new_line(&self, req: &Request, abp: Abp, lock: u16, dirty: bool) -> PbLine {
+        PbLine {
+            valid: true,
+            lock,
+            dirty,
+            tag: req.id,
+            opt: req.opt,
+            abp,
+            prim: req.prim,
+            attributes: req.attributes,
+            stamp: self.clock,
+            rrpv: 0,
+        }
+    }
+
     /// Puts `line` in the invalid line `i` (with DRRIP's insertion RRPV).
     fn fill(&mut self, i: usize, mut line: PbLine) {
         if let Some(d) = &mut self.drrip {
@@ -526,21 +543,7 @@ impl AttributeCache {
         }
         let abp = self.make_room(slot, req.attributes, l2);
         self.ab.lock(abp);
-        self.fill(
-            slot,
-            PbLine {
-                valid: true,
-                lock: 1,
-                dirty: false,
-                tag: req.id,
-                opt: req.opt,
-                abp,
-                prim: req.prim,
-                attributes: req.attributes,
-                stamp: self.clock,
-                rrpv: 0,
-            },
-        );
+        self.fill(slot, self.new_line(&req, abp, 1, false));
         self.stats.reads += 1;
         self.stats.read_misses += 1;
         self.stats.l2_reads += u64::from(req.attributes);
@@ -603,21 +606,7 @@ impl AttributeCache {
             return false;
         }
         let abp = self.make_room(slot, req.attributes, l2);
-        self.fill(
-            slot,
-            PbLine {
-                valid: true,
-                lock: 0,
-                dirty: true,
-                tag: req.id,
-                opt: req.opt,
-                abp,
-                prim: req.prim,
-                attributes: req.attributes,
-                stamp: self.clock,
-                rrpv: 0,
-            },
-        );
+        self.fill(slot, self.new_line(&req, abp, 0, true));
         true
     }
 
