@@ -10,12 +10,20 @@
 //! One policy per file in [`policies`]; the pieces they share each have a
 //! file: [`class`] (the paper's four streams), [`samples`] (which sets
 //! learn) and [`counters`] (the per-bank FILL/HIT/PROD/CONS counters and
-//! ACC(ALL)). Depends on `gfxcache-cache` and `gfxcache-trace` only.
+//! ACC(ALL)).
+//!
+//! [`study`] is the paper's whole study on a trace: config in, a serde
+//! report out, progress by callback (the command line's `gfxcache gspc`
+//! writes its files).
+//!
+//! Depends on `gfxcache-trace`, `gfxcache-cache` and `gfxcache-mem` (frame
+//! times) only; never on rendering or the command line.
 
 pub mod class;
 pub mod counters;
 pub mod policies;
 pub mod samples;
+pub mod study;
 
 use gfxcache_cache::registry::lookup;
 use gfxcache_cache::{CacheError, CacheSim, Env, Geometry, PolicyInfo, PolicySpec};

@@ -25,9 +25,12 @@
 //!   to main memory, and the Tile Fetcher's throughput (Figures 14-19,
 //!   23-24); [`sweep`]: Attribute Cache miss ratios over sizes (Figures 1,
 //!   11-13).
+//! - [`study`]: the paper's whole study on a frame's trace and binned
+//!   passes: config in, a serde report out, progress by callback.
 //!
-//! Depends on `gfxcache-trace` (streams) and `gfxcache-cache` (the
-//! conventional LRU caches) only; never on rendering or the command line:
+//! Depends on `gfxcache-trace` (streams), `gfxcache-cache` (the
+//! conventional LRU caches) and `gfxcache-mem` (energy) only; never on
+//! rendering or the command line:
 //! the renderer fills a [`BinnedFrame`] and the `gfxcache tcor` command
 //! reads the statistics.
 
@@ -47,6 +50,7 @@ pub mod layout;
 pub mod order;
 pub mod primitive_buffer;
 pub mod replacement;
+pub mod study;
 pub mod sweep;
 pub mod tile_cache;
 

@@ -6,11 +6,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
+use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport};
 use gfxcache_mem::GpuConfig;
 
-use crate::gspc::report::GspcReport;
-use crate::gspc::study::{geometry, machines, run_study, Setup};
-use crate::gspc::write;
+use crate::gspc as write;
 use crate::table::{percent, thousands, Table};
 
 #[derive(clap::Args)]
@@ -67,7 +66,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(w) = args.work_cycles {
         gpu.work_cycles = w;
     }
-    let setup = Setup {
+    let config = GspcConfig {
         sizes,
         ways: args.ways,
         block: args.block,
@@ -79,13 +78,15 @@ pub fn run(args: Args) -> Result<()> {
             Threads::Many
         },
     };
-    // Every size must make a cache of this shape before anything runs.
-    for &size in &setup.sizes {
-        geometry(&setup, size).with_context(|| format!("an LLC of {}", format_size(size)))?;
-    }
-    if setup.sizes.len() == 2 && setup.sizes[0] == setup.sizes[1] {
+    // Every size must make a cache of this shape before anything runs; a
+    // repeated size is named by its flags.
+    if config.sizes.len() == 2 && config.sizes[0] == config.sizes[1] {
+        config
+            .geometry(main)
+            .with_context(|| format!("an LLC of {}", format_size(main)))?;
         bail!("--big-size equals --size ({})", format_size(main));
     }
+    config.check()?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let start = std::time::Instant::now();
@@ -96,7 +97,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
 
-    let mut report = run_study(&trace, &setup)?;
+    let bars = crate::progress::Bars::new();
+    let mut report = study::run(&trace, &config, &|p| bars.show(p))?;
+    drop(bars);
     if let Some(s) = render_seconds {
         report.seconds.insert("render".into(), s);
     }

@@ -11,10 +11,11 @@ use gfxcache_mem::EnergyModel;
 use gfxcache_render::TbrCacheConfig;
 use gfxcache_tcor::{FetcherTiming, TileBuffers};
 
+use gfxcache_tcor::study::report::{L1Count, ENGINES};
+use gfxcache_tcor::study::{self, StudyError, TcorConfig, TcorReport};
+
 use crate::table::{human_bytes, thousands, Table};
-use crate::tcor::report::{L1Count, TcorReport, ENGINES};
-use crate::tcor::study::{run_study, Setup};
-use crate::tcor::write;
+use crate::tcor as write;
 
 use super::render::OrderArg;
 
@@ -99,7 +100,7 @@ pub struct Args {
     pub single_thread: bool,
 }
 
-fn setup(args: &Args) -> Result<Setup> {
+fn config(args: &Args) -> Result<TcorConfig> {
     let l2_bytes = parse_size(&args.l2_size).context("--l2-size")?;
     let mut sizes = args
         .sizes
@@ -108,24 +109,11 @@ fn setup(args: &Args) -> Result<Setup> {
         .collect::<Result<Vec<u64>>>()?;
     sizes.sort_unstable();
     sizes.dedup();
-    for &s in &sizes {
-        gfxcache_tcor::config_of_size(s, gfxcache_cache::Ways::Full, Default::default())
-            .with_context(|| format!("--sizes: {}", format_size(s)))?;
-    }
-    if !(args.tolerance >= 0.0 && args.tolerance.is_finite()) {
-        bail!("--tolerance {}: expected a fraction >= 0", args.tolerance);
-    }
-    gfxcache_tcor::L2Cache::new(gfxcache_tcor::L2Config {
-        bytes: l2_bytes,
-        ways: args.l2_ways,
-        policy: Default::default(),
-    })
-    .with_context(|| format!("--l2-size {} --l2-ways {}", args.l2_size, args.l2_ways))?;
     let energy = match &args.energy {
         Some(p) => read_energy(p)?,
         None => EnergyModel::mobile(),
     };
-    Ok(Setup {
+    Ok(TcorConfig {
         l2_bytes,
         l2_ways: args.l2_ways,
         tile_buffers: match args.tile_buffers {
@@ -147,6 +135,17 @@ fn setup(args: &Args) -> Result<Setup> {
     })
 }
 
+/// The flag that sets a [`TcorConfig`] field.
+fn flag(field: &str) -> &'static str {
+    match field {
+        "sizes" => "--sizes",
+        "tolerance" => "--tolerance",
+        "l2" => "--l2-size/--l2-ways",
+        "energy" => "--energy",
+        _ => "a setting",
+    }
+}
+
 fn read_energy(path: &Path) -> Result<EnergyModel> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -162,7 +161,11 @@ fn read_energy(path: &Path) -> Result<EnergyModel> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let setup = setup(&args)?;
+    let config = config(&args)?;
+    config.check().map_err(|e| match e {
+        StudyError::Config { field, what } => anyhow::anyhow!("{}: {what}", flag(field)),
+        e => e.into(),
+    })?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let start = std::time::Instant::now();
@@ -172,7 +175,9 @@ pub fn run(args: Args) -> Result<()> {
         _ => bail!("give a TRACE with --binned, or --scene"),
     };
     let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
-    let mut report = run_study(&trace, &binned, &setup, other_l1)?;
+    let bars = crate::progress::Bars::new();
+    let mut report = study::run(&trace, &binned, &config, other_l1, &|p| bars.show(p))?;
+    drop(bars);
     if let Some(s) = render_seconds {
         report.seconds.insert("render".into(), s);
     }

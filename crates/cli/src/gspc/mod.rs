@@ -1,13 +1,295 @@
-//! The GSPC study (Gaur et al. MICRO'13) on one rendered frame: every policy
-//! of the paper at two LLC sizes, the reuse analyses of its Section 2, frame
-//! rates from `gfxcache-mem`, and the report files.
+//! The files of a GSPC study: `gspc.json`, CSV tables, SVG plots, `index.html`.
 //!
-//! [`study`] runs it and fills a [`report::GspcReport`]; [`write`] turns
-//! that into `gspc.json`, CSV files, SVG plots and `index.html`; [`paper`]
-//! holds the published averages shown beside ours.
+//! [`write_all`] writes them all into one directory. The helpers here are the
+//! ones every writer shares: finding a result by (policy, size), naming a size,
+//! and the policy lists of the paper's figures, so the CSV files, the plots
+//! and the page agree on what they show.
 
-pub mod paper;
-pub mod report;
-pub mod runs;
-pub mod study;
-pub mod write;
+mod csv;
+mod html;
+mod plots;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::report::write_study;
+use gfxcache_llc::study::report::{GspcReport, PolicyResult};
+
+pub use gfxcache_llc::study::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
+
+/// Writes every file of the study into `dir` (created if needed) and returns
+/// the paths written, `gspc.json` first and `index.html` last.
+pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    write_study(
+        dir,
+        ("gspc.json", &to_json(report)?),
+        |dir| csv::write_all(report, dir),
+        |dir| plots::write_all(report, dir),
+        |figures| html::page(report, figures),
+    )
+}
+
+/// The whole report as pretty-printed JSON (`gspc.json`, and `--json`).
+pub fn to_json(report: &GspcReport) -> anyhow::Result<String> {
+    serde_json::to_string_pretty(report).context("serialising the GSPC report to JSON")
+}
+
+/// The result of `policy` at LLC size `size`, if the study ran it.
+pub fn find<'a>(report: &'a GspcReport, policy: &str, size: u64) -> Option<&'a PolicyResult> {
+    report
+        .policies
+        .iter()
+        .find(|p| p.policy == policy && p.size == size)
+}
+
+/// The main LLC size (the first studied), if any size was studied.
+pub fn main_size(report: &GspcReport) -> Option<u64> {
+    report.sizes.first().copied()
+}
+
+/// Every policy name in the report, once each, in the order first run.
+pub fn policy_names(report: &GspcReport) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for p in &report.policies {
+        if !names.contains(&p.policy.as_str()) {
+            names.push(&p.policy);
+        }
+    }
+    names
+}
+
+/// Shared with the other studies' writers: see [`crate::report`].
+pub use crate::report::size_label;
+
+/// The size the paper's averages were measured at (Figures 4 to 15, 17).
+pub const PAPER_SIZE: u64 = 8 * 1024 * 1024;
+
+/// The paper's frame rate relative to DRRIP for `policy` under configuration
+/// `config` (a size label such as `8MiB`, or a timing configuration name).
+pub fn paper_fps(config: &str, policy: &str) -> Option<f64> {
+    gfxcache_llc::study::paper::FPS_VS_DRRIP
+        .iter()
+        .find(|(c, _)| *c == config)
+        .and_then(|(_, table)| gfxcache_llc::study::paper::lookup(table, policy))
+}
+
+#[cfg(test)]
+pub(crate) mod test_report {
+    //! A small hand-made report the writers' tests share: made-up numbers,
+    //! consistent with each other (misses_vs_drrip is misses over drrip's).
+
+    use std::collections::BTreeMap;
+
+    use gfxcache_llc::study::report::{
+        Epochs, GspcReport, HitRates, OptEpochs, PolicyResult, StreamShare, TPoint, Timing,
+        TimingConfig,
+    };
+
+    pub const MIB: u64 = 1024 * 1024;
+
+    /// (policy, misses at 8 MiB); 16 MiB runs have 3/4 of these misses.
+    const POLICIES: &[(&str, u64)] = &[
+        ("drrip", 400_000),
+        ("nru", 424_800),
+        ("gspc", 352_800),
+        ("gspc+ucd", 347_600),
+        ("drrip+ucd", 400_000),
+        ("nru+ucd", 425_000),
+        ("opt", 253_600),
+    ];
+
+    /// The report with every policy above at 8 and 16 MiB.
+    pub fn report() -> GspcReport {
+        let policies = [8 * MIB, 16 * MIB]
+            .iter()
+            .flat_map(|&size| POLICIES.iter().map(move |&(p, m)| result(p, size, m)))
+            .collect();
+        GspcReport {
+            trace: "frames/a<b&c.gfxt".into(),
+            scene: Some("a<b&c".into()),
+            resolution: Some((1280, 720)),
+            accesses: 1_000_000,
+            ways: 16,
+            block: 64,
+            banks: 4,
+            sizes: vec![8 * MIB, 16 * MIB],
+            stream_mix: vec![
+                share("rt", 400_000),
+                share("tex", 340_000),
+                share("z", 260_000),
+            ],
+            policies,
+            opt_epochs: opt_epochs(),
+            t_sensitivity: [(2, 1.5), (4, 0.5), (8, 0.0), (16, 0.0)]
+                .iter()
+                .map(|&(t, c)| TPoint {
+                    t,
+                    misses: (360_000.0 * (1.0 + c / 100.0)) as u64,
+                    change_vs_t16: c,
+                })
+                .collect(),
+            timing_configs: vec![TimingConfig {
+                name: "ddr3-1867".into(),
+                about: "faster DRAM <fast>".into(),
+            }],
+            seconds: BTreeMap::from([("simulate".to_string(), 1.25)]),
+        }
+    }
+
+    /// The same report without OPT's runs and epoch analyses.
+    pub fn report_without_opt() -> GspcReport {
+        let mut r = report();
+        r.policies.retain(|p| p.policy != "opt");
+        r.opt_epochs = OptEpochs::default();
+        r
+    }
+
+    fn share(stream: &str, accesses: u64) -> StreamShare {
+        StreamShare {
+            stream: stream.into(),
+            accesses,
+            fraction: accesses as f64 / 1_000_000.0,
+        }
+    }
+
+    fn result(policy: &str, size: u64, misses_8m: u64) -> PolicyResult {
+        let scale = if size == 8 * MIB { 1.0 } else { 0.75 };
+        let misses = (misses_8m as f64 * scale) as u64;
+        let drrip = (400_000.0 * scale) as u64;
+        let vs = misses as f64 / drrip as f64;
+        let fps = 30.0 / vs;
+        let rrpv = policy.contains("rrip").then_some(0.3);
+        PolicyResult {
+            policy: policy.into(),
+            size,
+            accesses: 1_000_000,
+            misses,
+            misses_vs_drrip: vs,
+            hit_rate: HitRates {
+                tex: 0.5 / vs,
+                rt: 0.55,
+                z: 0.6,
+                all: 1.0 - misses as f64 / 1e6,
+            },
+            tex_hits_inter: 90_000,
+            tex_hits_intra: 80_000,
+            rt_consumed_fraction: 0.4,
+            rt_fills_at_max_rrpv: rrpv,
+            tex_fills_at_max_rrpv: rrpv.map(|r| r + 0.1),
+            writebacks: 50_000,
+            fps,
+            fps_vs_drrip: 1.0 / vs,
+            timing: BTreeMap::from([(
+                "ddr3-1867".to_string(),
+                Timing {
+                    frame_ms: 1000.0 / (fps * 1.1),
+                    fps: fps * 1.1,
+                    fps_vs_drrip: 1.0 / vs,
+                    dram_reads: misses,
+                    dram_writes: 50_000,
+                    dram_bandwidth_gbps: 20.0,
+                    mean_read_latency_ns: 80.0,
+                },
+            )]),
+            report: BTreeMap::new(),
+        }
+    }
+
+    fn opt_epochs() -> OptEpochs {
+        OptEpochs {
+            tex: Epochs {
+                hits_by_epoch: [80, 15, 3, 2],
+                hit_share_by_epoch: [0.8, 0.15, 0.03, 0.02],
+                entries: [500, 100, 25, 10],
+                resident: [40, 10, 5, 2],
+                death_ratios: [0.8, 0.75, 0.6],
+            },
+            z: Epochs {
+                hits_by_epoch: [60, 25, 10, 5],
+                hit_share_by_epoch: [0.6, 0.25, 0.1, 0.05],
+                entries: [300, 120, 75, 50],
+                resident: [30, 20, 10, 5],
+                death_ratios: [0.6, 0.375, 0.333],
+            },
+            tex_inter_share: 0.53,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_report::{report, report_without_opt, MIB};
+    use super::*;
+
+    #[test]
+    fn writes_every_file_non_empty() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let written = write_all(&report(), dir.path())?;
+        let names: Vec<String> = written
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(String::from))
+            .collect();
+        for expected in [
+            "gspc.json",
+            "policies.csv",
+            "stream_mix.csv",
+            "opt_epochs.csv",
+        ]
+        .into_iter()
+        .chain(["t_sensitivity.csv", "index.html"])
+        .chain(plots::FIGURES.iter().map(|f| f.file))
+        {
+            assert!(
+                names.iter().any(|n| n == expected),
+                "{expected} not written"
+            );
+        }
+        for path in &written {
+            assert!(
+                std::fs::metadata(path)?.len() > 0,
+                "{} empty",
+                path.display()
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn json_parses_back() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        write_all(&report(), dir.path())?;
+        let text = std::fs::read_to_string(dir.path().join("gspc.json"))?;
+        let v: serde_json::Value = serde_json::from_str(&text)?;
+        assert_eq!(v["policies"][0]["policy"], "drrip");
+        assert_eq!(to_json(&report())?, text);
+        Ok(())
+    }
+
+    #[test]
+    fn report_without_opt_still_writes() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let written = write_all(&report_without_opt(), dir.path())?;
+        assert!(written.iter().any(|p| p.ends_with("index.html")));
+        assert!(written
+            .iter()
+            .any(|p| p.ends_with("fig12_misses_vs_drrip.svg")));
+        Ok(())
+    }
+
+    #[test]
+    fn finds_by_policy_and_size() {
+        let r = report();
+        assert_eq!(find(&r, "gspc", 16 * MIB).map(|p| p.size), Some(16 * MIB));
+        assert!(find(&r, "gspc", 4 * MIB).is_none());
+        assert!(find(&r, "ship-mem", 8 * MIB).is_none());
+    }
+
+    #[test]
+    fn labels_sizes_like_the_paper() {
+        assert_eq!(size_label(8 * MIB), "8MiB");
+        assert_eq!(size_label(512 * 1024), "512KiB");
+        assert_eq!(size_label(1000), "1000B");
+        assert_eq!(paper_fps("16MiB", "gspc+ucd"), Some(1.118));
+    }
+}

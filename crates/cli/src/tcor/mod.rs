@@ -1,14 +1,423 @@
-//! The TCOR study (Joseph, Aragón, Parcerisa and González) on one frame
-//! rendered tile by tile: Attribute Cache miss-ratio curves with the lower
-//! bound (Section V-A), and the baseline Tiling Engine, TCOR without and
-//! with its L2 enhancements through the shared L2 to main memory, with
-//! energy and Tile Fetcher throughput (Section V-B).
+//! The files of a TCOR study: `tcor.json`, CSV tables, SVG plots named
+//! after the paper's figures, `index.html`.
 //!
-//! [`study`] runs it and fills a [`report::TcorReport`]; [`write`] turns
-//! that into `tcor.json`, CSV files, SVG plots and `index.html`; [`paper`]
-//! holds the published figures shown beside ours.
+//! [`write_all`] writes them all into one directory. The helpers here are
+//! the ones every writer shares (the Tile Cache sizes in order, a figure's
+//! value by size and engine, a curve by policy and ways), so the CSV files,
+//! the plots and the page agree on what they show. Drawing and HTML pieces
+//! common to every study are in [`crate::report`].
 
-pub mod paper;
-pub mod report;
-pub mod study;
-pub mod write;
+mod csv;
+mod html;
+mod plots;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::report::{parse_size_label, write_study};
+use gfxcache_tcor::study::report::{Curve, EngineRun, TcorReport};
+
+/// Writes every file of the study into `dir` (created if needed) and
+/// returns the paths written, `tcor.json` first and `index.html` last.
+pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    write_study(
+        dir,
+        ("tcor.json", &to_json(report)?),
+        |dir| csv::write_all(report, dir),
+        |dir| plots::write_all(report, dir),
+        |figures| html::page(report, figures),
+    )
+}
+
+/// The whole report as pretty-printed JSON (`tcor.json`, and `--json`).
+pub fn to_json(report: &TcorReport) -> anyhow::Result<String> {
+    serde_json::to_string_pretty(report).context("serialising the TCOR report to JSON")
+}
+
+/// `labels` once each, smallest size first (`64KiB` before `128KiB`);
+/// a label that is not a size goes last, by name.
+fn by_size<'a>(labels: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let mut out: Vec<String> = labels.into_iter().cloned().collect();
+    out.sort_by_key(|l| (parse_size_label(l).unwrap_or(u64::MAX), l.clone()));
+    out.dedup();
+    out
+}
+
+/// Every Tile Cache size the study ran or has a figure for, in order.
+fn tile_caches(r: &TcorReport) -> Vec<String> {
+    let runs = r.runs.iter().map(|run| &run.tile_cache);
+    let maps = [
+        r.pb_l2_accesses.keys().collect::<Vec<_>>(),
+        r.pb_dram_accesses.keys().collect(),
+        r.dram_accesses.keys().collect(),
+        r.energy_nj.keys().collect(),
+        r.primitives_per_cycle.keys().collect(),
+    ];
+    by_size(runs.chain(maps.into_iter().flatten()))
+}
+
+/// The value of a figure's map at (Tile Cache size, engine), if measured.
+fn value<T: Copy>(
+    m: &BTreeMap<String, BTreeMap<String, T>>,
+    size: &str,
+    engine: &str,
+) -> Option<T> {
+    m.get(size).and_then(|e| e.get(engine)).copied()
+}
+
+/// The run of `engine` at Tile Cache size `size`, if the study made it.
+fn find_run<'a>(r: &'a TcorReport, engine: &str, size: &str) -> Option<&'a EngineRun> {
+    r.runs
+        .iter()
+        .find(|run| run.engine == engine && run.tile_cache == size)
+}
+
+/// The curve of `policy` at `ways` (`full` or a way count), if swept.
+fn find_curve<'a>(r: &'a TcorReport, policy: &str, ways: &str) -> Option<&'a Curve> {
+    r.curves
+        .iter()
+        .find(|c| c.policy == policy && c.ways == ways)
+}
+
+/// A count in few characters, for a bar's label: `987`, `12.3k`, `4.56M`.
+fn compact(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.2}G", v / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.2}M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1}k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_report {
+    //! A small hand-made report the writers' tests share: made-up numbers,
+    //! consistent with each other (the figures' maps are drawn from the
+    //! runs, as the study draws them).
+
+    use std::collections::BTreeMap;
+
+    use gfxcache_mem::{EnergyModel, MemoryEnergy};
+    use gfxcache_tcor::{Characteristics, FetcherTiming, FrameL2Stats, SweepPoint, TileBuffers};
+
+    use gfxcache_tcor::study::by_size;
+    use gfxcache_tcor::study::paper;
+    use gfxcache_tcor::study::report::{
+        Curve, EngineRun, FrameCharacteristics, L1Count, L2Setup, PassCharacteristics, Reach,
+        ReachPoint, Reductions, TcorReport, ENGINES,
+    };
+
+    pub const KIB: u64 = 1024;
+
+    /// Our decrease in PB accesses to the L2 at 64 KiB, as the page shows it.
+    pub const OUR_PB_L2_64K: f64 = 28.7;
+
+    /// The report: five curves (OPT and LRU fully associative, OPT, LRU and
+    /// DRRIP at 4 ways) of four sizes, six runs.
+    pub fn report() -> TcorReport {
+        let curves = vec![
+            curve("opt", "full", 0.50),
+            curve("lru", "full", 0.70),
+            curve("opt", "4", 0.55),
+            curve("lru", "4", 0.75),
+            curve("drrip", "4", 0.72),
+        ];
+        let runs: Vec<EngineRun> = ["64KiB", "128KiB"]
+            .iter()
+            .flat_map(|&size| ENGINES.iter().map(move |&e| run(e, size)))
+            .collect();
+        let count = |f: fn(&FrameL2Stats) -> u64| by_size(&runs, |r| f(&r.stats));
+        let reductions = BTreeMap::from([
+            (
+                "64KiB".to_string(),
+                Reductions {
+                    pb_l2_accesses: OUR_PB_L2_64K,
+                    pb_dram_accesses: 81.4,
+                    dram_accesses: 6.2,
+                    energy: 7.9,
+                    energy_no_l2: 4.1,
+                    fetcher_speedup: 2.5,
+                },
+            ),
+            ("128KiB".to_string(), Reductions::default()),
+        ]);
+        TcorReport {
+            trace: "frames/a<b&c.gtr".into(),
+            binned: "frames/binned.json".into(),
+            scene: Some("city<1>".into()),
+            resolution: Some((320, 192)),
+            render_passes: 2,
+            tiles: 120,
+            passes: vec![pass(0, "main", 900, 3.0), pass(0, "shadow<0>", 300, 1.5)],
+            frame: FrameCharacteristics {
+                primitives: 1200,
+                attributes: 6000,
+                tile_uses: 3150,
+                footprint_bytes: 400 * KIB,
+                largest_pass_footprint_bytes: 300 * KIB,
+                average_reuse: 2.625,
+            },
+            l2: L2Setup {
+                bytes: 1024 * KIB,
+                ways: 16,
+                tile_buffers: TileBuffers::Memory,
+                fetcher: FetcherTiming::default(),
+            },
+            reach: Reach {
+                tolerance: 0.01,
+                curves: curves
+                    .iter()
+                    .map(|c| ReachPoint {
+                        policy: c.policy.clone(),
+                        ways: c.ways.clone(),
+                        bytes: (c.policy != "drrip").then_some(if c.policy == "opt" {
+                            8 * KIB
+                        } else {
+                            32 * KIB
+                        }),
+                    })
+                    .collect(),
+                lru_over_opt_full: Some(4.0),
+            },
+            curves,
+            lower_bound: BTreeMap::from([("64KiB".into(), 1000), ("128KiB".into(), 900)]),
+            pb_l2_accesses: count(FrameL2Stats::pb_l2_accesses),
+            pb_dram_accesses: count(FrameL2Stats::pb_memory_accesses),
+            dram_accesses: count(FrameL2Stats::memory_accesses),
+            energy_nj: by_size(&runs, |r| r.energy.total_nj),
+            primitives_per_cycle: by_size(&runs, |r| r.stats.fetcher.primitives_per_cycle),
+            runs,
+            reductions,
+            paper: paper::reductions(),
+            energy_model: EnergyModel::mobile(),
+            other_l1: vec![L1Count {
+                name: "vertex <cache>".into(),
+                bytes: 16 * KIB,
+                accesses: 5000,
+            }],
+            seconds: BTreeMap::from([("l2".to_string(), 1.5)]),
+        }
+    }
+
+    /// The same report with no curves (and so nothing reaching the bound).
+    pub fn report_without_curves() -> TcorReport {
+        let mut r = report();
+        r.curves.clear();
+        r.reach.curves.clear();
+        r.reach.lru_over_opt_full = None;
+        r
+    }
+
+    /// Sizes 4, 8, 16, 32 KiB; misses fall to the bound at 0.4.
+    fn curve(policy: &str, ways: &str, first: f64) -> Curve {
+        let points = (0..4)
+            .map(|i| {
+                let accesses = 10_000;
+                let ratio = (first / f64::from(1 << i)).max(0.4);
+                let lb = 4_000 - 100 * i;
+                SweepPoint {
+                    bytes: (4 * KIB) << i,
+                    entries: ((4 * KIB) << i) as u32 / 48,
+                    lines: ((2 * KIB) << i) as u32 / 48,
+                    accesses,
+                    misses: (ratio * accesses as f64) as u64,
+                    miss_ratio: ratio,
+                    lower_bound: lb,
+                    lower_bound_ratio: lb as f64 / accesses as f64,
+                    l2_reads: 123 + i,
+                }
+            })
+            .collect();
+        Curve {
+            policy: policy.into(),
+            ways: ways.into(),
+            points,
+        }
+    }
+
+    fn pass(frame: u32, name: &str, primitives: u64, reuse: f64) -> PassCharacteristics {
+        PassCharacteristics {
+            frame,
+            pass: name.into(),
+            characteristics: Characteristics {
+                primitives,
+                tiles: 60,
+                busy_tiles: 50,
+                attributes: primitives * 5,
+                tile_uses: (primitives as f64 * reuse) as u64,
+                pb_lists_blocks: 200,
+                pb_attribute_blocks: primitives * 5 * 48 / 64,
+                footprint_bytes: primitives * 256,
+                average_reuse: reuse,
+                longest_list: 77,
+            },
+        }
+    }
+
+    /// An engine's run: TCOR sends fewer PB blocks, the L2 enhancements
+    /// fewer to main memory, and the fetcher waits less.
+    fn run(engine: &str, size: &str) -> EngineRun {
+        let k = if size == "64KiB" { 1.0 } else { 0.9 };
+        let (pb, pb_mem, ppc) = match engine {
+            "baseline" => (10_000.0, 2_000.0, 0.2),
+            "tcor_no_l2" => (7_130.0, 800.0, 0.5),
+            _ => (7_130.0, 372.0, 0.5),
+        };
+        let mut stats = FrameL2Stats {
+            render_passes: 2,
+            tiles: 120,
+            pb_l2_reads: (0.8 * pb * k) as u64,
+            pb_l2_writes: (0.2 * pb * k) as u64,
+            tile_buffer_reads: 3_000,
+            tile_buffer_writes: 3_000,
+            ..FrameL2Stats::default()
+        };
+        stats.l2.pb_memory_reads = (0.5 * pb_mem * k) as u64;
+        stats.l2.pb_memory_writes = (0.5 * pb_mem * k) as u64;
+        stats.l2.memory_reads = 20_000 + stats.l2.pb_memory_reads;
+        stats.l2.memory_writes = 5_000 + stats.l2.pb_memory_writes;
+        stats.fetcher.primitives = 3_150;
+        stats.fetcher.primitives_per_cycle = ppc;
+        stats.fetcher.cycles = (3_150.0 / ppc) as u64;
+        let l1 = 100.0;
+        let l2 = pb * k * 0.05 + 300.0;
+        let dram = (stats.memory_accesses() as f64) * 0.01;
+        EngineRun {
+            engine: engine.into(),
+            tile_cache: size.into(),
+            about: format!("the {engine} engine <{size}>"),
+            l2_policy: if engine == "tcor" {
+                "dead-aware"
+            } else {
+                "lru"
+            }
+            .into(),
+            stats,
+            energy: MemoryEnergy {
+                l1_nj: l1,
+                l2_nj: l2,
+                dram_nj: dram,
+                total_nj: l1 + l2 + dram,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_report::{report, report_without_curves};
+    use super::*;
+
+    const CSV: [&str; 3] = ["curves.csv", "engines.csv", "passes.csv"];
+    const CURVE_FIGURES: [&str; 3] = ["fig11_full.svg", "fig12_ways.svg", "fig13_4way.svg"];
+    const BAR_FIGURES: [&str; 5] = [
+        "fig14_15_pb_l2.svg",
+        "fig16_17_pb_dram.svg",
+        "fig18_19_dram.svg",
+        "fig20_21_energy.svg",
+        "fig23_24_fetcher.svg",
+    ];
+
+    fn names(written: &[PathBuf]) -> Vec<String> {
+        written
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(String::from))
+            .collect()
+    }
+
+    #[test]
+    fn writes_every_file_non_empty_json_first_html_last() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let written = write_all(&report(), dir.path())?;
+        let names = names(&written);
+        assert_eq!(names.first().map(String::as_str), Some("tcor.json"));
+        assert_eq!(names.last().map(String::as_str), Some("index.html"));
+        let expected = CSV.iter().chain(&CURVE_FIGURES).chain(&BAR_FIGURES);
+        for f in expected {
+            assert!(names.iter().any(|n| n == f), "{f} not written");
+        }
+        assert_eq!(
+            names.len(),
+            2 + CSV.len() + CURVE_FIGURES.len() + BAR_FIGURES.len()
+        );
+        for path in &written {
+            assert!(path.starts_with(dir.path()));
+            let len = std::fs::metadata(path)?.len();
+            assert!(len > 0, "{} empty", path.display());
+        }
+        for f in CURVE_FIGURES.iter().chain(&BAR_FIGURES) {
+            let text = std::fs::read_to_string(dir.path().join(f))?;
+            assert!(text.starts_with("<svg"), "{f} is not an SVG");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn json_parses_back_with_the_schema_keys() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        write_all(&report(), dir.path())?;
+        let text = std::fs::read_to_string(dir.path().join("tcor.json"))?;
+        assert_eq!(to_json(&report())?, text);
+        let v: serde_json::Value = serde_json::from_str(&text)?;
+        for key in [
+            "pb_l2_accesses",
+            "pb_dram_accesses",
+            "lower_bound",
+            "curves",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing");
+        }
+        assert_eq!(v["pb_l2_accesses"]["64KiB"]["baseline"], 10_000);
+        assert_eq!(v["lower_bound"]["128KiB"], 900);
+        assert_eq!(v["curves"][0]["points"][1]["bytes"], 8192);
+        Ok(())
+    }
+
+    #[test]
+    fn no_curves_no_curve_figures_and_no_failure() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let written = names(&write_all(&report_without_curves(), dir.path())?);
+        for f in CURVE_FIGURES {
+            assert!(!written.iter().any(|n| n == f), "{f} written");
+            assert!(!dir.path().join(f).exists());
+        }
+        for f in BAR_FIGURES.iter().chain(&CSV) {
+            assert!(written.iter().any(|n| n == f), "{f} not written");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_missing_tile_cache_size_skips_only_its_panel_or_figure() -> anyhow::Result<()> {
+        let mut r = report();
+        r.primitives_per_cycle.clear();
+        r.pb_dram_accesses.remove("128KiB");
+        let dir = tempfile::tempdir()?;
+        let written = names(&write_all(&r, dir.path())?);
+        assert!(!written.iter().any(|n| n == "fig23_24_fetcher.svg"));
+        let dram = std::fs::read_to_string(dir.path().join("fig16_17_pb_dram.svg"))?;
+        assert!(dram.contains("64KiB") && !dram.contains("128KiB"));
+        Ok(())
+    }
+
+    #[test]
+    fn sizes_in_order_and_compact_counts() {
+        let r = report();
+        assert_eq!(tile_caches(&r), ["64KiB", "128KiB"]);
+        let labels = ["1MiB", "x", "512KiB", "4KiB", "512KiB"].map(String::from);
+        assert_eq!(by_size(&labels), ["4KiB", "512KiB", "1MiB", "x"]);
+        assert_eq!(compact(987.0), "987");
+        assert_eq!(compact(12_345.0), "12.3k");
+        assert_eq!(compact(4_560_000.0), "4.56M");
+        assert_eq!(value(&r.pb_l2_accesses, "64KiB", "tcor"), Some(7130));
+        assert!(value(&r.pb_l2_accesses, "32KiB", "tcor").is_none());
+        assert!(find_run(&r, "tcor", "128KiB").is_some());
+        assert!(find_curve(&r, "mru", "4").is_none());
+    }
+}

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::{Characteristics, FetcherTiming, FrameL2Stats, SweepPoint, TileBuffers};
 use gfxcache_mem::{EnergyModel, MemoryEnergy};
-use gfxcache_tcor::{Characteristics, FetcherTiming, FrameL2Stats, SweepPoint, TileBuffers};
 use serde::Serialize;
 
 /// The Tiling Engines of Section V-B, by the names `tcor.json` uses.

@@ -17,8 +17,8 @@ use crate::report::html::{
 };
 use crate::report::size_label;
 use crate::table::thousands;
-use crate::tcor::paper;
-use crate::tcor::report::{Reductions, TcorReport, ENGINES};
+use gfxcache_tcor::study::paper;
+use gfxcache_tcor::study::report::{Reductions, TcorReport, ENGINES};
 
 /// The whole page.
 pub fn page(r: &TcorReport, figures: &[PathBuf]) -> String {
@@ -368,8 +368,8 @@ fn num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcor::write::test_report::{report, report_without_curves, OUR_PB_L2_64K};
-    use crate::tcor::write::write_all;
+    use crate::tcor::test_report::{report, report_without_curves, OUR_PB_L2_64K};
+    use crate::tcor::write_all;
 
     fn index(r: &TcorReport) -> anyhow::Result<String> {
         let dir = tempfile::tempdir()?;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::report::write_csvs;
-use crate::tcor::report::TcorReport;
+use gfxcache_tcor::study::report::TcorReport;
 
 /// Writes the three CSV files into `dir` and returns their paths.
 pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -143,7 +143,7 @@ fn passes(r: &TcorReport) -> Vec<Vec<String>> {
 mod tests {
     use super::*;
     use crate::report::read_csv as read;
-    use crate::tcor::write::test_report::report;
+    use crate::tcor::test_report::report;
 
     #[test]
     fn curves_csv_has_a_row_per_point() -> anyhow::Result<()> {

@@ -1,192 +1,16 @@
-//! Running the GSPC study: every run (a policy at an LLC size) is a cache
-//! built observed ([`gfxcache_cache::observe`]) with frame timers behind it;
-//! the trace is decoded once and every batch goes to every run in parallel.
+//! From finished runs to the report: the figures of the paper, each
+//! computed once here so that every writer shows the same numbers.
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Instant;
 
-use anyhow::{Context, Result};
-use gfxcache_cache::run::{self, Threads};
-use gfxcache_cache::{BlockEvent, BlockOutcome, CacheSim, Env, Geometry, PolicySpec, Reuse, Ways};
-use gfxcache_mem::{DramConfig, FrameTimer, FrameTiming, GpuConfig, LlcTiming};
+use gfxcache_cache::Reuse;
+use gfxcache_mem::FrameTiming;
 use gfxcache_trace::{Stream, TraceMeta};
-use rayon::prelude::*;
 
 use super::report::*;
-use super::runs::{main_specs, other_specs, T_VALUES};
-use crate::cmd::open_trace;
-use crate::progress;
-
-/// A named machine the frame time is computed on.
-#[derive(Clone)]
-pub struct Machine {
-    pub name: &'static str,
-    pub about: &'static str,
-    pub gpu: GpuConfig,
-    pub llc: LlcTiming,
-    pub dram: DramConfig,
-    /// Whether runs at sizes other than the main one are timed on it too.
-    pub every_size: bool,
-}
-
-/// The paper's baseline (Section 4) and the two machines of Figure 17.
-pub fn machines(gpu: &GpuConfig) -> Vec<Machine> {
-    let llc = LlcTiming::default();
-    vec![
-        Machine {
-            name: "baseline",
-            about: "GPU of Section 4 (96 cores x 8 threads, 12 samplers), LLC at 4 GHz (20 cycles), dual-channel DDR3-1600 15-15-15",
-            gpu: gpu.clone(),
-            llc: llc.clone(),
-            dram: DramConfig::ddr3_1600(),
-            every_size: true,
-        },
-        Machine {
-            name: "ddr3-1867",
-            about: "as baseline, DDR3-1867 10-10-10 (Figure 17, upper)",
-            gpu: gpu.clone(),
-            llc: llc.clone(),
-            dram: DramConfig::ddr3_1867(),
-            every_size: false,
-        },
-        Machine {
-            name: "gpu-64",
-            about: "as baseline, 64 cores x 8 threads and 8 samplers (Figure 17, lower)",
-            gpu: GpuConfig {
-                work_cycles: gpu.work_cycles,
-                ..GpuConfig::less_aggressive()
-            },
-            llc,
-            dram: DramConfig::ddr3_1600(),
-            every_size: false,
-        },
-    ]
-}
-
-/// What the study runs on.
-pub struct Setup {
-    pub sizes: Vec<u64>,
-    pub ways: u32,
-    pub block: u32,
-    pub banks: u32,
-    pub machines: Vec<Machine>,
-    pub threads: Threads,
-}
-
-/// One policy at one size, with its timers.
-struct Run {
-    spec: PolicySpec,
-    size: u64,
-    cache: Box<dyn CacheSim>,
-    timers: Vec<(&'static str, FrameTimer)>,
-    events: Vec<BlockEvent>,
-}
-
-impl Run {
-    fn batch(&mut self, accesses: &[gfxcache_trace::Access]) {
-        self.cache.access_batch_events(accesses, &mut self.events);
-        for (_, t) in &mut self.timers {
-            feed(t, &self.events);
-        }
-    }
-}
-
-/// Hands the LLC's outcomes to a frame timer: every access with whether it
-/// hit, and every dirty eviction as a memory write.
-fn feed(timer: &mut FrameTimer, events: &[BlockEvent]) {
-    for e in events {
-        let hit = e.outcome == BlockOutcome::Hit;
-        timer.access(e.block, e.stream, e.write, hit);
-        if let BlockOutcome::Fill {
-            victim: Some((victim, true)),
-        } = e.outcome
-        {
-            timer.writeback(victim);
-        }
-    }
-}
-
-/// The LLC of `size` bytes in the study's shape.
-pub fn geometry(setup: &Setup, size: u64) -> Result<Geometry> {
-    Ok(Geometry::from_size(size, Ways::N(setup.ways), setup.block)?.with_banks(setup.banks)?)
-}
-
-/// Runs the whole study over `trace`.
-pub fn run_study(trace: &Path, setup: &Setup) -> Result<GspcReport> {
-    let mut seconds = BTreeMap::new();
-    let start = Instant::now();
-    let mut env = Env::default();
-    {
-        let mut reader = open_trace(trace)?;
-        let bar = progress::bytes("next uses", reader.progress().1);
-        let nu = run::next_use(reader.as_mut(), setup.block, setup.threads, |d, _| {
-            bar.set_position(d)
-        })
-        .with_context(|| format!("cannot compute next uses of {}", trace.display()))?;
-        bar.finish_and_clear();
-        env.next_use = Some(Arc::new(nu));
-    }
-    seconds.insert("next_use".to_string(), start.elapsed().as_secs_f64());
-
-    let mut runs = Vec::new();
-    for (i, &size) in setup.sizes.iter().enumerate() {
-        let geom = geometry(setup, size)?;
-        let specs = if i == 0 { main_specs() } else { other_specs() };
-        for s in &specs {
-            let spec: PolicySpec = s.parse()?;
-            let cache = gfxcache_llc::build_observed(&spec, &geom, &env)?;
-            let timers = setup
-                .machines
-                .iter()
-                .filter(|m| i == 0 || m.every_size)
-                .map(|m| {
-                    // The timed LLC is the simulated one: its banks and size.
-                    let llc = LlcTiming {
-                        banks: setup.banks,
-                        bank_bytes: size / u64::from(setup.banks.max(1)),
-                        ..m.llc.clone()
-                    };
-                    FrameTimer::new(&m.gpu, &llc, &m.dram)
-                        .map(|t| (m.name, t))
-                        .with_context(|| format!("timing machine {}", m.name))
-                })
-                .collect::<Result<_>>()?;
-            runs.push(Run {
-                spec,
-                size,
-                cache,
-                timers,
-                events: Vec::new(),
-            });
-        }
-    }
-
-    let start = Instant::now();
-    let mut reader = open_trace(trace)?;
-    let meta = reader.meta().clone();
-    let bar = progress::bytes("simulating", reader.progress().1);
-    let parallel = setup.threads == Threads::Many;
-    run::for_each_batch(
-        reader.as_mut(),
-        setup.threads,
-        |batch| {
-            if parallel {
-                runs.par_iter_mut().for_each(|r| r.batch(&batch.accesses));
-            } else {
-                runs.iter_mut().for_each(|r| r.batch(&batch.accesses));
-            }
-            Ok::<(), gfxcache_trace::TraceError>(())
-        },
-        |d, _| bar.set_position(d),
-    )
-    .with_context(|| format!("cannot simulate {}", trace.display()))?;
-    bar.finish_and_clear();
-    seconds.insert("simulate".to_string(), start.elapsed().as_secs_f64());
-
-    Ok(assemble(trace, &meta, setup, runs, seconds))
-}
+use super::runs::T_VALUES;
+use super::{GspcConfig, Run};
 
 /// A finished run.
 struct Done {
@@ -198,10 +22,10 @@ struct Done {
     report: Vec<(&'static str, f64)>,
 }
 
-fn assemble(
+pub(super) fn report(
     trace: &Path,
     meta: &TraceMeta,
-    setup: &Setup,
+    setup: &GspcConfig,
     runs: Vec<Run>,
     seconds: BTreeMap<String, f64>,
 ) -> GspcReport {

@@ -16,7 +16,7 @@ use super::{compact, find_curve, find_run, tile_caches, value};
 use crate::report::bars::{Panel, Unit};
 use crate::report::curves::{CurvePanel, Stroke};
 use crate::report::figure::{write_figures, Figure};
-use crate::tcor::report::{Curve, Reductions, TcorReport, ENGINES};
+use gfxcache_tcor::study::report::{Curve, Reductions, TcorReport, ENGINES};
 
 /// The Attribute Cache figures, in the paper's order.
 pub const CURVE_FIGURES: &[Figure<TcorReport, CurvePanel>] = &[
@@ -289,7 +289,7 @@ fn fig23_24(r: &TcorReport) -> Vec<Panel> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcor::write::test_report::report;
+    use crate::tcor::test_report::report;
 
     fn svg(dir: &Path, file: &str) -> anyhow::Result<String> {
         Ok(std::fs::read_to_string(dir.join(file))?)

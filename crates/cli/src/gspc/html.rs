@@ -10,13 +10,13 @@ use std::path::PathBuf;
 
 use super::plots::FIGURES;
 use super::{find, main_size, paper_fps, policy_names, size_label, PAPER_SIZE};
-use crate::gspc::paper;
-use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
 use crate::report::html::{
     cell, esc, figures_section, head, paper_cell, pct, percent, ratio, scene, seconds_table,
     section, strings, text, TAIL,
 };
 use crate::table::thousands;
+use gfxcache_llc::study::paper;
+use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
 
 /// The whole page.
 pub fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
@@ -293,8 +293,8 @@ fn at_size(r: &GspcReport, size: u64) -> impl Iterator<Item = &PolicyResult> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gspc::write::test_report::{report, report_without_opt};
-    use crate::gspc::write::write_all;
+    use crate::gspc::test_report::{report, report_without_opt};
+    use crate::gspc::write_all;
 
     fn index(r: &GspcReport) -> anyhow::Result<String> {
         let dir = tempfile::tempdir()?;

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
 use crate::report::write_csvs;
+use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
 
 /// The epochs' names, as the paper writes them.
 const EPOCHS: [&str; 4] = ["E0", "E1", "E2", "E>=3"];
@@ -149,7 +149,7 @@ fn opt(v: Option<f64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gspc::write::test_report::report;
+    use crate::gspc::test_report::report;
     use crate::report::read_csv as read;
     use anyhow::Context;
 

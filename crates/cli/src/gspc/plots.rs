@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use super::{find, main_size, paper_fps, size_label, FPS_POLICIES, ISO_OVERHEAD, PAPER_SIZE};
 use super::{REUSE_POLICIES, TABLE6};
-use crate::gspc::paper;
-use crate::gspc::report::{Epochs, GspcReport, PolicyResult};
 use crate::report::bars::{Panel, Unit};
 use crate::report::figure::{write_figures, Figure};
+use gfxcache_llc::study::paper;
+use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
 
 /// Every figure, in the paper's order.
 pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
@@ -418,7 +418,7 @@ fn names(list: &[&str]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gspc::write::test_report::{report, report_without_opt};
+    use crate::gspc::test_report::{report, report_without_opt};
     use anyhow::Context;
 
     fn svg(dir: &Path, file: &str) -> anyhow::Result<String> {

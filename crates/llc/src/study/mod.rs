@@ -1,0 +1,262 @@
+//! The GSPC paper's LLC study (Gaur et al. MICRO'13, Sections 2 and 5) on
+//! one trace: every policy of the paper at two LLC sizes, the reuse
+//! analyses of its Section 2, and frame rates on the three machines of its
+//! Figures 15-17.
+//!
+//! [`run`] takes the trace and a [`GspcConfig`] and returns a
+//! [`GspcReport`], reporting progress through a callback; it writes no
+//! file and draws nothing (the command line writes `gspc.json`, the CSV
+//! files, the figures and the page from the report). Every run (a policy
+//! at an LLC size) is a cache built observed ([`gfxcache_cache::observe`])
+//! with one frame timer per machine behind it; the trace is read once for
+//! the next uses OPT needs and once more for the runs, each batch fed to
+//! every run in parallel.
+//!
+//! - [`runs`]: which runs the study makes (the policy lists of the paper's
+//!   figures).
+//! - [`machine`]: the machines the frame time is computed on.
+//! - [`report`]: the result, one serde document.
+//! - [`paper`]: the paper's published averages, shown beside ours.
+
+mod assemble;
+pub mod machine;
+pub mod paper;
+pub mod report;
+pub mod runs;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use gfxcache_cache::run::{self, RunError, Threads};
+use gfxcache_cache::{
+    BlockEvent, BlockOutcome, CacheError, CacheSim, Env, Geometry, PolicySpec, Progress,
+    ProgressFn, Ways,
+};
+use gfxcache_mem::{FrameTimer, LlcTiming, MemError};
+use gfxcache_trace::{Access, TraceError};
+use rayon::prelude::*;
+
+pub use machine::{machines, Machine};
+pub use report::GspcReport;
+
+use runs::{main_specs, other_specs};
+
+/// What the study runs on.
+#[derive(Clone, Debug)]
+pub struct GspcConfig {
+    /// LLC capacities in bytes; the first is the main one (every run), the
+    /// others get the Table 6 policies and OPT only (Figure 16).
+    pub sizes: Vec<u64>,
+    pub ways: u32,
+    pub block: u32,
+    pub banks: u32,
+    pub machines: Vec<Machine>,
+    pub threads: Threads,
+}
+
+/// Why the study could not run. Each variant says what was being done;
+/// its cause is its [`std::error::Error::source`], not repeated in its text.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    #[error("{0}")]
+    Config(String),
+    #[error("an LLC of {size}")]
+    Geometry {
+        size: String,
+        #[source]
+        source: CacheError,
+    },
+    #[error(transparent)]
+    Policy(#[from] CacheError),
+    #[error("timing machine {machine}")]
+    Machine {
+        machine: &'static str,
+        #[source]
+        source: MemError,
+    },
+    #[error("cannot read trace {}", path.display())]
+    Open {
+        path: PathBuf,
+        #[source]
+        source: TraceError,
+    },
+    #[error("cannot compute next uses of {}", path.display())]
+    NextUse {
+        path: PathBuf,
+        #[source]
+        source: RunError,
+    },
+    #[error("cannot simulate {}", path.display())]
+    Simulate {
+        path: PathBuf,
+        #[source]
+        source: TraceError,
+    },
+}
+
+impl GspcConfig {
+    /// The LLC of `size` bytes in the study's shape.
+    pub fn geometry(&self, size: u64) -> Result<Geometry, CacheError> {
+        Geometry::from_size(size, Ways::N(self.ways), self.block)?.with_banks(self.banks)
+    }
+
+    /// Errors naming what is wrong, before anything runs: every size must
+    /// make a cache of the study's shape, and no size may repeat.
+    pub fn check(&self) -> Result<(), StudyError> {
+        if self.sizes.is_empty() {
+            return Err(StudyError::Config("no LLC size to study".into()));
+        }
+        for (i, &size) in self.sizes.iter().enumerate() {
+            self.geometry(size).map_err(|source| StudyError::Geometry {
+                size: gfxcache_cache::format_size(size),
+                source,
+            })?;
+            if self.sizes[..i].contains(&size) {
+                return Err(StudyError::Config(format!(
+                    "the LLC size {} is studied twice",
+                    gfxcache_cache::format_size(size)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One policy at one size, with its timers.
+struct Run {
+    spec: PolicySpec,
+    size: u64,
+    cache: Box<dyn CacheSim>,
+    timers: Vec<(&'static str, FrameTimer)>,
+    events: Vec<BlockEvent>,
+}
+
+impl Run {
+    fn batch(&mut self, accesses: &[Access]) {
+        self.cache.access_batch_events(accesses, &mut self.events);
+        for (_, t) in &mut self.timers {
+            feed(t, &self.events);
+        }
+    }
+}
+
+/// Hands the LLC's outcomes to a frame timer: every access with whether it
+/// hit, and every dirty eviction as a memory write.
+fn feed(timer: &mut FrameTimer, events: &[BlockEvent]) {
+    for e in events {
+        let hit = e.outcome == BlockOutcome::Hit;
+        timer.access(e.block, e.stream, e.write, hit);
+        if let BlockOutcome::Fill {
+            victim: Some((victim, true)),
+        } = e.outcome
+        {
+            timer.writeback(victim);
+        }
+    }
+}
+
+fn open(trace: &Path) -> Result<Box<dyn gfxcache_trace::TraceRead>, StudyError> {
+    gfxcache_trace::open(trace).map_err(|source| StudyError::Open {
+        path: trace.to_path_buf(),
+        source,
+    })
+}
+
+/// Runs the whole study over `trace`, reporting progress to `progress`.
+pub fn run(
+    trace: &Path,
+    config: &GspcConfig,
+    progress: ProgressFn<'_>,
+) -> Result<GspcReport, StudyError> {
+    config.check()?;
+    let mut seconds = BTreeMap::new();
+    let start = Instant::now();
+    let env = Env {
+        next_use: Some(Arc::new(next_use(trace, config, progress)?)),
+    };
+    seconds.insert("next_use".to_string(), start.elapsed().as_secs_f64());
+
+    let mut runs = plan(config, &env)?;
+    let start = Instant::now();
+    let mut reader = open(trace)?;
+    let meta = reader.meta().clone();
+    let parallel = config.threads == Threads::Many;
+    run::for_each_batch(
+        reader.as_mut(),
+        config.threads,
+        |batch| {
+            if parallel {
+                runs.par_iter_mut().for_each(|r| r.batch(&batch.accesses));
+            } else {
+                runs.iter_mut().for_each(|r| r.batch(&batch.accesses));
+            }
+            Ok::<(), TraceError>(())
+        },
+        |d, t| progress(Progress::bytes("simulating", d, t)),
+    )
+    .map_err(|source| StudyError::Simulate {
+        path: trace.to_path_buf(),
+        source,
+    })?;
+    seconds.insert("simulate".to_string(), start.elapsed().as_secs_f64());
+
+    Ok(assemble::report(trace, &meta, config, runs, seconds))
+}
+
+/// The next-use indices of `trace`, for OPT.
+fn next_use(
+    trace: &Path,
+    config: &GspcConfig,
+    progress: ProgressFn<'_>,
+) -> Result<gfxcache_cache::NextUse, StudyError> {
+    let mut reader = open(trace)?;
+    run::next_use(reader.as_mut(), config.block, config.threads, |d, t| {
+        progress(Progress::bytes("next uses", d, t))
+    })
+    .map_err(|source| StudyError::NextUse {
+        path: trace.to_path_buf(),
+        source,
+    })
+}
+
+/// Every run of the study, built and with its timers, before the trace.
+fn plan(config: &GspcConfig, env: &Env) -> Result<Vec<Run>, StudyError> {
+    let mut runs = Vec::new();
+    for (i, &size) in config.sizes.iter().enumerate() {
+        let geom = config.geometry(size)?;
+        let specs = if i == 0 { main_specs() } else { other_specs() };
+        for s in &specs {
+            let spec: PolicySpec = s.parse()?;
+            let cache = crate::build_observed(&spec, &geom, env)?;
+            let timers = config
+                .machines
+                .iter()
+                .filter(|m| i == 0 || m.every_size)
+                .map(|m| {
+                    // The timed LLC is the simulated one: its banks and size.
+                    let llc = LlcTiming {
+                        banks: config.banks,
+                        bank_bytes: size / u64::from(config.banks.max(1)),
+                        ..m.llc.clone()
+                    };
+                    FrameTimer::new(&m.gpu, &llc, &m.dram)
+                        .map(|t| (m.name, t))
+                        .map_err(|source| StudyError::Machine {
+                            machine: m.name,
+                            source,
+                        })
+                })
+                .collect::<Result<_, _>>()?;
+            runs.push(Run {
+                spec,
+                size,
+                cache,
+                timers,
+                events: Vec::new(),
+            });
+        }
+    }
+    Ok(runs)
+}

@@ -1,0 +1,362 @@
+//! The TCOR paper's study (Joseph, Aragón, Parcerisa and González) on a
+//! tile-based frame's trace and its binned render passes: the Attribute
+//! Cache miss-ratio curves with the lower bound (Section V-A), and the
+//! baseline Tiling Engine, TCOR without and with its L2 enhancements
+//! through the shared L2 to main memory, with energy and Tile Fetcher
+//! throughput (Section V-B).
+//!
+//! [`run`] takes the trace, the binned passes and a [`TcorConfig`] and
+//! returns a [`TcorReport`], reporting progress through a callback; it
+//! writes no file and draws nothing (the command line writes `tcor.json`,
+//! the CSV files, the figures and the page from the report). The six runs
+//! through the L2 ([`engines`]) go first, the trace decoded once and every
+//! batch fed to every run in parallel, because they also check that the
+//! trace and the binned passes are of the same frame; then the curves
+//! ([`curves`]), their points in parallel.
+//!
+//! - [`report`]: the result, one serde document; [`paper`]: the paper's
+//!   published figures, shown beside ours.
+
+mod curves;
+mod engines;
+pub mod paper;
+mod reduce;
+pub mod report;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use gfxcache_cache::run::{self, Threads};
+use gfxcache_cache::stats::ratio;
+use gfxcache_cache::{format_size, Progress, ProgressFn, Ways};
+use gfxcache_mem::EnergyModel;
+use gfxcache_trace::{TraceError, TraceMeta};
+use rayon::prelude::*;
+
+use crate::binned_file::BinnedFileError;
+use crate::bound::frame_lower_bound;
+use crate::{
+    characteristics, AttributeCacheConfig, Binning, ConfigError, FetcherTiming, FrameL2,
+    FrameL2Stats, FrameMismatch, L2Config, L2Policy, PassTraffic, TileBuffers,
+};
+
+pub use curves::curve_set;
+pub use reduce::by_size;
+pub use report::TcorReport;
+
+use engines::{energy, plans, Plan};
+use report::*;
+
+/// What the study runs with.
+#[derive(Clone, Debug)]
+pub struct TcorConfig {
+    /// Capacity and ways of the shared L2 (its policy depends on the run).
+    pub l2_bytes: u64,
+    pub l2_ways: u32,
+    pub tile_buffers: TileBuffers,
+    pub timing: FetcherTiming,
+    /// Attribute Cache sizes of the miss-ratio curves, increasing.
+    pub sizes: Vec<u64>,
+    /// How close to the lower bound counts as reaching it.
+    pub tolerance: f64,
+    pub energy: EnergyModel,
+    pub threads: Threads,
+}
+
+/// Why the study could not run. Each variant says what was being done;
+/// its cause is its [`std::error::Error::source`], not repeated in its text.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// A setting the study cannot run with: `field` names the
+    /// [`TcorConfig`] field.
+    #[error("{field}: {what}")]
+    Config { field: &'static str, what: String },
+    #[error("cannot read {}", path.display())]
+    ReadBinned {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}", path.display())]
+    ParseBinned {
+        path: PathBuf,
+        #[source]
+        source: BinnedFileError,
+    },
+    #[error("replaying the Parameter Buffer")]
+    Replay(#[source] ConfigError),
+    #[error("the L2")]
+    L2(#[source] ConfigError),
+    #[error("Attribute Cache sweep")]
+    Sweep(#[source] ConfigError),
+    #[error("cannot read trace {}", path.display())]
+    Open {
+        path: PathBuf,
+        #[source]
+        source: TraceError,
+    },
+    #[error("{} against {passes} binned passes", path.display())]
+    Read {
+        path: PathBuf,
+        passes: usize,
+        #[source]
+        source: TraceError,
+    },
+    #[error("{} against {passes} binned passes", path.display())]
+    Mismatch {
+        path: PathBuf,
+        passes: usize,
+        #[source]
+        source: FrameMismatch,
+    },
+}
+
+impl TcorConfig {
+    /// Errors naming what is wrong, before anything runs.
+    pub fn check(&self) -> Result<(), StudyError> {
+        let bad = |field, what| Err(StudyError::Config { field, what });
+        if let Err(e) = self.energy.check() {
+            return bad("energy", format!("energy model: {e}"));
+        }
+        if !(self.tolerance >= 0.0 && self.tolerance.is_finite()) {
+            return bad(
+                "tolerance",
+                format!("{}: expected a fraction >= 0", self.tolerance),
+            );
+        }
+        for &s in &self.sizes {
+            if let Err(e) = crate::config_of_size(s, Ways::Full, Default::default()) {
+                return bad("sizes", format!("{}: {e}", format_size(s)));
+            }
+        }
+        if let Err(e) = crate::L2Cache::new(self.l2(L2Policy::default())) {
+            let (size, ways) = (format_size(self.l2_bytes), self.l2_ways);
+            return bad("l2", format!("{size} {ways}-way: {e}"));
+        }
+        Ok(())
+    }
+
+    fn l2(&self, policy: L2Policy) -> L2Config {
+        L2Config {
+            bytes: self.l2_bytes,
+            ways: self.l2_ways,
+            policy,
+        }
+    }
+}
+
+/// Runs the whole study over `trace` and its binned passes `binned`.
+/// `other_l1` are the L1s outside the Tiling Engine whose accesses count
+/// in every run's energy (known when the frame was rendered; may be empty).
+pub fn run(
+    trace: &Path,
+    binned: &Path,
+    config: &TcorConfig,
+    other_l1: Vec<L1Count>,
+    progress: ProgressFn<'_>,
+) -> Result<TcorReport, StudyError> {
+    config.check()?;
+    let mut seconds = BTreeMap::new();
+    let start = Instant::now();
+    let (passes, binnings) = read_binned(binned)?;
+    seconds.insert("read_binned".to_string(), start.elapsed().as_secs_f64());
+
+    // The L2 runs first: they also check that the trace and the binned
+    // passes are of the same frame, before the long curves.
+    let start = Instant::now();
+    let (engines, plans) = plans();
+    let traffic: Vec<Vec<PassTraffic>> = engines
+        .par_iter()
+        .map(|e| binnings.iter().map(|b| PassTraffic::new(b, e)).collect())
+        .collect::<Result<_, _>>()
+        .map_err(StudyError::Replay)?;
+    let (meta, stats) = simulate(trace, &traffic, &plans, config, progress)?;
+    seconds.insert("l2".to_string(), start.elapsed().as_secs_f64());
+
+    let start = Instant::now();
+    let curves = curves::curves(&binnings, config, progress)?;
+    seconds.insert(
+        "attribute_cache_curves".to_string(),
+        start.elapsed().as_secs_f64(),
+    );
+
+    let runs: Vec<EngineRun> = plans
+        .iter()
+        .zip(stats)
+        .map(|(p, s)| EngineRun {
+            engine: p.engine.to_string(),
+            tile_cache: format_size(p.tile_cache),
+            about: p.about.clone(),
+            l2_policy: match p.l2_policy {
+                L2Policy::Lru => "lru",
+                L2Policy::DeadAware => "dead-aware",
+            }
+            .to_string(),
+            energy: energy(config, p, &s, &other_l1),
+            stats: s,
+        })
+        .collect();
+    let first = runs.first().map(|r| r.stats).unwrap_or_default();
+    let mut report = TcorReport {
+        trace: trace.display().to_string(),
+        binned: binned.display().to_string(),
+        scene: meta.scene.clone(),
+        resolution: meta.resolution.map(|[w, h]| (w, h)),
+        render_passes: first.render_passes,
+        tiles: first.tiles,
+        frame: frame_characteristics(&passes),
+        passes,
+        l2: L2Setup {
+            bytes: config.l2_bytes,
+            ways: config.l2_ways,
+            tile_buffers: config.tile_buffers,
+            fetcher: config.timing,
+        },
+        reach: curves::reach(&curves, config.tolerance),
+        curves,
+        lower_bound: lower_bounds(&binnings),
+        pb_l2_accesses: by_size(&runs, |s| s.stats.pb_l2_accesses()),
+        pb_dram_accesses: by_size(&runs, |s| s.stats.pb_memory_accesses()),
+        dram_accesses: by_size(&runs, |s| s.stats.memory_accesses()),
+        energy_nj: by_size(&runs, |s| s.energy.total_nj),
+        primitives_per_cycle: by_size(&runs, |s| s.stats.fetcher.primitives_per_cycle),
+        reductions: BTreeMap::new(),
+        paper: paper::reductions(),
+        energy_model: config.energy,
+        other_l1,
+        runs,
+        seconds,
+    };
+    report.reductions = reduce::reductions(&report);
+    Ok(report)
+}
+
+/// LB of the two TCOR Attribute Caches, keyed by Tile Cache size.
+fn lower_bounds(binnings: &[Binning]) -> BTreeMap<String, u64> {
+    let mut lower_bound = BTreeMap::new();
+    for (label, c) in [
+        ("64KiB", AttributeCacheConfig::tcor_48k()),
+        ("128KiB", AttributeCacheConfig::tcor_112k()),
+    ] {
+        let lb = binnings.iter().map(|b| frame_lower_bound(b, &c)).sum();
+        lower_bound.insert(label.to_string(), lb);
+    }
+    lower_bound
+}
+
+/// The render passes of `path`, binned, with their Table II rows.
+fn read_binned(path: &Path) -> Result<(Vec<PassCharacteristics>, Vec<Binning>), StudyError> {
+    let bytes = std::fs::read(path).map_err(|source| StudyError::ReadBinned {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let passes = crate::binned_file::parse(&bytes).map_err(|source| StudyError::ParseBinned {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(passes
+        .into_iter()
+        .map(|p| {
+            let row = PassCharacteristics {
+                frame: p.frame_number,
+                pass: p.pass,
+                characteristics: characteristics(&p.binning),
+            };
+            (row, p.binning)
+        })
+        .unzip())
+}
+
+fn frame_characteristics(passes: &[PassCharacteristics]) -> FrameCharacteristics {
+    let mut f = FrameCharacteristics::default();
+    for p in passes {
+        let c = &p.characteristics;
+        f.primitives += c.primitives;
+        f.attributes += c.attributes;
+        f.tile_uses += c.tile_uses;
+        f.footprint_bytes += c.footprint_bytes;
+        f.largest_pass_footprint_bytes = f.largest_pass_footprint_bytes.max(c.footprint_bytes);
+    }
+    f.average_reuse = ratio(f.tile_uses, f.primitives);
+    f
+}
+
+/// Feeds the trace to the six runs.
+fn simulate(
+    trace: &Path,
+    traffic: &[Vec<PassTraffic>],
+    plans: &[Plan],
+    config: &TcorConfig,
+    progress: ProgressFn<'_>,
+) -> Result<(TraceMeta, Vec<FrameL2Stats>), StudyError> {
+    let mut l2s = plans
+        .iter()
+        .map(|p| {
+            FrameL2::new(
+                &traffic[p.traffic],
+                config.l2(p.l2_policy),
+                config.tile_buffers,
+                config.timing,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(StudyError::L2)?;
+    let mut reader = gfxcache_trace::open(trace).map_err(|source| StudyError::Open {
+        path: trace.to_path_buf(),
+        source,
+    })?;
+    let meta = reader.meta().clone();
+    let parallel = config.threads == Threads::Many;
+    let (path, passes) = (trace.to_path_buf(), traffic[0].len());
+    let fed = run::for_each_batch(
+        reader.as_mut(),
+        config.threads,
+        |batch| -> Result<(), Feed> {
+            if parallel {
+                l2s.par_iter_mut().try_for_each(|l| l.batch(batch))?;
+            } else {
+                l2s.iter_mut().try_for_each(|l| l.batch(batch))?;
+            }
+            Ok(())
+        },
+        |d, t| progress(Progress::bytes("L2", d, t)),
+    );
+    let stats = fed.and_then(|()| {
+        l2s.into_iter()
+            .map(FrameL2::finish)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(Feed::Mismatch)
+    });
+    match stats {
+        Ok(stats) => Ok((meta, stats)),
+        Err(Feed::Trace(source)) => Err(StudyError::Read {
+            path,
+            passes,
+            source,
+        }),
+        Err(Feed::Mismatch(source)) => Err(StudyError::Mismatch {
+            path,
+            passes,
+            source,
+        }),
+    }
+}
+
+/// What can stop the trace's pass through the L2s.
+enum Feed {
+    Trace(TraceError),
+    Mismatch(FrameMismatch),
+}
+
+impl From<TraceError> for Feed {
+    fn from(e: TraceError) -> Feed {
+        Feed::Trace(e)
+    }
+}
+
+impl From<FrameMismatch> for Feed {
+    fn from(e: FrameMismatch) -> Feed {
+        Feed::Mismatch(e)
+    }
+}
