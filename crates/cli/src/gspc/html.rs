@@ -9,12 +9,14 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::plots::FIGURES;
-use super::{find, main_size, paper_fps, policy_names, size_label, PAPER_SIZE};
+use super::{find, main_size, paper_fps, policy_names, PAPER_SIZE};
 use crate::report::html::{
-    cell, esc, figures_section, head, paper_cell, pct, percent, ratio, scene, seconds_table,
-    section, strings, text, TAIL,
+    cell, esc, figures_section, head, paper_cell, ratio, scene, seconds_table, section, strings,
+    text, TAIL,
 };
+use crate::table::percent;
 use crate::table::thousands;
+use gfxcache_cache::format_size;
 use gfxcache_llc::study::paper;
 use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
 
@@ -47,7 +49,7 @@ fn heading(r: &GspcReport) -> String {
 }
 
 fn setup(r: &GspcReport) -> String {
-    let sizes: Vec<String> = r.sizes.iter().map(|&s| size_label(s)).collect();
+    let sizes: Vec<String> = r.sizes.iter().map(|&s| format_size(s)).collect();
     format!(
         "<p>Trace <code>{}</code>; LLC of {} ({} ways, {}-byte blocks, {} banks). \
          The paper's values are its averages over 52 DirectX frames at 8 MB (Gaur et al., MICRO'13), \
@@ -63,7 +65,7 @@ fn setup(r: &GspcReport) -> String {
 fn misses_table(r: &GspcReport) -> String {
     let mut head = vec!["policy".to_string()];
     for &s in &r.sizes {
-        let l = size_label(s);
+        let l = format_size(s);
         head.push(format!("misses {l}"));
         head.push(format!("vs DRRIP {l}"));
     }
@@ -103,10 +105,12 @@ fn hit_rate_table(r: &GspcReport) -> String {
         let paper = paper::HIT_RATES.iter().find(|(n, _)| *n == p.policy);
         let mut row = vec![text(&p.policy)];
         row.extend([h.tex, h.rt, h.z, h.all].map(|v| cell(Some(percent(v)))));
-        row.extend((0..3).map(|k| paper_cell(paper.and_then(|(_, v)| v[k]).map(pct))));
+        row.extend(
+            (0..3).map(|k| paper_cell(paper.and_then(|(_, v)| v[k]).map(|v| percent(v / 100.0)))),
+        );
         row
     });
-    let title = format!("Hit rates at {}, % (Figure 5)", size_label(size));
+    let title = format!("Hit rates at {} (Figure 5)", format_size(size));
     section(&title, &strings(&head), rows)
 }
 
@@ -118,9 +122,9 @@ fn rt_to_tex_table(r: &GspcReport) -> String {
         "policy",
         "TEX hits RT->TEX",
         "TEX hits intra",
-        "inter share %",
-        "RT consumed %",
-        "paper RT consumed %",
+        "inter share",
+        "RT consumed",
+        "paper RT consumed",
     ];
     let rows = at_size(r, size).map(|p| {
         let all = p.tex_hits_inter + p.tex_hits_intra;
@@ -131,19 +135,19 @@ fn rt_to_tex_table(r: &GspcReport) -> String {
             cell(Some(thousands(p.tex_hits_intra))),
             cell(share),
             cell(Some(percent(p.rt_consumed_fraction))),
-            paper_cell(paper::lookup(paper::RT_CONSUMED, &p.policy).map(pct)),
+            paper_cell(paper::lookup(paper::RT_CONSUMED, &p.policy).map(|v| percent(v / 100.0))),
         ]
     });
     let title = format!(
         "Render target to texture consumption at {} (Figure 6)",
-        size_label(size)
+        format_size(size)
     );
     let mut h = section(&title, &strings(&head), rows);
     let _ = writeln!(
         h,
         "<p>Share of OPT's texture hits that are RT-&gt;TEX: {} (paper: {}).</p>",
         percent(r.opt_epochs.tex_inter_share),
-        pct(paper::OPT_TEX_INTER_SHARE)
+        percent(paper::OPT_TEX_INTER_SHARE / 100.0)
     );
     h
 }
@@ -155,8 +159,8 @@ fn rrpv_table(r: &GspcReport) -> String {
     };
     let head = [
         "policy",
-        "RT fills at max RRPV %",
-        "TEX fills at max RRPV %",
+        "RT fills at max RRPV",
+        "TEX fills at max RRPV",
         "paper RT",
         "paper TEX",
     ];
@@ -168,13 +172,13 @@ fn rrpv_table(r: &GspcReport) -> String {
                 text(&p.policy),
                 cell(p.rt_fills_at_max_rrpv.map(percent)),
                 cell(p.tex_fills_at_max_rrpv.map(percent)),
-                paper_cell(paper.map(|(rt, _)| pct(rt))),
-                paper_cell(paper.map(|(_, tex)| pct(tex))),
+                paper_cell(paper.map(|(rt, _)| percent(rt / 100.0))),
+                paper_cell(paper.map(|(_, tex)| percent(tex / 100.0))),
             ]
         });
     let title = format!(
         "Fills at the largest RRPV at {} (Figure 8)",
-        size_label(size)
+        format_size(size)
     );
     section(&title, &strings(&head), rows)
 }
@@ -198,8 +202,8 @@ fn epoch_table(
     let head = [
         "epoch",
         "hits",
-        "hit share %",
-        "paper share %",
+        "hit share",
+        "paper share",
         "entries",
         "resident",
         "death ratio",
@@ -213,7 +217,7 @@ fn epoch_table(
                 text(name),
                 cell(Some(thousands(e.hits_by_epoch[k]))),
                 cell(Some(percent(e.hit_share_by_epoch[k]))),
-                paper_cell(paper_share.map(|s| pct(s[k]))),
+                paper_cell(paper_share.map(|s| percent(s[k] / 100.0))),
                 cell(Some(thousands(e.entries[k]))),
                 cell(Some(thousands(e.resident[k]))),
                 cell(e.death_ratios.get(k).map(|d| ratio(*d))),
@@ -233,7 +237,7 @@ fn stream_mix_table(r: &GspcReport) -> String {
     });
     section(
         "LLC accesses per stream (Figure 4)",
-        &strings(&["stream", "accesses", "%"]),
+        &strings(&["stream", "accesses", "share"]),
         rows,
     )
 }
@@ -243,10 +247,10 @@ fn t_table(r: &GspcReport) -> String {
         vec![
             text(&p.t.to_string()),
             cell(Some(thousands(p.misses))),
-            cell(Some(pct(p.change_vs_t16))),
+            cell(Some(percent(p.change_vs_t16 / 100.0))),
         ]
     });
-    let head = strings(&["t", "GSPZTC misses", "change vs t=16 %"]);
+    let head = strings(&["t", "GSPZTC misses", "change vs t=16"]);
     section("Sensitivity to t (Figure 11)", &head, rows)
 }
 
@@ -260,7 +264,7 @@ fn fps_table(r: &GspcReport) -> String {
         head.push(format!("{} paper", c.name));
     }
     let rows = r.policies.iter().map(|p| {
-        let label = size_label(p.size);
+        let label = format_size(p.size);
         let mut row = vec![
             text(&p.policy),
             text(&label),
@@ -339,7 +343,7 @@ mod tests {
         assert_eq!(thousands(1_000), "1,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(ratio(0.8691), "0.869");
-        assert_eq!(percent(0.5346), "53.5");
+        assert_eq!(percent(0.5346), "53.46%");
         assert_eq!(esc("a<b&c \"d\""), "a&lt;b&amp;c &quot;d&quot;");
     }
 }

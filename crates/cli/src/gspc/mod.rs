@@ -59,9 +59,6 @@ pub fn policy_names(report: &GspcReport) -> Vec<&str> {
     names
 }
 
-/// Shared with the other studies' writers: see [`crate::report`].
-pub use crate::report::size_label;
-
 /// The size the paper's averages were measured at (Figures 4 to 15, 17).
 pub const PAPER_SIZE: u64 = 8 * 1024 * 1024;
 
@@ -286,10 +283,7 @@ mod tests {
     }
 
     #[test]
-    fn labels_sizes_like_the_paper() {
-        assert_eq!(size_label(8 * MIB), "8MiB");
-        assert_eq!(size_label(512 * 1024), "512KiB");
-        assert_eq!(size_label(1000), "1000B");
+    fn finds_the_papers_frame_rates() {
         assert_eq!(paper_fps("16MiB", "gspc+ucd"), Some(1.118));
     }
 }

@@ -7,10 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{find, main_size, paper_fps, size_label, FPS_POLICIES, ISO_OVERHEAD, PAPER_SIZE};
+use super::{find, main_size, paper_fps, FPS_POLICIES, ISO_OVERHEAD, PAPER_SIZE};
 use super::{REUSE_POLICIES, TABLE6};
 use crate::report::bars::{Panel, Unit};
 use crate::report::figure::{write_figures, Figure};
+use gfxcache_cache::format_size;
 use gfxcache_llc::study::paper;
 use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
 
@@ -173,7 +174,7 @@ fn fig06(r: &GspcReport) -> Vec<Panel> {
     };
     let inter_paper = paper::OPT_TEX_INTER_SHARE / 100.0;
     let hits = Panel::new(
-        &format!("Texture hits over OPT's at {}", size_label(size)),
+        &format!("Texture hits over OPT's at {}", format_size(size)),
         "hits / OPT's texture hits",
         Unit::Ratio,
         names(REUSE_POLICIES),
@@ -261,7 +262,7 @@ fn fig08(r: &GspcReport) -> Vec<Panel> {
                 .and_then(|p| p.tex_fills_at_max_rrpv)
                 .map(|f| 100.0 * f),
         ];
-        panel = panel.series(format!("ours {}", size_label(size)), values);
+        panel = panel.series(format!("ours {}", format_size(size)), values);
     }
     let (rt, tex) = paper::DRRIP_RRPV3;
     vec![panel.paper("paper (8 MB)", vec![Some(rt), Some(tex)])]
@@ -320,7 +321,7 @@ fn fig13(r: &GspcReport) -> Vec<Panel> {
     let runs: Vec<Option<&PolicyResult>> = policies.iter().map(|p| find(r, p, size)).collect();
     let metric =
         |f: fn(&PolicyResult) -> f64| runs.iter().map(|p| p.map(|p| 100.0 * f(p))).collect();
-    let subtitle = format!("Rates at {}", size_label(size));
+    let subtitle = format!("Rates at {}", format_size(size));
     let panel = Panel::new(&subtitle, "%", Unit::Percent, names(&policies))
         .series("TEX hit rate", metric(|p| p.hit_rate.tex))
         .series("RT consumed", metric(|p| p.rt_consumed_fraction))
@@ -336,7 +337,7 @@ fn fig15_17(r: &GspcReport) -> Vec<Panel> {
     type Ours = Box<dyn Fn(&PolicyResult) -> Option<f64>>;
     let mut groups: Vec<(String, u64, Ours, Option<String>)> = Vec::new();
     for &size in &r.sizes {
-        let label = size_label(size);
+        let label = format_size(size);
         let ours: Ours = Box::new(|p| Some(p.fps_vs_drrip));
         groups.push((format!("baseline {label}"), size, ours, Some(label)));
     }
@@ -347,7 +348,7 @@ fn fig15_17(r: &GspcReport) -> Vec<Panel> {
             let ours: Ours = Box::new(move |p| p.timing.get(&name).map(|t| t.fps_vs_drrip));
             let paper_config = (size == PAPER_SIZE).then(|| c.name.clone());
             groups.push((
-                format!("{} {}", c.name, size_label(size)),
+                format!("{} {}", c.name, format_size(size)),
                 size,
                 ours,
                 paper_config,
@@ -399,7 +400,7 @@ fn per_size(
             .iter()
             .map(|p| find(r, p, size).and_then(&ours))
             .collect();
-        panel = panel.series(format!("ours {}", size_label(size)), values);
+        panel = panel.series(format!("ours {}", format_size(size)), values);
     }
     // The paper's bar shows only beside a policy we ran: prune keeps any
     // category with a value, and a paper-only group would invent a result.

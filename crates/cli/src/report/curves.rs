@@ -12,7 +12,7 @@ use plotters::prelude::*;
 
 use super::bars::OURS;
 use super::figure::{chart_builder, draw_legend, Plot};
-use super::size_label;
+use gfxcache_cache::format_size;
 
 /// How a line is drawn: solid with dots, or dashed with triangles, so two
 /// policies of one colour (e.g. OPT and LRU at one associativity) read
@@ -238,7 +238,7 @@ impl ValueFormatter<f64> for SizeAxis {
             let (da, db) = ((log2(**a) - value).abs(), (log2(**b) - value).abs());
             da.total_cmp(&db)
         });
-        nearest.map(|&b| size_label(b)).unwrap_or_default()
+        nearest.map(|&b| format_size(b)).unwrap_or_default()
     }
 }
 

@@ -139,16 +139,6 @@ pub fn ratio(v: f64) -> String {
     format!("{v:.3}")
 }
 
-/// A fraction as a percentage, 1 decimal.
-pub fn percent(fraction: f64) -> String {
-    pct(100.0 * fraction)
-}
-
-/// A value already in percent, 1 decimal.
-pub fn pct(v: f64) -> String {
-    format!("{v:.1}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,7 +146,6 @@ mod tests {
     #[test]
     fn formats_and_escapes() {
         assert_eq!(ratio(0.8691), "0.869");
-        assert_eq!(percent(0.5346), "53.5");
         assert_eq!(
             esc("a<b&c \"d\" 'e'"),
             "a&lt;b&amp;c &quot;d&quot; &#39;e&#39;"

@@ -1,5 +1,5 @@
-//! What the studies' report writers share (`gspc::write`, `tcor::write`):
-//! naming sizes, writing CSV tables, the SVG figures ([`figure`], with
+//! What the studies' report writers share (`gspc`, `tcor`): writing CSV
+//! tables, the SVG figures ([`figure`], with
 //! grouped bar charts in [`bars`] and miss-ratio curves in [`curves`]) and
 //! the HTML page's pieces ([`html`]).
 //!
@@ -31,32 +31,6 @@ pub fn print_result(
         println!("\nReport: {}", dir.join("index.html").display());
     }
     Ok(())
-}
-
-/// A size as the papers' configuration names spell it: `8MiB`, `512KiB`.
-pub fn size_label(bytes: u64) -> String {
-    const KIB: u64 = 1024;
-    const MIB: u64 = 1024 * KIB;
-    if bytes >= MIB && bytes.is_multiple_of(MIB) {
-        format!("{}MiB", bytes / MIB)
-    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
-        format!("{}KiB", bytes / KIB)
-    } else {
-        format!("{bytes}B")
-    }
-}
-
-/// The bytes of a [`size_label`] (`64KiB` is 65 536); `None` for any other
-/// text.
-pub fn parse_size_label(label: &str) -> Option<u64> {
-    let (digits, unit) = if let Some(n) = label.strip_suffix("MiB") {
-        (n, 1024 * 1024)
-    } else if let Some(n) = label.strip_suffix("KiB") {
-        (n, 1024)
-    } else {
-        (label.strip_suffix('B')?, 1)
-    };
-    digits.parse::<u64>().ok()?.checked_mul(unit)
 }
 
 /// Writes a study's directory `dir` (created if needed): the report as
@@ -121,20 +95,4 @@ pub fn read_csv(path: &Path) -> anyhow::Result<Vec<Vec<String>>> {
     r.records()
         .map(|rec| Ok(rec?.iter().map(String::from).collect()))
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn size_labels_round_trip() {
-        for bytes in [64 * 1024, 8 * 1024 * 1024, 1000, 1536, 48 * 1024] {
-            assert_eq!(parse_size_label(&size_label(bytes)), Some(bytes));
-        }
-        assert_eq!(size_label(1536), "1536B");
-        assert_eq!(parse_size_label("64KiB"), Some(65536));
-        assert_eq!(parse_size_label("full"), None);
-        assert_eq!(parse_size_label("KiB"), None);
-    }
 }

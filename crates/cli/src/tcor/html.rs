@@ -12,11 +12,11 @@ use gfxcache_tcor::TileBuffers;
 
 use super::{by_size, find_run, plots, tile_caches};
 use crate::report::html::{
-    cell, esc, figures_section, head, paper_cell, pct, ratio, scene, seconds_table, section,
-    strings, text, TAIL,
+    cell, esc, figures_section, head, paper_cell, ratio, scene, seconds_table, section, strings,
+    text, TAIL,
 };
-use crate::report::size_label;
-use crate::table::thousands;
+use crate::table::{percent, thousands};
+use gfxcache_cache::format_size;
 use gfxcache_tcor::study::paper;
 use gfxcache_tcor::study::report::{Reductions, TcorReport, ENGINES};
 
@@ -63,7 +63,7 @@ fn setup(r: &TcorReport) -> String {
          italics beside ours, which come from one frame.</p>\n",
         esc(&r.trace),
         esc(&r.binned),
-        esc(&size_label(l2.bytes)),
+        esc(&format_size(l2.bytes)),
         l2.ways,
         f.l2_cycles,
         f.memory_cycles,
@@ -80,18 +80,18 @@ fn energy_model(r: &TcorReport) -> String {
          line read, {} pJ per line written. Leakage, refresh and the interconnect are \
          not modelled.</p>\n",
         num(m.sram_ref_pj),
-        esc(&size_label(m.sram_ref_bytes)),
-        esc(&size_label(m.sram_ref_bytes)),
+        esc(&format_size(m.sram_ref_bytes)),
+        esc(&format_size(m.sram_ref_bytes)),
         num(m.sram_exponent),
         num(m.sram_access_pj(r.l2.bytes)),
-        esc(&size_label(r.l2.bytes)),
+        esc(&format_size(r.l2.bytes)),
         num(m.dram_read_pj),
         num(m.dram_write_pj),
     );
     let rows = r.other_l1.iter().map(|c| {
         vec![
             text(&c.name),
-            text(&size_label(c.bytes)),
+            text(&format_size(c.bytes)),
             cell(Some(thousands(c.accesses))),
             cell(Some(num(m.sram_access_pj(c.bytes)))),
         ]
@@ -178,24 +178,29 @@ fn reductions_table(r: &TcorReport) -> String {
         head.push(format!("ours {s}"));
         head.push(format!("paper {s}"));
     }
+    let in_percent = |v: f64| percent(v / 100.0);
     type Metric = (&'static str, fn(&Reductions) -> f64, fn(f64) -> String);
     let metrics: [Metric; 6] = [
         (
-            "PB accesses to the L2, % (Figures 14-15)",
+            "PB accesses to the L2 (Figures 14-15)",
             |x| x.pb_l2_accesses,
-            pct,
+            in_percent,
         ),
         (
-            "PB accesses to main memory, % (16-17)",
+            "PB accesses to main memory (16-17)",
             |x| x.pb_dram_accesses,
-            pct,
+            in_percent,
         ),
-        ("main-memory accesses, % (18-19)", |x| x.dram_accesses, pct),
-        ("memory-hierarchy energy, % (20-21)", |x| x.energy, pct),
         (
-            "energy without the L2 enhancements, % (20-21)",
+            "main-memory accesses (18-19)",
+            |x| x.dram_accesses,
+            in_percent,
+        ),
+        ("memory-hierarchy energy (20-21)", |x| x.energy, in_percent),
+        (
+            "energy without the L2 enhancements (20-21)",
             |x| x.energy_no_l2,
-            pct,
+            in_percent,
         ),
         (
             "Tile Fetcher speedup, times (23-24)",
@@ -302,7 +307,7 @@ fn reach_section(r: &TcorReport) -> String {
             text(&c.policy),
             text(&c.ways),
             cell(Some(
-                c.bytes.map_or("not within the sweep".into(), size_label),
+                c.bytes.map_or("not within the sweep".into(), format_size),
             )),
             paper_cell(paper_kib(&c.policy, &c.ways).map(|k| format!("{k} KiB"))),
         ]
@@ -381,12 +386,12 @@ mod tests {
     fn sets_ours_beside_the_paper() -> anyhow::Result<()> {
         let html = index(&report())?;
         assert!(
-            html.contains("<td class=\"paper\">33.5</td>"),
+            html.contains("<td class=\"paper\">33.50%</td>"),
             "paper's PB L2 decrease"
         );
-        assert!(html.contains("<td class=\"paper\">37.1</td>"));
+        assert!(html.contains("<td class=\"paper\">37.10%</td>"));
         assert!(
-            html.contains(&format!("<td>{OUR_PB_L2_64K:.1}</td>")),
+            html.contains(&format!("<td>{OUR_PB_L2_64K:.2}%</td>")),
             "ours"
         );
         // 64KiB's columns come before 128KiB's.

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::report::{parse_size_label, write_study};
+use crate::report::write_study;
 use gfxcache_tcor::study::report::{Curve, EngineRun, TcorReport};
 
 /// Writes every file of the study into `dir` (created if needed) and
@@ -40,7 +40,7 @@ pub fn to_json(report: &TcorReport) -> anyhow::Result<String> {
 /// a label that is not a size goes last, by name.
 fn by_size<'a>(labels: impl IntoIterator<Item = &'a String>) -> Vec<String> {
     let mut out: Vec<String> = labels.into_iter().cloned().collect();
-    out.sort_by_key(|l| (parse_size_label(l).unwrap_or(u64::MAX), l.clone()));
+    out.sort_by_key(|l| (gfxcache_cache::parse_size(l).unwrap_or(u64::MAX), l.clone()));
     out.dedup();
     out
 }
