@@ -86,6 +86,34 @@ impl Reuse {
         death_ratios(&self.z_epoch_entries)
     }
 
+    /// What happened since `earlier`, a snapshot of the same run taken
+    /// before (the end of a warm-up, say): every count is the difference;
+    /// the lines resident in each epoch are those at the end, as they are
+    /// for a whole run. A line that entered E0 before `earlier` and E1
+    /// after it counts in E1's entries but not in E0's, so a window's
+    /// death ratios are those of the lines that moved within it (and
+    /// [`Reuse::tex_death_ratios`] never goes below 0).
+    pub fn since(&self, earlier: &Reuse) -> Reuse {
+        let minus = |a: [u64; EPOCHS], b: [u64; EPOCHS]| std::array::from_fn(|k| a[k] - b[k]);
+        Reuse {
+            tex_hits_inter: self.tex_hits_inter - earlier.tex_hits_inter,
+            tex_hits_intra: self.tex_hits_intra - earlier.tex_hits_intra,
+            rt_produced: self.rt_produced - earlier.rt_produced,
+            rt_consumed: self.rt_consumed - earlier.rt_consumed,
+            tex_hits_by_epoch: minus(self.tex_hits_by_epoch, earlier.tex_hits_by_epoch),
+            tex_epoch_entries: minus(self.tex_epoch_entries, earlier.tex_epoch_entries),
+            tex_epoch_resident: self.tex_epoch_resident,
+            z_hits_by_epoch: minus(self.z_hits_by_epoch, earlier.z_hits_by_epoch),
+            z_epoch_entries: minus(self.z_epoch_entries, earlier.z_epoch_entries),
+            z_epoch_resident: self.z_epoch_resident,
+            fills: std::array::from_fn(|i| self.fills[i] - earlier.fills[i]),
+            fills_at_max_rrpv: std::array::from_fn(|i| {
+                self.fills_at_max_rrpv[i] - earlier.fills_at_max_rrpv[i]
+            }),
+            has_rrpv: self.has_rrpv,
+        }
+    }
+
     /// Fraction of the fills of `stream` inserted at the largest RRPV (Figure 8).
     pub fn fills_at_max_fraction(&self, stream: Stream) -> f64 {
         ratio(
@@ -96,7 +124,7 @@ impl Reuse {
 }
 
 fn death_ratios(entries: &[u64; EPOCHS]) -> [f64; EPOCHS - 1] {
-    std::array::from_fn(|k| ratio(entries[k] - entries[k + 1], entries[k]))
+    std::array::from_fn(|k| ratio(entries[k].saturating_sub(entries[k + 1]), entries[k]))
 }
 
 /// What the wrapper knows of a line: its kind in the high bits, its epoch

@@ -46,6 +46,21 @@ impl Counts {
         self.write_throughs += o.write_throughs;
     }
 
+    /// The events since `earlier`, a snapshot of the same counters taken
+    /// before: what happened in between (a frame, say).
+    pub fn since(&self, earlier: &Counts) -> Counts {
+        Counts {
+            accesses: self.accesses - earlier.accesses,
+            hits: self.hits - earlier.hits,
+            misses: self.misses - earlier.misses,
+            fills: self.fills - earlier.fills,
+            bypasses: self.bypasses - earlier.bypasses,
+            evictions: self.evictions - earlier.evictions,
+            writebacks: self.writebacks - earlier.writebacks,
+            write_throughs: self.write_throughs - earlier.write_throughs,
+        }
+    }
+
     pub fn hit_rate(&self) -> f64 {
         ratio(self.hits, self.accesses)
     }
@@ -64,6 +79,13 @@ pub struct Stats {
 impl Stats {
     pub fn stream(&self, s: Stream) -> &Counts {
         &self.per_stream[s.index()]
+    }
+
+    /// The events since `earlier`, a snapshot taken before ([`Counts::since`]).
+    pub fn since(&self, earlier: &Stats) -> Stats {
+        Stats {
+            per_stream: std::array::from_fn(|i| self.per_stream[i].since(&earlier.per_stream[i])),
+        }
     }
 
     pub fn total(&self) -> Counts {

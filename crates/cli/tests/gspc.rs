@@ -129,6 +129,61 @@ fn study_of_a_rendered_frame() {
 }
 
 #[test]
+fn frames_after_a_warm_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = study(
+        dir.path(),
+        &[
+            "--scene", "city", "--width", "160", "--height", "90", "--frames", "3", "--warmup", "1",
+        ],
+    );
+    assert_eq!(
+        (v["frames"].as_u64(), v["warmup"].as_u64()),
+        (Some(3), Some(1))
+    );
+    for p in v["policies"].as_array().unwrap() {
+        let frames = p["per_frame"].as_array().unwrap();
+        let index: Vec<u64> = frames
+            .iter()
+            .map(|f| f["frame"].as_u64().unwrap())
+            .collect();
+        assert_eq!(index, [1, 2], "{}", p["policy"]);
+        let misses: u64 = frames.iter().map(|f| f["misses"].as_u64().unwrap()).sum();
+        assert_eq!(p["misses"].as_u64(), Some(misses), "{}", p["policy"]);
+        assert!(frames.iter().all(|x| f(&x["fps"]) > 0.0));
+    }
+    let csv = std::fs::read_to_string(dir.path().join("frames.csv")).unwrap();
+    assert!(
+        csv.lines().any(|l| l.starts_with("gspc,262144,2,")),
+        "{csv}"
+    );
+    assert!(csv.lines().any(|l| l.starts_with("gspc,262144,mean,")));
+
+    // The trace the study rendered has three frames; a warm-up of three
+    // leaves nothing, and a trace brings its own frames.
+    let trace = dir.path().join("frame.gtr");
+    let out = gfxcache(&[
+        "gspc",
+        trace.to_str().unwrap(),
+        "--warmup",
+        "3",
+        "--out",
+        "x",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("leaves no frame"));
+    let out = gfxcache(&[
+        "gspc",
+        trace.to_str().unwrap(),
+        "--frames",
+        "2",
+        "--out",
+        "x",
+    ]);
+    assert!(!out.status.success());
+}
+
+#[test]
 fn same_trace_same_study() {
     let dir = tempfile::tempdir().unwrap();
     let first = dir.path().join("a");

@@ -6,7 +6,11 @@
 //! for every dirty line the LLC evicts, right after the access whose fill
 //! evicted it; then [`FrameTimer::finish`]. The frame ends when its last
 //! access (or write-back) completes; it starts at 0 with every context idle
-//! and the DRAM's rows closed.
+//! and the DRAM's rows closed. A sequence of frames is timed frame by frame
+//! with [`FrameTimer::end_frame`], which returns one frame's timing and
+//! starts the next as the first started: each frame is timed on its own,
+//! as the GSPC paper simulates its frames, whatever came before it (the
+//! caches, not the timer, carry state from frame to frame).
 //!
 //! A write is a whole 64-byte line written back by a render cache, so a
 //! write miss allocates in the LLC without reading DRAM; its data reaches
@@ -49,6 +53,9 @@ pub struct FrameTiming {
     pub fps: f64,
     /// From issue to data at the requester, LLC queueing included; 0 with no reads.
     pub mean_read_latency_ns: f64,
+    /// The sum of those latencies, in ps: the exact value behind
+    /// `mean_read_latency_ns`, so that frames can be averaged exactly.
+    pub read_latency_ps: u64,
     /// DRAM bytes moved (reads and write-backs) per frame time, GB/s.
     pub dram_bandwidth_gbps: f64,
     /// Share of the frame the DRAM channels' data buses were busy, averaged
@@ -59,6 +66,8 @@ pub struct FrameTiming {
 /// Times one frame. See the module documentation for the protocol.
 #[derive(Clone, Debug)]
 pub struct FrameTimer {
+    /// The LLC and DRAM as a frame finds them: idle, every row closed.
+    idle: (Llc, Dram),
     /// Per context, when it may issue its next access.
     ready_ps: Box<[u64]>,
     next_context: usize,
@@ -87,23 +96,40 @@ impl FrameTimer {
         dram: &DramConfig,
     ) -> Result<FrameTimer, MemError> {
         gpu.validate()?;
-        Ok(FrameTimer {
-            ready_ps: vec![0; gpu.contexts()].into_boxed_slice(),
+        let idle = (Llc::new(llc)?, Dram::new(dram)?);
+        Ok(FrameTimer::starting(
+            idle,
+            gpu.contexts(),
+            [
+                gpu.cycles_ps(f64::from(gpu.work_cycles)),
+                gpu.cycles_ps(1.0 / f64::from(gpu.issues_per_cycle)),
+                gpu.cycles_ps(1.0 / f64::from(gpu.samplers)),
+            ],
+        ))
+    }
+
+    /// A timer at the start of a frame: `gaps` are the work, issue and
+    /// texture gaps in ps.
+    fn starting(idle: (Llc, Dram), contexts: usize, gaps: [u64; 3]) -> FrameTimer {
+        let [work_ps, issue_gap_ps, texture_gap_ps] = gaps;
+        FrameTimer {
+            llc: idle.0.clone(),
+            dram: idle.1.clone(),
+            idle,
+            ready_ps: vec![0; contexts].into_boxed_slice(),
             next_context: 0,
-            work_ps: gpu.cycles_ps(f64::from(gpu.work_cycles)),
-            issue_gap_ps: gpu.cycles_ps(1.0 / f64::from(gpu.issues_per_cycle)),
-            texture_gap_ps: gpu.cycles_ps(1.0 / f64::from(gpu.samplers)),
+            work_ps,
+            issue_gap_ps,
+            texture_gap_ps,
             next_issue_ps: 0,
             next_texture_ps: 0,
-            llc: Llc::new(llc)?,
-            dram: Dram::new(dram)?,
             miss_at_ps: 0,
             end_ps: 0,
             accesses: 0,
             reads: 0,
             llc_hits: 0,
             read_latency_ps: 0,
-        })
+        }
     }
 
     /// One LLC access of the frame, in trace order: `line` is the byte
@@ -157,6 +183,18 @@ impl FrameTimer {
         self.ready_ps.len()
     }
 
+    /// The timing of the frame timed so far; the timer then starts the
+    /// next frame as it started the first (every context idle, the LLC
+    /// banks free, the DRAM's rows closed, time 0).
+    pub fn end_frame(&mut self) -> FrameTiming {
+        let next = FrameTimer::starting(
+            self.idle.clone(),
+            self.ready_ps.len(),
+            [self.work_ps, self.issue_gap_ps, self.texture_gap_ps],
+        );
+        std::mem::replace(self, next).finish()
+    }
+
     pub fn finish(self) -> FrameTiming {
         let channels = self.dram.channels() as u64;
         let stats = self.dram.into_stats();
@@ -183,6 +221,7 @@ impl FrameTimer {
             } else {
                 self.read_latency_ps as f64 / 1000.0 / self.reads as f64
             },
+            read_latency_ps: self.read_latency_ps,
             dram_bandwidth_gbps: per_frame(((stats.reads + stats.writes) * LINE_BYTES) as f64),
             dram_busy_fraction: if frame_ps == 0 || channels == 0 {
                 0.0

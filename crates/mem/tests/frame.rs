@@ -412,4 +412,24 @@ proptest! {
         prop_assert_eq!(a.reads + a.writes, a.accesses);
         prop_assert!(a.dram_busy_fraction <= 1.0);
     }
+
+    /// Each frame of a sequence is timed on its own: ending a frame leaves
+    /// the timer as a new one, whatever the frame before did.
+    #[test]
+    fn each_frame_is_timed_from_an_idle_machine(
+        first in arb_trace(), second in arb_trace(), dram in arb_dram(), contexts in 1u32..200,
+    ) {
+        let gpu = gpu(contexts, 300);
+        let mut t = FrameTimer::new(&gpu, &LlcTiming::gspc(), &dram).unwrap();
+        for a in &first {
+            t.access(a.line, a.stream, a.write, a.hit);
+        }
+        let one = t.end_frame();
+        for a in &second {
+            t.access(a.line, a.stream, a.write, a.hit);
+        }
+        let two = t.finish();
+        prop_assert_eq!(one, time(&gpu, &dram, &first));
+        prop_assert_eq!(two, time(&gpu, &dram, &second));
+    }
 }

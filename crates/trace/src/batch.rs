@@ -43,6 +43,25 @@ impl Batch {
         }
     }
 
+    /// The accesses cut at every `FrameEnd` marker, in order: each piece
+    /// with whether a frame ends right after it. Every access is in
+    /// exactly one piece; the last piece (possibly empty) never ends a
+    /// frame, since the next batch may continue it.
+    pub fn frame_pieces(&self) -> impl Iterator<Item = (&[Access], bool)> + '_ {
+        let ends = self
+            .markers
+            .iter()
+            .filter(|(_, m)| matches!(m, Marker::FrameEnd { .. }))
+            .map(|(i, _)| (*i, true));
+        let mut from = 0;
+        ends.chain(std::iter::once((self.accesses.len(), false)))
+            .map(move |(to, ends)| {
+                let piece = &self.accesses[from..to];
+                from = to;
+                (piece, ends)
+            })
+    }
+
     /// The records in trace order.
     pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
         let mut markers = self.markers.iter().peekable();
@@ -56,5 +75,53 @@ impl Batch {
                 _ => accesses.next().map(|(_, a)| Record::Access(*a)),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Op, Stream};
+
+    fn access(addr: u64) -> Record {
+        Record::Access(Access {
+            addr,
+            size: 1,
+            unit: 0,
+            stream: Stream::Tex,
+            op: Op::Read,
+        })
+    }
+
+    #[test]
+    fn frame_pieces_cut_at_frame_ends() {
+        let mut b = Batch::default();
+        let end = |frame| Record::Marker(Marker::FrameEnd { frame });
+        for r in [
+            access(0),
+            access(1),
+            end(0),
+            Record::Marker(Marker::FrameBegin { frame: 1 }),
+            access(2),
+            end(1),
+            end(2),
+            access(3),
+        ] {
+            b.push(r);
+        }
+        let pieces: Vec<(Vec<u64>, bool)> = b
+            .frame_pieces()
+            .map(|(p, e)| (p.iter().map(|a| a.addr).collect(), e))
+            .collect();
+        assert_eq!(
+            pieces,
+            vec![
+                (vec![0, 1], true),
+                (vec![2], true),
+                (vec![], true),
+                (vec![3], false)
+            ]
+        );
+        assert_eq!(Batch::default().frame_pieces().count(), 1);
     }
 }

@@ -21,6 +21,14 @@ pub struct Args {
     /// the trace and picture are kept in --out as frame.gtr and frame.png.
     #[arg(long)]
     pub scene: Option<String>,
+    /// Frames to render along the scene's camera path, played through the
+    /// caches in order (they stay warm from frame to frame).
+    #[arg(long, default_value_t = 1, conflicts_with = "trace")]
+    pub frames: u32,
+    /// Frames, from the first, that only warm the caches up: every figure
+    /// counts the frames after them (each frame is timed on its own).
+    #[arg(long, default_value_t = 0)]
+    pub warmup: u32,
     #[arg(long, default_value_t = 1920)]
     pub width: u32,
     #[arg(long, default_value_t = 1080)]
@@ -72,6 +80,7 @@ pub fn run(args: Args) -> Result<()> {
         block: args.block,
         banks: args.banks,
         machines: machines(&gpu),
+        warmup: args.warmup,
         threads: if args.single_thread {
             Threads::One
         } else {
@@ -100,6 +109,9 @@ pub fn run(args: Args) -> Result<()> {
     let bars = crate::progress::Bars::new();
     let mut report = study::run(&trace, &config, &|p| bars.show(p))?;
     drop(bars);
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
     if let Some(s) = render_seconds {
         report.seconds.insert("render".into(), s);
     }
@@ -120,7 +132,7 @@ fn render(args: &Args, scene: &str) -> Result<PathBuf> {
         mode: "imr".into(),
         width: Some(args.width),
         height: Some(args.height),
-        frames: 1,
+        frames: args.frames,
         out: Some(trace.clone()),
         png: Some(args.out.join("frame.png")),
         binned: None,
@@ -139,8 +151,13 @@ fn render(args: &Args, scene: &str) -> Result<PathBuf> {
 
 /// The summary table: one row per run.
 fn text(r: &GspcReport) -> String {
+    let frames = match (r.frames, r.warmup) {
+        (1, _) => "1 frame".to_string(),
+        (n, 0) => format!("{n} frames"),
+        (n, w) => format!("{} frames after {w} of warm-up, of {n}", n - w),
+    };
     let mut out = format!(
-        "GSPC study of {} ({} LLC block accesses), {}-way, {} B blocks, {} banks\n\n",
+        "GSPC study of {} ({frames}, {} LLC block accesses), {}-way, {} B blocks, {} banks\n\n",
         r.scene.as_deref().unwrap_or(&r.trace),
         thousands(r.accesses),
         r.ways,

@@ -1,5 +1,5 @@
 //! The study's tables as CSV, for spreadsheets and scripts: `policies.csv`,
-//! `stream_mix.csv`, `opt_epochs.csv` and `t_sensitivity.csv`. Numbers are
+//! `frames.csv`, `stream_mix.csv`, `opt_epochs.csv` and `t_sensitivity.csv`. Numbers are
 //! written in full precision; a value the study did not measure is empty.
 
 use std::path::{Path, PathBuf};
@@ -10,10 +10,11 @@ use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
 /// The epochs' names, as the paper writes them.
 const EPOCHS: [&str; 4] = ["E0", "E1", "E2", "E>=3"];
 
-/// Writes the four CSV files into `dir` and returns their paths.
+/// Writes the CSV files into `dir` and returns their paths.
 pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let files = [
         ("policies.csv", policies(report)),
+        ("frames.csv", frames(report)),
         ("stream_mix.csv", stream_mix(report)),
         ("opt_epochs.csv", opt_epochs(report)),
         ("t_sensitivity.csv", t_sensitivity(report)),
@@ -53,6 +54,56 @@ fn policies(report: &GspcReport) -> Vec<Vec<String>> {
     );
     let rows = report.policies.iter().map(|p| policy_row(report, p));
     std::iter::once(header).chain(rows).collect()
+}
+
+/// One row per counted frame of every run, then the run's mean (`frame`
+/// is `mean`); timing under the baseline machine.
+fn frames(report: &GspcReport) -> Vec<Vec<String>> {
+    let header = [
+        "policy",
+        "size",
+        "frame",
+        "accesses",
+        "misses",
+        "hit_rate_tex",
+        "hit_rate_rt",
+        "hit_rate_z",
+        "hit_rate_all",
+        "frame_ms",
+        "fps",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut rows = vec![header];
+    for p in &report.policies {
+        let run = [p.policy.clone(), p.size.to_string()];
+        for f in &p.per_frame {
+            let counts = [f.accesses, f.misses].map(|n| n.to_string());
+            let h = &f.hit_rate;
+            let rates = [h.tex, h.rt, h.z, h.all, f.frame_ms, f.fps].map(|x| x.to_string());
+            rows.push(
+                run.iter()
+                    .cloned()
+                    .chain([f.frame.to_string()])
+                    .chain(counts)
+                    .chain(rates)
+                    .collect(),
+            );
+        }
+        let m = &p.mean_per_frame;
+        let h = &m.hit_rate;
+        let values = [
+            m.accesses, m.misses, h.tex, h.rt, h.z, h.all, m.frame_ms, m.fps,
+        ];
+        rows.push(
+            run.iter()
+                .cloned()
+                .chain(["mean".to_string()])
+                .chain(values.map(|x| x.to_string()))
+                .collect(),
+        );
+    }
+    rows
 }
 
 fn policy_row(report: &GspcReport, p: &PolicyResult) -> Vec<String> {
@@ -169,6 +220,24 @@ mod tests {
         assert!(rows.iter().all(|row| row.len() == header.len()));
         assert_eq!(rows[1][0], r.policies[0].policy);
         assert_eq!(rows[1][3], r.policies[0].misses.to_string());
+        Ok(())
+    }
+
+    #[test]
+    fn frames_csv_has_each_counted_frame_and_the_mean() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("frames.csv"))?;
+        assert_eq!(rows[0][..3], ["policy", "size", "frame"]);
+        // Per run: its two counted frames, then the mean.
+        assert_eq!(rows.len(), 1 + 3 * r.policies.len());
+        let drrip: Vec<&Vec<String>> = rows.iter().filter(|x| x[0] == "drrip").collect();
+        assert_eq!(drrip[0][2], "1");
+        assert_eq!(drrip[1][2], "2");
+        assert_eq!(drrip[2][2], "mean");
+        let fps = |row: &Vec<String>| row[10].parse::<f64>().unwrap();
+        assert!((fps(drrip[2]) - (fps(drrip[0]) + fps(drrip[1])) / 2.0).abs() < 1e-9);
         Ok(())
     }
 

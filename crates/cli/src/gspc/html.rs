@@ -33,6 +33,7 @@ pub fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
     h += &stream_mix_table(r);
     h += &t_table(r);
     h += &fps_table(r);
+    h += &frames_table(r);
     h += &figures_section(figures, |file| {
         let fig = FIGURES.iter().find(|f| f.file == file)?;
         Some((fig.title, fig.caption))
@@ -50,16 +51,69 @@ fn heading(r: &GspcReport) -> String {
 
 fn setup(r: &GspcReport) -> String {
     let sizes: Vec<String> = r.sizes.iter().map(|&s| format_size(s)).collect();
-    format!(
-        "<p>Trace <code>{}</code>; LLC of {} ({} ways, {}-byte blocks, {} banks). \
-         The paper's values are its averages over 52 DirectX frames at 8 MB (Gaur et al., MICRO'13), \
-         shown in grey italics.</p>\n",
+    let frames = if r.warmup > 0 {
+        format!(
+            "{} frames played in order through caches that stay warm; the first {} only warm \
+             them up, and every figure counts the {} after them",
+            r.frames,
+            r.warmup,
+            r.frames - r.warmup
+        )
+    } else if r.frames > 1 {
+        format!(
+            "{} frames played in order through caches that stay warm; every figure counts them all",
+            r.frames
+        )
+    } else {
+        "one frame".to_string()
+    };
+    let mut h = format!(
+        "<p>Trace <code>{}</code> ({frames}, each timed on its own); LLC of {} ({} ways, \
+         {}-byte blocks, {} banks). The paper's values are its averages over 52 DirectX frames \
+         at 8 MB, each simulated on its own from a cold LLC (Gaur et al., MICRO'13), shown in \
+         grey italics.</p>\n",
         esc(&r.trace),
         esc(&sizes.join(", ")),
         r.ways,
         r.block,
         r.banks
-    )
+    );
+    for w in &r.warnings {
+        let _ = writeln!(h, "<p><strong>Warning:</strong> {}</p>", esc(w));
+    }
+    h
+}
+
+/// Each counted frame of every run, then the run's mean (baseline machine).
+fn frames_table(r: &GspcReport) -> String {
+    if r.frames - r.warmup < 2 {
+        return String::new();
+    }
+    let head = strings(&[
+        "policy", "size", "frame", "misses", "TEX hit", "RT hit", "Z hit", "all hit", "ms", "FPS",
+    ]);
+    let rows = r.policies.iter().flat_map(|p| {
+        let run = [text(&p.policy), text(&format_size(p.size))];
+        let each = run.clone();
+        let frames = p.per_frame.iter().map(move |f| {
+            let h = &f.hit_rate;
+            let mut row = each.to_vec();
+            row.push(text(&f.frame.to_string()));
+            row.push(cell(Some(thousands(f.misses))));
+            row.extend([h.tex, h.rt, h.z, h.all].map(|v| cell(Some(percent(v)))));
+            row.extend([f.frame_ms, f.fps].map(|v| cell(Some(format!("{v:.2}")))));
+            row
+        });
+        let m = &p.mean_per_frame;
+        let mut mean = run.to_vec();
+        mean.push(text("mean"));
+        mean.push(cell(Some(format!("{:.0}", m.misses))));
+        let h = &m.hit_rate;
+        mean.extend([h.tex, h.rt, h.z, h.all].map(|v| cell(Some(percent(v)))));
+        mean.extend([m.frame_ms, m.fps].map(|v| cell(Some(format!("{v:.2}")))));
+        frames.chain(std::iter::once(mean))
+    });
+    section("Per frame (baseline machine)", &head, rows)
 }
 
 fn misses_table(r: &GspcReport) -> String {

@@ -79,8 +79,8 @@ pub(crate) mod test_report {
     use std::collections::BTreeMap;
 
     use gfxcache_llc::study::report::{
-        Epochs, GspcReport, HitRates, OptEpochs, PolicyResult, StreamShare, TPoint, Timing,
-        TimingConfig,
+        Epochs, FrameMean, FrameResult, GspcReport, HitRates, OptEpochs, PolicyResult, StreamShare,
+        TPoint, Timing, TimingConfig,
     };
 
     pub const MIB: u64 = 1024 * 1024;
@@ -126,6 +126,9 @@ pub(crate) mod test_report {
                     change_vs_t16: c,
                 })
                 .collect(),
+            frames: 3,
+            warmup: 1,
+            warnings: Vec::new(),
             timing_configs: vec![TimingConfig {
                 name: "ddr3-1867".into(),
                 about: "faster DRAM <fast>".into(),
@@ -157,18 +160,32 @@ pub(crate) mod test_report {
         let vs = misses as f64 / drrip as f64;
         let fps = 30.0 / vs;
         let rrpv = policy.contains("rrip").then_some(0.3);
+        let hit_rate = HitRates {
+            tex: 0.5 / vs,
+            rt: 0.55,
+            z: 0.6,
+            all: 1.0 - misses as f64 / 1e6,
+        };
+        // Two counted frames (after one of warm-up), the second a little
+        // slower.
+        let per_frame: Vec<FrameResult> = [(1, 0.45, 1.0), (2, 0.55, 1.1)]
+            .iter()
+            .map(|&(frame, share, slower)| FrameResult {
+                frame,
+                accesses: (1e6 * share) as u64,
+                misses: (misses as f64 * share) as u64,
+                hit_rate,
+                frame_ms: 1000.0 / fps * slower,
+                fps: fps / slower,
+            })
+            .collect();
         PolicyResult {
             policy: policy.into(),
             size,
             accesses: 1_000_000,
             misses,
             misses_vs_drrip: vs,
-            hit_rate: HitRates {
-                tex: 0.5 / vs,
-                rt: 0.55,
-                z: 0.6,
-                all: 1.0 - misses as f64 / 1e6,
-            },
+            hit_rate,
             tex_hits_inter: 90_000,
             tex_hits_intra: 80_000,
             rt_consumed_fraction: 0.4,
@@ -189,6 +206,8 @@ pub(crate) mod test_report {
                     mean_read_latency_ns: 80.0,
                 },
             )]),
+            mean_per_frame: FrameMean::of(&per_frame),
+            per_frame,
             report: BTreeMap::new(),
         }
     }

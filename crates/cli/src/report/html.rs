@@ -28,6 +28,7 @@ pub fn head(title: &str) -> String {
 pub const TAIL: &str = "</body>\n</html>\n";
 
 /// A `<td>`, already escaped.
+#[derive(Clone)]
 pub struct Cell(String);
 
 pub fn text(s: &str) -> Cell {

@@ -4,22 +4,64 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use gfxcache_cache::Reuse;
-use gfxcache_mem::FrameTiming;
+use gfxcache_cache::{Reuse, Stats};
+use gfxcache_mem::{FrameTiming, LINE_BYTES};
 use gfxcache_trace::{Stream, TraceMeta};
 
 use super::report::*;
 use super::runs::T_VALUES;
 use super::{GspcConfig, Run};
 
-/// A finished run.
+/// A finished run, over the frames the study counts.
 struct Done {
     spec: String,
     size: u64,
-    stats: gfxcache_cache::Stats,
+    stats: Stats,
     reuse: Reuse,
-    timing: BTreeMap<&'static str, FrameTiming>,
+    /// Each counted frame's timing, by machine.
+    timing: BTreeMap<&'static str, Vec<FrameTiming>>,
+    /// Each counted frame's counts, with the frame's index in the trace.
+    frames: Vec<(u32, Stats)>,
     report: Vec<(&'static str, f64)>,
+}
+
+impl Done {
+    /// `r` over its frames from `warmup` on (the caller checked that it
+    /// has more than `warmup` frames).
+    fn of(r: Run, warmup: usize) -> Done {
+        let before = warmup.checked_sub(1).map(|i| &r.frames[i]);
+        let (zero, no_reuse) = (Stats::default(), Reuse::default());
+        let base = before.map_or(&zero, |f| &f.stats);
+        let (stats, reuse) = match r.frames.last() {
+            Some(last) => (
+                last.stats.since(base),
+                last.reuse.since(before.map_or(&no_reuse, |f| &f.reuse)),
+            ),
+            None => (zero.clone(), no_reuse.clone()),
+        };
+        let counted = &r.frames[warmup.min(r.frames.len())..];
+        let mut frames = Vec::with_capacity(counted.len());
+        let mut prev = base;
+        for (k, f) in counted.iter().enumerate() {
+            frames.push(((warmup + k) as u32, f.stats.since(prev)));
+            prev = &f.stats;
+        }
+        let timing = r
+            .timers
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (*name, counted.iter().map(|f| f.timing[i].clone()).collect()))
+            .collect();
+        Done {
+            spec: r.spec.to_string(),
+            size: r.size,
+            report: r.cache.report(),
+            stats,
+            reuse,
+            timing,
+            frames,
+        }
+    }
 }
 
 pub(super) fn report(
@@ -29,17 +71,9 @@ pub(super) fn report(
     runs: Vec<Run>,
     seconds: BTreeMap<String, f64>,
 ) -> GspcReport {
-    let done: Vec<Done> = runs
-        .into_iter()
-        .map(|r| Done {
-            spec: r.spec.to_string(),
-            size: r.size,
-            stats: r.cache.stats().clone(),
-            reuse: r.cache.reuse().unwrap_or_default(),
-            report: r.cache.report(),
-            timing: r.timers.into_iter().map(|(n, t)| (n, t.finish())).collect(),
-        })
-        .collect();
+    let frames = runs.first().map_or(0, |r| r.frames.len()) as u32;
+    let warmup = setup.warmup as usize;
+    let done: Vec<Done> = runs.into_iter().map(|r| Done::of(r, warmup)).collect();
     let find = |spec: &str, size: u64| done.iter().find(|d| d.spec == spec && d.size == size);
     let main = setup.sizes[0];
     let policies = done
@@ -90,6 +124,9 @@ pub(super) fn report(
         policies,
         opt_epochs,
         t_sensitivity,
+        frames,
+        warmup: setup.warmup,
+        warnings: warnings(&done),
         timing_configs: setup
             .machines
             .iter()
@@ -126,47 +163,42 @@ fn policy_result<'a>(d: &Done, find: impl Fn(&str) -> Option<&'a Done>) -> Polic
     let drrip = find("drrip");
     let drrip_misses = drrip.map_or(0, |b| b.stats.total().misses);
     let fps_base = find(fps_baseline(&d.spec));
-    let rate = |s: Stream| d.stats.stream(s).hit_rate();
-    let rt_rate = {
-        let mut c = *d.stats.stream(Stream::Rt);
-        c.add(d.stats.stream(Stream::Display));
-        c.hit_rate()
-    };
     let at_max = |s: Stream| d.reuse.has_rrpv.then(|| d.reuse.fills_at_max_fraction(s));
     let timing: BTreeMap<String, Timing> = d
         .timing
         .iter()
-        .map(|(name, t)| {
+        .map(|(name, frames)| {
             let base = fps_base
                 .and_then(|b| b.timing.get(name))
-                .map_or(0.0, |b| b.fps);
-            (
-                name.to_string(),
-                Timing {
-                    frame_ms: t.frame_ns / 1e6,
-                    fps: t.fps,
-                    fps_vs_drrip: ratio(t.fps, base),
-                    dram_reads: t.dram_reads,
-                    dram_writes: t.dram_writes,
-                    dram_bandwidth_gbps: t.dram_bandwidth_gbps,
-                    mean_read_latency_ns: t.mean_read_latency_ns,
-                },
-            )
+                .map_or(0.0, |b| over_frames(b).fps);
+            (name.to_string(), timing_of(over_frames(frames), base))
         })
         .collect();
     let base_timing = timing.get("baseline");
+    let per_frame: Vec<FrameResult> = d
+        .frames
+        .iter()
+        .enumerate()
+        .map(|(k, (frame, stats))| {
+            let t = d.timing.get("baseline").and_then(|f| f.get(k));
+            let total = stats.total();
+            FrameResult {
+                frame: *frame,
+                accesses: total.accesses,
+                misses: total.misses,
+                hit_rate: hit_rates(stats),
+                frame_ms: t.map_or(0.0, |t| t.frame_ns / 1e6),
+                fps: t.map_or(0.0, |t| t.fps),
+            }
+        })
+        .collect();
     PolicyResult {
         policy: d.spec.clone(),
         size: d.size,
         accesses: total.accesses,
         misses: total.misses,
         misses_vs_drrip: ratio(total.misses as f64, drrip_misses as f64),
-        hit_rate: HitRates {
-            tex: rate(Stream::Tex),
-            rt: rt_rate,
-            z: rate(Stream::Z),
-            all: total.hit_rate(),
-        },
+        hit_rate: hit_rates(&d.stats),
         tex_hits_inter: d.reuse.tex_hits_inter,
         tex_hits_intra: d.reuse.tex_hits_intra,
         rt_consumed_fraction: d.reuse.rt_consumed_fraction(),
@@ -176,8 +208,104 @@ fn policy_result<'a>(d: &Done, find: impl Fn(&str) -> Option<&'a Done>) -> Polic
         fps: base_timing.map_or(0.0, |t| t.fps),
         fps_vs_drrip: base_timing.map_or(0.0, |t| t.fps_vs_drrip),
         timing,
+        mean_per_frame: FrameMean::of(&per_frame),
+        per_frame,
         report: d.report.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
     }
+}
+
+/// Hit rates of texture, render-target (`rt` and `display`), Z and all
+/// accesses.
+fn hit_rates(stats: &Stats) -> HitRates {
+    let rate = |s: Stream| stats.stream(s).hit_rate();
+    let mut rt = *stats.stream(Stream::Rt);
+    rt.add(stats.stream(Stream::Display));
+    HitRates {
+        tex: rate(Stream::Tex),
+        rt: rt.hit_rate(),
+        z: rate(Stream::Z),
+        all: stats.total().hit_rate(),
+    }
+}
+
+/// Frames timed one by one, taken together: how long they took in all
+/// and what moved, as the sums the means are made of.
+struct OverFrames {
+    frames: u64,
+    frame_ps: u64,
+    dram_reads: u64,
+    dram_writes: u64,
+    reads: u64,
+    read_latency_ps: u64,
+    /// Frames per second over the frames: their number over their time.
+    fps: f64,
+}
+
+fn over_frames(frames: &[FrameTiming]) -> OverFrames {
+    let mut o = OverFrames {
+        frames: frames.len() as u64,
+        frame_ps: 0,
+        dram_reads: 0,
+        dram_writes: 0,
+        reads: 0,
+        read_latency_ps: 0,
+        fps: 0.0,
+    };
+    for t in frames {
+        o.frame_ps += t.frame_ps;
+        o.dram_reads += t.dram_reads;
+        o.dram_writes += t.dram_writes;
+        o.reads += t.reads;
+        o.read_latency_ps += t.read_latency_ps;
+    }
+    if o.frame_ps > 0 {
+        o.fps = 1e9 / mean_frame_ns(&o);
+    }
+    o
+}
+
+fn mean_frame_ns(o: &OverFrames) -> f64 {
+    o.frame_ps as f64 / 1000.0 / o.frames.max(1) as f64
+}
+
+/// The report's timing of one machine over the counted frames: the mean
+/// frame time, and the frame rate, bandwidth and read latency over all of
+/// them (one frame: exactly that frame's).
+fn timing_of(o: OverFrames, base_fps: f64) -> Timing {
+    let ns = o.frame_ps as f64 / 1000.0;
+    let per_ns = |x: f64| if o.frame_ps == 0 { 0.0 } else { x / ns };
+    Timing {
+        frame_ms: mean_frame_ns(&o) / 1e6,
+        fps: o.fps,
+        fps_vs_drrip: ratio(o.fps, base_fps),
+        dram_reads: o.dram_reads,
+        dram_writes: o.dram_writes,
+        dram_bandwidth_gbps: per_ns(((o.dram_reads + o.dram_writes) * LINE_BYTES) as f64),
+        mean_read_latency_ns: if o.reads == 0 {
+            0.0
+        } else {
+            o.read_latency_ps as f64 / 1000.0 / o.reads as f64
+        },
+    }
+}
+
+/// What the reader of the report should know about its input.
+fn warnings(done: &[Done]) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(d) = done.first() {
+        let tagged = [Stream::Z, Stream::Tex, Stream::Rt, Stream::Display]
+            .iter()
+            .any(|&s| d.stats.stream(s).accesses > 0);
+        if !tagged && d.stats.total().accesses > 0 {
+            out.push(
+                "the trace has no z, tex, rt or display accesses (stream tags missing, as in \
+                 a .din trace?): the stream-aware policies see one class of lines only, and \
+                 the per-stream hit rates and reuse analyses are empty"
+                    .to_string(),
+            );
+        }
+    }
+    out
 }
 
 fn stream_mix(stats: &gfxcache_cache::Stats) -> Vec<StreamShare> {

@@ -23,6 +23,7 @@ pub mod machine;
 pub mod paper;
 pub mod report;
 pub mod runs;
+mod timed;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,18 +31,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use gfxcache_cache::run::{self, RunError, Threads};
-use gfxcache_cache::{
-    BlockEvent, BlockOutcome, CacheError, CacheSim, Env, Geometry, PolicySpec, Progress,
-    ProgressFn, Ways,
-};
+use gfxcache_cache::{CacheError, Env, Geometry, PolicySpec, Progress, ProgressFn, Ways};
 use gfxcache_mem::{FrameTimer, LlcTiming, MemError};
-use gfxcache_trace::{Access, TraceError};
+use gfxcache_trace::TraceError;
 use rayon::prelude::*;
 
 pub use machine::{machines, Machine};
 pub use report::GspcReport;
 
 use runs::{main_specs, other_specs};
+use timed::Run;
 
 /// What the study runs on.
 #[derive(Clone, Debug)]
@@ -53,6 +52,10 @@ pub struct GspcConfig {
     pub block: u32,
     pub banks: u32,
     pub machines: Vec<Machine>,
+    /// Frames of the trace that only warm the caches up: statistics count
+    /// from frame `warmup` on (the caches stay warm from frame to frame;
+    /// each frame is timed on its own).
+    pub warmup: u32,
     pub threads: Threads,
 }
 
@@ -124,39 +127,6 @@ impl GspcConfig {
     }
 }
 
-/// One policy at one size, with its timers.
-struct Run {
-    spec: PolicySpec,
-    size: u64,
-    cache: Box<dyn CacheSim>,
-    timers: Vec<(&'static str, FrameTimer)>,
-    events: Vec<BlockEvent>,
-}
-
-impl Run {
-    fn batch(&mut self, accesses: &[Access]) {
-        self.cache.access_batch_events(accesses, &mut self.events);
-        for (_, t) in &mut self.timers {
-            feed(t, &self.events);
-        }
-    }
-}
-
-/// Hands the LLC's outcomes to a frame timer: every access with whether it
-/// hit, and every dirty eviction as a memory write.
-fn feed(timer: &mut FrameTimer, events: &[BlockEvent]) {
-    for e in events {
-        let hit = e.outcome == BlockOutcome::Hit;
-        timer.access(e.block, e.stream, e.write, hit);
-        if let BlockOutcome::Fill {
-            victim: Some((victim, true)),
-        } = e.outcome
-        {
-            timer.writeback(victim);
-        }
-    }
-}
-
 fn open(trace: &Path) -> Result<Box<dyn gfxcache_trace::TraceRead>, StudyError> {
     gfxcache_trace::open(trace).map_err(|source| StudyError::Open {
         path: trace.to_path_buf(),
@@ -171,6 +141,10 @@ pub fn run(
     progress: ProgressFn<'_>,
 ) -> Result<GspcReport, StudyError> {
     config.check()?;
+    let announced = open(trace)?.meta().frames;
+    if let Some(frames) = announced.filter(|&n| n <= config.warmup) {
+        return Err(no_frame_left(config.warmup, frames as usize));
+    }
     let mut seconds = BTreeMap::new();
     let start = Instant::now();
     let env = Env {
@@ -188,9 +162,9 @@ pub fn run(
         config.threads,
         |batch| {
             if parallel {
-                runs.par_iter_mut().for_each(|r| r.batch(&batch.accesses));
+                runs.par_iter_mut().for_each(|r| r.batch(batch));
             } else {
-                runs.iter_mut().for_each(|r| r.batch(&batch.accesses));
+                runs.iter_mut().for_each(|r| r.batch(batch));
             }
             Ok::<(), TraceError>(())
         },
@@ -200,9 +174,20 @@ pub fn run(
         path: trace.to_path_buf(),
         source,
     })?;
+    runs.iter_mut().for_each(Run::finish);
     seconds.insert("simulate".to_string(), start.elapsed().as_secs_f64());
 
+    let frames = runs.first().map_or(0, |r| r.frames.len());
+    if frames <= config.warmup as usize {
+        return Err(no_frame_left(config.warmup, frames));
+    }
     Ok(assemble::report(trace, &meta, config, runs, seconds))
+}
+
+fn no_frame_left(warmup: u32, frames: usize) -> StudyError {
+    StudyError::Config(format!(
+        "a warm-up of {warmup} frame(s) leaves no frame to count: the trace has {frames}"
+    ))
 }
 
 /// The next-use indices of `trace`, for OPT.
@@ -249,13 +234,7 @@ fn plan(config: &GspcConfig, env: &Env) -> Result<Vec<Run>, StudyError> {
                         })
                 })
                 .collect::<Result<_, _>>()?;
-            runs.push(Run {
-                spec,
-                size,
-                cache,
-                timers,
-                events: Vec::new(),
-            });
+            runs.push(Run::new(spec, size, cache, timers));
         }
     }
     Ok(runs)

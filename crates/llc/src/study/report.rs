@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-/// The whole study of one frame.
+/// The whole study of one trace (one frame or several).
 #[derive(Serialize, Clone, Debug)]
 pub struct GspcReport {
     /// The trace the study read (or rendered and then read).
@@ -29,6 +29,15 @@ pub struct GspcReport {
     pub opt_epochs: OptEpochs,
     /// GSPZTC misses for each threshold `t`, relative to `t = 16` (Figure 11).
     pub t_sensitivity: Vec<TPoint>,
+    /// Frames in the trace (a trace without frame markers is one frame),
+    /// and how many of them, from the first, only warmed the caches up:
+    /// every figure but `per_frame` counts the frames after those.
+    pub frames: u32,
+    pub warmup: u32,
+    /// What the reader should know about the input (printed on stderr
+    /// too), e.g. a trace without stream tags.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// The timing configurations FPS was computed under, by name.
     pub timing_configs: Vec<TimingConfig>,
     /// Wall-clock seconds each phase took.
@@ -79,10 +88,59 @@ pub struct PolicyResult {
     /// `fps` over that of `drrip` (`drrip+ucd` for `+ucd` specs, as the
     /// paper's Section 5.3 compares) at the same size (Figures 15, 16).
     pub fps_vs_drrip: f64,
-    /// Frame time and FPS under every timing configuration that ran.
+    /// Frame time and FPS under every timing configuration that ran:
+    /// the mean frame time and, over all counted frames, frames per
+    /// second, DRAM traffic, bandwidth and read latency.
     pub timing: BTreeMap<String, Timing>,
+    /// Each counted frame on its own (timing under the baseline machine).
+    pub per_frame: Vec<FrameResult>,
+    /// The arithmetic mean of `per_frame`'s columns, as the paper averages
+    /// its frames.
+    pub mean_per_frame: FrameMean,
     /// The policy's own figures (dueling counters, learned probabilities).
     pub report: BTreeMap<String, f64>,
+}
+
+/// One frame of one run: its LLC counts and, under the baseline machine,
+/// its time (each frame is timed on its own; the cache stays warm).
+#[derive(Serialize, Clone, Debug)]
+pub struct FrameResult {
+    /// The frame's index in the trace, from 0 (warm-up frames included).
+    pub frame: u32,
+    pub accesses: u64,
+    pub misses: u64,
+    pub hit_rate: HitRates,
+    pub frame_ms: f64,
+    pub fps: f64,
+}
+
+/// The mean of a run's [`FrameResult`]s, column by column.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct FrameMean {
+    pub accesses: f64,
+    pub misses: f64,
+    pub hit_rate: HitRates,
+    pub frame_ms: f64,
+    pub fps: f64,
+}
+
+impl FrameMean {
+    pub fn of(frames: &[FrameResult]) -> FrameMean {
+        let n = frames.len().max(1) as f64;
+        let mean = |f: &dyn Fn(&FrameResult) -> f64| frames.iter().map(f).sum::<f64>() / n;
+        FrameMean {
+            accesses: mean(&|f| f.accesses as f64),
+            misses: mean(&|f| f.misses as f64),
+            hit_rate: HitRates {
+                tex: mean(&|f| f.hit_rate.tex),
+                rt: mean(&|f| f.hit_rate.rt),
+                z: mean(&|f| f.hit_rate.z),
+                all: mean(&|f| f.hit_rate.all),
+            },
+            frame_ms: mean(&|f| f.frame_ms),
+            fps: mean(&|f| f.fps),
+        }
+    }
 }
 
 #[derive(Serialize, Clone, Debug)]

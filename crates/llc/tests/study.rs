@@ -1,0 +1,163 @@
+//! The GSPC study over several frames: the warm-up warms, each frame is
+//! timed on its own, and a frame's figures do not depend on how many
+//! frames the trace has.
+
+use std::path::{Path, PathBuf};
+
+use gfxcache_cache::run::Threads;
+use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, StudyError};
+use gfxcache_mem::GpuConfig;
+use gfxcache_trace::{Access, Marker, Op, Record, Stream, TraceMeta};
+
+/// One frame's accesses: texture reads of `blocks` distinct 64 B blocks,
+/// then render-target writes of as many others, the same every frame.
+fn frame_records(blocks: u64) -> Vec<Record> {
+    let access = |addr: u64, stream, op| {
+        Record::Access(Access {
+            addr,
+            size: 64,
+            unit: 0,
+            stream,
+            op,
+        })
+    };
+    let tex = (0..blocks).map(|b| access(b * 64, Stream::Tex, Op::Read));
+    let rt = (0..blocks).map(|b| access((1 << 30) + b * 64, Stream::Rt, Op::Write));
+    tex.chain(rt).collect()
+}
+
+/// A trace of `frames` identical frames, with frame markers (or without,
+/// for one frame given `markers: false`).
+fn write_trace(dir: &Path, name: &str, frames: u32, markers: bool) -> PathBuf {
+    let path = dir.join(name);
+    let meta = TraceMeta {
+        frames: markers.then_some(frames),
+        ..TraceMeta::default()
+    };
+    let mut w = gfxcache_trace::create(&path, &meta).unwrap();
+    for frame in 0..frames {
+        if markers {
+            w.write_marker(&Marker::FrameBegin { frame }).unwrap();
+        }
+        for r in frame_records(3000) {
+            match r {
+                Record::Access(a) => w.write_access(&a).unwrap(),
+                Record::Marker(m) => w.write_marker(&m).unwrap(),
+            }
+        }
+        if markers {
+            w.write_marker(&Marker::FrameEnd { frame }).unwrap();
+        }
+    }
+    w.finish().unwrap();
+    path
+}
+
+fn config(warmup: u32) -> GspcConfig {
+    GspcConfig {
+        // 6000 blocks of 64 B fit in 1 MiB: a warm LLC holds the frame.
+        sizes: vec![1 << 20],
+        ways: 16,
+        block: 64,
+        banks: 4,
+        machines: machines(&GpuConfig::high_end()),
+        warmup,
+        threads: Threads::Many,
+    }
+}
+
+fn run(trace: &Path, warmup: u32) -> GspcReport {
+    study::run(trace, &config(warmup), &gfxcache_cache::progress::quiet).unwrap()
+}
+
+fn policy<'a>(r: &'a GspcReport, name: &str) -> &'a study::report::PolicyResult {
+    r.policies.iter().find(|p| p.policy == name).unwrap()
+}
+
+#[test]
+fn the_warm_up_warms_the_counted_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = write_trace(dir.path(), "two.gtr", 2, true);
+    let one = write_trace(dir.path(), "one.gtr", 1, true);
+    let warm = run(&two, 1);
+    let cold = run(&one, 0);
+    assert_eq!((warm.frames, warm.warmup), (2, 1));
+    for name in ["lru", "drrip", "gspc", "opt"] {
+        let (w, c) = (policy(&warm, name), policy(&cold, name));
+        // The same frame, counted alone either way.
+        assert_eq!(w.accesses, 6000, "{name}");
+        assert_eq!(c.accesses, 6000, "{name}");
+        assert_eq!(w.per_frame.len(), 1);
+        assert_eq!(w.per_frame[0].frame, 1);
+        assert_eq!(w.per_frame[0].misses, w.misses);
+        // Cold, every block misses; warmed by the first frame, the texture
+        // reads hit (the render-target writes allocate and hit too).
+        assert_eq!(c.misses, 6000, "{name} cold");
+        assert!(w.misses < c.misses / 10, "{name}: {} warm", w.misses);
+        assert!(w.hit_rate.tex > 0.9, "{name}");
+        // A warm frame is faster than a cold one.
+        assert!(w.fps > c.fps, "{name}: {} vs {}", w.fps, c.fps);
+    }
+}
+
+#[test]
+fn frame_rates_do_not_depend_on_the_number_of_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let unmarked = write_trace(dir.path(), "unmarked.gtr", 1, false);
+    let one = write_trace(dir.path(), "one.gtr", 1, true);
+    let three = write_trace(dir.path(), "three.gtr", 3, true);
+    let (u, a, b) = (run(&unmarked, 0), run(&one, 0), run(&three, 0));
+    assert_eq!((u.frames, a.frames, b.frames), (1, 1, 3));
+    for (pa, pb) in a.policies.iter().zip(&b.policies) {
+        let name = &pa.policy;
+        // The first frame of three is the one frame of one, to the bit.
+        let (fa, fb) = (&pa.per_frame[0], &pb.per_frame[0]);
+        assert_eq!(fa.misses, fb.misses, "{name}");
+        assert_eq!(fa.fps, fb.fps, "{name}");
+        assert_eq!(pa.fps, fa.fps, "{name}: one frame's rate is its own");
+        assert_eq!(policy(&u, name).fps, pa.fps, "{name}: markers or not");
+        // Three frames' rate is that of their mean frame time, not a third
+        // of one frame's (the cold first frame is the slowest).
+        let mean_ms = pb.per_frame.iter().map(|f| f.frame_ms).sum::<f64>() / 3.0;
+        assert!(
+            (pb.timing["baseline"].frame_ms - mean_ms).abs() < 1e-9,
+            "{name}"
+        );
+        assert!(pb.fps >= pa.fps, "{name}: {} < {}", pb.fps, pa.fps);
+        assert_eq!(pb.per_frame.len(), 3);
+        assert_eq!(pb.accesses, 3 * pa.accesses);
+    }
+    // Frames two and three find the same warm LLC (it holds the frame), so
+    // they are the same frame to the bit.
+    for p in &b.policies {
+        let (f1, f2) = (&p.per_frame[1], &p.per_frame[2]);
+        if p.policy == "lru" || p.policy == "opt" {
+            assert_eq!((f1.misses, f1.fps), (f2.misses, f2.fps), "{}", p.policy);
+        }
+    }
+}
+
+#[test]
+fn a_warm_up_that_leaves_no_frame_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = write_trace(dir.path(), "two.gtr", 2, true);
+    let unannounced = write_trace(dir.path(), "one.gtr", 1, false);
+    for (trace, warmup) in [(&two, 2), (&two, 5), (&unannounced, 1)] {
+        let e = study::run(trace, &config(warmup), &gfxcache_cache::progress::quiet).unwrap_err();
+        assert!(matches!(e, StudyError::Config(_)), "{e}");
+        assert!(e.to_string().contains("leaves no frame"), "{e}");
+    }
+}
+
+#[test]
+fn a_trace_without_stream_tags_is_said_out_loud() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("untagged.din");
+    let text: String = (0..2000).map(|b| format!("0 {:x}\n", b * 64)).collect();
+    std::fs::write(&path, text).unwrap();
+    let r = run(&path, 0);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(r.warnings[0].contains("stream tags"));
+    let tagged = write_trace(dir.path(), "tagged.gtr", 1, true);
+    assert!(run(&tagged, 0).warnings.is_empty());
+}
