@@ -275,3 +275,52 @@ fn bad_inputs_are_clear_errors() {
     assert!(err.contains("record"), "{err}");
     assert!(o.stdout.is_empty());
 }
+
+#[test]
+fn frames_after_a_warm_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let (trace, binned) = (dir.path().join("t.gtr"), dir.path().join("b.json"));
+    let (t, b) = (trace.to_str().unwrap(), binned.to_str().unwrap());
+    let args = [
+        "render", "--scene", "city", "--mode", "tbr", "--width", "160", "--height", "96",
+        "--frames", "2", "--out", t, "--binned", b,
+    ];
+    assert!(gfxcache(&args).status.success());
+    let all = study(&dir.path().join("all"), &[t, "--binned", b], "4KiB,48KiB");
+    let warm = study(
+        &dir.path().join("warm"),
+        &[t, "--binned", b, "--warmup", "1"],
+        "4KiB,48KiB",
+    );
+    assert_eq!((u(&all["frames"]), u(&all["warmup"])), (2, 0));
+    assert_eq!((u(&warm["frames"]), u(&warm["warmup"])), (2, 1));
+    // Only the second frame's render passes count after the warm-up.
+    let passes = warm["passes"].as_array().unwrap();
+    assert!(passes.iter().all(|p| p["frame"] == 1));
+    assert_eq!(2 * passes.len(), all["passes"].as_array().unwrap().len());
+    for (a, w) in all["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(warm["runs"].as_array().unwrap())
+    {
+        let (fa, fw) = (&a["per_frame"], &w["per_frame"]);
+        assert_eq!(fa.as_array().unwrap().len(), 2);
+        assert_eq!(fw.as_array().unwrap().len(), 1);
+        // The counted frame is the second frame of the whole run, with the
+        // L2 the first left behind, to the last count.
+        assert_eq!(fw[0], fa[1], "{}", w["engine"]);
+        assert_eq!(
+            u(&w["stats"]["pb_l2_reads"]) + u(&w["stats"]["pb_l2_writes"]),
+            u(&fw[0]["pb_l2_accesses"])
+        );
+        let sum = |k: &str| u(&fa[0][k]) + u(&fa[1][k]);
+        assert_eq!(
+            u(&a["stats"]["pb_l2_reads"]) + u(&a["stats"]["pb_l2_writes"]),
+            sum("pb_l2_accesses")
+        );
+    }
+    let o = gfxcache(&["tcor", t, "--binned", b, "--warmup", "2", "--out", "x"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("leave no frame"));
+}

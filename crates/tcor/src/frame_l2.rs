@@ -270,7 +270,45 @@ pub struct FrameL2Stats {
     pub layout_fallbacks: u64,
 }
 
+impl FetcherStats {
+    /// The work since `earlier`, a snapshot of the same fetcher.
+    pub fn since(&self, earlier: &FetcherStats) -> FetcherStats {
+        let mut f = FetcherStats {
+            primitives: self.primitives - earlier.primitives,
+            l2_reads: self.l2_reads - earlier.l2_reads,
+            l2_read_misses: self.l2_read_misses - earlier.l2_read_misses,
+            cycles: self.cycles - earlier.cycles,
+            primitives_per_cycle: 0.0,
+        };
+        f.primitives_per_cycle = ratio(f.primitives, f.cycles);
+        f
+    }
+}
+
 impl FrameL2Stats {
+    /// What happened since `earlier`, a snapshot of the same run taken
+    /// before (at the end of a frame): every count is the difference.
+    pub fn since(&self, earlier: &FrameL2Stats) -> FrameL2Stats {
+        let e = &self.engine;
+        FrameL2Stats {
+            render_passes: self.render_passes - earlier.render_passes,
+            tiles: self.tiles - earlier.tiles,
+            pb_l2_reads: self.pb_l2_reads - earlier.pb_l2_reads,
+            pb_l2_writes: self.pb_l2_writes - earlier.pb_l2_writes,
+            l2: self.l2.since(&earlier.l2),
+            tile_buffer_reads: self.tile_buffer_reads - earlier.tile_buffer_reads,
+            tile_buffer_writes: self.tile_buffer_writes - earlier.tile_buffer_writes,
+            trace_pb_records: self.trace_pb_records - earlier.trace_pb_records,
+            engine: EngineCounts {
+                lists_accesses: e.lists_accesses - earlier.engine.lists_accesses,
+                attribute_accesses: e.attribute_accesses - earlier.engine.attribute_accesses,
+                primitives_fetched: e.primitives_fetched - earlier.engine.primitives_fetched,
+            },
+            fetcher: self.fetcher.since(&earlier.fetcher),
+            layout_fallbacks: self.layout_fallbacks - earlier.layout_fallbacks,
+        }
+    }
+
     pub fn pb_l2_accesses(&self) -> u64 {
         self.pb_l2_reads + self.pb_l2_writes
     }
@@ -310,6 +348,8 @@ pub struct FrameL2<'a> {
     in_tile: bool,
     record: u64,
     stats: FrameL2Stats,
+    /// The statistics at each `FrameEnd` marker so far.
+    frame_ends: Vec<FrameL2Stats>,
 }
 
 /// Whether stream `s` is tile-buffer traffic of a tile-based GPU: colour,
@@ -341,6 +381,7 @@ impl<'a> FrameL2<'a> {
             in_tile: false,
             record: 0,
             stats: FrameL2Stats::default(),
+            frame_ends: Vec::new(),
         })
     }
 
@@ -396,6 +437,7 @@ impl<'a> FrameL2<'a> {
         match *m {
             Marker::TileBegin { tile } => self.tile_begin(tile)?,
             Marker::TileEnd { tile } => self.tile_end(tile)?,
+            Marker::FrameEnd { .. } => self.frame_ends.push(self.stats_now()),
             _ => {}
         }
         self.record += 1;
@@ -479,6 +521,26 @@ impl<'a> FrameL2<'a> {
         }
     }
 
+    /// The statistics (since the start) at the end of each frame so far,
+    /// one per `FrameEnd` marker: [`FrameL2Stats::since`] of two gives a
+    /// frame, or the frames after a warm-up.
+    pub fn frame_ends(&self) -> &[FrameL2Stats] {
+        &self.frame_ends
+    }
+
+    /// The statistics so far.
+    fn stats_now(&self) -> FrameL2Stats {
+        let mut s = self.stats;
+        s.l2 = *self.l2.stats();
+        let f = &mut s.fetcher;
+        f.primitives = s.engine.primitives_fetched;
+        f.cycles = f.primitives
+            + f.l2_reads * u64::from(self.timing.l2_cycles)
+            + f.l2_read_misses * u64::from(self.timing.memory_cycles);
+        f.primitives_per_cycle = ratio(f.primitives, f.cycles);
+        s
+    }
+
     /// The statistics, once the whole trace went in.
     pub fn finish(self) -> Result<FrameL2Stats, FrameMismatch> {
         if self.in_tile || self.tile != 0 || self.pass != self.passes.len() {
@@ -493,14 +555,6 @@ impl<'a> FrameL2<'a> {
                 }
             )));
         }
-        let mut s = self.stats;
-        s.l2 = *self.l2.stats();
-        let f = &mut s.fetcher;
-        f.primitives = s.engine.primitives_fetched;
-        f.cycles = f.primitives
-            + f.l2_reads * u64::from(self.timing.l2_cycles)
-            + f.l2_read_misses * u64::from(self.timing.memory_cycles);
-        f.primitives_per_cycle = ratio(f.primitives, f.cycles);
-        Ok(s)
+        Ok(self.stats_now())
     }
 }

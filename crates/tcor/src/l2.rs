@@ -107,6 +107,24 @@ pub struct L2Stats {
     pub pb_memory_writes: u64,
 }
 
+impl L2Stats {
+    /// The events since `earlier`, a snapshot of the same L2.
+    pub fn since(&self, earlier: &L2Stats) -> L2Stats {
+        L2Stats {
+            pb_accesses: self.pb_accesses - earlier.pb_accesses,
+            pb_hits: self.pb_hits - earlier.pb_hits,
+            other_accesses: self.other_accesses - earlier.other_accesses,
+            other_hits: self.other_hits - earlier.other_hits,
+            memory_reads: self.memory_reads - earlier.memory_reads,
+            memory_writes: self.memory_writes - earlier.memory_writes,
+            dead_evictions: self.dead_evictions - earlier.dead_evictions,
+            dead_dirty_dropped: self.dead_dirty_dropped - earlier.dead_dirty_dropped,
+            pb_memory_reads: self.pb_memory_reads - earlier.pb_memory_reads,
+            pb_memory_writes: self.pb_memory_writes - earlier.pb_memory_writes,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Line {
     valid: bool,

@@ -11,7 +11,7 @@ use gfxcache_mem::EnergyModel;
 use gfxcache_render::TbrCacheConfig;
 use gfxcache_tcor::{FetcherTiming, TileBuffers};
 
-use gfxcache_tcor::study::report::{L1Count, ENGINES};
+use gfxcache_tcor::study::report::{OtherL1, ENGINES};
 use gfxcache_tcor::study::{self, StudyError, TcorConfig, TcorReport};
 
 use crate::table::{human_bytes, thousands, Table};
@@ -42,6 +42,14 @@ pub struct Args {
     /// --no-post shape that frame.
     #[arg(long, conflicts_with = "binned")]
     pub scene: Option<String>,
+    /// Frames to render along the scene's camera path, played through the
+    /// L2 in order (it stays warm from frame to frame).
+    #[arg(long, default_value_t = 1, conflicts_with = "trace")]
+    pub frames: u32,
+    /// Frames, from the first, that only warm the L2 up: every figure
+    /// counts the frames after them.
+    #[arg(long, default_value_t = 0)]
+    pub warmup: u32,
     /// Screen size (TCOR Table I: 1960x768).
     #[arg(long, default_value_t = 1960)]
     pub width: u32,
@@ -127,6 +135,7 @@ fn config(args: &Args) -> Result<TcorConfig> {
         sizes,
         tolerance: args.tolerance,
         energy,
+        warmup: args.warmup,
         threads: if args.single_thread {
             Threads::One
         } else {
@@ -176,8 +185,11 @@ pub fn run(args: Args) -> Result<()> {
     };
     let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
     let bars = crate::progress::Bars::new();
-    let mut report = study::run(&trace, &binned, &config, other_l1, &|p| bars.show(p))?;
+    let mut report = study::run(&trace, &binned, &config, &other_l1, &|p| bars.show(p))?;
     drop(bars);
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
     if let Some(s) = render_seconds {
         report.seconds.insert("render".into(), s);
     }
@@ -192,7 +204,7 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Renders the tile-based frame into `--out`: the trace, the binned
 /// passes, and the L1s outside the Tiling Engine for the energy model.
-fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<L1Count>)> {
+fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
     let trace = args.out.join("frame.gtr");
     let binned = args.out.join("binned.json");
     let r = super::render::Args {
@@ -200,7 +212,7 @@ fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<L1Count>)> 
         mode: "tbr".into(),
         width: Some(args.width),
         height: Some(args.height),
-        frames: 1,
+        frames: args.frames,
         out: Some(trace.clone()),
         png: Some(args.out.join("frame.png")),
         binned: Some(binned.clone()),
@@ -213,18 +225,21 @@ fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<L1Count>)> 
         threads: if args.single_thread { 1 } else { 2 },
         passes: args.passes,
     };
+    if args.frames > 1 {
+        bail!("--frames above 1: per-frame L1 counts are not yet available");
+    }
     let caches = super::render::render_quietly(&r)?;
     let shapes = TbrCacheConfig::table_i(args.fps);
     let l1 = caches
         .into_iter()
-        .map(|(name, accesses)| L1Count {
+        .map(|(name, accesses)| OtherL1 {
             bytes: if name == "vertex" {
                 shapes.vertex.bytes
             } else {
                 shapes.texture.bytes
             },
             name,
-            accesses,
+            accesses_per_frame: vec![accesses],
         })
         .collect();
     Ok((trace, binned, l1))
@@ -234,8 +249,13 @@ fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<L1Count>)> 
 /// Attribute Cache curves reach the lower bound.
 fn text(r: &TcorReport) -> String {
     let f = &r.frame;
+    let frames = match (r.frames, r.warmup) {
+        (1, _) => String::new(),
+        (n, 0) => format!(" ({n} frames)"),
+        (n, w) => format!(" ({} frames after {w} of warm-up, of {n})", n - w),
+    };
     let mut out = format!(
-        "TCOR study of {}: {} render passes, {} tiles, {} primitives, {} tile uses (reuse {:.2}), largest Parameter Buffer {}\n\n",
+        "TCOR study of {}{frames}: {} render passes, {} tiles, {} primitives, {} tile uses (reuse {:.2}), largest Parameter Buffer {}\n\n",
         r.scene.as_deref().unwrap_or(&r.trace),
         r.render_passes,
         thousands(r.tiles),

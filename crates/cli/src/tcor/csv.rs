@@ -1,17 +1,19 @@
 //! The study's tables as CSV, for spreadsheets and scripts: `curves.csv`
-//! (Figures 1 and 11-13), `engines.csv` (Figures 14-24, absolute) and
-//! `passes.csv` (Table II). Numbers are written in full precision.
+//! (Figures 1 and 11-13), `engines.csv` (Figures 14-24, absolute),
+//! `frames.csv` (those figures frame by frame) and `passes.csv` (Table II).
+//! Numbers are written in full precision.
 
 use std::path::{Path, PathBuf};
 
 use crate::report::write_csvs;
 use gfxcache_tcor::study::report::TcorReport;
 
-/// Writes the three CSV files into `dir` and returns their paths.
+/// Writes the CSV files into `dir` and returns their paths.
 pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let files = [
         ("curves.csv", curves(report)),
         ("engines.csv", engines(report)),
+        ("frames.csv", frames(report)),
         ("passes.csv", passes(report)),
     ];
     write_csvs(dir, files)
@@ -19,6 +21,46 @@ pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 
 fn header(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
+}
+
+/// One row per counted frame of every engine run, then the run's mean
+/// (`frame` is `mean`).
+fn frames(r: &TcorReport) -> Vec<Vec<String>> {
+    let head = header(&[
+        "engine",
+        "tile_cache",
+        "frame",
+        "pb_l2_accesses",
+        "pb_dram_accesses",
+        "dram_accesses",
+        "energy_nj",
+        "primitives_per_cycle",
+    ]);
+    let mut rows = vec![head];
+    for run in &r.runs {
+        let key = [run.engine.clone(), run.tile_cache.clone()];
+        for f in &run.per_frame {
+            let counts = [f.pb_l2_accesses, f.pb_dram_accesses, f.dram_accesses];
+            let mut row = key.to_vec();
+            row.push(f.frame.to_string());
+            row.extend(counts.map(|n| n.to_string()));
+            row.extend([f.energy_nj, f.primitives_per_cycle].map(|x| x.to_string()));
+            rows.push(row);
+        }
+        let m = &run.mean_per_frame;
+        let mut mean = key.to_vec();
+        mean.push("mean".to_string());
+        let values = [
+            m.pb_l2_accesses,
+            m.pb_dram_accesses,
+            m.dram_accesses,
+            m.energy_nj,
+            m.primitives_per_cycle,
+        ];
+        mean.extend(values.map(|x| x.to_string()));
+        rows.push(mean);
+    }
+    rows
 }
 
 /// One row per point of every Attribute Cache curve.
@@ -182,6 +224,20 @@ mod tests {
         assert_eq!(rows[1][8], s.memory_accesses().to_string());
         assert_ne!(s.memory_accesses(), s.l2.memory_reads + s.l2.memory_writes);
         assert_eq!(rows[1][12], run.energy.total_nj.to_string());
+        Ok(())
+    }
+
+    #[test]
+    fn frames_csv_has_each_frame_and_the_mean() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("frames.csv"))?;
+        assert_eq!(rows.len(), 1 + 3 * r.runs.len());
+        assert_eq!(rows[1][..3], ["baseline", "64KiB", "0"]);
+        assert_eq!(rows[3][2], "mean");
+        let energy = |row: &Vec<String>| row[6].parse::<f64>().unwrap();
+        assert!((energy(&rows[3]) - (energy(&rows[1]) + energy(&rows[2])) / 2.0).abs() < 1e-9);
         Ok(())
     }
 

@@ -29,6 +29,7 @@ pub fn page(r: &TcorReport, figures: &[PathBuf]) -> String {
     h += &table_two(r);
     h += &reductions_table(r);
     h += &engines_table(r);
+    h += &frames_table(r);
     h += &reach_section(r);
     h += &figures_section(figures, plots::about);
     h += &seconds_table(&r.seconds);
@@ -60,14 +61,71 @@ fn setup(r: &TcorReport) -> String {
          on every block it reads from the L2, {} more when the L2 misses.</p>\n\
          <p>The paper's values (Joseph, Aragón, Parcerisa and González: averages over \
          ten Android games on the simulated GPU of its Table I) are shown in grey \
-         italics beside ours, which come from one frame.</p>\n",
+         italics beside ours, which come from {}.</p>\n",
         esc(&r.trace),
         esc(&r.binned),
         esc(&format_size(l2.bytes)),
         l2.ways,
         f.l2_cycles,
         f.memory_cycles,
-    )
+        frames(r),
+    ) + &r
+        .warnings
+        .iter()
+        .map(|w| format!("<p><strong>Warning:</strong> {}</p>\n", esc(w)))
+        .collect::<String>()
+}
+
+/// Which frames the figures count, in words.
+fn frames(r: &TcorReport) -> String {
+    match (r.frames, r.warmup) {
+        (1, _) => "one frame".to_string(),
+        (n, 0) => format!("{n} frames played in order through an L2 that stays warm"),
+        (n, w) => format!(
+            "the last {} of {n} frames played in order through an L2 that stays warm \
+             (the first {w} only warm it up)",
+            n - w
+        ),
+    }
+}
+
+/// Each counted frame of every engine run, then the run's mean.
+fn frames_table(r: &TcorReport) -> String {
+    if r.frames - r.warmup < 2 {
+        return String::new();
+    }
+    let head = strings(&[
+        "engine",
+        "Tile Cache",
+        "frame",
+        "PB to L2",
+        "PB to memory",
+        "memory",
+        "energy (nJ)",
+        "primitives/cycle",
+    ]);
+    let rows = r.runs.iter().flat_map(|run| {
+        let key = [text(&run.engine), text(&run.tile_cache)];
+        let each = key.clone();
+        let frames = run.per_frame.iter().map(move |f| {
+            let mut row = each.to_vec();
+            row.push(text(&f.frame.to_string()));
+            let counts = [f.pb_l2_accesses, f.pb_dram_accesses, f.dram_accesses];
+            row.extend(counts.map(|n| cell(Some(thousands(n)))));
+            row.push(cell(Some(format!("{:.1}", f.energy_nj))));
+            row.push(cell(Some(format!("{:.3}", f.primitives_per_cycle))));
+            row
+        });
+        let m = &run.mean_per_frame;
+        let mut mean = key.to_vec();
+        mean.push(text("mean"));
+        let counts = [m.pb_l2_accesses, m.pb_dram_accesses, m.dram_accesses];
+        mean.extend(counts.map(|x| cell(Some(format!("{x:.0}")))));
+        mean.push(cell(Some(format!("{:.1}", m.energy_nj))));
+        mean.push(cell(Some(format!("{:.3}", m.primitives_per_cycle))));
+        frames.chain(std::iter::once(mean))
+    });
+    section("Per frame", &head, rows)
 }
 
 /// The energy model's numbers and the L1s outside the Tiling Engine that

@@ -109,8 +109,8 @@ pub(crate) mod test_report {
     use gfxcache_tcor::study::by_size;
     use gfxcache_tcor::study::paper;
     use gfxcache_tcor::study::report::{
-        Curve, EngineRun, FrameCharacteristics, L1Count, L2Setup, PassCharacteristics, Reach,
-        ReachPoint, Reductions, TcorReport, ENGINES,
+        Curve, EngineFrame, EngineFrameMean, EngineRun, FrameCharacteristics, L1Count, L2Setup,
+        PassCharacteristics, Reach, ReachPoint, Reductions, TcorReport, ENGINES,
     };
 
     pub const KIB: u64 = 1024;
@@ -201,6 +201,9 @@ pub(crate) mod test_report {
                 bytes: 16 * KIB,
                 accesses: 5000,
             }],
+            frames: 2,
+            warmup: 0,
+            warnings: Vec::new(),
             seconds: BTreeMap::from([("l2".to_string(), 1.5)]),
         }
     }
@@ -288,6 +291,18 @@ pub(crate) mod test_report {
         let l1 = 100.0;
         let l2 = pb * k * 0.05 + 300.0;
         let dram = (stats.memory_accesses() as f64) * 0.01;
+        // Two frames, the second a little heavier.
+        let per_frame: Vec<EngineFrame> = [(0, 0.45), (1, 0.55)]
+            .iter()
+            .map(|&(frame, share)| EngineFrame {
+                frame,
+                pb_l2_accesses: (stats.pb_l2_accesses() as f64 * share) as u64,
+                pb_dram_accesses: (stats.pb_memory_accesses() as f64 * share) as u64,
+                dram_accesses: (stats.memory_accesses() as f64 * share) as u64,
+                energy_nj: (l1 + l2 + dram) * share,
+                primitives_per_cycle: ppc,
+            })
+            .collect();
         EngineRun {
             engine: engine.into(),
             tile_cache: size.into(),
@@ -305,6 +320,8 @@ pub(crate) mod test_report {
                 dram_nj: dram,
                 total_nj: l1 + l2 + dram,
             },
+            mean_per_frame: EngineFrameMean::of(&per_frame),
+            per_frame,
         }
     }
 }
@@ -314,7 +331,7 @@ mod tests {
     use super::test_report::{report, report_without_curves};
     use super::*;
 
-    const CSV: [&str; 3] = ["curves.csv", "engines.csv", "passes.csv"];
+    const CSV: [&str; 4] = ["curves.csv", "engines.csv", "frames.csv", "passes.csv"];
     const CURVE_FIGURES: [&str; 3] = ["fig11_full.svg", "fig12_ways.svg", "fig13_4way.svg"];
     const BAR_FIGURES: [&str; 5] = [
         "fig14_15_pb_l2.svg",

@@ -4,7 +4,7 @@
 
 use gfxcache_mem::MemoryEnergy;
 
-use super::report::{L1Count, ENGINES};
+use super::report::{OtherL1, ENGINES};
 use super::TcorConfig;
 use crate::{BaselineConfig, FrameL2Stats, L2Policy, TcorConfig as TcorEngineConfig, TilingEngine};
 use gfxcache_cache::format_size;
@@ -86,7 +86,8 @@ pub(super) fn energy(
     setup: &TcorConfig,
     p: &Plan,
     s: &FrameL2Stats,
-    other_l1: &[L1Count],
+    other_l1: &[OtherL1],
+    frames: std::ops::Range<usize>,
 ) -> MemoryEnergy {
     let e = &s.engine;
     let mut l1: Vec<(u64, u64)> =
@@ -100,7 +101,11 @@ pub(super) fn energy(
                 (bytes, n)
             })
             .collect();
-    l1.extend(other_l1.iter().map(|c| (c.bytes, c.accesses)));
+    l1.extend(
+        other_l1
+            .iter()
+            .map(|c| (c.bytes, c.accesses(frames.clone()))),
+    );
     let l2 = (setup.l2_bytes, s.l2.pb_accesses + s.l2.other_accesses);
     MemoryEnergy::of(&setup.energy, &l1, l2, s.memory_reads(), s.memory_writes())
 }

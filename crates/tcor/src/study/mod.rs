@@ -61,6 +61,9 @@ pub struct TcorConfig {
     /// How close to the lower bound counts as reaching it.
     pub tolerance: f64,
     pub energy: EnergyModel,
+    /// Frames of the trace that only warm the L2 up: statistics count from
+    /// frame `warmup` on (the L2 stays warm from frame to frame).
+    pub warmup: u32,
     pub threads: Threads,
 }
 
@@ -153,13 +156,13 @@ pub fn run(
     trace: &Path,
     binned: &Path,
     config: &TcorConfig,
-    other_l1: Vec<L1Count>,
+    other_l1: &[OtherL1],
     progress: ProgressFn<'_>,
 ) -> Result<TcorReport, StudyError> {
     config.check()?;
     let mut seconds = BTreeMap::new();
     let start = Instant::now();
-    let (passes, binnings) = read_binned(binned)?;
+    let (mut passes, binnings) = read_binned(binned)?;
     seconds.insert("read_binned".to_string(), start.elapsed().as_secs_f64());
 
     // The L2 runs first: they also check that the trace and the binned
@@ -174,6 +177,24 @@ pub fn run(
     let (meta, stats) = simulate(trace, &traffic, &plans, config, progress)?;
     seconds.insert("l2".to_string(), start.elapsed().as_secs_f64());
 
+    let frames = stats.first().map_or(0, Vec::len);
+    let warmup = config.warmup as usize;
+    if frames <= warmup {
+        return Err(StudyError::Config {
+            field: "warmup",
+            what: format!(
+                "{warmup} frame(s) of warm-up leave no frame to count: the trace has {frames}"
+            ),
+        });
+    }
+    // The render passes of the counted frames.
+    let counted: Vec<bool> = passes.iter().map(|p| p.frame as usize >= warmup).collect();
+    let binnings: Vec<Binning> = binnings
+        .into_iter()
+        .zip(&counted)
+        .filter_map(|(b, &c)| c.then_some(b))
+        .collect();
+
     let start = Instant::now();
     let curves = curves::curves(&binnings, config, progress)?;
     seconds.insert(
@@ -183,21 +204,14 @@ pub fn run(
 
     let runs: Vec<EngineRun> = plans
         .iter()
-        .zip(stats)
-        .map(|(p, s)| EngineRun {
-            engine: p.engine.to_string(),
-            tile_cache: format_size(p.tile_cache),
-            about: p.about.clone(),
-            l2_policy: match p.l2_policy {
-                L2Policy::Lru => "lru",
-                L2Policy::DeadAware => "dead-aware",
-            }
-            .to_string(),
-            energy: energy(config, p, &s, &other_l1),
-            stats: s,
-        })
+        .zip(&stats)
+        .map(|(p, ends)| engine_run(config, p, ends, other_l1))
         .collect();
     let first = runs.first().map(|r| r.stats).unwrap_or_default();
+    let all_passes = std::mem::take(&mut passes);
+    let (counted_passes, _): (Vec<_>, Vec<_>) = all_passes
+        .into_iter()
+        .partition(|p| p.frame as usize >= warmup);
     let mut report = TcorReport {
         trace: trace.display().to_string(),
         binned: binned.display().to_string(),
@@ -205,8 +219,8 @@ pub fn run(
         resolution: meta.resolution.map(|[w, h]| (w, h)),
         render_passes: first.render_passes,
         tiles: first.tiles,
-        frame: frame_characteristics(&passes),
-        passes,
+        frame: frame_characteristics(&counted_passes),
+        passes: counted_passes,
         l2: L2Setup {
             bytes: config.l2_bytes,
             ways: config.l2_ways,
@@ -224,12 +238,68 @@ pub fn run(
         reductions: BTreeMap::new(),
         paper: paper::reductions(),
         energy_model: config.energy,
-        other_l1,
+        other_l1: other_l1
+            .iter()
+            .map(|c| L1Count {
+                name: c.name.clone(),
+                bytes: c.bytes,
+                accesses: c.accesses(warmup..frames),
+            })
+            .collect(),
         runs,
+        frames: frames as u32,
+        warmup: config.warmup,
+        warnings: Vec::new(),
         seconds,
     };
     report.reductions = reduce::reductions(&report);
     Ok(report)
+}
+
+/// One engine's run over the counted frames: `ends` are its statistics
+/// at the end of each frame of the trace (more than `warmup` of them).
+fn engine_run(
+    config: &TcorConfig,
+    p: &Plan,
+    ends: &[FrameL2Stats],
+    other_l1: &[OtherL1],
+) -> EngineRun {
+    let warmup = config.warmup as usize;
+    let zero = FrameL2Stats::default();
+    let base = warmup.checked_sub(1).map_or(&zero, |i| &ends[i]);
+    let stats = ends.last().unwrap_or(&zero).since(base);
+    let mut prev = base;
+    let per_frame: Vec<EngineFrame> = ends
+        .iter()
+        .enumerate()
+        .skip(warmup)
+        .map(|(k, end)| {
+            let s = end.since(prev);
+            prev = end;
+            EngineFrame {
+                frame: k as u32,
+                pb_l2_accesses: s.pb_l2_accesses(),
+                pb_dram_accesses: s.pb_memory_accesses(),
+                dram_accesses: s.memory_accesses(),
+                energy_nj: energy(config, p, &s, other_l1, k..k + 1).total_nj,
+                primitives_per_cycle: s.fetcher.primitives_per_cycle,
+            }
+        })
+        .collect();
+    EngineRun {
+        engine: p.engine.to_string(),
+        tile_cache: format_size(p.tile_cache),
+        about: p.about.clone(),
+        l2_policy: match p.l2_policy {
+            L2Policy::Lru => "lru",
+            L2Policy::DeadAware => "dead-aware",
+        }
+        .to_string(),
+        energy: energy(config, p, &stats, other_l1, warmup..ends.len()),
+        stats,
+        mean_per_frame: EngineFrameMean::of(&per_frame),
+        per_frame,
+    }
 }
 
 /// LB of the two TCOR Attribute Caches, keyed by Tile Cache size.
@@ -282,14 +352,15 @@ fn frame_characteristics(passes: &[PassCharacteristics]) -> FrameCharacteristics
     f
 }
 
-/// Feeds the trace to the six runs.
+/// Feeds the trace to the six runs; each run's statistics at the end of
+/// every frame.
 fn simulate(
     trace: &Path,
     traffic: &[Vec<PassTraffic>],
     plans: &[Plan],
     config: &TcorConfig,
     progress: ProgressFn<'_>,
-) -> Result<(TraceMeta, Vec<FrameL2Stats>), StudyError> {
+) -> Result<(TraceMeta, Vec<Vec<FrameL2Stats>>), StudyError> {
     let mut l2s = plans
         .iter()
         .map(|p| {
@@ -324,7 +395,16 @@ fn simulate(
     );
     let stats = fed.and_then(|()| {
         l2s.into_iter()
-            .map(FrameL2::finish)
+            .map(|l2| {
+                let mut ends = l2.frame_ends().to_vec();
+                let total = l2.finish()?;
+                // Records after the last frame end (or a trace without
+                // frame markers) make one more frame.
+                if ends.last() != Some(&total) {
+                    ends.push(total);
+                }
+                Ok(ends)
+            })
             .collect::<Result<Vec<_>, _>>()
             .map_err(Feed::Mismatch)
     });

@@ -55,6 +55,15 @@ pub struct TcorReport {
     /// counted in every run's energy: known when the study rendered the
     /// frame, empty for a given trace.
     pub other_l1: Vec<L1Count>,
+    /// Frames in the trace (a trace without frame markers is one frame),
+    /// and how many of them, from the first, only warmed the L2 up: every
+    /// figure but `per_frame` counts the frames after those (the curves,
+    /// the bound and `frame` the render passes of those frames).
+    pub frames: u32,
+    pub warmup: u32,
+    /// What the reader should know about the input (printed on stderr too).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// Wall-clock seconds each phase took.
     pub seconds: BTreeMap<String, f64>,
 }
@@ -130,6 +139,46 @@ pub struct EngineRun {
     pub l2_policy: String,
     pub stats: FrameL2Stats,
     pub energy: MemoryEnergy,
+    /// Each counted frame on its own (the L2 stays warm from frame to
+    /// frame), and the mean of those rows.
+    pub per_frame: Vec<EngineFrame>,
+    pub mean_per_frame: EngineFrameMean,
+}
+
+/// One frame of one engine run: the figures of Section V-B.
+#[derive(Serialize, Clone, Debug)]
+pub struct EngineFrame {
+    /// The frame's index in the trace, from 0 (warm-up frames included).
+    pub frame: u32,
+    pub pb_l2_accesses: u64,
+    pub pb_dram_accesses: u64,
+    pub dram_accesses: u64,
+    pub energy_nj: f64,
+    pub primitives_per_cycle: f64,
+}
+
+/// The mean of a run's [`EngineFrame`]s, column by column.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct EngineFrameMean {
+    pub pb_l2_accesses: f64,
+    pub pb_dram_accesses: f64,
+    pub dram_accesses: f64,
+    pub energy_nj: f64,
+    pub primitives_per_cycle: f64,
+}
+
+impl EngineFrameMean {
+    pub fn of(frames: &[EngineFrame]) -> EngineFrameMean {
+        let n = frames.len().max(1) as f64;
+        let mean = |f: &dyn Fn(&EngineFrame) -> f64| frames.iter().map(f).sum::<f64>() / n;
+        EngineFrameMean {
+            pb_l2_accesses: mean(&|f| f.pb_l2_accesses as f64),
+            pb_dram_accesses: mean(&|f| f.pb_dram_accesses as f64),
+            dram_accesses: mean(&|f| f.dram_accesses as f64),
+            energy_nj: mean(&|f| f.energy_nj),
+            primitives_per_cycle: mean(&|f| f.primitives_per_cycle),
+        }
+    }
 }
 
 /// Decreases versus the baseline at one Tile Cache size, in percent.
@@ -145,10 +194,32 @@ pub struct Reductions {
     pub fetcher_speedup: f64,
 }
 
-/// An L1 outside the Tiling Engine, for the energy model.
+/// An L1 outside the Tiling Engine, for the energy model: its accesses
+/// in the counted frames.
 #[derive(Serialize, Clone, Debug)]
 pub struct L1Count {
     pub name: String,
     pub bytes: u64,
     pub accesses: u64,
+}
+
+/// An L1 outside the Tiling Engine as the study is given it: its accesses
+/// in each frame of the trace, in order.
+#[derive(Clone, Debug)]
+pub struct OtherL1 {
+    pub name: String,
+    pub bytes: u64,
+    pub accesses_per_frame: Vec<u64>,
+}
+
+impl OtherL1 {
+    /// Accesses in the frames `frames` (a range of frame indices); frames
+    /// it has no count for count 0.
+    pub fn accesses(&self, frames: std::ops::Range<usize>) -> u64 {
+        self.accesses_per_frame
+            .iter()
+            .skip(frames.start)
+            .take(frames.len())
+            .sum()
+    }
 }
