@@ -28,6 +28,7 @@
 pub mod batch;
 pub mod csv;
 pub mod din;
+mod dispatch;
 pub mod error;
 pub mod footprint;
 pub mod format;
@@ -41,10 +42,9 @@ pub mod text_writer;
 mod varint;
 
 pub use batch::Batch;
+pub use dispatch::{create, open, read_all, read_from, read_stream};
 pub use error::TraceError;
 pub use footprint::{Footprint, FootprintSketch};
-pub use format::{
-    create, open, read_all, read_from, read_stream, Format, TraceRead, TraceWrite, BATCH_RECORDS,
-};
+pub use format::{Format, TraceRead, TraceWrite, BATCH_RECORDS};
 pub use meta::{StreamTotals, Totals, TraceMeta};
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};
