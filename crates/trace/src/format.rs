@@ -87,9 +87,11 @@ pub trait TraceRead: Send {
     fn progress(&self) -> (u64, u64);
 }
 
-/// A streaming trace writer. Output goes to a temporary file beside the
-/// target that [`TraceWrite::finish`] renames into place, so a failed run
-/// never leaves a partial file under the requested name.
+/// A streaming trace writer. Output goes to a temporary file of its own
+/// beside the target ([`crate::atomic::AtomicFile`]) that
+/// [`TraceWrite::finish`] syncs and renames into place, so a failed or
+/// interrupted run never leaves a partial file under the requested name,
+/// and two writers of one name leave one whole trace.
 pub trait TraceWrite {
     fn write_access(&mut self, access: &Access) -> Result<(), TraceError>;
     fn write_marker(&mut self, marker: &Marker) -> Result<(), TraceError>;

@@ -15,7 +15,9 @@
 //! their syntax; [`gtr`] has the exact byte layout of the native format.
 //! [`synth`] generates deterministic, graphics-like traces for other crates'
 //! tests and benchmarks; [`footprint`] estimates the distinct blocks a trace
-//! touches as it is written (the `.gtr` footer announces it).
+//! touches as it is written (the `.gtr` footer announces it). [`atomic`]
+//! is how every output file of the project is written: under a unique
+//! temporary name beside it, renamed into place only when complete.
 //!
 //! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
 //! decoder gets its speed from the format's layout instead.
@@ -25,6 +27,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod atomic;
 pub mod batch;
 pub mod csv;
 pub mod din;
