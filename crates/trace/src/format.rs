@@ -8,7 +8,7 @@ use crate::batch::Batch;
 use crate::error::TraceError;
 use crate::footprint::Footprint;
 use crate::meta::{Totals, TraceMeta};
-use crate::record::{Access, Marker};
+use crate::record::{Access, Marker, Stream};
 
 /// How many records a reader puts in one batch (at most).
 pub const BATCH_RECORDS: usize = 1 << 16;
@@ -62,6 +62,38 @@ impl Format {
     pub fn holds_markers(self) -> bool {
         self == Format::Gtr
     }
+
+    /// Whether the format holds the header ([`TraceMeta`]: scene,
+    /// resolution, ...); the text formats drop it.
+    pub fn holds_meta(self) -> bool {
+        self == Format::Gtr
+    }
+}
+
+/// What a writer was given that its format cannot hold, and so left out or
+/// wrote as something else; callers should warn when it is not
+/// [`Dropped::is_empty`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Markers (`.csv`, `.din`): left out.
+    pub markers: u64,
+    /// Accesses whose stream the format cannot name, by [`Stream::index`]
+    /// (`.din`: every stream but `other`, and `shader` but for reads, which
+    /// are instruction fetches): they read back as `other`.
+    pub streams: [u64; Stream::COUNT],
+    /// Accesses with a unit other than 0 (`.din`): they read back as unit 0.
+    pub units: u64,
+}
+
+impl Dropped {
+    pub fn is_empty(&self) -> bool {
+        *self == Dropped::default()
+    }
+
+    /// Accesses that lost their stream, of every stream.
+    pub fn stream_total(&self) -> u64 {
+        self.streams.iter().sum()
+    }
 }
 
 /// A streaming trace reader.
@@ -100,6 +132,14 @@ pub trait TraceWrite {
     /// write (`.csv`, `.din`); callers should warn when this is not 0.
     fn skipped_markers(&self) -> u64 {
         0
+    }
+    /// Everything received so far that the format cannot hold: markers,
+    /// and for `.din` streams and units.
+    fn dropped(&self) -> Dropped {
+        Dropped {
+            markers: self.skipped_markers(),
+            ..Dropped::default()
+        }
     }
     /// Flushes, writes any footer, renames into place; returns the totals written.
     fn finish(self: Box<Self>) -> Result<Totals, TraceError>;

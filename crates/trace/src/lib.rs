@@ -48,6 +48,6 @@ pub use batch::Batch;
 pub use dispatch::{create, open, read_all, read_from, read_stream};
 pub use error::TraceError;
 pub use footprint::{Footprint, FootprintSketch};
-pub use format::{Format, TraceRead, TraceWrite, BATCH_RECORDS};
+pub use format::{Dropped, Format, TraceRead, TraceWrite, BATCH_RECORDS};
 pub use meta::{StreamTotals, Totals, TraceMeta};
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};
