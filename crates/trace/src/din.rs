@@ -9,7 +9,8 @@
 //!
 //! Dinero knows nothing of graphics streams or units: the writer emits
 //! `shader` reads as `2`, every other read as `0`, every write as `1`, and
-//! drops units. Its output (`label hexaddr`, size appended only when it is
+//! drops units; it counts the accesses whose stream or unit is so lost
+//! ([`crate::TraceWrite::dropped`]). Its output (`label hexaddr`, size appended only when it is
 //! not 1) is canonical: reading and rewriting reproduces it byte for byte.
 //! Markers are counted and skipped ([`crate::TraceWrite::skipped_markers`]).
 
@@ -227,6 +228,18 @@ impl LineFormat for DinLine {
             put_dec(l, u64::from(a.size));
         }
         l.push(b'\n');
+    }
+
+    /// Only `other` and instruction fetches (`shader` reads) have labels.
+    fn loses_stream(a: &Access) -> bool {
+        !matches!(
+            (a.stream, a.op),
+            (Stream::Other, _) | (Stream::Shader, Op::Read)
+        )
+    }
+
+    fn loses_unit(a: &Access) -> bool {
+        a.unit != 0
     }
 }
 

@@ -3,12 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
+/// What went wrong reading or writing a trace, and in which file.
+///
+/// The message is whole on its own: an operating-system error's text is part
+/// of it, and so is not also its `source()`, so that a chain printed cause
+/// by cause (anyhow's `{:#}`) says it once.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
 
     /// Binary input that is not what the format says should be there.
@@ -42,10 +47,10 @@ pub enum TraceError {
 }
 
 impl TraceError {
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> TraceError {
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> TraceError {
         TraceError::Io {
             path: path.into(),
-            source,
+            error,
         }
     }
 

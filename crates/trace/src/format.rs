@@ -1,18 +1,14 @@
-//! Opening and creating traces by file name, whatever the format.
+//! What every format module implements and every consumer sees: the
+//! [`Format`]s, the [`TraceRead`] and [`TraceWrite`] interfaces and the batch
+//! size. It names no format module; `dispatch.rs` picks one by file name.
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use crate::batch::Batch;
-use crate::csv::{CsvReader, CsvWriter};
-use crate::din::{DinReader, DinWriter};
 use crate::error::TraceError;
 use crate::footprint::Footprint;
-use crate::gtr::{GtrReader, GtrWriter};
-use crate::io::{read_error, Counted, FileSink, Unzstd};
 use crate::meta::{Totals, TraceMeta};
-use crate::record::{Access, Marker};
+use crate::record::{Access, Marker, Stream};
 
 /// How many records a reader puts in one batch (at most).
 pub const BATCH_RECORDS: usize = 1 << 16;
@@ -66,6 +62,38 @@ impl Format {
     pub fn holds_markers(self) -> bool {
         self == Format::Gtr
     }
+
+    /// Whether the format holds the header ([`TraceMeta`]: scene,
+    /// resolution, ...); the text formats drop it.
+    pub fn holds_meta(self) -> bool {
+        self == Format::Gtr
+    }
+}
+
+/// What a writer was given that its format cannot hold, and so left out or
+/// wrote as something else; callers should warn when it is not
+/// [`Dropped::is_empty`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Markers (`.csv`, `.din`): left out.
+    pub markers: u64,
+    /// Accesses whose stream the format cannot name, by [`Stream::index`]
+    /// (`.din`: every stream but `other`, and `shader` but for reads, which
+    /// are instruction fetches): they read back as `other`.
+    pub streams: [u64; Stream::COUNT],
+    /// Accesses with a unit other than 0 (`.din`): they read back as unit 0.
+    pub units: u64,
+}
+
+impl Dropped {
+    pub fn is_empty(&self) -> bool {
+        *self == Dropped::default()
+    }
+
+    /// Accesses that lost their stream, of every stream.
+    pub fn stream_total(&self) -> u64 {
+        self.streams.iter().sum()
+    }
 }
 
 /// A streaming trace reader.
@@ -91,9 +119,11 @@ pub trait TraceRead: Send {
     fn progress(&self) -> (u64, u64);
 }
 
-/// A streaming trace writer. Output goes to a temporary file beside the
-/// target that [`TraceWrite::finish`] renames into place, so a failed run
-/// never leaves a partial file under the requested name.
+/// A streaming trace writer. Output goes to a temporary file of its own
+/// beside the target ([`crate::atomic::AtomicFile`]) that
+/// [`TraceWrite::finish`] syncs and renames into place, so a failed or
+/// interrupted run never leaves a partial file under the requested name,
+/// and two writers of one name leave one whole trace.
 pub trait TraceWrite {
     fn write_access(&mut self, access: &Access) -> Result<(), TraceError>;
     fn write_marker(&mut self, marker: &Marker) -> Result<(), TraceError>;
@@ -103,83 +133,14 @@ pub trait TraceWrite {
     fn skipped_markers(&self) -> u64 {
         0
     }
+    /// Everything received so far that the format cannot hold: markers,
+    /// and for `.din` streams and units.
+    fn dropped(&self) -> Dropped {
+        Dropped {
+            markers: self.skipped_markers(),
+            ..Dropped::default()
+        }
+    }
     /// Flushes, writes any footer, renames into place; returns the totals written.
     fn finish(self: Box<Self>) -> Result<Totals, TraceError>;
-}
-
-/// Opens a trace for reading; the format comes from the extension.
-pub fn open(path: &Path) -> Result<Box<dyn TraceRead>, TraceError> {
-    let (format, zstd) = Format::from_path(path)?;
-    let file = File::open(path).map_err(|e| TraceError::io(path, e))?;
-    read_from(file, path, format, zstd)
-}
-
-/// Opens a trace over any seekable source, e.g. a `Cursor` over bytes in
-/// memory; the whole source, from its first byte, is the trace. `name` only
-/// names the source in errors. A plain `.gtr` source has its footer read
-/// first; everything else streams.
-pub fn read_from<R: Read + Seek + Send + 'static>(
-    mut source: R,
-    name: &Path,
-    format: Format,
-    zstd: bool,
-) -> Result<Box<dyn TraceRead>, TraceError> {
-    let io = |e| TraceError::io(name, e);
-    let len = source.seek(SeekFrom::End(0)).map_err(io)?;
-    source.seek(SeekFrom::Start(0)).map_err(io)?;
-    if format == Format::Gtr && !zstd {
-        let (counted, consumed) = Counted::new(source);
-        let r = GtrReader::new_seekable(counted, name)?.with_progress(consumed, len);
-        return Ok(Box::new(r));
-    }
-    read_stream(source, len, name, format, zstd)
-}
-
-/// Opens a trace over a source that cannot seek. `len` is its length in
-/// bytes if known (0 if not), for [`TraceRead::progress`].
-pub fn read_stream<R: Read + Send + 'static>(
-    source: R,
-    len: u64,
-    name: &Path,
-    format: Format,
-    zstd: bool,
-) -> Result<Box<dyn TraceRead>, TraceError> {
-    let (counted, consumed) = Counted::new(source);
-    if !zstd {
-        return Ok(match format {
-            Format::Gtr => Box::new(GtrReader::new(counted, name)?.with_progress(consumed, len)),
-            Format::Csv => Box::new(CsvReader::new(counted, name)?.with_progress(consumed, len)),
-            Format::Din => Box::new(DinReader::new(counted, name).with_progress(consumed, len)),
-        });
-    }
-    let src = Unzstd::new(counted, consumed.clone()).map_err(|e| read_error(name, e))?;
-    Ok(match format {
-        Format::Gtr => Box::new(GtrReader::new(src, name)?.with_progress(consumed, len)),
-        Format::Csv => Box::new(CsvReader::new(src, name)?.with_progress(consumed, len)),
-        Format::Din => Box::new(DinReader::new(src, name).with_progress(consumed, len)),
-    })
-}
-
-/// Creates a trace for writing; the format comes from the extension.
-///
-/// The text formats cannot hold `meta` (nor markers) and ignore it.
-pub fn create(path: &Path, meta: &TraceMeta) -> Result<Box<dyn TraceWrite>, TraceError> {
-    let (format, zstd) = Format::from_path(path)?;
-    let sink = FileSink::create(path, zstd)?;
-    Ok(match format {
-        Format::Gtr => Box::new(GtrWriter::new(sink, meta, path)?),
-        Format::Csv => Box::new(CsvWriter::new(sink, path)?),
-        Format::Din => Box::new(DinWriter::new(sink, path)?),
-    })
-}
-
-/// Reads a whole trace into memory, for tests and small tools; the
-/// simulator itself should stream with [`TraceRead::read_batch`].
-pub fn read_all(reader: &mut dyn TraceRead) -> Result<Vec<crate::record::Record>, TraceError> {
-    let mut batch = Batch::with_capacity(BATCH_RECORDS);
-    let mut out = Vec::new();
-    while reader.read_batch(&mut batch)? {
-        out.extend(batch.records());
-    }
-    Ok(out)
 }

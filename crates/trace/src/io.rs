@@ -1,13 +1,14 @@
 //! Byte plumbing shared by the formats: counting what was read (for progress
-//! bars, also through a decompressor), transparent zstd, and files that only
-//! appear under their name once complete.
+//! bars, also through a decompressor), transparent zstd, and the sink of the
+//! writers, which only appears under its name once complete
+//! ([`crate::atomic`]).
 
-use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::atomic::AtomicFile;
 use crate::error::TraceError;
 
 /// zstd level for `.zst` files. Text traces compress very well even at low
@@ -157,18 +158,19 @@ pub(crate) fn read_full<R: Read + ?Sized>(src: &mut R, buf: &mut [u8]) -> io::Re
     Ok(n)
 }
 
-/// The file a writer builds: `<target>.partial`, renamed to `<target>` by
-/// [`FileSink::commit`] and removed if dropped before, so that an interrupted
-/// or failed run never leaves a plausible-looking short trace behind.
+/// The file a writer builds: an [`AtomicFile`] (`<target>.<random>.partial`
+/// beside the target) behind a buffer and, for `.zst`, an encoder. Renamed
+/// to `<target>` by [`FileSink::commit`] and removed if dropped before, so
+/// that an interrupted or failed run never leaves a plausible-looking short
+/// trace behind, and two writers of one name never mix their records.
 pub(crate) struct FileSink {
     out: Option<SinkInner>,
-    tmp: PathBuf,
     target: PathBuf,
 }
 
 enum SinkInner {
-    Plain(BufWriter<File>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+    Plain(BufWriter<AtomicFile>),
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<AtomicFile>>),
 }
 
 /// Big enough that the writers' many small writes become few system calls.
@@ -176,30 +178,24 @@ const WRITE_BUFFER: usize = 256 << 10;
 
 impl FileSink {
     pub(crate) fn create(target: &Path, zstd: bool) -> Result<FileSink, TraceError> {
-        let mut tmp = target.as_os_str().to_owned();
-        tmp.push(".partial");
-        let tmp = PathBuf::from(tmp);
-        let file = File::create(&tmp).map_err(|e| TraceError::io(&tmp, e))?;
+        let file = AtomicFile::create(target).map_err(|e| TraceError::io(target, e))?;
         let buffered = BufWriter::with_capacity(WRITE_BUFFER, file);
         let out = if zstd {
-            match zstd::stream::write::Encoder::new(buffered, STREAM_LEVEL) {
-                Ok(enc) => SinkInner::Zstd(enc),
-                Err(e) => {
-                    let _ = std::fs::remove_file(&tmp);
-                    return Err(TraceError::io(target, e));
-                }
-            }
+            // On error the buffer and its file are dropped: no temporary stays.
+            let enc = zstd::stream::write::Encoder::new(buffered, STREAM_LEVEL)
+                .map_err(|e| TraceError::io(target, e))?;
+            SinkInner::Zstd(enc)
         } else {
             SinkInner::Plain(buffered)
         };
         Ok(FileSink {
             out: Some(out),
-            tmp,
             target: target.to_path_buf(),
         })
     }
 
-    /// Completes the file (zstd epilogue, flush, sync) and moves it into place.
+    /// Completes the file (zstd epilogue, flush) and commits it: synced,
+    /// renamed into place.
     pub(crate) fn commit(mut self) -> Result<(), TraceError> {
         let out = self.out.take();
         let result = (|| -> io::Result<()> {
@@ -208,16 +204,9 @@ impl FileSink {
                 Some(SinkInner::Zstd(enc)) => enc.finish()?,
                 None => return Err(io::Error::other("trace file already committed")),
             };
-            let file = buffered.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            drop(file);
-            std::fs::rename(&self.tmp, &self.target)
+            buffered.into_inner().map_err(|e| e.into_error())?.commit()
         })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&self.tmp);
-            return Err(TraceError::io(&self.target, e));
-        }
-        Ok(())
+        result.map_err(|e| TraceError::io(&self.target, e))
     }
 }
 
@@ -243,15 +232,6 @@ impl Write for FileSink {
             Some(SinkInner::Plain(w)) => w.flush(),
             Some(SinkInner::Zstd(w)) => w.flush(),
             None => Ok(()),
-        }
-    }
-}
-
-impl Drop for FileSink {
-    fn drop(&mut self) {
-        if let Some(out) = self.out.take() {
-            drop(out);
-            let _ = std::fs::remove_file(&self.tmp);
         }
     }
 }

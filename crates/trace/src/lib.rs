@@ -15,7 +15,9 @@
 //! their syntax; [`gtr`] has the exact byte layout of the native format.
 //! [`synth`] generates deterministic, graphics-like traces for other crates'
 //! tests and benchmarks; [`footprint`] estimates the distinct blocks a trace
-//! touches as it is written (the `.gtr` footer announces it).
+//! touches as it is written (the `.gtr` footer announces it). [`atomic`]
+//! is how every output file of the project is written: under a unique
+//! temporary name beside it, renamed into place only when complete.
 //!
 //! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
 //! decoder gets its speed from the format's layout instead.
@@ -25,9 +27,11 @@
 
 #![forbid(unsafe_code)]
 
+pub mod atomic;
 pub mod batch;
 pub mod csv;
 pub mod din;
+mod dispatch;
 pub mod error;
 pub mod footprint;
 pub mod format;
@@ -41,10 +45,9 @@ pub mod text_writer;
 mod varint;
 
 pub use batch::Batch;
+pub use dispatch::{create, open, read_all, read_from, read_stream};
 pub use error::TraceError;
 pub use footprint::{Footprint, FootprintSketch};
-pub use format::{
-    create, open, read_all, read_from, read_stream, Format, TraceRead, TraceWrite, BATCH_RECORDS,
-};
+pub use format::{Dropped, Format, TraceRead, TraceWrite, BATCH_RECORDS};
 pub use meta::{StreamTotals, Totals, TraceMeta};
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};

@@ -1,5 +1,6 @@
 //! The writer shared by the text formats: a line per access, markers counted
-//! and dropped (neither CSV nor Dinero can hold them).
+//! and dropped (neither CSV nor Dinero can hold them), and so are the
+//! streams and units a format cannot hold (Dinero's).
 
 use std::io::Write;
 use std::marker::PhantomData;
@@ -7,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::batch::Batch;
 use crate::error::TraceError;
-use crate::format::TraceWrite;
+use crate::format::{Dropped, TraceWrite};
 use crate::io::FileSink;
 use crate::meta::Totals;
 use crate::record::{Access, Marker};
@@ -18,6 +19,14 @@ pub trait LineFormat {
     const HEADER: &'static [u8];
     /// Appends the line of `a`, newline included.
     fn put_line(a: &Access, out: &mut Vec<u8>);
+    /// Whether the line of `a` loses its stream (it reads back as another).
+    fn loses_stream(_a: &Access) -> bool {
+        false
+    }
+    /// Whether the line of `a` loses its unit (it reads back as unit 0).
+    fn loses_unit(_a: &Access) -> bool {
+        false
+    }
 }
 
 /// Writes accesses in format `F`; markers are counted, not written.
@@ -25,7 +34,7 @@ pub struct TextWriter<W: Write, F: LineFormat> {
     out: W,
     path: PathBuf,
     totals: Totals,
-    skipped: u64,
+    dropped: Dropped,
     line: Vec<u8>,
     format: PhantomData<F>,
 }
@@ -39,7 +48,7 @@ impl<W: Write, F: LineFormat> TextWriter<W, F> {
             out,
             path: path.to_path_buf(),
             totals: Totals::default(),
-            skipped: 0,
+            dropped: Dropped::default(),
             line: Vec::with_capacity(64),
             format: PhantomData,
         })
@@ -52,12 +61,16 @@ impl<W: Write, F: LineFormat> TextWriter<W, F> {
             .write_all(&self.line)
             .map_err(|e| TraceError::io(&self.path, e))?;
         self.totals.add_access(a);
+        if F::loses_stream(a) {
+            self.dropped.streams[a.stream.index()] += 1;
+        }
+        self.dropped.units += u64::from(F::loses_unit(a));
         Ok(())
     }
 
     /// The format has no way to hold a marker: it is counted and dropped.
     pub fn write_marker(&mut self, _marker: &Marker) -> Result<(), TraceError> {
-        self.skipped += 1;
+        self.dropped.markers += 1;
         Ok(())
     }
 
@@ -65,12 +78,17 @@ impl<W: Write, F: LineFormat> TextWriter<W, F> {
         for a in &batch.accesses {
             self.write_access(a)?;
         }
-        self.skipped += batch.markers.len() as u64;
+        self.dropped.markers += batch.markers.len() as u64;
         Ok(())
     }
 
     pub fn skipped_markers(&self) -> u64 {
-        self.skipped
+        self.dropped.markers
+    }
+
+    /// What was left out or written as something else so far.
+    pub fn dropped(&self) -> Dropped {
+        self.dropped
     }
 
     /// Flushes; hands back the totals written (no markers) and the sink.
@@ -96,7 +114,11 @@ impl<F: LineFormat> TraceWrite for TextWriter<FileSink, F> {
     }
 
     fn skipped_markers(&self) -> u64 {
-        self.skipped
+        self.dropped.markers
+    }
+
+    fn dropped(&self) -> Dropped {
+        self.dropped
     }
 
     fn finish(self: Box<Self>) -> Result<Totals, TraceError> {

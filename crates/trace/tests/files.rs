@@ -174,7 +174,7 @@ fn writing_the_same_records_twice_gives_the_same_bytes() {
 #[test]
 fn a_writer_dropped_without_finish_leaves_nothing() {
     let d = dir();
-    for ext in ["gtr", "csv.zst", "din"] {
+    for ext in ["gtr", "gtr.zst", "csv", "csv.zst", "din", "din.zst"] {
         let path = d.path().join(format!("t.{ext}"));
         {
             let mut w = create(&path, &TraceMeta::default()).expect("create");
@@ -206,6 +206,58 @@ fn a_writer_dropped_without_finish_leaves_nothing() {
             .expect("write");
     }
     assert_eq!(std::fs::read(&path).expect("read"), before);
+}
+
+/// The `.partial` files in `dir`.
+fn partials(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".partial"))
+        .collect()
+}
+
+#[test]
+fn two_writers_of_one_path_leave_one_whole_trace() {
+    let d = dir();
+    let a: Vec<Record> = synth(31, 150_000).collect();
+    let b: Vec<Record> = synth(32, 90_000).collect();
+    for ext in ["gtr", "gtr.zst", "csv", "csv.zst", "din", "din.zst"] {
+        // What each writer alone writes.
+        let alone_a = d.path().join(format!("alone-a.{ext}"));
+        let alone_b = d.path().join(format!("alone-b.{ext}"));
+        write(&alone_a, &synth_meta(31), &a);
+        write(&alone_b, &synth_meta(32), &b);
+        // Both at once on one path, their batches interleaved.
+        let shared = d.path().join(format!("shared.{ext}"));
+        let mut wa = create(&shared, &synth_meta(31)).expect("create a");
+        let mut wb = create(&shared, &synth_meta(32)).expect("create b");
+        let mut batch = Batch::default();
+        for i in 0..a.len().max(b.len()).div_ceil(10_000) {
+            for (w, recs) in [(&mut wa, &a), (&mut wb, &b)] {
+                let chunk = recs.chunks(10_000).nth(i).unwrap_or_default();
+                batch.clear();
+                for r in chunk {
+                    batch.push(r.clone());
+                }
+                w.write_batch(&batch).expect("write");
+            }
+        }
+        wa.finish().expect("finish a");
+        wb.finish().expect("finish b");
+        read(&shared).unwrap_or_else(|e| panic!("{ext}: the result does not read back: {e}"));
+        let got = std::fs::read(&shared).expect("shared");
+        assert!(
+            got == std::fs::read(&alone_a).expect("a")
+                || got == std::fs::read(&alone_b).expect("b"),
+            "{ext}: the result is neither writer's trace"
+        );
+        assert!(
+            partials(d.path()).is_empty(),
+            "{ext}: {:?}",
+            partials(d.path())
+        );
+    }
 }
 
 #[test]

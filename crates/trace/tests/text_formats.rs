@@ -222,3 +222,63 @@ fn synth_through_text_keeps_its_accesses() {
     let csv = encode(Format::Csv, &recs);
     assert_eq!(decode(&csv, Format::Csv).expect("csv"), accesses(&recs));
 }
+
+/// `.din` counts what it cannot hold, and reading it back shows exactly
+/// that loss: the streams counted read back as `other`, the units as 0.
+#[test]
+fn din_counts_the_streams_and_units_it_loses() {
+    let recs = vec![
+        acc(Op::Read, 0x40, Stream::Tex, 2, 64),
+        acc(Op::Read, 0x80, Stream::Tex, 0, 64),
+        acc(Op::Write, 0xc0, Stream::Z, 0, 64),
+        acc(Op::Read, 0x100, Stream::Shader, 0, 4),
+        acc(Op::Write, 0x140, Stream::Shader, 1, 4),
+        acc(Op::Write, 0x180, Stream::Other, 0, 1),
+        acc(Op::Read, 0x1c0, Stream::Rt, 0, 1),
+        Record::Marker(Marker::PassEnd),
+    ];
+    let mut d = gfxcache_trace::din::DinWriter::new(Vec::new(), "x.din".as_ref()).expect("din");
+    let mut c = gfxcache_trace::csv::CsvWriter::new(Vec::new(), "x.csv".as_ref()).expect("csv");
+    for r in &recs {
+        match r {
+            Record::Access(a) => {
+                d.write_access(a).expect("din");
+                c.write_access(a).expect("csv");
+            }
+            Record::Marker(m) => {
+                d.write_marker(m).expect("din");
+                c.write_marker(m).expect("csv");
+            }
+        }
+    }
+    let dropped = d.dropped();
+    assert_eq!(dropped.markers, 1);
+    assert_eq!(dropped.streams[Stream::Tex.index()], 2);
+    assert_eq!(dropped.streams[Stream::Z.index()], 1);
+    assert_eq!(dropped.streams[Stream::Shader.index()], 1);
+    assert_eq!(dropped.streams[Stream::Rt.index()], 1);
+    assert_eq!(dropped.stream_total(), 5);
+    assert_eq!(dropped.units, 2);
+    // CSV holds every field of an access.
+    let csv = c.dropped();
+    assert_eq!((csv.markers, csv.stream_total(), csv.units), (1, 0, 0));
+
+    let (_, din) = d.finish_into_inner().expect("din");
+    let back = read(&String::from_utf8(din).expect("utf-8"), Format::Din).expect("read");
+    let originals = accesses(&recs);
+    let mut lost_streams = 0;
+    let mut lost_units = 0;
+    for (a, b) in originals.iter().zip(&back) {
+        let (Record::Access(a), Record::Access(b)) = (a, b) else {
+            panic!("accesses only")
+        };
+        assert_eq!((a.addr, a.size, a.op), (b.addr, b.size, b.op));
+        lost_streams += u64::from(a.stream != b.stream);
+        lost_units += u64::from(a.unit != b.unit);
+    }
+    assert_eq!(back.len(), originals.len());
+    assert_eq!(
+        (lost_streams, lost_units),
+        (dropped.stream_total(), dropped.units)
+    );
+}

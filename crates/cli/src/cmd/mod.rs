@@ -15,9 +15,10 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use gfxcache_trace::TraceRead;
 
-/// Opens a trace, any format.
+/// Opens a trace, any format. (The error names the file: a `TraceError`
+/// always does.)
 pub fn open_trace(path: &Path) -> Result<Box<dyn TraceRead>> {
-    gfxcache_trace::open(path).with_context(|| format!("cannot read trace {}", path.display()))
+    gfxcache_trace::open(path).context("cannot read trace")
 }
 
 /// Prints `value` as one JSON document on stdout.

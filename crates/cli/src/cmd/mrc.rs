@@ -62,7 +62,7 @@ pub fn run(args: Args) -> Result<()> {
         },
         |done, _| bar.set_position(done),
     )
-    .with_context(|| format!("cannot read {}", args.trace.display()))?;
+    .context("cannot read trace")?;
     bar.finish_and_clear();
     let mrc = builder.finish();
     let out = Output {

@@ -1,14 +1,17 @@
 //! `gfxcache trace info` and `gfxcache trace convert`.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use gfxcache_trace::{Batch, Marker, StreamTotals, Totals, TraceMeta, BATCH_RECORDS};
+use gfxcache_trace::{
+    Batch, Dropped, Format, Marker, Stream, StreamTotals, Totals, TraceMeta, BATCH_RECORDS,
+};
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use super::{open_trace, print_json};
+use crate::output::check_paths;
 use crate::progress;
 use crate::table::{thousands, Table};
 
@@ -113,10 +116,7 @@ fn info(args: InfoArgs) -> Result<()> {
     let mut totals = Totals::default();
     let mut markers: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut blocks: FxHashSet<u64> = FxHashSet::default();
-    while reader
-        .read_batch(&mut batch)
-        .with_context(|| format!("cannot read {}", args.trace.display()))?
-    {
+    while reader.read_batch(&mut batch).context("cannot read trace")? {
         for a in &batch.accesses {
             totals.add_access(a);
             let (first, last) = gfxcache_cache::block_range(a, shift);
@@ -192,33 +192,23 @@ fn info(args: InfoArgs) -> Result<()> {
 }
 
 fn convert(args: ConvertArgs) -> Result<()> {
+    check_paths(
+        &[("OUTPUT", Some(&args.output))],
+        &[("INPUT", Some(&args.input))],
+    )?;
     let mut reader = open_trace(&args.input)?;
     let meta = reader.meta().clone();
-    let mut writer = gfxcache_trace::create(&args.output, &meta)
-        .with_context(|| format!("cannot create {}", args.output.display()))?;
+    let mut writer = gfxcache_trace::create(&args.output, &meta).context("cannot create trace")?;
     let bar = progress::bytes("converting", reader.progress().1);
     let mut batch = Batch::with_capacity(BATCH_RECORDS);
-    while reader
-        .read_batch(&mut batch)
-        .with_context(|| format!("cannot read {}", args.input.display()))?
-    {
-        writer
-            .write_batch(&batch)
-            .with_context(|| format!("cannot write {}", args.output.display()))?;
+    while reader.read_batch(&mut batch).context("cannot read trace")? {
+        writer.write_batch(&batch).context("cannot write trace")?;
         bar.set_position(reader.progress().0);
     }
     bar.finish_and_clear();
-    let skipped = writer.skipped_markers();
-    let totals = writer
-        .finish()
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
-    if skipped > 0 {
-        eprintln!(
-            "warning: {} cannot hold markers; {} frame/pass/draw/tile markers were left out",
-            args.output.display(),
-            thousands(skipped)
-        );
-    }
+    let dropped = writer.dropped();
+    let totals = writer.finish().context("cannot write trace")?;
+    warn_dropped(&args.output, &dropped, &meta);
     eprintln!(
         "wrote {}: {} accesses, {} markers",
         args.output.display(),
@@ -229,23 +219,83 @@ fn convert(args: ConvertArgs) -> Result<()> {
 }
 
 fn synth(args: SynthArgs) -> Result<()> {
+    check_paths(&[("OUTPUT", Some(&args.output))], &[])?;
     let meta = gfxcache_trace::synth::synth_meta(args.seed);
-    let mut writer = gfxcache_trace::create(&args.output, &meta)
-        .with_context(|| format!("cannot create {}", args.output.display()))?;
+    let mut writer = gfxcache_trace::create(&args.output, &meta).context("cannot create trace")?;
     let mut gen = gfxcache_trace::synth::synth(args.seed, args.accesses);
     let mut batch = Batch::with_capacity(BATCH_RECORDS);
     while gen.fill_batch(&mut batch) {
-        writer
-            .write_batch(&batch)
-            .with_context(|| format!("cannot write {}", args.output.display()))?;
+        writer.write_batch(&batch).context("cannot write trace")?;
     }
-    let totals = writer
-        .finish()
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let dropped = writer.dropped();
+    let totals = writer.finish().context("cannot write trace")?;
+    warn_dropped(&args.output, &dropped, &meta);
     eprintln!(
         "wrote {}: {} accesses",
         args.output.display(),
         thousands(totals.accesses)
     );
     Ok(())
+}
+
+/// One warning on stderr for each kind of thing `out` could not hold: the
+/// header, markers, streams (with how many accesses of which), units.
+fn warn_dropped(path: &Path, dropped: &Dropped, meta: &TraceMeta) {
+    let lost_meta = lost_meta_fields(path, meta);
+    let out = path.display();
+    if !lost_meta.is_empty() {
+        eprintln!(
+            "warning: {out} cannot hold the trace header; its {} were left out",
+            lost_meta.join(", ")
+        );
+    }
+    if dropped.markers > 0 {
+        eprintln!(
+            "warning: {out} cannot hold markers; {} frame/pass/draw/tile markers were left out",
+            thousands(dropped.markers)
+        );
+    }
+    if dropped.stream_total() > 0 {
+        let by_stream: Vec<String> = Stream::ALL
+            .iter()
+            .filter(|s| dropped.streams[s.index()] > 0)
+            .map(|s| format!("{} {}", s.name(), thousands(dropped.streams[s.index()])))
+            .collect();
+        eprintln!(
+            "warning: {out} holds only reads and writes (stream other) and instruction fetches \
+             (shader reads); {} accesses lost their stream and read back as other ({})",
+            thousands(dropped.stream_total()),
+            by_stream.join(", ")
+        );
+    }
+    if dropped.units > 0 {
+        eprintln!(
+            "warning: {out} cannot hold units; {} accesses with a unit other than 0 read back as unit 0",
+            thousands(dropped.units)
+        );
+    }
+}
+
+/// The header fields of `meta` that a file named `out` cannot hold.
+fn lost_meta_fields(out: &Path, meta: &TraceMeta) -> Vec<String> {
+    let holds = Format::from_path(out).is_ok_and(|(f, _)| f.holds_meta());
+    if holds {
+        return Vec::new();
+    }
+    let mut lost: Vec<String> = [
+        ("scene", meta.scene.is_some()),
+        ("resolution", meta.resolution.is_some()),
+        ("mode", meta.mode.is_some()),
+        ("block size", meta.block_size.is_some()),
+        ("frames", meta.frames.is_some()),
+    ]
+    .iter()
+    .filter(|(_, set)| *set)
+    .map(|(name, _)| name.to_string())
+    .collect();
+    if !meta.extra.is_empty() {
+        let keys: Vec<&str> = meta.extra.keys().map(String::as_str).collect();
+        lost.push(format!("extra fields ({})", keys.join(", ")));
+    }
+    lost
 }

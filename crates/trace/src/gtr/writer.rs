@@ -22,7 +22,8 @@ use super::{
 /// chunk's buffers whatever the trace length; after the first chunk nothing
 /// is allocated.
 ///
-/// Written through [`crate::create`] it goes to `<path>.partial` and only
+/// Written through [`crate::create`] it goes to a unique
+/// `<name>.<random>.partial` beside the target ([`crate::atomic`]) and only
 /// [`TraceWrite::finish`] gives it its name.
 pub struct GtrWriter<W: Write> {
     out: W,

@@ -428,6 +428,16 @@ impl Args {
 
 pub fn run(args: Args) -> Result<()> {
     args.check()?;
+    // Before any work: outputs apart from each other and from the scene
+    // file, each writable where it is asked for.
+    crate::output::check_paths(
+        &[
+            ("--out", args.out.as_deref()),
+            ("--png", args.png.as_deref()),
+            ("--binned", args.binned.as_deref()),
+        ],
+        &[("--scene", Some(Path::new(&args.scene)))],
+    )?;
     let scene = gfxcache_render::scene::resolve(&args.scene)?;
     for w in &scene.warnings {
         eprintln!("warning: {}: {w}", scene.name);
