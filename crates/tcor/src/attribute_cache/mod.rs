@@ -70,182 +70,24 @@
 //! capacity, with a power-of-two set count for the XOR index (1024 lines
 //! for 112 KiB).
 
-use std::collections::{BTreeSet, VecDeque};
+mod config;
+mod requests;
+mod victim;
 
-use gfxcache_cache::Ways;
-use serde::Serialize;
+use std::collections::BTreeSet;
 
 use crate::attribute_buffer::{Abp, AttributeBuffer};
-use crate::binning::{Binning, OptNumber};
+use crate::binning::Binning;
 use crate::error::ConfigError;
-use crate::layout::{PbAccess, PbLayout, Section, ATTRIBUTE_BYTES, BLOCK_BYTES};
+use crate::layout::{PbAccess, PbLayout, Section, BLOCK_BYTES};
 use crate::primitive_buffer::{PbLine, PrimitiveBuffer, SCAN_WAYS};
 pub use crate::replacement::Replacement;
 use crate::replacement::{Drrip, RRPV_MAX};
 
-/// Shape and policy of an Attribute Cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AttributeCacheConfig {
-    /// Attribute Buffer entries (48 bytes of attribute each).
-    pub entries: u32,
-    /// Primitive Buffer lines.
-    pub lines: u32,
-    /// Ways of the Primitive Buffer; `Ways::Full` is one set.
-    pub ways: Ways,
-    pub replacement: Replacement,
-}
-
-impl Default for AttributeCacheConfig {
-    fn default() -> AttributeCacheConfig {
-        AttributeCacheConfig::tcor_48k()
-    }
-}
-
-impl AttributeCacheConfig {
-    /// TCOR's 64 KiB Tile Cache split: a 48 KiB Attribute Cache.
-    pub fn tcor_48k() -> AttributeCacheConfig {
-        AttributeCacheConfig {
-            entries: Self::entries_of(48 * 1024),
-            lines: 512,
-            ways: Ways::N(4),
-            replacement: Replacement::Opt,
-        }
-    }
-
-    /// TCOR's 128 KiB Tile Cache split: a 112 KiB Attribute Cache.
-    pub fn tcor_112k() -> AttributeCacheConfig {
-        AttributeCacheConfig {
-            entries: Self::entries_of(112 * 1024),
-            lines: 1024,
-            ..Self::tcor_48k()
-        }
-    }
-
-    /// Attribute Buffer entries in `bytes` of attributes (48 bytes each).
-    pub fn entries_of(bytes: u64) -> u32 {
-        (bytes / ATTRIBUTE_BYTES) as u32
-    }
-
-    pub fn with_replacement(mut self, r: Replacement) -> AttributeCacheConfig {
-        self.replacement = r;
-        self
-    }
-
-    pub fn with_ways(mut self, ways: Ways) -> AttributeCacheConfig {
-        self.ways = ways;
-        self
-    }
-
-    fn way_count(&self) -> u32 {
-        match self.ways {
-            Ways::Full => self.lines,
-            Ways::N(w) => w,
-        }
-    }
-}
-
-/// A read or write request to the Attribute Cache: the fields of a PMD.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Request {
-    /// Primitive ID: the address of its first attribute.
-    pub id: u64,
-    pub prim: u32,
-    pub attributes: u32,
-    pub opt: OptNumber,
-}
-
-impl Request {
-    /// The request for an access: its PMD's fields, and the primitive's
-    /// number for the simulator's bookkeeping.
-    pub fn from_access(a: &PbAccess) -> Request {
-        let pmd = a.pmd();
-        Request {
-            id: pmd.primitive_id,
-            prim: a.prim,
-            attributes: pmd.attributes,
-            opt: pmd.opt,
-        }
-    }
-}
-
-/// One attribute block the Attribute Cache reads from or writes to the L2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct L2Request {
-    pub block: u64,
-    pub write: bool,
-    pub prim: u32,
-}
-
-/// An entry of the Tile Fetcher's output queue: the primitive and its ABP
-/// (`None` for a primitive streamed past the cache).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Queued {
-    pub id: u64,
-    pub abp: Option<Abp>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReadOutcome {
-    Hit(Queued),
-    Miss(Queued),
-    /// Too many attributes to ever fit: read from the L2, not cached.
-    Streamed(Queued),
-    /// Every candidate is locked: nothing changed; retry after the
-    /// Rasterizer consumes a queued primitive.
-    Stall,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WriteOutcome {
-    Allocated,
-    Bypassed,
-}
-
-/// Counters of an Attribute Cache. Requests count primitives; L2 traffic
-/// counts attributes, which are 64-byte blocks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct AttributeCacheStats {
-    pub reads: u64,
-    pub read_hits: u64,
-    /// Includes `streamed_reads`.
-    pub read_misses: u64,
-    pub streamed_reads: u64,
-    /// Times a read found every candidate locked and waited.
-    pub stalls: u64,
-    pub writes: u64,
-    pub write_bypasses: u64,
-    pub evictions: u64,
-    pub dirty_evictions: u64,
-    /// Attribute blocks read from the L2.
-    pub l2_reads: u64,
-    /// Attribute blocks written to the L2 (bypassed writes and write-backs).
-    pub l2_writes: u64,
-}
-
-impl AttributeCacheStats {
-    /// Misses in the paper's sense (Section V-A), in primitives: every write
-    /// (a compulsory miss, allocated or bypassed) plus the read misses.
-    pub fn misses(&self) -> u64 {
-        self.writes + self.read_misses
-    }
-}
-
-/// The Tile Fetcher's output queue to the Rasterizer.
-#[derive(Clone, Debug)]
-pub struct OutputQueue {
-    depth: usize,
-    q: VecDeque<Queued>,
-}
-
-impl OutputQueue {
-    /// A queue the Rasterizer keeps at most `depth` primitives deep.
-    pub fn new(depth: usize) -> OutputQueue {
-        OutputQueue {
-            depth,
-            q: VecDeque::with_capacity(depth + 1),
-        }
-    }
-}
+pub use config::AttributeCacheConfig;
+pub use requests::{
+    AttributeCacheStats, L2Request, OutputQueue, Queued, ReadOutcome, Request, WriteOutcome,
+};
 
 pub struct AttributeCache {
     config: AttributeCacheConfig,
@@ -318,87 +160,6 @@ impl AttributeCache {
             .sum()
     }
 
-    fn evictable(&self, l: &PbLine) -> bool {
-        l.valid && l.lock == 0 && !self.ab.is_locked(l.abp)
-    }
-
-    fn rank(&self, l: &PbLine) -> u64 {
-        self.config.replacement.rank(l)
-    }
-
-    /// Whether victims are found by scanning, never through `order`:
-    /// DRRIP's ranks change for a whole set at once when it ages.
-    fn scans(&self) -> bool {
-        self.config.replacement == Replacement::Drrip
-    }
-
-    /// The key of line `i` in `order` (rank 0 for DRRIP, whose victims
-    /// are scanned for, so that ageing leaves `order` alone).
-    fn key(&self, i: usize) -> (u64, u32) {
-        let rank = if self.scans() {
-            0
-        } else {
-            self.rank(self.pb.line(i))
-        };
-        (rank, u32::MAX - i as u32)
-    }
-
-    /// Valid lines, greatest rank first (lowest line first on ties).
-    fn by_rank(&self) -> impl Iterator<Item = usize> + '_ {
-        self.order
-            .iter()
-            .rev()
-            .map(|&(_, k)| (u32::MAX - k) as usize)
-    }
-
-    /// The evictable line of `lines` with the greatest rank (the first on
-    /// ties), by scanning them; the first at the policy's top rank ends the
-    /// scan, since no later line can beat it.
-    fn victim_scan(&self, lines: impl Iterator<Item = usize>) -> Option<usize> {
-        let top = self.config.replacement.top_rank();
-        let mut best: Option<(usize, u64)> = None;
-        for i in lines {
-            let l = self.pb.line(i);
-            if !l.valid {
-                continue;
-            }
-            let r = self.rank(l);
-            // The rank first: the lock test reads the Attribute Buffer,
-            // and only a line that would beat the best so far needs it.
-            if best.is_some_and(|(_, b)| r <= b) || !self.evictable(l) {
-                continue;
-            }
-            if Some(r) == top {
-                return Some(i);
-            }
-            best = Some((i, r));
-        }
-        best.map(|(i, _)| i)
-    }
-
-    /// The victim of a set: the evictable line with the greatest rank.
-    fn set_victim(&self, set: u32) -> Option<usize> {
-        if self.pb.ways() <= SCAN_WAYS || self.scans() {
-            return self.victim_scan(self.pb.set_lines(set));
-        }
-        let lines = self.pb.set_lines(set);
-        let v = self
-            .by_rank()
-            .find(|&i| lines.contains(&i) && self.evictable(self.pb.line(i)));
-        debug_assert_eq!(v, self.victim_scan(self.pb.set_lines(set)));
-        v
-    }
-
-    /// The victim among all lines, for Attribute Buffer room.
-    fn any_victim(&self) -> Option<usize> {
-        if self.scans() {
-            return self.victim_scan(0..self.pb.capacity() as usize);
-        }
-        let v = self.by_rank().find(|&i| self.evictable(self.pb.line(i)));
-        debug_assert_eq!(v, self.victim_scan(0..self.pb.capacity() as usize));
-        v
-    }
-
     /// The line a read (locked, clean) or a write (unlocked, dirty) of
     /// `req` fills, its attributes at `abp`.
     fn new_line(&self, req: &Request, abp: Abp, lock: u16, dirty: bool) -> PbLine {
@@ -438,25 +199,6 @@ impl AttributeCache {
         debug_assert!(removed);
         self.pb.invalidate(i);
         self.stats.evictions += 1;
-    }
-
-    /// DRRIP's ageing before evicting `victim`, chosen among `lines`: every
-    /// unlocked line of them gains what `victim` lacks of the maximum RRPV
-    /// (so that the victim is the lowest unlocked line at the maximum).
-    /// Nothing for the other policies.
-    fn age(&mut self, victim: usize, lines: std::ops::Range<usize>) {
-        if self.drrip.is_none() {
-            return;
-        }
-        let by = RRPV_MAX - self.pb.line(victim).rrpv;
-        if by == 0 {
-            return;
-        }
-        for i in lines {
-            if self.evictable(self.pb.line(i)) {
-                self.pb.line_mut(i).rrpv += by;
-            }
-        }
     }
 
     /// Whether `need` Attribute Buffer entries can be had: those free,

@@ -1,6 +1,8 @@
 //! Unit tests of the Attribute Cache's rules, on hand-worked sequences.
 
 use super::*;
+use crate::binning::OptNumber;
+use gfxcache_cache::Ways;
 
 fn full(lines: u32, entries: u32, r: Replacement) -> AttributeCache {
     AttributeCache::new(AttributeCacheConfig {
