@@ -1,7 +1,7 @@
 //! `gfxcache gspc`: the GSPC paper's whole LLC study on one frame, rendered
 //! from a scene or read from a trace, into a directory of report files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
@@ -10,6 +10,7 @@ use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport};
 use gfxcache_mem::GpuConfig;
 
 use crate::gspc as write;
+use crate::report::staged::Staged;
 use crate::table::{percent, thousands, Table};
 
 #[derive(clap::Args)]
@@ -96,12 +97,12 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--big-size equals --size ({})", format_size(main));
     }
     config.check()?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let inputs: Vec<&Path> = args.trace.iter().map(PathBuf::as_path).collect();
+    let staged = Staged::create(&args.out, &inputs)?;
     let start = std::time::Instant::now();
     let trace = match (&args.trace, &args.scene) {
         (Some(t), _) => t.clone(),
-        (None, Some(scene)) => render(&args, scene)?,
+        (None, Some(scene)) => render(&args, scene, staged.path())?,
         (None, None) => bail!("give a TRACE or --scene"),
     };
     let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
@@ -114,8 +115,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(s) = render_seconds {
         report.seconds.insert("render".into(), s);
+        // The frame's path once the report is in place.
+        report.trace = args.out.join("frame.gtr").display().to_string();
     }
-    write::write_all(&report, &args.out)?;
+    write::write_all(&report, staged.path())?;
+    staged.commit(concat!("gfxcache ", env!("CARGO_PKG_VERSION"), " gspc"))?;
     crate::report::print_result(
         args.json,
         || write::to_json(&report),
@@ -124,9 +128,10 @@ pub fn run(args: Args) -> Result<()> {
     )
 }
 
-/// Renders the frame into `--out`, returning the trace's path.
-fn render(args: &Args, scene: &str) -> Result<PathBuf> {
-    let trace = args.out.join("frame.gtr");
+/// Renders the frames into `dir` (the staged `--out`), returning the
+/// trace's path.
+fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
+    let trace = dir.join("frame.gtr");
     let r = super::render::Args {
         scene: scene.to_string(),
         mode: "imr".into(),
@@ -134,7 +139,7 @@ fn render(args: &Args, scene: &str) -> Result<PathBuf> {
         height: Some(args.height),
         frames: args.frames,
         out: Some(trace.clone()),
-        png: Some(args.out.join("frame.png")),
+        png: Some(dir.join("frame.png")),
         binned: None,
         tile_size: 32,
         tile_order: super::render::OrderArg::ZOrder,

@@ -14,6 +14,7 @@ use gfxcache_tcor::{FetcherTiming, TileBuffers};
 use gfxcache_tcor::study::report::{OtherL1, ENGINES};
 use gfxcache_tcor::study::{self, StudyError, TcorConfig, TcorReport};
 
+use crate::report::staged::Staged;
 use crate::table::{human_bytes, thousands, Table};
 use crate::tcor as write;
 
@@ -175,12 +176,16 @@ pub fn run(args: Args) -> Result<()> {
         StudyError::Config { field, what } => anyhow::anyhow!("{}: {what}", flag(field)),
         e => e.into(),
     })?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let inputs: Vec<&Path> = [&args.trace, &args.binned, &args.energy]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+    let staged = Staged::create(&args.out, &inputs)?;
     let start = std::time::Instant::now();
     let (trace, binned, other_l1) = match (&args.trace, &args.binned, &args.scene) {
         (Some(t), Some(b), _) => (t.clone(), b.clone(), Vec::new()),
-        (None, _, Some(scene)) => render(&args, scene)?,
+        (None, _, Some(scene)) => render(&args, scene, staged.path())?,
         _ => bail!("give a TRACE with --binned, or --scene"),
     };
     let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
@@ -192,8 +197,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(s) = render_seconds {
         report.seconds.insert("render".into(), s);
+        // The files' paths once the report is in place.
+        report.trace = args.out.join("frame.gtr").display().to_string();
+        report.binned = args.out.join("binned.json").display().to_string();
     }
-    write::write_all(&report, &args.out)?;
+    write::write_all(&report, staged.path())?;
+    staged.commit(concat!("gfxcache ", env!("CARGO_PKG_VERSION"), " tcor"))?;
     crate::report::print_result(
         args.json,
         || write::to_json(&report),
@@ -204,9 +213,9 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Renders the tile-based frame into `--out`: the trace, the binned
 /// passes, and the L1s outside the Tiling Engine for the energy model.
-fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
-    let trace = args.out.join("frame.gtr");
-    let binned = args.out.join("binned.json");
+fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
+    let trace = dir.join("frame.gtr");
+    let binned = dir.join("binned.json");
     let r = super::render::Args {
         scene: scene.to_string(),
         mode: "tbr".into(),
@@ -214,7 +223,7 @@ fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> 
         height: Some(args.height),
         frames: args.frames,
         out: Some(trace.clone()),
-        png: Some(args.out.join("frame.png")),
+        png: Some(dir.join("frame.png")),
         binned: Some(binned.clone()),
         tile_size: args.tile_size,
         tile_order: args.order,

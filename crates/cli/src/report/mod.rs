@@ -11,6 +11,7 @@ pub mod bars;
 pub mod curves;
 pub mod figure;
 pub mod html;
+pub mod staged;
 
 use std::path::{Path, PathBuf};
 
