@@ -209,6 +209,22 @@ fn bad_inputs_are_clear_errors() {
             vec!["tcor", "--scene", "no-such-scene", "--out", out],
             "no-such-scene",
         ),
+        (
+            vec![
+                "tcor",
+                "--scene",
+                "terrain",
+                "--width",
+                "64",
+                "--height",
+                "64",
+                "--sizes",
+                "4KiB,64GiB",
+                "--out",
+                out,
+            ],
+            "--sizes: 64GiB is more than this frame can use",
+        ),
     ];
     for (args, needle) in cases {
         let o = gfxcache(&args);

@@ -145,6 +145,14 @@ fn config(args: &Args) -> Result<TcorConfig> {
     })
 }
 
+/// A study error, a setting named by the flag that sets it.
+fn flagged(e: StudyError) -> anyhow::Error {
+    match e {
+        StudyError::Config { field, what } => anyhow::anyhow!("{}: {what}", flag(field)),
+        e => e.into(),
+    }
+}
+
 /// The flag that sets a [`TcorConfig`] field.
 fn flag(field: &str) -> &'static str {
     match field {
@@ -152,6 +160,7 @@ fn flag(field: &str) -> &'static str {
         "tolerance" => "--tolerance",
         "l2" => "--l2-size/--l2-ways",
         "energy" => "--energy",
+        "warmup" => "--warmup",
         _ => "a setting",
     }
 }
@@ -172,10 +181,7 @@ fn read_energy(path: &Path) -> Result<EnergyModel> {
 
 pub fn run(args: Args) -> Result<()> {
     let config = config(&args)?;
-    config.check().map_err(|e| match e {
-        StudyError::Config { field, what } => anyhow::anyhow!("{}: {what}", flag(field)),
-        e => e.into(),
-    })?;
+    config.check().map_err(flagged)?;
     let inputs: Vec<&Path> = [&args.trace, &args.binned, &args.energy]
         .into_iter()
         .flatten()
@@ -190,7 +196,8 @@ pub fn run(args: Args) -> Result<()> {
     };
     let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
     let bars = crate::progress::Bars::new();
-    let mut report = study::run(&trace, &binned, &config, &other_l1, &|p| bars.show(p))?;
+    let mut report =
+        study::run(&trace, &binned, &config, &other_l1, &|p| bars.show(p)).map_err(flagged)?;
     drop(bars);
     for w in &report.warnings {
         eprintln!("warning: {w}");

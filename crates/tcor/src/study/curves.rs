@@ -25,12 +25,24 @@ pub fn curve_set() -> Vec<(Ways, Vec<Replacement>)> {
 /// The smallest Attribute Cache that holds every render pass whole (its
 /// attributes in the Attribute Buffer, its primitives in the Primitive
 /// Buffer): from there on every policy misses exactly LB.
-fn whole_frame_bytes(binnings: &[Binning]) -> u64 {
+pub(super) fn whole_frame_bytes(binnings: &[Binning]) -> u64 {
     binnings
         .iter()
         .map(|b| b.total_attributes().max(2 * u64::from(b.primitives())) * 48)
         .max()
         .unwrap_or(0)
+}
+
+/// The largest Attribute Cache a sweep of this frame may ask for: twice
+/// the size that holds every render pass whole, as a power of two, and
+/// never less than 4 MiB (the largest the paper sweeps). Past it a cache
+/// adds memory and no information, and a mistyped size (`64GiB`) would
+/// ask for tables that do not fit in memory.
+pub(super) fn largest_useful(binnings: &[Binning]) -> u64 {
+    whole_frame_bytes(binnings)
+        .saturating_mul(2)
+        .next_power_of_two()
+        .max(4 << 20)
 }
 
 /// `sizes`, then doublings of the largest until one holds `whole` bytes:
@@ -151,5 +163,6 @@ mod tests {
         assert_eq!(extended(&[4, 8], 9), vec![4, 8, 16]);
         assert_eq!(extended(&[4, 8], 33), vec![4, 8, 16, 32, 64]);
         assert_eq!(extended(&[], 33), Vec::<u64>::new());
+        assert_eq!(largest_useful(&[]), 4 << 20);
     }
 }

@@ -164,6 +164,19 @@ pub fn run(
     let start = Instant::now();
     let (mut passes, binnings) = read_binned(binned)?;
     seconds.insert("read_binned".to_string(), start.elapsed().as_secs_f64());
+    let largest = curves::largest_useful(&binnings);
+    if let Some(&size) = config.sizes.iter().find(|&&s| s > largest) {
+        return Err(StudyError::Config {
+            field: "sizes",
+            what: format!(
+                "{} is more than this frame can use: every render pass fits whole in {}, \
+                 and the sweep goes at most to twice that, {}",
+                format_size(size),
+                format_size(curves::whole_frame_bytes(&binnings).next_multiple_of(1024)),
+                format_size(largest)
+            ),
+        });
+    }
 
     // The L2 runs first: they also check that the trace and the binned
     // passes are of the same frame, before the long curves.
