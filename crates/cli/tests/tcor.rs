@@ -298,8 +298,22 @@ fn frames_after_a_warm_up() {
     let (trace, binned) = (dir.path().join("t.gtr"), dir.path().join("b.json"));
     let (t, b) = (trace.to_str().unwrap(), binned.to_str().unwrap());
     let args = [
-        "render", "--scene", "city", "--mode", "tbr", "--width", "160", "--height", "96",
-        "--frames", "2", "--out", t, "--binned", b,
+        "render",
+        "--scene",
+        "terrain",
+        "--mode",
+        "tbr",
+        "--width",
+        "128",
+        "--height",
+        "64",
+        "--no-shadow",
+        "--frames",
+        "2",
+        "--out",
+        t,
+        "--binned",
+        b,
     ];
     assert!(gfxcache(&args).status.success());
     let all = study(&dir.path().join("all"), &[t, "--binned", b], "4KiB,48KiB");
