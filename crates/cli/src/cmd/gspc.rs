@@ -6,12 +6,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
-use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport};
+use gfxcache_llc::study::{self, machines, GspcConfig};
 use gfxcache_mem::GpuConfig;
 
-use crate::gspc as write;
-use crate::report::staged::Staged;
-use crate::table::{percent, thousands, Table};
+use crate::report::run_study;
 
 #[derive(clap::Args)]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene"]))]
@@ -98,34 +96,22 @@ pub fn run(args: Args) -> Result<()> {
     }
     config.check()?;
     let inputs: Vec<&Path> = args.trace.iter().map(PathBuf::as_path).collect();
-    let staged = Staged::create(&args.out, &inputs)?;
-    let start = std::time::Instant::now();
-    let trace = match (&args.trace, &args.scene) {
-        (Some(t), _) => t.clone(),
-        (None, Some(scene)) => render(&args, scene, staged.path())?,
-        (None, None) => bail!("give a TRACE or --scene"),
-    };
-    let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
-
-    let bars = crate::progress::Bars::new();
-    let mut report = study::run(&trace, &config, &|p| bars.show(p))?;
-    drop(bars);
-    for w in &report.warnings {
-        eprintln!("warning: {w}");
-    }
-    if let Some(s) = render_seconds {
-        report.seconds.insert("render".into(), s);
-        // The frame's path once the report is in place.
-        report.trace = args.out.join("frame.gtr").display().to_string();
-    }
-    write::write_all(&report, staged.path())?;
-    staged.commit(concat!("gfxcache ", env!("CARGO_PKG_VERSION"), " gspc"))?;
-    crate::report::print_result(
-        args.json,
-        || write::to_json(&report),
-        &text(&report),
-        &args.out,
-    )
+    run_study(&args.out, &inputs, args.json, |dir, progress| {
+        let start = std::time::Instant::now();
+        let trace = match (&args.trace, &args.scene) {
+            (Some(t), _) => t.clone(),
+            (None, Some(scene)) => render(&args, scene, dir)?,
+            (None, None) => bail!("give a TRACE or --scene"),
+        };
+        let render_seconds = start.elapsed().as_secs_f64();
+        let mut report = study::run(&trace, &config, progress)?;
+        if args.scene.is_some() {
+            report.seconds.insert("render".into(), render_seconds);
+            // The frame's path once the report is in place.
+            report.trace = args.out.join("frame.gtr").display().to_string();
+        }
+        Ok(report)
+    })
 }
 
 /// Renders the frames into `dir` (the staged `--out`), returning the
@@ -152,50 +138,4 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
     };
     super::render::render_quietly(&r)?;
     Ok(trace)
-}
-
-/// The summary table: one row per run.
-fn text(r: &GspcReport) -> String {
-    let frames = match (r.frames, r.warmup) {
-        (1, _) => "1 frame".to_string(),
-        (n, 0) => format!("{n} frames"),
-        (n, w) => format!("{} frames after {w} of warm-up, of {n}", n - w),
-    };
-    let mut out = format!(
-        "GSPC study of {} ({frames}, {} LLC block accesses), {}-way, {} B blocks, {} banks\n\n",
-        r.scene.as_deref().unwrap_or(&r.trace),
-        thousands(r.accesses),
-        r.ways,
-        r.block,
-        r.banks
-    );
-    let mut t = Table::new([
-        "policy",
-        "size",
-        "misses",
-        "vs drrip",
-        "tex hit",
-        "rt hit",
-        "z hit",
-        "rt->tex",
-        "fps",
-        "fps vs drrip",
-    ])
-    .left(0);
-    for p in &r.policies {
-        t.row([
-            p.policy.clone(),
-            format_size(p.size),
-            thousands(p.misses),
-            format!("{:.3}", p.misses_vs_drrip),
-            percent(p.hit_rate.tex),
-            percent(p.hit_rate.rt),
-            percent(p.hit_rate.z),
-            percent(p.rt_consumed_fraction),
-            format!("{:.1}", p.fps),
-            format!("{:.3}", p.fps_vs_drrip),
-        ]);
-    }
-    out += &t.render();
-    out
 }

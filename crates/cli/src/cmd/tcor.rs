@@ -5,18 +5,16 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
-use gfxcache_cache::{format_size, parse_size};
 use gfxcache_mem::EnergyModel;
 use gfxcache_render::TbrCacheConfig;
 use gfxcache_tcor::{FetcherTiming, TileBuffers};
 
-use gfxcache_tcor::study::report::{OtherL1, ENGINES};
-use gfxcache_tcor::study::{self, StudyError, TcorConfig, TcorReport};
+use gfxcache_tcor::study::report::OtherL1;
+use gfxcache_tcor::study::{self, StudyError, TcorConfig};
 
-use crate::report::staged::Staged;
-use crate::table::{human_bytes, thousands, Table};
-use crate::tcor as write;
+use crate::report::run_study;
 
 use super::render::OrderArg;
 
@@ -187,35 +185,24 @@ pub fn run(args: Args) -> Result<()> {
         .flatten()
         .map(PathBuf::as_path)
         .collect();
-    let staged = Staged::create(&args.out, &inputs)?;
-    let start = std::time::Instant::now();
-    let (trace, binned, other_l1) = match (&args.trace, &args.binned, &args.scene) {
-        (Some(t), Some(b), _) => (t.clone(), b.clone(), Vec::new()),
-        (None, _, Some(scene)) => render(&args, scene, staged.path())?,
-        _ => bail!("give a TRACE with --binned, or --scene"),
-    };
-    let render_seconds = args.scene.is_some().then(|| start.elapsed().as_secs_f64());
-    let bars = crate::progress::Bars::new();
-    let mut report =
-        study::run(&trace, &binned, &config, &other_l1, &|p| bars.show(p)).map_err(flagged)?;
-    drop(bars);
-    for w in &report.warnings {
-        eprintln!("warning: {w}");
-    }
-    if let Some(s) = render_seconds {
-        report.seconds.insert("render".into(), s);
-        // The files' paths once the report is in place.
-        report.trace = args.out.join("frame.gtr").display().to_string();
-        report.binned = args.out.join("binned.json").display().to_string();
-    }
-    write::write_all(&report, staged.path())?;
-    staged.commit(concat!("gfxcache ", env!("CARGO_PKG_VERSION"), " tcor"))?;
-    crate::report::print_result(
-        args.json,
-        || write::to_json(&report),
-        &text(&report),
-        &args.out,
-    )
+    run_study(&args.out, &inputs, args.json, |dir, progress| {
+        let start = std::time::Instant::now();
+        let (trace, binned, other_l1) = match (&args.trace, &args.binned, &args.scene) {
+            (Some(t), Some(b), _) => (t.clone(), b.clone(), Vec::new()),
+            (None, _, Some(scene)) => render(&args, scene, dir)?,
+            _ => bail!("give a TRACE with --binned, or --scene"),
+        };
+        let render_seconds = start.elapsed().as_secs_f64();
+        let mut report =
+            study::run(&trace, &binned, &config, &other_l1, progress).map_err(flagged)?;
+        if args.scene.is_some() {
+            report.seconds.insert("render".into(), render_seconds);
+            // The files' paths once the report is in place.
+            report.trace = args.out.join("frame.gtr").display().to_string();
+            report.binned = args.out.join("binned.json").display().to_string();
+        }
+        Ok(report)
+    })
 }
 
 /// Renders the tile-based frame into `--out`: the trace, the binned
@@ -259,99 +246,4 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec
         })
         .collect();
     Ok((trace, binned, l1))
-}
-
-/// The summary: Section V-B's figures per Tile Cache size, and where the
-/// Attribute Cache curves reach the lower bound.
-fn text(r: &TcorReport) -> String {
-    let f = &r.frame;
-    let frames = match (r.frames, r.warmup) {
-        (1, _) => String::new(),
-        (n, 0) => format!(" ({n} frames)"),
-        (n, w) => format!(" ({} frames after {w} of warm-up, of {n})", n - w),
-    };
-    let mut out = format!(
-        "TCOR study of {}{frames}: {} render passes, {} tiles, {} primitives, {} tile uses (reuse {:.2}), largest Parameter Buffer {}\n\n",
-        r.scene.as_deref().unwrap_or(&r.trace),
-        r.render_passes,
-        thousands(r.tiles),
-        thousands(f.primitives),
-        thousands(f.tile_uses),
-        f.average_reuse,
-        human_bytes(f.largest_pass_footprint_bytes),
-    );
-    let mut t = Table::new([
-        "tile cache",
-        "engine",
-        "PB to L2",
-        "PB to memory",
-        "memory",
-        "energy (uJ)",
-        "prims/cycle",
-    ])
-    .left(0)
-    .left(1);
-    for run in &r.runs {
-        let s = &run.stats;
-        t.row([
-            run.tile_cache.clone(),
-            run.engine.clone(),
-            thousands(s.pb_l2_accesses()),
-            thousands(s.pb_memory_accesses()),
-            thousands(s.memory_accesses()),
-            format!("{:.1}", run.energy.total_nj / 1000.0),
-            format!("{:.3}", s.fetcher.primitives_per_cycle),
-        ]);
-    }
-    out += &t.render();
-    let mut t = Table::new([
-        "tile cache",
-        "",
-        "PB to L2",
-        "PB to memory",
-        "memory",
-        "energy",
-        "energy no L2",
-        "fetcher",
-    ])
-    .left(0)
-    .left(1);
-    for (size, ours) in &r.reductions {
-        for (who, v) in [("ours", Some(ours)), ("paper", r.paper.get(size))] {
-            let Some(v) = v else { continue };
-            t.row([
-                size.clone(),
-                who.to_string(),
-                change(v.pb_l2_accesses),
-                change(v.pb_dram_accesses),
-                change(v.dram_accesses),
-                change(v.energy),
-                change(v.energy_no_l2),
-                format!("{:.2}x", v.fetcher_speedup),
-            ]);
-        }
-    }
-    out += &format!(
-        "\nTCOR against the {} (fetcher: throughput ratio)\n",
-        ENGINES[0]
-    );
-    out += &t.render();
-    out += &format!(
-        "\nAttribute Cache reaches the lower bound (within {:.1}%):",
-        r.reach.tolerance * 100.0
-    );
-    for p in &r.reach.curves {
-        let at = p.bytes.map_or("beyond the sweep".to_string(), format_size);
-        out += &format!("\n  {:<5} {:>4} ways: {at}", p.policy, p.ways);
-    }
-    if let Some(x) = r.reach.lru_over_opt_full {
-        out += &format!("\n  fully associative LRU needs {x:.1}x OPT's size (paper: 6.8x)");
-    }
-    out.push('\n');
-    out
-}
-
-/// A decrease in percent as a signed change: 5.6 -> "-5.6%".
-fn change(decrease: f64) -> String {
-    format!("{:+.1}%", -decrease + 0.0)
 }

@@ -352,7 +352,7 @@ fn at_size(r: &GspcReport, size: u64) -> impl Iterator<Item = &PolicyResult> {
 mod tests {
     use super::*;
     use crate::gspc::test_report::{report, report_without_opt};
-    use crate::gspc::write_all;
+    use crate::report::write_all;
 
     fn index(r: &GspcReport) -> anyhow::Result<String> {
         let dir = tempfile::tempdir()?;

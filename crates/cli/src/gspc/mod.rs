@@ -1,39 +1,20 @@
-//! The files of a GSPC study: `gspc.json`, CSV tables, SVG plots, `index.html`.
-//!
-//! [`write_all`] writes them all into one directory. The helpers here are the
-//! ones every writer shares: finding a result by (policy, size), naming a size,
-//! and the policy lists of the paper's figures, so the CSV files, the plots
-//! and the page agree on what they show.
+//! The files of a GSPC study: `gspc.json`, CSV tables, SVG plots,
+//! `index.html`, and the summary the command prints ([`crate::report::StudyFiles`] for
+//! [`GspcReport`]; [`crate::report::write_all`] writes them). The helpers
+//! here are the ones every writer shares: finding a result by (policy,
+//! size) and the policy lists of the paper's figures, so the CSV files, the
+//! plots and the page agree on what they show.
 
 mod csv;
 mod html;
 mod plots;
+mod summary;
 
-use std::path::{Path, PathBuf};
-
-use anyhow::Context;
-
-use crate::report::write_study;
 use gfxcache_llc::study::report::{GspcReport, PolicyResult};
 
 pub use gfxcache_llc::study::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
 
-/// Writes every file of the study into `dir` (created if needed) and returns
-/// the paths written, `gspc.json` first and `index.html` last.
-pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    write_study(
-        dir,
-        ("gspc.json", &to_json(report)?),
-        |dir| csv::write_all(report, dir),
-        |dir| plots::write_all(report, dir),
-        |figures| html::page(report, figures),
-    )
-}
-
-/// The whole report as pretty-printed JSON (`gspc.json`, and `--json`).
-pub fn to_json(report: &GspcReport) -> anyhow::Result<String> {
-    serde_json::to_string_pretty(report).context("serialising the GSPC report to JSON")
-}
+crate::study_files!(GspcReport, "gspc");
 
 /// The result of `policy` at LLC size `size`, if the study ran it.
 pub fn find<'a>(report: &'a GspcReport, policy: &str, size: u64) -> Option<&'a PolicyResult> {
@@ -237,6 +218,7 @@ pub(crate) mod test_report {
 mod tests {
     use super::test_report::{report, report_without_opt, MIB};
     use super::*;
+    use crate::report::{to_json, write_all};
 
     #[test]
     fn writes_every_file_non_empty() -> anyhow::Result<()> {

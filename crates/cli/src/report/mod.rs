@@ -3,9 +3,10 @@
 //! grouped bar charts in [`bars`] and miss-ratio curves in [`curves`]) and
 //! the HTML page's pieces ([`html`]).
 //!
-//! A study's writer decides what to show; this module only draws and
-//! formats, so two studies' files look alike and are written alike: whole
-//! or not at all, through [`crate::output`].
+//! A study's writer decides what to show ([`StudyFiles`]); this module
+//! runs every study command in one shell ([`run_study`]) and only draws
+//! and formats, so two studies' files look alike and are written alike:
+//! whole or not at all, through [`crate::output`] and [`staged`].
 
 pub mod bars;
 pub mod curves;
@@ -16,46 +17,114 @@ pub mod staged;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use gfxcache_cache::ProgressFn;
+use serde::Serialize;
 
-/// A study's result on stdout once its files are written: the JSON
-/// document alone (`--json`), or the summary and where the page is.
-pub fn print_result(
+use staged::Staged;
+
+/// A study's report as the command line writes it: one implementation per
+/// study, in the study's writer module (`gspc`, `tcor`), and every study
+/// command then runs in the one shell [`run_study`].
+pub trait StudyFiles: Serialize {
+    /// The study's name: its command, and its JSON file (`gspc.json`).
+    const NAME: &'static str;
+    /// What the reader should know about the input, printed on stderr.
+    fn warnings(&self) -> &[String];
+    /// Writes the CSV files into `dir`; returns their paths.
+    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
+    /// Writes the figures into `dir`; returns their paths.
+    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
+    /// `index.html`, showing the figures written.
+    fn page(&self, figures: &[PathBuf]) -> String;
+    /// What the command prints without `--json`.
+    fn summary(&self) -> String;
+}
+
+/// Implements [`StudyFiles`] for a study's report type in the study's
+/// writer module, whose submodules are, by convention, `csv` (its
+/// `write_all`), `plots` (its `write_all`), `html` (its `page`) and
+/// `summary` (its `text`), and whose report has a `warnings` field:
+/// `crate::study_files!(GspcReport, "gspc");`.
+#[macro_export]
+macro_rules! study_files {
+    ($report:ty, $name:literal) => {
+        impl $crate::report::StudyFiles for $report {
+            const NAME: &'static str = $name;
+
+            fn warnings(&self) -> &[String] {
+                &self.warnings
+            }
+
+            fn csv(&self, dir: &std::path::Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
+                csv::write_all(self, dir)
+            }
+
+            fn figures(&self, dir: &std::path::Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
+                plots::write_all(self, dir)
+            }
+
+            fn page(&self, figures: &[std::path::PathBuf]) -> String {
+                html::page(self, figures)
+            }
+
+            fn summary(&self) -> String {
+                summary::text(self)
+            }
+        }
+    };
+}
+
+/// The shell of every study command: stages `--out` (checking that no
+/// input lies inside it), runs `study` into the staged directory with
+/// progress bars on stderr, prints the report's warnings, writes its files,
+/// swaps the directory in, and prints the JSON document (`json`) or the
+/// summary.
+pub fn run_study<R: StudyFiles>(
+    out: &Path,
+    inputs: &[&Path],
     json: bool,
-    document: impl FnOnce() -> anyhow::Result<String>,
-    summary: &str,
-    dir: &Path,
+    study: impl FnOnce(&Path, ProgressFn<'_>) -> anyhow::Result<R>,
 ) -> anyhow::Result<()> {
+    let staged = Staged::create(out, inputs)?;
+    let bars = crate::progress::Bars::new();
+    let report = study(staged.path(), &|p| bars.show(p))?;
+    drop(bars);
+    for w in report.warnings() {
+        eprintln!("warning: {w}");
+    }
+    write_all(&report, staged.path())?;
+    let generator = format!("gfxcache {} {}", env!("CARGO_PKG_VERSION"), R::NAME);
+    staged.commit(&generator)?;
     if json {
-        println!("{}", document()?);
+        println!("{}", to_json(&report)?);
     } else {
-        print!("{summary}");
-        println!("\nReport: {}", dir.join("index.html").display());
+        print!("{}", report.summary());
+        println!("\nReport: {}", out.join("index.html").display());
     }
     Ok(())
 }
 
+/// The whole report as pretty-printed JSON (`<name>.json`, and `--json`).
+pub fn to_json<R: StudyFiles>(report: &R) -> anyhow::Result<String> {
+    serde_json::to_string_pretty(report)
+        .with_context(|| format!("serialising the {} report to JSON", R::NAME))
+}
+
 /// Writes a study's directory `dir` (created if needed): the report as
-/// JSON (`json`: file name and text) first, then the CSV files and the
-/// figures their writers write, and `index.html`, made by `page` from the
-/// figures written, last. Returns every path written, in that order.
-pub fn write_study(
-    dir: &Path,
-    json: (&str, &str),
-    csv: impl FnOnce(&Path) -> anyhow::Result<Vec<PathBuf>>,
-    figures: impl FnOnce(&Path) -> anyhow::Result<Vec<PathBuf>>,
-    page: impl FnOnce(&[PathBuf]) -> String,
-) -> anyhow::Result<Vec<PathBuf>> {
+/// JSON first, then the CSV files and the figures, and `index.html`, made
+/// from the figures written, last. Returns every path written, in that
+/// order.
+pub fn write_all<R: StudyFiles>(report: &R, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating report directory {}", dir.display()))?;
-    let (name, text) = json;
-    let json = dir.join(name);
-    crate::output::write_bytes(&json, text.as_bytes())?;
+    let json = dir.join(format!("{}.json", R::NAME));
+    crate::output::write_bytes(&json, to_json(report)?.as_bytes())?;
     let mut written = vec![json];
-    written.extend(csv(dir)?);
-    let figures = figures(dir)?;
+    written.extend(report.csv(dir)?);
+    let figures = report.figures(dir)?;
     written.extend(figures.iter().cloned());
     let index = dir.join("index.html");
-    crate::output::write_bytes(&index, page(&figures).as_bytes())?;
+    crate::output::write_bytes(&index, report.page(&figures).as_bytes())?;
     written.push(index);
     Ok(written)
 }

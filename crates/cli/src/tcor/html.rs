@@ -431,8 +431,8 @@ fn num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::write_all;
     use crate::tcor::test_report::{report, report_without_curves, OUR_PB_L2_64K};
-    use crate::tcor::write_all;
 
     fn index(r: &TcorReport) -> anyhow::Result<String> {
         let dir = tempfile::tempdir()?;

@@ -1,7 +1,8 @@
 //! The files of a TCOR study: `tcor.json`, CSV tables, SVG plots named
 //! after the paper's figures, `index.html`.
 //!
-//! [`write_all`] writes them all into one directory. The helpers here are
+//! [`crate::report::StudyFiles`] for [`TcorReport`] (and the summary the command prints);
+//! [`crate::report::write_all`] writes them into one directory. The helpers here are
 //! the ones every writer shares (the Tile Cache sizes in order, a figure's
 //! value by size and engine, a curve by policy and ways), so the CSV files,
 //! the plots and the page agree on what they show. Drawing and HTML pieces
@@ -10,31 +11,13 @@
 mod csv;
 mod html;
 mod plots;
+mod summary;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
-use crate::report::write_study;
 use gfxcache_tcor::study::report::{Curve, EngineRun, TcorReport};
 
-/// Writes every file of the study into `dir` (created if needed) and
-/// returns the paths written, `tcor.json` first and `index.html` last.
-pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    write_study(
-        dir,
-        ("tcor.json", &to_json(report)?),
-        |dir| csv::write_all(report, dir),
-        |dir| plots::write_all(report, dir),
-        |figures| html::page(report, figures),
-    )
-}
-
-/// The whole report as pretty-printed JSON (`tcor.json`, and `--json`).
-pub fn to_json(report: &TcorReport) -> anyhow::Result<String> {
-    serde_json::to_string_pretty(report).context("serialising the TCOR report to JSON")
-}
+crate::study_files!(TcorReport, "tcor");
 
 /// `labels` once each, smallest size first (`64KiB` before `128KiB`);
 /// a label that is not a size goes last, by name.
@@ -330,6 +313,8 @@ pub(crate) mod test_report {
 mod tests {
     use super::test_report::{report, report_without_curves};
     use super::*;
+    use crate::report::{to_json, write_all};
+    use std::path::PathBuf;
 
     const CSV: [&str; 4] = ["curves.csv", "engines.csv", "frames.csv", "passes.csv"];
     const CURVE_FIGURES: [&str; 3] = ["fig11_full.svg", "fig12_ways.svg", "fig13_4way.svg"];
