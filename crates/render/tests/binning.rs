@@ -8,7 +8,7 @@ use gfxcache_cache::Ways;
 use gfxcache_render::frame::{FrameConfig, FrameRenderer, FrameSummary};
 use gfxcache_render::pipeline::{BinnedPass, BinningConfig};
 use gfxcache_render::scene::resolve;
-use gfxcache_tcor::{bound, replay, AttributeCacheConfig, PbLayout, Replacement};
+use gfxcache_tcor::{bound, replay, AttributeCacheConfig, Binning, PbLayout, Replacement};
 use gfxcache_trace::Record;
 
 type Rendered = (Vec<Record>, Vec<[u8; 4]>, FrameSummary, Vec<BinnedPass>);
@@ -56,7 +56,7 @@ fn built_in_frames_bin_into_valid_tcor_frames() {
             for p in &f.primitives {
                 assert!((1..=3).contains(&p.attributes), "{what}: {}", p.attributes);
             }
-            let b = f.bin().unwrap_or_else(|e| panic!("{what}: {e}"));
+            let b = Binning::new(f).unwrap_or_else(|e| panic!("{what}: {e}"));
             let uses: usize = f.primitives.iter().map(|p| p.tiles.len()).sum();
             assert!(uses >= f.primitives.len(), "{what}");
             assert_eq!(u64::from(b.primitives()), f.primitives.len() as u64);
@@ -67,7 +67,7 @@ fn built_in_frames_bin_into_valid_tcor_frames() {
             .iter()
             .max_by_key(|p| p.frame.primitives.len())
             .unwrap();
-        let b = main.frame.bin().unwrap();
+        let b = Binning::new(&main.frame).unwrap();
         for kib in [4u64, 16, 48] {
             let config = |r| {
                 let entries = AttributeCacheConfig::entries_of(kib * 1024);

@@ -11,7 +11,7 @@ use gfxcache_render::frame::{FrameConfig, FrameRenderer};
 use gfxcache_render::pipeline::BinnedPass;
 use gfxcache_render::scene::resolve;
 use gfxcache_render::{Allocator, ColorFormat, ColorTarget, Pipeline, TbrConfig, TbrStats};
-use gfxcache_tcor::TileOrder;
+use gfxcache_trace::binned::TileOrder;
 use gfxcache_trace::{Marker, Op, PassKind, Record, Stream};
 
 struct Rendered {

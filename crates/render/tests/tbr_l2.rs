@@ -30,7 +30,7 @@ fn render(scene: &str) -> Frame {
     let passes = r
         .take_binned()
         .iter()
-        .map(|p| p.frame.bin().expect("binnable"))
+        .map(|p| Binning::new(&p.frame).expect("binnable"))
         .collect();
     Frame { trace, passes }
 }

@@ -33,6 +33,7 @@ use serde::Serialize;
 
 use gfxcache_cache::block_range;
 use gfxcache_cache::stats::ratio;
+use gfxcache_trace::binned::is_tile_buffer;
 use gfxcache_trace::{Access, Batch, Marker, Stream};
 
 use crate::binning::{Binning, LastTileId, TileId, TilePos};
@@ -310,16 +311,6 @@ pub struct FrameL2<'a> {
     in_tile: bool,
     record: u64,
     stats: FrameL2Stats,
-}
-
-/// Whether stream `s` is tile-buffer traffic of a tile-based GPU: colour,
-/// depth, stencil and HiZ live on chip during a tile and move to memory
-/// only as tile loads and stores.
-pub fn is_tile_buffer(s: Stream) -> bool {
-    matches!(
-        s,
-        Stream::Rt | Stream::Display | Stream::Z | Stream::Stc | Stream::Hiz
-    )
 }
 
 impl<'a> FrameL2<'a> {

@@ -17,6 +17,13 @@
 //! tests and benchmarks; [`footprint`] estimates the distinct blocks a trace
 //! touches as it is written (the `.gtr` footer announces it).
 //!
+//! Streams as they are made: [`RecordSink`] (records one by one, with a
+//! tile-based frame's binned render passes in their place) and
+//! [`RecordStage`] (a stage that passes on what it makes of a stream), in
+//! [`sink`]; [`binned`] has the binned render passes themselves
+//! ([`binned::BinnedFrame`], the tile orders) and their JSON file, which
+//! the renderer writes and the Tiling Engine models read.
+//!
 //! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
 //! decoder gets its speed from the format's layout instead.
 //!
@@ -26,6 +33,7 @@
 #![forbid(unsafe_code)]
 
 pub mod batch;
+pub mod binned;
 pub mod csv;
 pub mod din;
 pub mod error;
@@ -35,6 +43,7 @@ pub mod gtr;
 mod io;
 pub mod meta;
 pub mod record;
+pub mod sink;
 pub mod synth;
 mod text;
 pub mod text_writer;
@@ -48,3 +57,4 @@ pub use format::{
 };
 pub use meta::{StreamTotals, Totals, TraceMeta};
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};
+pub use sink::{PassThrough, RecordSink, RecordStage, Staged};

@@ -1,8 +1,8 @@
 //! The Polygon List Builder of a tile-based GPU, watching the pipeline:
 //! every triangle that survives culling is binned to the screen tiles it
 //! covers, with the number of attributes it carries, into a
-//! [`BinnedFrame`] per pass (the structure TCOR's Parameter Buffer models
-//! in `gfxcache-tcor` read).
+//! [`BinnedFrame`] per pass (`gfxcache-trace`'s, which TCOR's Parameter
+//! Buffer models in `gfxcache-tcor` read).
 //!
 //! Overlap is exact in sample space: a triangle is in a tile's list when it
 //! covers at least one pixel centre of that tile, which is what the
@@ -15,7 +15,8 @@
 //! per vertex): the clip-space position, plus the vertex's scalar
 //! attributes packed four to a vector.
 
-use gfxcache_tcor::{BinnedFrame, BinnedPrimitive, TileOrder};
+pub use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::binned::{BinnedFrame, BinnedPrimitive, TileOrder};
 
 use crate::raster::Quad;
 
@@ -34,15 +35,6 @@ impl Default for BinningConfig {
             order: TileOrder::ZOrder,
         }
     }
-}
-
-/// The binned passes of a frame, in pass order.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct BinnedPass {
-    /// The frame number [`super::Pipeline::begin_frame`] was given.
-    pub frame_number: u32,
-    pub pass: String,
-    pub frame: BinnedFrame,
 }
 
 /// TCOR's attribute count of a triangle whose vertices carry `scalars`

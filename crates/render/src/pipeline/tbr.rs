@@ -4,7 +4,7 @@
 //! one render pass kept per tile between the geometry and raster phases
 //! ([`super::Pipeline::draw_tiled`] does the work).
 
-use gfxcache_tcor::TileOrder;
+use gfxcache_trace::binned::TileOrder;
 
 use crate::buffers::MAX_ATTRS;
 use crate::raster::Quad;

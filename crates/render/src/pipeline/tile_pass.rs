@@ -36,6 +36,7 @@
 //! the tile's blocks; otherwise a block straddling two tiles moves with
 //! the tile holding its origin, so every block still moves once per pass.
 
+use gfxcache_trace::binned::is_tile_buffer;
 use gfxcache_trace::{Marker, Record, Stream};
 
 use crate::raster::Quad;
@@ -50,7 +51,7 @@ use super::{access, ColorId, DepthId, Draw, Op, Pipeline, Stats, STAMP};
 
 /// Whether the back end's record is tile-buffer traffic (on chip).
 fn on_chip(r: &Record) -> bool {
-    matches!(r, Record::Access(a) if gfxcache_tcor::is_tile_buffer(a.stream))
+    matches!(r, Record::Access(a) if is_tile_buffer(a.stream))
 }
 
 /// Each block of `surface` whose top-left pixel lies in `rect`.
