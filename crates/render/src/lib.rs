@@ -32,16 +32,23 @@
 //!   Cache and one texture cache per fragment processor) in front of a
 //!   record sink; what leaves them is the L2 request stream.
 //!
+//! Records go to a [`RecordSink`] (`gfxcache-trace`'s; any
+//! `FnMut(Record)` is one): accesses and markers in issue order and, in
+//! their place, the binned render passes of a tile-based frame (after
+//! each render pass's geometry, before its first tile), where a stage in
+//! front of the sink may add what a Tiling Engine sends to memory. The
+//! renderer itself writes no Parameter Buffer traffic: modelling the
+//! Tiling Engine is `gfxcache-tcor`'s, and the command line puts the two
+//! together.
+//!
 //! Everything is deterministic: the same inputs give the same pixels, the
 //! same colours and the same addresses, in the same order.
 //!
-//! Depends on `gfxcache-trace`, `gfxcache-cache` (whose cache engine the
-//! render caches run on) and, for tile-based rendering, `gfxcache-tcor`'s
-//! binned frame and baseline Tiling Engine (the Polygon List Builder's
-//! output and the Parameter Buffer traffic a tile-based frame makes). It
-//! must never depend on the other design crates (llc, nuca, nbtc), on
-//! timing models or on the command line: those consume what this crate
-//! emits.
+//! Depends on `gfxcache-trace` (records, sinks, binned frames) and
+//! `gfxcache-cache` (whose cache engine the render caches run on) only
+//! (`tests/dependencies.rs` holds it to that). It must never depend on the
+//! design crates (tcor, llc, nuca, nbtc), on timing models or on the
+//! command line: those consume what this crate emits.
 
 #![forbid(unsafe_code)]
 
@@ -59,6 +66,8 @@ pub mod surface;
 pub mod target;
 pub mod tbr_caches;
 pub mod texture;
+
+pub use gfxcache_trace::{RecordSink, RecordStage};
 
 pub use buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer, VertexCache, MAX_ATTRS};
 pub use hiz::Hiz;

@@ -82,7 +82,7 @@ impl Default for FetcherTiming {
 
 /// One Parameter Buffer block on its way to the L2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PbBlock {
+pub(crate) struct PbBlock {
     block: u64,
     write: bool,
     section: Section,
@@ -91,7 +91,7 @@ struct PbBlock {
 }
 
 impl PbBlock {
-    fn l2_block(&self) -> L2Block {
+    pub(crate) fn l2_block(&self) -> L2Block {
         L2Block {
             block: self.block,
             write: self.write,
@@ -116,8 +116,9 @@ pub struct EngineCounts {
 /// A render pass's Parameter Buffer traffic from one Tiling Engine.
 pub struct PassTraffic {
     build: Vec<PbBlock>,
-    fetch: Vec<(TilePos, PbBlock)>,
-    sequence: Vec<TileId>,
+    pub(crate) fetch: Vec<(TilePos, PbBlock)>,
+    /// The tiles in traversal order.
+    pub(crate) sequence: Vec<TileId>,
     pub counts: EngineCounts,
     /// The baseline layout could not hold a tile's list (over 1024
     /// primitives) and the interleaved one was used instead, as the
@@ -225,7 +226,7 @@ impl PassTraffic {
         })
     }
 
-    fn tiles(&self) -> u32 {
+    pub(crate) fn tiles(&self) -> u32 {
         self.sequence.len() as u32
     }
 }

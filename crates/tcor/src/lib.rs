@@ -27,6 +27,10 @@
 //!   to main memory, and the Tile Fetcher's throughput (Figures 14-19,
 //!   23-24); [`sweep`]: Attribute Cache miss ratios over sizes (Figures 1,
 //!   11-13).
+//! - [`pb_stage`]: a stream stage that puts a Tiling Engine's Parameter
+//!   Buffer traffic (by default the baseline's, which `render --mode tbr`
+//!   traces carry) into a tile-based frame's record stream as it is
+//!   rendered.
 //!
 //! Depends on `gfxcache-trace` (streams, binned frames) and
 //! `gfxcache-cache` (the conventional LRU caches) only; never on rendering
@@ -47,6 +51,7 @@ pub mod frame;
 pub mod frame_l2;
 pub mod l2;
 pub mod layout;
+pub mod pb_stage;
 pub mod primitive_buffer;
 pub mod replacement;
 pub mod sweep;
@@ -73,6 +78,7 @@ pub use gfxcache_trace::binned::{
 };
 pub use l2::{last_tile, L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Pmd, Section};
+pub use pb_stage::{PbTrafficStage, PbTrafficStats};
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
 pub use sweep::{config_of_size, reaches_bound, SweepPoint};
 pub use tile_cache::{ConventionalCache, ConventionalStats, L2Block, SectionStats, Serves};

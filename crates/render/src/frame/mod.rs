@@ -81,11 +81,12 @@ mod shadow;
 mod transparent;
 pub mod upload;
 
-use gfxcache_trace::{Access, Marker, PassKind, Record, Stream};
+use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::{Access, Marker, PassKind, Record, RecordSink, Stream};
 
 use crate::math::{Mat4, Vec3};
 use crate::pipeline::{
-    BinnedPass, BinningConfig, ColorId, DepthId, Draw, Pipeline, Stats, TbrConfig, TbrStats,
+    BinningConfig, ColorId, DepthId, Draw, Pipeline, Stats, TbrConfig, TbrStats,
 };
 use crate::raster::{CullMode, FrontFace};
 use crate::sampler::{Filter, Sampler};
@@ -500,12 +501,7 @@ impl<'s> FrameRenderer<'s> {
 
     /// Render frame `frame` of `frames` (the camera path's position), all
     /// records to `sink` in issue order.
-    pub fn render(
-        &mut self,
-        frame: u32,
-        frames: u32,
-        sink: &mut impl FnMut(Record),
-    ) -> FrameSummary {
+    pub fn render(&mut self, frame: u32, frames: u32, sink: &mut impl RecordSink) -> FrameSummary {
         let view = self.view(frame, frames);
         let mut out = Vec::new();
         self.pipeline.begin_frame(frame, sink);
@@ -588,7 +584,7 @@ impl<'s> FrameRenderer<'s> {
     }
 
     /// One pass between its markers, with its counters.
-    fn pass<S: FnMut(Record)>(
+    fn pass<S: RecordSink>(
         &mut self,
         name: &'static str,
         kind: PassKind,
@@ -602,9 +598,9 @@ impl<'s> FrameRenderer<'s> {
             sink,
             counts: StreamCounts::default(),
         };
-        self.pipeline.begin_pass(name, kind, &mut |r| c.record(r));
+        self.pipeline.begin_pass(name, kind, &mut c);
         body(self, view, &mut c);
-        self.pipeline.end_pass(&mut |r| c.record(r));
+        self.pipeline.end_pass(&mut c);
         out.push(PassSummary {
             name,
             kind,
@@ -614,7 +610,7 @@ impl<'s> FrameRenderer<'s> {
     }
 
     /// One draw with its shader fetches after its `DrawBegin`.
-    pub(crate) fn draw<S: FnMut(Record)>(
+    pub(crate) fn draw<S: RecordSink>(
         pipeline: &mut Pipeline,
         heap: &ShaderHeap,
         draw: &Draw,
@@ -622,13 +618,13 @@ impl<'s> FrameRenderer<'s> {
         slot: u64,
         sink: &mut Counted<'_, S>,
     ) {
-        pipeline.draw(draw, &mut |r: Record| {
-            let begin = matches!(r, Record::Marker(Marker::DrawBegin { .. }));
-            sink.record(r);
-            if begin {
-                heap.fetch(program, slot, &mut |r| sink.record(r));
-            }
-        });
+        let programs = [(program, slot)];
+        let mut fetches = ShaderFetches {
+            heap,
+            programs: programs.iter(),
+            sink,
+        };
+        pipeline.draw(draw, &mut fetches);
     }
 
     /// Tile-based mode's counters so far (`None` in immediate mode).
@@ -647,7 +643,7 @@ impl<'s> FrameRenderer<'s> {
 /// mode [`FrameRenderer::draw`] one after the other; in tile-based mode one
 /// render pass ([`Pipeline::draw_tiled`]), each draw's shader fetches after
 /// its `DrawBegin` in the geometry phase.
-pub(crate) fn submit<S: FnMut(Record)>(
+pub(crate) fn submit<S: RecordSink>(
     pipeline: &mut Pipeline,
     heap: &ShaderHeap,
     draws: &[Draw],
@@ -661,16 +657,12 @@ pub(crate) fn submit<S: FnMut(Record)>(
         }
         return;
     }
-    let mut next = programs.iter();
-    pipeline.draw_tiled(draws, &mut |r: Record| {
-        let begin = matches!(r, Record::Marker(Marker::DrawBegin { .. }));
-        sink.record(r);
-        if begin {
-            if let Some(&(program, slot)) = next.next() {
-                heap.fetch(program, slot, &mut |r| sink.record(r));
-            }
-        }
-    });
+    let mut fetches = ShaderFetches {
+        heap,
+        programs: programs.iter(),
+        sink,
+    };
+    pipeline.draw_tiled(draws, &mut fetches);
 }
 
 /// Where a pass draws its scene instances, and with what state.
@@ -686,7 +678,7 @@ pub(crate) struct InstancePass<'a> {
 /// [`submit`]s one draw per scene instance of `instances` (each with its
 /// index as its constant slot) with `shaders[k]` for `instances[k]`: the
 /// draws of the main, transparent and reflection passes.
-pub(crate) fn submit_instances<S: FnMut(Record)>(
+pub(crate) fn submit_instances<S: RecordSink>(
     pipeline: &mut Pipeline,
     gpu: &GpuScene,
     scene: &Scene,
@@ -721,18 +713,49 @@ pub(crate) fn submit_instances<S: FnMut(Record)>(
 }
 
 /// A sink that counts what goes through it.
-pub(crate) struct Counted<'a, S: FnMut(Record)> {
+pub(crate) struct Counted<'a, S: RecordSink> {
     sink: &'a mut S,
     pub counts: StreamCounts,
 }
 
-impl<S: FnMut(Record)> Counted<'_, S> {
+impl<S: RecordSink> RecordSink for Counted<'_, S> {
     #[inline]
-    pub fn record(&mut self, r: Record) {
+    fn record(&mut self, r: Record) {
         if let Record::Access(a) = &r {
             self.counts.add(a);
         }
-        (self.sink)(r)
+        self.sink.record(r)
+    }
+
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.sink.binned(pass)
+    }
+}
+
+/// A sink that puts each draw's shader fetches right after its
+/// `DrawBegin`: the next of `programs` for each.
+struct ShaderFetches<'a, 'p, S: RecordSink, P: Iterator<Item = &'p (Program, u64)>> {
+    heap: &'a ShaderHeap,
+    programs: P,
+    sink: &'a mut S,
+}
+
+impl<'p, S: RecordSink, P: Iterator<Item = &'p (Program, u64)>> RecordSink
+    for ShaderFetches<'_, 'p, S, P>
+{
+    #[inline]
+    fn record(&mut self, r: Record) {
+        let begin = matches!(r, Record::Marker(Marker::DrawBegin { .. }));
+        self.sink.record(r);
+        if begin {
+            if let Some(&(program, slot)) = self.programs.next() {
+                self.heap.fetch(program, slot, self.sink);
+            }
+        }
+    }
+
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.sink.binned(pass)
     }
 }
 
@@ -786,7 +809,7 @@ pub(crate) fn mirror_matrix(m: &Mirror) -> Mat4 {
 
 /// One full-screen triangle into `color` (and `depth`, for its stencil).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn fullscreen<S: FnMut(Record)>(
+pub(crate) fn fullscreen<S: RecordSink>(
     pipeline: &mut Pipeline,
     gpu: &GpuScene,
     color: &[ColorId],

@@ -57,7 +57,6 @@
 mod binning;
 mod front_end;
 mod hsr;
-mod parameter_buffer;
 mod shader;
 mod tbr;
 mod tile_pass;
@@ -71,7 +70,8 @@ pub use binning::{tcor_attributes, BinnedPass, BinningConfig};
 
 use front_end::{FrontBatch, FrontEnd, FRONT_BATCHES, FRONT_BATCH_TRIS};
 
-use gfxcache_trace::{Access, Marker, Op, PassKind, Record, Stream};
+use gfxcache_trace::binned::BinnedFrame;
+use gfxcache_trace::{Access, Marker, Op, PassKind, Record, RecordSink, Stream};
 
 use crate::buffers::{IndexBuffer, IndexFetch, VertexBuffer, VertexCache, MAX_ATTRS};
 use crate::math::Mat4;
@@ -205,12 +205,12 @@ fn emit_blocks(
     stream: Stream,
     op: Op,
     unit: u16,
-    sink: &mut impl FnMut(Record),
+    sink: &mut impl RecordSink,
 ) {
     let mut blocks = [0u64; 16];
     let n = stamp_blocks(surface, quads, masks, &mut blocks);
     for &b in &blocks[..n] {
-        sink(access(b, stream, op, unit));
+        sink.record(access(b, stream, op, unit));
     }
 }
 
@@ -272,8 +272,9 @@ impl Pipeline {
 
     /// Bin every triangle that covers a pixel to the screen tiles it
     /// covers, per pass, as a tile-based GPU's Polygon List Builder does
-    /// ([`BinnedPass`]); `None` (the default) bins nothing. Records and
-    /// pixels do not change.
+    /// ([`BinnedPass`], handed to the sink at the end of the pass, before
+    /// its `PassEnd`, and kept for [`Pipeline::take_binned`]); `None` (the
+    /// default) bins nothing. Records and pixels do not change.
     pub fn set_binning(&mut self, binning: Option<BinningConfig>) {
         self.binning = binning;
     }
@@ -283,14 +284,25 @@ impl Pipeline {
         std::mem::take(&mut self.binned)
     }
 
+    /// Keeps the current pass's binned frame for [`Pipeline::take_binned`]
+    /// and hands it to `sink` at this place in the stream.
+    fn hand_over_binned(&mut self, frame: BinnedFrame, sink: &mut impl RecordSink) {
+        self.binned.push(BinnedPass {
+            frame_number: self.frame_number,
+            pass: self.pass_name.clone(),
+            frame,
+        });
+        sink.binned(self.binned.last().expect("just pushed"));
+    }
+
     /// The back end for one front-end batch: each triangle's reads, then
     /// its stamps.
-    fn back_end(&mut self, draw: &Draw, batch: &FrontBatch, sink: &mut impl FnMut(Record)) {
+    fn back_end(&mut self, draw: &Draw, batch: &FrontBatch, sink: &mut impl RecordSink) {
         let (mut a0, mut q0) = (0, 0);
         for t in &batch.tris {
             self.stats.triangles_in += 1;
             for a in &batch.accesses[a0..t.accesses_end] {
-                sink(Record::Access(*a));
+                sink.record(Record::Access(*a));
             }
             let quads = &batch.quads[q0..t.quads_end];
             (a0, q0) = (t.accesses_end, t.quads_end);
@@ -370,48 +382,44 @@ impl Pipeline {
         self.stats = Stats::default();
     }
 
-    pub fn begin_frame(&mut self, frame: u32, sink: &mut impl FnMut(Record)) {
+    pub fn begin_frame(&mut self, frame: u32, sink: &mut impl RecordSink) {
         self.frame_number = frame;
-        sink(Record::Marker(Marker::FrameBegin { frame }));
+        sink.record(Record::Marker(Marker::FrameBegin { frame }));
     }
 
-    pub fn end_frame(&mut self, frame: u32, sink: &mut impl FnMut(Record)) {
+    pub fn end_frame(&mut self, frame: u32, sink: &mut impl RecordSink) {
         assert!(!self.pass_open, "frame ended inside a pass");
-        sink(Record::Marker(Marker::FrameEnd { frame }));
+        sink.record(Record::Marker(Marker::FrameEnd { frame }));
     }
 
     /// Open a pass (passes do not nest).
-    pub fn begin_pass(&mut self, name: &str, kind: PassKind, sink: &mut impl FnMut(Record)) {
+    pub fn begin_pass(&mut self, name: &str, kind: PassKind, sink: &mut impl RecordSink) {
         assert!(!self.pass_open, "pass '{name}' begun inside another pass");
         self.pass_open = true;
         self.pass_name.clear();
         self.pass_name.push_str(name);
-        sink(Record::Marker(Marker::PassBegin {
+        sink.record(Record::Marker(Marker::PassBegin {
             name: name.to_string(),
             kind,
         }));
     }
 
-    pub fn end_pass(&mut self, sink: &mut impl FnMut(Record)) {
+    pub fn end_pass(&mut self, sink: &mut impl RecordSink) {
         assert!(self.pass_open, "end_pass without begin_pass");
         self.pass_open = false;
         if self.tbr.is_some() {
             self.settle_load_ops(sink);
         }
         if let Some(frame) = self.binner.take().and_then(Binner::finish) {
-            self.binned.push(BinnedPass {
-                frame_number: self.frame_number,
-                pass: self.pass_name.clone(),
-                frame,
-            });
+            self.hand_over_binned(frame, sink);
         }
-        sink(Record::Marker(Marker::PassEnd));
+        sink.record(Record::Marker(Marker::PassEnd));
     }
 
     /// Clear a colour target: every visible block written, in address order.
     /// In tile-based mode nothing is written: the next render pass's tile
     /// buffers start at the clear value instead of loading.
-    pub fn clear_color(&mut self, id: ColorId, c: [f32; 4], sink: &mut impl FnMut(Record)) {
+    pub fn clear_color(&mut self, id: ColorId, c: [f32; 4], sink: &mut impl RecordSink) {
         let t = &mut self.colors[id.0];
         t.clear(c);
         if self.tbr.is_some() {
@@ -419,7 +427,7 @@ impl Pipeline {
             return;
         }
         for b in surface_blocks(&t.surface) {
-            sink(access(b, t.stream(), Op::Write, 0));
+            sink.record(access(b, t.stream(), Op::Write, 0));
         }
     }
 
@@ -431,7 +439,7 @@ impl Pipeline {
         id: DepthId,
         depth: f32,
         stencil: u8,
-        sink: &mut impl FnMut(Record),
+        sink: &mut impl RecordSink,
     ) {
         let t = &mut self.depths[id.0];
         t.clear(depth, stencil);
@@ -440,11 +448,11 @@ impl Pipeline {
             return;
         }
         for b in surface_blocks(&t.surface) {
-            sink(access(b, Stream::Z, Op::Write, 0));
+            sink.record(access(b, Stream::Z, Op::Write, 0));
         }
         if let Some(s) = &t.stencil_surface {
             for b in surface_blocks(s) {
-                sink(access(b, Stream::Stc, Op::Write, 0));
+                sink.record(access(b, Stream::Stc, Op::Write, 0));
             }
         }
         let h = &t.hiz.surface;
@@ -452,7 +460,7 @@ impl Pipeline {
         for by in 0..h.tiles_y.div_ceil(bh) {
             for bx in 0..h.tiles_x.div_ceil(bw) {
                 let a = h.addr_of_tile(bx * bw, by * bh);
-                sink(access(a, Stream::Hiz, Op::Write, 0));
+                sink.record(access(a, Stream::Hiz, Op::Write, 0));
             }
         }
     }
@@ -461,7 +469,7 @@ impl Pipeline {
     /// own statistics (also added to [`Pipeline::stats`]). In tile-based
     /// mode ([`Pipeline::set_tbr`]) the draw is a render pass of its own
     /// ([`Pipeline::draw_tiled`]).
-    pub fn draw(&mut self, draw: &Draw, sink: &mut impl FnMut(Record)) -> Stats {
+    pub fn draw(&mut self, draw: &Draw, sink: &mut impl RecordSink) -> Stats {
         if self.tbr.is_some() {
             return self.draw_tiled(std::slice::from_ref(draw), sink);
         }
@@ -473,7 +481,7 @@ impl Pipeline {
                 None => self.binner = Some(Binner::new(cfg, w, h)),
             }
         }
-        sink(Record::Marker(Marker::DrawBegin { draw: self.draws }));
+        sink.record(Record::Marker(Marker::DrawBegin { draw: self.draws }));
         self.draws += 1;
         self.stats.draws += 1;
         self.front_end_batches(draw, w, h, |p, b| p.back_end(draw, b, sink));
@@ -594,7 +602,7 @@ impl Pipeline {
         quads: &[Quad],
         attrs: &[[f32; MAX_ATTRS]; 3],
         unit: u16,
-        sink: &mut impl FnMut(Record),
+        sink: &mut impl RecordSink,
     ) {
         let st = &draw.state;
         let late = draw.shader.writes_depth() || draw.shader.discards();
@@ -612,7 +620,7 @@ impl Pipeline {
             let dt = &self.depths[draw.depth.expect("depth on").0];
             let (x, y) = (quads[0].x, quads[0].y);
             let hiz_block = dt.hiz.addr_of_pixel(x, y) & !(BLOCK_BYTES - 1);
-            sink(access(hiz_block, Stream::Hiz, Op::Read, unit));
+            sink.record(access(hiz_block, Stream::Hiz, Op::Read, unit));
             for (q, m) in quads.iter().zip(masks.iter_mut()) {
                 let nearest = (0..4)
                     .filter(|&i| q.covered(i))
@@ -651,7 +659,7 @@ impl Pipeline {
                 };
                 draw.shader.shade(&mut frag, &mut out);
                 for a in self.tex.drain(..) {
-                    sink(Record::Access(a));
+                    sink.record(Record::Access(a));
                 }
             }
             outputs.push(out);
@@ -680,7 +688,7 @@ impl Pipeline {
         masks: &mut [u8],
         outputs: Option<&[FragmentOutput]>,
         unit: u16,
-        sink: &mut impl FnMut(Record),
+        sink: &mut impl RecordSink,
     ) {
         let st = &draw.state;
         let dt = &mut self.depths[draw.depth.expect("depth/stencil target").0];
@@ -754,7 +762,7 @@ impl Pipeline {
         if hiz_changed {
             let a = dt.hiz.addr_of_pixel(quads[0].x, quads[0].y) & !(BLOCK_BYTES - 1);
             debug_assert_eq!(quads[0].x / HIZ_TILE, (quads[0].x | (STAMP - 1)) / HIZ_TILE);
-            sink(access(a, Stream::Hiz, Op::Write, unit));
+            sink.record(access(a, Stream::Hiz, Op::Write, unit));
         }
     }
 
@@ -767,7 +775,7 @@ impl Pipeline {
         masks: &[u8],
         outputs: &[FragmentOutput],
         unit: u16,
-        sink: &mut impl FnMut(Record),
+        sink: &mut impl RecordSink,
     ) {
         let live: u32 = masks.iter().map(|m| m.count_ones()).sum();
         self.stats.fragments_written += live as u64;

@@ -86,14 +86,6 @@ pub struct TbrStats {
     pub loaded_blocks: u64,
     /// 64 B blocks the tile buffers wrote to memory at tile ends.
     pub flushed_blocks: u64,
-    /// Parameter Buffer blocks the baseline Tile Cache read from and wrote
-    /// to the L2.
-    pub pb_reads: u64,
-    pub pb_writes: u64,
-    /// Render passes whose tile lists overflowed the baseline PB-Lists
-    /// room (1024 primitives per tile): their Parameter Buffer traffic
-    /// uses the interleaved layout, which has no such limit.
-    pub pb_overflow_passes: u64,
     /// Covered pixels of opaque draws that hidden-surface removal took out
     /// before the depth test (many would have failed it anyway).
     pub hsr_hidden: u64,

@@ -20,7 +20,9 @@ use gfxcache_render::pipeline::BinningConfig;
 use gfxcache_render::{
     RenderCacheStats, RenderCaches, Scene, Stats, TbrCacheConfig, TbrCaches, TbrConfig,
 };
-use gfxcache_trace::{Marker, Record, Stream, TraceMeta, TraceWrite};
+use gfxcache_tcor::{PbTrafficStage, PbTrafficStats};
+use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::{Marker, Record, RecordSink, RecordStage, Stream, TraceMeta, TraceWrite};
 use serde::Serialize;
 
 use super::print_json;
@@ -237,12 +239,17 @@ fn hit_rate(s: &RenderCacheStats) -> f64 {
 
 /// What the consumer side (render caches, trace writer) reports.
 struct Consumed {
+    /// Pipeline-side counts per pass name (with the Parameter Buffer
+    /// traffic in tbr mode).
+    pipeline: PassTally,
     /// LLC-side counts per pass name, in order of first appearance; the
     /// frame-end flush lands in `(flush)`.
-    per_pass: Vec<(String, StreamCounts)>,
+    per_pass: PassTally,
     caches: Vec<(String, RenderCacheStats)>,
     /// `--mode tbr`: each fragment processor's texture cache.
     tex_per_fp: Vec<RenderCacheStats>,
+    /// `--mode tbr`: the Parameter Buffer traffic put in the stream.
+    pb: Option<PbTrafficStats>,
 }
 
 /// The consumer: records in, through the render caches (unless raw), to the
@@ -251,8 +258,87 @@ struct Consumed {
 type LlcSink = Box<dyn FnMut(Record)>;
 
 struct Consumer {
+    /// `--mode tbr`: the baseline Tiling Engine's Parameter Buffer traffic
+    /// put in the stream, in front of the L1s (which pass it through).
+    stage: Option<PbTrafficStage>,
+    inner: Inner,
+}
+
+/// The caches (unless raw) in front of the trace writer and the counters.
+struct Inner {
+    /// What the pipeline (and the stage) send, per pass.
+    pipeline: PassTally,
     caches: Option<Caches>,
     state: Rc<RefCell<Sink>>,
+}
+
+impl RecordSink for Inner {
+    fn record(&mut self, r: Record) {
+        self.pipeline.take(&r);
+        match &mut self.caches {
+            Some(Caches::Imr(c)) => c.record(r),
+            Some(Caches::Tbr(c)) => c.record(r),
+            None => self.state.borrow_mut().take(r),
+        }
+    }
+}
+
+/// An item for the consumer thread: records, or a binned pass in place.
+enum Item {
+    Records(Vec<Record>),
+    Binned(Box<BinnedPass>),
+}
+
+/// The renderer's sink on its own thread: batches of records, binned
+/// passes in place, to the consumer thread.
+struct Batcher {
+    batch: Vec<Record>,
+    tx: mpsc::SyncSender<Item>,
+    sent_ok: bool,
+}
+
+impl Batcher {
+    fn send(&mut self, item: Item) {
+        if self.sent_ok {
+            self.sent_ok = self.tx.send(item).is_ok();
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.batch.is_empty() {
+            let full = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+            self.send(Item::Records(full));
+        }
+    }
+}
+
+impl RecordSink for Batcher {
+    fn record(&mut self, r: Record) {
+        self.batch.push(r);
+        if self.batch.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.flush();
+        self.send(Item::Binned(Box::new(pass.clone())));
+    }
+}
+
+impl RecordSink for Consumer {
+    fn record(&mut self, r: Record) {
+        match &mut self.stage {
+            Some(s) => s.record(r, &mut self.inner),
+            None => self.inner.record(r),
+        }
+    }
+
+    fn binned(&mut self, pass: &BinnedPass) {
+        if let Some(s) = &mut self.stage {
+            s.binned(pass, &mut self.inner);
+        }
+    }
 }
 
 /// The caches between the renderer and the trace: the GSPC paper's render
@@ -265,13 +351,26 @@ enum Caches {
 struct Sink {
     writer: Option<Box<dyn TraceWrite>>,
     error: Option<anyhow::Error>,
+    tally: PassTally,
+}
+
+/// Accesses per pass name, in order of first appearance; those outside
+/// passes in `(flush)`.
+struct PassTally {
     per_pass: Vec<(String, StreamCounts)>,
     current: usize,
 }
 
-impl Sink {
-    fn take(&mut self, r: Record) {
-        match &r {
+impl PassTally {
+    fn new() -> PassTally {
+        PassTally {
+            per_pass: vec![("(flush)".to_string(), StreamCounts::default())],
+            current: 0,
+        }
+    }
+
+    fn take(&mut self, r: &Record) {
+        match r {
             Record::Access(a) => self.per_pass[self.current].1.add(a),
             Record::Marker(Marker::PassBegin { name, .. }) => {
                 self.current = match self.per_pass.iter().position(|p| &p.0 == name) {
@@ -285,6 +384,20 @@ impl Sink {
             Record::Marker(Marker::PassEnd) => self.current = 0,
             _ => {}
         }
+    }
+
+    fn of(&self, name: &str) -> StreamCounts {
+        self.per_pass
+            .iter()
+            .find(|p| p.0 == name)
+            .map(|p| p.1)
+            .unwrap_or_default()
+    }
+}
+
+impl Sink {
+    fn take(&mut self, r: Record) {
+        self.tally.take(&r);
         if self.error.is_some() {
             return;
         }
@@ -313,8 +426,7 @@ impl Consumer {
         let state = Rc::new(RefCell::new(Sink {
             writer,
             error: None,
-            per_pass: vec![("(flush)".to_string(), StreamCounts::default())],
-            current: 0,
+            tally: PassTally::new(),
         }));
         let caches = (!args.raw).then(|| {
             let st = state.clone();
@@ -328,20 +440,28 @@ impl Consumer {
                 Caches::Imr(Box::new(RenderCaches::new(f)))
             }
         });
-        Ok(Consumer { caches, state })
-    }
-
-    fn take(&mut self, r: Record) {
-        match &mut self.caches {
-            Some(Caches::Imr(c)) => c.record(r),
-            Some(Caches::Tbr(c)) => c.record(r),
-            None => self.state.borrow_mut().take(r),
-        }
+        Ok(Consumer {
+            stage: args.tbr().then(PbTrafficStage::baseline),
+            inner: Inner {
+                pipeline: PassTally::new(),
+                caches,
+                state,
+            },
+        })
     }
 
     /// Counters, and the trace finished (renamed into place).
     fn finish(self, out: Option<&Path>) -> Result<Consumed> {
-        let (caches, tex_per_fp) = match &self.caches {
+        let pb = match self.stage {
+            Some(s) => Some(s.finish().context("the Parameter Buffer traffic")?),
+            None => None,
+        };
+        let Inner {
+            pipeline,
+            caches: consumer_caches,
+            state,
+        } = self.inner;
+        let (caches, tex_per_fp) = match &consumer_caches {
             Some(Caches::Imr(c)) => (
                 c.stats()
                     .into_iter()
@@ -361,8 +481,8 @@ impl Consumer {
             }
             None => (Vec::new(), Vec::new()),
         };
-        drop(self.caches);
-        let mut s = self.state.borrow_mut();
+        drop(consumer_caches);
+        let mut s = state.borrow_mut();
         if let Some(e) = s.error.take() {
             return Err(e);
         }
@@ -370,11 +490,13 @@ impl Consumer {
             w.finish()
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
-        let per_pass = std::mem::take(&mut s.per_pass);
+        let per_pass = std::mem::replace(&mut s.tally, PassTally::new());
         Ok(Consumed {
+            pipeline,
             per_pass,
             caches,
             tex_per_fp,
+            pb,
         })
     }
 }
@@ -503,7 +625,7 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
     let bar = progress::count("rendering", args.frames as u64);
     let mut summaries = Vec::new();
     let consumed = if cfg.threads >= 2 {
-        let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(4);
+        let (tx, rx) = mpsc::sync_channel::<Item>(4);
         let (ready_tx, ready_rx) = mpsc::channel::<Result<()>>();
         let targs = args.clone();
         let handle = std::thread::spawn(move || -> Result<Consumed> {
@@ -517,9 +639,14 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
                     return Err(anyhow::anyhow!("no consumer"));
                 }
             };
-            for batch in rx {
-                for r in batch {
-                    c.take(r);
+            for item in rx {
+                match item {
+                    Item::Records(batch) => {
+                        for r in batch {
+                            c.record(r);
+                        }
+                    }
+                    Item::Binned(p) => c.binned(&p),
                 }
             }
             c.finish(targs.out.as_deref())
@@ -527,30 +654,24 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
         ready_rx
             .recv()
             .map_err(|_| anyhow::anyhow!("the render-cache thread stopped"))??;
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut sent_ok = true;
+        let mut batcher = Batcher {
+            batch: Vec::with_capacity(BATCH),
+            tx,
+            sent_ok: true,
+        };
         for f in 0..args.frames {
-            let s = renderer.render(f, args.frames, &mut |r| {
-                batch.push(r);
-                if batch.len() >= BATCH && sent_ok {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                    sent_ok = tx.send(full).is_ok();
-                }
-            });
-            summaries.push(s);
+            summaries.push(renderer.render(f, args.frames, &mut batcher));
             bar.inc(1);
         }
-        if sent_ok && !batch.is_empty() {
-            let _ = tx.send(batch);
-        }
-        drop(tx);
+        batcher.flush();
+        drop(batcher);
         handle
             .join()
             .map_err(|_| anyhow::anyhow!("the render-cache thread panicked"))??
     } else {
         let mut c = Consumer::new(args, &meta)?;
         for f in 0..args.frames {
-            summaries.push(renderer.render(f, args.frames, &mut |r| c.take(r)));
+            summaries.push(renderer.render(f, args.frames, &mut c));
             bar.inc(1);
         }
         c.finish(args.out.as_deref())?
@@ -619,28 +740,25 @@ fn summarize(
     for f in frames {
         for p in &f.passes {
             add_stats(&mut stats, &p.stats);
-            pipeline.merge(&p.accesses);
             match passes.iter_mut().find(|x| x.0 == p.name) {
-                Some(x) => {
-                    add_stats(&mut x.2, &p.stats);
-                    x.3.merge(&p.accesses);
-                }
-                None => passes.push((p.name.to_string(), p.kind.name(), p.stats, p.accesses)),
+                Some(x) => add_stats(&mut x.2, &p.stats),
+                None => passes.push((
+                    p.name.to_string(),
+                    p.kind.name(),
+                    p.stats,
+                    consumed.pipeline.of(p.name),
+                )),
             }
         }
     }
+    for (_, c) in &consumed.pipeline.per_pass {
+        pipeline.merge(c);
+    }
     let mut llc = StreamCounts::default();
-    for (_, c) in &consumed.per_pass {
+    for (_, c) in &consumed.per_pass.per_pass {
         llc.merge(c);
     }
-    let llc_of = |name: &str| {
-        consumed
-            .per_pass
-            .iter()
-            .find(|p| p.0 == name)
-            .map(|p| p.1)
-            .unwrap_or_default()
-    };
+    let llc_of = |name: &str| consumed.per_pass.of(name);
     let mut per_pass: Vec<PassOut> = passes
         .iter()
         .map(|(name, kind, s, c)| {
@@ -699,6 +817,7 @@ fn summarize(
     .filter(|x| x.1)
     .map(|x| x.0.to_string())
     .collect();
+    let pb = consumed.pb.unwrap_or_default();
     let tbr = match (r.tbr_stats(), r.config().tbr) {
         (Some(t), Some(c)) => Some(TbrOut {
             tile_size: c.tile_size,
@@ -711,9 +830,9 @@ fn summarize(
             texture_hit_rate_per_fp: consumed.tex_per_fp.iter().map(hit_rate).collect(),
             loaded_blocks: t.loaded_blocks,
             flushed_blocks: t.flushed_blocks,
-            pb_l2_reads: t.pb_reads,
-            pb_l2_writes: t.pb_writes,
-            pb_overflow_passes: t.pb_overflow_passes,
+            pb_l2_reads: pb.pb_reads,
+            pb_l2_writes: pb.pb_writes,
+            pb_overflow_passes: pb.pb_overflow_passes,
             hsr_hidden: t.hsr_hidden,
         }),
         _ => None,
