@@ -31,6 +31,12 @@
 //! - [`tbr_caches`]: a tile-based GPU's L1s (TCOR Table I: the Vertex
 //!   Cache and one texture cache per fragment processor) in front of a
 //!   record sink; what leaves them is the L2 request stream.
+//! - [`frame`]: a scene's multi-pass frames on the pipeline; [`scene`]: the
+//!   scenes (built-in and loaded from files).
+//! - [`session`]: frames of a scene asked for with a small request,
+//!   through the caches of its mode to a caller's sink (the consumer side
+//!   on a thread of its own), with a serde summary: what `gfxcache render`
+//!   and the studies run.
 //!
 //! Records go to a [`RecordSink`] (`gfxcache-trace`'s; any
 //! `FnMut(Record)` is one): accesses and markers in issue order and, in
@@ -61,6 +67,7 @@ pub mod raster;
 pub mod render_caches;
 pub mod sampler;
 pub mod scene;
+pub mod session;
 pub mod state;
 pub mod surface;
 pub mod target;

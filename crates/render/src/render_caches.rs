@@ -208,7 +208,7 @@ const CACHED: [Stream; 6] = [
 ];
 
 /// The render caches in front of a record sink `F` (the LLC stream).
-pub struct RenderCaches<F: RecordSink> {
+pub struct RenderCaches<F> {
     out: F,
     /// Per stream of `CACHED`, indexed by [`Stream::index`] (`None` for
     /// the others).

@@ -15,6 +15,8 @@
 //!   lay it out), so `stc` accesses have their own addresses. The target
 //!   owns its [`Hiz`], which every depth store keeps conservative.
 
+use std::collections::TryReserveError;
+
 use gfxcache_trace::Stream;
 
 use crate::hiz::Hiz;
@@ -125,9 +127,25 @@ impl ColorTarget {
     pub fn to_rgba8(&self) -> Vec<[u8; 4]> {
         match &self.data {
             ColorData::Rgba8(d) => d.clone(),
-            ColorData::Rgba16F(d) => d.iter().map(|p| p.map(|h| unorm8(f16_to_f32(h)))).collect(),
+            ColorData::Rgba16F(d) => d.iter().map(|p| p.map(rgba8_of)).collect(),
         }
     }
+
+    /// [`ColorTarget::to_rgba8`] as bytes, 4 a pixel, or an error when
+    /// there is no memory for them.
+    pub fn try_rgba8_bytes(&self) -> Result<Vec<u8>, TryReserveError> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(4 * self.width() as usize * self.height() as usize)?;
+        match &self.data {
+            ColorData::Rgba8(d) => out.extend(d.iter().flatten()),
+            ColorData::Rgba16F(d) => out.extend(d.iter().flat_map(|p| p.map(rgba8_of))),
+        }
+        Ok(out)
+    }
+}
+
+fn rgba8_of(h: u16) -> u8 {
+    unorm8(f16_to_f32(h))
 }
 
 /// Depth buffer formats.

@@ -45,7 +45,7 @@ impl TbrCacheConfig {
 
 /// The Vertex Cache and the fragment processors' texture caches in front
 /// of a sink `F` (the L2 request stream).
-pub struct TbrCaches<F: RecordSink> {
+pub struct TbrCaches<F> {
     out: F,
     vertex: Level,
     texture: Vec<Level>,

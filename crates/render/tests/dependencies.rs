@@ -54,7 +54,8 @@ fn render_depends_on_trace_and_cache_only() {
 
 #[test]
 fn the_check_sees_every_kind_of_table() {
-    let bad = "[package]\nname = \"gfxcache-render\"\n[dependencies]\ngfxcache-trace.workspace = true\n\
+    let bad =
+        "[package]\nname = \"gfxcache-render\"\n[dependencies]\ngfxcache-trace.workspace = true\n\
                [dev-dependencies]\ngfxcache-tcor = { path = \"../tcor\" }\n\
                [dependencies.gfxcache_llc]\npath = \"../llc\"\n";
     let names: Vec<String> = our_dependencies(bad).into_iter().map(|d| d.1).collect();

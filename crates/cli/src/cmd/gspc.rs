@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
 use gfxcache_mem::GpuConfig;
+use gfxcache_render::session::{Mode, RenderRequest};
 
 use crate::gspc::report::GspcReport;
 use crate::gspc::study::{geometry, machines, run_study, Setup};
@@ -112,25 +113,18 @@ pub fn run(args: Args) -> Result<()> {
 /// Renders the frame into `--out`, returning the trace's path.
 fn render(args: &Args, scene: &str) -> Result<PathBuf> {
     let trace = args.out.join("frame.gtr");
-    let r = super::render::Args {
-        scene: scene.to_string(),
-        mode: "imr".into(),
-        width: Some(args.width),
-        height: Some(args.height),
-        frames: 1,
-        out: Some(trace.clone()),
+    let request = RenderRequest {
+        width: args.width,
+        height: args.height,
+        threads: if args.single_thread { 1 } else { 2 },
+        ..RenderRequest::new(Mode::Imr)
+    };
+    let files = super::render::Files {
+        trace: Some(trace.clone()),
         png: Some(args.out.join("frame.png")),
         binned: None,
-        tile_size: 32,
-        tile_order: super::render::OrderArg::ZOrder,
-        fps: 4,
-        hsr: false,
-        raw: false,
-        json: false,
-        threads: if args.single_thread { 1 } else { 2 },
-        passes: super::render::PassSwitches::default(),
     };
-    super::render::render_quietly(&r)?;
+    super::render::render_to_files(&super::render::load_scene(scene)?, &request, &files)?;
     Ok(trace)
 }
 

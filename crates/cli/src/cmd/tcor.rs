@@ -8,7 +8,8 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
 use gfxcache_mem::EnergyModel;
-use gfxcache_render::TbrCacheConfig;
+use gfxcache_render::session::{Mode, RenderRequest};
+use gfxcache_render::{TbrCacheConfig, TbrConfig};
 use gfxcache_tcor::{FetcherTiming, TileBuffers};
 
 use crate::table::{human_bytes, thousands, Table};
@@ -190,36 +191,40 @@ pub fn run(args: Args) -> Result<()> {
 fn render(args: &Args, scene: &str) -> Result<(PathBuf, PathBuf, Vec<L1Count>)> {
     let trace = args.out.join("frame.gtr");
     let binned = args.out.join("binned.json");
-    let r = super::render::Args {
-        scene: scene.to_string(),
-        mode: "tbr".into(),
-        width: Some(args.width),
-        height: Some(args.height),
-        frames: 1,
-        out: Some(trace.clone()),
-        png: Some(args.out.join("frame.png")),
-        binned: Some(binned.clone()),
+    let tbr = TbrConfig {
         tile_size: args.tile_size,
-        tile_order: args.order,
+        order: args.order.into(),
         fps: args.fps,
         hsr: args.hsr,
-        raw: false,
-        json: false,
-        threads: if args.single_thread { 1 } else { 2 },
-        passes: args.passes,
     };
-    let caches = super::render::render_quietly(&r)?;
+    let request = RenderRequest {
+        width: args.width,
+        height: args.height,
+        passes: args.passes.into(),
+        binning: Some(tbr.binning()),
+        threads: if args.single_thread { 1 } else { 2 },
+        ..RenderRequest::new(Mode::Tbr(tbr))
+    };
+    let files = super::render::Files {
+        trace: Some(trace.clone()),
+        png: Some(args.out.join("frame.png")),
+        binned: Some(binned.clone()),
+    };
+    let scene = super::render::load_scene(scene)?;
+    let done = super::render::render_to_files(&scene, &request, &files)?;
     let shapes = TbrCacheConfig::table_i(args.fps);
-    let l1 = caches
+    let l1 = done
+        .summary
+        .render_caches
         .into_iter()
-        .map(|(name, accesses)| L1Count {
-            bytes: if name == "vertex" {
+        .map(|c| L1Count {
+            bytes: if c.cache == "vertex" {
                 shapes.vertex.bytes
             } else {
                 shapes.texture.bytes
             },
-            name,
-            accesses,
+            name: c.cache,
+            accesses: c.accesses,
         })
         .collect();
     Ok((trace, binned, l1))

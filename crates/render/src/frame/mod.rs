@@ -177,6 +177,9 @@ impl FrameConfig {
         if let Some(t) = &self.tbr {
             t.check().map_err(FrameError::Config)?;
         }
+        if let Some(b) = &self.binning {
+            b.check().map_err(FrameError::Config)?;
+        }
         if self.bloom_levels > 12 {
             return bad(format!("{} bloom levels (at most 12)", self.bloom_levels));
         }
@@ -191,6 +194,17 @@ pub enum FrameError {
     Config(String),
     #[error("bad scene: {0}")]
     Scene(String),
+    /// A table the frame needs (a render target, its HiZ, the picture) is
+    /// larger than the memory there is.
+    #[error(
+        "out of memory: {what} needs {bytes} bytes ({width}x{height}); try a smaller resolution"
+    )]
+    OutOfMemory {
+        what: String,
+        bytes: u64,
+        width: u32,
+        height: u32,
+    },
 }
 
 /// Accesses per stream, reads and writes.
@@ -417,6 +431,27 @@ impl<'s> FrameRenderer<'s> {
     /// The last frame's picture: row-major RGBA8, `width * height` pixels.
     pub fn picture(&self) -> Vec<[u8; 4]> {
         self.pipeline.color(self.t.display).to_rgba8()
+    }
+
+    /// The last frame's picture as bytes, or an error when there is no
+    /// memory for them.
+    pub fn picture_rgba(&self) -> Result<crate::session::Picture, FrameError> {
+        let (width, height) = (self.cfg.width, self.cfg.height);
+        let rgba = self
+            .pipeline
+            .color(self.t.display)
+            .try_rgba8_bytes()
+            .map_err(|_| FrameError::OutOfMemory {
+                what: "the picture".into(),
+                bytes: 4 * u64::from(width) * u64::from(height),
+                width,
+                height,
+            })?;
+        Ok(crate::session::Picture {
+            width,
+            height,
+            rgba,
+        })
     }
 
     /// The displayable colour target (its surface gives the `display`

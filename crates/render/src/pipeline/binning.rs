@@ -21,7 +21,7 @@ use gfxcache_trace::binned::{BinnedFrame, BinnedPrimitive, TileOrder};
 use crate::raster::Quad;
 
 /// How to bin: tile side in pixels (even) and the Tile Fetcher's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BinningConfig {
     pub tile_size: u32,
     pub order: TileOrder,
@@ -34,6 +34,19 @@ impl Default for BinningConfig {
             tile_size: 32,
             order: TileOrder::ZOrder,
         }
+    }
+}
+
+impl BinningConfig {
+    /// Why these tiles cannot be binned to, if they cannot.
+    pub fn check(&self) -> Result<(), String> {
+        if self.tile_size < 2 || !self.tile_size.is_multiple_of(2) {
+            return Err(format!(
+                "tile size {}: expected an even number of pixels, at least 2",
+                self.tile_size
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -13,7 +13,7 @@ use super::BinningConfig;
 
 /// A tile-based GPU as the TCOR paper's Table I has it: 32x32 tiles in
 /// Z-order, four fragment processors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TbrConfig {
     /// Tile side in pixels (even, so a 2x2 quad lies in one tile).
     pub tile_size: u32,
@@ -46,12 +46,7 @@ impl TbrConfig {
 
     /// Why this configuration cannot be used, if it cannot.
     pub fn check(&self) -> Result<(), String> {
-        if self.tile_size < 2 || !self.tile_size.is_multiple_of(2) {
-            return Err(format!(
-                "tile size {}: expected an even number of pixels, at least 2",
-                self.tile_size
-            ));
-        }
+        self.binning().check()?;
         if !(1..=Self::MAX_FPS).contains(&self.fps) {
             return Err(format!(
                 "{} fragment processors: expected 1 to {}",
