@@ -69,6 +69,7 @@ pub mod sampler;
 pub mod scene;
 pub mod session;
 pub mod state;
+pub mod storage;
 pub mod surface;
 pub mod target;
 pub mod tbr_caches;

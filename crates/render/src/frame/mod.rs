@@ -88,10 +88,11 @@ use crate::math::{Mat4, Vec3};
 use crate::pipeline::{
     BinningConfig, ColorId, DepthId, Draw, Pipeline, Stats, TbrConfig, TbrStats,
 };
-use crate::raster::{CullMode, FrontFace};
+use crate::raster::{CullMode, FrontFace, Quad};
 use crate::sampler::{Filter, Sampler};
 use crate::scene::{AlphaMode, Material, Mirror, Passes, Scene};
 use crate::state::State;
+use crate::storage::{human, TooLarge};
 use crate::surface::Allocator;
 use crate::target::{ColorFormat, ColorTarget, DepthFormat, DepthTarget};
 
@@ -196,15 +197,17 @@ pub enum FrameError {
     Scene(String),
     /// A table the frame needs (a render target, its HiZ, the picture) is
     /// larger than the memory there is.
-    #[error(
-        "out of memory: {what} needs {bytes} bytes ({width}x{height}); try a smaller resolution"
-    )]
-    OutOfMemory {
-        what: String,
-        bytes: u64,
-        width: u32,
-        height: u32,
-    },
+    #[error("out of memory: {what} needs {}; try a smaller resolution", human(*bytes))]
+    OutOfMemory { what: String, bytes: u64 },
+}
+
+impl FrameError {
+    fn out_of_memory(what: String, e: TooLarge) -> FrameError {
+        FrameError::OutOfMemory {
+            what,
+            bytes: e.bytes,
+        }
+    }
 }
 
 /// Accesses per stream, reads and writes.
@@ -315,6 +318,104 @@ pub(crate) struct Targets {
     pub display: ColorId,
 }
 
+/// Targets allocated for a pipeline, each named in the error when its
+/// pixels do not fit in memory.
+struct TargetAlloc<'a> {
+    alloc: &'a mut Allocator,
+    p: &'a mut Pipeline,
+}
+
+impl TargetAlloc<'_> {
+    fn color(
+        &mut self,
+        what: &str,
+        (w, h): (u32, u32),
+        format: ColorFormat,
+    ) -> Result<ColorTarget, FrameError> {
+        ColorTarget::try_new(w, h, format, self.alloc).map_err(|e| {
+            FrameError::out_of_memory(format!("the {what} target ({w}x{h} {format:?})"), e)
+        })
+    }
+
+    fn add_color(
+        &mut self,
+        what: &str,
+        size: (u32, u32),
+        format: ColorFormat,
+    ) -> Result<ColorId, FrameError> {
+        let t = self.color(what, size, format)?;
+        Ok(self.p.add_color(t))
+    }
+
+    fn add_depth(
+        &mut self,
+        what: &str,
+        (w, h): (u32, u32),
+        format: DepthFormat,
+    ) -> Result<DepthId, FrameError> {
+        let t = DepthTarget::try_new(w, h, format, self.alloc).map_err(|e| {
+            FrameError::out_of_memory(format!("the {what} ({w}x{h} {format:?})"), e)
+        })?;
+        Ok(self.p.add_depth(t))
+    }
+}
+
+impl Targets {
+    /// Every target of the frame, at addresses from `alloc` in a fixed
+    /// order, owned by `p`.
+    fn allocate(
+        cfg: &FrameConfig,
+        alloc: &mut Allocator,
+        p: &mut Pipeline,
+    ) -> Result<Targets, FrameError> {
+        let mut a = TargetAlloc { alloc, p };
+        let (w, h) = (cfg.width, cfg.height);
+        let s = cfg.shadow_size;
+        let shadow = a.add_depth("shadow map", (s, s), DepthFormat::D32F)?;
+        let rw = ((w as f32 * cfg.reflection_scale).round() as u32).max(1);
+        let rh = ((h as f32 * cfg.reflection_scale).round() as u32).max(1);
+        let refl = a.add_color("reflection", (rw, rh), ColorFormat::Rgba16F)?;
+        let refl_depth = a.add_depth("reflection's depth buffer", (rw, rh), DepthFormat::D32F)?;
+        let gbuf = [
+            a.add_color("albedo", (w, h), ColorFormat::Rgba8)?,
+            a.add_color("normal", (w, h), ColorFormat::Rgba16F)?,
+            a.add_color("emissive", (w, h), ColorFormat::Rgba16F)?,
+        ];
+        let depth = a.add_depth("depth buffer", (w, h), DepthFormat::D24S8)?;
+        let hdr = a.add_color("HDR colour", (w, h), ColorFormat::Rgba16F)?;
+        let mut bloom = Vec::new();
+        for size in sizes_halving(w, h, cfg.bloom_levels) {
+            bloom.push(a.add_color("bloom", size, ColorFormat::Rgba16F)?);
+        }
+        let display = a.color("display", (w, h), ColorFormat::Rgba8)?;
+        let display = a.p.add_color(display.displayable());
+        Ok(Targets {
+            shadow,
+            refl,
+            refl_depth,
+            gbuf,
+            depth,
+            hdr,
+            bloom,
+            display,
+        })
+    }
+}
+
+/// Whether there is room, besides the targets, for the largest buffer a
+/// draw needs: the quads of one triangle covering the screen (the front
+/// end sorts a triangle's quads before the back end takes them; tile by
+/// tile, a render pass keeps all its quads, with their triangle, until its
+/// tiles are rendered).
+fn working_room(cfg: &FrameConfig) -> Result<(), FrameError> {
+    let quads = u64::from(cfg.width.div_ceil(2)) * u64::from(cfg.height.div_ceil(2));
+    let per_quad = std::mem::size_of::<Quad>() as u64 + if cfg.tbr.is_some() { 4 } else { 0 };
+    crate::storage::room_for(quads * per_quad).map_err(|e| {
+        let (w, h) = (cfg.width, cfg.height);
+        FrameError::out_of_memory(format!("the quad buffer of a triangle covering {w}x{h}"), e)
+    })
+}
+
 /// Per-frame values the passes share.
 pub(crate) struct View {
     pub vp: Mat4,
@@ -360,36 +461,18 @@ impl<'s> FrameRenderer<'s> {
         cfg.check()?;
         let mut alloc = Allocator::default();
         let gpu = GpuScene::upload(scene, &mut alloc)?;
-        let (w, h) = (cfg.width, cfg.height);
         let mut p = Pipeline::new();
         p.set_threads(cfg.threads);
         p.set_binning(cfg.binning);
         p.set_tbr(cfg.tbr);
-        let s = cfg.shadow_size;
-        let shadow = p.add_depth(DepthTarget::new(s, s, DepthFormat::D32F, &mut alloc));
-        let rw = ((w as f32 * cfg.reflection_scale).round() as u32).max(1);
-        let rh = ((h as f32 * cfg.reflection_scale).round() as u32).max(1);
-        let refl = p.add_color(ColorTarget::new(rw, rh, ColorFormat::Rgba16F, &mut alloc));
-        let refl_depth = p.add_depth(DepthTarget::new(rw, rh, DepthFormat::D32F, &mut alloc));
-        let gbuf = [
-            p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba8, &mut alloc)),
-            p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba16F, &mut alloc)),
-            p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba16F, &mut alloc)),
-        ];
-        let depth = p.add_depth(DepthTarget::new(w, h, DepthFormat::D24S8, &mut alloc));
-        let hdr = p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba16F, &mut alloc));
-        let bloom = sizes_halving(w, h, cfg.bloom_levels)
-            .into_iter()
-            .map(|(bw, bh)| p.add_color(ColorTarget::new(bw, bh, ColorFormat::Rgba16F, &mut alloc)))
-            .collect();
-        let display =
-            p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba8, &mut alloc).displayable());
+        let t = Targets::allocate(&cfg, &mut alloc, &mut p)?;
         // Tile-based mode keeps depth on chip unless a later pass needs it:
         // the shadow map is sampled, the main depth sampled (lighting) and
         // tested again (lighting's stencil, transparent's depth test). The
         // reflection's depth dies with its pass.
-        p.set_depth_stored(shadow, true);
-        p.set_depth_stored(depth, true);
+        p.set_depth_stored(t.shadow, true);
+        p.set_depth_stored(t.depth, true);
+        working_room(&cfg)?;
         // Stand-ins live in their own address space: they are never drawn.
         let mut scratch = Allocator::new(0);
         Ok(FrameRenderer {
@@ -398,16 +481,7 @@ impl<'s> FrameRenderer<'s> {
             cfg,
             gpu,
             pipeline: p,
-            t: Targets {
-                shadow,
-                refl,
-                refl_depth,
-                gbuf,
-                depth,
-                hdr,
-                bloom,
-                display,
-            },
+            t,
             spare_color: ColorTarget::new(1, 1, ColorFormat::Rgba8, &mut scratch),
             spare_depth: DepthTarget::new(1, 1, DepthFormat::D32F, &mut scratch),
         })
@@ -441,11 +515,10 @@ impl<'s> FrameRenderer<'s> {
             .pipeline
             .color(self.t.display)
             .try_rgba8_bytes()
-            .map_err(|_| FrameError::OutOfMemory {
-                what: "the picture".into(),
-                bytes: 4 * u64::from(width) * u64::from(height),
-                width,
-                height,
+            .map_err(|_| {
+                let bytes = 4 * u64::from(width) * u64::from(height);
+                let what = format!("the picture ({width}x{height})");
+                FrameError::out_of_memory(what, TooLarge { bytes })
             })?;
         Ok(crate::session::Picture {
             width,
