@@ -20,7 +20,7 @@
 //! - **Shadow**: depth only, from the sun, with an orthographic projection
 //!   fitted around the scene's bounding sphere; every opaque and masked
 //!   instance. Later passes compare against it with one point tap per pixel.
-//! - **Reflection**: the opaque scene mirrored about the [`Mirror`] plane
+//! - **Reflection**: the opaque scene mirrored about the [`Mirror`](crate::scene::Mirror) plane
 //!   (geometry transformed by the reflection, winding flipped), lit without
 //!   shadows; pixels whose original lay below the plane are discarded.
 //!   Reflective materials sample it at their screen position. Skipped
@@ -70,7 +70,9 @@
 //! depth buffer (sampled or tested by later passes). The pixels are those
 //! of immediate mode.
 
+mod config;
 mod display;
+mod draws;
 mod forward;
 mod gbuffer;
 mod lighting;
@@ -78,355 +80,31 @@ mod post;
 mod reflection;
 pub mod shaders;
 mod shadow;
+mod summary;
+mod targets;
 mod transparent;
 pub mod upload;
+mod view;
 
 use gfxcache_trace::binned::BinnedPass;
-use gfxcache_trace::{Access, Marker, PassKind, Record, RecordSink, Stream};
+use gfxcache_trace::{PassKind, RecordSink};
 
-use crate::math::{Mat4, Vec3};
-use crate::pipeline::{
-    BinningConfig, ColorId, DepthId, Draw, Pipeline, Stats, TbrConfig, TbrStats,
-};
-use crate::raster::{CullMode, FrontFace, Quad};
-use crate::sampler::{Filter, Sampler};
-use crate::scene::{AlphaMode, Material, Mirror, Passes, Scene};
-use crate::state::State;
-use crate::storage::{human, TooLarge};
+use crate::pipeline::{ColorId, DepthId, Pipeline, TbrStats};
+use crate::scene::{Passes, Scene};
+use crate::storage::TooLarge;
 use crate::surface::Allocator;
 use crate::target::{ColorFormat, ColorTarget, DepthFormat, DepthTarget};
 
-use shaders::{inverse, Program, ShaderHeap};
+pub use config::{FrameConfig, FrameError, MAX_SIZE};
+pub(crate) use draws::{
+    centres, fullscreen, screen_state, submit, submit_instances, Counted, InstancePass,
+};
+pub use summary::{add_stats, FrameSummary, PassSummary, StreamCounts};
+use targets::working_room;
+pub(crate) use targets::Targets;
+pub(crate) use view::{material_state, mirror_matrix, View};
+
 use upload::GpuScene;
-
-/// Largest screen or shadow-map side accepted.
-pub const MAX_SIZE: u32 = 16384;
-
-/// How to render frames.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FrameConfig {
-    pub width: u32,
-    pub height: u32,
-    /// `None`: the scene's own [`Scene::passes`].
-    pub passes: Option<Passes>,
-    /// Side of the square shadow map.
-    pub shadow_size: u32,
-    /// Reflection target size relative to the screen, in `(0, 1]`.
-    pub reflection_scale: f32,
-    /// Bloom levels below full resolution (0 = no bloom chain).
-    pub bloom_levels: u32,
-    /// How material textures are filtered.
-    pub sampler: Sampler,
-    /// See the module documentation.
-    pub threads: usize,
-    /// Bin each pass's triangles to screen tiles as a tile-based GPU's
-    /// Polygon List Builder would ([`FrameRenderer::take_binned`]); `None`
-    /// bins nothing. Records and pixels do not depend on it.
-    pub binning: Option<BinningConfig>,
-    /// Render tile by tile, as a tile-based GPU does (`None`: immediate
-    /// mode). Each pass's draws into the same targets become one render
-    /// pass ([`Pipeline::draw_tiled`]), binned with this configuration's
-    /// tiles and order whatever [`FrameConfig::binning`] says. The pixels
-    /// are those of immediate mode.
-    pub tbr: Option<TbrConfig>,
-}
-
-impl Default for FrameConfig {
-    fn default() -> FrameConfig {
-        FrameConfig {
-            width: 1920,
-            height: 1080,
-            passes: None,
-            shadow_size: 2048,
-            reflection_scale: 0.5,
-            bloom_levels: 5,
-            sampler: Sampler::new(Filter::Anisotropic).with_max_aniso(16),
-            threads: 1,
-            binning: None,
-            tbr: None,
-        }
-    }
-}
-
-impl FrameConfig {
-    /// The default configuration at `width` x `height`.
-    pub fn new(width: u32, height: u32) -> FrameConfig {
-        FrameConfig {
-            width,
-            height,
-            ..FrameConfig::default()
-        }
-    }
-
-    fn check(&self) -> Result<(), FrameError> {
-        let bad = |m: String| Err(FrameError::Config(m));
-        if !(1..=MAX_SIZE).contains(&self.width) || !(1..=MAX_SIZE).contains(&self.height) {
-            return bad(format!(
-                "resolution {}x{} out of range (1 to {MAX_SIZE} per side)",
-                self.width, self.height
-            ));
-        }
-        if !(1..=MAX_SIZE).contains(&self.shadow_size) {
-            return bad(format!("shadow map size {} out of range", self.shadow_size));
-        }
-        if !(self.reflection_scale > 0.0 && self.reflection_scale <= 1.0) {
-            return bad(format!(
-                "reflection scale {} not in (0, 1]",
-                self.reflection_scale
-            ));
-        }
-        if let Some(t) = &self.tbr {
-            t.check().map_err(FrameError::Config)?;
-        }
-        if let Some(b) = &self.binning {
-            b.check().map_err(FrameError::Config)?;
-        }
-        if self.bloom_levels > 12 {
-            return bad(format!("{} bloom levels (at most 12)", self.bloom_levels));
-        }
-        Ok(())
-    }
-}
-
-/// Why a frame cannot be rendered.
-#[derive(Debug, thiserror::Error)]
-pub enum FrameError {
-    #[error("bad frame configuration: {0}")]
-    Config(String),
-    #[error("bad scene: {0}")]
-    Scene(String),
-    /// A table the frame needs (a render target, its HiZ, the picture) is
-    /// larger than the memory there is.
-    #[error("out of memory: {what} needs {}; try a smaller resolution", human(*bytes))]
-    OutOfMemory { what: String, bytes: u64 },
-}
-
-impl FrameError {
-    fn out_of_memory(what: String, e: TooLarge) -> FrameError {
-        FrameError::OutOfMemory {
-            what,
-            bytes: e.bytes,
-        }
-    }
-}
-
-/// Accesses per stream, reads and writes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StreamCounts {
-    pub reads: [u64; Stream::COUNT],
-    pub writes: [u64; Stream::COUNT],
-}
-
-impl StreamCounts {
-    #[inline]
-    pub fn add(&mut self, a: &Access) {
-        if a.op.is_write() {
-            self.writes[a.stream.index()] += 1;
-        } else {
-            self.reads[a.stream.index()] += 1;
-        }
-    }
-
-    pub fn merge(&mut self, o: &StreamCounts) {
-        for s in 0..Stream::COUNT {
-            self.reads[s] += o.reads[s];
-            self.writes[s] += o.writes[s];
-        }
-    }
-
-    /// Reads plus writes of `s`.
-    pub fn of(&self, s: Stream) -> u64 {
-        self.reads[s.index()] + self.writes[s.index()]
-    }
-
-    pub fn total(&self) -> u64 {
-        self.reads.iter().chain(&self.writes).sum()
-    }
-}
-
-/// What one pass did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PassSummary {
-    pub name: &'static str,
-    pub kind: PassKind,
-    pub stats: Stats,
-    /// Pipeline-side accesses (before the render caches).
-    pub accesses: StreamCounts,
-}
-
-/// What one frame did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FrameSummary {
-    pub frame: u32,
-    pub width: u32,
-    pub height: u32,
-    pub passes: Vec<PassSummary>,
-}
-
-impl FrameSummary {
-    /// Pipeline counters summed over the passes.
-    pub fn stats(&self) -> Stats {
-        let mut t = Stats::default();
-        for p in &self.passes {
-            add_stats(&mut t, &p.stats);
-        }
-        t
-    }
-
-    /// Pipeline-side accesses summed over the passes.
-    pub fn accesses(&self) -> StreamCounts {
-        let mut t = StreamCounts::default();
-        for p in &self.passes {
-            t.merge(&p.accesses);
-        }
-        t
-    }
-
-    pub fn pass(&self, name: &str) -> Option<&PassSummary> {
-        self.passes.iter().find(|p| p.name == name)
-    }
-}
-
-/// `t += s`, field by field.
-pub fn add_stats(t: &mut Stats, s: &Stats) {
-    t.draws += s.draws;
-    t.triangles_in += s.triangles_in;
-    t.triangles_after_cull += s.triangles_after_cull;
-    t.vertex_fetches += s.vertex_fetches;
-    t.vertex_cache_hits += s.vertex_cache_hits;
-    t.quads += s.quads;
-    t.fragments += s.fragments;
-    t.fragments_shaded += s.fragments_shaded;
-    t.killed_hiz += s.killed_hiz;
-    t.killed_early_z += s.killed_early_z;
-    t.killed_late_z += s.killed_late_z;
-    t.killed_stencil += s.killed_stencil;
-    t.fragments_written += s.fragments_written;
-    t.texels += s.texels;
-}
-
-/// The frame's render targets, all owned by the pipeline.
-pub(crate) struct Targets {
-    pub shadow: DepthId,
-    pub refl: ColorId,
-    pub refl_depth: DepthId,
-    /// Albedo, normal, emissive.
-    pub gbuf: [ColorId; 3],
-    pub depth: DepthId,
-    pub hdr: ColorId,
-    pub bloom: Vec<ColorId>,
-    pub display: ColorId,
-}
-
-/// Targets allocated for a pipeline, each named in the error when its
-/// pixels do not fit in memory.
-struct TargetAlloc<'a> {
-    alloc: &'a mut Allocator,
-    p: &'a mut Pipeline,
-}
-
-impl TargetAlloc<'_> {
-    fn color(
-        &mut self,
-        what: &str,
-        (w, h): (u32, u32),
-        format: ColorFormat,
-    ) -> Result<ColorTarget, FrameError> {
-        ColorTarget::try_new(w, h, format, self.alloc).map_err(|e| {
-            FrameError::out_of_memory(format!("the {what} target ({w}x{h} {format:?})"), e)
-        })
-    }
-
-    fn add_color(
-        &mut self,
-        what: &str,
-        size: (u32, u32),
-        format: ColorFormat,
-    ) -> Result<ColorId, FrameError> {
-        let t = self.color(what, size, format)?;
-        Ok(self.p.add_color(t))
-    }
-
-    fn add_depth(
-        &mut self,
-        what: &str,
-        (w, h): (u32, u32),
-        format: DepthFormat,
-    ) -> Result<DepthId, FrameError> {
-        let t = DepthTarget::try_new(w, h, format, self.alloc).map_err(|e| {
-            FrameError::out_of_memory(format!("the {what} ({w}x{h} {format:?})"), e)
-        })?;
-        Ok(self.p.add_depth(t))
-    }
-}
-
-impl Targets {
-    /// Every target of the frame, at addresses from `alloc` in a fixed
-    /// order, owned by `p`.
-    fn allocate(
-        cfg: &FrameConfig,
-        alloc: &mut Allocator,
-        p: &mut Pipeline,
-    ) -> Result<Targets, FrameError> {
-        let mut a = TargetAlloc { alloc, p };
-        let (w, h) = (cfg.width, cfg.height);
-        let s = cfg.shadow_size;
-        let shadow = a.add_depth("shadow map", (s, s), DepthFormat::D32F)?;
-        let rw = ((w as f32 * cfg.reflection_scale).round() as u32).max(1);
-        let rh = ((h as f32 * cfg.reflection_scale).round() as u32).max(1);
-        let refl = a.add_color("reflection", (rw, rh), ColorFormat::Rgba16F)?;
-        let refl_depth = a.add_depth("reflection's depth buffer", (rw, rh), DepthFormat::D32F)?;
-        let gbuf = [
-            a.add_color("albedo", (w, h), ColorFormat::Rgba8)?,
-            a.add_color("normal", (w, h), ColorFormat::Rgba16F)?,
-            a.add_color("emissive", (w, h), ColorFormat::Rgba16F)?,
-        ];
-        let depth = a.add_depth("depth buffer", (w, h), DepthFormat::D24S8)?;
-        let hdr = a.add_color("HDR colour", (w, h), ColorFormat::Rgba16F)?;
-        let mut bloom = Vec::new();
-        for size in sizes_halving(w, h, cfg.bloom_levels) {
-            bloom.push(a.add_color("bloom", size, ColorFormat::Rgba16F)?);
-        }
-        let display = a.color("display", (w, h), ColorFormat::Rgba8)?;
-        let display = a.p.add_color(display.displayable());
-        Ok(Targets {
-            shadow,
-            refl,
-            refl_depth,
-            gbuf,
-            depth,
-            hdr,
-            bloom,
-            display,
-        })
-    }
-}
-
-/// Whether there is room, besides the targets, for the largest buffer a
-/// draw needs: the quads of one triangle covering the screen (the front
-/// end sorts a triangle's quads before the back end takes them; tile by
-/// tile, a render pass keeps all its quads, with their triangle, until its
-/// tiles are rendered).
-fn working_room(cfg: &FrameConfig) -> Result<(), FrameError> {
-    let quads = u64::from(cfg.width.div_ceil(2)) * u64::from(cfg.height.div_ceil(2));
-    let per_quad = std::mem::size_of::<Quad>() as u64 + if cfg.tbr.is_some() { 4 } else { 0 };
-    crate::storage::room_for(quads * per_quad).map_err(|e| {
-        let (w, h) = (cfg.width, cfg.height);
-        FrameError::out_of_memory(format!("the quad buffer of a triangle covering {w}x{h}"), e)
-    })
-}
-
-/// Per-frame values the passes share.
-pub(crate) struct View {
-    pub vp: Mat4,
-    pub inv_vp: Mat4,
-    pub light_vp: Mat4,
-    /// Opaque and masked instances, front to back.
-    pub opaque: Vec<usize>,
-    /// Blended instances, back to front.
-    pub blended: Vec<usize>,
-    pub reflection: bool,
-}
 
 /// Renders frames of one scene; see the module documentation.
 pub struct FrameRenderer<'s> {
@@ -441,17 +119,6 @@ pub struct FrameRenderer<'s> {
     /// into others).
     spare_color: ColorTarget,
     spare_depth: DepthTarget,
-}
-
-fn sizes_halving(w: u32, h: u32, n: u32) -> Vec<(u32, u32)> {
-    let mut v = Vec::new();
-    let (mut w, mut h) = (w, h);
-    for _ in 0..n {
-        w = (w / 2).max(1);
-        h = (h / 2).max(1);
-        v.push((w, h));
-    }
-    v
 }
 
 impl<'s> FrameRenderer<'s> {
@@ -568,45 +235,6 @@ impl<'s> FrameRenderer<'s> {
         self.pipeline.replace_depth(id, self.spare_depth.clone())
     }
 
-    fn view(&self, frame: u32, frames: u32) -> View {
-        let scene = self.scene;
-        let cam = scene.camera.at(frame, frames);
-        let aspect = self.cfg.width as f32 / self.cfg.height as f32;
-        let vp = Mat4::perspective(cam.fov_y, aspect, cam.near, cam.far)
-            * Mat4::look_at(cam.eye, cam.target, cam.up);
-        let light_vp = light_matrix(scene);
-        // View depth of each instance's centre: sort keys.
-        let depth_of = |i: usize| {
-            let inst = &scene.instances[i];
-            let c = inst
-                .transform
-                .transform_point(self.gpu.meshes[inst.mesh].center);
-            let v = Mat4::look_at(cam.eye, cam.target, cam.up).transform(c);
-            -v.z
-        };
-        let mut opaque = Vec::new();
-        let mut blended = Vec::new();
-        for (i, inst) in scene.instances.iter().enumerate() {
-            let m = &scene.materials[scene.meshes[inst.mesh].material];
-            if m.alpha == AlphaMode::Blend {
-                blended.push((depth_of(i), i));
-            } else {
-                opaque.push((depth_of(i), i));
-            }
-        }
-        // Stable sorts on total orders: ties keep scene order.
-        opaque.sort_by(|a, b| a.0.total_cmp(&b.0));
-        blended.sort_by(|a, b| b.0.total_cmp(&a.0));
-        View {
-            vp,
-            inv_vp: inverse(&vp),
-            light_vp,
-            opaque: opaque.into_iter().map(|x| x.1).collect(),
-            blended: blended.into_iter().map(|x| x.1).collect(),
-            reflection: self.passes.reflection && scene.mirror.is_some(),
-        }
-    }
-
     /// Render frame `frame` of `frames` (the camera path's position), all
     /// records to `sink` in issue order.
     pub fn render(&mut self, frame: u32, frames: u32, sink: &mut impl RecordSink) -> FrameSummary {
@@ -702,10 +330,7 @@ impl<'s> FrameRenderer<'s> {
         body: fn(&mut FrameRenderer<'s>, &View, &mut Counted<'_, S>),
     ) {
         self.pipeline.reset_stats();
-        let mut c = Counted {
-            sink,
-            counts: StreamCounts::default(),
-        };
+        let mut c = Counted::new(sink);
         self.pipeline.begin_pass(name, kind, &mut c);
         body(self, view, &mut c);
         self.pipeline.end_pass(&mut c);
@@ -717,24 +342,6 @@ impl<'s> FrameRenderer<'s> {
         });
     }
 
-    /// One draw with its shader fetches after its `DrawBegin`.
-    pub(crate) fn draw<S: RecordSink>(
-        pipeline: &mut Pipeline,
-        heap: &ShaderHeap,
-        draw: &Draw,
-        program: Program,
-        slot: u64,
-        sink: &mut Counted<'_, S>,
-    ) {
-        let programs = [(program, slot)];
-        let mut fetches = ShaderFetches {
-            heap,
-            programs: programs.iter(),
-            sink,
-        };
-        pipeline.draw(draw, &mut fetches);
-    }
-
     /// Tile-based mode's counters so far (`None` in immediate mode).
     pub fn tbr_stats(&self) -> Option<&TbrStats> {
         self.cfg.tbr.map(|_| self.pipeline.tbr_stats())
@@ -744,213 +351,4 @@ impl<'s> FrameRenderer<'s> {
     pub(crate) fn fullscreen_slot(&self, k: u64) -> u64 {
         self.scene.instances.len() as u64 + k
     }
-}
-
-/// The draws of one pass into the same targets, each with its shader
-/// program and constant slot (`programs[k]` for `draws[k]`): in immediate
-/// mode [`FrameRenderer::draw`] one after the other; in tile-based mode one
-/// render pass ([`Pipeline::draw_tiled`]), each draw's shader fetches after
-/// its `DrawBegin` in the geometry phase.
-pub(crate) fn submit<S: RecordSink>(
-    pipeline: &mut Pipeline,
-    heap: &ShaderHeap,
-    draws: &[Draw],
-    programs: &[(Program, u64)],
-    sink: &mut Counted<'_, S>,
-) {
-    debug_assert_eq!(draws.len(), programs.len());
-    if pipeline.tbr().is_none() {
-        for (d, &(program, slot)) in draws.iter().zip(programs) {
-            FrameRenderer::draw(pipeline, heap, d, program, slot, sink);
-        }
-        return;
-    }
-    let mut fetches = ShaderFetches {
-        heap,
-        programs: programs.iter(),
-        sink,
-    };
-    pipeline.draw_tiled(draws, &mut fetches);
-}
-
-/// Where a pass draws its scene instances, and with what state.
-pub(crate) struct InstancePass<'a> {
-    pub vp: Mat4,
-    pub color: &'a [ColorId],
-    pub depth: DepthId,
-    pub program: Program,
-    /// The fixed-function state of an instance's draw, from its material.
-    pub state: &'a dyn Fn(&Material) -> State,
-}
-
-/// [`submit`]s one draw per scene instance of `instances` (each with its
-/// index as its constant slot) with `shaders[k]` for `instances[k]`: the
-/// draws of the main, transparent and reflection passes.
-pub(crate) fn submit_instances<S: RecordSink>(
-    pipeline: &mut Pipeline,
-    gpu: &GpuScene,
-    scene: &Scene,
-    instances: &[usize],
-    shaders: &[shaders::MaterialShader<'_>],
-    pass: InstancePass<'_>,
-    sink: &mut Counted<'_, S>,
-) {
-    debug_assert_eq!(instances.len(), shaders.len());
-    let draws: Vec<Draw> = instances
-        .iter()
-        .zip(shaders)
-        .map(|(&i, shader)| {
-            let inst = &scene.instances[i];
-            let mesh = &gpu.meshes[inst.mesh];
-            Draw {
-                indices: &mesh.indices,
-                vertices: &mesh.vertices,
-                mvp: pass.vp * inst.transform,
-                state: (pass.state)(shader.material),
-                color: pass.color,
-                depth: Some(pass.depth),
-                shader,
-            }
-        })
-        .collect();
-    let programs: Vec<_> = instances
-        .iter()
-        .map(|&i| (pass.program, i as u64))
-        .collect();
-    submit(pipeline, &gpu.heap, &draws, &programs, sink);
-}
-
-/// A sink that counts what goes through it.
-pub(crate) struct Counted<'a, S: RecordSink> {
-    sink: &'a mut S,
-    pub counts: StreamCounts,
-}
-
-impl<S: RecordSink> RecordSink for Counted<'_, S> {
-    #[inline]
-    fn record(&mut self, r: Record) {
-        if let Record::Access(a) = &r {
-            self.counts.add(a);
-        }
-        self.sink.record(r)
-    }
-
-    fn binned(&mut self, pass: &BinnedPass) {
-        self.sink.binned(pass)
-    }
-}
-
-/// A sink that puts each draw's shader fetches right after its
-/// `DrawBegin`: the next of `programs` for each.
-struct ShaderFetches<'a, 'p, S: RecordSink, P: Iterator<Item = &'p (Program, u64)>> {
-    heap: &'a ShaderHeap,
-    programs: P,
-    sink: &'a mut S,
-}
-
-impl<'p, S: RecordSink, P: Iterator<Item = &'p (Program, u64)>> RecordSink
-    for ShaderFetches<'_, 'p, S, P>
-{
-    #[inline]
-    fn record(&mut self, r: Record) {
-        let begin = matches!(r, Record::Marker(Marker::DrawBegin { .. }));
-        self.sink.record(r);
-        if begin {
-            if let Some(&(program, slot)) = self.programs.next() {
-                self.heap.fetch(program, slot, self.sink);
-            }
-        }
-    }
-
-    fn binned(&mut self, pass: &BinnedPass) {
-        self.sink.binned(pass)
-    }
-}
-
-/// The sun's view-projection: orthographic, looking along the light,
-/// fitted around the scene's bounding sphere.
-fn light_matrix(scene: &Scene) -> Mat4 {
-    let (lo, hi) = scene
-        .bounds()
-        .unwrap_or((Vec3::new(-1.0, -1.0, -1.0), Vec3::new(1.0, 1.0, 1.0)));
-    let center = (lo + hi) * 0.5;
-    let r = ((hi - lo).length() * 0.5).max(1e-3);
-    let dir = shaders::unit(scene.light.direction);
-    let dir = if dir.length() == 0.0 {
-        Vec3::new(0.0, -1.0, 0.0)
-    } else {
-        dir
-    };
-    let up = if dir.y.abs() > 0.99 {
-        Vec3::new(0.0, 0.0, 1.0)
-    } else {
-        Vec3::new(0.0, 1.0, 0.0)
-    };
-    let eye = center - dir * (2.0 * r);
-    Mat4::orthographic(-r, r, -r, r, r * 0.5, r * 3.5) * Mat4::look_at(eye, center, up)
-}
-
-/// The fixed-function state of a material's draws; `mirrored` flips the
-/// winding (the reflection pass).
-pub(crate) fn material_state(m: &Material, mirrored: bool) -> State {
-    State {
-        cull: if m.double_sided {
-            CullMode::None
-        } else {
-            CullMode::Back
-        },
-        front_face: if mirrored {
-            FrontFace::Cw
-        } else {
-            FrontFace::Ccw
-        },
-        ..State::default()
-    }
-}
-
-/// The reflection about the horizontal plane `y = mirror.height`.
-pub(crate) fn mirror_matrix(m: &Mirror) -> Mat4 {
-    Mat4::translation(Vec3::new(0.0, m.height, 0.0))
-        * Mat4::scale(Vec3::new(1.0, -1.0, 1.0))
-        * Mat4::translation(Vec3::new(0.0, -m.height, 0.0))
-}
-
-/// One full-screen triangle into `color` (and `depth`, for its stencil).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn fullscreen<S: RecordSink>(
-    pipeline: &mut Pipeline,
-    gpu: &GpuScene,
-    color: &[ColorId],
-    depth: Option<DepthId>,
-    state: State,
-    shader: &dyn crate::pipeline::FragmentShader,
-    program: Program,
-    slot: u64,
-    sink: &mut Counted<'_, S>,
-) {
-    let draw = Draw {
-        indices: &gpu.fullscreen_ib,
-        vertices: &gpu.fullscreen_vb,
-        mvp: Mat4::IDENTITY,
-        state,
-        color,
-        depth,
-        shader,
-    };
-    FrameRenderer::draw(pipeline, &gpu.heap, &draw, program, slot, sink);
-}
-
-/// The state of full-screen passes: no depth test, no culling.
-pub(crate) fn screen_state() -> State {
-    State {
-        depth: crate::state::DepthState::DISABLED,
-        cull: CullMode::None,
-        ..State::default()
-    }
-}
-
-/// Normalized coordinates of the centres of a quad's pixels on a `w` x `h`
-/// target.
-pub(crate) fn centres(px: &[[u32; 2]; 4], w: u32, h: u32) -> [[f32; 2]; 4] {
-    px.map(|[x, y]| [(x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32])
 }

@@ -48,7 +48,9 @@ use super::binning::{tcor_attributes, Binner};
 use super::front_end::FrontBatch;
 use super::hsr::{self, Hsr};
 use super::tbr::{BinnedTri, LoadOp, TileBins, TileGrid};
-use super::{access, ColorId, DepthId, Draw, Op, Pipeline, Stats, STAMP};
+use gfxcache_trace::Op;
+
+use super::{access, ColorId, DepthId, Draw, Pipeline, Stats, STAMP};
 
 /// Whether the back end's record is tile-buffer traffic (on chip).
 fn on_chip(r: &Record) -> bool {
