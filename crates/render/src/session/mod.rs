@@ -21,8 +21,9 @@
 //!   (which pass Parameter Buffer blocks through: they are already the
 //!   Tiling Engine's L2 requests);
 //! - the **caches** of the mode: the GSPC paper's render caches
-//!   ([`Mode::Imr`], [`RenderCaches`](crate::RenderCaches): the LLC stream) or TCOR Table I's
-//!   L1s ([`Mode::Tbr`], [`TbrCaches`](crate::TbrCaches): the L2 stream); none with
+//!   ([`Mode::Imr`], [`RenderCaches`](crate::RenderCaches): the LLC
+//!   stream) or TCOR Table I's L1s ([`Mode::Tbr`],
+//!   [`TbrCaches`](crate::TbrCaches): the L2 stream); none with
 //!   [`RenderRequest::raw`] (the pipeline stream);
 //! - the **sink** ([`RecordSink`]) receives the records after the caches
 //!   and the binned passes in order, e.g. a trace writer.
