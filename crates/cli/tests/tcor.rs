@@ -354,3 +354,44 @@ fn frames_after_a_warm_up() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("leave no frame"));
 }
+
+#[test]
+fn frames_rendered_by_the_study_count_their_l1s_frame_by_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = [
+        "--scene",
+        "terrain",
+        "--width",
+        "128",
+        "--height",
+        "64",
+        "--no-shadow",
+        "--frames",
+        "2",
+    ];
+    let all = study(&dir.path().join("all"), &scene, "48KiB");
+    let mut warm_args = scene.to_vec();
+    warm_args.extend(["--warmup", "1"]);
+    let warm = study(&dir.path().join("warm"), &warm_args, "48KiB");
+    let l1 = |v: &Value| -> Vec<u64> {
+        v["other_l1"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| u(&c["accesses"]))
+            .collect()
+    };
+    let (a, w) = (l1(&all), l1(&warm));
+    assert_eq!(a.len(), w.len());
+    assert!(!a.is_empty());
+    // The warm-up's frame is not counted: fewer L1 accesses, but some.
+    for (a, w) in a.iter().zip(&w) {
+        assert!(0 < *w && w < a, "{w} of {a}");
+    }
+    // The energy of the counted frame is that frame's row of the whole run.
+    let (ra, rw) = (&all["runs"][0], &warm["runs"][0]);
+    assert_eq!(rw["per_frame"][0], ra["per_frame"][1]);
+    let e = rw["energy"]["total_nj"].as_f64().unwrap();
+    let f = ra["per_frame"][1]["energy_nj"].as_f64().unwrap();
+    assert!((e - f).abs() <= 1e-9 * f.abs(), "{e} vs {f}");
+}

@@ -15,6 +15,7 @@ use gfxcache_render::frame::{FrameConfig, FrameRenderer};
 use gfxcache_render::scene::builtin::BUILTINS;
 use gfxcache_render::{RenderCaches, TbrCacheConfig, TbrCaches, TbrConfig};
 use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 fn frame(c: &mut Criterion) {
     for (w, h) in [(480, 270), (1920, 1080)] {

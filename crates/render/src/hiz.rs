@@ -22,6 +22,7 @@
 //! - A clear sets every bound to the clear depth and resets the tracking.
 
 use crate::state::CompareFunc;
+use crate::storage::{filled, TooLarge};
 use crate::surface::{Allocator, HizSurface, HIZ_TILE};
 
 /// The HiZ bounds of a depth buffer and their addresses.
@@ -37,19 +38,26 @@ pub struct Hiz {
 
 impl Hiz {
     /// HiZ for a `width` x `height` depth buffer, cleared to depth 1.
+    /// Panics where [`Hiz::try_new`] fails.
     pub fn new(width: u32, height: u32, alloc: &mut Allocator) -> Hiz {
+        Self::try_new(width, height, alloc).expect("memory for the HiZ bounds")
+    }
+
+    /// [`Hiz::new`], or the size of the first table the memory is not
+    /// there for.
+    pub fn try_new(width: u32, height: u32, alloc: &mut Allocator) -> Result<Hiz, TooLarge> {
         let surface = HizSurface::new(width, height, alloc);
         let n = surface.tiles_x as usize * surface.tiles_y as usize;
         let mut hiz = Hiz {
             surface,
             width,
             height,
-            max: vec![0; n],
-            written: vec![0; n],
-            written_max: vec![0.0; n],
+            max: filled(n, 0)?,
+            written: filled(n, 0)?,
+            written_max: filled(n, 0.0)?,
         };
         hiz.clear(1.0);
-        hiz
+        Ok(hiz)
     }
 
     /// Every tile bounded by `depth`, tracking reset.

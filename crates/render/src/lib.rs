@@ -31,17 +31,30 @@
 //! - [`tbr_caches`]: a tile-based GPU's L1s (TCOR Table I: the Vertex
 //!   Cache and one texture cache per fragment processor) in front of a
 //!   record sink; what leaves them is the L2 request stream.
+//! - [`frame`]: a scene's multi-pass frames on the pipeline; [`scene`]: the
+//!   scenes (built-in and loaded from files).
+//! - [`session`]: frames of a scene asked for with a small request,
+//!   through the caches of its mode to a caller's sink (the consumer side
+//!   on a thread of its own), with a serde summary: what `gfxcache render`
+//!   and the studies run.
+//!
+//! Records go to a [`RecordSink`] (`gfxcache-trace`'s; any
+//! `FnMut(Record)` is one): accesses and markers in issue order and, in
+//! their place, the binned render passes of a tile-based frame (after
+//! each render pass's geometry, before its first tile), where a stage in
+//! front of the sink may add what a Tiling Engine sends to memory. The
+//! renderer itself writes no Parameter Buffer traffic: modelling the
+//! Tiling Engine is `gfxcache-tcor`'s, and the command line puts the two
+//! together.
 //!
 //! Everything is deterministic: the same inputs give the same pixels, the
 //! same colours and the same addresses, in the same order.
 //!
-//! Depends on `gfxcache-trace`, `gfxcache-cache` (whose cache engine the
-//! render caches run on) and, for tile-based rendering, `gfxcache-tcor`'s
-//! binned frame and baseline Tiling Engine (the Polygon List Builder's
-//! output and the Parameter Buffer traffic a tile-based frame makes). It
-//! must never depend on the other design crates (llc, nuca, nbtc), on
-//! timing models or on the command line: those consume what this crate
-//! emits.
+//! Depends on `gfxcache-trace` (records, sinks, binned frames) and
+//! `gfxcache-cache` (whose cache engine the render caches run on) only
+//! (`tests/dependencies.rs` holds it to that). It must never depend on the
+//! design crates (tcor, llc, nuca, nbtc), on timing models or on the
+//! command line: those consume what this crate emits.
 
 #![forbid(unsafe_code)]
 
@@ -54,11 +67,15 @@ pub mod raster;
 pub mod render_caches;
 pub mod sampler;
 pub mod scene;
+pub mod session;
 pub mod state;
+pub mod storage;
 pub mod surface;
 pub mod target;
 pub mod tbr_caches;
 pub mod texture;
+
+pub use gfxcache_trace::{RecordSink, RecordStage};
 
 pub use buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer, VertexCache, MAX_ATTRS};
 pub use hiz::Hiz;

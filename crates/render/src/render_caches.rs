@@ -3,9 +3,9 @@
 //! write-backs are the LLC's access stream.
 //!
 //! [`RenderCaches`] is a record sink: give it the records of
-//! [`crate::Pipeline`] (through [`RenderCaches::record`]) and it hands the
-//! LLC stream to the sink it wraps. Markers pass through unchanged, in
-//! place.
+//! [`crate::Pipeline`] (it is a [`RecordSink`]) and it hands the LLC
+//! stream to the sink it wraps. Markers and binned passes pass through
+//! unchanged, in place.
 //!
 //! Caches (all 64 B blocks, LRU, write-back, write-allocate, the engine of
 //! `gfxcache-cache`):
@@ -65,7 +65,8 @@ use gfxcache_cache::policies::lru::Lru;
 use gfxcache_cache::{
     BlockOutcome, Cache, Env, Geometry, Params, Policy, PolicySpec, StreamMask, Ways,
 };
-use gfxcache_trace::{Access, Marker, Op, Record, Stream};
+use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::{Access, Marker, Op, Record, RecordSink, Stream};
 
 use crate::pipeline::FRAGMENT_UNITS;
 
@@ -207,7 +208,7 @@ const CACHED: [Stream; 6] = [
 ];
 
 /// The render caches in front of a record sink `F` (the LLC stream).
-pub struct RenderCaches<F: FnMut(Record)> {
+pub struct RenderCaches<F> {
     out: F,
     /// Per stream of `CACHED`, indexed by [`Stream::index`] (`None` for
     /// the others).
@@ -217,7 +218,7 @@ pub struct RenderCaches<F: FnMut(Record)> {
     tex_l3: Level,
 }
 
-impl<F: FnMut(Record)> RenderCaches<F> {
+impl<F: RecordSink> RenderCaches<F> {
     /// The default caches ([`RenderCacheConfig::default`]) in front of `out`.
     pub fn new(out: F) -> Self {
         Self::with_config(&RenderCacheConfig::default(), out)
@@ -242,25 +243,12 @@ impl<F: FnMut(Record)> RenderCaches<F> {
         }
     }
 
-    /// One record from the pipeline.
-    pub fn record(&mut self, r: Record) {
-        match r {
-            Record::Access(a) => self.access(&a),
-            Record::Marker(m) => {
-                if matches!(m, Marker::FrameEnd { .. }) {
-                    self.flush();
-                }
-                (self.out)(Record::Marker(m));
-            }
-        }
-    }
-
     /// One access: through its cache, or passed through.
     pub fn access(&mut self, a: &Access) {
         let write = a.op.is_write();
         let tex = a.stream == Stream::Tex && !write;
         if !tex && self.caches[a.stream.index()].is_none() {
-            (self.out)(Record::Access(*a));
+            self.out.record(Record::Access(*a));
             return;
         }
         let (first, last) = gfxcache_cache::block_range(a, SHIFT);
@@ -352,8 +340,27 @@ impl<F: FnMut(Record)> RenderCaches<F> {
     }
 }
 
-pub(crate) fn emit(out: &mut impl FnMut(Record), block: u64, stream: Stream, op: Op, unit: u16) {
-    out(Record::Access(Access {
+/// Records from the pipeline; binned passes go through in place.
+impl<F: RecordSink> RecordSink for RenderCaches<F> {
+    fn record(&mut self, r: Record) {
+        match r {
+            Record::Access(a) => self.access(&a),
+            Record::Marker(m) => {
+                if matches!(m, Marker::FrameEnd { .. }) {
+                    self.flush();
+                }
+                self.out.record(Record::Marker(m));
+            }
+        }
+    }
+
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.out.binned(pass);
+    }
+}
+
+pub(crate) fn emit(out: &mut impl RecordSink, block: u64, stream: Stream, op: Op, unit: u16) {
+    out.record(Record::Access(Access {
         addr: block << SHIFT,
         size: BLOCK,
         unit,

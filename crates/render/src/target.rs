@@ -15,9 +15,12 @@
 //!   lay it out), so `stc` accesses have their own addresses. The target
 //!   owns its [`Hiz`], which every depth store keeps conservative.
 
+use std::collections::TryReserveError;
+
 use gfxcache_trace::Stream;
 
 use crate::hiz::Hiz;
+use crate::storage::{filled, TooLarge};
 use crate::surface::{Allocator, PixelFormat, Surface};
 
 /// Colour target formats.
@@ -46,18 +49,30 @@ fn unorm8(c: f32) -> u8 {
 }
 
 impl ColorTarget {
-    /// A `width` x `height` target cleared to transparent black.
+    /// A `width` x `height` target cleared to transparent black. Panics
+    /// where [`ColorTarget::try_new`] fails.
     pub fn new(width: u32, height: u32, format: ColorFormat, alloc: &mut Allocator) -> ColorTarget {
+        Self::try_new(width, height, format, alloc).expect("memory for the target's pixels")
+    }
+
+    /// [`ColorTarget::new`], or the size of the pixels when the memory for
+    /// them is not there.
+    pub fn try_new(
+        width: u32,
+        height: u32,
+        format: ColorFormat,
+        alloc: &mut Allocator,
+    ) -> Result<ColorTarget, TooLarge> {
         let n = width as usize * height as usize;
         let (pf, data) = match format {
-            ColorFormat::Rgba8 => (PixelFormat::Rgba8, ColorData::Rgba8(vec![[0; 4]; n])),
-            ColorFormat::Rgba16F => (PixelFormat::Rgba16F, ColorData::Rgba16F(vec![[0; 4]; n])),
+            ColorFormat::Rgba8 => (PixelFormat::Rgba8, ColorData::Rgba8(filled(n, [0; 4])?)),
+            ColorFormat::Rgba16F => (PixelFormat::Rgba16F, ColorData::Rgba16F(filled(n, [0; 4])?)),
         };
-        ColorTarget {
+        Ok(ColorTarget {
             surface: Surface::new(width, height, pf, alloc),
             data,
             stream: Stream::Rt,
-        }
+        })
     }
 
     /// The same target tagged as the displayable surface: its writes (and
@@ -125,9 +140,25 @@ impl ColorTarget {
     pub fn to_rgba8(&self) -> Vec<[u8; 4]> {
         match &self.data {
             ColorData::Rgba8(d) => d.clone(),
-            ColorData::Rgba16F(d) => d.iter().map(|p| p.map(|h| unorm8(f16_to_f32(h)))).collect(),
+            ColorData::Rgba16F(d) => d.iter().map(|p| p.map(rgba8_of)).collect(),
         }
     }
+
+    /// [`ColorTarget::to_rgba8`] as bytes, 4 a pixel, or an error when
+    /// there is no memory for them.
+    pub fn try_rgba8_bytes(&self) -> Result<Vec<u8>, TryReserveError> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(4 * self.width() as usize * self.height() as usize)?;
+        match &self.data {
+            ColorData::Rgba8(d) => out.extend(d.iter().flatten()),
+            ColorData::Rgba16F(d) => out.extend(d.iter().flat_map(|p| p.map(rgba8_of))),
+        }
+        Ok(out)
+    }
+}
+
+fn rgba8_of(h: u16) -> u8 {
+    unorm8(f16_to_f32(h))
 }
 
 /// Depth buffer formats.
@@ -152,8 +183,20 @@ const D24_MAX: f64 = 16_777_215.0;
 
 impl DepthTarget {
     /// A `width` x `height` buffer cleared to depth 1, stencil 0. Allocates
-    /// the depth surface, then the stencil plane, then the HiZ.
+    /// the depth surface, then the stencil plane, then the HiZ. Panics
+    /// where [`DepthTarget::try_new`] fails.
     pub fn new(width: u32, height: u32, format: DepthFormat, alloc: &mut Allocator) -> DepthTarget {
+        Self::try_new(width, height, format, alloc).expect("memory for the depth buffer")
+    }
+
+    /// [`DepthTarget::new`], or the size of the first table (depth,
+    /// stencil, HiZ) the memory is not there for.
+    pub fn try_new(
+        width: u32,
+        height: u32,
+        format: DepthFormat,
+        alloc: &mut Allocator,
+    ) -> Result<DepthTarget, TooLarge> {
         let pf = match format {
             DepthFormat::D32F => PixelFormat::D32F,
             DepthFormat::D24S8 => PixelFormat::D24S8,
@@ -162,18 +205,15 @@ impl DepthTarget {
         let stencil_surface = (format == DepthFormat::D24S8)
             .then(|| Surface::new(width, height, PixelFormat::S8, alloc));
         let n = width as usize * height as usize;
-        let stencil = if stencil_surface.is_some() {
-            vec![0; n]
-        } else {
-            Vec::new()
-        };
-        DepthTarget {
+        let depth = filled(n, 1.0)?;
+        let stencil = filled(if stencil_surface.is_some() { n } else { 0 }, 0)?;
+        Ok(DepthTarget {
             surface,
             stencil_surface,
-            hiz: Hiz::new(width, height, alloc),
-            depth: vec![1.0; n],
+            hiz: Hiz::try_new(width, height, alloc)?,
+            depth,
             stencil,
-        }
+        })
     }
 
     pub fn width(&self) -> u32 {

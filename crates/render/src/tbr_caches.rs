@@ -9,14 +9,16 @@
 //!   (`unit`; 64 KiB, 4-way, 64 B lines, LRU each); a miss is an L2 read
 //!   tagged with the processor;
 //! - everything else unchanged: the tile buffers' loads and stores
-//!   (`rt`, `display`, `z`, `stc`), the Tiling Engine's Parameter Buffer
-//!   traffic (`pb-list`, `pb-attr`: already the Tile Cache's L2 requests),
-//!   shader fetches (no instruction cache is modelled), and markers.
+//!   (`rt`, `display`, `z`, `stc`), a Tiling Engine's Parameter Buffer
+//!   traffic if a stage in front added it (`pb-list`, `pb-attr`: already
+//!   the Tile Cache's L2 requests), shader fetches (no instruction cache is
+//!   modelled), markers and binned passes.
 //!
 //! Both caches are read-only, so nothing is ever written back; no L2 is
 //! simulated here (the trace is its input).
 
-use gfxcache_trace::{Access, Op, Record, Stream};
+use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
 use crate::render_caches::{emit, kb, CacheShape, Level, RenderCacheStats, SHIFT};
 
@@ -43,13 +45,13 @@ impl TbrCacheConfig {
 
 /// The Vertex Cache and the fragment processors' texture caches in front
 /// of a sink `F` (the L2 request stream).
-pub struct TbrCaches<F: FnMut(Record)> {
+pub struct TbrCaches<F> {
     out: F,
     vertex: Level,
     texture: Vec<Level>,
 }
 
-impl<F: FnMut(Record)> TbrCaches<F> {
+impl<F: RecordSink> TbrCaches<F> {
     /// Panics if a shape is not a whole number of 64 B sets or `fps` is 0.
     pub fn new(cfg: &TbrCacheConfig, out: F) -> Self {
         assert!(cfg.fps > 0, "no fragment processors");
@@ -57,14 +59,6 @@ impl<F: FnMut(Record)> TbrCaches<F> {
             out,
             vertex: Level::new(cfg.vertex),
             texture: (0..cfg.fps).map(|_| Level::new(cfg.texture)).collect(),
-        }
-    }
-
-    /// One record of the renderer.
-    pub fn record(&mut self, r: Record) {
-        match r {
-            Record::Access(a) => self.access(&a),
-            m => (self.out)(m),
         }
     }
 
@@ -77,7 +71,7 @@ impl<F: FnMut(Record)> TbrCaches<F> {
                 &mut self.texture[usize::from(a.unit) % n]
             }
             _ => {
-                (self.out)(Record::Access(*a));
+                self.out.record(Record::Access(*a));
                 return;
             }
         };
@@ -102,5 +96,19 @@ impl<F: FnMut(Record)> TbrCaches<F> {
     /// The wrapped sink, back.
     pub fn into_inner(self) -> F {
         self.out
+    }
+}
+
+/// Records of the renderer; binned passes go through in place.
+impl<F: RecordSink> RecordSink for TbrCaches<F> {
+    fn record(&mut self, r: Record) {
+        match r {
+            Record::Access(a) => self.access(&a),
+            m => self.out.record(m),
+        }
+    }
+
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.out.binned(pass);
     }
 }

@@ -1,17 +1,30 @@
 //! Binning real frames: every pass of a built-in scene's frame binned to
-//! 32x32 tiles is a valid TCOR frame, lists no more primitives than the
-//! pass drew, changes neither the trace nor the picture, and TCOR's
-//! Attribute Cache on the main pass keeps OPT between the lower bound and
-//! LRU at every size tried.
+//! 32x32 tiles is a valid binned frame, lists no more primitives than the
+//! pass drew, and changes neither the trace nor the picture. (TCOR's
+//! Attribute Cache on such frames: `crates/cli/tests/render_tcor.rs`.)
 
-use gfxcache_cache::Ways;
 use gfxcache_render::frame::{FrameConfig, FrameRenderer, FrameSummary};
 use gfxcache_render::pipeline::{BinnedPass, BinningConfig};
 use gfxcache_render::scene::resolve;
-use gfxcache_tcor::{bound, replay, AttributeCacheConfig, PbLayout, Replacement};
-use gfxcache_trace::Record;
+use gfxcache_trace::{Marker, Record, RecordSink};
 
 type Rendered = (Vec<Record>, Vec<[u8; 4]>, FrameSummary, Vec<BinnedPass>);
+
+/// Records, and each binned pass with the number of records before it.
+#[derive(Default)]
+struct Sunk {
+    records: Vec<Record>,
+    binned: Vec<(usize, BinnedPass)>,
+}
+
+impl RecordSink for Sunk {
+    fn record(&mut self, r: Record) {
+        self.records.push(r);
+    }
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.binned.push((self.records.len(), pass.clone()));
+    }
+}
 
 fn render(scene: &str, binning: Option<BinningConfig>) -> Rendered {
     let scene = resolve(scene).expect("built-in scene");
@@ -21,9 +34,25 @@ fn render(scene: &str, binning: Option<BinningConfig>) -> Rendered {
         ..FrameConfig::new(240, 136)
     };
     let mut r = FrameRenderer::new(&scene, cfg).expect("renderer");
-    let mut recs = Vec::new();
-    let summary = r.render(0, 1, &mut |x| recs.push(x));
-    (recs, r.picture(), summary, r.take_binned())
+    let mut sunk = Sunk::default();
+    let summary = r.render(0, 1, &mut sunk);
+    let kept = r.take_binned();
+    // Each pass is handed over in place, at its end: right before PassEnd.
+    assert_eq!(sunk.binned.len(), kept.len());
+    for ((at, handed), kept) in sunk.binned.iter().zip(&kept) {
+        assert_eq!(handed, kept);
+        assert_eq!(sunk.records[*at], Record::Marker(Marker::PassEnd));
+        let begin = sunk.records[..*at]
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Record::Marker(Marker::PassBegin { name, .. }) => Some(name),
+                _ => None,
+            })
+            .expect("inside a pass");
+        assert_eq!(*begin, handed.pass);
+    }
+    (sunk.records, r.picture(), summary, kept)
 }
 
 #[test]
@@ -56,39 +85,9 @@ fn built_in_frames_bin_into_valid_tcor_frames() {
             for p in &f.primitives {
                 assert!((1..=3).contains(&p.attributes), "{what}: {}", p.attributes);
             }
-            let b = f.bin().unwrap_or_else(|e| panic!("{what}: {e}"));
+            f.check().unwrap_or_else(|e| panic!("{what}: {e}"));
             let uses: usize = f.primitives.iter().map(|p| p.tiles.len()).sum();
             assert!(uses >= f.primitives.len(), "{what}");
-            assert_eq!(u64::from(b.primitives()), f.primitives.len() as u64);
-        }
-        // The main pass drives the Attribute Cache: OPT never below the
-        // lower bound nor above LRU, fully associative, at several sizes.
-        let main = passes
-            .iter()
-            .max_by_key(|p| p.frame.primitives.len())
-            .unwrap();
-        let b = main.frame.bin().unwrap();
-        for kib in [4u64, 16, 48] {
-            let config = |r| {
-                let entries = AttributeCacheConfig::entries_of(kib * 1024);
-                AttributeCacheConfig {
-                    entries,
-                    lines: entries,
-                    ..AttributeCacheConfig::tcor_48k()
-                }
-                .with_replacement(r)
-                .with_ways(Ways::Full)
-            };
-            let layout = PbLayout::interleaved();
-            let opt = replay(&b, &layout, config(Replacement::Opt)).unwrap();
-            let lru = replay(&b, &layout, config(Replacement::Lru)).unwrap();
-            let lb = bound::lower_bound_in_attributes(&b, &config(Replacement::Opt));
-            let (o, l) = (
-                bound::attribute_misses(&b, &opt),
-                bound::attribute_misses(&b, &lru),
-            );
-            assert!(o >= lb, "{name} {kib} KiB: OPT {o} below LB {lb}");
-            assert!(o <= l, "{name} {kib} KiB: OPT {o} above LRU {l}");
         }
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use gfxcache_render::frame::{FrameConfig, FrameRenderer};
 use gfxcache_render::scene::builtin::BUILTINS;
 use gfxcache_render::RenderCaches;
-use gfxcache_trace::{Access, Op, Record, Stream};
+use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
 fn llc_stream(name: &str, width: u32, height: u32) -> Vec<Access> {
     let b = BUILTINS.iter().find(|b| b.name == name).unwrap();

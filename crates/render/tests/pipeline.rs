@@ -693,7 +693,7 @@ fn write_mask_keeps_other_channels() {
 #[test]
 fn binning_lists_the_tiles_each_triangle_covers() {
     use gfxcache_render::pipeline::BinningConfig;
-    use gfxcache_tcor::TileOrder;
+    use gfxcache_trace::binned::TileOrder;
     let (w, h) = (100u32, 64u32);
     let mut runs = Vec::new();
     for bin in [false, true] {
@@ -743,5 +743,5 @@ fn binning_lists_the_tiles_each_triangle_covers() {
         assert_eq!(p.attributes, 3);
         assert_eq!(p.tiles.len(), set.len(), "each tile listed once");
     }
-    f.bin().expect("a binned pass is a valid TCOR frame");
+    f.check().expect("a binned pass is a valid TCOR frame");
 }

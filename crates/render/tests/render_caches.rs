@@ -8,7 +8,7 @@ use gfxcache_render::{
     Fragments, IndexBuffer, IndexFormat, Mat4, Pipeline, RenderCacheConfig, RenderCaches, Sampler,
     State, TexFormat, Texture, Vec3, Vertex, VertexBuffer,
 };
-use gfxcache_trace::{Access, Marker, Op, PassKind, Record, Stream};
+use gfxcache_trace::{Access, Marker, Op, PassKind, Record, RecordSink, Stream};
 
 fn read(addr: u64, stream: Stream, unit: u16) -> Record {
     Record::Access(Access {

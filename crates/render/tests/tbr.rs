@@ -2,8 +2,10 @@
 //! tiles in the configured order with matching markers, the tile buffers'
 //! traffic only at tile starts (loads) and ends (stores), each colour block
 //! stored once per render pass, texture reads tagged with a fragment
-//! processor, the Parameter Buffer traffic where the Tiling Engine makes
-//! it, and the same records for any thread count.
+//! processor, each render pass's binned frame handed over between its
+//! geometry and its tiles (and no Parameter Buffer traffic: that is a
+//! Tiling Engine model's, in `gfxcache-tcor`), and the same records for any
+//! thread count.
 
 use std::collections::HashMap;
 
@@ -11,8 +13,8 @@ use gfxcache_render::frame::{FrameConfig, FrameRenderer};
 use gfxcache_render::pipeline::BinnedPass;
 use gfxcache_render::scene::resolve;
 use gfxcache_render::{Allocator, ColorFormat, ColorTarget, Pipeline, TbrConfig, TbrStats};
-use gfxcache_tcor::TileOrder;
-use gfxcache_trace::{Marker, Op, PassKind, Record, Stream};
+use gfxcache_trace::binned::TileOrder;
+use gfxcache_trace::{Marker, Op, PassKind, Record, RecordSink, Stream};
 
 struct Rendered {
     records: Vec<Record>,
@@ -163,13 +165,12 @@ fn tile_buffers_move_only_at_tile_start_and_end() {
     let r = render("atrium", tbr(TileOrder::ZOrder, 4), 1, true);
     let (mut loads, mut stores) = (0, 0);
     for (tile, recs) in tiles(&r.records) {
-        // pb reads, then loads, then the back end, then stores.
+        // Loads, then the back end, then stores.
         let mut phase = 0;
         for rec in recs {
             let Record::Access(a) = rec else { continue };
             assert_ne!(a.stream, Stream::Hiz, "tile {tile}: HiZ is on chip");
             let p = match (is_target(a.stream), a.op) {
-                _ if matches!(a.stream, Stream::PbList | Stream::PbAttr) => 0,
                 (true, Op::Read) => 1,
                 (false, _) => 2,
                 (true, Op::Write) => 3,
@@ -335,30 +336,74 @@ fn bad_configurations_are_errors() {
     }
 }
 
+/// The stream as a sink sees it: records, and binned passes in place.
+#[derive(Default)]
+struct Sunk {
+    items: Vec<Item>,
+}
+
+#[derive(Debug, PartialEq)]
+enum Item {
+    Record(Record),
+    Binned(BinnedPass),
+}
+
+impl RecordSink for Sunk {
+    fn record(&mut self, r: Record) {
+        self.items.push(Item::Record(r));
+    }
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.items.push(Item::Binned(pass.clone()));
+    }
+}
+
 #[test]
-fn parameter_buffer_traffic_sits_where_the_tiling_engine_makes_it() {
-    let r = render("atrium", tbr(TileOrder::ZOrder, 4), 1, true);
-    let s = r.tbr.unwrap();
-    let is_pb = |r: &Record| matches!(r, Record::Access(a) if matches!(a.stream, Stream::PbList | Stream::PbAttr));
-    let pb: Vec<&Record> = r.records.iter().filter(|x| is_pb(x)).collect();
-    assert_eq!(pb.len() as u64, s.pb_reads + s.pb_writes);
-    assert!(s.pb_reads > 0 && s.pb_writes > 0);
-    // Outside tiles: only the Polygon List Builder's blocks, each run of
-    // them directly before a render pass's first TileBegin.
-    let mut in_tile = false;
-    let mut run = false;
-    for rec in &r.records {
-        match rec {
-            Record::Marker(Marker::TileBegin { .. }) => {
-                in_tile = true;
-                run = false;
-            }
-            Record::Marker(Marker::TileEnd { .. }) => in_tile = false,
-            x if is_pb(x) && !in_tile => run = true,
-            Record::Access(_) | Record::Marker(_) => {
-                assert!(!run, "{rec:?} between PB build blocks and the tiles");
+fn each_render_pass_is_handed_over_between_its_geometry_and_its_tiles() {
+    for threads in [1, 2] {
+        let scene = resolve("city").unwrap();
+        let cfg = FrameConfig {
+            tbr: tbr(TileOrder::ZOrder, 4),
+            threads,
+            shadow_size: 256,
+            ..FrameConfig::new(160, 96)
+        };
+        let mut r = FrameRenderer::new(&scene, cfg).unwrap();
+        let mut sink = Sunk::default();
+        r.render(0, 1, &mut sink);
+        let kept = r.take_binned();
+        let handed: Vec<&BinnedPass> = sink
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Binned(p) => Some(p),
+                Item::Record(_) => None,
+            })
+            .collect();
+        assert_eq!(handed.len() as u64, r.tbr_stats().unwrap().render_passes);
+        assert!(handed.iter().copied().eq(kept.iter()), "the same passes");
+        let mut tiles_left = 0;
+        for (k, item) in sink.items.iter().enumerate() {
+            match item {
+                Item::Binned(p) => {
+                    assert_eq!(tiles_left, 0, "a pass handed over inside another");
+                    // Its tiles come next, the first right away.
+                    tiles_left = p.frame.tiles();
+                    assert!(matches!(
+                        sink.items[k + 1],
+                        Item::Record(Record::Marker(Marker::TileBegin { .. }))
+                    ));
+                }
+                Item::Record(Record::Marker(Marker::TileBegin { .. })) => {
+                    assert!(tiles_left > 0, "a tile outside any handed-over pass");
+                    tiles_left -= 1;
+                }
+                Item::Record(Record::Access(a)) => {
+                    assert!(!matches!(a.stream, Stream::PbList | Stream::PbAttr));
+                }
+                Item::Record(_) => {}
             }
         }
+        assert_eq!(tiles_left, 0);
     }
 }
 

@@ -49,14 +49,13 @@ fn pass() -> Binning {
             }
         })
         .collect();
-    BinnedFrame {
+    Binning::new(&BinnedFrame {
         tiles_x: tx,
         tiles_y: ty,
         tile_size: 32,
         order: TileOrder::ZOrder,
         primitives,
-    }
-    .bin()
+    })
     .expect("a valid frame")
 }
 

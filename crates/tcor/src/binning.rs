@@ -1,12 +1,11 @@
-//! A binned frame: what the Polygon List Builder knows once it has binned
-//! every primitive of a frame, and what the tile-based renderer fills.
+//! What the Polygon List Builder derives from a binned frame.
 //!
-//! [`BinnedFrame`] is the input: the tile grid (`tiles_x` x `tiles_y`
-//! tiles of `tile_size` x `tile_size` pixels; Table I: 32x32 tiles of a
-//! 1960x768 screen), the tile traversal order ([`TileOrder`], Z-order by
-//! default as in Table I), and the primitives in Polygon List Builder
-//! order (program order), each with its number of attributes and the tiles
-//! it overlaps.
+//! [`BinnedFrame`] (in `gfxcache-trace`, which the renderer fills) is the
+//! input: the tile grid (`tiles_x` x `tiles_y` tiles of `tile_size` x
+//! `tile_size` pixels; Table I: 32x32 tiles of a 1960x768 screen), the
+//! tile traversal order ([`TileOrder`], Z-order by default as in Table I),
+//! and the primitives in Polygon List Builder order (program order), each
+//! with its number of attributes and the tiles it overlaps.
 //!
 //! [`Binning`] is what the Polygon List Builder derives from it (Section
 //! III-A): per primitive, the positions in the traversal of the tiles that
@@ -19,11 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::BinningError;
-use crate::order::TileOrder;
-
-/// A tile's ID in the grid: `y * tiles_x + x`.
-pub type TileId = u32;
+pub use gfxcache_trace::binned::{BinnedFrame, BinnedPrimitive, BinningError, TileId, TileOrder};
 
 /// A tile's position in the traversal: the Tile Fetcher processes the tile
 /// at position 0 first.
@@ -47,36 +42,6 @@ impl OptNumber {
 /// The traversal position of the last tile that uses a piece of the
 /// Parameter Buffer; after that tile the data is dead (Section III-D).
 pub type LastTileId = TilePos;
-
-/// One primitive as the Polygon List Builder receives it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BinnedPrimitive {
-    /// Number of attributes (48 bytes each, one per 64-byte block).
-    pub attributes: u32,
-    /// The tiles the primitive overlaps, in any order, each once.
-    pub tiles: Vec<TileId>,
-}
-
-/// A frame after binning: the structure the tile-based renderer fills.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BinnedFrame {
-    pub tiles_x: u32,
-    pub tiles_y: u32,
-    /// Tile side in pixels (Table I: 32). Informational: nothing here
-    /// depends on it.
-    pub tile_size: u32,
-    pub order: TileOrder,
-    /// In Polygon List Builder (program) order; the index is the primitive's
-    /// number everywhere in this crate.
-    pub primitives: Vec<BinnedPrimitive>,
-}
-
-impl BinnedFrame {
-    /// Checks the frame and derives its [`Binning`].
-    pub fn bin(&self) -> Result<Binning, BinningError> {
-        Binning::new(self)
-    }
-}
 
 /// One entry of a tile's list: a primitive and the OPT Number its PMD in
 /// that list carries (the next tile after this one that uses it).
@@ -114,15 +79,10 @@ pub struct Binning {
 }
 
 impl Binning {
+    /// Checks the frame ([`BinnedFrame::check`]) and derives its binning.
     pub fn new(frame: &BinnedFrame) -> Result<Binning, BinningError> {
-        let tiles = u64::from(frame.tiles_x) * u64::from(frame.tiles_y);
-        if tiles == 0 || tiles > u64::from(u32::MAX) {
-            return Err(BinningError::Grid {
-                tiles_x: frame.tiles_x,
-                tiles_y: frame.tiles_y,
-            });
-        }
-        let tiles = tiles as u32;
+        frame.check()?;
+        let tiles = frame.tiles() as u32;
         let sequence = frame.order.sequence(frame.tiles_x, frame.tiles_y);
         let mut position = vec![0; tiles as usize];
         for (pos, &t) in sequence.iter().enumerate() {
@@ -136,40 +96,17 @@ impl Binning {
         let mut uses: Vec<TilePos> = Vec::new();
         let mut list_len = vec![0u32; tiles as usize];
         let mut total_attrs = 0u64;
-        // Which primitive last marked each tile, to find a tile listed twice
-        // without sorting or allocating per primitive.
-        let mut marked = vec![u32::MAX; tiles as usize];
-        for (p, prim) in frame.primitives.iter().enumerate() {
-            if prim.attributes == 0 {
-                return Err(BinningError::ZeroAttributes { prim: p });
-            }
-            if prim.tiles.is_empty() {
-                return Err(BinningError::NoTiles { prim: p });
-            }
+        for prim in &frame.primitives {
             attributes.push(prim.attributes);
             attr_start.push(total_attrs);
             total_attrs += u64::from(prim.attributes);
             use_start.push(uses.len() as u32);
             let from = uses.len();
             for &t in &prim.tiles {
-                if t >= tiles {
-                    return Err(BinningError::TileOutOfRange {
-                        prim: p,
-                        tile: t,
-                        tiles,
-                    });
-                }
-                if marked[t as usize] == p as u32 {
-                    return Err(BinningError::DuplicateTile { prim: p, tile: t });
-                }
-                marked[t as usize] = p as u32;
                 uses.push(position[t as usize]);
                 list_len[position[t as usize] as usize] += 1;
             }
             uses[from..].sort_unstable();
-            if uses.len() > u32::MAX as usize {
-                return Err(BinningError::TooLarge);
-            }
         }
         attr_start.push(total_attrs);
         use_start.push(uses.len() as u32);
@@ -351,7 +288,7 @@ mod tests {
     #[test]
     fn opt_numbers_follow_the_traversal() {
         let f = frame(TileOrder::Scanline, &[(3, &[4, 0, 8]), (1, &[2])]);
-        let b = f.bin().unwrap();
+        let b = Binning::new(&f).unwrap();
         assert_eq!(b.uses(0), [0, 4, 8]);
         assert_eq!(b.first_use(0), OptNumber(0));
         assert_eq!(b.last_tile(0), 8);
@@ -377,7 +314,7 @@ mod tests {
     #[test]
     fn lists_keep_polygon_list_builder_order() {
         let f = frame(TileOrder::ZOrder, &[(1, &[0, 1]), (1, &[1]), (1, &[1, 0])]);
-        let b = f.bin().unwrap();
+        let b = Binning::new(&f).unwrap();
         let pos1 = b.position_of(1);
         let prims: Vec<u32> = b.list(pos1).iter().map(|e| e.prim).collect();
         assert_eq!(prims, [0, 1, 2]);
@@ -388,31 +325,17 @@ mod tests {
     fn opt_numbers_are_positions_not_tile_ids() {
         // Z-order on 3x3: positions of tiles 2 and 3 are 4 and 2.
         let f = frame(TileOrder::ZOrder, &[(1, &[2, 3])]);
-        let b = f.bin().unwrap();
+        let b = Binning::new(&f).unwrap();
         assert_eq!(b.uses(0), [2, 4]);
         assert_eq!(b.list(2)[0].opt, OptNumber(4));
     }
 
     #[test]
-    fn invalid_frames_are_errors() {
-        let bad = |prims: &[(u32, &[u32])]| frame(TileOrder::Scanline, prims).bin().unwrap_err();
+    fn invalid_frames_are_the_checks_errors() {
+        let f = frame(TileOrder::Scanline, &[(1, &[0]), (1, &[3, 5, 3])]);
         assert_eq!(
-            bad(&[(1, &[0]), (1, &[9])]),
-            BinningError::TileOutOfRange {
-                prim: 1,
-                tile: 9,
-                tiles: 9
-            }
+            Binning::new(&f).unwrap_err(),
+            BinningError::DuplicateTile { prim: 1, tile: 3 }
         );
-        assert_eq!(bad(&[(0, &[0])]), BinningError::ZeroAttributes { prim: 0 });
-        assert_eq!(
-            bad(&[(1, &[3, 5, 3])]),
-            BinningError::DuplicateTile { prim: 0, tile: 3 }
-        );
-        assert_eq!(bad(&[(1, &[])]), BinningError::NoTiles { prim: 0 });
-        let mut f = frame(TileOrder::Scanline, &[]);
-        f.tiles_x = 0;
-        assert!(matches!(f.bin(), Err(BinningError::Grid { .. })));
-        assert!(bad(&[(1, &[9])]).to_string().contains("tile 9"));
     }
 }

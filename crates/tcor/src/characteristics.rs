@@ -64,8 +64,8 @@ pub fn characteristics(b: &Binning) -> Characteristics {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::binning::TileOrder;
     use crate::binning::{BinnedFrame, BinnedPrimitive};
-    use crate::order::TileOrder;
 
     #[test]
     fn counts_by_hand() {
@@ -88,7 +88,7 @@ mod tests {
             order: TileOrder::Scanline,
             primitives,
         };
-        let c = characteristics(&f.bin().unwrap());
+        let c = characteristics(&Binning::new(&f).unwrap());
         assert_eq!(c.primitives, 18);
         assert_eq!(c.tiles, 4);
         assert_eq!(c.busy_tiles, 3);

@@ -237,8 +237,8 @@ pub fn simulate_tcor(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::binning::TileOrder;
     use crate::binning::{BinnedFrame, BinnedPrimitive};
-    use crate::order::TileOrder;
 
     /// Counts what reaches the L2 and the finished-tile signals.
     #[derive(Default)]
@@ -263,7 +263,7 @@ mod tests {
 
     fn frame(prims: u32, tiles_x: u32, tiles_y: u32) -> Binning {
         let tiles = tiles_x * tiles_y;
-        BinnedFrame {
+        Binning::new(&BinnedFrame {
             tiles_x,
             tiles_y,
             tile_size: 32,
@@ -274,8 +274,7 @@ mod tests {
                     tiles: (0..1 + p % 7).map(|k| (p * 13 + k * 31) % tiles).collect(),
                 })
                 .collect(),
-        }
-        .bin()
+        })
         .unwrap()
     }
 

@@ -33,6 +33,7 @@ use serde::Serialize;
 
 use gfxcache_cache::block_range;
 use gfxcache_cache::stats::ratio;
+use gfxcache_trace::binned::is_tile_buffer;
 use gfxcache_trace::{Access, Batch, Marker, Stream};
 
 use crate::binning::{Binning, LastTileId, TileId, TilePos};
@@ -81,7 +82,7 @@ impl Default for FetcherTiming {
 
 /// One Parameter Buffer block on its way to the L2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PbBlock {
+pub(crate) struct PbBlock {
     block: u64,
     write: bool,
     section: Section,
@@ -90,7 +91,7 @@ struct PbBlock {
 }
 
 impl PbBlock {
-    fn l2_block(&self) -> L2Block {
+    pub(crate) fn l2_block(&self) -> L2Block {
         L2Block {
             block: self.block,
             write: self.write,
@@ -115,8 +116,9 @@ pub struct EngineCounts {
 /// A render pass's Parameter Buffer traffic from one Tiling Engine.
 pub struct PassTraffic {
     build: Vec<PbBlock>,
-    fetch: Vec<(TilePos, PbBlock)>,
-    sequence: Vec<TileId>,
+    pub(crate) fetch: Vec<(TilePos, PbBlock)>,
+    /// The tiles in traversal order.
+    pub(crate) sequence: Vec<TileId>,
     pub counts: EngineCounts,
     /// The baseline layout could not hold a tile's list (over 1024
     /// primitives) and the interleaved one was used instead, as the
@@ -224,7 +226,7 @@ impl PassTraffic {
         })
     }
 
-    fn tiles(&self) -> u32 {
+    pub(crate) fn tiles(&self) -> u32 {
         self.sequence.len() as u32
     }
 }
@@ -350,16 +352,6 @@ pub struct FrameL2<'a> {
     stats: FrameL2Stats,
     /// The statistics at each `FrameEnd` marker so far.
     frame_ends: Vec<FrameL2Stats>,
-}
-
-/// Whether stream `s` is tile-buffer traffic of a tile-based GPU: colour,
-/// depth, stencil and HiZ live on chip during a tile and move to memory
-/// only as tile loads and stores.
-pub fn is_tile_buffer(s: Stream) -> bool {
-    matches!(
-        s,
-        Stream::Rt | Stream::Display | Stream::Z | Stream::Stc | Stream::Hiz
-    )
 }
 
 impl<'a> FrameL2<'a> {

@@ -397,13 +397,13 @@ impl Iterator for ParameterBufferStream<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::binning::TileOrder;
     use crate::binning::{BinnedFrame, BinnedPrimitive};
-    use crate::order::TileOrder;
 
     fn binning() -> Binning {
         // 2x2 tiles, scanline; p0 (2 attributes) on tiles 0 and 3, p1 (1)
         // on tile 3.
-        BinnedFrame {
+        Binning::new(&BinnedFrame {
             tiles_x: 2,
             tiles_y: 2,
             tile_size: 32,
@@ -418,8 +418,7 @@ mod tests {
                     tiles: vec![3],
                 },
             ],
-        }
-        .bin()
+        })
         .unwrap()
     }
 
@@ -525,7 +524,7 @@ mod tests {
                 1025
             ],
         };
-        let b = f.bin().unwrap();
+        let b = Binning::new(&f).unwrap();
         assert_eq!(
             PbLayout::baseline().check(&b),
             Err(ConfigError::ListTooLong {

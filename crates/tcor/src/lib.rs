@@ -4,10 +4,12 @@
 //! reads it back tile by tile in a fixed order, so the future is known and
 //! OPT (Belady/Mattson) replacement is practical.
 //!
-//! - [`binned_file`]: reading the binned passes `render --binned` writes.
-//! - [`binning`]: the binned frame the tile-based renderer fills, and what
-//!   the Polygon List Builder derives from it (OPT Numbers, last tiles);
-//!   [`order`]: the tile traversal orders.
+//! - [`binned_file`]: reading the binned passes `render --binned` writes,
+//!   each binned.
+//! - [`binning`]: what the Polygon List Builder derives from a binned frame
+//!   (OPT Numbers, last tiles). The binned frame itself ([`BinnedFrame`],
+//!   [`BinnedPass`]), the tile orders ([`TileOrder`]) and the file format
+//!   are `gfxcache-trace`'s (`gfxcache_trace::binned`), re-exported here.
 //! - [`layout`]: the Parameter Buffer in memory (baseline and interleaved
 //!   PB-Lists, PB-Attributes) and its access stream in time order.
 //! - [`attribute_cache`]: the Attribute Cache ([`primitive_buffer`] +
@@ -25,13 +27,17 @@
 //!   to main memory, and the Tile Fetcher's throughput (Figures 14-19,
 //!   23-24); [`sweep`]: Attribute Cache miss ratios over sizes (Figures 1,
 //!   11-13).
+//! - [`pb_stage`]: a stream stage that puts a Tiling Engine's Parameter
+//!   Buffer traffic (by default the baseline's, which `render --mode tbr`
+//!   traces carry) into a tile-based frame's record stream as it is
+//!   rendered.
 //! - [`study`]: the paper's whole study on a frame's trace and binned
 //!   passes: config in, a serde report out, progress by callback.
 //!
-//! Depends on `gfxcache-trace` (streams), `gfxcache-cache` (the
-//! conventional LRU caches) and `gfxcache-mem` (energy) only; never on
-//! rendering or the command line:
-//! the renderer fills a [`BinnedFrame`] and the `gfxcache tcor` command
+//! Depends on `gfxcache-trace` (streams, binned frames), `gfxcache-cache`
+//! (the conventional LRU caches) and `gfxcache-mem` (energy) only; never on
+//! rendering or the command line: the renderer fills a [`BinnedFrame`] (a
+//! `gfxcache-trace` type both sides speak) and the `gfxcache tcor` command
 //! reads the statistics.
 
 #![forbid(unsafe_code)]
@@ -47,7 +53,7 @@ pub mod frame;
 pub mod frame_l2;
 pub mod l2;
 pub mod layout;
-pub mod order;
+pub mod pb_stage;
 pub mod primitive_buffer;
 pub mod replacement;
 pub mod study;
@@ -59,9 +65,7 @@ pub use attribute_cache::{
     replay, replay_with_queue, AttributeCache, AttributeCacheConfig, AttributeCacheStats,
     L2Request, OutputQueue, Queued, ReadOutcome, Replacement, Request, WriteOutcome,
 };
-pub use binning::{
-    BinnedFrame, BinnedPrimitive, Binning, LastTileId, ListEntry, OptNumber, TileId, TilePos,
-};
+pub use binning::{Binning, LastTileId, ListEntry, OptNumber, TilePos};
 pub use characteristics::{characteristics, Characteristics};
 pub use error::{BinningError, ConfigError};
 pub use frame::{
@@ -69,12 +73,15 @@ pub use frame::{
     TcorStats,
 };
 pub use frame_l2::{
-    is_tile_buffer, EngineCounts, FetcherStats, FetcherTiming, FrameL2, FrameL2Stats,
-    FrameMismatch, PassTraffic, TileBuffers, TilingEngine,
+    EngineCounts, FetcherStats, FetcherTiming, FrameL2, FrameL2Stats, FrameMismatch, PassTraffic,
+    TileBuffers, TilingEngine,
+};
+pub use gfxcache_trace::binned::{
+    is_tile_buffer, BinnedFrame, BinnedPass, BinnedPrimitive, TileId, TileOrder,
 };
 pub use l2::{last_tile, L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Pmd, Section};
-pub use order::TileOrder;
+pub use pb_stage::{PbTrafficStage, PbTrafficStats};
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
 pub use sweep::{config_of_size, reaches_bound, SweepPoint};
 pub use tile_cache::{ConventionalCache, ConventionalStats, L2Block, SectionStats, Serves};

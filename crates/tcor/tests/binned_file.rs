@@ -1,10 +1,10 @@
-//! The binned passes file (`gfxcache tcor --binned`): a file the renderer
-//! wrote reads back; any damage is an error that says where, never a
-//! panic; sizes that would make the simulator allocate or walk without
-//! bound are refused. The `binned` fuzz target's entry point, run on
-//! stable over its seed and deterministic mutations of it.
+//! The binned passes file with each pass binned (`gfxcache tcor
+//! --binned`): the file format's own checks and errors are
+//! `gfxcache-trace`'s (`crates/trace/tests/binned_file.rs`); here, every
+//! file the format accepts bins, and the binnings are those of the passes.
 
-use gfxcache_tcor::binned_file::{parse, BinnedFileError, MAX_ATTRIBUTES, MAX_TILES_PER_SIDE};
+use gfxcache_tcor::binned_file::parse;
+use gfxcache_tcor::Binning;
 
 fn seed() -> Vec<u8> {
     let path = concat!(
@@ -15,7 +15,7 @@ fn seed() -> Vec<u8> {
 }
 
 #[test]
-fn the_seed_reads_back() {
+fn the_seed_reads_back_binned() {
     let passes = parse(&seed()).unwrap();
     assert_eq!(passes.len(), 2);
     assert_eq!(passes[0].pass, "shadow");
@@ -24,53 +24,30 @@ fn the_seed_reads_back() {
     assert_eq!(passes[1].binning.total_attributes(), 6);
 }
 
+/// What the `binned` fuzz target asserts: a file the format accepts
+/// (`gfxcache_trace::binned::parse`) bins, pass by pass, here over every
+/// flipped byte of the seed.
 #[test]
-fn truncations_and_flipped_bytes_are_errors_or_passes_never_panics() {
+fn every_accepted_file_bins() {
     let s = seed().trim_ascii_end().to_vec();
-    for cut in 0..s.len() {
-        assert!(parse(&s[..cut]).is_err(), "cut at {cut}");
-    }
+    let mut accepted = 0;
     for i in 0..s.len() {
-        for x in [0x01u8, 0x20, 0x80, 0xff] {
+        for x in [0x01u8, 0x02, 0x04, 0x08, 0x10, 0x20, 0x80] {
             let mut m = s.clone();
             m[i] ^= x;
-            let _ = parse(&m);
+            let Ok(passes) = gfxcache_trace::binned::parse(&m) else {
+                assert!(parse(&m).is_err());
+                continue;
+            };
+            accepted += 1;
+            let binned = parse(&m).expect("an accepted file bins");
+            for (p, b) in passes.iter().zip(&binned) {
+                let again = Binning::new(&p.frame).unwrap();
+                assert_eq!(b.binning.tiles(), again.tiles());
+                assert_eq!(b.binning.total_uses(), again.total_uses());
+            }
         }
     }
-}
-
-#[test]
-fn errors_say_where_and_what() {
-    let e = parse(b"[{\"frame_number\": 0,\n \"pass\": 7}]").unwrap_err();
-    assert!(matches!(e, BinnedFileError::Json(_)));
-    assert!(e.to_string().contains("line 2"), "{e}");
-
-    let text = String::from_utf8(seed()).unwrap();
-    let big = text.replacen(
-        "\"tiles_x\":4",
-        &format!("\"tiles_x\":{}", MAX_TILES_PER_SIDE + 1),
-        1,
-    );
-    let e = parse(big.as_bytes()).unwrap_err();
-    assert!(
-        matches!(e, BinnedFileError::GridTooLarge { index: 0, .. }),
-        "{e}"
-    );
-
-    let heavy = text.replacen(
-        "\"attributes\":5",
-        &format!("\"attributes\":{}", MAX_ATTRIBUTES + 1),
-        1,
-    );
-    let e = parse(heavy.as_bytes()).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("binned pass 1 (gbuffer): primitive 0"),
-        "{e}"
-    );
-
-    let outside = text.replacen("[15,14,10]", "[15,14,16]", 1);
-    let e = parse(outside.as_bytes()).unwrap_err();
-    assert!(e.to_string().contains("binned pass 0 (shadow)"), "{e}");
-    assert!(e.to_string().contains("outside the grid"), "{e}");
+    // Flipped digits inside tile lists and attribute counts stay valid.
+    assert!(accepted > 10, "{accepted}");
 }

@@ -81,7 +81,7 @@ proptest! {
         entries in 1u32..120,
         depth in prop_oneof![Just(0usize), 1usize..8],
     ) {
-        let b = f.bin().unwrap();
+        let b = Binning::new(&f).unwrap();
         let c = config(ways, sets_log, lines, entries);
         let lb = frame_lower_bound(&b, &c);
         let lb_attrs = lower_bound_in_attributes(&b, &c);
@@ -111,7 +111,7 @@ proptest! {
                 .collect(),
             ..f
         };
-        let b = f.bin().unwrap();
+        let b = Binning::new(&f).unwrap();
         // An Attribute Buffer that holds a full Primitive Buffer.
         let lines_of = config(ways, sets_log, lines, 1).lines;
         let c = config(ways, sets_log, lines, lines_of * attrs);
@@ -127,7 +127,7 @@ proptest! {
         lines in 1u32..40,
         entries in 1u32..80,
     ) {
-        let b = f.bin().unwrap();
+        let b = Binning::new(&f).unwrap();
         let c = config(Ways::Full, 0, lines, entries);
         let opt = run(&b, c, Replacement::Opt, 0);
         let lru = run(&b, c, Replacement::Lru, 0);
@@ -149,7 +149,7 @@ fn opt_reaches_the_bound_once_everything_fits() {
             })
             .collect(),
     };
-    let b = f.bin().unwrap();
+    let b = Binning::new(&f).unwrap();
     let c = AttributeCacheConfig::tcor_48k();
     assert_eq!(capacity_in_primitives(&b, &c), 16);
     let s = run(&b, c, Replacement::Opt, 0);
@@ -181,7 +181,7 @@ fn locks_and_variable_sizes_can_put_opt_above_lru() {
             prim(3, &[0, 4]),
         ],
     };
-    let b = f.bin().unwrap();
+    let b = Binning::new(&f).unwrap();
     let c = config(Ways::Full, 0, 5, 8);
     let opt = run(&b, c, Replacement::Opt, 2);
     let lru = run(&b, c, Replacement::Lru, 2);

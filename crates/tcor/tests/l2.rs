@@ -41,7 +41,7 @@ proptest! {
 
 fn frame(prims: u32) -> Binning {
     let (tx, ty) = (62, 24);
-    BinnedFrame {
+    Binning::new(&BinnedFrame {
         tiles_x: tx,
         tiles_y: ty,
         tile_size: 32,
@@ -62,8 +62,7 @@ fn frame(prims: u32) -> Binning {
                 }
             })
             .collect(),
-    }
-    .bin()
+    })
     .unwrap()
 }
 

@@ -55,7 +55,7 @@ fn agree(
     sets_log: u32,
     full_lines: u32,
 ) -> Result<AttributeCache, TestCaseError> {
-    let b = f.bin().unwrap();
+    let b = Binning::new(f).unwrap();
     let layout = PbLayout::default();
     let (sets, w) = match ways {
         Ways::Full => (1, full_lines),

@@ -40,8 +40,8 @@
 
 use gfxcache_cache::Ways;
 use gfxcache_tcor::{
-    AttributeCache, AttributeCacheConfig, BinnedFrame, BinnedPrimitive, L2Request, OutputQueue,
-    PbLayout, Replacement, Request, Section, TileOrder,
+    AttributeCache, AttributeCacheConfig, BinnedFrame, BinnedPrimitive, Binning, L2Request,
+    OutputQueue, PbLayout, Replacement, Request, Section, TileOrder,
 };
 
 const YELLOW: u32 = 0;
@@ -71,7 +71,7 @@ fn frame(owner: [u32; 9]) -> BinnedFrame {
 /// The twelve states of Figure 10: after each Attribute Cache access, the
 /// cumulative (L2 reads, L2 writes) and the primitives cached.
 fn states(owner: [u32; 9], r: Replacement) -> Vec<((u64, u64), Vec<u32>)> {
-    let b = frame(owner).bin().unwrap();
+    let b = Binning::new(&frame(owner)).unwrap();
     let layout = PbLayout::interleaved();
     let mut cache = AttributeCache::new(AttributeCacheConfig {
         entries: 2,
@@ -153,7 +153,7 @@ fn opt_state_by_state() {
 
 #[test]
 fn opt_numbers_of_the_example() {
-    let b = frame(PRIMARY).bin().unwrap();
+    let b = Binning::new(&frame(PRIMARY)).unwrap();
     assert_eq!(b.first_use(YELLOW).0, 2);
     assert_eq!(b.first_use(BLUE).0, 0);
     assert_eq!(b.first_use(PINK).0, 3);
@@ -162,7 +162,7 @@ fn opt_numbers_of_the_example() {
 
 #[test]
 fn totals_and_the_lower_bound() {
-    let b = frame(PRIMARY).bin().unwrap();
+    let b = Binning::new(&frame(PRIMARY)).unwrap();
     let layout = PbLayout::interleaved();
     let config = |r| AttributeCacheConfig {
         entries: 2,
@@ -197,7 +197,7 @@ fn tiles_five_to_eight_do_not_change_the_counts() {
     }
     // The Request type is what a PMD carries: checked here so that the
     // example's write of pink has the OPT Number the text gives.
-    let b = frame(PRIMARY).bin().unwrap();
+    let b = Binning::new(&frame(PRIMARY)).unwrap();
     let layout = PbLayout::interleaved();
     let pink_write = layout
         .stream(&b)

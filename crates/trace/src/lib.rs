@@ -19,6 +19,13 @@
 //! is how every output file of the project is written: under a unique
 //! temporary name beside it, renamed into place only when complete.
 //!
+//! Streams as they are made: [`RecordSink`] (records one by one, with a
+//! tile-based frame's binned render passes in their place) and
+//! [`RecordStage`] (a stage that passes on what it makes of a stream), in
+//! [`sink`]; [`binned`] has the binned render passes themselves
+//! ([`binned::BinnedFrame`], the tile orders) and their JSON file, which
+//! the renderer writes and the Tiling Engine models read.
+//!
 //! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
 //! decoder gets its speed from the format's layout instead.
 //!
@@ -29,6 +36,7 @@
 
 pub mod atomic;
 pub mod batch;
+pub mod binned;
 pub mod csv;
 pub mod din;
 mod dispatch;
@@ -39,6 +47,7 @@ pub mod gtr;
 mod io;
 pub mod meta;
 pub mod record;
+pub mod sink;
 pub mod synth;
 mod text;
 pub mod text_writer;
@@ -51,3 +60,4 @@ pub use footprint::{Footprint, FootprintSketch};
 pub use format::{Dropped, Format, TraceRead, TraceWrite, BATCH_RECORDS};
 pub use meta::{StreamTotals, Totals, TraceMeta};
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};
+pub use sink::{PassThrough, RecordSink, RecordStage, Staged};

@@ -1,6 +1,7 @@
 //! The fuzz targets' entry points, fed thousands of random and mutated byte
 //! strings on stable, so CI exercises what `cargo fuzz` does: any input
-//! gives records or an error, never a panic, never unbounded memory.
+//! gives records (or binned passes) or an error, never a panic, never
+//! unbounded memory.
 
 mod common;
 
@@ -106,6 +107,23 @@ proptest! {
         read_every_way(&bytes, *format);
     }
 
+    /// The `binned` target: the binned passes file.
+    #[test]
+    fn mutated_binned_files_never_panic(
+        muts in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let mut bytes = binned_seed();
+        for m in &muts {
+            apply(&mut bytes, m);
+        }
+        if let Ok(passes) = gfxcache_trace::binned::parse(&bytes) {
+            // What the parser accepts is checked, so it bins.
+            for p in &passes {
+                prop_assert!(p.frame.check().is_ok());
+            }
+        }
+    }
+
     #[test]
     fn random_bytes_never_panic(
         bytes in prop::collection::vec(any::<u8>(), 0..300),
@@ -136,6 +154,36 @@ proptest! {
         payload.extend_from_slice(&values);
         let mut batch = Batch::default();
         let _ = PayloadDecoder::default().decode(&payload, tags.len(), accesses, &mut batch);
+    }
+}
+
+/// The `binned` fuzz target's seed.
+fn binned_seed() -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/seeds/binned/two_passes.json"
+    );
+    std::fs::read(path).expect("the binned fuzz seed")
+}
+
+/// Every truncation of the binned seed is an error; every flipped byte an
+/// error or passes, never a panic.
+#[test]
+fn cut_and_flipped_binned_files_never_panic() {
+    let s = binned_seed().trim_ascii_end().to_vec();
+    gfxcache_trace::binned::parse(&s).expect("the seed reads");
+    for cut in 0..s.len() {
+        assert!(
+            gfxcache_trace::binned::parse(&s[..cut]).is_err(),
+            "cut at {cut}"
+        );
+    }
+    for i in 0..s.len() {
+        for x in [0x01u8, 0x20, 0x80, 0xff] {
+            let mut m = s.clone();
+            m[i] ^= x;
+            let _ = gfxcache_trace::binned::parse(&m);
+        }
     }
 }
 

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use gfxcache_render::pipeline::BinnedPass;
-use gfxcache_tcor::{characteristics, Characteristics};
+use gfxcache_tcor::{characteristics, Binning, Characteristics};
+use gfxcache_trace::binned::BinnedPass;
 use serde::Serialize;
 
 use crate::table::{human_bytes, thousands, Table};
@@ -26,10 +26,7 @@ pub fn write(path: &Path, passes: &[BinnedPass]) -> Result<Vec<BinnedOut>> {
     let out = passes
         .iter()
         .map(|p| {
-            let b = p
-                .frame
-                .bin()
-                .with_context(|| format!("binned pass {}", p.pass))?;
+            let b = Binning::new(&p.frame).with_context(|| format!("binned pass {}", p.pass))?;
             Ok(BinnedOut {
                 frame: p.frame_number,
                 pass: p.pass.clone(),
@@ -37,7 +34,7 @@ pub fn write(path: &Path, passes: &[BinnedPass]) -> Result<Vec<BinnedOut>> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let text = serde_json::to_string(passes).context("cannot serialise the binned passes")?;
+    let text = gfxcache_trace::binned::to_json(passes);
     crate::output::write_bytes(path, text.as_bytes())?;
     Ok(out)
 }

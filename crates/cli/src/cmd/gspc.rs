@@ -8,6 +8,7 @@ use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
 use gfxcache_llc::study::{self, machines, GspcConfig};
 use gfxcache_mem::GpuConfig;
+use gfxcache_render::session::{Mode, RenderRequest};
 
 use crate::report::run_study;
 
@@ -118,24 +119,18 @@ pub fn run(args: Args) -> Result<()> {
 /// trace's path.
 fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
     let trace = dir.join("frame.gtr");
-    let r = super::render::Args {
-        scene: scene.to_string(),
-        mode: "imr".into(),
-        width: Some(args.width),
-        height: Some(args.height),
+    let request = RenderRequest {
+        width: args.width,
+        height: args.height,
         frames: args.frames,
-        out: Some(trace.clone()),
+        threads: if args.single_thread { 1 } else { 2 },
+        ..RenderRequest::new(Mode::Imr)
+    };
+    let files = super::render::Files {
+        trace: Some(trace.clone()),
         png: Some(dir.join("frame.png")),
         binned: None,
-        tile_size: 32,
-        tile_order: super::render::OrderArg::ZOrder,
-        fps: 4,
-        hsr: false,
-        raw: false,
-        json: false,
-        threads: if args.single_thread { 1 } else { 2 },
-        passes: super::render::PassSwitches::default(),
     };
-    super::render::render_quietly(&r)?;
+    super::render::render_to_files(&super::render::load_scene(scene)?, &request, &files)?;
     Ok(trace)
 }

@@ -8,7 +8,8 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_mem::EnergyModel;
-use gfxcache_render::TbrCacheConfig;
+use gfxcache_render::session::{Mode, RenderRequest};
+use gfxcache_render::{TbrCacheConfig, TbrConfig};
 use gfxcache_tcor::{FetcherTiming, TileBuffers};
 
 use gfxcache_tcor::study::report::OtherL1;
@@ -210,39 +211,41 @@ pub fn run(args: Args) -> Result<()> {
 fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
     let trace = dir.join("frame.gtr");
     let binned = dir.join("binned.json");
-    let r = super::render::Args {
-        scene: scene.to_string(),
-        mode: "tbr".into(),
-        width: Some(args.width),
-        height: Some(args.height),
-        frames: args.frames,
-        out: Some(trace.clone()),
-        png: Some(dir.join("frame.png")),
-        binned: Some(binned.clone()),
+    let tbr = TbrConfig {
         tile_size: args.tile_size,
-        tile_order: args.order,
+        order: args.order.into(),
         fps: args.fps,
         hsr: args.hsr,
-        raw: false,
-        json: false,
-        threads: if args.single_thread { 1 } else { 2 },
-        passes: args.passes,
     };
-    if args.frames > 1 {
-        bail!("--frames above 1: per-frame L1 counts are not yet available");
-    }
-    let caches = super::render::render_quietly(&r)?;
+    let request = RenderRequest {
+        width: args.width,
+        height: args.height,
+        frames: args.frames,
+        passes: args.passes.into(),
+        binning: Some(tbr.binning()),
+        threads: if args.single_thread { 1 } else { 2 },
+        ..RenderRequest::new(Mode::Tbr(tbr))
+    };
+    let files = super::render::Files {
+        trace: Some(trace.clone()),
+        png: Some(dir.join("frame.png")),
+        binned: Some(binned.clone()),
+    };
+    let scene = super::render::load_scene(scene)?;
+    let done = super::render::render_to_files(&scene, &request, &files)?;
     let shapes = TbrCacheConfig::table_i(args.fps);
-    let l1 = caches
+    let l1 = done
+        .summary
+        .render_caches
         .into_iter()
-        .map(|(name, accesses)| OtherL1 {
-            bytes: if name == "vertex" {
+        .map(|c| OtherL1 {
+            bytes: if c.cache == "vertex" {
                 shapes.vertex.bytes
             } else {
                 shapes.texture.bytes
             },
-            name,
-            accesses_per_frame: vec![accesses],
+            name: c.cache,
+            accesses_per_frame: c.accesses_per_frame,
         })
         .collect();
     Ok((trace, binned, l1))

@@ -4,7 +4,7 @@
 //! the HDR colour and tone-maps (Reinhard); with post off it only clamps.
 //! Both encode gamma 2 (square root), the inverse of the texture decode.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use crate::pipeline::{FragmentOutput, Fragments};
 use crate::sampler::{Filter, Sampler, TexView, Wrap};
@@ -22,11 +22,7 @@ pub fn encode(c: f32, post: bool) -> f32 {
     c.sqrt()
 }
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    _v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, _v: &View, sink: &mut Counted<'_, S>) {
     let post = r.passes.post && !r.t.bloom.is_empty();
     let hdr_id = r.t.hdr;
     let hdr = r.lend_color(hdr_id);

@@ -2,22 +2,17 @@
 //! to back, lit directly (sun, shadow map, reflection) into the HDR target,
 //! which is first cleared to the sky, with the D24S8 depth buffer.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
 use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
     let (hdr, depth) = (r.t.hdr, r.t.depth);
     let sky = r.scene.sky;
     r.pipeline
-        .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], &mut |x| sink.record(x));
-    r.pipeline
-        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+        .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], sink);
+    r.pipeline.clear_depth(depth, 1.0, 0, sink);
     let refl = v.reflection.then(|| r.lend_color(r.t.refl));
     let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
     let scene = r.scene;

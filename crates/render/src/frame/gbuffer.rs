@@ -5,7 +5,7 @@
 //! rest). The G-buffer colour targets are not cleared: the stencil says
 //! which pixels are valid, as engines do to save the bandwidth.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 
@@ -15,14 +15,9 @@ use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePa
 /// Stencil value of geometry pixels.
 pub(super) const GEOMETRY: u8 = 1;
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
     let depth = r.t.depth;
-    r.pipeline
-        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+    r.pipeline.clear_depth(depth, 1.0, 0, sink);
     let refl = v.reflection.then(|| r.lend_color(r.t.refl));
     let targets = r.t.gbuf;
     let scene = r.scene;

@@ -6,7 +6,7 @@
 //! addresses the G-buffer pass wrote as `rt` and `z`), reconstructs its
 //! world position, samples the shadow map and applies the sun.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use crate::math::{Mat4, Vec3};
 use crate::pipeline::{FragmentOutput, FragmentShader, Fragments};
@@ -63,15 +63,11 @@ impl FragmentShader for Lighting<'_> {
     }
 }
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
     let (hdr, depth) = (r.t.hdr, r.t.depth);
     let sky = r.scene.sky;
     r.pipeline
-        .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], &mut |x| sink.record(x));
+        .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], sink);
     let [g0, g1, g2] = r.t.gbuf;
     let (albedo, normal, emissive) = (r.lend_color(g0), r.lend_color(g1), r.lend_color(g2));
     // The depth buffer stays bound for the stencil test, so the shader reads

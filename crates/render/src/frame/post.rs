@@ -5,7 +5,7 @@
 //! destination is read) into the level above it, back up to level 0, which
 //! the display pass composites.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use crate::pipeline::{ColorId, FragmentOutput, Fragments};
 use crate::sampler::{Filter, Sampler, TexView, Wrap};
@@ -20,7 +20,7 @@ pub(super) const THRESHOLD: f32 = 1.0;
 /// Draw `dst` from `src` sampled bilinearly at `dst`'s pixel centres,
 /// through `op`.
 #[allow(clippy::too_many_arguments)]
-fn resample<S: FnMut(Record)>(
+fn resample<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     src: ColorId,
     dst: ColorId,
@@ -75,11 +75,7 @@ fn copy(c: [f32; 4]) -> [f32; 4] {
     c
 }
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    _v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, _v: &View, sink: &mut Counted<'_, S>) {
     let levels = r.t.bloom.clone();
     let Some(&first) = levels.first() else {
         return;

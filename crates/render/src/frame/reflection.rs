@@ -4,18 +4,14 @@
 //! instances (the mirror itself) are left out; pixels whose original lies
 //! below the plane are discarded. Lit without shadows.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use super::shaders::{inverse, MaterialShader, Mode, Program};
 use super::{
     material_state, mirror_matrix, submit_instances, Counted, FrameRenderer, InstancePass, View,
 };
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
     let scene = r.scene;
     let Some(mirror) = scene.mirror else {
         return;
@@ -26,8 +22,7 @@ pub(super) fn run<S: FnMut(Record)>(
         .clear_color(color, [sky[0], sky[1], sky[2], 1.0], &mut |x| {
             sink.record(x)
         });
-    r.pipeline
-        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+    r.pipeline.clear_depth(depth, 1.0, 0, sink);
     let (w, h) = {
         let t = r.pipeline.color(color);
         (t.width(), t.height())

@@ -21,7 +21,7 @@
 //! slot of their instance, so the same object reads the same constants in
 //! every pass and frame; full-screen draws use slots after the instances.
 
-use gfxcache_trace::{Access, Op, Record, Stream};
+use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
 use crate::math::{Mat4, Vec3, Vec4};
 use crate::pipeline::Fragments;
@@ -98,16 +98,16 @@ impl ShaderHeap {
     }
 
     /// The records a draw of `program` with constants in `slot` reads.
-    pub fn fetch(&self, program: Program, slot: u64, sink: &mut impl FnMut(Record)) {
+    pub fn fetch(&self, program: Program, slot: u64, sink: &mut impl RecordSink) {
         let i = Program::ALL
             .iter()
             .position(|&p| p == program)
             .expect("every program has code");
         let base = self.code[i];
         for k in 0..program.code_bytes() / BLOCK_BYTES {
-            sink(read(base + k * BLOCK_BYTES));
+            sink.record(read(base + k * BLOCK_BYTES));
         }
-        sink(read(self.constants + (slot % self.slots) * BLOCK_BYTES));
+        sink.record(read(self.constants + (slot % self.slots) * BLOCK_BYTES));
     }
 }
 

@@ -2,7 +2,7 @@
 //! instance, no colour target. Masked materials sample their texture's
 //! alpha and discard; opaque ones run an empty shader.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use crate::pipeline::{Draw, FragmentOutput, FragmentShader, Fragments};
 use crate::sampler::Sampler;
@@ -43,14 +43,9 @@ impl FragmentShader for MaskDepth<'_> {
 
 fn nothing(_: &mut Fragments<'_>, _: &mut FragmentOutput) {}
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
     let depth = r.t.shadow;
-    r.pipeline
-        .clear_depth(depth, 1.0, 0, &mut |x| sink.record(x));
+    r.pipeline.clear_depth(depth, 1.0, 0, sink);
     let scene = r.scene;
     let masks: Vec<MaskDepth> = v
         .opaque

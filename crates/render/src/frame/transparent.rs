@@ -2,18 +2,14 @@
 //! forward pass (with the shadow map), alpha-blended into the HDR target,
 //! depth-tested against the main depth buffer without writing it.
 
-use gfxcache_trace::Record;
+use gfxcache_trace::RecordSink;
 
 use crate::state::{Blend, CompareFunc};
 
 use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
 use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
 
-pub(super) fn run<S: FnMut(Record)>(
-    r: &mut FrameRenderer<'_>,
-    v: &View,
-    sink: &mut Counted<'_, S>,
-) {
+pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
     let (hdr, depth) = (r.t.hdr, r.t.depth);
     let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
     let scene = r.scene;

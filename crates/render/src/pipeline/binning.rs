@@ -1,8 +1,8 @@
 //! The Polygon List Builder of a tile-based GPU, watching the pipeline:
 //! every triangle that survives culling is binned to the screen tiles it
 //! covers, with the number of attributes it carries, into a
-//! [`BinnedFrame`] per pass (the structure TCOR's Parameter Buffer models
-//! in `gfxcache-tcor` read).
+//! [`BinnedFrame`] per pass (`gfxcache-trace`'s, which TCOR's Parameter
+//! Buffer models in `gfxcache-tcor` read).
 //!
 //! Overlap is exact in sample space: a triangle is in a tile's list when it
 //! covers at least one pixel centre of that tile, which is what the
@@ -15,12 +15,13 @@
 //! per vertex): the clip-space position, plus the vertex's scalar
 //! attributes packed four to a vector.
 
-use gfxcache_tcor::{BinnedFrame, BinnedPrimitive, TileOrder};
+pub use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::binned::{BinnedFrame, BinnedPrimitive, TileOrder};
 
 use crate::raster::Quad;
 
 /// How to bin: tile side in pixels (even) and the Tile Fetcher's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BinningConfig {
     pub tile_size: u32,
     pub order: TileOrder,
@@ -36,13 +37,17 @@ impl Default for BinningConfig {
     }
 }
 
-/// The binned passes of a frame, in pass order.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct BinnedPass {
-    /// The frame number [`super::Pipeline::begin_frame`] was given.
-    pub frame_number: u32,
-    pub pass: String,
-    pub frame: BinnedFrame,
+impl BinningConfig {
+    /// Why these tiles cannot be binned to, if they cannot.
+    pub fn check(&self) -> Result<(), String> {
+        if self.tile_size < 2 || !self.tile_size.is_multiple_of(2) {
+            return Err(format!(
+                "tile size {}: expected an even number of pixels, at least 2",
+                self.tile_size
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// TCOR's attribute count of a triangle whose vertices carry `scalars`

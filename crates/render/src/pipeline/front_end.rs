@@ -12,7 +12,9 @@ use crate::buffers::{
 use crate::math::Mat4;
 use crate::raster::{Quad, Rasterizer};
 
-use super::STAMP;
+use crate::raster::Viewport;
+
+use super::{Draw, Pipeline, STAMP};
 
 /// Triangles per front-end batch.
 pub(super) const FRONT_BATCH_TRIS: usize = 256;
@@ -109,5 +111,80 @@ impl FrontEnd<'_> {
         }
         self.next = end;
         end < total
+    }
+}
+
+impl Pipeline {
+    /// Runs the front end of `draw` on a `w` x `h` viewport and hands each
+    /// batch, in triangle order, to `consume`.
+    pub(super) fn front_end_batches(
+        &mut self,
+        draw: &Draw,
+        w: u32,
+        h: u32,
+        mut consume: impl FnMut(&mut Pipeline, &FrontBatch),
+    ) {
+        let ib = draw.indices;
+        let vb = draw.vertices;
+        assert_eq!(ib.len() % 3, 0, "index count is not a multiple of 3");
+        let raster =
+            Rasterizer::new(Viewport::new(w, h)).with_cull(draw.state.cull, draw.state.front_face);
+        self.vcache.invalidate();
+        let (hits0, misses0) = (self.vcache.hits, self.vcache.misses);
+        let mut front = FrontEnd {
+            indices: ib,
+            vertices: vb,
+            mvp: draw.mvp,
+            raster,
+            ifetch: IndexFetch::default(),
+            vcache: std::mem::take(&mut self.vcache),
+            next: 0,
+        };
+        let triangles = ib.len() / 3;
+        if self.threads >= 2 && triangles > FRONT_BATCH_TRIS {
+            // The front end runs ahead on a scoped thread, filling batches
+            // from a fixed set that the back end hands back once consumed;
+            // batches arrive in triangle order.
+            let vcache = std::thread::scope(|sc| {
+                // Both channels live inside the scope, so a panic on this
+                // side drops them and the worker stops instead of waiting.
+                let (full_tx, full_rx) = std::sync::mpsc::channel::<FrontBatch>();
+                let (empty_tx, empty_rx) = std::sync::mpsc::channel::<FrontBatch>();
+                for _ in 0..FRONT_BATCHES {
+                    let b = self.pool.pop().unwrap_or_default();
+                    empty_tx.send(b).expect("receiver alive");
+                }
+                let worker = sc.spawn(move || {
+                    while let Ok(mut b) = empty_rx.recv() {
+                        let more = front.fill(&mut b);
+                        if full_tx.send(b).is_err() || !more {
+                            break;
+                        }
+                    }
+                    front.vcache
+                });
+                for b in full_rx.iter() {
+                    consume(self, &b);
+                    if let Err(e) = empty_tx.send(b) {
+                        self.pool.push(e.0);
+                    }
+                }
+                worker.join().expect("front-end thread panicked")
+            });
+            self.vcache = vcache;
+        } else {
+            let mut b = self.pool.pop().unwrap_or_default();
+            loop {
+                let more = front.fill(&mut b);
+                consume(self, &b);
+                if !more {
+                    break;
+                }
+            }
+            self.pool.push(b);
+            self.vcache = front.vcache;
+        }
+        self.stats.vertex_cache_hits += self.vcache.hits - hits0;
+        self.stats.vertex_fetches += self.vcache.misses - misses0;
     }
 }

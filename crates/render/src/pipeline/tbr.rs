@@ -4,7 +4,7 @@
 //! one render pass kept per tile between the geometry and raster phases
 //! ([`super::Pipeline::draw_tiled`] does the work).
 
-use gfxcache_tcor::TileOrder;
+use gfxcache_trace::binned::TileOrder;
 
 use crate::buffers::MAX_ATTRS;
 use crate::raster::Quad;
@@ -13,7 +13,7 @@ use super::BinningConfig;
 
 /// A tile-based GPU as the TCOR paper's Table I has it: 32x32 tiles in
 /// Z-order, four fragment processors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TbrConfig {
     /// Tile side in pixels (even, so a 2x2 quad lies in one tile).
     pub tile_size: u32,
@@ -46,12 +46,7 @@ impl TbrConfig {
 
     /// Why this configuration cannot be used, if it cannot.
     pub fn check(&self) -> Result<(), String> {
-        if self.tile_size < 2 || !self.tile_size.is_multiple_of(2) {
-            return Err(format!(
-                "tile size {}: expected an even number of pixels, at least 2",
-                self.tile_size
-            ));
-        }
+        self.binning().check()?;
         if !(1..=Self::MAX_FPS).contains(&self.fps) {
             return Err(format!(
                 "{} fragment processors: expected 1 to {}",
@@ -86,14 +81,6 @@ pub struct TbrStats {
     pub loaded_blocks: u64,
     /// 64 B blocks the tile buffers wrote to memory at tile ends.
     pub flushed_blocks: u64,
-    /// Parameter Buffer blocks the baseline Tile Cache read from and wrote
-    /// to the L2.
-    pub pb_reads: u64,
-    pub pb_writes: u64,
-    /// Render passes whose tile lists overflowed the baseline PB-Lists
-    /// room (1024 primitives per tile): their Parameter Buffer traffic
-    /// uses the interleaved layout, which has no such limit.
-    pub pb_overflow_passes: u64,
     /// Covered pixels of opaque draws that hidden-surface removal took out
     /// before the depth test (many would have failed it anyway).
     pub hsr_hidden: u64,

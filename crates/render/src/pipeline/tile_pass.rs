@@ -6,10 +6,12 @@
 //!    rasterization into quads as in immediate mode; every triangle that
 //!    covers a pixel centre is binned by the Polygon List Builder
 //!    ([`super::binning`]), and its quads are kept in the bins of the
-//!    tiles they fall in. Then the baseline Tiling Engine's Parameter
-//!    Buffer writes (`pb-list`, `pb-attr`; [`super::parameter_buffer`]).
-//! 2. **Raster phase**, tile by tile in the configured order: `TileBegin`,
-//!    the Tile Fetcher's Parameter Buffer reads, the loads of the targets
+//!    tiles they fall in. Then the render pass's binned frame goes to the
+//!    sink ([`gfxcache_trace::RecordSink::binned`]), where a Tiling Engine
+//!    model (`gfxcache-tcor`'s) may put its Parameter Buffer writes.
+//! 2. **Raster phase**, tile by tile in the configured order: `TileBegin`
+//!    (after which such a model puts the Tile Fetcher's Parameter Buffer
+//!    reads of the tile), the loads of the targets
 //!    whose old contents matter (`rt`/`z`/`stc` reads of the tile's
 //!    blocks), then the tile's quads in submission order through the same
 //!    back end as immediate mode (HiZ, early/late Z, stencil, shading,
@@ -36,21 +38,23 @@
 //! the tile's blocks; otherwise a block straddling two tiles moves with
 //! the tile holding its origin, so every block still moves once per pass.
 
-use gfxcache_trace::{Marker, Record, Stream};
+use gfxcache_trace::binned::is_tile_buffer;
+use gfxcache_trace::{Marker, Record, RecordSink, Stream};
 
 use crate::raster::Quad;
 use crate::surface::Surface;
 
-use super::binning::{tcor_attributes, BinnedPass, Binner};
+use super::binning::{tcor_attributes, Binner};
 use super::front_end::FrontBatch;
 use super::hsr::{self, Hsr};
-use super::parameter_buffer::PbTraffic;
 use super::tbr::{BinnedTri, LoadOp, TileBins, TileGrid};
-use super::{access, ColorId, DepthId, Draw, Op, Pipeline, Stats, STAMP};
+use gfxcache_trace::Op;
+
+use super::{access, ColorId, DepthId, Draw, Pipeline, Stats, STAMP};
 
 /// Whether the back end's record is tile-buffer traffic (on chip).
 fn on_chip(r: &Record) -> bool {
-    matches!(r, Record::Access(a) if gfxcache_tcor::is_tile_buffer(a.stream))
+    matches!(r, Record::Access(a) if is_tile_buffer(a.stream))
 }
 
 /// Each block of `surface` whose top-left pixel lies in `rect`.
@@ -69,6 +73,17 @@ fn tile_blocks(surface: &Surface, rect: [u32; 4], mut f: impl FnMut(u64)) {
     }
 }
 
+/// What the raster phase of a render pass works from.
+struct RenderPass<'a, 'd> {
+    draws: &'a [Draw<'d>],
+    bins: &'a TileBins,
+    /// Per draw, whether HSR may hide its fragments.
+    eligible: &'a [bool],
+    fps: u16,
+    colors: &'a [Transfer],
+    depth: Transfer,
+}
+
 /// What a render pass does with one target at each tile's start and end.
 #[derive(Clone, Copy, Default)]
 struct Transfer {
@@ -81,7 +96,7 @@ impl Pipeline {
     /// depth targets) tile by tile; see the module documentation. Needs
     /// tile-based mode ([`Pipeline::set_tbr`]). Returns the draws'
     /// statistics (also added to [`Pipeline::stats`]).
-    pub fn draw_tiled(&mut self, draws: &[Draw], sink: &mut impl FnMut(Record)) -> Stats {
+    pub fn draw_tiled(&mut self, draws: &[Draw], sink: &mut impl RecordSink) -> Stats {
         let cfg = self
             .tbr
             .expect("draw_tiled needs tile-based mode (Pipeline::set_tbr)");
@@ -105,20 +120,14 @@ impl Pipeline {
         bins.reset(grid.tiles());
         let mut binner = Binner::new(cfg.binning(), w, h);
         for (k, d) in draws.iter().enumerate() {
-            sink(Record::Marker(Marker::DrawBegin { draw: self.draws }));
+            sink.record(Record::Marker(Marker::DrawBegin { draw: self.draws }));
             self.draws += 1;
             self.stats.draws += 1;
             self.front_end_batches(d, w, h, |p, b| {
                 p.bin_batch(k as u32, d, b, &grid, &mut bins, &mut binner, sink)
             });
         }
-        let frame = binner.finish_frame();
-        let mut pb = PbTraffic::build(&frame, &mut self.tbr_stats, sink);
-        self.binned.push(BinnedPass {
-            frame_number: self.frame_number,
-            pass: self.pass_name.clone(),
-            frame,
-        });
+        self.hand_over_binned(binner.finish_frame(), sink);
 
         // Raster phase.
         let fps = cfg.fps.max(1);
@@ -128,67 +137,91 @@ impl Pipeline {
         self.tbr_stats.render_passes += 1;
         let eligible: Vec<bool> = draws.iter().map(hsr::eligible).collect();
         let mut hsr = (cfg.hsr && eligible.iter().any(|&e| e)).then(|| Hsr::new(cfg.tile_size));
-        for (pos, tile) in cfg
-            .order
-            .sequence(grid.tiles_x, grid.tiles_y)
-            .into_iter()
-            .enumerate()
-        {
-            self.tbr_stats.tiles += 1;
-            sink(Record::Marker(Marker::TileBegin { tile }));
-            pb.tile(pos as u32, sink);
-            let rect = grid.rect(tile);
-            self.transfer_tile(first, &colors, depth, rect, Op::Read, sink);
-            let (quads, tris) = (&bins.quads[tile as usize], &bins.tris[tile as usize]);
-            if let (Some(h), Some(d)) = (&mut hsr, first.depth) {
-                let dt = &self.depths[d.0];
-                h.resolve(dt, rect, quads, tris, &bins.attrs, draws, &eligible);
-            }
-            let mut fp = 0u16;
-            let mut i = 0;
-            let mut back_end = |r: Record| {
-                if !on_chip(&r) {
-                    sink(r)
-                }
-            };
-            while i < quads.len() {
-                let key = (quads[i].y / STAMP, quads[i].x / STAMP);
-                let mut j = i + 1;
-                while j < quads.len()
-                    && tris[j] == tris[i]
-                    && (quads[j].y / STAMP, quads[j].x / STAMP) == key
-                {
-                    j += 1;
-                }
-                let t = &bins.attrs[tris[i] as usize];
-                let d = &draws[t.draw as usize];
-                let stamp = match &mut hsr {
-                    Some(h) if eligible[t.draw as usize] => {
-                        h.quads.clear();
-                        for (k, q) in quads.iter().enumerate().take(j).skip(i) {
-                            let mask = h.visible(k, q);
-                            self.tbr_stats.hsr_hidden += u64::from((q.mask & !mask).count_ones());
-                            if mask != 0 {
-                                h.quads.push(Quad { mask, ..*q });
-                            }
-                        }
-                        &h.quads[..]
-                    }
-                    _ => &quads[i..j],
-                };
-                i = j;
-                if stamp.is_empty() {
-                    continue;
-                }
-                self.stamp(d, stamp, &t.attrs, fp, &mut back_end);
-                self.tbr_stats.quads_per_fp[fp as usize] += stamp.len() as u64;
-                fp = (fp + 1) % fps;
-            }
-            self.transfer_tile(first, &colors, depth, rect, Op::Write, sink);
-            sink(Record::Marker(Marker::TileEnd { tile }));
+        let pass = RenderPass {
+            draws,
+            bins: &bins,
+            eligible: &eligible,
+            fps,
+            colors: &colors,
+            depth,
+        };
+        for tile in cfg.order.sequence(grid.tiles_x, grid.tiles_y) {
+            self.render_tile(&pass, tile, grid.rect(tile), &mut hsr, sink);
         }
         self.bins = bins;
         self.stats.since(&before)
+    }
+
+    /// One tile of the raster phase: `TileBegin`, the loads, the tile's
+    /// stamps round-robin over the fragment processors (only the visible
+    /// fragments with HSR), the stores, `TileEnd`.
+    fn render_tile(
+        &mut self,
+        pass: &RenderPass,
+        tile: u32,
+        rect: [u32; 4],
+        hsr: &mut Option<Hsr>,
+        sink: &mut impl RecordSink,
+    ) {
+        let (first, bins) = (&pass.draws[0], pass.bins);
+        self.tbr_stats.tiles += 1;
+        sink.record(Record::Marker(Marker::TileBegin { tile }));
+        self.transfer_tile(first, pass.colors, pass.depth, rect, Op::Read, sink);
+        let (quads, tris) = (&bins.quads[tile as usize], &bins.tris[tile as usize]);
+        if let (Some(h), Some(d)) = (&mut *hsr, first.depth) {
+            let dt = &self.depths[d.0];
+            h.resolve(
+                dt,
+                rect,
+                quads,
+                tris,
+                &bins.attrs,
+                pass.draws,
+                pass.eligible,
+            );
+        }
+        let mut fp = 0u16;
+        let mut i = 0;
+        let mut back_end = |r: Record| {
+            if !on_chip(&r) {
+                sink.record(r)
+            }
+        };
+        while i < quads.len() {
+            let key = (quads[i].y / STAMP, quads[i].x / STAMP);
+            let mut j = i + 1;
+            while j < quads.len()
+                && tris[j] == tris[i]
+                && (quads[j].y / STAMP, quads[j].x / STAMP) == key
+            {
+                j += 1;
+            }
+            let t = &bins.attrs[tris[i] as usize];
+            let d = &pass.draws[t.draw as usize];
+            let stamp = match &mut *hsr {
+                Some(h) if pass.eligible[t.draw as usize] => {
+                    h.quads.clear();
+                    for (k, q) in quads.iter().enumerate().take(j).skip(i) {
+                        let mask = h.visible(k, q);
+                        self.tbr_stats.hsr_hidden += u64::from((q.mask & !mask).count_ones());
+                        if mask != 0 {
+                            h.quads.push(Quad { mask, ..*q });
+                        }
+                    }
+                    &h.quads[..]
+                }
+                _ => &quads[i..j],
+            };
+            i = j;
+            if stamp.is_empty() {
+                continue;
+            }
+            self.stamp(d, stamp, &t.attrs, fp, &mut back_end);
+            self.tbr_stats.quads_per_fp[fp as usize] += stamp.len() as u64;
+            fp = (fp + 1) % pass.fps;
+        }
+        self.transfer_tile(first, pass.colors, pass.depth, rect, Op::Write, sink);
+        sink.record(Record::Marker(Marker::TileEnd { tile }));
     }
 
     /// The geometry phase for one front-end batch: its reads, then each
@@ -202,13 +235,13 @@ impl Pipeline {
         grid: &TileGrid,
         bins: &mut TileBins,
         binner: &mut Binner,
-        sink: &mut impl FnMut(Record),
+        sink: &mut impl RecordSink,
     ) {
         let (mut a0, mut q0) = (0, 0);
         for t in &batch.tris {
             self.stats.triangles_in += 1;
             for a in &batch.accesses[a0..t.accesses_end] {
-                sink(Record::Access(*a));
+                sink.record(Record::Access(*a));
             }
             let quads = &batch.quads[q0..t.quads_end];
             (a0, q0) = (t.accesses_end, t.quads_end);
@@ -278,7 +311,7 @@ impl Pipeline {
         depth: Transfer,
         rect: [u32; 4],
         op: Op,
-        sink: &mut impl FnMut(Record),
+        sink: &mut impl RecordSink,
     ) {
         let wanted = |t: &Transfer| if op == Op::Read { t.load } else { t.store };
         let mut n = 0u64;
@@ -288,7 +321,7 @@ impl Pipeline {
                 let stream = target.stream();
                 tile_blocks(&target.surface, rect, |b| {
                     n += 1;
-                    sink(access(b, stream, op, 0));
+                    sink.record(access(b, stream, op, 0));
                 });
             }
         }
@@ -296,12 +329,12 @@ impl Pipeline {
             let target = &self.depths[id.0];
             tile_blocks(&target.surface, rect, |b| {
                 n += 1;
-                sink(access(b, Stream::Z, op, 0));
+                sink.record(access(b, Stream::Z, op, 0));
             });
             if let Some(s) = &target.stencil_surface {
                 tile_blocks(s, rect, |b| {
                     n += 1;
-                    sink(access(b, Stream::Stc, op, 0));
+                    sink.record(access(b, Stream::Stc, op, 0));
                 });
             }
         }
@@ -315,8 +348,9 @@ impl Pipeline {
     /// Switch tile-based rendering on (`Some`) or off. In tile-based mode
     /// every [`Pipeline::draw`] is a render pass of its own and
     /// [`Pipeline::draw_tiled`] renders several; clears only set the tile
-    /// buffers' starting value; each render pass is binned
-    /// ([`Pipeline::take_binned`], one [`BinnedPass`] per render pass).
+    /// buffers' starting value; each render pass is binned (one
+    /// [`super::BinnedPass`] per render pass, handed to the sink and kept
+    /// for [`Pipeline::take_binned`]).
     pub fn set_tbr(&mut self, tbr: Option<super::TbrConfig>) {
         self.tbr = tbr;
     }
@@ -350,14 +384,14 @@ impl Pipeline {
     /// Tile-based mode at a pass end: a target cleared but drawn by no
     /// render pass still holds the clear value in memory, written as an
     /// immediate-mode clear would; discards expire.
-    pub(super) fn settle_load_ops(&mut self, sink: &mut impl FnMut(Record)) {
+    pub(super) fn settle_load_ops(&mut self, sink: &mut impl RecordSink) {
         for i in 0..self.colors.len() {
             match self.color_load[i] {
                 LoadOp::Clear => {
                     let t = &self.colors[i];
                     let stream = t.stream();
                     for b in super::surface_blocks(&t.surface) {
-                        sink(access(b, stream, Op::Write, 0));
+                        sink.record(access(b, stream, Op::Write, 0));
                     }
                 }
                 LoadOp::DontCare | LoadOp::Load => {}
@@ -368,11 +402,11 @@ impl Pipeline {
             if self.depth_load[i] == LoadOp::Clear && self.depth_store[i] {
                 let t = &self.depths[i];
                 for b in super::surface_blocks(&t.surface) {
-                    sink(access(b, Stream::Z, Op::Write, 0));
+                    sink.record(access(b, Stream::Z, Op::Write, 0));
                 }
                 if let Some(s) = &t.stencil_surface {
                     for b in super::surface_blocks(s) {
-                        sink(access(b, Stream::Stc, Op::Write, 0));
+                        sink.record(access(b, Stream::Stc, Op::Write, 0));
                     }
                 }
             }

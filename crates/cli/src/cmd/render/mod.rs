@@ -1,31 +1,34 @@
 //! `gfxcache render`: render frames of a scene through the software GPU and
-//! its render caches, write the LLC stream as a trace and the last frame as
-//! a PNG, and summarize what it cost.
+//! its caches (`gfxcache_render::session`), write the stream after them as
+//! a trace and the last frame as a PNG, and summarize what it cost.
 //!
-//! With `--threads 2` or more, the render caches and the trace writer run on
-//! their own thread, fed batches of records in order through a bounded
-//! channel (and the renderer runs draws' front ends on another, see
-//! `gfxcache_render::frame`), so the output is the same for every thread
-//! count.
+//! This module is arguments and files only: the arguments make a
+//! [`RenderRequest`]; the sink is the trace writer, with `gfxcache-tcor`'s
+//! baseline Tiling Engine ([`PbTrafficStage`]) as the session's stage in
+//! tile-based mode, so that the trace carries its Parameter Buffer traffic;
+//! the session renders (on as many threads as `--threads` says, with the
+//! same output for any count); then the picture, the binned passes and the
+//! summary (`output.rs`) are written.
 
-use std::cell::RefCell;
+mod output;
+
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
-use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use gfxcache_render::frame::{add_stats, FrameConfig, FrameRenderer, StreamCounts};
 use gfxcache_render::pipeline::BinningConfig;
-use gfxcache_render::{
-    RenderCacheStats, RenderCaches, Scene, Stats, TbrCacheConfig, TbrCaches, TbrConfig,
+use gfxcache_render::session::{self, Mode, Picture, RenderRequest, RenderSummary};
+use gfxcache_render::{Scene, TbrConfig};
+use gfxcache_tcor::{PbTrafficStage, PbTrafficStats};
+use gfxcache_trace::binned::TileOrder;
+use gfxcache_trace::{
+    PassThrough, Record, RecordSink, RecordStage, TraceError, TraceMeta, TraceWrite,
 };
-use gfxcache_trace::{Marker, Record, Stream, TraceMeta, TraceWrite};
-use serde::Serialize;
 
+use super::binned::BinnedOut;
 use super::print_json;
 use crate::progress;
-use crate::table::{percent, thousands, Table};
+use output::{text, Output};
 
 #[derive(clap::Args, Clone)]
 pub struct Args {
@@ -104,6 +107,18 @@ pub struct PassSwitches {
     pub no_post: bool,
 }
 
+impl From<PassSwitches> for session::PassSwitches {
+    fn from(p: PassSwitches) -> Self {
+        session::PassSwitches {
+            no_shadow: p.no_shadow,
+            no_reflection: p.no_reflection,
+            forward: p.forward,
+            no_transparent: p.no_transparent,
+            no_post: p.no_post,
+        }
+    }
+}
+
 /// How the Tile Fetcher walks the tiles (TCOR Table I: Z-order).
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum OrderArg {
@@ -112,270 +127,13 @@ pub enum OrderArg {
     Hilbert,
 }
 
-impl From<OrderArg> for gfxcache_tcor::TileOrder {
+impl From<OrderArg> for TileOrder {
     fn from(o: OrderArg) -> Self {
         match o {
             OrderArg::Scanline => Self::Scanline,
             OrderArg::ZOrder => Self::ZOrder,
             OrderArg::Hilbert => Self::Hilbert,
         }
-    }
-}
-
-#[derive(Serialize, Default, Clone, Copy)]
-struct Rw {
-    reads: u64,
-    writes: u64,
-}
-
-fn by_stream(c: &StreamCounts) -> std::collections::BTreeMap<&'static str, Rw> {
-    Stream::ALL
-        .iter()
-        .filter(|s| c.of(**s) > 0)
-        .map(|s| {
-            (
-                s.name(),
-                Rw {
-                    reads: c.reads[s.index()],
-                    writes: c.writes[s.index()],
-                },
-            )
-        })
-        .collect()
-}
-
-#[derive(Serialize)]
-struct PassOut {
-    name: String,
-    kind: &'static str,
-    draws: u64,
-    triangles_in: u64,
-    fragments_shaded: u64,
-    texels: u64,
-    pipeline_accesses: u64,
-    llc_accesses: u64,
-    pipeline: std::collections::BTreeMap<&'static str, Rw>,
-    llc: std::collections::BTreeMap<&'static str, Rw>,
-}
-
-#[derive(Serialize)]
-struct CacheOut {
-    cache: String,
-    accesses: u64,
-    hits: u64,
-    misses: u64,
-    writebacks: u64,
-    hit_rate: f64,
-}
-
-#[derive(Serialize)]
-struct Output {
-    scene: String,
-    mode: String,
-    width: u32,
-    height: u32,
-    frames: u32,
-    raw: bool,
-    threads: usize,
-    passes: Vec<String>,
-    triangles_in: u64,
-    triangles_after_cull: u64,
-    fragments: u64,
-    fragments_shaded: u64,
-    /// Fragments shaded by the main and transparent passes per screen pixel.
-    overdraw: f64,
-    texels_sampled: u64,
-    pipeline_accesses: u64,
-    llc_accesses: u64,
-    per_pass: Vec<PassOut>,
-    pipeline: std::collections::BTreeMap<&'static str, Rw>,
-    llc: std::collections::BTreeMap<&'static str, Rw>,
-    render_caches: Vec<CacheOut>,
-    out: Option<String>,
-    png: Option<String>,
-    seconds: f64,
-    /// With `--binned`: Table II of TCOR for each binned pass.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    binned: Vec<super::binned::BinnedOut>,
-    /// With `--mode tbr`: what the tiles did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tbr: Option<TbrOut>,
-}
-
-/// The tile-based mode's figures.
-#[derive(Serialize)]
-struct TbrOut {
-    tile_size: u32,
-    order: &'static str,
-    fps: u16,
-    hsr: bool,
-    render_passes: u64,
-    tiles: u64,
-    quads_per_fp: Vec<u64>,
-    /// Hit rate of each fragment processor's texture cache (empty with
-    /// `--raw`: no caches ran).
-    texture_hit_rate_per_fp: Vec<f64>,
-    loaded_blocks: u64,
-    flushed_blocks: u64,
-    pb_l2_reads: u64,
-    pb_l2_writes: u64,
-    /// Render passes whose PB-Lists overflowed the baseline layout (their
-    /// PB traffic uses the interleaved layout).
-    pb_overflow_passes: u64,
-    /// With `--hsr`: covered pixels of opaque draws taken out before the
-    /// depth test (many would have failed it anyway).
-    hsr_hidden: u64,
-}
-
-fn hit_rate(s: &RenderCacheStats) -> f64 {
-    if s.accesses > 0 {
-        s.hits as f64 / s.accesses as f64
-    } else {
-        0.0
-    }
-}
-
-/// What the consumer side (render caches, trace writer) reports.
-struct Consumed {
-    /// LLC-side counts per pass name, in order of first appearance; the
-    /// frame-end flush lands in `(flush)`.
-    per_pass: Vec<(String, StreamCounts)>,
-    caches: Vec<(String, RenderCacheStats)>,
-    /// `--mode tbr`: each fragment processor's texture cache.
-    tex_per_fp: Vec<RenderCacheStats>,
-}
-
-/// The consumer: records in, through the render caches (unless raw), to the
-/// trace writer and the LLC counters.
-/// What the render caches hand their LLC stream to.
-type LlcSink = Box<dyn FnMut(Record)>;
-
-struct Consumer {
-    caches: Option<Caches>,
-    state: Rc<RefCell<Sink>>,
-}
-
-/// The caches between the renderer and the trace: the GSPC paper's render
-/// caches (imr) or TCOR Table I's L1s (tbr).
-enum Caches {
-    Imr(Box<RenderCaches<LlcSink>>),
-    Tbr(Box<TbrCaches<LlcSink>>),
-}
-
-struct Sink {
-    writer: Option<Box<dyn TraceWrite>>,
-    error: Option<anyhow::Error>,
-    per_pass: Vec<(String, StreamCounts)>,
-    current: usize,
-}
-
-impl Sink {
-    fn take(&mut self, r: Record) {
-        match &r {
-            Record::Access(a) => self.per_pass[self.current].1.add(a),
-            Record::Marker(Marker::PassBegin { name, .. }) => {
-                self.current = match self.per_pass.iter().position(|p| &p.0 == name) {
-                    Some(i) => i,
-                    None => {
-                        self.per_pass.push((name.clone(), StreamCounts::default()));
-                        self.per_pass.len() - 1
-                    }
-                };
-            }
-            Record::Marker(Marker::PassEnd) => self.current = 0,
-            _ => {}
-        }
-        if self.error.is_some() {
-            return;
-        }
-        if let Some(w) = &mut self.writer {
-            let res = match &r {
-                Record::Access(a) => w.write_access(a),
-                Record::Marker(m) => w.write_marker(m),
-            };
-            if let Err(e) = res {
-                self.error = Some(e.into());
-            }
-        }
-    }
-}
-
-impl Consumer {
-    /// The consumer for `args`, with its trace writer (if `--out`).
-    fn new(args: &Args, meta: &TraceMeta) -> Result<Consumer> {
-        let writer = match &args.out {
-            Some(path) => Some(
-                gfxcache_trace::create(path, meta)
-                    .with_context(|| format!("cannot create {}", path.display()))?,
-            ),
-            None => None,
-        };
-        let state = Rc::new(RefCell::new(Sink {
-            writer,
-            error: None,
-            per_pass: vec![("(flush)".to_string(), StreamCounts::default())],
-            current: 0,
-        }));
-        let caches = (!args.raw).then(|| {
-            let st = state.clone();
-            let f: LlcSink = Box::new(move |r| st.borrow_mut().take(r));
-            if args.tbr() {
-                Caches::Tbr(Box::new(TbrCaches::new(
-                    &TbrCacheConfig::table_i(args.fps),
-                    f,
-                )))
-            } else {
-                Caches::Imr(Box::new(RenderCaches::new(f)))
-            }
-        });
-        Ok(Consumer { caches, state })
-    }
-
-    fn take(&mut self, r: Record) {
-        match &mut self.caches {
-            Some(Caches::Imr(c)) => c.record(r),
-            Some(Caches::Tbr(c)) => c.record(r),
-            None => self.state.borrow_mut().take(r),
-        }
-    }
-
-    /// Counters, and the trace finished (renamed into place).
-    fn finish(self, out: Option<&Path>) -> Result<Consumed> {
-        let (caches, tex_per_fp) = match &self.caches {
-            Some(Caches::Imr(c)) => (
-                c.stats()
-                    .into_iter()
-                    .map(|(n, s)| (n.to_string(), s))
-                    .collect(),
-                Vec::new(),
-            ),
-            Some(Caches::Tbr(c)) => {
-                let tex = c.texture_stats();
-                let mut v = vec![("vertex".to_string(), c.vertex_stats())];
-                v.extend(
-                    tex.iter()
-                        .enumerate()
-                        .map(|(i, s)| (format!("tex-fp{i}"), *s)),
-                );
-                (v, tex)
-            }
-            None => (Vec::new(), Vec::new()),
-        };
-        drop(self.caches);
-        let mut s = self.state.borrow_mut();
-        if let Some(e) = s.error.take() {
-            return Err(e);
-        }
-        if let (Some(w), Some(path)) = (s.writer.take(), out) {
-            w.finish()
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        let per_pass = std::mem::take(&mut s.per_pass);
-        Ok(Consumed {
-            per_pass,
-            caches,
-            tex_per_fp,
-        })
     }
 }
 
@@ -424,6 +182,72 @@ impl Args {
         }
         Ok(())
     }
+
+    /// The session these arguments ask for.
+    pub fn request(&self) -> RenderRequest {
+        let mode = if self.tbr() {
+            Mode::Tbr(TbrConfig {
+                tile_size: self.tile_size,
+                order: self.tile_order.into(),
+                fps: self.fps,
+                hsr: self.hsr,
+            })
+        } else {
+            Mode::Imr
+        };
+        let (width, height) = self.resolution();
+        RenderRequest {
+            mode,
+            width,
+            height,
+            frames: self.frames,
+            passes: self.passes.into(),
+            binning: self.binned.is_some().then(|| BinningConfig {
+                tile_size: self.tile_size,
+                order: self.tile_order.into(),
+            }),
+            raw: self.raw,
+            threads: self.threads,
+        }
+    }
+
+    fn files(&self) -> Files {
+        Files {
+            trace: self.out.clone(),
+            png: self.png.clone(),
+            binned: self.binned.clone(),
+        }
+    }
+}
+
+/// Where a session's outputs go (each optional).
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    /// The stream after the caches, as a trace (format by extension).
+    pub trace: Option<PathBuf>,
+    /// The last frame's picture, as PNG.
+    pub png: Option<PathBuf>,
+    /// The binned passes, as JSON (with a `binning` in the request).
+    pub binned: Option<PathBuf>,
+}
+
+/// A session rendered into its files.
+pub struct Done {
+    pub summary: RenderSummary,
+    /// Tile by tile: the baseline Tiling Engine's Parameter Buffer traffic
+    /// the trace carries.
+    pub pb: Option<PbTrafficStats>,
+    /// With binned passes: TCOR's Table II for each.
+    pub binned: Vec<BinnedOut>,
+}
+
+/// The built-in scene or scene file `spec`, its warnings on stderr.
+pub fn load_scene(spec: &str) -> Result<Scene> {
+    let scene = gfxcache_render::scene::resolve(spec)?;
+    for w in &scene.warnings {
+        eprintln!("warning: {}: {w}", scene.name);
+    }
+    Ok(scene)
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -438,471 +262,157 @@ pub fn run(args: Args) -> Result<()> {
         ],
         &[("--scene", Some(Path::new(&args.scene)))],
     )?;
-    let scene = gfxcache_render::scene::resolve(&args.scene)?;
-    for w in &scene.warnings {
-        eprintln!("warning: {}: {w}", scene.name);
-    }
+    let scene = load_scene(&args.scene)?;
     let out = render_scene(&scene, &args)?;
     if args.json {
-        print_json(&out)
+        print_json(&out.json())
     } else {
         print!("{}", text(&out));
         Ok(())
     }
 }
 
-/// Renders `args.scene` into `args.out` / `args.png` (and `args.binned`)
-/// without printing a summary: how other commands (`gspc`, `tcor`) make
-/// their frame. Returns each render cache's name and accesses.
-pub fn render_quietly(args: &Args) -> Result<Vec<(String, u64)>> {
-    args.check()?;
-    let scene = gfxcache_render::scene::resolve(&args.scene)?;
-    for w in &scene.warnings {
-        eprintln!("warning: {}: {w}", scene.name);
-    }
-    let out = render_scene(&scene, args)?;
-    Ok(out
-        .render_caches
-        .into_iter()
-        .map(|c| (c.cache, c.accesses))
-        .collect())
-}
-
-fn config(scene: &Scene, args: &Args) -> FrameConfig {
-    let mut p = scene.passes;
-    let off = args.passes;
-    p.shadow &= !off.no_shadow;
-    p.reflection &= !off.no_reflection;
-    p.deferred &= !off.forward;
-    p.transparent &= !off.no_transparent;
-    p.post &= !off.no_post;
-    let (w, h) = args.resolution();
-    FrameConfig {
-        passes: Some(p),
-        threads: args.threads.max(1),
-        binning: args.binned.is_some().then(|| BinningConfig {
-            tile_size: args.tile_size,
-            order: args.tile_order.into(),
-        }),
-        tbr: args.tbr().then(|| TbrConfig {
-            tile_size: args.tile_size,
-            order: args.tile_order.into(),
-            fps: args.fps,
-            hsr: args.hsr,
-        }),
-        ..FrameConfig::new(w, h)
-    }
-}
-
-/// Records per batch handed to the consumer thread.
-const BATCH: usize = 1 << 16;
-
 fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
     let start = Instant::now();
-    let cfg = config(scene, args);
-    let mut renderer = FrameRenderer::new(scene, cfg)?;
-    let meta = TraceMeta {
-        generator: format!("gfxcache {} render", env!("CARGO_PKG_VERSION")),
-        scene: Some(scene.name.clone()),
-        resolution: Some([cfg.width, cfg.height]),
-        mode: Some(args.mode.clone()),
-        block_size: Some(64),
-        frames: Some(args.frames),
-        extra: trace_extra(args),
+    let done = render_to_files(scene, &args.request(), &args.files())?;
+    Ok(Output {
+        done,
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+        png: args.png.as_ref().map(|p| p.display().to_string()),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Renders `scene` as `request` says into `files` (a progress bar on
+/// stderr): the trace of the stream after the caches (tile by tile with
+/// the baseline Tiling Engine's Parameter Buffer traffic), the picture and
+/// the binned passes, each written whole or not at all.
+pub fn render_to_files(scene: &Scene, request: &RenderRequest, files: &Files) -> Result<Done> {
+    let meta = request.trace_meta(&scene.name);
+    let sink = TraceSink::create(files.trace.as_deref(), &meta)?;
+    let (parts, pb) = match request.mode {
+        Mode::Imr => (session_with(scene, request, PassThrough, sink)?.0, None),
+        Mode::Tbr(_) => {
+            let (parts, stage) = session_with(scene, request, PbTrafficStage::baseline(), sink)?;
+            let pb = stage
+                .finish()
+                .context("the baseline Tiling Engine's Parameter Buffer traffic")?;
+            (parts, Some(pb))
+        }
     };
-    let bar = progress::count("rendering", args.frames as u64);
-    let mut summaries = Vec::new();
-    let consumed = if cfg.threads >= 2 {
-        let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(4);
-        let (ready_tx, ready_rx) = mpsc::channel::<Result<()>>();
-        let targs = args.clone();
-        let handle = std::thread::spawn(move || -> Result<Consumed> {
-            let mut c = match Consumer::new(&targs, &meta) {
-                Ok(c) => {
-                    let _ = ready_tx.send(Ok(()));
-                    c
-                }
-                Err(e) => {
-                    let _ = ready_tx.send(Err(e));
-                    return Err(anyhow::anyhow!("no consumer"));
-                }
-            };
-            for batch in rx {
-                for r in batch {
-                    c.take(r);
-                }
-            }
-            c.finish(targs.out.as_deref())
-        });
-        ready_rx
-            .recv()
-            .map_err(|_| anyhow::anyhow!("the render-cache thread stopped"))??;
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut sent_ok = true;
-        for f in 0..args.frames {
-            let s = renderer.render(f, args.frames, &mut |r| {
-                batch.push(r);
-                if batch.len() >= BATCH && sent_ok {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                    sent_ok = tx.send(full).is_ok();
-                }
-            });
-            summaries.push(s);
-            bar.inc(1);
-        }
-        if sent_ok && !batch.is_empty() {
-            let _ = tx.send(batch);
-        }
-        drop(tx);
-        handle
-            .join()
-            .map_err(|_| anyhow::anyhow!("the render-cache thread panicked"))??
-    } else {
-        let mut c = Consumer::new(args, &meta)?;
-        for f in 0..args.frames {
-            summaries.push(renderer.render(f, args.frames, &mut |r| c.take(r)));
-            bar.inc(1);
-        }
-        c.finish(args.out.as_deref())?
-    };
-    bar.finish_and_clear();
-    if let Some(png) = &args.png {
-        write_png(png, cfg.width, cfg.height, &renderer.picture())?;
+    parts.sink.finish()?;
+    if let Some(path) = &files.png {
+        write_png(path, &parts.picture)?;
     }
-    let binned = match &args.binned {
-        Some(path) => super::binned::write(path, &renderer.take_binned())?,
+    let binned = match &files.binned {
+        Some(path) => super::binned::write(path, &parts.binned)?,
         None => Vec::new(),
     };
-    let mut out = summarize(scene, args, &renderer, &summaries, consumed, start);
-    out.binned = binned;
-    Ok(out)
+    Ok(Done {
+        summary: parts.summary,
+        pb,
+        binned,
+    })
 }
 
-/// What the trace header says about its stream beyond the standard fields.
-fn trace_extra(args: &Args) -> std::collections::BTreeMap<String, serde_json::Value> {
-    let stream = match (args.raw, args.tbr()) {
-        (true, _) => "pipeline",
-        (false, false) => "llc",
-        // The L1s' misses, the tile flushes and the Tiling Engine's
-        // traffic: what a tile-based GPU's L2 is asked for.
-        (false, true) => "l2",
+/// What a session gave back, the stage apart.
+struct Parts {
+    summary: RenderSummary,
+    picture: Picture,
+    binned: Vec<gfxcache_trace::binned::BinnedPass>,
+    sink: TraceSink,
+}
+
+fn session_with<T: RecordStage>(
+    scene: &Scene,
+    request: &RenderRequest,
+    stage: T,
+    sink: TraceSink,
+) -> Result<(Parts, T)> {
+    let bar = progress::count("rendering", u64::from(request.frames));
+    let r = session::render(scene, request, stage, sink, |n| {
+        bar.set_position(u64::from(n))
+    })?;
+    bar.finish_and_clear();
+    let parts = Parts {
+        summary: r.summary,
+        picture: r.picture,
+        binned: r.binned,
+        sink: r.sink,
     };
-    let mut m = std::collections::BTreeMap::new();
-    m.insert("stream".into(), stream.into());
-    if args.tbr() {
-        m.insert("tile_size".into(), args.tile_size.into());
-        let order: gfxcache_tcor::TileOrder = args.tile_order.into();
-        m.insert("tile_order".into(), order.name().into());
-        m.insert("fps".into(), args.fps.into());
-        m.insert("hsr".into(), args.hsr.into());
-    }
-    m
+    Ok((parts, r.stage))
 }
 
-fn write_png(path: &Path, w: u32, h: u32, pixels: &[[u8; 4]]) -> Result<()> {
-    let bytes: Vec<u8> = pixels.iter().flatten().copied().collect();
+/// The trace writer as a session's sink: keeps the first write error (and
+/// writes nothing after it) for [`TraceSink::finish`].
+pub struct TraceSink {
+    writer: Option<(PathBuf, Box<dyn TraceWrite>)>,
+    error: Option<TraceError>,
+}
+
+impl TraceSink {
+    /// A writer of `path` (`<path>.partial` until finished), or a sink
+    /// that drops everything.
+    pub fn create(path: Option<&Path>, meta: &TraceMeta) -> Result<TraceSink> {
+        let writer = match path {
+            Some(p) => Some((
+                p.to_path_buf(),
+                gfxcache_trace::create(p, meta)
+                    .with_context(|| format!("cannot create {}", p.display()))?,
+            )),
+            None => None,
+        };
+        Ok(TraceSink {
+            writer,
+            error: None,
+        })
+    }
+
+    /// The first write error, or the trace finished (renamed into place).
+    pub fn finish(self) -> Result<()> {
+        if let Some(e) = self.error {
+            return Err(e.into());
+        }
+        if let Some((path, w)) = self.writer {
+            w.finish()
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+impl RecordSink for TraceSink {
+    #[inline]
+    fn record(&mut self, r: Record) {
+        let Some((_, w)) = &mut self.writer else {
+            return;
+        };
+        if self.error.is_some() {
+            return;
+        }
+        let res = match &r {
+            Record::Access(a) => w.write_access(a),
+            Record::Marker(m) => w.write_marker(m),
+        };
+        if let Err(e) = res {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// Writes `picture` to `path` as PNG (through a `.partial` file).
+pub fn write_png(path: &Path, picture: &Picture) -> Result<()> {
     crate::output::write_atomically(path, |tmp| {
         image::save_buffer_with_format(
             tmp,
-            &bytes,
-            w,
-            h,
+            &picture.rgba,
+            picture.width,
+            picture.height,
             image::ExtendedColorType::Rgba8,
             image::ImageFormat::Png,
         )
         .map_err(Into::into)
     })
-}
-
-fn summarize(
-    scene: &Scene,
-    args: &Args,
-    r: &FrameRenderer<'_>,
-    frames: &[gfxcache_render::frame::FrameSummary],
-    consumed: Consumed,
-    start: Instant,
-) -> Output {
-    let mut stats = Stats::default();
-    let mut pipeline = StreamCounts::default();
-    // Per pass name, in order of first appearance.
-    let mut passes: Vec<(String, &'static str, Stats, StreamCounts)> = Vec::new();
-    for f in frames {
-        for p in &f.passes {
-            add_stats(&mut stats, &p.stats);
-            pipeline.merge(&p.accesses);
-            match passes.iter_mut().find(|x| x.0 == p.name) {
-                Some(x) => {
-                    add_stats(&mut x.2, &p.stats);
-                    x.3.merge(&p.accesses);
-                }
-                None => passes.push((p.name.to_string(), p.kind.name(), p.stats, p.accesses)),
-            }
-        }
-    }
-    let mut llc = StreamCounts::default();
-    for (_, c) in &consumed.per_pass {
-        llc.merge(c);
-    }
-    let llc_of = |name: &str| {
-        consumed
-            .per_pass
-            .iter()
-            .find(|p| p.0 == name)
-            .map(|p| p.1)
-            .unwrap_or_default()
-    };
-    let mut per_pass: Vec<PassOut> = passes
-        .iter()
-        .map(|(name, kind, s, c)| {
-            let l = llc_of(name);
-            PassOut {
-                name: name.clone(),
-                kind,
-                draws: s.draws,
-                triangles_in: s.triangles_in,
-                fragments_shaded: s.fragments_shaded,
-                texels: s.texels,
-                pipeline_accesses: c.total(),
-                llc_accesses: l.total(),
-                pipeline: by_stream(c),
-                llc: by_stream(&l),
-            }
-        })
-        .collect();
-    let flush = llc_of("(flush)");
-    if flush.total() > 0 {
-        per_pass.push(PassOut {
-            name: "(flush)".into(),
-            kind: "other",
-            draws: 0,
-            triangles_in: 0,
-            fragments_shaded: 0,
-            texels: 0,
-            pipeline_accesses: 0,
-            llc_accesses: flush.total(),
-            pipeline: Default::default(),
-            llc: by_stream(&flush),
-        });
-    }
-    let (width, height) = (r.config().width, r.config().height);
-    let pixels = width as u64 * height as u64 * frames.len() as u64;
-    // Overdraw counts the screen-sized geometry passes only (the shadow map
-    // and the reflection have their own resolutions; full-screen passes
-    // shade each pixel once by construction).
-    let screen_shaded: u64 = passes
-        .iter()
-        .filter(|x| matches!(x.0.as_str(), "gbuffer" | "forward" | "transparent"))
-        .map(|x| x.2.fragments_shaded)
-        .sum();
-    let p = r.passes();
-    let on: Vec<String> = [
-        ("shadow", p.shadow),
-        ("reflection", p.reflection && scene.mirror.is_some()),
-        ("gbuffer", p.deferred),
-        ("lighting", p.deferred),
-        ("forward", !p.deferred),
-        ("transparent", p.transparent),
-        ("post", p.post),
-        ("display", true),
-    ]
-    .iter()
-    .filter(|x| x.1)
-    .map(|x| x.0.to_string())
-    .collect();
-    let tbr = match (r.tbr_stats(), r.config().tbr) {
-        (Some(t), Some(c)) => Some(TbrOut {
-            tile_size: c.tile_size,
-            order: c.order.name(),
-            fps: c.fps,
-            hsr: c.hsr,
-            render_passes: t.render_passes,
-            tiles: t.tiles,
-            quads_per_fp: t.quads_per_fp.clone(),
-            texture_hit_rate_per_fp: consumed.tex_per_fp.iter().map(hit_rate).collect(),
-            loaded_blocks: t.loaded_blocks,
-            flushed_blocks: t.flushed_blocks,
-            pb_l2_reads: t.pb_reads,
-            pb_l2_writes: t.pb_writes,
-            pb_overflow_passes: t.pb_overflow_passes,
-            hsr_hidden: t.hsr_hidden,
-        }),
-        _ => None,
-    };
-    Output {
-        scene: scene.name.clone(),
-        mode: args.mode.clone(),
-        width,
-        height,
-        frames: args.frames,
-        raw: args.raw,
-        threads: args.threads.max(1),
-        passes: on,
-        triangles_in: stats.triangles_in,
-        triangles_after_cull: stats.triangles_after_cull,
-        fragments: stats.fragments,
-        fragments_shaded: stats.fragments_shaded,
-        overdraw: screen_shaded as f64 / pixels.max(1) as f64,
-        texels_sampled: stats.texels,
-        pipeline_accesses: pipeline.total(),
-        llc_accesses: llc.total(),
-        per_pass,
-        pipeline: by_stream(&pipeline),
-        llc: by_stream(&llc),
-        render_caches: consumed
-            .caches
-            .iter()
-            .map(|(name, s)| CacheOut {
-                cache: name.clone(),
-                accesses: s.accesses,
-                hits: s.hits,
-                misses: s.misses,
-                writebacks: s.writebacks,
-                hit_rate: hit_rate(s),
-            })
-            .collect(),
-        out: args.out.as_ref().map(|p| p.display().to_string()),
-        png: args.png.as_ref().map(|p| p.display().to_string()),
-        seconds: start.elapsed().as_secs_f64(),
-        binned: Vec::new(),
-        tbr,
-    }
-}
-
-fn text(o: &Output) -> String {
-    // Tile-based frames go through L1s only: what leaves them is the L2's
-    // request stream (the `llc` fields of the JSON).
-    let level = if o.mode == "tbr" { "L2" } else { "LLC" };
-    let mut s = format!(
-        "scene {}  {}x{}  {}  {} frame(s)  passes: {}\n\
-         triangles {} in, {} after culling; fragments {} ({} shaded, overdraw {:.2}); texels sampled {}\n\
-         accesses: pipeline {}, {level} {}{}  ({:.2} s)\n\n",
-        o.scene,
-        o.width,
-        o.height,
-        o.mode,
-        o.frames,
-        o.passes.join(" "),
-        thousands(o.triangles_in),
-        thousands(o.triangles_after_cull),
-        thousands(o.fragments),
-        thousands(o.fragments_shaded),
-        o.overdraw,
-        thousands(o.texels_sampled),
-        thousands(o.pipeline_accesses),
-        thousands(o.llc_accesses),
-        if o.raw { " (raw: trace holds the pipeline stream)" } else { "" },
-        o.seconds,
-    );
-    let mut t = Table::new([
-        "pass",
-        "kind",
-        "draws",
-        "triangles",
-        "shaded",
-        "pipeline",
-        level,
-    ])
-    .left(1);
-    for p in &o.per_pass {
-        t.row([
-            p.name.clone(),
-            p.kind.to_string(),
-            thousands(p.draws),
-            thousands(p.triangles_in),
-            thousands(p.fragments_shaded),
-            thousands(p.pipeline_accesses),
-            thousands(p.llc_accesses),
-        ]);
-    }
-    s.push_str(&t.render());
-    s.push('\n');
-    let (lr, lw) = (format!("{level} R"), format!("{level} W"));
-    let mut t = Table::new([
-        "stream",
-        "pipeline R",
-        "pipeline W",
-        lr.as_str(),
-        lw.as_str(),
-    ]);
-    for st in Stream::ALL {
-        let p = o.pipeline.get(st.name()).copied().unwrap_or_default();
-        let l = o.llc.get(st.name()).copied().unwrap_or_default();
-        if p.reads + p.writes + l.reads + l.writes > 0 {
-            t.row([
-                st.name().to_string(),
-                thousands(p.reads),
-                thousands(p.writes),
-                thousands(l.reads),
-                thousands(l.writes),
-            ]);
-        }
-    }
-    s.push_str(&t.render());
-    if !o.render_caches.is_empty() {
-        s.push('\n');
-        let mut t = Table::new([
-            "render cache",
-            "accesses",
-            "hits",
-            "hit rate",
-            "write-backs",
-        ]);
-        for c in &o.render_caches {
-            t.row([
-                c.cache.to_string(),
-                thousands(c.accesses),
-                thousands(c.hits),
-                percent(c.hit_rate),
-                thousands(c.writebacks),
-            ]);
-        }
-        s.push_str(&t.render());
-    }
-    if let Some(t) = &o.tbr {
-        s.push_str(&format!(
-            "\ntiles: {} in {} render passes ({}x{} pixels, {} order); blocks loaded {}, flushed {}; \
-             Parameter Buffer to L2: {} reads, {} writes{}\n",
-            thousands(t.tiles),
-            thousands(t.render_passes),
-            t.tile_size,
-            t.tile_size,
-            t.order,
-            thousands(t.loaded_blocks),
-            thousands(t.flushed_blocks),
-            thousands(t.pb_l2_reads),
-            thousands(t.pb_l2_writes),
-            if t.pb_overflow_passes > 0 {
-                format!(
-                    " ({} render passes overflowed the baseline lists: interleaved layout)",
-                    t.pb_overflow_passes
-                )
-            } else {
-                String::new()
-            },
-        ));
-        if t.hsr {
-            s.push_str(&format!(
-                "hidden-surface removal: {} covered pixels taken out before the depth test\n",
-                thousands(t.hsr_hidden)
-            ));
-        }
-        let mut tb = Table::new(["fragment processor", "quads", "texture hit rate"]);
-        for (i, q) in t.quads_per_fp.iter().enumerate() {
-            let rate = t
-                .texture_hit_rate_per_fp
-                .get(i)
-                .map_or("-".to_string(), |r| percent(*r));
-            tb.row([format!("fp{i}"), thousands(*q), rate]);
-        }
-        s.push_str(&tb.render());
-    }
-    s.push_str(&super::binned::table(&o.binned));
-    for (what, f) in [("trace", &o.out), ("picture", &o.png)] {
-        if let Some(f) = f {
-            s.push_str(&format!("wrote {what} {f}\n"));
-        }
-    }
-    s
 }
 
 #[cfg(test)]

@@ -1,0 +1,101 @@
+//! What a frame did: per pass, the pipeline's counters and its accesses
+//! by stream.
+
+use gfxcache_trace::{Access, PassKind, Stream};
+
+use crate::pipeline::Stats;
+
+/// Accesses per stream, reads and writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamCounts {
+    pub reads: [u64; Stream::COUNT],
+    pub writes: [u64; Stream::COUNT],
+}
+
+impl StreamCounts {
+    #[inline]
+    pub fn add(&mut self, a: &Access) {
+        if a.op.is_write() {
+            self.writes[a.stream.index()] += 1;
+        } else {
+            self.reads[a.stream.index()] += 1;
+        }
+    }
+
+    pub fn merge(&mut self, o: &StreamCounts) {
+        for s in 0..Stream::COUNT {
+            self.reads[s] += o.reads[s];
+            self.writes[s] += o.writes[s];
+        }
+    }
+
+    /// Reads plus writes of `s`.
+    pub fn of(&self, s: Stream) -> u64 {
+        self.reads[s.index()] + self.writes[s.index()]
+    }
+
+    pub fn total(&self) -> u64 {
+        self.reads.iter().chain(&self.writes).sum()
+    }
+}
+
+/// What one pass did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PassSummary {
+    pub name: &'static str,
+    pub kind: PassKind,
+    pub stats: Stats,
+    /// Pipeline-side accesses (before the render caches).
+    pub accesses: StreamCounts,
+}
+
+/// What one frame did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameSummary {
+    pub frame: u32,
+    pub width: u32,
+    pub height: u32,
+    pub passes: Vec<PassSummary>,
+}
+
+impl FrameSummary {
+    /// Pipeline counters summed over the passes.
+    pub fn stats(&self) -> Stats {
+        let mut t = Stats::default();
+        for p in &self.passes {
+            add_stats(&mut t, &p.stats);
+        }
+        t
+    }
+
+    /// Pipeline-side accesses summed over the passes.
+    pub fn accesses(&self) -> StreamCounts {
+        let mut t = StreamCounts::default();
+        for p in &self.passes {
+            t.merge(&p.accesses);
+        }
+        t
+    }
+
+    pub fn pass(&self, name: &str) -> Option<&PassSummary> {
+        self.passes.iter().find(|p| p.name == name)
+    }
+}
+
+/// `t += s`, field by field.
+pub fn add_stats(t: &mut Stats, s: &Stats) {
+    t.draws += s.draws;
+    t.triangles_in += s.triangles_in;
+    t.triangles_after_cull += s.triangles_after_cull;
+    t.vertex_fetches += s.vertex_fetches;
+    t.vertex_cache_hits += s.vertex_cache_hits;
+    t.quads += s.quads;
+    t.fragments += s.fragments;
+    t.fragments_shaded += s.fragments_shaded;
+    t.killed_hiz += s.killed_hiz;
+    t.killed_early_z += s.killed_early_z;
+    t.killed_late_z += s.killed_late_z;
+    t.killed_stencil += s.killed_stencil;
+    t.fragments_written += s.fragments_written;
+    t.texels += s.texels;
+}

@@ -1,0 +1,283 @@
+//! A render session: frames of a scene asked for with a small
+//! [`RenderRequest`], through the caches of the request's mode, to a
+//! caller's sink, with a [`RenderSummary`] of what it cost. This is what
+//! `gfxcache render` runs, and what a study (or a script) calls to make its
+//! frames.
+//!
+//! [`render`] composes, on one side of a bounded channel, the frame
+//! renderer ([`FrameRenderer`]) and, on the other (the consumer side, on
+//! the calling thread):
+//!
+//! ```text
+//! stage -> pipeline tally -> caches -> output tally -> sink
+//! ```
+//!
+//! - the **stage** ([`RecordStage`]) sees the GPU's stream first, with each
+//!   binned render pass in its place; it is where a Tiling Engine model
+//!   puts its Parameter Buffer traffic (`gfxcache-tcor`'s
+//!   `PbTrafficStage`, which the command line passes in tile-based mode),
+//!   or [`PassThrough`] for nothing. What it adds is GPU traffic like the
+//!   rest: it is counted on the pipeline side and goes through the caches
+//!   (which pass Parameter Buffer blocks through: they are already the
+//!   Tiling Engine's L2 requests);
+//! - the **caches** of the mode: the GSPC paper's render caches
+//!   ([`Mode::Imr`], [`RenderCaches`](crate::RenderCaches): the LLC
+//!   stream) or TCOR Table I's L1s ([`Mode::Tbr`],
+//!   [`TbrCaches`](crate::TbrCaches): the L2 stream); none with
+//!   [`RenderRequest::raw`] (the pipeline stream);
+//! - the **sink** ([`RecordSink`]) receives the records after the caches
+//!   and the binned passes in order, e.g. a trace writer.
+//!
+//! Both tallies count accesses per pass name and stream; with the
+//! renderer's own counters (triangles, fragments, texels) they make the
+//! [`RenderSummary`]. The picture of the last frame comes back as a
+//! [`Picture`], the binned passes when [`RenderRequest::binning`] asks for
+//! them. Progress goes to a callback (frames whose records the sink has
+//! had), on the calling thread.
+//!
+//! **Threads.** With [`RenderRequest::threads`] of 2 or more the renderer
+//! runs on a thread of its own and sends batches of records (with the
+//! binned passes between them) in order through a bounded channel to the
+//! consumer side on the calling thread, and it runs large draws' front ends
+//! on a third ([`crate::frame`]); with 1 everything runs on the calling
+//! thread. Neither the stage nor the sink has to be `Send`, and the sink
+//! sees the same stream either way: output never depends on the thread
+//! count.
+
+mod consumer;
+mod summary;
+mod threads;
+
+use serde::{Deserialize, Serialize};
+
+use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
+
+use crate::frame::{FrameConfig, FrameError, FrameRenderer};
+use crate::pipeline::{BinningConfig, TbrConfig};
+use crate::scene::{Passes, Scene};
+
+use consumer::Consumer;
+pub use summary::{CacheFigures, PassFigures, RenderSummary, Rw, TbrFigures};
+
+/// How the GPU renders, and through which caches its stream goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Immediate mode through the GSPC paper's render caches: the trace is
+    /// the LLC stream.
+    Imr,
+    /// Tile by tile through TCOR Table I's L1s: the trace is the L2 stream.
+    Tbr(TbrConfig),
+}
+
+impl Mode {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Mode::Imr => "imr",
+            Mode::Tbr(_) => "tbr",
+        }
+    }
+
+    pub fn tbr(&self) -> Option<TbrConfig> {
+        match self {
+            Mode::Imr => None,
+            Mode::Tbr(t) => Some(*t),
+        }
+    }
+
+    /// The screen size of the papers: 1920x1080 (GSPC) in immediate mode,
+    /// TCOR Table I's 1960x768 tile by tile.
+    pub fn default_resolution(&self) -> (u32, u32) {
+        match self {
+            Mode::Imr => (1920, 1080),
+            Mode::Tbr(_) => TbrConfig::TABLE_I_RESOLUTION,
+        }
+    }
+}
+
+/// Passes to leave out of those the scene has (a pass the scene lacks
+/// stays out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassSwitches {
+    pub no_shadow: bool,
+    pub no_reflection: bool,
+    /// One forward main pass instead of G-buffer + deferred lighting.
+    pub forward: bool,
+    pub no_transparent: bool,
+    /// No bloom chain and no tone mapping (the display pass only clamps).
+    pub no_post: bool,
+}
+
+impl PassSwitches {
+    /// The scene's passes with these switched off.
+    pub fn apply(&self, mut p: Passes) -> Passes {
+        p.shadow &= !self.no_shadow;
+        p.reflection &= !self.no_reflection;
+        p.deferred &= !self.forward;
+        p.transparent &= !self.no_transparent;
+        p.post &= !self.no_post;
+        p
+    }
+}
+
+/// Which frames to render, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenderRequest {
+    pub mode: Mode,
+    pub width: u32,
+    pub height: u32,
+    /// Frames along the scene's camera path (at least 1).
+    pub frames: u32,
+    pub passes: PassSwitches,
+    /// Bin every pass's triangles as a Polygon List Builder does (in
+    /// immediate mode with these tiles; tile by tile every render pass is
+    /// binned with the mode's own) and return the binned passes
+    /// ([`Rendered::binned`]). `None`: none returned.
+    pub binning: Option<BinningConfig>,
+    /// No caches: the sink gets the pipeline's own stream.
+    pub raw: bool,
+    /// 1: everything on the calling thread; 2 or more: see the module
+    /// documentation. Results do not depend on it.
+    pub threads: usize,
+}
+
+impl RenderRequest {
+    /// One frame at the mode's default resolution, all the scene's
+    /// passes, through the caches, on two threads.
+    pub fn new(mode: Mode) -> RenderRequest {
+        let (width, height) = mode.default_resolution();
+        RenderRequest {
+            mode,
+            width,
+            height,
+            frames: 1,
+            passes: PassSwitches::default(),
+            binning: None,
+            raw: false,
+            threads: 2,
+        }
+    }
+
+    /// Why the request cannot be rendered, before anything is.
+    pub fn check(&self) -> Result<(), FrameError> {
+        if self.frames == 0 {
+            return Err(FrameError::Config("at least one frame".into()));
+        }
+        if let Some(b) = &self.binning {
+            b.check().map_err(FrameError::Config)?;
+        }
+        Ok(())
+    }
+
+    /// The frame renderer's configuration for `scene`.
+    pub fn frame_config(&self, scene: &Scene) -> FrameConfig {
+        FrameConfig {
+            passes: Some(self.passes.apply(scene.passes)),
+            threads: self.threads.max(1),
+            binning: match self.mode {
+                Mode::Imr => self.binning,
+                Mode::Tbr(_) => None,
+            },
+            tbr: self.mode.tbr(),
+            ..FrameConfig::new(self.width, self.height)
+        }
+    }
+
+    /// The stream the sink gets: `llc`, `l2` (tile by tile: the L1s'
+    /// misses, the tile loads and stores and a Tiling Engine's traffic) or
+    /// `pipeline` (raw).
+    pub fn stream(&self) -> &'static str {
+        match (self.raw, self.mode) {
+            (true, _) => "pipeline",
+            (false, Mode::Imr) => "llc",
+            (false, Mode::Tbr(_)) => "l2",
+        }
+    }
+
+    /// The header of a trace of this session's stream: scene, resolution,
+    /// mode, frames, 64-byte blocks, and the stream and (tile by tile) the
+    /// tile size, order, fragment processors and HSR as extra fields.
+    pub fn trace_meta(&self, scene: &str) -> TraceMeta {
+        let mut extra = std::collections::BTreeMap::new();
+        extra.insert("stream".into(), self.stream().into());
+        if let Mode::Tbr(t) = self.mode {
+            extra.insert("tile_size".into(), t.tile_size.into());
+            extra.insert("tile_order".into(), t.order.name().into());
+            extra.insert("fps".into(), t.fps.into());
+            extra.insert("hsr".into(), t.hsr.into());
+        }
+        TraceMeta {
+            generator: format!("gfxcache {} render", env!("CARGO_PKG_VERSION")),
+            scene: Some(scene.to_string()),
+            resolution: Some([self.width, self.height]),
+            mode: Some(self.mode.name().to_string()),
+            block_size: Some(64),
+            frames: Some(self.frames),
+            extra,
+        }
+    }
+}
+
+/// The last frame's picture: row-major RGBA8, 4 bytes a pixel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+}
+
+/// What a session made; the stage and the sink come back to be finished.
+pub struct Rendered<T, S> {
+    pub summary: RenderSummary,
+    pub picture: Picture,
+    /// With [`RenderRequest::binning`]: every binned (render) pass, in
+    /// stream order.
+    pub binned: Vec<BinnedPass>,
+    pub stage: T,
+    pub sink: S,
+}
+
+/// Renders `request.frames` frames of `scene` to `sink` through `stage`
+/// and the mode's caches (see the module documentation); `progress` is
+/// told the frames done after each frame. Errors: a request or scene that
+/// cannot be rendered, or render targets too large for the memory there is
+/// ([`FrameError`]), before any frame.
+pub fn render<T: RecordStage, S: RecordSink>(
+    scene: &Scene,
+    request: &RenderRequest,
+    stage: T,
+    sink: S,
+    progress: impl FnMut(u32),
+) -> Result<Rendered<T, S>, FrameError> {
+    let start = std::time::Instant::now();
+    request.check()?;
+    let mut renderer = FrameRenderer::new(scene, request.frame_config(scene))?;
+    let consumer = Consumer::new(request, stage, sink);
+    let (frames, consumer, binned) = if request.threads >= 2 {
+        threads::render_beside(&mut renderer, request, consumer, progress)
+    } else {
+        threads::render_inline(&mut renderer, request, consumer, progress)
+    };
+    let (consumed, stage, sink) = consumer.finish();
+    let picture = renderer.picture_rgba()?;
+    let mut summary = summary::summarize(scene, request, &renderer, &frames, &consumed);
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(Rendered {
+        summary,
+        picture,
+        binned,
+        stage,
+        sink,
+    })
+}
+
+/// [`render`] without a stage.
+pub fn render_plain<S: RecordSink>(
+    scene: &Scene,
+    request: &RenderRequest,
+    sink: S,
+    progress: impl FnMut(u32),
+) -> Result<Rendered<PassThrough, S>, FrameError> {
+    render(scene, request, PassThrough, sink, progress)
+}

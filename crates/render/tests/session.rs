@@ -1,0 +1,226 @@
+//! Render sessions: the sink sees the same stream (records and binned
+//! passes in place) for any thread count; the summary counts what the
+//! pipeline and a stage sent and what reached the sink; the request's
+//! checks; progress frame by frame.
+
+use gfxcache_render::pipeline::{BinnedPass, BinningConfig};
+use gfxcache_render::scene::{resolve, Scene};
+use gfxcache_render::session::{render, render_plain, Mode, RenderRequest, RenderSummary};
+use gfxcache_render::TbrConfig;
+use gfxcache_trace::{Access, Marker, Record, RecordSink, RecordStage, Stream};
+
+/// The stream as the sink saw it.
+#[derive(Default, PartialEq, Debug)]
+struct Seen {
+    records: Vec<Record>,
+    /// Each binned pass with the number of records before it.
+    binned: Vec<(usize, BinnedPass)>,
+}
+
+impl RecordSink for Seen {
+    fn record(&mut self, r: Record) {
+        self.records.push(r);
+    }
+    fn binned(&mut self, pass: &BinnedPass) {
+        self.binned.push((self.records.len(), pass.clone()));
+    }
+}
+
+impl Seen {
+    fn accesses(&self) -> u64 {
+        self.records
+            .iter()
+            .filter(|r| matches!(r, Record::Access(_)))
+            .count() as u64
+    }
+}
+
+/// Puts one `other` read at address 0 after every `TileBegin` and after
+/// every binned pass, as a Tiling Engine model would.
+#[derive(Default)]
+struct Marking {
+    added: u64,
+}
+
+impl RecordStage for Marking {
+    fn record(&mut self, r: Record, out: &mut impl RecordSink) {
+        let tile = matches!(r, Record::Marker(Marker::TileBegin { .. }));
+        out.record(r);
+        if tile {
+            out.record(Record::Access(Access::read(0, Stream::Other)));
+            self.added += 1;
+        }
+    }
+
+    fn binned(&mut self, pass: &BinnedPass, out: &mut impl RecordSink) {
+        out.binned(pass);
+        out.record(Record::Access(Access::read(0, Stream::Other)));
+        self.added += 1;
+    }
+}
+
+fn scene() -> Scene {
+    resolve("atrium").expect("built-in scene")
+}
+
+fn request(mode: Mode, threads: usize) -> RenderRequest {
+    RenderRequest {
+        width: 96,
+        height: 64,
+        frames: 2,
+        threads,
+        ..RenderRequest::new(mode)
+    }
+}
+
+fn tbr() -> Mode {
+    Mode::Tbr(TbrConfig::default())
+}
+
+/// The summary without what depends on the run (time, threads).
+fn figures(s: &RenderSummary) -> RenderSummary {
+    RenderSummary {
+        seconds: 0.0,
+        threads: 0,
+        ..s.clone()
+    }
+}
+
+#[test]
+fn the_sink_sees_the_same_stream_for_any_thread_count() {
+    let scene = scene();
+    for mode in [Mode::Imr, tbr()] {
+        let mut runs = Vec::new();
+        for threads in [1, 2, 3] {
+            let r = RenderRequest {
+                binning: Some(BinningConfig::default()),
+                ..request(mode, threads)
+            };
+            let mut frames_done = Vec::new();
+            let out = render(&scene, &r, Marking::default(), Seen::default(), |n| {
+                frames_done.push(n)
+            })
+            .unwrap();
+            assert_eq!(frames_done, [1, 2]);
+            runs.push(out);
+        }
+        for r in &runs[1..] {
+            assert!(r.sink == runs[0].sink, "{mode:?}: another stream");
+            assert_eq!(figures(&r.summary), figures(&runs[0].summary));
+            assert_eq!(r.picture, runs[0].picture);
+            assert_eq!(r.binned, runs[0].binned);
+        }
+        let first = &runs[0];
+        let handed: Vec<&BinnedPass> = first.sink.binned.iter().map(|b| &b.1).collect();
+        assert!(!handed.is_empty());
+        assert!(handed.into_iter().eq(first.binned.iter()), "{mode:?}");
+        assert_eq!(first.summary.threads, 1);
+        assert_eq!(runs[1].summary.threads, 2);
+    }
+}
+
+#[test]
+fn the_summary_counts_what_the_pipeline_and_the_stage_sent_and_the_sink_got() {
+    let scene = scene();
+    for (mode, raw) in [(Mode::Imr, false), (tbr(), false), (tbr(), true)] {
+        // Immediate mode binned, so that the stage has passes to mark;
+        // tile by tile it marks the tiles and no binned pass comes back.
+        let r = RenderRequest {
+            raw,
+            binning: (mode == Mode::Imr).then(BinningConfig::default),
+            ..request(mode, 2)
+        };
+        let out = render(&scene, &r, Marking::default(), Seen::default(), |_| {}).unwrap();
+        let s = &out.summary;
+        let plain = render_plain(&scene, &r, Seen::default(), |_| {}).unwrap();
+        let what = format!("{mode:?} raw {raw}");
+        // The stage's records are GPU traffic: counted on both sides (no
+        // cache keeps `other`).
+        assert_eq!(
+            s.pipeline_accesses,
+            plain.summary.pipeline_accesses + out.stage.added,
+            "{what}"
+        );
+        assert_eq!(s.llc_accesses, out.sink.accesses(), "{what}");
+        assert!(out.stage.added > 0, "{what}");
+        assert_eq!(s.llc["other"].reads, out.stage.added, "{what}");
+        assert_eq!(
+            s.per_pass.iter().map(|p| p.llc_accesses).sum::<u64>(),
+            s.llc_accesses,
+            "{what}"
+        );
+        assert_eq!(
+            s.per_pass.iter().map(|p| p.pipeline_accesses).sum::<u64>(),
+            s.pipeline_accesses,
+            "{what}"
+        );
+        if raw {
+            assert_eq!(s.llc_accesses, s.pipeline_accesses);
+            assert!(s.render_caches.is_empty());
+        } else {
+            assert!(s.llc_accesses < s.pipeline_accesses, "{what}");
+            assert!(!s.render_caches.is_empty());
+        }
+        // Every cache's accesses, frame by frame: two frames, adding up.
+        for c in &s.render_caches {
+            assert_eq!(c.accesses_per_frame.len(), 2, "{what} {}", c.cache);
+            assert_eq!(
+                c.accesses_per_frame.iter().sum::<u64>(),
+                c.accesses,
+                "{what}"
+            );
+            assert!(
+                c.accesses_per_frame.iter().all(|&n| n > 0),
+                "{what} {}",
+                c.cache
+            );
+        }
+        assert_eq!(s.mode, mode.name());
+        assert_eq!(s.tbr.is_some(), mode.tbr().is_some());
+        assert_eq!(out.picture.rgba.len(), 96 * 64 * 4);
+        assert_eq!(out.binned.is_empty(), r.binning.is_none(), "{what}");
+    }
+}
+
+#[test]
+fn bad_requests_are_errors_before_any_frame() {
+    let scene = scene();
+    let mut called = false;
+    let mut bad = request(Mode::Imr, 2);
+    bad.frames = 0;
+    let e = render_plain(&scene, &bad, Seen::default(), |_| called = true)
+        .err()
+        .expect("an error");
+    assert!(e.to_string().contains("at least one frame"), "{e}");
+    bad.frames = 1;
+    bad.binning = Some(BinningConfig {
+        tile_size: 7,
+        ..BinningConfig::default()
+    });
+    let e = render_plain(&scene, &bad, Seen::default(), |_| called = true)
+        .err()
+        .expect("an error");
+    assert!(e.to_string().contains("tile size 7"), "{e}");
+    bad.binning = None;
+    bad.width = 0;
+    assert!(render_plain(&scene, &bad, Seen::default(), |_| called = true).is_err());
+    assert!(!called);
+}
+
+#[test]
+fn trace_headers_name_the_stream() {
+    let r = request(tbr(), 2);
+    let m = r.trace_meta("atrium");
+    assert_eq!(m.extra["stream"], "l2");
+    assert_eq!(m.extra["tile_order"], "zorder");
+    assert_eq!(m.mode.as_deref(), Some("tbr"));
+    assert_eq!(m.resolution, Some([96, 64]));
+    let raw = RenderRequest {
+        raw: true,
+        ..request(Mode::Imr, 1)
+    };
+    assert_eq!(raw.trace_meta("x").extra["stream"], "pipeline");
+    assert!(!raw.trace_meta("x").extra.contains_key("fps"));
+    assert_eq!(RenderRequest::new(tbr()).width, 1960);
+    assert_eq!(RenderRequest::new(Mode::Imr).height, 1080);
+}
