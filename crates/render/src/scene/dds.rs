@@ -42,123 +42,141 @@ pub fn decode(bytes: &[u8], path: &Path, name: String) -> Result<Image, SceneErr
             "not a DDS file: expected magic 'DDS ' and a 124-byte header".into(),
         ));
     }
-    let height = u32_at(bytes, 12);
-    let width = u32_at(bytes, 16);
-    let pf_flags = u32_at(bytes, 80);
-    let fourcc = u32_at(bytes, 84);
-    let bit_count = u32_at(bytes, 88);
-    let masks = [
-        u32_at(bytes, 92),
-        u32_at(bytes, 96),
-        u32_at(bytes, 100),
-        u32_at(bytes, 104),
-    ];
+    let header = Header {
+        height: u32_at(bytes, 12),
+        width: u32_at(bytes, 16),
+        pf_flags: u32_at(bytes, 80),
+        fourcc: u32_at(bytes, 84),
+        bit_count: u32_at(bytes, 88),
+        masks: [
+            u32_at(bytes, 92),
+            u32_at(bytes, 96),
+            u32_at(bytes, 100),
+            u32_at(bytes, 104),
+        ],
+    };
     let caps2 = u32_at(bytes, 112);
     if caps2 & (DDSCAPS2_CUBEMAP | DDSCAPS2_VOLUME) != 0 {
         return Err(err(
             "DDS cube maps and volume textures are not supported (expected a 2D texture)".into(),
         ));
     }
-    check_dims(width, height, path)?;
+    check_dims(header.width, header.height, path)?;
     let data = &bytes[HEADER_LEN..];
-    let (w, h) = (width as usize, height as usize);
+    let (format, texels) = if header.pf_flags & DDPF_FOURCC != 0 {
+        decode_compressed(&header, data).map_err(err)?
+    } else if header.pf_flags & DDPF_RGB != 0 && header.bit_count == 32 {
+        (TexFormat::Rgba8, decode_rgba32(&header, data).map_err(err)?)
+    } else {
+        return Err(err(format!(
+            "DDS pixel format (flags {:#x}, {} bits) is not supported (expected DXT1, DXT5 or uncompressed 32-bit RGBA)",
+            header.pf_flags, header.bit_count
+        )));
+    };
+    Ok(Image {
+        name,
+        width: header.width,
+        height: header.height,
+        format,
+        texels,
+    })
+}
 
-    if pf_flags & DDPF_FOURCC != 0 {
-        let cc = fourcc.to_le_bytes();
-        let (format, block_bytes) = match &cc {
-            b"DXT1" => (TexFormat::Bc1, 8),
-            b"DXT5" => (TexFormat::Bc3, 16),
-            _ => {
-                return Err(err(format!(
-                    "DDS format '{}' is not supported (expected DXT1, DXT5 or uncompressed 32-bit RGBA)",
-                    String::from_utf8_lossy(&cc).escape_debug()
-                )))
-            }
-        };
-        let (bw, bh) = (w.div_ceil(4), h.div_ceil(4));
-        let need = bw * bh * block_bytes;
-        if data.len() < need {
-            return Err(err(format!(
-                "DDS data is {} bytes at offset {HEADER_LEN}: expected {need} for a {width}x{height} {}",
-                data.len(),
-                String::from_utf8_lossy(&cc)
-            )));
-        }
-        let mut texels = vec![[0u8; 4]; w * h];
-        for by in 0..bh {
-            for bx in 0..bw {
-                let off = (by * bw + bx) * block_bytes;
-                let block = match format {
-                    TexFormat::Bc1 => {
-                        let mut b = [0u8; 8];
-                        b.copy_from_slice(&data[off..off + 8]);
-                        decode_bc1_block(&b)
-                    }
-                    _ => {
-                        let mut b = [0u8; 16];
-                        b.copy_from_slice(&data[off..off + 16]);
-                        decode_bc3_block(&b)
-                    }
-                };
-                // Blocks past the right or bottom edge are partly padding.
-                for (i, t) in block.iter().enumerate() {
-                    let (x, y) = (bx * 4 + i % 4, by * 4 + i / 4);
-                    if x < w && y < h {
-                        texels[y * w + x] = *t;
-                    }
+/// The fields of a DDS header this reader uses.
+struct Header {
+    width: u32,
+    height: u32,
+    pf_flags: u32,
+    fourcc: u32,
+    bit_count: u32,
+    /// Red, green, blue and alpha masks of an uncompressed format.
+    masks: [u32; 4],
+}
+
+/// The texels of a DXT1 (BC1) or DXT5 (BC3) image, kept in that format;
+/// errors say what is wrong, for the caller to name the file.
+fn decode_compressed(h: &Header, data: &[u8]) -> Result<(TexFormat, Vec<[u8; 4]>), String> {
+    let (width, height) = (h.width, h.height);
+    let (w, hh) = (width as usize, height as usize);
+    let cc = h.fourcc.to_le_bytes();
+    let (format, block_bytes) = match &cc {
+        b"DXT1" => (TexFormat::Bc1, 8),
+        b"DXT5" => (TexFormat::Bc3, 16),
+        _ => return Err(format!(
+            "DDS format '{}' is not supported (expected DXT1, DXT5 or uncompressed 32-bit RGBA)",
+            String::from_utf8_lossy(&cc).escape_debug()
+        )),
+    };
+    let (bw, bh) = (w.div_ceil(4), hh.div_ceil(4));
+    let need = bw * bh * block_bytes;
+    if data.len() < need {
+        return Err(format!(
+            "DDS data is {} bytes at offset {HEADER_LEN}: expected {need} for a {width}x{height} {}",
+            data.len(),
+            String::from_utf8_lossy(&cc)
+        ));
+    }
+    let mut texels = vec![[0u8; 4]; w * hh];
+    for by in 0..bh {
+        for bx in 0..bw {
+            let off = (by * bw + bx) * block_bytes;
+            let block = match format {
+                TexFormat::Bc1 => {
+                    let mut b = [0u8; 8];
+                    b.copy_from_slice(&data[off..off + 8]);
+                    decode_bc1_block(&b)
+                }
+                _ => {
+                    let mut b = [0u8; 16];
+                    b.copy_from_slice(&data[off..off + 16]);
+                    decode_bc3_block(&b)
+                }
+            };
+            // Blocks past the right or bottom edge are partly padding.
+            for (i, t) in block.iter().enumerate() {
+                let (x, y) = (bx * 4 + i % 4, by * 4 + i / 4);
+                if x < w && y < hh {
+                    texels[y * w + x] = *t;
                 }
             }
         }
-        return Ok(Image {
-            name,
-            width,
-            height,
-            format,
-            texels,
-        });
     }
+    Ok((format, texels))
+}
 
-    if pf_flags & DDPF_RGB != 0 && bit_count == 32 {
-        let need = w * h * 4;
-        if data.len() < need {
-            return Err(err(format!(
-                "DDS data is {} bytes at offset {HEADER_LEN}: expected {need} for {width}x{height} 32-bit texels",
-                data.len()
-            )));
-        }
-        let has_alpha = pf_flags & DDPF_ALPHAPIXELS != 0 && masks[3] != 0;
-        let mut shifts = [0u32; 4];
-        for (c, &m) in masks.iter().enumerate() {
-            if c == 3 && !has_alpha {
-                continue;
-            }
-            let shift = m.trailing_zeros();
-            if m == 0 || m >> shift != 0xFF {
-                return Err(err(format!(
-                    "DDS channel mask {m:#010x} is not supported (expected 8-bit byte-aligned channels)"
-                )));
-            }
-            shifts[c] = shift;
-        }
-        let texels = data[..need]
-            .chunks_exact(4)
-            .map(|p| {
-                let v = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
-                let ch = |c: usize| (v >> shifts[c]) as u8;
-                [ch(0), ch(1), ch(2), if has_alpha { ch(3) } else { 255 }]
-            })
-            .collect();
-        return Ok(Image {
-            name,
-            width,
-            height,
-            format: TexFormat::Rgba8,
-            texels,
-        });
+/// The texels of an uncompressed 32-bit image with byte-aligned 8-bit
+/// channels (any order; alpha only where flagged and masked).
+fn decode_rgba32(h: &Header, data: &[u8]) -> Result<Vec<[u8; 4]>, String> {
+    let (width, height) = (h.width, h.height);
+    let need = width as usize * height as usize * 4;
+    if data.len() < need {
+        return Err(format!(
+            "DDS data is {} bytes at offset {HEADER_LEN}: expected {need} for {width}x{height} 32-bit texels",
+            data.len()
+        ));
     }
-    Err(err(format!(
-        "DDS pixel format (flags {pf_flags:#x}, {bit_count} bits) is not supported (expected DXT1, DXT5 or uncompressed 32-bit RGBA)"
-    )))
+    let has_alpha = h.pf_flags & DDPF_ALPHAPIXELS != 0 && h.masks[3] != 0;
+    let mut shifts = [0u32; 4];
+    for (c, &m) in h.masks.iter().enumerate() {
+        if c == 3 && !has_alpha {
+            continue;
+        }
+        let shift = m.trailing_zeros();
+        if m == 0 || m >> shift != 0xFF {
+            return Err(format!(
+                "DDS channel mask {m:#010x} is not supported (expected 8-bit byte-aligned channels)"
+            ));
+        }
+        shifts[c] = shift;
+    }
+    Ok(data[..need]
+        .chunks_exact(4)
+        .map(|p| {
+            let v = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            let ch = |c: usize| (v >> shifts[c]) as u8;
+            [ch(0), ch(1), ch(2), if has_alpha { ch(3) } else { 255 }]
+        })
+        .collect())
 }
 
 /// RGB565 expanded to 8 bits per channel by replicating the top bits.

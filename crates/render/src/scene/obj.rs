@@ -47,10 +47,72 @@ pub fn load(path: &Path) -> Result<Scene, SceneError> {
 /// files (read from disk, relative to it).
 pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     check_obj(text, path)?;
+    let loaded = load_obj(text, path)?;
+    let mut scene = empty_scene(path);
+    scene.warnings = loaded.warnings;
+    let mut textures = TextureCache::default();
+    for m in &loaded.materials {
+        let mtl_path = loaded
+            .mtl_of
+            .get(&m.name)
+            .cloned()
+            .unwrap_or_else(|| path.to_path_buf());
+        let material = material(m, &mtl_path, &mut scene, &mut textures);
+        scene.materials.push(material);
+    }
+    let mut default_material = None;
+    let mut triangulator = Triangulator::default();
+    for model in loaded.models {
+        if model.mesh.indices.is_empty() {
+            continue;
+        }
+        let material = match model
+            .mesh
+            .material_id
+            .filter(|&i| i < scene.materials.len())
+        {
+            Some(i) => i,
+            None => *default_material.get_or_insert_with(|| {
+                scene.materials.push(Material {
+                    name: "default".into(),
+                    ..Material::default()
+                });
+                scene.materials.len() - 1
+            }),
+        };
+        let out = mesh(
+            &model,
+            material,
+            path,
+            &mut scene.warnings,
+            &mut triangulator,
+        )?;
+        scene.meshes.push(out);
+        scene.instances.push(Instance {
+            mesh: scene.meshes.len() - 1,
+            transform: Mat4::default(),
+        });
+    }
+    frame(&mut scene);
+    Ok(scene)
+}
 
+/// What `tobj` read of an OBJ file and its material libraries.
+struct LoadedObj {
+    models: Vec<tobj::Model>,
+    materials: Vec<tobj::Material>,
+    /// Material libraries that could not be read.
+    warnings: Vec<String>,
+    /// Which MTL file each material came from (texture paths are relative
+    /// to it).
+    mtl_of: BTreeMap<String, PathBuf>,
+}
+
+/// Reads the objects of `text` and the material libraries it names
+/// (checked by [`check_mtl`] first; a missing one is a warning).
+fn load_obj(text: &str, path: &Path) -> Result<LoadedObj, SceneError> {
     let warnings = RefCell::new(Vec::new());
     let mtl_error = RefCell::new(None);
-    // Which MTL file each material came from (texture paths are relative to it).
     let mtl_of = RefCell::new(BTreeMap::<String, PathBuf>::new());
     let load_library = |mtl_path: PathBuf| -> Result<Vec<tobj::Material>, tobj::LoadError> {
         let text = match super::geometry::read_file(&mtl_path) {
@@ -115,125 +177,118 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     let (models, materials) = result.map_err(|e| SceneError::file(path, format!("OBJ: {e}")))?;
     let materials = materials.map_err(|e| SceneError::file(path, format!("MTL: {e}")))?;
 
-    let mut scene = empty_scene(path);
-    scene.warnings = warnings.into_inner();
-    let mtl_of = mtl_of.into_inner();
-    let mut textures = TextureCache::default();
-    for m in &materials {
-        let alpha = match (m.dissolve, m.unknown_param.get("Tr")) {
-            (Some(d), _) => d,
-            (None, Some(tr)) => tr
-                .split_whitespace()
-                .next()
-                .and_then(|t| t.parse::<f32>().ok())
-                .map_or(1.0, |t| 1.0 - t),
-            (None, None) => 1.0,
-        };
-        let alpha = if alpha.is_finite() {
-            alpha.clamp(0.0, 1.0)
-        } else {
-            1.0
-        };
-        let kd = m.diffuse.unwrap_or([1.0; 3]);
-        let mtl_path = mtl_of
-            .get(&m.name)
-            .cloned()
-            .unwrap_or_else(|| path.to_path_buf());
-        let texture = m
-            .diffuse_texture
-            .as_deref()
-            .and_then(map_file_name)
-            .map(|name| {
-                let tex_path = find_texture(&mtl_path, name);
-                textures.get(&mut scene, &tex_path, &mtl_path)
-            });
-        scene.materials.push(Material {
-            name: m.name.clone(),
-            base_color: [kd[0], kd[1], kd[2], alpha],
-            texture,
-            alpha: if alpha < 1.0 {
-                AlphaMode::Blend
-            } else {
-                AlphaMode::Opaque
-            },
-            double_sided: false,
-            emissive: m.emissive.unwrap_or([0.0; 3]),
-            reflective: false,
-        });
-    }
+    Ok(LoadedObj {
+        models,
+        materials,
+        warnings: warnings.into_inner(),
+        mtl_of: mtl_of.into_inner(),
+    })
+}
 
-    let mut default_material = None;
-    let mut triangulator = Triangulator::default();
-    for model in models {
-        let mesh = &model.mesh;
-        if mesh.indices.is_empty() {
-            continue;
-        }
-        let positions: Vec<Vec3> = mesh
-            .positions
+/// The scene material of MTL material `m`, read from `mtl_path`; its
+/// texture, if any, is loaded into `scene` once.
+fn material(
+    m: &tobj::Material,
+    mtl_path: &Path,
+    scene: &mut Scene,
+    textures: &mut TextureCache,
+) -> Material {
+    let alpha = match (m.dissolve, m.unknown_param.get("Tr")) {
+        (Some(d), _) => d,
+        (None, Some(tr)) => tr
+            .split_whitespace()
+            .next()
+            .and_then(|t| t.parse::<f32>().ok())
+            .map_or(1.0, |t| 1.0 - t),
+        (None, None) => 1.0,
+    };
+    let alpha = if alpha.is_finite() {
+        alpha.clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    let kd = m.diffuse.unwrap_or([1.0; 3]);
+    let texture = m
+        .diffuse_texture
+        .as_deref()
+        .and_then(map_file_name)
+        .map(|name| {
+            let tex_path = find_texture(mtl_path, name);
+            textures.get(scene, &tex_path, mtl_path)
+        });
+    Material {
+        name: m.name.clone(),
+        base_color: [kd[0], kd[1], kd[2], alpha],
+        texture,
+        alpha: if alpha < 1.0 {
+            AlphaMode::Blend
+        } else {
+            AlphaMode::Opaque
+        },
+        double_sided: false,
+        emissive: m.emissive.unwrap_or([0.0; 3]),
+        reflective: false,
+    }
+}
+
+/// The scene mesh of OBJ object `model` (which has faces), with material
+/// `material`; a face index out of range is an error naming the object.
+fn mesh(
+    model: &tobj::Model,
+    material: usize,
+    path: &Path,
+    warnings: &mut Vec<String>,
+    triangulator: &mut Triangulator,
+) -> Result<Mesh, SceneError> {
+    let mesh = &model.mesh;
+    let positions: Vec<Vec3> = mesh
+        .positions
+        .chunks_exact(3)
+        .map(|p| Vec3::new(p[0], p[1], p[2]))
+        .collect();
+    let n = positions.len();
+    let normals = if mesh.normals.len() == n * 3 {
+        mesh.normals
             .chunks_exact(3)
-            .map(|p| Vec3::new(p[0], p[1], p[2]))
-            .collect();
-        let n = positions.len();
-        let normals = if mesh.normals.len() == n * 3 {
-            mesh.normals
-                .chunks_exact(3)
-                .map(|p| super::geometry::normalize_or_up(Vec3::new(p[0], p[1], p[2])))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let uvs = if mesh.texcoords.len() == n * 2 {
-            mesh.texcoords
-                .chunks_exact(2)
-                .map(|t| Vec2::new(t[0], 1.0 - t[1]))
-                .collect()
-        } else {
-            if !mesh.texcoords.is_empty() {
-                scene.warnings.push(format!(
-                    "{}: object '{}' has texture coordinates on only some vertices; using none",
-                    path.display(),
-                    model.name
-                ));
-            }
-            Vec::new()
-        };
-        let material = match mesh.material_id.filter(|&i| i < scene.materials.len()) {
-            Some(i) => i,
-            None => *default_material.get_or_insert_with(|| {
-                scene.materials.push(Material {
-                    name: "default".into(),
-                    ..Material::default()
-                });
-                scene.materials.len() - 1
-            }),
-        };
-        let mut out = Mesh {
-            name: model.name.clone(),
-            positions,
-            normals,
-            uvs,
-            indices: Vec::new(),
-            material,
-        };
-        // No triangles (a face past the vertices) is the same error as an
-        // index out of range: `mesh.indices` is not empty here.
-        out.indices = triangles(&out.positions, mesh, &mut triangulator).unwrap_or_default();
-        if out.indices.is_empty() || !indices_valid(&out) {
-            return Err(SceneError::file(
-                path,
-                format!("object '{}': a face index is out of range", model.name),
+            .map(|p| super::geometry::normalize_or_up(Vec3::new(p[0], p[1], p[2])))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let uvs = if mesh.texcoords.len() == n * 2 {
+        mesh.texcoords
+            .chunks_exact(2)
+            .map(|t| Vec2::new(t[0], 1.0 - t[1]))
+            .collect()
+    } else {
+        if !mesh.texcoords.is_empty() {
+            warnings.push(format!(
+                "{}: object '{}' has texture coordinates on only some vertices; using none",
+                path.display(),
+                model.name
             ));
         }
-        complete_mesh(&mut out);
-        scene.meshes.push(out);
-        scene.instances.push(Instance {
-            mesh: scene.meshes.len() - 1,
-            transform: Mat4::default(),
-        });
+        Vec::new()
+    };
+    let mut out = Mesh {
+        name: model.name.clone(),
+        positions,
+        normals,
+        uvs,
+        indices: Vec::new(),
+        material,
+    };
+    // No triangles (a face past the vertices) is the same error as an
+    // index out of range: `mesh.indices` is not empty here.
+    out.indices = triangles(&out.positions, mesh, triangulator).unwrap_or_default();
+    if out.indices.is_empty() || !indices_valid(&out) {
+        return Err(SceneError::file(
+            path,
+            format!("object '{}': a face index is out of range", model.name),
+        ));
     }
-    frame(&mut scene);
-    Ok(scene)
+    complete_mesh(&mut out);
+    Ok(out)
 }
 
 /// The file name of a `map_Kd` statement, past any options (`-s 1 1 1
