@@ -17,9 +17,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use gfxcache_trace::atomic::{register_dir, Registered};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// Names a study writes that are not figures (`fig*.svg`).
+/// Names the studies wrote before report directories had a manifest
+/// (besides figures, `fig*.svg`): such a directory may be replaced too.
 const STUDY_FILES: &[&str] = &[
     "manifest.json",
     "index.html",
@@ -45,9 +46,10 @@ pub struct Staged {
     _registered: Registered,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct Manifest<'a> {
-    generator: &'a str,
+    #[serde(borrow)]
+    generator: std::borrow::Cow<'a, str>,
     /// Every file of the directory but this one, by name, with its length.
     files: Vec<(String, u64)>,
 }
@@ -111,7 +113,10 @@ impl Staged {
             ));
         }
         files.sort();
-        let manifest = serde_json::to_string_pretty(&Manifest { generator, files })?;
+        let manifest = serde_json::to_string_pretty(&Manifest {
+            generator: generator.into(),
+            files,
+        })?;
         crate::output::write_bytes(&self.dir.join("manifest.json"), manifest.as_bytes())?;
         swap_in(&self.dir, &self.target).with_context(|| {
             format!(
@@ -157,7 +162,9 @@ fn aside(target: &Path) -> Result<PathBuf> {
         .keep())
 }
 
-/// Whether `target` is absent, an empty directory, or a report directory.
+/// Whether `target` is absent, an empty directory, or a report directory:
+/// one whose files are all listed in its `manifest.json`, or (written
+/// before manifests) all named as a study names its files.
 fn check_replaceable(target: &Path) -> Result<()> {
     let Ok(meta) = std::fs::symlink_metadata(target) else {
         return Ok(());
@@ -165,16 +172,26 @@ fn check_replaceable(target: &Path) -> Result<()> {
     if !meta.is_dir() {
         bail!("--out {} exists and is not a directory", target.display());
     }
-    let ours = |name: &str| {
-        STUDY_FILES.contains(&name) || (name.starts_with("fig") && name.ends_with(".svg"))
+    let listed: Option<Vec<String>> =
+        std::fs::read(target.join("manifest.json"))
+            .ok()
+            .and_then(|bytes| {
+                let m: Manifest = serde_json::from_slice(&bytes).ok()?;
+                m.generator
+                    .starts_with("gfxcache ")
+                    .then(|| m.files.into_iter().map(|(name, _)| name).collect())
+            });
+    let ours = |name: &str| match &listed {
+        Some(files) => name == "manifest.json" || files.iter().any(|f| f == name),
+        None => STUDY_FILES.contains(&name) || (name.starts_with("fig") && name.ends_with(".svg")),
     };
     for entry in std::fs::read_dir(target)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if !(entry.file_type()?.is_file() && ours(&name)) {
             bail!(
-                "--out {} holds {name}, which no study writes: the study replaces the whole \
-                 directory, so give a new or empty one, or a report directory",
+                "--out {} holds {name}, which is not a file of its report: the study replaces \
+                 the whole directory, so give a new or empty one, or a report directory",
                 target.display()
             );
         }
@@ -238,9 +255,19 @@ mod tests {
         std::fs::write(target.join("thesis.tex"), "mine")?;
         let e = Staged::create(&target, &[]).err().unwrap();
         assert!(format!("{e:#}").contains("thesis.tex"), "{e:#}");
+        // A report with a manifest may hold any file it lists, and nothing
+        // it does not.
         std::fs::remove_file(target.join("thesis.tex"))?;
-        std::fs::write(target.join("frame.gtr"), "trace")?;
-        let e = Staged::create(&target, &[&target.join("frame.gtr")])
+        let s = Staged::create(&target, &[])?;
+        std::fs::write(s.path().join("nuca.json"), "{}")?;
+        s.commit("gfxcache test")?;
+        assert!(Staged::create(&target, &[]).is_ok());
+        std::fs::write(target.join("thesis.tex"), "mine")?;
+        assert!(Staged::create(&target, &[]).is_err());
+        let old = root.path().join("old");
+        std::fs::create_dir(&old)?;
+        std::fs::write(old.join("frame.gtr"), "trace")?;
+        let e = Staged::create(&old, &[&old.join("frame.gtr")])
             .err()
             .unwrap();
         assert!(format!("{e:#}").contains("inside --out"), "{e:#}");

@@ -102,10 +102,12 @@ fn decode_compressed(h: &Header, data: &[u8]) -> Result<(TexFormat, Vec<[u8; 4]>
     let (format, block_bytes) = match &cc {
         b"DXT1" => (TexFormat::Bc1, 8),
         b"DXT5" => (TexFormat::Bc3, 16),
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "DDS format '{}' is not supported (expected DXT1, DXT5 or uncompressed 32-bit RGBA)",
             String::from_utf8_lossy(&cc).escape_debug()
-        )),
+        ))
+        }
     };
     let (bw, bh) = (w.div_ceil(4), hh.div_ceil(4));
     let need = bw * bh * block_bytes;
