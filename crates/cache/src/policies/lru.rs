@@ -27,11 +27,7 @@ enum Order {
 impl Policy for Lru {
     #[inline]
     fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
-        let Some(mut k) = self.kernel16() else {
-            return false;
-        };
-        engine.run(&mut k, accesses);
-        true
+        engine.run(self.kernel16(), accesses)
     }
 
     fn build(_: &mut Params, g: &Geometry, _: &Env) -> Result<Lru, CacheError> {

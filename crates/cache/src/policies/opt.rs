@@ -56,11 +56,7 @@ pub struct Opt {
 impl Policy for Opt {
     #[inline]
     fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
-        let Some(mut k) = self.kernel16() else {
-            return false;
-        };
-        engine.run(&mut k, accesses);
-        true
+        engine.run(self.kernel16(), accesses)
     }
 
     const NEEDS_NEXT_USE: bool = true;

@@ -28,8 +28,8 @@
 //! fills at the maximum RRPV, the paper's Figure 8).
 
 use gfxcache_cache::duel::{leader_role, Psel, Role};
-use gfxcache_cache::rrip::{Rrpv, Throttle};
-use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params, Policy};
+use gfxcache_cache::rrip::{RripPolicy, Rrpv, Throttle};
+use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
 use crate::class::{Class, FillMix};
 
@@ -78,7 +78,7 @@ impl GsDrrip {
     }
 }
 
-impl Policy for GsDrrip {
+impl RripPolicy for GsDrrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<GsDrrip, CacheError> {
         let bits = p.take_u32("bits", 2, 1, 8)?;
         let psel = p.take_u32("psel", 10, 1, 31)?;
@@ -93,18 +93,8 @@ impl Policy for GsDrrip {
         })
     }
 
-    #[inline(always)]
-    fn hit(&mut self, ctx: &Ctx, way: usize) {
-        self.rrpv.set(ctx.set, way, 0);
-    }
-
-    #[inline(always)]
-    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
-        Some(self.rrpv.victim(ctx.set))
-    }
-
     #[inline]
-    fn fill(&mut self, ctx: &Ctx, way: usize) {
+    fn fill_rrpv(&mut self, ctx: &Ctx, _: usize) -> u8 {
         let class = Class::of(ctx.stream);
         let psel = &mut self.psel[class.index()];
         // Another class's leader set is a follower for this class.
@@ -116,29 +106,27 @@ impl Policy for GsDrrip {
         let max = self.rrpv.max();
         let v = self.throttle.dueling_insertion(bimodal, max);
         self.mix.count(class, v == max);
-        self.rrpv.set(ctx.set, way, v);
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, set: usize, _: u64) {
-        self.rrpv.prefetch(set);
-    }
-
-    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
-        Some((self.rrpv.get(set, way), self.rrpv.max()))
+        v
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
-        vec![
+        let mut r = vec![
             ("psel_z", f64::from(self.psel(Class::Z))),
             ("psel_tex", f64::from(self.psel(Class::Tex))),
             ("psel_rt", f64::from(self.psel(Class::Rt))),
             ("psel_other", f64::from(self.psel(Class::Other))),
             ("fills_at_max", self.mix.total_ratio()),
-            ("z_fills_at_max", self.mix.ratio(Class::Z)),
-            ("tex_fills_at_max", self.mix.ratio(Class::Tex)),
-            ("rt_fills_at_max", self.mix.ratio(Class::Rt)),
-        ]
+        ];
+        r.extend(self.mix.report());
+        r
+    }
+
+    fn rrpvs(&self) -> &Rrpv {
+        &self.rrpv
+    }
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv {
+        &mut self.rrpv
     }
 }
 
