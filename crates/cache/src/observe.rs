@@ -172,6 +172,10 @@ impl<P: Policy> Policy for Observed<P> {
         })
     }
 
+    fn notes(params: &mut Params, geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        P::notes(params, geom)
+    }
+
     fn hit(&mut self, ctx: &Ctx, way: usize) {
         let line = *self.line(ctx, way);
         match ctx.stream {

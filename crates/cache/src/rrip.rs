@@ -31,6 +31,11 @@ pub trait RripPolicy: Sized + Send + 'static {
     /// [`Policy::build`].
     fn build(params: &mut Params, geom: &Geometry, env: &Env) -> Result<Self, CacheError>;
 
+    /// [`Policy::notes`].
+    fn notes(_params: &mut Params, _geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(Vec::new())
+    }
+
     /// The RRPVs of every line.
     fn rrpvs(&self) -> &Rrpv;
 
@@ -74,6 +79,10 @@ pub trait RripPolicy: Sized + Send + 'static {
 impl<R: RripPolicy> Policy for R {
     fn build(params: &mut Params, geom: &Geometry, env: &Env) -> Result<R, CacheError> {
         <R as RripPolicy>::build(params, geom, env)
+    }
+
+    fn notes(params: &mut Params, geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        <R as RripPolicy>::notes(params, geom)
     }
 
     #[inline(always)]

@@ -8,8 +8,14 @@
 //! as SRRIP otherwise; the counter starts at `2^(psel-1) - 1`, so SRRIP is
 //! the first choice. Misses the engine does not allocate (`+ucd`,
 //! no-write-allocate) do not move the counter. One BRRIP throttle counter
-//! ([`Throttle`]) serves every set. With fewer than two sets there are no
-//! leaders and DRRIP is plain SRRIP.
+//! ([`Throttle`]) serves every set.
+//!
+//! Too few sets for the duel ([`duel::shape`]; each a note, see
+//! [`drrip_notes`]): with one set (a fully associative cache) there are no
+//! leaders, PSEL never moves and DRRIP is exactly SRRIP; with `sets <= 2 *
+//! leaders` every set leads (`sets / 2` SRRIP and as many BRRIP leaders,
+//! but for the last set of an odd count), so the duel's outcome reaches
+//! at most that one follower.
 //!
 //! Parameters: `bits` (1 to 8, default 2), `psel` (1 to 31, default 10),
 //! `leaders` (1 to 2^20, default 32), `throttle` (1 to 2^20, default 32).
@@ -19,7 +25,7 @@
 
 use gfxcache_trace::Access;
 
-use crate::duel::{Psel, Role, SetDuel};
+use crate::duel::{self, Psel, Role, SetDuel};
 use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
@@ -50,21 +56,75 @@ impl Dueling {
     }
 }
 
+/// The parameters of DRRIP, and of the stream-aware GS-DRRIP that
+/// `gfxcache-llc` derives from it: `bits` (1 to 8, default 2), `psel` (1 to
+/// 31, default 10), `leaders` (1 to 2^20, default 32), `throttle` (1 to
+/// 2^20, default 32).
+#[derive(Clone, Copy, Debug)]
+pub struct DrripParams {
+    pub bits: u32,
+    pub psel: u32,
+    pub leaders: u32,
+    pub throttle: u32,
+}
+
+impl DrripParams {
+    pub fn take(p: &mut Params) -> Result<DrripParams, CacheError> {
+        Ok(DrripParams {
+            bits: p.take_u32("bits", 2, 1, 8)?,
+            psel: p.take_u32("psel", 10, 1, 31)?,
+            leaders: p.take_u32("leaders", 32, 1, 1 << 20)?,
+            throttle: p.take_u32("throttle", 32, 1, 1 << 20)?,
+        })
+    }
+}
+
+/// What DRRIP does on `sets` sets with `leaders` leaders per policy, where
+/// that is not a duel ([`duel::shape`]).
+pub fn drrip_notes(sets: u32, leaders: u32) -> Vec<String> {
+    let (l, followers) = duel::shape(sets, leaders);
+    let fewer = if l < leaders {
+        format!(", fewer than the {leaders} asked")
+    } else {
+        String::new()
+    };
+    if l == 0 {
+        vec![
+            "a single set (fully associative) has no leader sets: PSEL never moves and \
+              every fill inserts as SRRIP's, so this runs exactly as srrip"
+                .to_string(),
+        ]
+    } else if followers == 0 {
+        vec![format!(
+            "all {sets} sets are leader sets ({l} SRRIP and {l} BRRIP{fewer}): no set follows \
+             PSEL, so the duel decides nothing and half the sets always run SRRIP, half BRRIP"
+        )]
+    } else if l < leaders {
+        vec![format!(
+            "{sets} sets have room for {l} leader sets per policy{fewer}: only {followers} \
+             follower set applies the duel's outcome"
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
 impl RripPolicy for Drrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Drrip, CacheError> {
-        let bits = p.take_u32("bits", 2, 1, 8)?;
-        let psel = p.take_u32("psel", 10, 1, 31)?;
-        let leaders = p.take_u32("leaders", 32, 1, 1 << 20)?;
-        let throttle = p.take_u32("throttle", 32, 1, 1 << 20)?;
+        let d = DrripParams::take(p)?;
         Ok(Drrip {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits),
-            duel: SetDuel::new(g.sets, leaders),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, d.bits),
+            duel: SetDuel::new(g.sets, d.leaders),
             insert: Dueling {
-                psel: Psel::new(psel),
-                throttle: Throttle::new(throttle),
+                psel: Psel::new(d.psel),
+                throttle: Throttle::new(d.throttle),
                 fills: FillsAtMax::default(),
             },
         })
+    }
+
+    fn notes(p: &mut Params, g: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(drrip_notes(g.sets, DrripParams::take(p)?.leaders))
     }
 
     #[inline(always)]

@@ -147,6 +147,9 @@ struct PolicyResult {
     per_stream: BTreeMap<&'static str, StreamResult>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     report: BTreeMap<&'static str, f64>,
+    /// What the policy does on this geometry that its name does not
+    /// promise (`CacheSim::notes`), also printed on stderr.
+    warnings: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -206,6 +209,11 @@ pub fn simulate(
         .iter()
         .map(|s| gfxcache_llc::build_cache(s, geom, &env))
         .collect::<Result<Vec<_>, _>>()?;
+    for c in &caches {
+        for note in c.notes() {
+            eprintln!("warning: {}: {note}", c.label());
+        }
+    }
     let mut reader = open_trace(trace)?;
     let bar = progress::bytes("simulating", reader.progress().1);
     let accesses = run::simulate(reader.as_mut(), &mut caches, threads, |done, _| {
@@ -260,6 +268,7 @@ fn result(c: &dyn CacheSim) -> PolicyResult {
             })
             .collect(),
         report: c.report().into_iter().collect(),
+        warnings: c.notes().to_vec(),
     }
 }
 

@@ -46,6 +46,7 @@ use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
 use crate::class::Class;
 use crate::counters::{BankCounters, Counter, Learning, Rule};
+use crate::samples;
 
 pub struct Gspztc {
     rrpv: Rrpv,
@@ -77,6 +78,10 @@ impl RripPolicy for Gspztc {
             ways: g.ways as usize,
             learning,
         })
+    }
+
+    fn notes(_: &mut Params, g: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(samples::notes(g.sets, g.banks, "Table 3"))
     }
 
     #[inline]

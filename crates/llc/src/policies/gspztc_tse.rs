@@ -65,6 +65,7 @@ use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
 use crate::class::Class;
 use crate::counters::{BankCounters, Counter, Learning, Rule, Thresholds};
+use crate::samples;
 
 /// The two state bits of a line (Figure 10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,6 +134,11 @@ impl<const GSPC: bool> RripPolicy for Epochs<GSPC> {
             ways: g.ways as usize,
             learning,
         })
+    }
+
+    fn notes(_: &mut Params, g: &Geometry) -> Result<Vec<String>, CacheError> {
+        let table = if GSPC { "Table 5" } else { "Table 4" };
+        Ok(samples::notes(g.sets, g.banks, table))
     }
 
     #[inline]
