@@ -39,6 +39,16 @@ pub fn leader_role(set: u32, sets: u32, leaders: u32) -> Role {
     }
 }
 
+/// Leader sets per policy and follower sets when each policy asks for
+/// `leaders` leaders among `sets` ([`leader_role`]): `L = min(leaders,
+/// sets / 2)` leaders per policy and `sets - 2L` followers. No leaders
+/// with fewer than two sets; no followers when `sets` is `2L` (every set
+/// with `sets <= 2 * leaders`, but for the last of an odd count).
+pub fn shape(sets: u32, leaders: u32) -> (u32, u32) {
+    let l = leaders.min(sets / 2);
+    (l, sets - 2 * l)
+}
+
 /// The role of every set, computed once ([`leader_role`]), so that the
 /// access loop does no division.
 #[derive(Clone, Debug)]
@@ -48,11 +58,21 @@ pub struct SetDuel {
 }
 
 impl SetDuel {
+    /// Panics where the roles do not fit in memory: for small fixed caches;
+    /// a cache sized by a user takes [`SetDuel::try_new`].
     pub fn new(sets: u32, leaders: u32) -> SetDuel {
-        SetDuel {
-            roles: (0..sets).map(|s| leader_role(s, sets, leaders)).collect(),
-            leaders: leaders.min(sets / 2),
-        }
+        SetDuel::try_new(sets, leaders).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`SetDuel::new`], or an error where the roles do not fit in memory.
+    pub fn try_new(sets: u32, leaders: u32) -> Result<SetDuel, crate::CacheError> {
+        Ok(SetDuel {
+            roles: crate::table::collect(
+                (0..sets).map(|s| leader_role(s, sets, leaders)),
+                "the set dueling roles",
+            )?,
+            leaders: shape(sets, leaders).0,
+        })
     }
 
     #[inline(always)]
@@ -169,6 +189,20 @@ mod tests {
             ]
         );
         assert_eq!(leader_role(0, 1, 32), Follower);
+    }
+
+    #[test]
+    fn shape_counts_the_roles() {
+        for sets in [1, 2, 3, 5, 6, 10, 63, 64, 65, 100, 1024] {
+            for leaders in [1, 3, 32] {
+                let roles: Vec<Role> = (0..sets).map(|s| leader_role(s, sets, leaders)).collect();
+                let count = |r| roles.iter().filter(|&&x| x == r).count() as u32;
+                let (l, followers) = shape(sets, leaders);
+                assert_eq!(count(Role::LeaderA), l, "{sets} sets, {leaders} leaders");
+                assert_eq!(count(Role::LeaderB), l, "{sets} sets, {leaders} leaders");
+                assert_eq!(count(Role::Follower), followers);
+            }
+        }
     }
 
     #[test]

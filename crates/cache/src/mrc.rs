@@ -56,6 +56,9 @@ pub struct MrcBuilder {
     /// set's stack, the last one for "not in the truncated stack".
     way_hist: Vec<u64>,
     trace_accesses: u64,
+    /// A histogram that could not grow: the pass must stop, and says why
+    /// after the batch.
+    failed: Option<CacheError>,
 }
 
 impl MrcBuilder {
@@ -76,6 +79,7 @@ impl MrcBuilder {
             cold: [0; Stream::COUNT],
             way_hist: Vec::new(),
             trace_accesses: 0,
+            failed: None,
         })
     }
 
@@ -94,18 +98,34 @@ impl MrcBuilder {
                 "{sets} sets x {max_ways} ways: more than 2^32 blocks"
             )));
         }
-        self.sets = Some((sets, max_ways, SetStacks::new(sets, max_ways)));
-        self.way_hist = vec![0; Stream::COUNT * (max_ways as usize + 1)];
+        self.sets = Some((sets, max_ways, SetStacks::new(sets, max_ways)?));
+        self.way_hist = crate::table::filled(
+            Stream::COUNT * (max_ways as usize + 1),
+            0,
+            "the per-way histograms",
+        )?;
         Ok(self)
     }
 
-    pub fn push_all(&mut self, accesses: &[Access]) {
+    /// Every access of `accesses`, in order. An error where the tables
+    /// outgrow the memory at hand (then the builder is of no further use).
+    pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), CacheError> {
+        let shift = self.shift;
+        let blocks = accesses
+            .iter()
+            .map(|a| {
+                let (first, last) = block_range(a, shift);
+                (last - first) as usize + 1
+            })
+            .sum();
+        self.stack.reserve(blocks)?;
         // Branch on the configuration once per batch, not per access.
         if self.sets.is_some() {
             self.push_all_with::<true>(accesses);
         } else {
             self.push_all_with::<false>(accesses);
         }
+        self.failed.take().map_or(Ok(()), Err)
     }
 
     /// Looks ahead in three stages (see [`StackDistances::find_group`]):
@@ -142,12 +162,9 @@ impl MrcBuilder {
         }
     }
 
-    pub fn push(&mut self, a: &Access) {
-        if self.sets.is_some() {
-            self.push_with::<true>(a, NO_GROUP);
-        } else {
-            self.push_with::<false>(a, NO_GROUP);
-        }
+    /// One access; as [`MrcBuilder::push_all`].
+    pub fn push(&mut self, a: &Access) -> Result<(), CacheError> {
+        self.push_all(std::slice::from_ref(a))
     }
 
     #[inline(always)]
@@ -171,15 +188,20 @@ impl MrcBuilder {
         } else if (d as usize) < DIRECT {
             let h = &mut self.hist[s];
             let d = d as usize;
-            if d >= h.len() {
-                grow(h, d);
+            if d < h.len() {
+                h[d] += 1;
+            } else if let Err(e) = grow(h, d) {
+                self.failed.get_or_insert(e);
+            } else {
+                h[d] += 1;
             }
-            h[d] += 1;
         } else {
             let p = &mut self.pending[s];
             p.push(d);
             if p.len() >= PENDING {
-                flush(&mut self.hist[s], p);
+                if let Err(e) = flush(&mut self.hist[s], p) {
+                    self.failed.get_or_insert(e);
+                }
             }
         }
         if SETS {
@@ -190,9 +212,10 @@ impl MrcBuilder {
         }
     }
 
-    pub fn finish(mut self) -> Mrc {
+    /// The curves; an error where the histograms outgrow the memory.
+    pub fn finish(mut self) -> Result<Mrc, CacheError> {
         for (h, p) in self.hist.iter_mut().zip(&mut self.pending) {
-            flush(h, p);
+            flush(h, p)?;
         }
         let width = self.sets.as_ref().map_or(0, |(_, w, _)| *w as usize + 1);
         let mut streams = Vec::new();
@@ -207,6 +230,7 @@ impl MrcBuilder {
                 continue;
             }
             if total_hist.len() < h.len() {
+                crate::table::reserve_total(&mut total_hist, h.len(), HISTOGRAMS)?;
                 total_hist.resize(h.len(), 0);
             }
             for (t, &n) in total_hist.iter_mut().zip(h) {
@@ -218,14 +242,14 @@ impl MrcBuilder {
             total_cold += self.cold[s];
             streams.push((stream, MissCurve::new(self.cold[s], h, ways)));
         }
-        Mrc {
+        Ok(Mrc {
             block: self.block,
             sets: self.sets.as_ref().map(|(s, w, _)| (*s, *w)),
             trace_accesses: self.trace_accesses,
             footprint: self.stack.distinct() as u64,
             total: MissCurve::new(total_cold, &total_hist, &total_ways),
             streams,
-        }
+        })
     }
 }
 
@@ -246,24 +270,32 @@ const PENDING: usize = 1 << 12;
 
 #[cold]
 #[inline(never)]
-fn flush(h: &mut Vec<u64>, pending: &mut Vec<u32>) {
+fn flush(h: &mut Vec<u64>, pending: &mut Vec<u32>) -> Result<(), CacheError> {
     if let Some(&max) = pending.iter().max() {
         if max as usize >= h.len() {
-            grow(h, max as usize);
+            if let Err(e) = grow(h, max as usize) {
+                pending.clear();
+                return Err(e);
+            }
         }
     }
     for &d in pending.iter() {
         h[d as usize] += 1;
     }
     pending.clear();
+    Ok(())
 }
+
+/// What the histograms are, in an error.
+const HISTOGRAMS: &str = "the stack-distance histograms";
 
 #[cold]
 #[inline(never)]
-fn grow(h: &mut Vec<u64>, d: usize) {
+fn grow(h: &mut Vec<u64>, d: usize) -> Result<(), CacheError> {
     let n = (d + 1).next_power_of_two();
-    crate::huge::reserve(h, n - h.len());
+    crate::table::reserve(h, n - h.len(), HISTOGRAMS)?;
     h.resize(n, 0);
+    Ok(())
 }
 
 /// Misses by cache size for one group of accesses (all, or one stream).

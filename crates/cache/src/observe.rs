@@ -195,9 +195,13 @@ impl<P: Policy> Policy for Observed<P> {
         Ok(Observed {
             inner: P::build(params, geom, env)?,
             ways: geom.ways as usize,
-            lines: vec![Line(NONE); geom.blocks()],
+            lines: crate::table::filled(geom.blocks(), Line(NONE), "the reuse analyses' lines")?,
             tally: Reuse::default(),
         })
+    }
+
+    fn notes(params: &mut Params, geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        P::notes(params, geom)
     }
 
     fn hit(&mut self, ctx: &Ctx, way: usize) {

@@ -55,6 +55,16 @@ pub trait Policy: Sized + Send + 'static {
     /// are reported by the caller).
     fn build(params: &mut Params, geom: &Geometry, env: &Env) -> Result<Self, CacheError>;
 
+    /// What this policy with these parameters does on `geom` that its name
+    /// does not promise: a set-dueling policy without leader sets, a
+    /// learning policy whose samples are too few to learn. One sentence
+    /// each, for warnings; none for the ordinary case. Cheap: nothing is
+    /// built. Reads the parameters as [`Policy::build`] does (the registry
+    /// reports unknown ones when building).
+    fn notes(_params: &mut Params, _geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(Vec::new())
+    }
+
     fn hit(&mut self, ctx: &Ctx, way: usize);
 
     /// The set is full: the way to evict, or `None` to bypass the incoming block.

@@ -13,6 +13,9 @@ use gfxcache_trace::Stream;
 /// Builds the cache of one policy.
 type Builder = fn(&PolicySpec, &Geometry, &Env) -> Result<Box<dyn CacheSim>, CacheError>;
 
+/// [`Policy::notes`] of one policy.
+type Notes = fn(&PolicySpec, &Geometry) -> Result<Vec<String>, CacheError>;
+
 /// A registered policy. Other crates register their own with
 /// [`PolicyInfo::new`] (the GSPC family lives in `gfxcache-llc`).
 pub struct PolicyInfo {
@@ -21,6 +24,7 @@ pub struct PolicyInfo {
     pub needs_next_use: bool,
     build: Builder,
     build_observed: Builder,
+    notes: Notes,
 }
 
 impl PolicyInfo {
@@ -32,6 +36,7 @@ impl PolicyInfo {
             needs_next_use: P::NEEDS_NEXT_USE,
             build: build::<P>,
             build_observed: build::<Observed<P>>,
+            notes: notes::<P>,
         }
     }
 
@@ -42,7 +47,6 @@ impl PolicyInfo {
         geom: &Geometry,
         env: &Env,
     ) -> Result<Box<dyn CacheSim>, CacheError> {
-        self.check(spec, env)?;
         (self.build)(spec, geom, env)
     }
 
@@ -55,19 +59,19 @@ impl PolicyInfo {
         geom: &Geometry,
         env: &Env,
     ) -> Result<Box<dyn CacheSim>, CacheError> {
-        self.check(spec, env)?;
         (self.build_observed)(spec, geom, env)
     }
 
-    fn check(&self, spec: &PolicySpec, env: &Env) -> Result<(), CacheError> {
-        if self.needs_next_use && env.next_use.is_none() {
-            return Err(CacheError::Policy {
-                spec: spec.to_string(),
-                what: "needs next-use information for the trace".into(),
-            });
-        }
-        Ok(())
+    /// What the policy `spec` names does on `geom` that its name does not
+    /// promise ([`Policy::notes`]); the notes a cache built from them
+    /// carries ([`CacheSim::notes`]). Cheap: builds nothing.
+    pub fn notes(&self, spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        (self.notes)(spec, geom)
     }
+}
+
+fn notes<P: Policy>(spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, CacheError> {
+    P::notes(&mut Params::new(spec), geom)
 }
 
 fn build<P: Policy>(
@@ -75,8 +79,15 @@ fn build<P: Policy>(
     geom: &Geometry,
     env: &Env,
 ) -> Result<Box<dyn CacheSim>, CacheError> {
+    if P::NEEDS_NEXT_USE && env.next_use.is_none() {
+        return Err(CacheError::Policy {
+            spec: spec.to_string(),
+            what: "needs next-use information for the trace".into(),
+        });
+    }
+    let notes = notes::<P>(spec, geom)?;
     let mut params = Params::new(spec);
-    let policy = P::build(&mut params, geom, env)?;
+    let policy = P::build(&mut params, geom, env).map_err(|e| e.in_cache(spec, geom))?;
     params.finish()?;
     let unallocated = if spec.ucd {
         StreamMask::default().with(Stream::Display)
@@ -85,7 +96,8 @@ fn build<P: Policy>(
     };
     Ok(Box::new(Labelled {
         label: spec.to_string(),
-        cache: Cache::new(*geom, policy, unallocated),
+        notes,
+        cache: Cache::try_new(*geom, policy, unallocated).map_err(|e| e.in_cache(spec, geom))?,
     }))
 }
 

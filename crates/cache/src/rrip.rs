@@ -4,8 +4,128 @@
 //! Victim rule, as the GSPC paper states it: the victim is the way of lowest
 //! id whose RRPV is the maximum; when no way has it, every way of the set is
 //! aged by one until one does.
+//!
+//! A policy of the family implements [`RripPolicy`]: where its [`Rrpv`]s
+//! are and which RRPV a fill or a hit gives a line. The [`Policy`] methods
+//! every member shares (the victim rule, writing the decided RRPV,
+//! prefetching a set's RRPVs, [`Policy::rrpv`] for the reuse analyses)
+//! are written once, in the generic implementation below.
 
+use gfxcache_trace::Access;
+
+use crate::engine::{Engine16, Kernel16};
+use crate::error::CacheError;
+use crate::geometry::Geometry;
 use crate::lanes;
+use crate::policy::{Ctx, Env, Policy};
+use crate::spec::Params;
+
+/// A policy of the RRIP family, by what sets it apart from the others:
+/// where its RRPVs are and at which RRPV a fill inserts a line and a hit
+/// leaves it. Every implementation is a [`Policy`] whose victim is
+/// [`Rrpv::victim`]'s; the methods that share a name with [`Policy`]'s
+/// mean the same and are what that [`Policy`] answers. All of it is
+/// generic, so it is monomorphized and inlined into the engine's loop as
+/// a policy written out by hand would be.
+pub trait RripPolicy: Sized + Send + 'static {
+    /// [`Policy::build`].
+    fn build(params: &mut Params, geom: &Geometry, env: &Env) -> Result<Self, CacheError>;
+
+    /// [`Policy::notes`].
+    fn notes(_params: &mut Params, _geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(Vec::new())
+    }
+
+    /// The RRPVs of every line.
+    fn rrpvs(&self) -> &Rrpv;
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv;
+
+    /// The RRPV a hit in `way` leaves its line at (with any learning the
+    /// policy does on a hit): 0, "near-immediate re-reference", unless the
+    /// policy says otherwise.
+    #[inline(always)]
+    fn hit_rrpv(&mut self, _ctx: &Ctx, _way: usize) -> u8 {
+        0
+    }
+
+    /// The RRPV the block of `ctx` is inserted at in `way` (with any
+    /// learning the policy does on a fill).
+    fn fill_rrpv(&mut self, ctx: &Ctx, way: usize) -> u8;
+
+    /// [`Policy::evict`].
+    #[inline(always)]
+    fn evict(&mut self, _ctx: &Ctx, _way: usize) {}
+
+    /// [`Policy::prefetch`]: by default the set's RRPVs.
+    #[inline(always)]
+    fn prefetch(&self, set: usize, _block: u64) {
+        self.rrpvs().prefetch(set);
+    }
+
+    /// [`Policy::run16`].
+    #[doc(hidden)]
+    #[inline]
+    fn run16(&mut self, _engine: &mut Engine16<'_>, _accesses: &[Access]) -> bool {
+        false
+    }
+
+    /// [`Policy::report`].
+    fn report(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+}
+
+impl<R: RripPolicy> Policy for R {
+    fn build(params: &mut Params, geom: &Geometry, env: &Env) -> Result<R, CacheError> {
+        <R as RripPolicy>::build(params, geom, env)
+    }
+
+    fn notes(params: &mut Params, geom: &Geometry) -> Result<Vec<String>, CacheError> {
+        <R as RripPolicy>::notes(params, geom)
+    }
+
+    #[inline(always)]
+    fn hit(&mut self, ctx: &Ctx, way: usize) {
+        let v = self.hit_rrpv(ctx, way);
+        self.rrpvs_mut().set(ctx.set, way, v);
+    }
+
+    #[inline(always)]
+    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
+        Some(self.rrpvs_mut().victim(ctx.set))
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, ctx: &Ctx, way: usize) {
+        let v = self.fill_rrpv(ctx, way);
+        self.rrpvs_mut().set(ctx.set, way, v);
+    }
+
+    #[inline(always)]
+    fn evict(&mut self, ctx: &Ctx, way: usize) {
+        <R as RripPolicy>::evict(self, ctx, way);
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, set: usize, block: u64) {
+        <R as RripPolicy>::prefetch(self, set, block);
+    }
+
+    #[inline]
+    fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
+        <R as RripPolicy>::run16(self, engine, accesses)
+    }
+
+    fn report(&self) -> Vec<(&'static str, f64)> {
+        <R as RripPolicy>::report(self)
+    }
+
+    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
+        let r = self.rrpvs();
+        Some((r.get(set, way), r.max()))
+    }
+}
 
 /// RRPVs of every line, `sets * ways`, all of `bits` bits.
 pub struct Rrpv {
@@ -15,15 +135,16 @@ pub struct Rrpv {
 }
 
 impl Rrpv {
-    /// `bits` from 1 to 8.
-    pub fn new(sets: usize, ways: usize, bits: u32) -> Rrpv {
+    /// `bits` from 1 to 8; every line starts at the maximum. An error
+    /// where the table does not fit in memory.
+    pub fn new(sets: usize, ways: usize, bits: u32) -> Result<Rrpv, CacheError> {
         assert!((1..=8).contains(&bits), "RRPV width {bits} out of 1..=8");
         let max = ((1u32 << bits) - 1) as u8;
-        Rrpv {
+        Ok(Rrpv {
             ways,
             max,
-            values: vec![max; sets * ways],
-        }
+            values: crate::table::filled(sets * ways, max, "the RRPVs")?,
+        })
     }
 
     /// The largest RRPV: "re-referenced in the distant future".
@@ -49,13 +170,14 @@ impl Rrpv {
         crate::policy::prefetch(&self.values, set * self.ways);
     }
 
-    /// The RRPVs as one 16-byte row per set, when sets have 16 ways: what
-    /// the 16-way kernels of the RRIP family work on.
-    pub(crate) fn rows16(&mut self) -> Option<Rows16<'_>> {
+    /// The RRPVs as one 16-byte row per set, when sets have 16 ways: the
+    /// 16-way kernel of an RRIP policy that inserts by `insert`.
+    pub(crate) fn rows16<I: Insert16>(&mut self, insert: I) -> Option<Rows16<'_, I>> {
         let max = self.max;
         (self.ways == 16).then(|| Rows16 {
             rows: self.values.as_chunks_mut().0,
             max,
+            insert,
         })
     }
 
@@ -87,6 +209,31 @@ impl Rrpv {
             }
         }
         vals.iter().position(|&v| v == max).unwrap_or(0)
+    }
+}
+
+/// Fills and how many of them went in at the largest RRPV: a report's
+/// `fills_at_max`, the share of fills predicted dead on arrival.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FillsAtMax {
+    /// Fills below the largest RRPV, and at it: one increment per fill at
+    /// an index, where two counters side by side would tempt the compiler
+    /// into a slower vector add of both.
+    counts: [u64; 2],
+}
+
+impl FillsAtMax {
+    /// Counts a fill at `v` of RRPVs up to `max`, and returns `v`.
+    #[inline(always)]
+    pub fn count(&mut self, v: u8, max: u8) -> u8 {
+        self.counts[usize::from(v == max)] += 1;
+        v
+    }
+
+    /// `("fills_at_max", the share)`, 0 without fills.
+    pub fn report(&self) -> (&'static str, f64) {
+        let [below, at] = self.counts;
+        ("fills_at_max", crate::stats::ratio(at, below + at))
     }
 }
 
@@ -140,46 +287,60 @@ impl Throttle {
     }
 }
 
-/// [`Rrpv`] of 16-way sets borrowed for one batch, with the RRIP rules every
-/// 16-way kernel of the family shares: a hit makes the line's RRPV 0, and
-/// the victim rule is [`Rrpv::victim`]'s. Kernels add their insertion rule.
-/// A row is written as a whole ([`crate::lanes::set16`]), as the victim
-/// search reads it.
-pub(crate) struct Rows16<'a> {
-    rows: &'a mut [[u8; 16]],
-    max: u8,
+/// The insertion rule of a 16-way RRIP kernel ([`Rows16`]).
+pub(crate) trait Insert16 {
+    /// The RRPV a fill into `set` inserts at (with any learning the
+    /// policy does on a fill); `max` is the largest RRPV.
+    ///
+    /// # Safety
+    /// `set` is below the kernel's set count.
+    unsafe fn rrpv(&mut self, set: usize, max: u8) -> u8;
 }
 
-impl Rows16<'_> {
-    pub(crate) fn sets(&self) -> usize {
+/// One RRPV for every fill (SRRIP's `max - 1`).
+impl Insert16 for u8 {
+    #[inline(always)]
+    unsafe fn rrpv(&mut self, _: usize, _: u8) -> u8 {
+        *self
+    }
+}
+
+/// [`Rrpv`] of 16-way sets borrowed for one batch: the 16-way kernel
+/// ([`Kernel16`]) of an RRIP policy whose insertion rule is `I`. A hit makes
+/// the line's RRPV 0, and the victim rule is [`Rrpv::victim`]'s. A row is
+/// written as a whole ([`crate::lanes::set16`]), as the victim search reads
+/// it.
+pub(crate) struct Rows16<'a, I> {
+    rows: &'a mut [[u8; 16]],
+    max: u8,
+    insert: I,
+}
+
+impl<I: Insert16> Kernel16 for Rows16<'_, I> {
+    const SEQ: bool = false;
+
+    fn sets(&self) -> usize {
         self.rows.len()
     }
 
-    pub(crate) fn max(&self) -> u8 {
-        self.max
+    #[inline(always)]
+    unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
+        // SAFETY: the caller promises `set < sets`.
+        lanes::set16(unsafe { self.rows.get_unchecked_mut(set) }, way, 0);
     }
 
-    /// # Safety
-    /// `set < self.sets()` and `way < 16`.
     #[inline(always)]
-    pub(crate) unsafe fn hit(&mut self, set: usize, way: usize) {
-        // SAFETY: the caller promises `set < sets`.
-        crate::lanes::set16(unsafe { self.rows.get_unchecked_mut(set) }, way, 0);
+    unsafe fn victim(&mut self, set: usize, _: u64) -> Option<usize> {
+        // SAFETY: as in `hit`.
+        let row = unsafe { self.rows.get_unchecked_mut(set) };
+        Some(lanes::rrip_victim16(row, self.max))
     }
 
-    /// # Safety
-    /// `set < self.sets()`.
     #[inline(always)]
-    pub(crate) unsafe fn victim(&mut self, set: usize) -> usize {
-        // SAFETY: the caller promises `set < sets`.
-        crate::lanes::rrip_victim16(unsafe { self.rows.get_unchecked_mut(set) }, self.max)
-    }
-
-    /// # Safety
-    /// `set < self.sets()` and `way < 16`.
-    #[inline(always)]
-    pub(crate) unsafe fn insert(&mut self, set: usize, way: usize, v: u8) {
-        // SAFETY: the caller promises `set < sets`.
-        crate::lanes::set16(unsafe { self.rows.get_unchecked_mut(set) }, way, v);
+    unsafe fn fill(&mut self, set: usize, way: usize, _: u64) {
+        // SAFETY: as in `hit`; `Insert16::rrpv` asks the same.
+        let v = unsafe { self.insert.rrpv(set, self.max) };
+        // SAFETY: as in `hit`.
+        lanes::set16(unsafe { self.rows.get_unchecked_mut(set) }, way, v);
     }
 }

@@ -1,5 +1,5 @@
 //! Running caches over a trace: one decode, every cache fed each batch, in
-//! parallel when there are several.
+//! parallel when there are several ([`feed`], [`for_each_consumer`]).
 //!
 //! Decoding and simulating overlap: a reader thread decodes batches a few
 //! ahead through a bounded channel whose buffers are recycled, so memory is a
@@ -21,7 +21,7 @@ pub enum RunError {
     #[error(transparent)]
     Trace(#[from] TraceError),
     #[error(transparent)]
-    TooLong(#[from] crate::next_use::TooLong),
+    NextUse(#[from] crate::next_use::NextUseError),
 }
 
 /// How many threads a pass over a trace may use.
@@ -98,36 +98,85 @@ fn read_ahead(reader: &mut dyn TraceRead, empty: Receiver<Batch>, full: SyncSend
     }
 }
 
-/// Feeds every batch of `reader` to every cache. `progress` is called after
-/// each batch with the reader's `(bytes read, bytes total)`. Returns the
-/// number of trace accesses.
+/// Runs `work` on every consumer: in parallel (rayon) with
+/// [`Threads::Many`] and more than one consumer, else one after another
+/// in slice order. The fan-out of a pass that feeds each batch to many
+/// caches, studies' runs or timers ([`feed`]).
+///
+/// On errors: one after another, it stops at the first consumer that
+/// fails; in parallel every consumer runs, and the error returned is that
+/// of the failing consumer first in slice order. So the error is the same
+/// whatever the thread count (what the other consumers hold after an error
+/// is not: the pass is over).
+pub fn for_each_consumer<C: Send, E: Send>(
+    consumers: &mut [C],
+    threads: Threads,
+    work: impl Fn(&mut C) -> Result<(), E> + Sync,
+) -> Result<(), E> {
+    if threads == Threads::One || consumers.len() < 2 {
+        return consumers.iter_mut().try_for_each(work);
+    }
+    consumers
+        .par_iter_mut()
+        .enumerate()
+        .map(|(i, c)| work(c).map_err(|e| (i, e)))
+        .reduce(
+            || Ok(()),
+            |a, b| match (a, b) {
+                (Err(x), Err(y)) => Err(if x.0 <= y.0 { x } else { y }),
+                (Err(x), _) | (_, Err(x)) => Err(x),
+                _ => Ok(()),
+            },
+        )
+        .map_err(|(_, e)| e)
+}
+
+/// One pass over `reader` that feeds every batch, in trace order, to every
+/// consumer: [`for_each_batch`] (a reader thread decoding ahead with
+/// [`Threads::Many`]) and, for each batch, [`for_each_consumer`]
+/// (consumers in parallel with [`Threads::Many`]). `progress` is called
+/// after each batch with the reader's `(bytes read, bytes total)`. Stops
+/// at the first error, the reader's or a consumer's. Returns the number
+/// of trace accesses read.
+pub fn feed<C: Send, E: From<TraceError> + Send>(
+    reader: &mut dyn TraceRead,
+    consumers: &mut [C],
+    threads: Threads,
+    work: impl Fn(&mut C, &Batch) -> Result<(), E> + Sync,
+    progress: impl FnMut(u64, u64),
+) -> Result<u64, E> {
+    let mut accesses = 0u64;
+    for_each_batch(
+        reader,
+        threads,
+        |batch| {
+            accesses += batch.accesses.len() as u64;
+            for_each_consumer(consumers, threads, |c| work(c, batch))
+        },
+        progress,
+    )?;
+    Ok(accesses)
+}
+
+/// Feeds every batch of `reader` to every cache ([`feed`]). `progress` is
+/// called after each batch with the reader's `(bytes read, bytes total)`.
+/// Returns the number of trace accesses.
 pub fn simulate(
     reader: &mut dyn TraceRead,
     caches: &mut [Box<dyn CacheSim>],
     threads: Threads,
     progress: impl FnMut(u64, u64),
 ) -> Result<u64, TraceError> {
-    let mut accesses = 0u64;
-    let parallel = threads == Threads::Many && caches.len() > 1;
-    for_each_batch(
+    feed(
         reader,
+        caches,
         threads,
-        |batch| {
-            accesses += batch.accesses.len() as u64;
-            if parallel {
-                caches
-                    .par_iter_mut()
-                    .for_each(|c| c.access_batch(&batch.accesses));
-            } else {
-                for c in caches.iter_mut() {
-                    c.access_batch(&batch.accesses);
-                }
-            }
-            Ok::<(), TraceError>(())
+        |cache, batch| {
+            cache.access_batch(&batch.accesses);
+            Ok(())
         },
         progress,
-    )?;
-    Ok(accesses)
+    )
 }
 
 /// The next-use indices of a trace at `block` bytes per line, from one pass.

@@ -23,11 +23,16 @@ pub trait CacheSim: Send {
     /// The reuse analyses, for caches built observed
     /// ([`crate::PolicyInfo::build_observed`]).
     fn reuse(&self) -> Option<Reuse>;
+    /// What the policy does on this geometry that its name does not
+    /// promise ([`crate::Policy::notes`]), for warnings.
+    fn notes(&self) -> &[String];
 }
 
 /// A [`Cache`] with its label.
 pub struct Labelled<P> {
     pub label: String,
+    /// [`CacheSim::notes`].
+    pub notes: Vec<String>,
     pub cache: Cache<P>,
 }
 
@@ -66,5 +71,8 @@ impl<P: Policy> CacheSim for Labelled<P> {
     }
     fn reuse(&self) -> Option<Reuse> {
         self.cache.policy().reuse()
+    }
+    fn notes(&self) -> &[String] {
+        &self.notes
     }
 }

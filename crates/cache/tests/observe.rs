@@ -123,17 +123,15 @@ fn rrip_fills_at_the_largest_rrpv_are_counted_per_stream() {
     assert_eq!(r.fills_at_max_rrpv[Stream::Tex.index()], 0);
 }
 
-const SPECS: &[&str] = &[
-    "lru",
-    "fifo",
-    "nru",
-    "srrip",
-    "drrip",
-    "ship-mem",
-    "opt",
-    "drrip+ucd",
-    "random:seed=3",
-];
+/// Every registered policy with its defaults, and a few variants.
+fn specs() -> Vec<String> {
+    POLICIES
+        .iter()
+        .map(|p| p.name)
+        .chain(["drrip+ucd", "random:seed=3"])
+        .map(String::from)
+        .collect()
+}
 
 #[test]
 fn watching_changes_nothing_and_the_tallies_hold_together() {
@@ -148,7 +146,7 @@ fn watching_changes_nothing_and_the_tallies_hold_together() {
             true,
         );
         let t = random_trace(seed, 4000, 600, 64);
-        for spec in SPECS {
+        for spec in &specs() {
             let plain = run_registry(spec, &g, &t);
             let watched = observed(spec, &g, &t);
             let what = format!("{spec} seed {seed}");
@@ -177,7 +175,7 @@ fn watching_changes_nothing_and_the_tallies_hold_together() {
 fn events_tell_the_same_story_as_the_statistics() {
     let g = geometry(64, 64, 8, 4, false, WritePolicy::WriteBack, true);
     let t = random_trace(99, 5000, 900, 64);
-    for spec in SPECS {
+    for spec in &specs() {
         let plain = run_registry(spec, &g, &t);
         let spec_p: PolicySpec = spec.parse().unwrap();
         let env = env_for(&t, &g);

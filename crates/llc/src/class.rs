@@ -105,4 +105,14 @@ impl FillMix {
     pub fn total_ratio(&self) -> f64 {
         ratio(self.at_max.iter().sum(), self.fills.iter().sum())
     }
+
+    /// `z_fills_at_max`, `tex_fills_at_max` and `rt_fills_at_max`, for
+    /// reports.
+    pub fn report(&self) -> [(&'static str, f64); 3] {
+        [
+            ("z_fills_at_max", self.ratio(Class::Z)),
+            ("tex_fills_at_max", self.ratio(Class::Tex)),
+            ("rt_fills_at_max", self.ratio(Class::Rt)),
+        ]
+    }
 }

@@ -26,6 +26,11 @@
 //! Non-sample sets read the counters through [`Rule`]: "FILL > t.HIT" is
 //! `FILL > t * HIT` exactly (strictly greater), in 32-bit arithmetic.
 
+use gfxcache_cache::{table, CacheError, Ctx, Geometry, Params};
+
+use crate::class::{Class, FillMix};
+use crate::samples::{is_sample, SAMPLE_FILL};
+
 /// One event counter of a bank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -120,13 +125,13 @@ pub struct Counters {
 impl Counters {
     /// `banks` groups of `bits`-bit counters and an `acc_bits`-bit ACC(ALL),
     /// all zero; both widths 1 to 16.
-    pub fn new(banks: usize, bits: u32, acc_bits: u32) -> Counters {
+    pub fn new(banks: usize, bits: u32, acc_bits: u32) -> Result<Counters, CacheError> {
         assert!((1..=16).contains(&bits) && (1..=16).contains(&acc_bits));
-        Counters {
-            banks: vec![BankCounters::default(); banks],
+        Ok(Counters {
+            banks: table::filled(banks, BankCounters::default(), "the counters of the banks")?,
             max: ((1u32 << bits) - 1) as u16,
             acc_max: ((1u32 << acc_bits) - 1) as u16,
-        }
+        })
     }
 
     /// One access to a sample set of `bank` whose table row increments
@@ -162,7 +167,6 @@ impl Counters {
     /// The RRPV `rule` gives in a non-sample set of `bank`.
     #[inline]
     pub fn rrpv(&self, bank: usize, rule: Rule, th: &Thresholds) -> u8 {
-        let b = &self.banks[bank];
         match rule {
             Rule::Fixed(v) => v,
             Rule::Learned {
@@ -170,6 +174,7 @@ impl Counters {
                 hit,
                 otherwise,
             } => {
+                let b = &self.banks[bank];
                 if b.get(fill) > th.t * b.get(hit) {
                     3
                 } else {
@@ -177,6 +182,7 @@ impl Counters {
                 }
             }
             Rule::ProdCons => {
+                let b = &self.banks[bank];
                 let (prod, cons) = (b.get(Counter::Prod), b.get(Counter::Cons));
                 if prod > th.rt_hi * cons {
                     3
@@ -190,13 +196,103 @@ impl Counters {
     }
 }
 
+/// What the table policies (GSPZTC, GSPZTC+TSE, GSPC) share: the counters
+/// of every bank, the thresholds, and the split of the sets into samples
+/// ([`crate::samples`]), which learn and run two-bit SRRIP, and the rest,
+/// which apply their table's [`Rule`].
+pub struct Learning {
+    counters: Counters,
+    th: Thresholds,
+    mix: FillMix,
+    /// Texture hits on render-target lines (the RT bit or state 11).
+    rt_to_tex: u64,
+}
+
+impl Learning {
+    /// From the parameters `t` (1 to 1024, default 8), `counter-bits` (1
+    /// to 16, default 8), `acc-bits` (1 to 16, default 7) and, with
+    /// `prod_cons` (GSPC), `rt-hi` (default 16) and `rt-lo` (default 8),
+    /// 1 to 1024.
+    pub fn take(p: &mut Params, g: &Geometry, prod_cons: bool) -> Result<Learning, CacheError> {
+        let t = p.take_u32("t", 8, 1, 1024)?;
+        let bits = p.take_u32("counter-bits", 8, 1, 16)?;
+        let acc_bits = p.take_u32("acc-bits", 7, 1, 16)?;
+        let mut th = Thresholds {
+            t,
+            rt_hi: 16,
+            rt_lo: 8,
+        };
+        if prod_cons {
+            th.rt_hi = p.take_u32("rt-hi", 16, 1, 1024)?;
+            th.rt_lo = p.take_u32("rt-lo", 8, 1, 1024)?;
+        }
+        Ok(Learning {
+            counters: Counters::new(g.banks as usize, bits, acc_bits)?,
+            th,
+            mix: FillMix::default(),
+            rt_to_tex: 0,
+        })
+    }
+
+    /// The RRPV of an access to the set of `ctx` whose table row
+    /// increments `events`: a sample set learns them and takes `sample`
+    /// (SRRIP's: [`SAMPLE_FILL`] on a fill, 0 on a hit); any other set
+    /// applies `rule`.
+    #[inline(always)]
+    pub fn rrpv(&mut self, ctx: &Ctx, events: &[Counter], rule: Rule, sample: u8) -> u8 {
+        if is_sample(ctx.set) {
+            self.counters.learn(ctx.bank, events);
+            sample
+        } else {
+            self.counters.rrpv(ctx.bank, rule, &self.th)
+        }
+    }
+
+    /// [`Learning::rrpv`] of a fill of `class`, counted in
+    /// [`Learning::mix`].
+    #[inline(always)]
+    pub fn fill(&mut self, ctx: &Ctx, class: Class, events: &[Counter], rule: Rule) -> u8 {
+        let v = self.rrpv(ctx, events, rule, SAMPLE_FILL);
+        self.mix.count(class, v == 3);
+        v
+    }
+
+    /// Counts a texture hit on a render-target line: the sampler consumed
+    /// a render target through the LLC.
+    #[inline(always)]
+    pub fn consumed(&mut self) {
+        self.rt_to_tex += 1;
+    }
+
+    /// The policy's report: each of `sums` (a name and a counter summed
+    /// over the banks), the fill mix ([`FillMix::report`]) and
+    /// `rt_to_tex_hits`.
+    pub fn report(&self, sums: &[(&'static str, Counter)]) -> Vec<(&'static str, f64)> {
+        let mut r: Vec<_> = sums
+            .iter()
+            .map(|&(name, c)| (name, self.counters.sum(c) as f64))
+            .collect();
+        r.extend(self.mix.report());
+        r.push(("rt_to_tex_hits", self.rt_to_tex as f64));
+        r
+    }
+
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    pub fn thresholds(&self) -> Thresholds {
+        self.th
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn saturate_then_halve() {
-        let mut c = Counters::new(2, 3, 4); // counters to 7, ACC(ALL) to 15
+        let mut c = Counters::new(2, 3, 4).unwrap(); // counters to 7, ACC(ALL) to 15
         for _ in 0..10 {
             c.learn(1, &[Counter::FillZ, Counter::Cons]);
         }

@@ -58,6 +58,16 @@ pub fn find(name: &str) -> Option<&'static PolicyInfo> {
     registry().find(|p| p.name == name)
 }
 
+/// What the policy `spec` names does on `geom` that its name does not
+/// promise, one sentence each (a set-dueling policy without leader or
+/// follower sets, a table policy with too few sample sets; see each
+/// policy's `notes`); empty for the ordinary case. Builds nothing. The
+/// caches [`build_cache`] and [`build_observed`] make carry the same
+/// notes (`CacheSim::notes`).
+pub fn notes(spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, CacheError> {
+    lookup(registry(), spec)?.notes(spec, geom)
+}
+
 /// Builds the cache `spec` describes, from every registered policy.
 pub fn build_cache(
     spec: &PolicySpec,

@@ -10,7 +10,7 @@
 mod common;
 
 use common::{cache, geometry, Rng};
-use gfxcache_cache::{Cache, Geometry, Policy, PolicySpec};
+use gfxcache_cache::{Cache, Geometry, Policy, PolicySpec, Stats};
 use gfxcache_llc::counters::Counter;
 use gfxcache_llc::policies::gs_drrip::GsDrrip;
 use gfxcache_llc::policies::gspc::Gspc;
@@ -104,7 +104,10 @@ impl Ref {
             "gspztc" => Kind::Gspztc,
             "gspztc-tse" => Kind::Tse,
             "gspc" => Kind::Gspc,
-            n => panic!("{n}"),
+            n => panic!(
+                "registered policy '{n}' has no reference model: add one (a `Kind`) to \
+                 tests/reference.rs"
+            ),
         };
         let bits = if kind == Kind::GsDrrip {
             param(&spec, "bits", 2)
@@ -391,19 +394,11 @@ fn run<P: Policy>(spec: &str, g: Geometry, tr: &[Access]) -> (Cache<P>, Ref) {
     let mut reg =
         gfxcache_llc::build_cache(&spec.parse().unwrap(), &g, &Default::default()).unwrap();
     reg.access_batch(tr);
-    let mut r = Ref::new(spec, &g);
-    for a in tr {
-        r.access(a.addr / 64, a.stream);
-    }
+    let r = reference(spec, g, tr);
     let what = format!("{spec} on {}x{}x{} banks", g.sets, g.ways, g.banks);
+    assert_streams(engine.stats(), &r, &what);
     for s in Stream::ALL {
         let e = engine.stats().stream(s);
-        let (h, m) = (r.hits[s.index()], r.misses[s.index()]);
-        assert_eq!(
-            (e.hits, e.misses),
-            (h, m),
-            "{what}: stream {s} (engine, ref)"
-        );
         assert_eq!(reg.stats().stream(s), e, "{what}: registry, stream {s}");
     }
     for (set, lines) in r.sets.iter().enumerate() {
@@ -418,6 +413,28 @@ fn run<P: Policy>(spec: &str, g: Geometry, tr: &[Access]) -> (Cache<P>, Ref) {
         }
     }
     (engine, r)
+}
+
+/// The reference model of `spec` after `tr`.
+fn reference(spec: &str, g: Geometry, tr: &[Access]) -> Ref {
+    let mut r = Ref::new(spec, &g);
+    for a in tr {
+        r.access(a.addr / 64, a.stream);
+    }
+    r
+}
+
+/// Every stream's hits and misses in `stats` are the reference's.
+fn assert_streams(stats: &Stats, r: &Ref, what: &str) {
+    for s in Stream::ALL {
+        let e = stats.stream(s);
+        let (h, m) = (r.hits[s.index()], r.misses[s.index()]);
+        assert_eq!(
+            (e.hits, e.misses),
+            (h, m),
+            "{what}: stream {s} (engine, ref)"
+        );
+    }
 }
 
 fn check_counters<const G: bool>(p: &Epochs<G>, r: &Ref, what: &str) {
@@ -556,6 +573,28 @@ fn gs_drrip_equals_its_reference() {
             let (e, r) = run::<GsDrrip>(spec, g, &tr);
             for c in Class::ALL {
                 assert_eq!(e.policy().psel(c), r.psel[c.index()], "{spec}: PSEL {c:?}");
+            }
+        }
+    }
+}
+
+/// Every policy this crate registers, built by name through the registry,
+/// against its reference model on every geometry, with and without
+/// `+ucd`: a policy registered without a reference model fails here, by
+/// name. (The tests above also check each policy's own state.)
+#[test]
+fn every_registered_policy_equals_its_reference() {
+    for p in gfxcache_llc::POLICIES {
+        for (i, &(sets, ways, banks)) in GEOMETRIES.iter().enumerate() {
+            let g = geometry(sets, ways, banks);
+            let tr = trace(50 + i as u64, N, sets, ways);
+            for spec in [p.name.to_string(), format!("{}+ucd", p.name)] {
+                let mut reg =
+                    gfxcache_llc::build_cache(&spec.parse().unwrap(), &g, &Default::default())
+                        .unwrap();
+                reg.access_batch(&tr);
+                let what = format!("{spec} on {sets}x{ways}x{banks} banks");
+                assert_streams(reg.stats(), &reference(&spec, g, &tr), &what);
             }
         }
     }

@@ -1,10 +1,12 @@
 //! The four policies through the registry: names, `+ucd`, parameters and
-//! the errors bad parameters give.
+//! the errors bad parameters give; every registered policy observed.
 
 mod common;
 
 use common::geometry;
-use gfxcache_cache::{CacheError, Env, PolicySpec};
+use std::sync::Arc;
+
+use gfxcache_cache::{CacheError, Env, NextUseBuilder, PolicySpec};
 use gfxcache_llc::{build_cache, build_observed, find, registry, POLICIES};
 use gfxcache_trace::{Access, Stream};
 
@@ -41,22 +43,23 @@ fn the_four_names_are_registered() {
     assert_eq!(registry().count(), gfxcache_cache::POLICIES.len() + 4);
 }
 
+/// Parameter variants run beside every registered policy's defaults.
+const VARIANTS: &[&str] = &[
+    "gs-drrip:bits=4",
+    "gspztc:t=4",
+    "gspztc-tse+ucd:t=16",
+    "gspc:t=4,rt-hi=32,rt-lo=4,counter-bits=10,acc-bits=9",
+];
+
 #[test]
 fn every_spec_builds_and_runs() {
     let tr = trace();
-    for spec in [
-        "gs-drrip",
-        "gs-drrip+ucd",
-        "gs-drrip:bits=4",
-        "gspztc",
-        "gspztc+ucd",
-        "gspztc:t=4",
-        "gspztc-tse",
-        "gspztc-tse+ucd:t=16",
-        "gspc",
-        "gspc+ucd",
-        "gspc:t=4,rt-hi=32,rt-lo=4,counter-bits=10,acc-bits=9",
-    ] {
+    let specs = POLICIES
+        .iter()
+        .flat_map(|p| [p.name.to_string(), format!("{}+ucd", p.name)])
+        .chain(VARIANTS.iter().map(|v| v.to_string()));
+    for spec in specs {
+        let spec = spec.as_str();
         let mut c = build(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
         assert_eq!(c.label(), spec);
         c.access_batch(&tr);
@@ -84,12 +87,30 @@ fn every_spec_builds_and_runs() {
     }
 }
 
+/// Every registered policy, the engine's and this crate's, builds
+/// observed, and watching changes none of its counts; this crate's (all of
+/// the RRIP family) show the analyses their RRPVs.
 #[test]
-fn observed_builds_read_the_rrpvs() {
-    let spec: PolicySpec = "gspc".parse().unwrap();
-    let mut c = build_observed(&spec, &geometry(1024, 4, 1), &Env::default()).unwrap();
-    c.access_batch(&trace());
-    assert!(c.reuse().is_some());
+fn every_registered_policy_can_be_observed() {
+    let tr = trace();
+    let g = geometry(1024, 4, 4);
+    let mut next_use = NextUseBuilder::new(g.block);
+    next_use.push_all(&tr).unwrap();
+    let env = Env {
+        next_use: Some(Arc::new(next_use.finish())),
+    };
+    for p in registry() {
+        let spec: PolicySpec = p.name.parse().unwrap();
+        let mut plain = build_cache(&spec, &g, &env).unwrap();
+        let mut watched = build_observed(&spec, &g, &env).unwrap();
+        plain.access_batch(&tr);
+        watched.access_batch(&tr);
+        assert_eq!(watched.stats(), plain.stats(), "{}", p.name);
+        let reuse = watched.reuse().expect("observed caches report reuse");
+        if POLICIES.iter().any(|q| q.name == p.name) {
+            assert!(reuse.has_rrpv, "{}", p.name);
+        }
+    }
 }
 
 fn error(text: &str) -> String {

@@ -33,9 +33,16 @@ pub(crate) trait Kernel16 {
 pub struct Engine16<'a>(pub(super) Parts16<'a>);
 
 impl Engine16<'_> {
-    /// Runs `accesses` through the 16-way loop with kernel `k`.
-    pub(crate) fn run<K: Kernel16>(&mut self, k: &mut K, accesses: &[Access]) {
-        run16(&mut self.0, k, accesses);
+    /// Runs `accesses` through the 16-way loop with kernel `k` and says
+    /// so, or does nothing and returns `false` without a kernel (a policy's
+    /// state not kept as 16-way rows): what [`Policy::run16`] answers.
+    #[inline]
+    pub(crate) fn run<K: Kernel16>(&mut self, k: Option<K>, accesses: &[Access]) -> bool {
+        let Some(mut k) = k else {
+            return false;
+        };
+        run16(&mut self.0, &mut k, accesses);
+        true
     }
 }
 

@@ -8,59 +8,42 @@
 
 use crate::error::CacheError;
 use crate::geometry::Geometry;
-use crate::policy::{Ctx, Env, Policy};
-use crate::rrip::{Rrpv, Throttle};
+use crate::policy::{Ctx, Env};
+use crate::rrip::{FillsAtMax, RripPolicy, Rrpv, Throttle};
 use crate::spec::Params;
-use crate::stats::ratio;
 
 pub struct Brrip {
     rrpv: Rrpv,
     throttle: Throttle,
-    fills: u64,
-    fills_at_max: u64,
+    fills: FillsAtMax,
 }
 
-impl Policy for Brrip {
+impl RripPolicy for Brrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Brrip, CacheError> {
         let bits = p.take_u32("bits", 2, 1, 8)?;
         let throttle = p.take_u32("throttle", 32, 1, 1 << 20)?;
         Ok(Brrip {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits)?,
             throttle: Throttle::new(throttle),
-            fills: 0,
-            fills_at_max: 0,
+            fills: FillsAtMax::default(),
         })
     }
 
     #[inline(always)]
-    fn hit(&mut self, ctx: &Ctx, way: usize) {
-        self.rrpv.set(ctx.set, way, 0);
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, set: usize, _: u64) {
-        self.rrpv.prefetch(set);
-    }
-
-    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
-        Some((self.rrpv.get(set, way), self.rrpv.max()))
-    }
-
-    #[inline(always)]
-    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
-        Some(self.rrpv.victim(ctx.set))
-    }
-
-    #[inline(always)]
-    fn fill(&mut self, ctx: &Ctx, way: usize) {
+    fn fill_rrpv(&mut self, _: &Ctx, _: usize) -> u8 {
         let max = self.rrpv.max();
-        let v = self.throttle.insertion(max);
-        self.fills += 1;
-        self.fills_at_max += u64::from(v == max);
-        self.rrpv.set(ctx.set, way, v);
+        self.fills.count(self.throttle.insertion(max), max)
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
-        vec![("fills_at_max", ratio(self.fills_at_max, self.fills))]
+        vec![self.fills.report()]
+    }
+
+    fn rrpvs(&self) -> &Rrpv {
+        &self.rrpv
+    }
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv {
+        &mut self.rrpv
     }
 }

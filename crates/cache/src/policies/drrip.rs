@@ -8,8 +8,14 @@
 //! as SRRIP otherwise; the counter starts at `2^(psel-1) - 1`, so SRRIP is
 //! the first choice. Misses the engine does not allocate (`+ucd`,
 //! no-write-allocate) do not move the counter. One BRRIP throttle counter
-//! ([`Throttle`]) serves every set. With fewer than two sets there are no
-//! leaders and DRRIP is plain SRRIP.
+//! ([`Throttle`]) serves every set.
+//!
+//! Too few sets for the duel ([`duel::shape`]; each a note, see
+//! [`drrip_notes`]): with one set (a fully associative cache) there are no
+//! leaders, PSEL never moves and DRRIP is exactly SRRIP; with `sets <= 2 *
+//! leaders` every set leads (`sets / 2` SRRIP and as many BRRIP leaders,
+//! but for the last set of an odd count), so the duel's outcome reaches
+//! at most that one follower.
 //!
 //! Parameters: `bits` (1 to 8, default 2), `psel` (1 to 31, default 10),
 //! `leaders` (1 to 2^20, default 32), `throttle` (1 to 2^20, default 32).
@@ -19,144 +25,160 @@
 
 use gfxcache_trace::Access;
 
-use crate::duel::{Psel, Role, SetDuel};
+use crate::duel::{self, Psel, Role, SetDuel};
 use crate::engine::{Engine16, Kernel16};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
-use crate::policy::{Ctx, Env, Policy};
-use crate::rrip::{Rows16, Rrpv, Throttle};
+use crate::policy::{Ctx, Env};
+use crate::rrip::{FillsAtMax, Insert16, Rows16, RripPolicy, Rrpv, Throttle};
 use crate::spec::Params;
-
-use crate::stats::ratio;
 
 pub struct Drrip {
     rrpv: Rrpv,
     duel: SetDuel,
-    psel: Psel,
-    throttle: Throttle,
-    fills: u64,
-    fills_at_max: u64,
+    insert: Dueling,
 }
 
-impl Policy for Drrip {
-    #[inline]
-    fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
-        let Some(mut k) = self.kernel16() else {
-            return false;
-        };
-        engine.run(&mut k, accesses);
-        true
-    }
+/// DRRIP's insertion rule: the set's role in the duel ([`Psel::choose`],
+/// which trains the counter), then SRRIP's or BRRIP's RRPV.
+struct Dueling {
+    psel: Psel,
+    throttle: Throttle,
+    fills: FillsAtMax,
+}
 
+impl Dueling {
+    #[inline(always)]
+    fn rrpv(&mut self, role: Role, max: u8) -> u8 {
+        let bimodal = self.psel.choose(role);
+        self.fills
+            .count(self.throttle.dueling_insertion(bimodal, max), max)
+    }
+}
+
+/// The parameters of DRRIP, and of the stream-aware GS-DRRIP that
+/// `gfxcache-llc` derives from it: `bits` (1 to 8, default 2), `psel` (1 to
+/// 31, default 10), `leaders` (1 to 2^20, default 32), `throttle` (1 to
+/// 2^20, default 32).
+#[derive(Clone, Copy, Debug)]
+pub struct DrripParams {
+    pub bits: u32,
+    pub psel: u32,
+    pub leaders: u32,
+    pub throttle: u32,
+}
+
+impl DrripParams {
+    pub fn take(p: &mut Params) -> Result<DrripParams, CacheError> {
+        Ok(DrripParams {
+            bits: p.take_u32("bits", 2, 1, 8)?,
+            psel: p.take_u32("psel", 10, 1, 31)?,
+            leaders: p.take_u32("leaders", 32, 1, 1 << 20)?,
+            throttle: p.take_u32("throttle", 32, 1, 1 << 20)?,
+        })
+    }
+}
+
+/// What DRRIP does on `sets` sets with `leaders` leaders per policy, where
+/// that is not a duel ([`duel::shape`]).
+pub fn drrip_notes(sets: u32, leaders: u32) -> Vec<String> {
+    let (l, followers) = duel::shape(sets, leaders);
+    let fewer = if l < leaders {
+        format!(", fewer than the {leaders} asked")
+    } else {
+        String::new()
+    };
+    if l == 0 {
+        vec![
+            "a single set (fully associative) has no leader sets: PSEL never moves and \
+              every fill inserts as SRRIP's, so this runs exactly as srrip"
+                .to_string(),
+        ]
+    } else if followers == 0 {
+        vec![format!(
+            "all {sets} sets are leader sets ({l} SRRIP and {l} BRRIP{fewer}): no set follows \
+             PSEL, so the duel decides nothing and half the sets always run SRRIP, half BRRIP"
+        )]
+    } else if l < leaders {
+        vec![format!(
+            "{sets} sets have room for {l} leader sets per policy{fewer}: only {followers} \
+             follower set applies the duel's outcome"
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+impl RripPolicy for Drrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Drrip, CacheError> {
-        let bits = p.take_u32("bits", 2, 1, 8)?;
-        let psel = p.take_u32("psel", 10, 1, 31)?;
-        let leaders = p.take_u32("leaders", 32, 1, 1 << 20)?;
-        let throttle = p.take_u32("throttle", 32, 1, 1 << 20)?;
+        let d = DrripParams::take(p)?;
         Ok(Drrip {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits),
-            duel: SetDuel::new(g.sets, leaders),
-            psel: Psel::new(psel),
-            throttle: Throttle::new(throttle),
-            fills: 0,
-            fills_at_max: 0,
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, d.bits)?,
+            duel: SetDuel::try_new(g.sets, d.leaders)?,
+            insert: Dueling {
+                psel: Psel::new(d.psel),
+                throttle: Throttle::new(d.throttle),
+                fills: FillsAtMax::default(),
+            },
         })
     }
 
-    #[inline(always)]
-    fn hit(&mut self, ctx: &Ctx, way: usize) {
-        self.rrpv.set(ctx.set, way, 0);
+    fn notes(p: &mut Params, g: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(drrip_notes(g.sets, DrripParams::take(p)?.leaders))
     }
 
     #[inline(always)]
-    fn prefetch(&self, set: usize, _: u64) {
-        self.rrpv.prefetch(set);
+    fn fill_rrpv(&mut self, ctx: &Ctx, _: usize) -> u8 {
+        self.insert.rrpv(self.duel.role(ctx.set), self.rrpv.max())
     }
 
-    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
-        Some((self.rrpv.get(set, way), self.rrpv.max()))
-    }
-
-    #[inline(always)]
-    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
-        Some(self.rrpv.victim(ctx.set))
-    }
-
-    #[inline(always)]
-    fn fill(&mut self, ctx: &Ctx, way: usize) {
-        let bimodal = self.psel.choose(self.duel.role(ctx.set));
-        let max = self.rrpv.max();
-        let v = self.throttle.dueling_insertion(bimodal, max);
-        self.fills += 1;
-        self.fills_at_max += u64::from(v == max);
-        self.rrpv.set(ctx.set, way, v);
+    #[inline]
+    fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
+        engine.run(self.kernel16(), accesses)
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
         vec![
-            ("psel", f64::from(self.psel.value())),
-            ("fills_at_max", ratio(self.fills_at_max, self.fills)),
+            ("psel", f64::from(self.insert.psel.value())),
+            self.insert.fills.report(),
         ]
+    }
+
+    fn rrpvs(&self) -> &Rrpv {
+        &self.rrpv
+    }
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv {
+        &mut self.rrpv
     }
 }
 
 impl Drrip {
     /// The 16-way kernel, for sets of 16 ways.
-    pub(crate) fn kernel16(&mut self) -> Option<Drrip16<'_>> {
-        let rows = self.rrpv.rows16()?;
+    fn kernel16(&mut self) -> Option<Rows16<'_, Dueling16<'_>>> {
         let roles = self.duel.roles();
-        assert_eq!(rows.sets(), roles.len());
-        Some(Drrip16 {
-            rows,
+        let rows = self.rrpv.rows16(Dueling16 {
             roles,
-            psel: &mut self.psel,
-            throttle: &mut self.throttle,
-            fills: &mut self.fills,
-            fills_at_max: &mut self.fills_at_max,
-        })
+            rule: &mut self.insert,
+        })?;
+        assert_eq!(rows.sets(), roles.len());
+        Some(rows)
     }
 }
 
-/// [`Drrip`] over 16-way RRPV rows.
-pub(crate) struct Drrip16<'a> {
-    rows: Rows16<'a>,
-    /// As long as `rows`.
+/// [`Dueling`] in the 16-way kernel: the roles of the sets, as many as
+/// the kernel's rows.
+struct Dueling16<'a> {
     roles: &'a [Role],
-    psel: &'a mut Psel,
-    throttle: &'a mut Throttle,
-    fills: &'a mut u64,
-    fills_at_max: &'a mut u64,
+    rule: &'a mut Dueling,
 }
 
-impl Kernel16 for Drrip16<'_> {
-    const SEQ: bool = false;
-
-    fn sets(&self) -> usize {
-        self.rows.sets()
-    }
-
+impl Insert16 for Dueling16<'_> {
     #[inline(always)]
-    unsafe fn hit(&mut self, set: usize, way: usize, _: u64) {
-        // SAFETY: the caller's promise is `Rows16`'s.
-        unsafe { self.rows.hit(set, way) };
-    }
-
-    #[inline(always)]
-    unsafe fn victim(&mut self, set: usize, _: u64) -> Option<usize> {
-        // SAFETY: as in `hit`.
-        Some(unsafe { self.rows.victim(set) })
-    }
-
-    #[inline(always)]
-    unsafe fn fill(&mut self, set: usize, way: usize, _: u64) {
-        // SAFETY: as in `hit` (`roles` is as long as `rows`).
+    unsafe fn rrpv(&mut self, set: usize, max: u8) -> u8 {
+        // SAFETY: the caller promises `set` below the kernel's set count,
+        // which is `roles.len()` (asserted in `Drrip::kernel16`).
         let role = unsafe { *self.roles.get_unchecked(set) };
-        let bimodal = self.psel.choose(role);
-        let max = self.rows.max();
-        let v = self.throttle.dueling_insertion(bimodal, max);
-        *self.fills += 1;
-        *self.fills_at_max += u64::from(v == max);
-        // SAFETY: as in `hit`.
-        unsafe { self.rows.insert(set, way, v) };
+        self.rule.rrpv(role, max)
     }
 }

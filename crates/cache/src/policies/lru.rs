@@ -27,20 +27,16 @@ enum Order {
 impl Policy for Lru {
     #[inline]
     fn run16(&mut self, engine: &mut Engine16<'_>, accesses: &[Access]) -> bool {
-        let Some(mut k) = self.kernel16() else {
-            return false;
-        };
-        engine.run(&mut k, accesses);
-        true
+        engine.run(self.kernel16(), accesses)
     }
 
     fn build(_: &mut Params, g: &Geometry, _: &Env) -> Result<Lru, CacheError> {
         let (sets, ways) = (g.sets as usize, g.ways as usize);
         Ok(Lru {
             order: if ways <= RecencyRanks::MAX_WAYS {
-                Order::Ranks(RecencyRanks::new(sets, ways))
+                Order::Ranks(RecencyRanks::new(sets, ways)?)
             } else {
-                Order::List(RecencyList::new(sets, ways))
+                Order::List(RecencyList::new(sets, ways)?)
             },
         })
     }

@@ -26,11 +26,10 @@
 
 use crate::error::CacheError;
 use crate::geometry::Geometry;
-use crate::policy::{Ctx, Env, Policy};
-use crate::rrip::Rrpv;
+use crate::policy::{Ctx, Env};
+use crate::rrip::{FillsAtMax, RripPolicy, Rrpv};
 use crate::spec::Params;
-
-use crate::stats::ratio;
+use crate::table;
 
 /// Entries per bank's table: one per 14-bit signature.
 pub const TABLE: usize = 1 << 14;
@@ -57,8 +56,7 @@ pub struct ShipMem {
     max: u8,
     /// Per line: signature | REUSED.
     line: Vec<u16>,
-    fills: u64,
-    fills_at_max: u64,
+    fills: FillsAtMax,
 }
 
 impl ShipMem {
@@ -68,13 +66,13 @@ impl ShipMem {
     }
 }
 
-impl Policy for ShipMem {
+impl RripPolicy for ShipMem {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<ShipMem, CacheError> {
         let bits = p.take_u32("bits", 3, 1, 8)?;
         let max = ((1u32 << bits) - 1) as u8;
         let init = p.take_u32("init", 1, 0, max.into())? as u8;
         Ok(ShipMem {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2)?,
             ways: g.ways as usize,
             shift: g.block_shift(),
             bank_mask: if g.banks.is_power_of_two() {
@@ -82,23 +80,22 @@ impl Policy for ShipMem {
             } else {
                 0
             },
-            shct: vec![init; g.banks as usize * TABLE],
+            shct: table::filled(g.banks as usize * TABLE, init, "SHiP's counters")?,
             max,
-            line: vec![0; g.blocks()],
-            fills: 0,
-            fills_at_max: 0,
+            line: table::zeroed(g.blocks(), "SHiP's signatures per line")?,
+            fills: FillsAtMax::default(),
         })
     }
 
     #[inline(always)]
-    fn hit(&mut self, ctx: &Ctx, way: usize) {
-        self.rrpv.set(ctx.set, way, 0);
+    fn hit_rrpv(&mut self, ctx: &Ctx, way: usize) -> u8 {
         self.line[ctx.set * self.ways + way] |= REUSED;
         // The line holds this very block, so its stored signature is the
         // block's: no need to wait for the line's to load.
         let max = self.max;
         let c = self.counter(ctx.bank, signature(ctx.block, self.shift));
         *c += u8::from(*c < max);
+        0
     }
 
     #[inline(always)]
@@ -112,15 +109,6 @@ impl Policy for ShipMem {
         );
     }
 
-    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
-        Some((self.rrpv.get(set, way), self.rrpv.max()))
-    }
-
-    #[inline(always)]
-    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
-        Some(self.rrpv.victim(ctx.set))
-    }
-
     #[inline(always)]
     fn evict(&mut self, ctx: &Ctx, way: usize) {
         let l = self.line[ctx.set * self.ways + way];
@@ -130,16 +118,22 @@ impl Policy for ShipMem {
     }
 
     #[inline(always)]
-    fn fill(&mut self, ctx: &Ctx, way: usize) {
+    fn fill_rrpv(&mut self, ctx: &Ctx, way: usize) -> u8 {
         let sig = signature(ctx.block, self.shift);
         self.line[ctx.set * self.ways + way] = sig;
         let dead = *self.counter(ctx.bank, sig) == 0;
-        self.fills += 1;
-        self.fills_at_max += u64::from(dead);
-        self.rrpv.set(ctx.set, way, if dead { 3 } else { 2 });
+        self.fills.count(if dead { 3 } else { 2 }, 3)
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
-        vec![("fills_at_max", ratio(self.fills_at_max, self.fills))]
+        vec![self.fills.report()]
+    }
+
+    fn rrpvs(&self) -> &Rrpv {
+        &self.rrpv
+    }
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv {
+        &mut self.rrpv
     }
 }

@@ -192,7 +192,10 @@ impl RefConfig {
             "drrip" => Kind::Drrip,
             "ship-mem" => Kind::Ship,
             "opt" => Kind::Opt,
-            other => panic!("no reference for {other}"),
+            other => panic!(
+                "policy '{other}' has no reference model: add one to tests/common/mod.rs \
+                 (RefConfig::from_spec)"
+            ),
         };
         let get = |k: &str, d: u64| -> u64 {
             spec.params

@@ -27,9 +27,11 @@
 //! `fills_at_max` and per class `z_`/`tex_`/`rt_fills_at_max` (fractions of
 //! fills at the maximum RRPV, the paper's Figure 8).
 
-use gfxcache_cache::duel::{leader_role, Psel, Role};
-use gfxcache_cache::rrip::{Rrpv, Throttle};
-use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params, Policy};
+use gfxcache_cache::duel::{self, leader_role, Psel, Role};
+use gfxcache_cache::policies::drrip::DrripParams;
+use gfxcache_cache::rrip::{RripPolicy, Rrpv, Throttle};
+use gfxcache_cache::table;
+use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
 use crate::class::{Class, FillMix};
 
@@ -78,33 +80,84 @@ impl GsDrrip {
     }
 }
 
-impl Policy for GsDrrip {
+/// Leader sets per policy of each class (in [`Class::ALL`] order) when
+/// each asks for `leaders` among `sets` ([`leader_of`]): of the `L =
+/// min(4 * leaders, sets / 2)` leader pairs, pair `k` is class `k % 4`'s.
+pub fn leaders_per_class(sets: u32, leaders: u32) -> [u32; Class::COUNT] {
+    let (pairs, _) = duel::shape(sets, leaders.saturating_mul(4));
+    std::array::from_fn(|c| (pairs + 3 - c as u32) / 4)
+}
+
+/// What GS-DRRIP does on `sets` sets with `leaders` leaders per class and
+/// policy, where some class has no duel ([`leaders_per_class`]).
+pub fn gs_drrip_notes(sets: u32, leaders: u32) -> Vec<String> {
+    if sets < 2 {
+        return vec![
+            "a single set (fully associative) has no leader sets: no PSEL moves and \
+                     every fill inserts as SRRIP's, so this runs exactly as srrip"
+                .to_string(),
+        ];
+    }
+    let per = leaders_per_class(sets, leaders);
+    let names = |pick: &dyn Fn(u32) -> bool| {
+        Class::ALL
+            .iter()
+            .filter(|c| pick(per[c.index()]))
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut notes = Vec::new();
+    if per.iter().any(|&n| n < leaders) {
+        let counts: Vec<String> = Class::ALL
+            .iter()
+            .map(|c| format!("{} {}", c.name(), per[c.index()]))
+            .collect();
+        notes.push(format!(
+            "{sets} sets have room for fewer leader sets per class and policy than the \
+             {leaders} asked: {}",
+            counts.join(", ")
+        ));
+    }
+    let none = names(&|n| n == 0);
+    if !none.is_empty() {
+        notes.push(format!(
+            "class(es) {none} have no leader sets: their PSEL never moves and their fills \
+             always insert as SRRIP's"
+        ));
+    }
+    // A class leads in every set: none follows its PSEL.
+    let all = names(&|n| 2 * n == sets);
+    if !all.is_empty() {
+        notes.push(format!(
+            "class(es) {all} lead in every set: no set follows their PSEL, so half the sets \
+             always insert them as SRRIP, half as BRRIP"
+        ));
+    }
+    notes
+}
+
+impl RripPolicy for GsDrrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<GsDrrip, CacheError> {
-        let bits = p.take_u32("bits", 2, 1, 8)?;
-        let psel = p.take_u32("psel", 10, 1, 31)?;
-        let leaders = p.take_u32("leaders", 32, 1, 1 << 20)?;
-        let throttle = p.take_u32("throttle", 32, 1, 1 << 20)?;
+        let d = DrripParams::take(p)?;
         Ok(GsDrrip {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits),
-            leads: (0..g.sets).map(|s| leader_of(s, g.sets, leaders)).collect(),
-            psel: [Psel::new(psel); Class::COUNT],
-            throttle: Throttle::new(throttle),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, d.bits)?,
+            leads: table::collect(
+                (0..g.sets).map(|s| leader_of(s, g.sets, d.leaders)),
+                "the leader roles",
+            )?,
+            psel: [Psel::new(d.psel); Class::COUNT],
+            throttle: Throttle::new(d.throttle),
             mix: FillMix::default(),
         })
     }
 
-    #[inline(always)]
-    fn hit(&mut self, ctx: &Ctx, way: usize) {
-        self.rrpv.set(ctx.set, way, 0);
-    }
-
-    #[inline(always)]
-    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
-        Some(self.rrpv.victim(ctx.set))
+    fn notes(p: &mut Params, g: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(gs_drrip_notes(g.sets, DrripParams::take(p)?.leaders))
     }
 
     #[inline]
-    fn fill(&mut self, ctx: &Ctx, way: usize) {
+    fn fill_rrpv(&mut self, ctx: &Ctx, _: usize) -> u8 {
         let class = Class::of(ctx.stream);
         let psel = &mut self.psel[class.index()];
         // Another class's leader set is a follower for this class.
@@ -116,29 +169,27 @@ impl Policy for GsDrrip {
         let max = self.rrpv.max();
         let v = self.throttle.dueling_insertion(bimodal, max);
         self.mix.count(class, v == max);
-        self.rrpv.set(ctx.set, way, v);
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, set: usize, _: u64) {
-        self.rrpv.prefetch(set);
-    }
-
-    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
-        Some((self.rrpv.get(set, way), self.rrpv.max()))
+        v
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
-        vec![
+        let mut r = vec![
             ("psel_z", f64::from(self.psel(Class::Z))),
             ("psel_tex", f64::from(self.psel(Class::Tex))),
             ("psel_rt", f64::from(self.psel(Class::Rt))),
             ("psel_other", f64::from(self.psel(Class::Other))),
             ("fills_at_max", self.mix.total_ratio()),
-            ("z_fills_at_max", self.mix.ratio(Class::Z)),
-            ("tex_fills_at_max", self.mix.ratio(Class::Tex)),
-            ("rt_fills_at_max", self.mix.ratio(Class::Rt)),
-        ]
+        ];
+        r.extend(self.mix.report());
+        r
+    }
+
+    fn rrpvs(&self) -> &Rrpv {
+        &self.rrpv
+    }
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv {
+        &mut self.rrpv
     }
 }
 

@@ -41,47 +41,26 @@
 //! `z_fills_at_max`, `tex_fills_at_max`, `rt_fills_at_max` (fractions of
 //! fills at RRPV 3); `rt_to_tex_hits`.
 
-use gfxcache_cache::rrip::Rrpv;
-use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params, Policy};
+use gfxcache_cache::rrip::{RripPolicy, Rrpv};
+use gfxcache_cache::table;
+use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
-use crate::class::{Class, FillMix};
-use crate::counters::{BankCounters, Counter, Counters, Rule, Thresholds};
-use crate::samples::{is_sample, SAMPLE_FILL};
-
-/// Builds the counters and thresholds every table policy shares from
-/// `t`, `counter-bits` and `acc-bits`.
-pub(crate) fn take_learning(
-    p: &mut Params,
-    g: &Geometry,
-) -> Result<(Counters, Thresholds), CacheError> {
-    let t = p.take_u32("t", 8, 1, 1024)?;
-    let bits = p.take_u32("counter-bits", 8, 1, 16)?;
-    let acc_bits = p.take_u32("acc-bits", 7, 1, 16)?;
-    Ok((
-        Counters::new(g.banks as usize, bits, acc_bits),
-        Thresholds {
-            t,
-            rt_hi: 16,
-            rt_lo: 8,
-        },
-    ))
-}
+use crate::class::Class;
+use crate::counters::{BankCounters, Counter, Learning, Rule};
+use crate::samples;
 
 pub struct Gspztc {
     rrpv: Rrpv,
     /// The RT bit of every line, `sets * ways`.
     rt: Vec<bool>,
     ways: usize,
-    counters: Counters,
-    th: Thresholds,
-    mix: FillMix,
-    rt_to_tex: u64,
+    learning: Learning,
 }
 
 impl Gspztc {
     /// The counters of `bank`.
     pub fn counters(&self, bank: usize) -> &BankCounters {
-        self.counters.bank(bank)
+        self.learning.counters().bank(bank)
     }
 
     /// The RT bit of `way` of `set`.
@@ -90,30 +69,31 @@ impl Gspztc {
     }
 }
 
-impl Policy for Gspztc {
+impl RripPolicy for Gspztc {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Gspztc, CacheError> {
-        let (counters, th) = take_learning(p, g)?;
+        let learning = Learning::take(p, g, false)?;
         let n = g.sets as usize * g.ways as usize;
         Ok(Gspztc {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2),
-            rt: vec![false; n],
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2)?,
+            rt: table::filled(n, false, "the RT bits")?,
             ways: g.ways as usize,
-            counters,
-            th,
-            mix: FillMix::default(),
-            rt_to_tex: 0,
+            learning,
         })
     }
 
+    fn notes(_: &mut Params, g: &Geometry) -> Result<Vec<String>, CacheError> {
+        Ok(samples::notes(g.sets, g.banks, "Table 3"))
+    }
+
     #[inline]
-    fn hit(&mut self, ctx: &Ctx, way: usize) {
+    fn hit_rrpv(&mut self, ctx: &Ctx, way: usize) -> u8 {
         let slot = ctx.set * self.ways + way;
         let events: &[Counter] = match Class::of(ctx.stream) {
             Class::Z => &[Counter::HitZ],
             Class::Tex if self.rt[slot] => {
                 // Render target consumed by the sampler: it is a texture now.
                 self.rt[slot] = false;
-                self.rt_to_tex += 1;
+                self.learning.consumed();
                 &[Counter::FILL_TEX]
             }
             Class::Tex => &[Counter::HIT_TEX],
@@ -123,21 +103,13 @@ impl Policy for Gspztc {
             }
             Class::Other => &[],
         };
-        if is_sample(ctx.set) {
-            self.counters.learn(ctx.bank, events);
-        }
         // "On a hit, the RRPV of the block is updated to zero irrespective
         // of the stream", in samples (SRRIP) and non-samples alike.
-        self.rrpv.set(ctx.set, way, 0);
-    }
-
-    #[inline(always)]
-    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
-        Some(self.rrpv.victim(ctx.set))
+        self.learning.rrpv(ctx, events, Rule::Fixed(0), 0)
     }
 
     #[inline]
-    fn fill(&mut self, ctx: &Ctx, way: usize) {
+    fn fill_rrpv(&mut self, ctx: &Ctx, way: usize) -> u8 {
         let class = Class::of(ctx.stream);
         let (events, rule): (&[Counter], Rule) = match class {
             Class::Z => (
@@ -161,37 +133,24 @@ impl Policy for Gspztc {
             Class::Rt => (&[], Rule::Fixed(0)),
             Class::Other => (&[], Rule::Fixed(2)),
         };
-        let v = if is_sample(ctx.set) {
-            self.counters.learn(ctx.bank, events);
-            SAMPLE_FILL
-        } else {
-            self.counters.rrpv(ctx.bank, rule, &self.th)
-        };
         self.rt[ctx.set * self.ways + way] = class == Class::Rt;
-        self.mix.count(class, v == 3);
-        self.rrpv.set(ctx.set, way, v);
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, set: usize, _: u64) {
-        self.rrpv.prefetch(set);
-    }
-
-    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
-        Some((self.rrpv.get(set, way), self.rrpv.max()))
+        self.learning.fill(ctx, class, events, rule)
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
-        let sum = |c| self.counters.sum(c) as f64;
-        vec![
-            ("fill_z", sum(Counter::FillZ)),
-            ("hit_z", sum(Counter::HitZ)),
-            ("fill_tex", sum(Counter::FILL_TEX)),
-            ("hit_tex", sum(Counter::HIT_TEX)),
-            ("z_fills_at_max", self.mix.ratio(Class::Z)),
-            ("tex_fills_at_max", self.mix.ratio(Class::Tex)),
-            ("rt_fills_at_max", self.mix.ratio(Class::Rt)),
-            ("rt_to_tex_hits", self.rt_to_tex as f64),
-        ]
+        self.learning.report(&[
+            ("fill_z", Counter::FillZ),
+            ("hit_z", Counter::HitZ),
+            ("fill_tex", Counter::FILL_TEX),
+            ("hit_tex", Counter::HIT_TEX),
+        ])
+    }
+
+    fn rrpvs(&self) -> &Rrpv {
+        &self.rrpv
+    }
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv {
+        &mut self.rrpv
     }
 }

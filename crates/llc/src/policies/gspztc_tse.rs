@@ -60,13 +60,13 @@
 //! `tex_fills_at_max`, `rt_fills_at_max` (fractions of fills at RRPV 3);
 //! `rt_to_tex_hits`.
 
-use gfxcache_cache::rrip::Rrpv;
-use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params, Policy};
+use gfxcache_cache::rrip::{RripPolicy, Rrpv};
+use gfxcache_cache::table;
+use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
-use super::gspztc::take_learning;
-use crate::class::{Class, FillMix};
-use crate::counters::{BankCounters, Counter, Counters, Rule, Thresholds};
-use crate::samples::{is_sample, SAMPLE_FILL};
+use crate::class::Class;
+use crate::counters::{BankCounters, Counter, Learning, Rule, Thresholds};
+use crate::samples;
 
 /// The two state bits of a line (Figure 10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,16 +91,13 @@ pub struct Epochs<const GSPC: bool> {
     rrpv: Rrpv,
     state: Vec<State>,
     ways: usize,
-    counters: Counters,
-    th: Thresholds,
-    mix: FillMix,
-    rt_to_tex: u64,
+    learning: Learning,
 }
 
 impl<const GSPC: bool> Epochs<GSPC> {
     /// The counters of `bank`.
     pub fn counters(&self, bank: usize) -> &BankCounters {
-        self.counters.bank(bank)
+        self.learning.counters().bank(bank)
     }
 
     /// The state bits of `way` of `set`.
@@ -110,7 +107,7 @@ impl<const GSPC: bool> Epochs<GSPC> {
 
     /// The thresholds in force (`t`, and for GSPC `rt-hi`, `rt-lo`).
     pub fn thresholds(&self) -> Thresholds {
-        self.th
+        self.learning.thresholds()
     }
 }
 
@@ -128,27 +125,25 @@ const ENTER_E1: Rule = Rule::Learned {
     otherwise: 0,
 };
 
-impl<const GSPC: bool> Policy for Epochs<GSPC> {
+impl<const GSPC: bool> RripPolicy for Epochs<GSPC> {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Self, CacheError> {
-        let (counters, mut th) = take_learning(p, g)?;
-        if GSPC {
-            th.rt_hi = p.take_u32("rt-hi", 16, 1, 1024)?;
-            th.rt_lo = p.take_u32("rt-lo", 8, 1, 1024)?;
-        }
+        let learning = Learning::take(p, g, GSPC)?;
         let n = g.sets as usize * g.ways as usize;
         Ok(Epochs {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2),
-            state: vec![State::E2; n],
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2)?,
+            state: table::filled(n, State::E2, "the state bits")?,
             ways: g.ways as usize,
-            counters,
-            th,
-            mix: FillMix::default(),
-            rt_to_tex: 0,
+            learning,
         })
     }
 
+    fn notes(_: &mut Params, g: &Geometry) -> Result<Vec<String>, CacheError> {
+        let table = if GSPC { "Table 5" } else { "Table 4" };
+        Ok(samples::notes(g.sets, g.banks, table))
+    }
+
     #[inline]
-    fn hit(&mut self, ctx: &Ctx, way: usize) {
+    fn hit_rrpv(&mut self, ctx: &Ctx, way: usize) -> u8 {
         let slot = ctx.set * self.ways + way;
         let old = self.state[slot];
         let (state, events, rule): (State, &[Counter], Rule) = match Class::of(ctx.stream) {
@@ -158,7 +153,7 @@ impl<const GSPC: bool> Policy for Epochs<GSPC> {
             Class::Rt => (State::Rt, &[], Rule::Fixed(0)),
             Class::Tex => match old {
                 State::Rt => {
-                    self.rt_to_tex += 1;
+                    self.learning.consumed();
                     let events: &[Counter] = if GSPC {
                         &[Counter::Fill0, Counter::Cons]
                     } else {
@@ -171,23 +166,13 @@ impl<const GSPC: bool> Policy for Epochs<GSPC> {
                 State::E2 => (State::E2, &[], Rule::Fixed(0)),
             },
         };
-        let v = if is_sample(ctx.set) {
-            self.counters.learn(ctx.bank, events);
-            0
-        } else {
-            self.counters.rrpv(ctx.bank, rule, &self.th)
-        };
+        let v = self.learning.rrpv(ctx, events, rule, 0);
         self.state[slot] = state;
-        self.rrpv.set(ctx.set, way, v);
-    }
-
-    #[inline(always)]
-    fn victim(&mut self, ctx: &Ctx) -> Option<usize> {
-        Some(self.rrpv.victim(ctx.set))
+        v
     }
 
     #[inline]
-    fn fill(&mut self, ctx: &Ctx, way: usize) {
+    fn fill_rrpv(&mut self, ctx: &Ctx, way: usize) -> u8 {
         let class = Class::of(ctx.stream);
         let (state, events, rule): (State, &[Counter], Rule) = match class {
             Class::Z => (
@@ -204,46 +189,30 @@ impl<const GSPC: bool> Policy for Epochs<GSPC> {
             Class::Rt if GSPC => (State::Rt, &[Counter::Prod], Rule::ProdCons),
             Class::Rt => (State::Rt, &[], Rule::Fixed(0)),
         };
-        let v = if is_sample(ctx.set) {
-            self.counters.learn(ctx.bank, events);
-            SAMPLE_FILL
-        } else {
-            self.counters.rrpv(ctx.bank, rule, &self.th)
-        };
         self.state[ctx.set * self.ways + way] = state;
-        self.mix.count(class, v == 3);
-        self.rrpv.set(ctx.set, way, v);
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, set: usize, _: u64) {
-        self.rrpv.prefetch(set);
-    }
-
-    fn rrpv(&self, set: usize, way: usize) -> Option<(u8, u8)> {
-        Some((self.rrpv.get(set, way), self.rrpv.max()))
+        self.learning.fill(ctx, class, events, rule)
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
-        let sum = |c| self.counters.sum(c) as f64;
-        let mut r = vec![
-            ("fill_z", sum(Counter::FillZ)),
-            ("hit_z", sum(Counter::HitZ)),
-            ("fill_0", sum(Counter::Fill0)),
-            ("hit_0", sum(Counter::Hit0)),
-            ("fill_1", sum(Counter::Fill1)),
-            ("hit_1", sum(Counter::Hit1)),
+        let mut sums = vec![
+            ("fill_z", Counter::FillZ),
+            ("hit_z", Counter::HitZ),
+            ("fill_0", Counter::Fill0),
+            ("hit_0", Counter::Hit0),
+            ("fill_1", Counter::Fill1),
+            ("hit_1", Counter::Hit1),
         ];
         if GSPC {
-            r.push(("prod", sum(Counter::Prod)));
-            r.push(("cons", sum(Counter::Cons)));
+            sums.extend([("prod", Counter::Prod), ("cons", Counter::Cons)]);
         }
-        r.extend([
-            ("z_fills_at_max", self.mix.ratio(Class::Z)),
-            ("tex_fills_at_max", self.mix.ratio(Class::Tex)),
-            ("rt_fills_at_max", self.mix.ratio(Class::Rt)),
-            ("rt_to_tex_hits", self.rt_to_tex as f64),
-        ]);
-        r
+        self.learning.report(&sums)
+    }
+
+    fn rrpvs(&self) -> &Rrpv {
+        &self.rrpv
+    }
+
+    fn rrpvs_mut(&mut self) -> &mut Rrpv {
+        &mut self.rrpv
     }
 }
