@@ -150,6 +150,22 @@ fn a_warm_up_that_leaves_no_frame_is_an_error() {
 }
 
 #[test]
+fn what_a_small_llc_does_to_a_policy_is_said_out_loud() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = write_trace(dir.path(), "one.gtr", 1, true);
+    // 16 KiB of 16 ways: 16 sets, all of them DRRIP's leaders.
+    let small = GspcConfig {
+        sizes: vec![16 << 10],
+        ..config(0)
+    };
+    let r = study::run(&trace, &small, &gfxcache_cache::progress::quiet).unwrap();
+    let says = |prefix: &str| r.warnings.iter().any(|w| w.starts_with(prefix));
+    assert!(says("drrip at 16KiB: "), "{:?}", r.warnings);
+    assert!(says("gspc at 16KiB: "), "{:?}", r.warnings);
+    assert!(run(&trace, 0).warnings.is_empty(), "1 MiB: nothing to say");
+}
+
+#[test]
 fn a_trace_without_stream_tags_is_said_out_loud() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("untagged.din");

@@ -23,6 +23,8 @@ struct Done {
     /// Each counted frame's counts, with the frame's index in the trace.
     frames: Vec<(u32, Stats)>,
     report: Vec<(&'static str, f64)>,
+    /// What the policy makes of the geometry that its name does not say.
+    notes: Vec<String>,
 }
 
 impl Done {
@@ -56,6 +58,7 @@ impl Done {
             spec: r.spec.to_string(),
             size: r.size,
             report: r.cache.report(),
+            notes: r.cache.notes().to_vec(),
             stats,
             reuse,
             timing,
@@ -289,9 +292,18 @@ fn timing_of(o: OverFrames, base_fps: f64) -> Timing {
     }
 }
 
-/// What the reader of the report should know about its input.
+/// What the reader of the report should know about its input, and what
+/// a policy makes of a geometry that its name does not say.
 fn warnings(done: &[Done]) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = done
+        .iter()
+        .flat_map(|d| {
+            let size = gfxcache_cache::format_size(d.size);
+            d.notes
+                .iter()
+                .map(move |n| format!("{} at {size}: {n}", d.spec))
+        })
+        .collect();
     if let Some(d) = done.first() {
         let tagged = [Stream::Z, Stream::Tex, Stream::Rt, Stream::Display]
             .iter()

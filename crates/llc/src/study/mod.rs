@@ -34,7 +34,6 @@ use gfxcache_cache::run::{self, RunError, Threads};
 use gfxcache_cache::{CacheError, Env, Geometry, PolicySpec, Progress, ProgressFn, Ways};
 use gfxcache_mem::{FrameTimer, LlcTiming, MemError};
 use gfxcache_trace::TraceError;
-use rayon::prelude::*;
 
 pub use machine::{machines, Machine};
 pub use report::GspcReport;
@@ -156,16 +155,12 @@ pub fn run(
     let start = Instant::now();
     let mut reader = open(trace)?;
     let meta = reader.meta().clone();
-    let parallel = config.threads == Threads::Many;
-    run::for_each_batch(
+    run::feed(
         reader.as_mut(),
+        &mut runs,
         config.threads,
-        |batch| {
-            if parallel {
-                runs.par_iter_mut().for_each(|r| r.batch(batch));
-            } else {
-                runs.iter_mut().for_each(|r| r.batch(batch));
-            }
+        |r, batch| {
+            r.batch(batch);
             Ok::<(), TraceError>(())
         },
         |d, t| progress(Progress::bytes("simulating", d, t)),

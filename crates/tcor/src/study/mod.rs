@@ -391,22 +391,15 @@ fn simulate(
         source,
     })?;
     let meta = reader.meta().clone();
-    let parallel = config.threads == Threads::Many;
     let (path, passes) = (trace.to_path_buf(), traffic[0].len());
-    let fed = run::for_each_batch(
+    let fed = run::feed(
         reader.as_mut(),
+        &mut l2s,
         config.threads,
-        |batch| -> Result<(), Feed> {
-            if parallel {
-                l2s.par_iter_mut().try_for_each(|l| l.batch(batch))?;
-            } else {
-                l2s.iter_mut().try_for_each(|l| l.batch(batch))?;
-            }
-            Ok(())
-        },
+        |l2, batch| l2.batch(batch).map_err(Feed::Mismatch),
         |d, t| progress(Progress::bytes("L2", d, t)),
     );
-    let stats = fed.and_then(|()| {
+    let stats = fed.and_then(|_| {
         l2s.into_iter()
             .map(|l2| {
                 let mut ends = l2.frame_ends().to_vec();
