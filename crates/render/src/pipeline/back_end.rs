@@ -12,7 +12,7 @@ use crate::state::{CompareFunc, StencilOp, MAX_TARGETS};
 use crate::surface::{Surface, BLOCK_BYTES, HIZ_TILE};
 
 use super::binning::tcor_attributes;
-use super::front_end::FrontBatch;
+use super::front_end::{FrontBatch, FrontTri};
 use super::{unit_of, Draw, FragmentOutput, Fragments, Pipeline, STAMP};
 
 /// Most quads of one triangle in one stamp (a clipped triangle's fan can
@@ -68,9 +68,15 @@ fn emit_blocks(
 }
 
 impl Pipeline {
-    /// The back end for one front-end batch: each triangle's reads, then
-    /// its stamps.
-    pub(super) fn back_end(&mut self, draw: &Draw, batch: &FrontBatch, sink: &mut impl RecordSink) {
+    /// Each triangle of a front-end batch in order: its reads go to
+    /// `sink`, and if it survived culling `each` gets it with its quads
+    /// (counted in the statistics on the way).
+    pub(super) fn each_drawn<S: RecordSink>(
+        &mut self,
+        batch: &FrontBatch,
+        sink: &mut S,
+        mut each: impl FnMut(&mut Pipeline, &FrontTri, &[Quad], &mut S),
+    ) {
         let (mut a0, mut q0) = (0, 0);
         for t in &batch.tris {
             self.stats.triangles_in += 1;
@@ -82,12 +88,20 @@ impl Pipeline {
             if t.culled {
                 continue;
             }
-            if let Some(b) = &mut self.binner {
-                b.add(quads, tcor_attributes(draw.vertices.attr_count));
-            }
             self.stats.triangles_after_cull += 1;
             self.stats.quads += t.quads as u64;
             self.stats.fragments += t.pixels as u64;
+            each(self, t, quads, sink);
+        }
+    }
+
+    /// The back end for one front-end batch: each triangle's reads, then
+    /// its stamps.
+    pub(super) fn back_end(&mut self, draw: &Draw, batch: &FrontBatch, sink: &mut impl RecordSink) {
+        self.each_drawn(batch, sink, |p, t, quads, sink| {
+            if let Some(b) = &mut p.binner {
+                b.add(quads, tcor_attributes(draw.vertices.attr_count));
+            }
             let mut start = 0;
             while start < quads.len() {
                 let key = (quads[start].y / STAMP, quads[start].x / STAMP);
@@ -96,10 +110,10 @@ impl Pipeline {
                     end += 1;
                 }
                 let unit = unit_of(quads[start].x, quads[start].y);
-                self.stamp(draw, &quads[start..end], &t.attrs, unit, sink);
+                p.stamp(draw, &quads[start..end], &t.attrs, unit, sink);
                 start = end;
             }
-        }
+        });
     }
 
     /// The back end for the quads of one triangle inside one 4x4 stamp.

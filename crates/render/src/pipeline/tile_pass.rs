@@ -237,21 +237,8 @@ impl Pipeline {
         binner: &mut Binner,
         sink: &mut impl RecordSink,
     ) {
-        let (mut a0, mut q0) = (0, 0);
-        for t in &batch.tris {
-            self.stats.triangles_in += 1;
-            for a in &batch.accesses[a0..t.accesses_end] {
-                sink.record(Record::Access(*a));
-            }
-            let quads = &batch.quads[q0..t.quads_end];
-            (a0, q0) = (t.accesses_end, t.quads_end);
-            if t.culled {
-                continue;
-            }
+        self.each_drawn(batch, sink, |_, t, quads, _| {
             binner.add(quads, tcor_attributes(draw.vertices.attr_count));
-            self.stats.triangles_after_cull += 1;
-            self.stats.quads += t.quads as u64;
-            self.stats.fragments += t.pixels as u64;
             let tri = bins.attrs.len() as u32;
             bins.attrs.push(BinnedTri {
                 attrs: t.attrs,
@@ -262,7 +249,7 @@ impl Pipeline {
                 bins.quads[k].push(*q);
                 bins.tris[k].push(tri);
             }
-        }
+        });
     }
 
     /// Per colour slot and for depth: whether tiles load and store the
