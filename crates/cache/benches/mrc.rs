@@ -106,8 +106,8 @@ fn curves(trace: &[Access], sets: bool) -> Mrc {
     if sets {
         m = m.with_sets(8192, 64).unwrap();
     }
-    m.push_all(trace);
-    m.finish()
+    m.push_all(trace).unwrap();
+    m.finish().unwrap()
 }
 
 /// User + system time of this thread, in seconds, at the kernel's 100 Hz

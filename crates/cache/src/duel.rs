@@ -58,11 +58,21 @@ pub struct SetDuel {
 }
 
 impl SetDuel {
+    /// Panics where the roles do not fit in memory: for small fixed caches;
+    /// a cache sized by a user takes [`SetDuel::try_new`].
     pub fn new(sets: u32, leaders: u32) -> SetDuel {
-        SetDuel {
-            roles: (0..sets).map(|s| leader_role(s, sets, leaders)).collect(),
+        SetDuel::try_new(sets, leaders).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`SetDuel::new`], or an error where the roles do not fit in memory.
+    pub fn try_new(sets: u32, leaders: u32) -> Result<SetDuel, crate::CacheError> {
+        Ok(SetDuel {
+            roles: crate::table::collect(
+                (0..sets).map(|s| leader_role(s, sets, leaders)),
+                "the set dueling roles",
+            )?,
             leaders: shape(sets, leaders).0,
-        }
+        })
     }
 
     #[inline(always)]

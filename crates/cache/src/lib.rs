@@ -17,7 +17,6 @@ pub mod duel;
 pub mod engine;
 pub mod error;
 pub mod geometry;
-mod huge;
 pub mod lanes;
 pub mod mrc;
 pub mod next_use;
@@ -32,6 +31,7 @@ pub mod run;
 pub mod sim;
 pub mod spec;
 pub mod stats;
+pub mod table;
 
 pub use engine::{block_range, Cache, StreamMask};
 pub use error::CacheError;

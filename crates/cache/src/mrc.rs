@@ -56,6 +56,9 @@ pub struct MrcBuilder {
     /// set's stack, the last one for "not in the truncated stack".
     way_hist: Vec<u64>,
     trace_accesses: u64,
+    /// A histogram that could not grow: the pass must stop, and says why
+    /// after the batch.
+    failed: Option<CacheError>,
 }
 
 impl MrcBuilder {
@@ -76,6 +79,7 @@ impl MrcBuilder {
             cold: [0; Stream::COUNT],
             way_hist: Vec::new(),
             trace_accesses: 0,
+            failed: None,
         })
     }
 
@@ -94,18 +98,28 @@ impl MrcBuilder {
                 "{sets} sets x {max_ways} ways: more than 2^32 blocks"
             )));
         }
-        self.sets = Some((sets, max_ways, SetStacks::new(sets, max_ways)));
-        self.way_hist = vec![0; Stream::COUNT * (max_ways as usize + 1)];
+        self.sets = Some((sets, max_ways, SetStacks::new(sets, max_ways)?));
+        self.way_hist = crate::table::filled(
+            Stream::COUNT * (max_ways as usize + 1),
+            0,
+            "the per-way histograms",
+        )?;
         Ok(self)
     }
 
-    pub fn push_all(&mut self, accesses: &[Access]) {
+    /// Every access of `accesses`, in order. An error where the tables
+    /// outgrow the memory at hand (then the builder is of no further use).
+    pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), CacheError> {
+        // Room for one block per access; an access that spans several
+        // asks for the rest ([`MrcBuilder::push_with`]).
+        self.stack.reserve(accesses.len())?;
         // Branch on the configuration once per batch, not per access.
         if self.sets.is_some() {
             self.push_all_with::<true>(accesses);
         } else {
             self.push_all_with::<false>(accesses);
         }
+        self.failed.take().map_or(Ok(()), Err)
     }
 
     /// Looks ahead in three stages (see [`StackDistances::find_group`]):
@@ -138,22 +152,24 @@ impl MrcBuilder {
                     }
                 }
             }
-            self.push_with::<SETS>(a, ring[i % RING]);
+            self.push_with::<SETS>(a, ring[i % RING], accesses.len() - i);
         }
     }
 
-    pub fn push(&mut self, a: &Access) {
-        if self.sets.is_some() {
-            self.push_with::<true>(a, NO_GROUP);
-        } else {
-            self.push_with::<false>(a, NO_GROUP);
-        }
+    /// One access; as [`MrcBuilder::push_all`].
+    pub fn push(&mut self, a: &Access) -> Result<(), CacheError> {
+        self.push_all(std::slice::from_ref(a))
     }
 
+    /// One access, the first of the `ahead` the stack has room for, one
+    /// block each.
     #[inline(always)]
-    fn push_with<const SETS: bool>(&mut self, a: &Access, group: u32) {
+    fn push_with<const SETS: bool>(&mut self, a: &Access, group: u32, ahead: usize) {
         self.trace_accesses += 1;
         let (first, last) = block_range(a, self.shift);
+        if first != last && !self.reserve_span(ahead + (last - first) as usize) {
+            return;
+        }
         self.push_block::<SETS>(first, a.stream, group);
         let mut b = first;
         while b < last {
@@ -169,17 +185,15 @@ impl MrcBuilder {
         if d == COLD {
             self.cold[s] += 1;
         } else if (d as usize) < DIRECT {
-            let h = &mut self.hist[s];
             let d = d as usize;
-            if d >= h.len() {
-                grow(h, d);
+            if d < self.hist[s].len() || self.grow_hist(s, d) {
+                self.hist[s][d] += 1;
             }
-            h[d] += 1;
         } else {
             let p = &mut self.pending[s];
             p.push(d);
             if p.len() >= PENDING {
-                flush(&mut self.hist[s], p);
+                self.flush_pending(s);
             }
         }
         if SETS {
@@ -190,9 +204,43 @@ impl MrcBuilder {
         }
     }
 
-    pub fn finish(mut self) -> Mrc {
+    /// Room for `blocks` more block accesses (an access that spans blocks,
+    /// and those after it in the batch), or `false` with the error kept
+    /// for the end of the batch: the access is then left out, and the
+    /// room already made suffices for the rest.
+    #[cold]
+    #[inline(never)]
+    fn reserve_span(&mut self, blocks: usize) -> bool {
+        self.stack
+            .reserve(blocks)
+            .map_err(|e| self.failed.get_or_insert(e))
+            .is_ok()
+    }
+
+    /// Grows stream `s`'s histogram to distance `d`, or `false` with the
+    /// error kept for the end of the batch.
+    #[cold]
+    #[inline(never)]
+    fn grow_hist(&mut self, s: usize, d: usize) -> bool {
+        grow(&mut self.hist[s], d)
+            .map_err(|e| self.failed.get_or_insert(e))
+            .is_ok()
+    }
+
+    /// Counts stream `s`'s pending distances, keeping any error for the
+    /// end of the batch.
+    #[cold]
+    #[inline(never)]
+    fn flush_pending(&mut self, s: usize) {
+        if let Err(e) = flush(&mut self.hist[s], &mut self.pending[s]) {
+            self.failed.get_or_insert(e);
+        }
+    }
+
+    /// The curves; an error where the histograms outgrow the memory.
+    pub fn finish(mut self) -> Result<Mrc, CacheError> {
         for (h, p) in self.hist.iter_mut().zip(&mut self.pending) {
-            flush(h, p);
+            flush(h, p)?;
         }
         let width = self.sets.as_ref().map_or(0, |(_, w, _)| *w as usize + 1);
         let mut streams = Vec::new();
@@ -207,6 +255,7 @@ impl MrcBuilder {
                 continue;
             }
             if total_hist.len() < h.len() {
+                crate::table::reserve_total(&mut total_hist, h.len(), HISTOGRAMS)?;
                 total_hist.resize(h.len(), 0);
             }
             for (t, &n) in total_hist.iter_mut().zip(h) {
@@ -218,14 +267,14 @@ impl MrcBuilder {
             total_cold += self.cold[s];
             streams.push((stream, MissCurve::new(self.cold[s], h, ways)));
         }
-        Mrc {
+        Ok(Mrc {
             block: self.block,
             sets: self.sets.as_ref().map(|(s, w, _)| (*s, *w)),
             trace_accesses: self.trace_accesses,
             footprint: self.stack.distinct() as u64,
             total: MissCurve::new(total_cold, &total_hist, &total_ways),
             streams,
-        }
+        })
     }
 }
 
@@ -246,24 +295,30 @@ const PENDING: usize = 1 << 12;
 
 #[cold]
 #[inline(never)]
-fn flush(h: &mut Vec<u64>, pending: &mut Vec<u32>) {
-    if let Some(&max) = pending.iter().max() {
-        if max as usize >= h.len() {
-            grow(h, max as usize);
+fn flush(h: &mut Vec<u64>, pending: &mut Vec<u32>) -> Result<(), CacheError> {
+    let grown = match pending.iter().max() {
+        Some(&max) if max as usize >= h.len() => grow(h, max as usize),
+        _ => Ok(()),
+    };
+    if grown.is_ok() {
+        for &d in pending.iter() {
+            h[d as usize] += 1;
         }
     }
-    for &d in pending.iter() {
-        h[d as usize] += 1;
-    }
     pending.clear();
+    grown
 }
+
+/// What the histograms are, in an error.
+const HISTOGRAMS: &str = "the stack-distance histograms";
 
 #[cold]
 #[inline(never)]
-fn grow(h: &mut Vec<u64>, d: usize) {
+fn grow(h: &mut Vec<u64>, d: usize) -> Result<(), CacheError> {
     let n = (d + 1).next_power_of_two();
-    crate::huge::reserve(h, n - h.len());
+    crate::table::reserve(h, n - h.len(), HISTOGRAMS)?;
     h.resize(n, 0);
+    Ok(())
 }
 
 /// Misses by cache size for one group of accesses (all, or one stream).

@@ -5,6 +5,8 @@
 use gfxcache_trace::{Access, TraceRead};
 
 use crate::engine::block_range;
+use crate::error::CacheError;
+use crate::table;
 
 /// Next use of each block access, by access index. 4 bytes per access.
 pub struct NextUse {
@@ -38,10 +40,20 @@ pub struct NextUseBuilder {
     last: LastSeen,
 }
 
-/// A trace with more block accesses than [`NextUse`] can number.
+/// Why next uses could not be computed.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("trace has more than {} block accesses, more than OPT can number", NextUse::NEVER - 1)]
-pub struct TooLong;
+pub enum NextUseError {
+    /// A trace with more block accesses than [`NextUse`] can number.
+    #[error("trace has more than {} block accesses, more than OPT can number", NextUse::NEVER - 1)]
+    TooLong,
+    /// The indices or the table of last uses outgrew the memory at hand.
+    #[error(transparent)]
+    OutOfMemory(#[from] CacheError),
+}
+
+/// What the tables are, in an error.
+const INDICES: &str = "the next-use indices";
+const LAST_USES: &str = "the table of last uses (next uses)";
 
 /// Block accesses numbered at a time: all are hashed first, then looked up
 /// in order while the slots of those [`AHEAD`] later are prefetched.
@@ -73,7 +85,7 @@ impl NextUseBuilder {
         let want = want.min(u64::from(NextUse::NEVER)) as usize;
         let more = want.saturating_sub(self.next.len());
         if self.next.try_reserve_exact(more).is_ok() {
-            crate::huge::advise(&self.next);
+            crate::table::advise(&self.next);
         }
     }
 
@@ -108,10 +120,12 @@ impl NextUseBuilder {
     }
 
     #[inline(never)]
-    pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), TooLong> {
+    pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), NextUseError> {
         // Not advised as it grows: advising memory that `realloc` then
         // moves made `opt` 5 % slower (criterion's `policies`).
-        self.next.reserve(accesses.len());
+        self.next.try_reserve(accesses.len()).map_err(|_| {
+            CacheError::out_of_memory::<u32>(self.next.len() + accesses.len(), INDICES)
+        })?;
         // The blocks of a chunk, then room for the lookups to read [`AHEAD`]
         // past its end (stale blocks there only cost a useless prefetch).
         let mut buf = [0u64; CHUNK + AHEAD];
@@ -159,21 +173,26 @@ impl NextUseBuilder {
         buf: &[u64; CHUNK + AHEAD],
         n: usize,
         narrow: bool,
-    ) -> Result<(), TooLong> {
+    ) -> Result<(), NextUseError> {
         let base = self.next.len();
         let room = (NextUse::NEVER - 1) as usize - base;
         let (n, result) = if n > room {
-            (room, Err(TooLong))
+            (room, Err(NextUseError::TooLong))
         } else {
             (n, Ok(()))
         };
+        // Room for the blocks past `push_all`'s reservation of one per
+        // access (accesses that span blocks), not advised (see there).
+        self.next
+            .try_reserve(n)
+            .map_err(|_| CacheError::out_of_memory::<u32>(base + n, INDICES))?;
         self.next.resize(base + n, NextUse::NEVER);
         if narrow {
-            self.last.narrow.replace_all(buf, n, base, &mut self.next);
+            self.last.narrow.replace_all(buf, n, base, &mut self.next)?;
         } else {
             for (j, &b) in buf[..n].iter().enumerate() {
                 let i = (base + j) as u32;
-                if let Some(prev) = self.last.replace(b, i) {
+                if let Some(prev) = self.last.replace(b, i)? {
                     self.next[prev as usize] = i;
                 }
             }
@@ -197,30 +216,31 @@ struct LastSeen {
 
 impl LastSeen {
     fn new() -> LastSeen {
-        LastSeen {
-            narrow: Narrow::with_slots(1 << 16),
-            wide: Wide::with_slots(1 << 4),
-        }
+        // Half a megabyte to start with.
+        let start =
+            || Ok::<_, CacheError>((Narrow::with_slots(1 << 16)?, Wide::with_slots(1 << 4)?));
+        let (narrow, wide) = start().unwrap_or_else(|e| panic!("{e}"));
+        LastSeen { narrow, wide }
     }
 
     /// Sets `block`'s last access to `i`, returning the previous one: the
     /// slow path, for chunks with blocks beyond 32 bits.
     #[inline(never)]
-    fn replace(&mut self, block: u64, i: u32) -> Option<u32> {
+    fn replace(&mut self, block: u64, i: u32) -> Result<Option<u32>, CacheError> {
         let Ok(b) = u32::try_from(block) else {
             return self.wide.replace(block, i);
         };
         let t = &mut self.narrow;
-        t.reserve(1);
+        t.reserve(1)?;
         let k = t.find(b);
         let s = t.slots[k];
         t.slots[k] = Narrow::slot(b, i);
-        if s == 0 {
+        Ok(if s == 0 {
             t.len += 1;
             None
         } else {
             Some(((s >> 32) - 1) as u32)
-        }
+        })
     }
 }
 
@@ -262,11 +282,12 @@ fn after(k: usize, n: usize) -> usize {
 }
 
 impl Narrow {
-    fn with_slots(n: usize) -> Narrow {
-        // Zeroed memory (`calloc`): advised before its first touch.
-        let slots = vec![0; n];
-        crate::huge::advise(&slots);
-        Narrow { slots, len: 0 }
+    fn with_slots(n: usize) -> Result<Narrow, CacheError> {
+        // Zeroed memory (`calloc`), advised before its first touch.
+        Ok(Narrow {
+            slots: table::zeroed(n, LAST_USES)?,
+            len: 0,
+        })
     }
 
     /// Replaces an empty table by one that holds `blocks` blocks without
@@ -278,7 +299,7 @@ impl Narrow {
         if self.len != 0 || n <= self.slots.len() {
             return;
         }
-        if let Some(slots) = crate::huge::try_zeroed(n) {
+        if let Some(slots) = crate::table::try_zeroed(n) {
             *self = Narrow { slots, len: 0 };
         }
     }
@@ -306,17 +327,24 @@ impl Narrow {
     /// Grows the table, if need be, so that `more` new blocks keep it at
     /// most three quarters full.
     #[inline(always)]
-    fn reserve(&mut self, more: usize) {
+    fn reserve(&mut self, more: usize) -> Result<(), CacheError> {
         while 4 * (self.len + more) > 3 * self.slots.len() {
-            self.grow();
+            self.grow()?;
         }
+        Ok(())
     }
 
     /// Numbers the block accesses `buf[..n]` (all 32-bit, `n` at most
     /// [`CHUNK`]) from `base` on, writing the next use of their previous
     /// accesses.
-    fn replace_all(&mut self, buf: &[u64; CHUNK + AHEAD], n: usize, base: usize, next: &mut [u32]) {
-        self.reserve(n);
+    fn replace_all(
+        &mut self,
+        buf: &[u64; CHUNK + AHEAD],
+        n: usize,
+        base: usize,
+        next: &mut [u32],
+    ) -> Result<(), CacheError> {
+        self.reserve(n)?;
         let slots = &mut self.slots[..];
         let size = slots.len();
         for &b in &buf[..AHEAD] {
@@ -355,11 +383,12 @@ impl Narrow {
             (rb, rk) = (block, k);
         }
         self.len += added;
+        Ok(())
     }
 
     #[cold]
-    fn grow(&mut self) {
-        let mut bigger = Narrow::with_slots(2 * self.slots.len());
+    fn grow(&mut self) -> Result<(), CacheError> {
+        let mut bigger = Narrow::with_slots(2 * self.slots.len())?;
         bigger.len = self.len;
         for &s in &self.slots {
             if s != 0 {
@@ -368,6 +397,7 @@ impl Narrow {
             }
         }
         *self = bigger;
+        Ok(())
     }
 }
 
@@ -385,13 +415,13 @@ struct Wide {
 }
 
 impl Wide {
-    fn with_slots(n: usize) -> Wide {
-        Wide {
-            slots: vec![0; 2 * n],
+    fn with_slots(n: usize) -> Result<Wide, CacheError> {
+        Ok(Wide {
+            slots: table::zeroed(2 * n, LAST_USES)?,
             mask: n - 1,
             shift: 64 - n.trailing_zeros(),
             len: 0,
-        }
+        })
     }
 
     /// A block's first slot (Fibonacci hashing).
@@ -402,7 +432,7 @@ impl Wide {
 
     /// Sets `block`'s last access to `i`, returning the previous one.
     #[inline(never)]
-    fn replace(&mut self, block: u64, i: u32) -> Option<u32> {
+    fn replace(&mut self, block: u64, i: u32) -> Result<Option<u32>, CacheError> {
         let mut k = self.home(block);
         loop {
             let last = self.slots[2 * k + 1];
@@ -411,21 +441,21 @@ impl Wide {
                 self.slots[2 * k + 1] = u64::from(i) + 1;
                 self.len += 1;
                 if 2 * self.len > self.mask + 1 {
-                    self.grow();
+                    self.grow()?;
                 }
-                return None;
+                return Ok(None);
             }
             if self.slots[2 * k] == block {
                 self.slots[2 * k + 1] = u64::from(i) + 1;
-                return Some((last - 1) as u32);
+                return Ok(Some((last - 1) as u32));
             }
             k = (k + 1) & self.mask;
         }
     }
 
     #[cold]
-    fn grow(&mut self) {
-        let mut bigger = Wide::with_slots(2 * (self.mask + 1));
+    fn grow(&mut self) -> Result<(), CacheError> {
+        let mut bigger = Wide::with_slots(2 * (self.mask + 1))?;
         bigger.len = self.len;
         for pair in self.slots.chunks_exact(2) {
             if pair[1] != 0 {
@@ -438,6 +468,7 @@ impl Wide {
             }
         }
         *self = bigger;
+        Ok(())
     }
 }
 

@@ -167,7 +167,7 @@ impl<P: Policy> Policy for Observed<P> {
         Ok(Observed {
             inner: P::build(params, geom, env)?,
             ways: geom.ways as usize,
-            lines: vec![Line(NONE); geom.blocks()],
+            lines: crate::table::filled(geom.blocks(), Line(NONE), "the reuse analyses' lines")?,
             tally: Reuse::default(),
         })
     }

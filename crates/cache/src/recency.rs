@@ -4,6 +4,9 @@
 //! associative caches cost no more per access; and [`RecencyRanks`], one
 //! rank byte per way, faster for sets of up to 64 ways.
 
+use crate::error::CacheError;
+use crate::table::filled;
+
 const NIL: u32 = u32::MAX;
 
 pub struct RecencyList {
@@ -17,14 +20,16 @@ pub struct RecencyList {
 }
 
 impl RecencyList {
-    pub fn new(sets: usize, ways: usize) -> RecencyList {
-        RecencyList {
+    /// An error where the lists do not fit in memory.
+    pub fn new(sets: usize, ways: usize) -> Result<RecencyList, CacheError> {
+        let what = "the recency lists";
+        Ok(RecencyList {
             ways,
-            newer: vec![NIL; sets * ways],
-            older: vec![NIL; sets * ways],
-            head: vec![NIL; sets],
-            tail: vec![NIL; sets],
-        }
+            newer: filled(sets * ways, NIL, what)?,
+            older: filled(sets * ways, NIL, what)?,
+            head: filled(sets, NIL, what)?,
+            tail: filled(sets, NIL, what)?,
+        })
     }
 
     /// The most recently touched way of `set`.
@@ -102,15 +107,16 @@ impl RecencyRanks {
     /// The largest associativity ranks serve.
     pub const MAX_WAYS: usize = 64;
 
-    pub fn new(sets: usize, ways: usize) -> RecencyRanks {
+    /// An error where the ranks do not fit in memory.
+    pub fn new(sets: usize, ways: usize) -> Result<RecencyRanks, CacheError> {
         assert!(
             ways <= Self::MAX_WAYS,
             "{ways} ways: ranks serve at most 64"
         );
-        RecencyRanks {
+        Ok(RecencyRanks {
             ways,
-            ranks: vec![UNTOUCHED; sets * ways],
-        }
+            ranks: filled(sets * ways, UNTOUCHED, "the recency ranks")?,
+        })
     }
 
     /// Makes `way` the most recent of `set`.

@@ -87,7 +87,7 @@ fn build<P: Policy>(
     }
     let notes = notes::<P>(spec, geom)?;
     let mut params = Params::new(spec);
-    let policy = P::build(&mut params, geom, env)?;
+    let policy = P::build(&mut params, geom, env).map_err(|e| e.in_cache(spec, geom))?;
     params.finish()?;
     let unallocated = if spec.ucd {
         StreamMask::default().with(Stream::Display)
@@ -97,7 +97,7 @@ fn build<P: Policy>(
     Ok(Box::new(Labelled {
         label: spec.to_string(),
         notes,
-        cache: Cache::new(*geom, policy, unallocated),
+        cache: Cache::try_new(*geom, policy, unallocated).map_err(|e| e.in_cache(spec, geom))?,
     }))
 }
 

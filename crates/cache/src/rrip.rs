@@ -135,15 +135,16 @@ pub struct Rrpv {
 }
 
 impl Rrpv {
-    /// `bits` from 1 to 8.
-    pub fn new(sets: usize, ways: usize, bits: u32) -> Rrpv {
+    /// `bits` from 1 to 8; every line starts at the maximum. An error
+    /// where the table does not fit in memory.
+    pub fn new(sets: usize, ways: usize, bits: u32) -> Result<Rrpv, CacheError> {
         assert!((1..=8).contains(&bits), "RRPV width {bits} out of 1..=8");
         let max = ((1u32 << bits) - 1) as u8;
-        Rrpv {
+        Ok(Rrpv {
             ways,
             max,
-            values: vec![max; sets * ways],
-        }
+            values: crate::table::filled(sets * ways, max, "the RRPVs")?,
+        })
     }
 
     /// The largest RRPV: "re-referenced in the distant future".

@@ -21,7 +21,7 @@ pub enum RunError {
     #[error(transparent)]
     Trace(#[from] TraceError),
     #[error(transparent)]
-    TooLong(#[from] crate::next_use::TooLong),
+    NextUse(#[from] crate::next_use::NextUseError),
 }
 
 /// How many threads a pass over a trace may use.

@@ -85,9 +85,9 @@ fn mrc(trace: &[Access], block: u32, sets: Option<(u32, u32)>) -> Mrc {
     }
     // Two batches, to check that state carries across them.
     let (x, y) = trace.split_at(trace.len() / 3);
-    b.push_all(x);
-    b.push_all(y);
-    b.finish()
+    b.push_all(x).unwrap();
+    b.push_all(y).unwrap();
+    b.finish().unwrap()
 }
 
 /// Per-stream and total misses of `mrc` at one size equal `stats`.

@@ -95,3 +95,76 @@ fn an_ordinary_llc_has_no_warnings() {
         assert_eq!(r["warnings"], serde_json::json!([]), "{}", r["policy"]);
     }
 }
+
+/// `gfxcache args` under `ulimit -v` of `kib` KiB of address space (the
+/// binary itself starts in much less).
+fn under_memory_limit(kib: u64, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_gfxcache"))
+        .args(args)
+        .output()
+        .expect("sh runs")
+}
+
+#[test]
+fn a_cache_too_large_for_the_memory_at_hand_is_an_error_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = synth(dir.path(), "1K");
+    let t = t.to_str().unwrap();
+    // 2 GiB of address space: the binary and its threads fit, a 64 GiB
+    // cache's tables (8 GiB of tags alone) do not.
+    const LIMIT: u64 = 2 << 20;
+    let small = under_memory_limit(
+        LIMIT,
+        &[
+            "sim", t, "--size", "1MiB", "--ways", "16", "--policy", "all",
+        ],
+    );
+    assert!(
+        small.status.success(),
+        "the limit leaves room for an ordinary run: {}",
+        String::from_utf8_lossy(&small.stderr)
+    );
+    for policy in ["lru", "drrip", "opt", "gspc"] {
+        let out = under_memory_limit(
+            LIMIT,
+            &[
+                "sim", t, "--size", "64GiB", "--ways", "16", "--policy", policy,
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{policy}: exit 1, no abort: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{policy}: no result printed");
+        let line = stderr.lines().last().unwrap_or_default();
+        assert!(
+            line.starts_with("error: cannot allocate ")
+                && line.contains(&format!(
+                    " of {policy} on a 64GiB, 16-way cache (1073741824 lines)"
+                ))
+                && line.ends_with(": not enough memory"),
+            "{policy}: {stderr}"
+        );
+    }
+    // `mrc`'s per-set stacks likewise: 2^25 sets x 64 ways of 4 bytes.
+    let out = under_memory_limit(LIMIT, &["mrc", t, "--sets", "33554432", "--max-ways", "64"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "mrc: exit 1, no abort: {stderr}"
+    );
+    assert_eq!(
+        stderr.lines().last(),
+        Some(
+            "error: cannot allocate 8GiB for the recency stacks of 33554432 sets x 64 ways: \
+             not enough memory"
+        ),
+        "{stderr}"
+    );
+}

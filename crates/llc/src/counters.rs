@@ -26,7 +26,7 @@
 //! Non-sample sets read the counters through [`Rule`]: "FILL > t.HIT" is
 //! `FILL > t * HIT` exactly (strictly greater), in 32-bit arithmetic.
 
-use gfxcache_cache::{CacheError, Ctx, Geometry, Params};
+use gfxcache_cache::{table, CacheError, Ctx, Geometry, Params};
 
 use crate::class::{Class, FillMix};
 use crate::samples::{is_sample, SAMPLE_FILL};
@@ -125,13 +125,13 @@ pub struct Counters {
 impl Counters {
     /// `banks` groups of `bits`-bit counters and an `acc_bits`-bit ACC(ALL),
     /// all zero; both widths 1 to 16.
-    pub fn new(banks: usize, bits: u32, acc_bits: u32) -> Counters {
+    pub fn new(banks: usize, bits: u32, acc_bits: u32) -> Result<Counters, CacheError> {
         assert!((1..=16).contains(&bits) && (1..=16).contains(&acc_bits));
-        Counters {
-            banks: vec![BankCounters::default(); banks],
+        Ok(Counters {
+            banks: table::filled(banks, BankCounters::default(), "the counters of the banks")?,
             max: ((1u32 << bits) - 1) as u16,
             acc_max: ((1u32 << acc_bits) - 1) as u16,
-        }
+        })
     }
 
     /// One access to a sample set of `bank` whose table row increments
@@ -227,7 +227,7 @@ impl Learning {
             th.rt_lo = p.take_u32("rt-lo", 8, 1, 1024)?;
         }
         Ok(Learning {
-            counters: Counters::new(g.banks as usize, bits, acc_bits),
+            counters: Counters::new(g.banks as usize, bits, acc_bits)?,
             th,
             mix: FillMix::default(),
             rt_to_tex: 0,
@@ -292,7 +292,7 @@ mod tests {
 
     #[test]
     fn saturate_then_halve() {
-        let mut c = Counters::new(2, 3, 4); // counters to 7, ACC(ALL) to 15
+        let mut c = Counters::new(2, 3, 4).unwrap(); // counters to 7, ACC(ALL) to 15
         for _ in 0..10 {
             c.learn(1, &[Counter::FillZ, Counter::Cons]);
         }

@@ -31,11 +31,13 @@
 use gfxcache_trace::{Access, Stream};
 use rustc_hash::FxHashMap;
 
+use crate::error::CacheError;
 use crate::geometry::{Geometry, IndexFn, WritePolicy};
 use crate::lanes;
 use crate::outcome::BlockOutcome;
 use crate::policy::{Ctx, Policy};
 use crate::stats::{Counts, Stats};
+use crate::table;
 
 /// Tag of an invalid way; no block address reaches it (addresses are shifted
 /// by at least one block bit... or are blocks of size 1, where u64::MAX
@@ -217,21 +219,48 @@ struct Lines<'a> {
 }
 
 impl<P: Policy> Cache<P> {
+    /// A cache of `geom` running `policy`, `unallocated` streams bypassing
+    /// it. Panics where its tables do not fit in memory: for the small
+    /// fixed caches of a model (a GPU's render caches); a cache sized by a
+    /// user comes from [`Cache::try_new`].
     pub fn new(geom: Geometry, policy: P, unallocated: StreamMask) -> Cache<P> {
+        Cache::try_new(geom, policy, unallocated).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Cache::new`], or [`CacheError::OutOfMemory`] where its tags, line
+    /// records or (above 64 ways) index do not fit in the memory at hand.
+    pub fn try_new(
+        geom: Geometry,
+        policy: P,
+        unallocated: StreamMask,
+    ) -> Result<Cache<P>, CacheError> {
         let n = geom.blocks();
         let ways = geom.ways as usize;
         let scanned = geom.ways <= SCAN_WAYS;
         let meta_at = if scanned { ways } else { 0 };
         let filled_at = meta_at + ways;
         let stride = (filled_at + 4).div_ceil(64) * 64;
-        let mut recs = vec![Rec([0; 64]); geom.sets as usize * stride / 64];
+        let mut recs = table::filled(
+            geom.sets as usize * stride / 64,
+            Rec([0; 64]),
+            "the line records (fingerprints, dirty bits, owners)",
+        )?;
         for r in rec_bytes_mut(&mut recs).chunks_exact_mut(stride) {
             if scanned {
                 r[..ways].fill(fingerprint(INVALID));
             }
             r[meta_at..meta_at + ways].fill(meta(Stream::Other, false));
         }
-        Cache {
+        let tags = table::filled(n, INVALID, "the tags")?;
+        let index = if geom.ways > SCAN_WAYS {
+            let mut ix = FxHashMap::default();
+            ix.try_reserve(n)
+                .map_err(|_| CacheError::out_of_memory::<(u64, u32)>(n, "the tag index"))?;
+            Some(ix)
+        } else {
+            None
+        };
+        Ok(Cache {
             shape: Shape {
                 geom,
                 shift: geom.block_shift(),
@@ -244,14 +273,13 @@ impl<P: Policy> Cache<P> {
                 meta_at,
                 filled_at,
             },
-            tags: vec![INVALID; n],
+            tags,
             recs,
-            index: (geom.ways > SCAN_WAYS)
-                .then(|| FxHashMap::with_capacity_and_hasher(n, Default::default())),
+            index,
             seq: 0,
             stats: Stats::default(),
             policy,
-        }
+        })
     }
 
     pub fn geometry(&self) -> &Geometry {

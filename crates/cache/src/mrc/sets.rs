@@ -5,6 +5,7 @@
 //! decides hit or miss for every A at once. Depths at or beyond the deepest
 //! way asked for all mean "miss", which is why the stacks can be truncated.
 
+use crate::error::CacheError;
 use crate::policy::prefetch;
 
 /// An empty stack entry; dense ids stay below 2^31.
@@ -21,13 +22,18 @@ pub(crate) struct SetStacks {
 }
 
 impl SetStacks {
-    pub(crate) fn new(sets: u32, ways: u32) -> SetStacks {
-        SetStacks {
+    /// An error where the stacks do not fit in memory.
+    pub(crate) fn new(sets: u32, ways: u32) -> Result<SetStacks, CacheError> {
+        Ok(SetStacks {
             sets: u64::from(sets),
             mask: sets.is_power_of_two().then(|| u64::from(sets - 1)),
             ways: ways as usize,
-            ids: crate::huge::filled(sets as usize * ways as usize, EMPTY),
-        }
+            ids: crate::table::filled(
+                sets as usize * ways as usize,
+                EMPTY,
+                &format!("the recency stacks of {sets} sets x {ways} ways"),
+            )?,
+        })
     }
 
     /// A hint: an access to `block` is coming soon.

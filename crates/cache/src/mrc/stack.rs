@@ -23,8 +23,12 @@
 //! blocks, which graphics traces touch close together in time, share one
 //! index entry and one 64-byte line of last-access times.
 
-use crate::huge;
+use crate::error::CacheError;
 use crate::policy::prefetch;
+use crate::table;
+
+/// What the tables are, in an error.
+const TABLES: &str = "the stack-distance tables";
 
 /// The distance reported for a block's first access.
 pub(crate) const COLD: u32 = u32::MAX;
@@ -106,12 +110,12 @@ impl StackDistances {
         let cap = times.clamp(1, MAX_CAPACITY).next_power_of_two();
         let chunks = cap.div_ceil(CHUNK_BITS);
         let (fen, counts) = (vec![0; chunks + 1], vec![0; chunks]);
-        huge::advise(&fen);
-        huge::advise(&counts);
+        table::advise(&fen);
+        table::advise(&counts);
         StackDistances {
             index: GroupIndex::new(),
             groups: Vec::new(),
-            bits: huge::filled(chunks, Chunk::default()),
+            bits: table::filled(chunks, Chunk::default(), TABLES).unwrap_or_else(|e| panic!("{e}")),
             fen,
             built: 0,
             counts,
@@ -121,6 +125,30 @@ impl StackDistances {
             renumberings: 0,
             rank: Vec::new(),
         }
+    }
+
+    /// Makes room for `n` more accesses, whatever their blocks, so that
+    /// they allocate nothing: the groups and index entries of `n` new
+    /// groups, and every table renumbering may grow to with `n` more
+    /// blocks. An error names what the memory at hand could not hold.
+    /// [`crate::MrcBuilder`] asks before each batch; without it, an
+    /// access allocates as it needs and panics where the memory is
+    /// refused.
+    pub fn reserve(&mut self, n: usize) -> Result<(), CacheError> {
+        table::reserve(&mut self.groups, n, TABLES)?;
+        self.index.reserve(n)?;
+        let live = self.live.saturating_add(n);
+        let mut cap = self.cap;
+        while live > cap / 8 && cap < MAX_CAPACITY {
+            cap *= 2;
+        }
+        // Renumbering refills these to at most the sizes of `cap`, and
+        // ranks the words of the old bitmap, no larger.
+        let chunks = cap.div_ceil(CHUNK_BITS);
+        table::reserve_total(&mut self.bits, chunks, TABLES)?;
+        table::reserve_total(&mut self.fen, chunks + 1, TABLES)?;
+        table::reserve_total(&mut self.counts, chunks, TABLES)?;
+        table::reserve_total(&mut self.rank, chunks * CHUNK_WORDS, TABLES)
     }
 
     /// The stack distance of an access to `block`, `None` on its first
@@ -163,7 +191,7 @@ impl StackDistances {
                 g < MAX_GROUPS,
                 "more than {MAX_GROUPS} groups of {GROUP_LEN} blocks: beyond what stack distances can number"
             );
-            huge::reserve(&mut self.groups, 1);
+            table::reserve(&mut self.groups, 1, TABLES).unwrap_or_else(|e| panic!("{e}"));
             self.groups.push(Group::default());
         }
         let off = (block & (GROUP_LEN as u64 - 1)) as usize;
@@ -299,7 +327,14 @@ impl StackDistances {
             "{live} distinct blocks: beyond what stack distances can number"
         );
         let chunks = self.cap.div_ceil(CHUNK_BITS);
-        huge::refill(&mut self.bits, chunks, Chunk::default());
+        // Allocates nothing after `reserve`.
+        let room = |r: Result<(), CacheError>| r.unwrap_or_else(|e| panic!("{e}"));
+        room(table::refill(
+            &mut self.bits,
+            chunks,
+            Chunk::default(),
+            TABLES,
+        ));
         for t in (0..live).step_by(64) {
             let n = (live - t).min(64);
             self.bits[t / CHUNK_BITS].0[t / 64 % CHUNK_WORDS] =
@@ -308,8 +343,8 @@ impl StackDistances {
         // The nodes of the chunks entered so far, built in O(chunks): each
         // node passes its sum to its parent.
         let built = live.div_ceil(CHUNK_BITS);
-        huge::refill(&mut self.fen, chunks + 1, 0);
-        huge::refill(&mut self.counts, chunks, 0);
+        room(table::refill(&mut self.fen, chunks + 1, 0, TABLES));
+        room(table::refill(&mut self.counts, chunks, 0, TABLES));
         for c in 0..built {
             let n = (live - c * CHUNK_BITS).min(CHUNK_BITS);
             self.fen[c + 1] = n as u32;
@@ -375,15 +410,24 @@ const EMPTY_KEY: u64 = u64::MAX;
 
 impl GroupIndex {
     fn new() -> GroupIndex {
-        GroupIndex::with_slots(1 << 10)
+        GroupIndex::with_slots(1 << 10).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn with_slots(n: usize) -> GroupIndex {
-        GroupIndex {
-            slots: huge::filled(n, (EMPTY_KEY, 0)),
+    fn with_slots(n: usize) -> Result<GroupIndex, CacheError> {
+        Ok(GroupIndex {
+            slots: table::filled(n, (EMPTY_KEY, 0), TABLES)?,
             shift: 64 - n.trailing_zeros(),
             len: 0,
+        })
+    }
+
+    /// Grows the index, if need be, so that `n` more keys keep it at most
+    /// half full.
+    fn reserve(&mut self, n: usize) -> Result<(), CacheError> {
+        while self.len.saturating_add(n).saturating_mul(2) > self.slots.len() {
+            self.grow()?;
         }
+        Ok(())
     }
 
     #[inline(always)]
@@ -423,7 +467,7 @@ impl GroupIndex {
             i = (i + 1) & mask;
         }
         if (self.len + 1) * 2 > self.slots.len() {
-            self.grow();
+            self.grow().unwrap_or_else(|e| panic!("{e}"));
             return self.get_or_insert(key, fresh);
         }
         self.slots[i] = (key, fresh as u32);
@@ -433,8 +477,8 @@ impl GroupIndex {
 
     #[cold]
     #[inline(never)]
-    fn grow(&mut self) {
-        let mut bigger = GroupIndex::with_slots(self.slots.len() * 2);
+    fn grow(&mut self) -> Result<(), CacheError> {
+        let mut bigger = GroupIndex::with_slots(self.slots.len() * 2)?;
         let mask = bigger.slots.len() - 1;
         for &(k, v) in &self.slots {
             if k != EMPTY_KEY {
@@ -447,5 +491,6 @@ impl GroupIndex {
         }
         bigger.len = self.len;
         *self = bigger;
+        Ok(())
     }
 }

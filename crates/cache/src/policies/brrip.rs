@@ -23,7 +23,7 @@ impl RripPolicy for Brrip {
         let bits = p.take_u32("bits", 2, 1, 8)?;
         let throttle = p.take_u32("throttle", 32, 1, 1 << 20)?;
         Ok(Brrip {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, bits)?,
             throttle: Throttle::new(throttle),
             fills: FillsAtMax::default(),
         })

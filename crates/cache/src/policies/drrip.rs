@@ -113,8 +113,8 @@ impl RripPolicy for Drrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Drrip, CacheError> {
         let d = DrripParams::take(p)?;
         Ok(Drrip {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, d.bits),
-            duel: SetDuel::new(g.sets, d.leaders),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, d.bits)?,
+            duel: SetDuel::try_new(g.sets, d.leaders)?,
             insert: Dueling {
                 psel: Psel::new(d.psel),
                 throttle: Throttle::new(d.throttle),

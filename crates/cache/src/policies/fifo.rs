@@ -9,6 +9,7 @@ use crate::error::CacheError;
 use crate::geometry::Geometry;
 use crate::policy::{Ctx, Env, Policy};
 use crate::spec::Params;
+use crate::table;
 
 pub struct Fifo {
     ways: u32,
@@ -20,7 +21,7 @@ impl Policy for Fifo {
     fn build(_: &mut Params, g: &Geometry, _: &Env) -> Result<Fifo, CacheError> {
         Ok(Fifo {
             ways: g.ways,
-            next: vec![0; g.sets as usize],
+            next: table::zeroed(g.sets as usize, "the FIFO pointers")?,
         })
     }
 

@@ -34,9 +34,9 @@ impl Policy for Lru {
         let (sets, ways) = (g.sets as usize, g.ways as usize);
         Ok(Lru {
             order: if ways <= RecencyRanks::MAX_WAYS {
-                Order::Ranks(RecencyRanks::new(sets, ways))
+                Order::Ranks(RecencyRanks::new(sets, ways)?)
             } else {
-                Order::List(RecencyList::new(sets, ways))
+                Order::List(RecencyList::new(sets, ways)?)
             },
         })
     }

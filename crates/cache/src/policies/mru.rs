@@ -5,6 +5,7 @@ use crate::error::CacheError;
 use crate::geometry::Geometry;
 use crate::policy::{Ctx, Env, Policy};
 use crate::spec::Params;
+use crate::table;
 
 pub struct Mru {
     /// Per set: the way touched last.
@@ -14,7 +15,7 @@ pub struct Mru {
 impl Policy for Mru {
     fn build(_: &mut Params, g: &Geometry, _: &Env) -> Result<Mru, CacheError> {
         Ok(Mru {
-            last: vec![0; g.sets as usize],
+            last: table::zeroed(g.sets as usize, "the most recent ways")?,
         })
     }
 

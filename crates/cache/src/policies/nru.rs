@@ -15,7 +15,7 @@ pub struct Nru {
 impl RripPolicy for Nru {
     fn build(_: &mut Params, g: &Geometry, _: &Env) -> Result<Nru, CacheError> {
         Ok(Nru {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 1),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 1)?,
         })
     }
 

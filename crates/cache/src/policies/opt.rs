@@ -33,6 +33,7 @@ use crate::lanes;
 use crate::next_use::NextUse;
 use crate::policy::{Ctx, Env, Policy};
 use crate::spec::Params;
+use crate::table;
 
 /// Up to this associativity, victims come from a scan of the set.
 const SCAN_WAYS: usize = 64;
@@ -72,8 +73,12 @@ impl Policy for Opt {
             ways,
             bypass,
             next,
-            nu: vec![EMPTY; g.blocks()],
-            heaps: (ways > SCAN_WAYS).then(|| Heaps::new(g.sets as usize, ways)),
+            nu: table::filled(g.blocks(), EMPTY, "OPT's next use per line")?,
+            heaps: if ways > SCAN_WAYS {
+                Some(Heaps::new(g.sets as usize, ways)?)
+            } else {
+                None
+            },
             incoming: (u64::MAX, 0),
         })
     }
@@ -232,14 +237,14 @@ fn sift_down(h: &mut [u64], mut i: usize, x: u64) {
 }
 
 impl Heaps {
-    fn new(sets: usize, ways: usize) -> Heaps {
+    fn new(sets: usize, ways: usize) -> Result<Heaps, CacheError> {
         let cap = 2 * ways;
-        Heaps {
+        Ok(Heaps {
             ways,
             cap,
-            len: vec![0; sets],
-            data: vec![0; sets * cap],
-        }
+            len: table::zeroed(sets, "OPT's heaps")?,
+            data: table::zeroed(sets * cap, "OPT's heaps")?,
+        })
     }
 
     /// Adds `(next, way)` to `set`'s heap; `nu` are all lines' next uses,

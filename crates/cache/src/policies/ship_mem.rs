@@ -29,6 +29,7 @@ use crate::geometry::Geometry;
 use crate::policy::{Ctx, Env};
 use crate::rrip::{FillsAtMax, RripPolicy, Rrpv};
 use crate::spec::Params;
+use crate::table;
 
 /// Entries per bank's table: one per 14-bit signature.
 pub const TABLE: usize = 1 << 14;
@@ -71,7 +72,7 @@ impl RripPolicy for ShipMem {
         let max = ((1u32 << bits) - 1) as u8;
         let init = p.take_u32("init", 1, 0, max.into())? as u8;
         Ok(ShipMem {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2)?,
             ways: g.ways as usize,
             shift: g.block_shift(),
             bank_mask: if g.banks.is_power_of_two() {
@@ -79,9 +80,9 @@ impl RripPolicy for ShipMem {
             } else {
                 0
             },
-            shct: vec![init; g.banks as usize * TABLE],
+            shct: table::filled(g.banks as usize * TABLE, init, "SHiP's counters")?,
             max,
-            line: vec![0; g.blocks()],
+            line: table::zeroed(g.blocks(), "SHiP's signatures per line")?,
             fills: FillsAtMax::default(),
         })
     }

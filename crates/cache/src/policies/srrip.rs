@@ -21,7 +21,7 @@ pub struct Srrip {
 impl RripPolicy for Srrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Srrip, CacheError> {
         let bits = p.take_u32("bits", 2, 1, 8)?;
-        let rrpv = Rrpv::new(g.sets as usize, g.ways as usize, bits);
+        let rrpv = Rrpv::new(g.sets as usize, g.ways as usize, bits)?;
         let insert = rrpv.max() - 1;
         Ok(Srrip { rrpv, insert })
     }

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use gfxcache_cache::mrc::{CurvePoint, MrcBuilder};
 use gfxcache_cache::run::{for_each_batch, Threads};
-use gfxcache_trace::TraceError;
 use serde::Serialize;
 
 use super::{open_trace, print_json};
@@ -57,14 +56,20 @@ pub fn run(args: Args) -> Result<()> {
         reader.as_mut(),
         Threads::Many,
         |batch| {
-            builder.push_all(&batch.accesses);
-            Ok::<(), TraceError>(())
+            builder
+                .push_all(&batch.accesses)
+                .map_err(anyhow::Error::from)
         },
         |done, _| bar.set_position(done),
     )
-    .with_context(|| format!("cannot read {}", args.trace.display()))?;
+    .with_context(|| {
+        format!(
+            "cannot compute the stack distances of {}",
+            args.trace.display()
+        )
+    })?;
     bar.finish_and_clear();
-    let mrc = builder.finish();
+    let mrc = builder.finish()?;
     let out = Output {
         trace: args.trace.display().to_string(),
         block: args.block,

@@ -184,18 +184,30 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// Runs every spec over the trace; computes next uses first when a policy needs them.
+/// Runs every spec over the trace; computes next uses first when a policy
+/// needs them. Every cache that can be built before the trace is read is
+/// built first, so that one too large for the memory at hand is an error
+/// before any pass.
 pub fn simulate(
     trace: &std::path::Path,
     geom: &Geometry,
     specs: &[PolicySpec],
     threads: Threads,
 ) -> Result<(u64, Vec<Box<dyn CacheSim>>)> {
-    let needs_next_use = specs
+    let needs_next_use =
+        |s: &PolicySpec| gfxcache_llc::find(&s.name).is_some_and(|p| p.needs_next_use);
+    let build = |s: &PolicySpec, env: &Env| gfxcache_llc::build_cache(s, geom, env);
+    let mut built = specs
         .iter()
-        .any(|s| gfxcache_llc::find(&s.name).is_some_and(|p| p.needs_next_use));
-    let mut env = Env::default();
-    if needs_next_use {
+        .map(|s| {
+            if needs_next_use(s) {
+                Ok(None)
+            } else {
+                build(s, &Env::default()).map(Some)
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if specs.iter().any(needs_next_use) {
         let mut reader = open_trace(trace)?;
         let bar = progress::bytes("next uses", reader.progress().1);
         let nu = run::next_use(reader.as_mut(), geom.block, threads, |done, _| {
@@ -203,12 +215,16 @@ pub fn simulate(
         })
         .with_context(|| format!("cannot compute next uses of {}", trace.display()))?;
         bar.finish_and_clear();
-        env.next_use = Some(Arc::new(nu));
+        let env = Env {
+            next_use: Some(Arc::new(nu)),
+        };
+        for (slot, s) in built.iter_mut().zip(specs) {
+            if slot.is_none() {
+                *slot = Some(build(s, &env)?);
+            }
+        }
     }
-    let mut caches = specs
-        .iter()
-        .map(|s| gfxcache_llc::build_cache(s, geom, &env))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut caches: Vec<Box<dyn CacheSim>> = built.into_iter().flatten().collect();
     for c in &caches {
         for note in c.notes() {
             eprintln!("warning: {}: {note}", c.label());

@@ -30,6 +30,7 @@
 use gfxcache_cache::duel::{self, leader_role, Psel, Role};
 use gfxcache_cache::policies::drrip::DrripParams;
 use gfxcache_cache::rrip::{RripPolicy, Rrpv, Throttle};
+use gfxcache_cache::table;
 use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
 use crate::class::{Class, FillMix};
@@ -140,10 +141,11 @@ impl RripPolicy for GsDrrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<GsDrrip, CacheError> {
         let d = DrripParams::take(p)?;
         Ok(GsDrrip {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, d.bits),
-            leads: (0..g.sets)
-                .map(|s| leader_of(s, g.sets, d.leaders))
-                .collect(),
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, d.bits)?,
+            leads: table::collect(
+                (0..g.sets).map(|s| leader_of(s, g.sets, d.leaders)),
+                "the leader roles",
+            )?,
             psel: [Psel::new(d.psel); Class::COUNT],
             throttle: Throttle::new(d.throttle),
             mix: FillMix::default(),

@@ -42,6 +42,7 @@
 //! fills at RRPV 3); `rt_to_tex_hits`.
 
 use gfxcache_cache::rrip::{RripPolicy, Rrpv};
+use gfxcache_cache::table;
 use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
 use crate::class::Class;
@@ -73,8 +74,8 @@ impl RripPolicy for Gspztc {
         let learning = Learning::take(p, g, false)?;
         let n = g.sets as usize * g.ways as usize;
         Ok(Gspztc {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2),
-            rt: vec![false; n],
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2)?,
+            rt: table::filled(n, false, "the RT bits")?,
             ways: g.ways as usize,
             learning,
         })

@@ -61,6 +61,7 @@
 //! `rt_to_tex_hits`.
 
 use gfxcache_cache::rrip::{RripPolicy, Rrpv};
+use gfxcache_cache::table;
 use gfxcache_cache::{CacheError, Ctx, Env, Geometry, Params};
 
 use crate::class::Class;
@@ -129,8 +130,8 @@ impl<const GSPC: bool> RripPolicy for Epochs<GSPC> {
         let learning = Learning::take(p, g, GSPC)?;
         let n = g.sets as usize * g.ways as usize;
         Ok(Epochs {
-            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2),
-            state: vec![State::E2; n],
+            rrpv: Rrpv::new(g.sets as usize, g.ways as usize, 2)?,
+            state: table::filled(n, State::E2, "the state bits")?,
             ways: g.ways as usize,
             learning,
         })
