@@ -15,36 +15,13 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gfxcache_cache::{Mrc, MrcBuilder};
 use gfxcache_trace::{Access, Op, Stream};
 
+mod support {
+    pub mod trace;
+}
+use support::trace::{access, Rng};
+
 const N: usize = 10_000_000;
 const BLOCK: u64 = 64;
-
-/// The project's SplitMix64, with this file's own mappings (kept so its
-/// sequences stay as they were).
-struct Rng(gfxcache_trace::synth::Rng);
-
-impl Rng {
-    fn seeded(seed: u64) -> Rng {
-        Rng(gfxcache_trace::synth::Rng::new(seed))
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn access(addr: u64, stream: Stream, op: Op) -> Access {
-    Access {
-        addr,
-        size: 16,
-        unit: 0,
-        stream,
-        op,
-    }
-}
 
 fn mixed() -> Vec<Access> {
     const RT: u64 = 0x1000_0000;

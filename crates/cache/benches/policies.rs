@@ -23,6 +23,7 @@ use gfxcache_trace::FootprintSketch;
 
 mod support {
     pub mod frame;
+    pub mod trace;
 }
 use support::frame::frame_trace;
 

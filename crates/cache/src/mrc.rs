@@ -110,15 +110,9 @@ impl MrcBuilder {
     /// Every access of `accesses`, in order. An error where the tables
     /// outgrow the memory at hand (then the builder is of no further use).
     pub fn push_all(&mut self, accesses: &[Access]) -> Result<(), CacheError> {
-        let shift = self.shift;
-        let blocks = accesses
-            .iter()
-            .map(|a| {
-                let (first, last) = block_range(a, shift);
-                (last - first) as usize + 1
-            })
-            .sum();
-        self.stack.reserve(blocks)?;
+        // Room for one block per access; an access that spans several
+        // asks for the rest ([`MrcBuilder::push_with`]).
+        self.stack.reserve(accesses.len())?;
         // Branch on the configuration once per batch, not per access.
         if self.sets.is_some() {
             self.push_all_with::<true>(accesses);
@@ -158,7 +152,7 @@ impl MrcBuilder {
                     }
                 }
             }
-            self.push_with::<SETS>(a, ring[i % RING]);
+            self.push_with::<SETS>(a, ring[i % RING], accesses.len() - i);
         }
     }
 
@@ -167,10 +161,15 @@ impl MrcBuilder {
         self.push_all(std::slice::from_ref(a))
     }
 
+    /// One access, the first of the `ahead` the stack has room for, one
+    /// block each.
     #[inline(always)]
-    fn push_with<const SETS: bool>(&mut self, a: &Access, group: u32) {
+    fn push_with<const SETS: bool>(&mut self, a: &Access, group: u32, ahead: usize) {
         self.trace_accesses += 1;
         let (first, last) = block_range(a, self.shift);
+        if first != last && !self.reserve_span(ahead + (last - first) as usize) {
+            return;
+        }
         self.push_block::<SETS>(first, a.stream, group);
         let mut b = first;
         while b < last {
@@ -186,22 +185,15 @@ impl MrcBuilder {
         if d == COLD {
             self.cold[s] += 1;
         } else if (d as usize) < DIRECT {
-            let h = &mut self.hist[s];
             let d = d as usize;
-            if d < h.len() {
-                h[d] += 1;
-            } else if let Err(e) = grow(h, d) {
-                self.failed.get_or_insert(e);
-            } else {
-                h[d] += 1;
+            if d < self.hist[s].len() || self.grow_hist(s, d) {
+                self.hist[s][d] += 1;
             }
         } else {
             let p = &mut self.pending[s];
             p.push(d);
             if p.len() >= PENDING {
-                if let Err(e) = flush(&mut self.hist[s], p) {
-                    self.failed.get_or_insert(e);
-                }
+                self.flush_pending(s);
             }
         }
         if SETS {
@@ -209,6 +201,39 @@ impl MrcBuilder {
                 let depth = stacks.access(block, id);
                 self.way_hist[s * (*ways as usize + 1) + depth] += 1;
             }
+        }
+    }
+
+    /// Room for `blocks` more block accesses (an access that spans blocks,
+    /// and those after it in the batch), or `false` with the error kept
+    /// for the end of the batch: the access is then left out, and the
+    /// room already made suffices for the rest.
+    #[cold]
+    #[inline(never)]
+    fn reserve_span(&mut self, blocks: usize) -> bool {
+        self.stack
+            .reserve(blocks)
+            .map_err(|e| self.failed.get_or_insert(e))
+            .is_ok()
+    }
+
+    /// Grows stream `s`'s histogram to distance `d`, or `false` with the
+    /// error kept for the end of the batch.
+    #[cold]
+    #[inline(never)]
+    fn grow_hist(&mut self, s: usize, d: usize) -> bool {
+        grow(&mut self.hist[s], d)
+            .map_err(|e| self.failed.get_or_insert(e))
+            .is_ok()
+    }
+
+    /// Counts stream `s`'s pending distances, keeping any error for the
+    /// end of the batch.
+    #[cold]
+    #[inline(never)]
+    fn flush_pending(&mut self, s: usize) {
+        if let Err(e) = flush(&mut self.hist[s], &mut self.pending[s]) {
+            self.failed.get_or_insert(e);
         }
     }
 
@@ -271,19 +296,17 @@ const PENDING: usize = 1 << 12;
 #[cold]
 #[inline(never)]
 fn flush(h: &mut Vec<u64>, pending: &mut Vec<u32>) -> Result<(), CacheError> {
-    if let Some(&max) = pending.iter().max() {
-        if max as usize >= h.len() {
-            if let Err(e) = grow(h, max as usize) {
-                pending.clear();
-                return Err(e);
-            }
+    let grown = match pending.iter().max() {
+        Some(&max) if max as usize >= h.len() => grow(h, max as usize),
+        _ => Ok(()),
+    };
+    if grown.is_ok() {
+        for &d in pending.iter() {
+            h[d as usize] += 1;
         }
     }
-    for &d in pending.iter() {
-        h[d as usize] += 1;
-    }
     pending.clear();
-    Ok(())
+    grown
 }
 
 /// What the histograms are, in an error.

@@ -32,7 +32,7 @@ pub(crate) fn advise<T>(v: &Vec<T>) {
 
 /// `vec![value; n]`, advised before it is written, or the error that
 /// names `what` when the memory is refused. For a value of zero bytes,
-/// [`zeroed`] asks the allocator for memory it need not write.
+/// `zeroed` asks the allocator for memory it need not write.
 pub fn filled<T: Clone>(n: usize, value: T, what: &str) -> Result<Vec<T>, CacheError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)

@@ -248,8 +248,8 @@ impl Learning {
         }
     }
 
-    /// [`Learning::rrpv`] of a fill of `class`, counted in
-    /// [`Learning::mix`].
+    /// [`Learning::rrpv`] of a fill of `class`, counted in the fill mix
+    /// (fills at RRPV 3 per class, [`Learning::report`]).
     #[inline(always)]
     pub fn fill(&mut self, ctx: &Ctx, class: Class, events: &[Counter], rule: Rule) -> u8 {
         let v = self.rrpv(ctx, events, rule, SAMPLE_FILL);

@@ -10,7 +10,7 @@ use gfxcache_cache::{CacheSim, Env, Geometry, PolicySpec};
 use gfxcache_llc::counters::Counter;
 use gfxcache_llc::policies::gspc::Gspc;
 use gfxcache_llc::{build_cache, notes, registry};
-use gfxcache_trace::{Access, Stream};
+use gfxcache_trace::Access;
 
 fn notes_of(spec: &str, g: &Geometry) -> Vec<String> {
     notes(&spec.parse().unwrap(), g).unwrap()
@@ -26,16 +26,9 @@ fn run(spec: &str, g: &Geometry, trace: &[Access]) -> Box<dyn CacheSim> {
 /// Random reads and writes of the four stream classes over `blocks` blocks.
 fn trace(seed: u64, blocks: u64) -> Vec<Access> {
     let mut rng = Rng::new(seed);
-    let streams = [
-        Stream::Z,
-        Stream::Tex,
-        Stream::Rt,
-        Stream::Display,
-        Stream::Vtx,
-    ];
     (0..20_000)
         .map(|_| {
-            let s = streams[rng.below(5) as usize];
+            let s = common::CLASSES[rng.below(5) as usize];
             let addr = rng.below(blocks) * 64;
             if rng.below(3) == 0 {
                 Access::write(addr, s)

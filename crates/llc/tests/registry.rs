@@ -17,16 +17,9 @@ fn build(text: &str) -> Result<Box<dyn gfxcache_cache::CacheSim>, CacheError> {
 
 fn trace() -> Vec<Access> {
     let mut rng = common::Rng::new(7);
-    let streams = [
-        Stream::Z,
-        Stream::Tex,
-        Stream::Rt,
-        Stream::Display,
-        Stream::Vtx,
-    ];
     (0..4000)
         .map(|_| {
-            let s = streams[rng.below(5) as usize];
+            let s = common::CLASSES[rng.below(5) as usize];
             Access::read(rng.below(400) * 13 * 64, s)
         })
         .collect()

@@ -3,41 +3,10 @@
 
 use gfxcache_trace::{Access, Op, Stream};
 
+use super::trace::{access, Rng};
+
 const N: usize = 10_000_000;
 const BLOCK: u64 = 64;
-
-/// The project's SplitMix64, with this file's own mappings (kept so its
-/// sequences stay as they were).
-struct Rng(gfxcache_trace::synth::Rng);
-
-impl Rng {
-    fn seeded(seed: u64) -> Rng {
-        Rng(gfxcache_trace::synth::Rng::new(seed))
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn access(addr: u64, stream: Stream, op: Op) -> Access {
-    Access {
-        addr,
-        size: 16,
-        unit: 0,
-        stream,
-        op,
-    }
-}
 
 /// The benchmark trace (deterministic).
 pub fn frame_trace() -> Vec<Access> {

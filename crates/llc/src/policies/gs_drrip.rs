@@ -19,6 +19,11 @@
 //! [`Rrpv::victim`]. Misses the engine does not allocate (`+ucd`) move no
 //! counter.
 //!
+//! Too few sets for every class's duel are notes ([`gs_drrip_notes`]):
+//! one set (fully associative) has no leaders and GS-DRRIP is exactly
+//! SRRIP; below 8 sets some classes have no leaders (their PSEL never
+//! moves: SRRIP insertion); below `8 * leaders` sets each class has fewer.
+//!
 //! Parameters: `bits` (1 to 8, default 2), `psel` (1 to 31, default 10),
 //! `leaders` (per class and policy, 1 to 2^20, default 32), `throttle` (1
 //! to 2^20, default 32).

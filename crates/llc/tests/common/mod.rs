@@ -21,6 +21,16 @@ pub fn cache<P: Policy>(spec: &str, g: Geometry) -> Cache<P> {
     Cache::new(g, policy, mask)
 }
 
+/// A stream of each of the paper's four classes, and `display` (a render
+/// target that `+ucd` leaves out).
+pub const CLASSES: [Stream; 5] = [
+    Stream::Z,
+    Stream::Tex,
+    Stream::Rt,
+    Stream::Display,
+    Stream::Vtx,
+];
+
 /// `sets` x `ways` x 64 B in `banks` banks.
 pub fn geometry(sets: u32, ways: u32, banks: u32) -> Geometry {
     Geometry::new(64, sets, ways)
