@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{gfxcache, ok};
+use common::{gfxcache, ok, SMALL_TBR_SCENE};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -82,20 +82,8 @@ fn a_failed_rerun_leaves_the_old_report_whole() {
 fn a_finished_rerun_replaces_the_report_whole() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("report");
-    let tcor = [
-        "tcor",
-        "--scene",
-        "terrain",
-        "--width",
-        "128",
-        "--height",
-        "64",
-        "--no-shadow",
-        "--sizes",
-        "48KiB",
-        "--out",
-        s(&out),
-    ];
+    let mut tcor = vec!["tcor", "--sizes", "48KiB", "--out", s(&out)];
+    tcor.extend(SMALL_TBR_SCENE);
     ok(&tcor);
     assert!(out.join("tcor.json").exists());
     assert!(run(&gspc(&out, SMALL)).status.success());

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 mod common;
-use common::{gfxcache, json};
+use common::{gfxcache, json, SMALL_TBR_SCENE};
 
 use serde_json::Value;
 
@@ -238,19 +238,7 @@ fn bad_inputs_are_clear_errors() {
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"not\": \"a list\"}").unwrap();
     let small = dir.path().join("small");
-    let s = study(
-        &small,
-        &[
-            "--scene",
-            "terrain",
-            "--width",
-            "128",
-            "--height",
-            "64",
-            "--no-shadow",
-        ],
-        "48KiB",
-    );
+    let s = study(&small, SMALL_TBR_SCENE, "48KiB");
     assert!(u(&s["tiles"]) > 0);
     let trace = small.join("frame.gtr");
     let o = gfxcache(&[
@@ -265,19 +253,9 @@ fn bad_inputs_are_clear_errors() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
 
     let other = dir.path().join("other");
-    study(
-        &other,
-        &[
-            "--scene",
-            "terrain",
-            "--width",
-            "160",
-            "--height",
-            "64",
-            "--no-shadow",
-        ],
-        "48KiB",
-    );
+    let mut wider = SMALL_TBR_SCENE.to_vec();
+    wider[3] = "160";
+    study(&other, &wider, "48KiB");
     let o = gfxcache(&[
         "tcor",
         trace.to_str().unwrap(),
@@ -297,24 +275,10 @@ fn frames_after_a_warm_up() {
     let dir = tempfile::tempdir().unwrap();
     let (trace, binned) = (dir.path().join("t.gtr"), dir.path().join("b.json"));
     let (t, b) = (trace.to_str().unwrap(), binned.to_str().unwrap());
-    let args = [
-        "render",
-        "--scene",
-        "terrain",
-        "--mode",
-        "tbr",
-        "--width",
-        "128",
-        "--height",
-        "64",
-        "--no-shadow",
-        "--frames",
-        "2",
-        "--out",
-        t,
-        "--binned",
-        b,
+    let mut args = vec![
+        "render", "--mode", "tbr", "--frames", "2", "--out", t, "--binned", b,
     ];
+    args.extend(SMALL_TBR_SCENE);
     assert!(gfxcache(&args).status.success());
     let all = study(&dir.path().join("all"), &[t, "--binned", b], "4KiB,48KiB");
     let warm = study(
@@ -358,17 +322,8 @@ fn frames_after_a_warm_up() {
 #[test]
 fn frames_rendered_by_the_study_count_their_l1s_frame_by_frame() {
     let dir = tempfile::tempdir().unwrap();
-    let scene = [
-        "--scene",
-        "terrain",
-        "--width",
-        "128",
-        "--height",
-        "64",
-        "--no-shadow",
-        "--frames",
-        "2",
-    ];
+    let mut scene = SMALL_TBR_SCENE.to_vec();
+    scene.extend(["--frames", "2"]);
     let all = study(&dir.path().join("all"), &scene, "48KiB");
     let mut warm_args = scene.to_vec();
     warm_args.extend(["--warmup", "1"]);

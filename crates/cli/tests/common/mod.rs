@@ -28,3 +28,15 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("stdout of {args:?} is not one JSON document: {e}\n{text}"))
 }
+
+/// A scene small enough for a whole TCOR study in seconds: a shadowless
+/// terrain at 128x64.
+pub const SMALL_TBR_SCENE: &[&str] = &[
+    "--scene",
+    "terrain",
+    "--width",
+    "128",
+    "--height",
+    "64",
+    "--no-shadow",
+];
