@@ -96,7 +96,9 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--big-size equals --size ({})", format_size(main));
     }
     config.check()?;
-    let inputs: Vec<&Path> = args.trace.iter().map(PathBuf::as_path).collect();
+    // A scene file is an input too (a built-in name is no file).
+    let scene = args.scene.as_deref().map(Path::new);
+    let inputs: Vec<&Path> = args.trace.as_deref().into_iter().chain(scene).collect();
     run_study(&args.out, &inputs, args.json, |dir, progress| {
         let start = std::time::Instant::now();
         let trace = match (&args.trace, &args.scene) {

@@ -181,11 +181,12 @@ fn read_energy(path: &Path) -> Result<EnergyModel> {
 pub fn run(args: Args) -> Result<()> {
     let config = config(&args)?;
     config.check().map_err(flagged)?;
-    let inputs: Vec<&Path> = [&args.trace, &args.binned, &args.energy]
+    let files = [&args.trace, &args.binned, &args.energy]
         .into_iter()
-        .flatten()
-        .map(PathBuf::as_path)
-        .collect();
+        .flatten();
+    // A scene file is an input too (a built-in name is no file).
+    let scene = args.scene.as_deref().map(Path::new);
+    let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
     run_study(&args.out, &inputs, args.json, |dir, progress| {
         let start = std::time::Instant::now();
         let (trace, binned, other_l1) = match (&args.trace, &args.binned, &args.scene) {
