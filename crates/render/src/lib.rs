@@ -31,6 +31,8 @@
 //! - [`tbr_caches`]: a tile-based GPU's L1s (TCOR Table I: the Vertex
 //!   Cache and one texture cache per fragment processor) in front of a
 //!   record sink; what leaves them is the L2 request stream.
+//! - [`graph`]: frame graphs (passes, targets, what each samples) as
+//!   data, and the built-in presets.
 //! - [`frame`]: a scene's multi-pass frames on the pipeline; [`scene`]: the
 //!   scenes (built-in and loaded from files).
 //! - [`session`]: frames of a scene asked for with a small request,
@@ -60,6 +62,7 @@
 
 pub mod buffers;
 pub mod frame;
+pub mod graph;
 pub mod hiz;
 pub mod math;
 pub mod pipeline;
@@ -78,6 +81,7 @@ pub mod texture;
 pub use gfxcache_trace::{RecordSink, RecordStage};
 
 pub use buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer, VertexCache, MAX_ATTRS};
+pub use graph::Preset;
 pub use hiz::Hiz;
 pub use math::{Mat4, Vec2, Vec3, Vec4};
 pub use pipeline::{

@@ -61,6 +61,7 @@ pub(crate) fn empty_scene(path: &Path) -> Scene {
         light: Light::default(),
         mirror: None,
         passes: Passes::default(),
+        preset: Default::default(),
         sky: DEFAULT_SKY,
         warnings: Vec::new(),
     }

@@ -253,6 +253,8 @@ pub struct Scene {
     pub light: Light,
     pub mirror: Option<Mirror>,
     pub passes: Passes,
+    /// The frame structure of the game class this scene stands for.
+    pub preset: crate::graph::Preset,
     /// Sky / clear colour (linear RGB).
     pub sky: [f32; 3],
     /// Problems a loader worked around (e.g. a missing texture replaced by

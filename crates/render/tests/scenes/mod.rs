@@ -127,6 +127,7 @@ pub fn lit_plane(light_dir: Vec3) -> Scene {
         },
         mirror: None,
         passes: Passes::default(),
+        preset: Default::default(),
         sky: SKY,
         warnings: vec![],
     }
@@ -214,6 +215,7 @@ pub fn full() -> Scene {
         light: Light::default(),
         mirror: Some(Mirror { height: 0.0 }),
         passes: Passes::default(),
+        preset: Default::default(),
         sky: SKY,
         warnings: vec![],
     }

@@ -52,6 +52,7 @@ fn scene() -> Scene {
         light: Light::default(),
         mirror: None,
         passes: Passes::default(),
+        preset: Default::default(),
         sky: [0.3, 0.5, 0.9],
         warnings: vec![],
     }

@@ -25,6 +25,7 @@ impl Kit {
                 light: Light::default(),
                 mirror: None,
                 passes: Passes::default(),
+                preset: Default::default(),
                 sky: [0.5, 0.7, 1.0],
                 warnings: Vec::new(),
             },
