@@ -110,6 +110,7 @@ pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Scene, SceneError> {
             double_sided: m.double_sided(),
             emissive: m.emissive_factor(),
             reflective: false,
+            particle: false,
         });
     }
 

@@ -98,6 +98,11 @@ pub struct Material {
     /// Samples the reflection render-to-texture (water, mirrors) when the
     /// reflection pass is on.
     pub reflective: bool,
+    /// A particle sprite (smoke, sparks, dust; blended, usually
+    /// double-sided crossed cards): frame graphs draw these in their own
+    /// particles pass, fading them by the scene depth where the pass is
+    /// soft. Not a particle: drawn with its alpha class.
+    pub particle: bool,
 }
 
 impl Default for Material {
@@ -110,6 +115,7 @@ impl Default for Material {
             double_sided: false,
             emissive: [0.0; 3],
             reflective: false,
+            particle: false,
         }
     }
 }

@@ -228,6 +228,7 @@ fn material(
         double_sided: false,
         emissive: m.emissive.unwrap_or([0.0; 3]),
         reflective: false,
+        particle: false,
     }
 }
 
