@@ -33,7 +33,7 @@ fn render(scene: &str, threads: usize) -> Frame {
     let scene = resolve(scene).expect("built-in scene");
     let cfg = FrameConfig {
         tbr: Some(TbrConfig::default()),
-        shadow_size: 256,
+        shadow_size: Some(256),
         threads,
         ..FrameConfig::new(192, 128)
     };

@@ -107,14 +107,18 @@ pub enum PixelFormat {
     Rgba16F,
     /// 32-bit float RGBA.
     Rgba32F,
+    /// One 8-bit colour channel (ambient occlusion).
+    R8,
+    /// One 16-bit float colour channel (luminance).
+    R16F,
 }
 
 impl PixelFormat {
     /// Bytes per pixel.
     pub const fn bytes(self) -> u32 {
         match self {
-            PixelFormat::S8 => 1,
-            PixelFormat::D16 => 2,
+            PixelFormat::S8 | PixelFormat::R8 => 1,
+            PixelFormat::D16 | PixelFormat::R16F => 2,
             PixelFormat::Rgba8 | PixelFormat::D32F | PixelFormat::D24S8 => 4,
             PixelFormat::Rgba16F => 8,
             PixelFormat::Rgba32F => 16,

@@ -7,7 +7,11 @@
 //!
 //! - [`ColorTarget`]: RGBA8 (unorm, rounded to nearest) or RGBA16F (IEEE
 //!   half floats, rounded to nearest even, converted by hand so no crate is
-//!   needed). [`ColorTarget::to_rgba8`] exports the picture.
+//!   needed), and the one-channel R8 and R16F (ambient occlusion,
+//!   luminance) kept host-side in the four-channel storage of their
+//!   precision with green and blue 0 and alpha 1, so they read back as a
+//!   one-channel target would. [`ColorTarget::to_rgba8`] exports the
+//!   picture.
 //! - [`DepthTarget`]: D32F, or D24S8 whose depth is 24-bit unorm. Incoming
 //!   depths are converted to the buffer's format before they are compared
 //!   or stored, as hardware does. The stencil of D24S8 lives in its own
@@ -28,6 +32,25 @@ use crate::surface::{Allocator, PixelFormat, Surface};
 pub enum ColorFormat {
     Rgba8,
     Rgba16F,
+    /// One 8-bit unorm channel.
+    R8,
+    /// One half-float channel.
+    R16F,
+}
+
+impl ColorFormat {
+    /// Channels other than red are not stored.
+    fn one_channel(self) -> bool {
+        matches!(self, ColorFormat::R8 | ColorFormat::R16F)
+    }
+
+    fn masked(self, c: [f32; 4]) -> [f32; 4] {
+        if self.one_channel() {
+            [c[0], 0.0, 0.0, 1.0]
+        } else {
+            c
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +64,7 @@ enum ColorData {
 pub struct ColorTarget {
     pub surface: Surface,
     data: ColorData,
+    format: ColorFormat,
     stream: Stream,
 }
 
@@ -64,13 +88,18 @@ impl ColorTarget {
         alloc: &mut Allocator,
     ) -> Result<ColorTarget, TooLarge> {
         let n = width as usize * height as usize;
+        let eight = |pf| Ok::<_, TooLarge>((pf, ColorData::Rgba8(filled(n, [0; 4])?)));
+        let half = |pf| Ok::<_, TooLarge>((pf, ColorData::Rgba16F(filled(n, [0; 4])?)));
         let (pf, data) = match format {
-            ColorFormat::Rgba8 => (PixelFormat::Rgba8, ColorData::Rgba8(filled(n, [0; 4])?)),
-            ColorFormat::Rgba16F => (PixelFormat::Rgba16F, ColorData::Rgba16F(filled(n, [0; 4])?)),
+            ColorFormat::Rgba8 => eight(PixelFormat::Rgba8)?,
+            ColorFormat::Rgba16F => half(PixelFormat::Rgba16F)?,
+            ColorFormat::R8 => eight(PixelFormat::R8)?,
+            ColorFormat::R16F => half(PixelFormat::R16F)?,
         };
         Ok(ColorTarget {
             surface: Surface::new(width, height, pf, alloc),
             data,
+            format,
             stream: Stream::Rt,
         })
     }
@@ -96,10 +125,7 @@ impl ColorTarget {
     }
 
     pub fn format(&self) -> ColorFormat {
-        match self.data {
-            ColorData::Rgba8(_) => ColorFormat::Rgba8,
-            ColorData::Rgba16F(_) => ColorFormat::Rgba16F,
-        }
+        self.format
     }
 
     fn idx(&self, x: u32, y: u32) -> usize {
@@ -112,6 +138,7 @@ impl ColorTarget {
 
     /// Every pixel set to `c` (as stored in the format).
     pub fn clear(&mut self, c: [f32; 4]) {
+        let c = self.format.masked(c);
         match &mut self.data {
             ColorData::Rgba8(d) => d.fill(c.map(unorm8)),
             ColorData::Rgba16F(d) => d.fill(c.map(f32_to_f16)),
@@ -130,6 +157,7 @@ impl ColorTarget {
     /// Store `c` at `(x, y)`, converted to the format.
     pub fn write(&mut self, x: u32, y: u32, c: [f32; 4]) {
         let i = self.idx(x, y);
+        let c = self.format.masked(c);
         match &mut self.data {
             ColorData::Rgba8(d) => d[i] = c.map(unorm8),
             ColorData::Rgba16F(d) => d[i] = c.map(f32_to_f16),

@@ -15,7 +15,7 @@ fn llc_stream(name: &str, width: u32, height: u32) -> Vec<Access> {
     let b = BUILTINS.iter().find(|b| b.name == name).unwrap();
     let scene = (b.build)();
     let mut cfg = FrameConfig::new(width, height);
-    cfg.shadow_size = 512;
+    cfg.shadow_size = Some(512);
     let mut frame = FrameRenderer::new(&scene, cfg).unwrap();
     let mut llc = Vec::new();
     let mut caches = RenderCaches::new(|r| {

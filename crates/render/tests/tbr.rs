@@ -35,7 +35,7 @@ fn render(scene: &str, tbr: Option<TbrConfig>, threads: usize, deferred: bool) -
         tbr,
         threads,
         passes: Some(passes),
-        shadow_size: 256,
+        shadow_size: Some(256),
         ..FrameConfig::new(160, 96)
     };
     let mut r = FrameRenderer::new(&scene, cfg).expect("renderer");
@@ -206,7 +206,7 @@ fn stored_once(tile_size: u32) {
             order: TileOrder::Hilbert,
             ..TbrConfig::default()
         }),
-        shadow_size: 256,
+        shadow_size: Some(256),
         ..FrameConfig::new(150, 90)
     };
     let imr = {
@@ -364,7 +364,7 @@ fn each_render_pass_is_handed_over_between_its_geometry_and_its_tiles() {
         let cfg = FrameConfig {
             tbr: tbr(TileOrder::ZOrder, 4),
             threads,
-            shadow_size: 256,
+            shadow_size: Some(256),
             ..FrameConfig::new(160, 96)
         };
         let mut r = FrameRenderer::new(&scene, cfg).unwrap();

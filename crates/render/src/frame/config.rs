@@ -16,8 +16,11 @@ pub struct FrameConfig {
     pub height: u32,
     /// `None`: the scene's own [`Scene::passes`](crate::scene::Scene::passes).
     pub passes: Option<Passes>,
-    /// Side of the square shadow map.
-    pub shadow_size: u32,
+    /// `None`: the scene's frame graph (its own, or its preset's).
+    pub preset: Option<crate::graph::Preset>,
+    /// Side of every shadow map; `None`: the preset's, which follows the
+    /// screen height (the classic preset's is 2048² at 1080 lines).
+    pub shadow_size: Option<u32>,
     /// Reflection target size relative to the screen, in `(0, 1]`.
     pub reflection_scale: f32,
     /// Bloom levels below full resolution (0 = no bloom chain).
@@ -44,7 +47,8 @@ impl Default for FrameConfig {
             width: 1920,
             height: 1080,
             passes: None,
-            shadow_size: 2048,
+            preset: None,
+            shadow_size: None,
             reflection_scale: 0.5,
             bloom_levels: 5,
             sampler: Sampler::new(Filter::Anisotropic).with_max_aniso(16),
@@ -73,8 +77,12 @@ impl FrameConfig {
                 self.width, self.height
             ));
         }
-        if !(1..=MAX_SIZE).contains(&self.shadow_size) {
-            return bad(format!("shadow map size {} out of range", self.shadow_size));
+        if let Some(s) = self.shadow_size {
+            if !(1..=MAX_SIZE).contains(&s) {
+                return bad(format!(
+                    "shadow map size {s} out of range (1 to {MAX_SIZE})"
+                ));
+            }
         }
         if !(self.reflection_scale > 0.0 && self.reflection_scale <= 1.0) {
             return bad(format!(

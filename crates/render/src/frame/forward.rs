@@ -1,31 +1,46 @@
-//! The forward main pass (deferred off): opaque and masked instances front
-//! to back, lit directly (sun, shadow map, reflection) into the HDR target,
-//! which is first cleared to the sky, with the D24S8 depth buffer.
+//! The forward main pass: opaque and masked instances front to back, lit
+//! directly (sun, shadow maps, reflection) into one colour target, which
+//! is first cleared to the sky, with a depth buffer. With more lights than
+//! the sun each draw runs the many-light program and reads the frame's
+//! light constants (the scenes carry one sun, so they add no light).
 
 use gfxcache_trace::RecordSink;
 
-use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
-use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
+use super::shaders::{MaterialShader, Mode, Program};
+use super::shadow::LentShadows;
+use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, PassIo, View};
+use crate::graph::Role;
 
-pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
-    let (hdr, depth) = (r.t.hdr, r.t.depth);
+pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    lights: u32,
+    sink: &mut Counted<'_, S>,
+) {
+    let (color, depth) = (io.target(), io.depth.expect("checked graph: depth target"));
     let sky = r.scene.sky;
+    let clear = if io.encode {
+        sky.map(super::shaders::encode)
+    } else {
+        sky
+    };
     r.pipeline
-        .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], sink);
+        .clear_color(color, [clear[0], clear[1], clear[2], 1.0], sink);
     r.pipeline.clear_depth(depth, 1.0, 0, sink);
-    let refl = v.reflection.then(|| r.lend_color(r.t.refl));
-    let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
+    let refl_id = io.color_read(Role::Reflection);
+    let refl = refl_id.map(|id| r.lend_color(id));
+    let shadows = LentShadows::take(r, io);
+    let lookups = shadows.lookups();
     let scene = r.scene;
     let (w, h) = (r.cfg.width, r.cfg.height);
     let mut shaders = Vec::with_capacity(v.opaque.len());
     for &i in &v.opaque {
         let inst = &scene.instances[i];
         shaders.push(MaterialShader {
-            shadow: shadow.as_ref().map(|map| ShadowLookup {
-                map,
-                light_vp: v.light_vp,
-            }),
+            shadows: &lookups,
             reflection: refl.as_ref(),
+            encode: io.encode,
             ..MaterialShader::for_instance(
                 Mode::Forward,
                 scene,
@@ -37,7 +52,12 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
             )
         });
     }
-    let color = [hdr];
+    let target = [color];
+    let program = if lights > 0 {
+        Program::ForwardLights
+    } else {
+        Program::Forward
+    };
     submit_instances(
         &mut r.pipeline,
         &r.gpu,
@@ -46,18 +66,17 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
         &shaders,
         InstancePass {
             vp: v.vp,
-            color: &color,
+            color: &target,
             depth,
-            program: Program::Forward,
+            program,
             state: &|m| material_state(m, false),
         },
         sink,
     );
     drop(shaders);
-    if let Some(t) = refl {
-        r.pipeline.replace_color(r.t.refl, t);
-    }
-    if let Some(t) = shadow {
-        r.pipeline.replace_depth(r.t.shadow, t);
+    drop(lookups);
+    shadows.give_back(r);
+    if let (Some(id), Some(t)) = (refl_id, refl) {
+        r.pipeline.replace_color(id, t);
     }
 }

@@ -1,6 +1,7 @@
 //! The G-buffer pass (deferred main pass): opaque and masked instances front
-//! to back into three render targets (albedo RGBA8, world normal RGBA16F,
-//! emissive + reflection RGBA16F) and the D24S8 depth buffer, whose
+//! to back into two or three render targets (albedo, world normal (packed
+//! into `[0, 1]` in a unorm target), and emissive + reflection) and the
+//! D24S8 depth buffer, whose
 //! stencil is set to 1 wherever geometry lands (the lighting pass skips the
 //! rest). The G-buffer colour targets are not cleared: the stencil says
 //! which pixels are valid, as engines do to save the bandwidth.
@@ -10,16 +11,27 @@ use gfxcache_trace::RecordSink;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 
 use super::shaders::{MaterialShader, Mode, Program};
-use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
+use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, PassIo, View};
+use crate::graph::Role;
+use crate::target::ColorFormat;
 
 /// Stencil value of geometry pixels.
 pub(super) const GEOMETRY: u8 = 1;
 
-pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
-    let depth = r.t.depth;
+pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    sink: &mut Counted<'_, S>,
+) {
+    let depth = io
+        .depth
+        .expect("checked graph: the G-buffer has a depth target");
     r.pipeline.clear_depth(depth, 1.0, 0, sink);
-    let refl = v.reflection.then(|| r.lend_color(r.t.refl));
-    let targets = r.t.gbuf;
+    let refl_id = io.color_read(Role::Reflection);
+    let refl = refl_id.map(|id| r.lend_color(id));
+    let targets = io.color.clone();
+    let pack_normal = r.pipeline.color(targets[1]).format() == ColorFormat::Rgba8;
     let scene = r.scene;
     let (w, h) = (r.cfg.width, r.cfg.height);
     let stencil = StencilState::both(
@@ -36,6 +48,7 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
         let inst = &scene.instances[i];
         shaders.push(MaterialShader {
             reflection: refl.as_ref(),
+            pack_normal,
             ..MaterialShader::for_instance(
                 Mode::GBuffer,
                 scene,
@@ -62,7 +75,7 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
         },
         sink,
     );
-    if let Some(t) = refl {
-        r.pipeline.replace_color(r.t.refl, t);
+    if let (Some(id), Some(t)) = (refl_id, refl) {
+        r.pipeline.replace_color(id, t);
     }
 }

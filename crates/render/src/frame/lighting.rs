@@ -1,34 +1,42 @@
 //! The deferred lighting pass: one full-screen triangle into the HDR target
-//! (cleared to the sky first). The stencil test (equal to the G-buffer
+//! (cleared to the sky first, or left for a sky pass). The stencil test (equal to the G-buffer
 //! pass's geometry value) skips sky pixels before shading. Each shaded
 //! pixel loads its albedo, normal and emissive texels and its depth (the
 //! G-buffer targets and the depth surface read as `tex` at the very
 //! addresses the G-buffer pass wrote as `rt` and `z`), reconstructs its
-//! world position, samples the shadow map and applies the sun.
+//! world position, samples the shadow maps (and the ambient occlusion,
+//! which darkens the albedo) and applies the sun. A thin G-buffer has no
+//! emissive target.
 
 use gfxcache_trace::RecordSink;
 
+use crate::graph::Role;
 use crate::math::{Mat4, Vec3};
 use crate::pipeline::{FragmentOutput, FragmentShader, Fragments};
-use crate::sampler::TexView;
+use crate::sampler::{Filter, Sampler, TexView, Wrap};
 use crate::scene::Light;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
-use crate::target::{ColorTarget, DepthTarget};
+use crate::target::{ColorFormat, ColorTarget, DepthTarget};
 
 use super::gbuffer::GEOMETRY;
-use super::shaders::{light, shadow_factor, unit, world_of, Program, ShadowLookup};
-use super::{fullscreen, screen_state, Counted, FrameRenderer, View};
+use super::shaders::{encode, light, shadow_factor, unit, world_of, Program, ShadowLookup};
+use super::shadow::LentShadows;
+use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo, View};
 
 struct Lighting<'a> {
     albedo: &'a ColorTarget,
     normal: &'a ColorTarget,
-    emissive: &'a ColorTarget,
+    emissive: Option<&'a ColorTarget>,
+    ao: Option<&'a ColorTarget>,
     depth: &'a DepthTarget,
-    shadow: Option<ShadowLookup<'a>>,
+    shadows: &'a [ShadowLookup<'a>],
     light: &'a Light,
     inv_vp: Mat4,
     width: u32,
     height: u32,
+    /// The normal target is unorm: normals are stored as `n / 2 + 1 / 2`.
+    packed_normal: bool,
+    encode: bool,
 }
 
 impl FragmentShader for Lighting<'_> {
@@ -36,8 +44,19 @@ impl FragmentShader for Lighting<'_> {
         let px = frag.pixels();
         let a = frag.load(TexView::Color(self.albedo), &px);
         let n = frag.load(TexView::Color(self.normal), &px);
-        let e = frag.load(TexView::Color(self.emissive), &px);
+        let e = match self.emissive {
+            Some(t) => frag.load(TexView::Color(t), &px),
+            None => [[0.0; 4]; 4],
+        };
         let d = frag.load(TexView::Depth(self.depth), &px);
+        let ao = match self.ao {
+            Some(t) => {
+                let uv = centres(&px, self.width, self.height);
+                let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
+                frag.sample_view(TexView::Color(t), &s, &uv).map(|c| c[0])
+            }
+            None => [1.0; 4],
+        };
         let world: [Vec3; 4] = std::array::from_fn(|i| {
             world_of(
                 &self.inv_vp,
@@ -48,45 +67,73 @@ impl FragmentShader for Lighting<'_> {
                 self.height,
             )
         });
-        let s = shadow_factor(frag, self.shadow.as_ref(), &world);
+        let s = shadow_factor(frag, self.shadows, &world);
         for i in 0..4 {
-            let normal = unit(Vec3::new(n[i][0], n[i][1], n[i][2]));
-            let c = light(
+            let m = if self.packed_normal {
+                n[i].map(|v| v * 2.0 - 1.0)
+            } else {
+                n[i]
+            };
+            let normal = unit(Vec3::new(m[0], m[1], m[2]));
+            let albedo = [a[i][0] * ao[i], a[i][1] * ao[i], a[i][2] * ao[i]];
+            let mut c = light(
                 self.light,
-                [a[i][0], a[i][1], a[i][2]],
+                albedo,
                 normal,
                 s[i],
                 [e[i][0], e[i][1], e[i][2]],
             );
+            if self.encode {
+                c = c.map(encode);
+            }
             out.color[0][i] = [c[0], c[1], c[2], 1.0];
         }
     }
 }
 
-pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
-    let (hdr, depth) = (r.t.hdr, r.t.depth);
-    let sky = r.scene.sky;
-    r.pipeline
-        .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], sink);
-    let [g0, g1, g2] = r.t.gbuf;
-    let (albedo, normal, emissive) = (r.lend_color(g0), r.lend_color(g1), r.lend_color(g2));
+/// The G-buffer lit: `clear` first clears the target to the sky (the
+/// stencil test leaves sky pixels alone), else a sky pass fills them.
+pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    clear: bool,
+    sink: &mut Counted<'_, S>,
+) {
+    let (hdr, depth) = (io.target(), io.depth.expect("checked graph: depth target"));
+    if clear {
+        let sky = r.scene.sky;
+        let sky = if io.encode { sky.map(encode) } else { sky };
+        r.pipeline
+            .clear_color(hdr, [sky[0], sky[1], sky[2], 1.0], sink);
+    }
+    let need = |role| io.color_read(role).expect("checked graph: a G-buffer read");
+    let (g0, g1) = (need(Role::Albedo), need(Role::Normal));
+    let g2 = io.color_read(Role::Emissive);
+    let ao_id = io.color_read(Role::Ao);
+    let (albedo, normal) = (r.lend_color(g0), r.lend_color(g1));
+    let emissive = g2.map(|id| r.lend_color(id));
+    let ao = ao_id.map(|id| r.lend_color(id));
+    let packed_normal = normal.format() == ColorFormat::Rgba8;
     // The depth buffer stays bound for the stencil test, so the shader reads
     // a copy (same surface, same addresses).
-    let depth_copy = r.pipeline.depth(depth).clone();
-    let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
+    let depth_id = io.depth_read(Role::Depth).unwrap_or(depth);
+    let depth_copy = r.pipeline.depth(depth_id).clone();
+    let shadows = LentShadows::take(r, io);
+    let lookups = shadows.lookups();
     let shader = Lighting {
         albedo: &albedo,
         normal: &normal,
-        emissive: &emissive,
+        emissive: emissive.as_ref(),
+        ao: ao.as_ref(),
         depth: &depth_copy,
-        shadow: shadow.as_ref().map(|map| ShadowLookup {
-            map,
-            light_vp: v.light_vp,
-        }),
+        shadows: &lookups,
         light: &r.scene.light,
         inv_vp: v.inv_vp,
         width: r.cfg.width,
         height: r.cfg.height,
+        packed_normal,
+        encode: io.encode,
     };
     let state = screen_state().with_stencil(StencilState::both(
         GEOMETRY,
@@ -104,10 +151,14 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
         slot,
         sink,
     );
+    drop(lookups);
+    shadows.give_back(r);
     r.pipeline.replace_color(g0, albedo);
     r.pipeline.replace_color(g1, normal);
-    r.pipeline.replace_color(g2, emissive);
-    if let Some(t) = shadow {
-        r.pipeline.replace_depth(r.t.shadow, t);
+    if let (Some(id), Some(t)) = (g2, emissive) {
+        r.pipeline.replace_color(id, t);
+    }
+    if let (Some(id), Some(t)) = (ao_id, ao) {
+        r.pipeline.replace_color(id, t);
     }
 }

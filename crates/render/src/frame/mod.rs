@@ -1,14 +1,21 @@
-//! A whole frame, the way a modern game renders one: a list of passes, each
-//! a set of draws through the immediate-mode [`Pipeline`], with render
-//! targets that later passes read back as textures.
+//! A whole frame, the way a game renders one: the passes of a
+//! [`FrameGraph`] in order, each a set of draws through the immediate-mode
+//! [`Pipeline`] (or tile by tile), with render targets that later passes
+//! read back as textures.
 //!
 //! [`FrameRenderer::render`] emits, for frame `i` of `n`: `FrameBegin`, the
-//! passes below in this order (each between `PassBegin`/`PassEnd` with its
-//! [`PassKind`]; a pass switched off emits nothing), `FrameEnd`.
+//! graph's passes in order (each between `PassBegin`/`PassEnd` with its
+//! name and [`PassKind`]), `FrameEnd`. A pass with nothing to draw emits
+//! nothing: the reflection without a mirror plane, transparent or particle
+//! passes without such instances. The graph comes from the configuration's
+//! [`Preset`], else the scene's own graph, else the scene's preset
+//! ([`crate::graph`] describes the ops and the presets).
+//!
+//! The classic preset is the renderer's original frame:
 //!
 //! | pass (name)          | kind              | targets written (format)                    | reads as `tex`                         | streams |
 //! |----------------------|-------------------|---------------------------------------------|----------------------------------------|---------|
-//! | `shadow`             | Shadow            | shadow map (D32F, `shadow_size`²)           | masked materials' textures             | vidx vtx hiz z (tex) shader |
+//! | `shadow`             | Shadow            | shadow map (D32F, 2048² at 1080 lines)      | masked materials' textures             | vidx vtx hiz z (tex) shader |
 //! | `reflection`         | RenderToTexture   | reflection (RGBA16F) + depth (D32F), `reflection_scale` of the screen | material textures | vidx vtx hiz z rt tex shader |
 //! | `gbuffer` (deferred) | GBuffer           | albedo (RGBA8), normal (RGBA16F), emissive+reflection (RGBA16F), depth D24S8 with stencil = 1 on geometry | material textures, shadow-less; reflection target | vidx vtx hiz z stc rt tex shader |
 //! | `lighting` (deferred)| Lighting          | HDR colour (RGBA16F), cleared to the sky    | the three G-buffer targets, the depth surface, the shadow map | vidx vtx stc rt tex shader |
@@ -18,8 +25,10 @@
 //! | `display`            | Display           | the displayable RGBA8 surface (`display` stream) | HDR colour (+ bloom level 0 with post) | vidx vtx display tex shader |
 //!
 //! - **Shadow**: depth only, from the sun, with an orthographic projection
-//!   fitted around the scene's bounding sphere; every opaque and masked
-//!   instance. Later passes compare against it with one point tap per pixel.
+//!   fitted around the scene's bounding sphere (one cascade) or around a
+//!   slice of the camera's depth range (cascades); every opaque and masked
+//!   instance. Later passes compare against it with one point tap per
+//!   pixel, in the nearest cascade that holds the pixel.
 //! - **Reflection**: the opaque scene mirrored about the [`Mirror`](crate::scene::Mirror) plane
 //!   (geometry transformed by the reflection, winding flipped), lit without
 //!   shadows; pixels whose original lay below the plane are discarded.
@@ -64,17 +73,19 @@
 //! [`Pipeline::draw_tiled`]; each full-screen draw, e.g. each bloom step,
 //! is one of its own), rendered tile by tile with on-chip tile buffers:
 //! clears cost nothing, targets are loaded at tile start unless cleared or
-//! discarded (the G-buffer, the display target and the blend-free bloom
-//! steps are discarded: nothing reads their old contents), colour is
-//! stored at tile end, and depth only for the shadow map and the main
-//! depth buffer (sampled or tested by later passes). The pixels are those
-//! of immediate mode.
+//! discarded (the G-buffer, the display target and the blend-free
+//! full-screen steps are discarded: nothing reads their old contents),
+//! colour is stored at tile end, and depth only for depth targets a later
+//! pass samples or tests again (the shadow maps, the main depth buffer).
+//! The pixels are those of immediate mode.
 
 mod config;
 mod display;
 mod draws;
+mod effects;
 mod forward;
 mod gbuffer;
+mod io;
 mod lighting;
 mod post;
 mod reflection;
@@ -83,12 +94,14 @@ mod shadow;
 mod summary;
 mod targets;
 mod transparent;
+mod ui;
 pub mod upload;
 mod view;
 
 use gfxcache_trace::binned::BinnedPass;
-use gfxcache_trace::{PassKind, RecordSink};
+use gfxcache_trace::RecordSink;
 
+use crate::graph::{FrameGraph, Op, PassDesc, Preset, PresetParams};
 use crate::pipeline::{ColorId, DepthId, Pipeline, TbrStats};
 use crate::scene::{Passes, Scene};
 use crate::storage::TooLarge;
@@ -99,9 +112,10 @@ pub use config::{FrameConfig, FrameError, MAX_SIZE};
 pub(crate) use draws::{
     centres, fullscreen, screen_state, submit, submit_instances, Counted, InstancePass,
 };
+pub(crate) use io::PassIo;
 pub use summary::{add_stats, FrameSummary, PassSummary, StreamCounts};
 use targets::working_room;
-pub(crate) use targets::Targets;
+pub(crate) use targets::{TargetId, Targets};
 pub(crate) use view::{material_state, mirror_matrix, View};
 
 use upload::GpuScene;
@@ -111,6 +125,7 @@ pub struct FrameRenderer<'s> {
     pub(crate) scene: &'s Scene,
     pub(crate) cfg: FrameConfig,
     pub(crate) passes: Passes,
+    pub(crate) graph: FrameGraph,
     pub(crate) gpu: GpuScene,
     pub(crate) pipeline: Pipeline,
     pub(crate) t: Targets,
@@ -122,29 +137,26 @@ pub struct FrameRenderer<'s> {
 }
 
 impl<'s> FrameRenderer<'s> {
-    /// Upload `scene` and allocate every target (addresses from a fresh
-    /// [`Allocator`]).
+    /// Upload `scene` and allocate every target of its frame graph
+    /// (addresses from a fresh [`Allocator`]).
     pub fn new(scene: &'s Scene, cfg: FrameConfig) -> Result<FrameRenderer<'s>, FrameError> {
         cfg.check()?;
+        let passes = cfg.passes.unwrap_or(scene.passes);
+        let graph = frame_graph(scene, &cfg, passes)?;
         let mut alloc = Allocator::default();
-        let gpu = GpuScene::upload(scene, &mut alloc)?;
+        let gpu = GpuScene::upload(scene, &graph, (cfg.width, cfg.height), &mut alloc)?;
         let mut p = Pipeline::new();
         p.set_threads(cfg.threads);
         p.set_binning(cfg.binning);
         p.set_tbr(cfg.tbr);
-        let t = Targets::allocate(&cfg, &mut alloc, &mut p)?;
-        // Tile-based mode keeps depth on chip unless a later pass needs it:
-        // the shadow map is sampled, the main depth sampled (lighting) and
-        // tested again (lighting's stencil, transparent's depth test). The
-        // reflection's depth dies with its pass.
-        p.set_depth_stored(t.shadow, true);
-        p.set_depth_stored(t.depth, true);
+        let t = Targets::allocate(&graph, &cfg, &mut alloc, &mut p)?;
         working_room(&cfg)?;
         // Stand-ins live in their own address space: they are never drawn.
         let mut scratch = Allocator::new(0);
         Ok(FrameRenderer {
             scene,
-            passes: cfg.passes.unwrap_or(scene.passes),
+            passes,
+            graph,
             cfg,
             gpu,
             pipeline: p,
@@ -158,9 +170,14 @@ impl<'s> FrameRenderer<'s> {
         &self.cfg
     }
 
-    /// The passes in effect (the configuration's, else the scene's).
+    /// The pass switches in effect (the configuration's, else the scene's).
     pub fn passes(&self) -> Passes {
         self.passes
+    }
+
+    /// The frame graph being rendered.
+    pub fn graph(&self) -> &FrameGraph {
+        &self.graph
     }
 
     /// The passes binned since the last call (with [`FrameConfig::binning`]),
@@ -171,22 +188,18 @@ impl<'s> FrameRenderer<'s> {
 
     /// The last frame's picture: row-major RGBA8, `width * height` pixels.
     pub fn picture(&self) -> Vec<[u8; 4]> {
-        self.pipeline.color(self.t.display).to_rgba8()
+        self.display_target().to_rgba8()
     }
 
     /// The last frame's picture as bytes, or an error when there is no
     /// memory for them.
     pub fn picture_rgba(&self) -> Result<crate::session::Picture, FrameError> {
         let (width, height) = (self.cfg.width, self.cfg.height);
-        let rgba = self
-            .pipeline
-            .color(self.t.display)
-            .try_rgba8_bytes()
-            .map_err(|_| {
-                let bytes = 4 * u64::from(width) * u64::from(height);
-                let what = format!("the picture ({width}x{height})");
-                FrameError::out_of_memory(what, TooLarge { bytes })
-            })?;
+        let rgba = self.display_target().try_rgba8_bytes().map_err(|_| {
+            let bytes = 4 * u64::from(width) * u64::from(height);
+            let what = format!("the picture ({width}x{height})");
+            FrameError::out_of_memory(what, TooLarge { bytes })
+        })?;
         Ok(crate::session::Picture {
             width,
             height,
@@ -200,30 +213,22 @@ impl<'s> FrameRenderer<'s> {
         self.pipeline.color(self.t.display)
     }
 
-    /// A colour target by role, for tests and tools: `albedo`, `normal`,
-    /// `emissive`, `hdr`, `reflection`, `display`.
+    /// A colour target by its name in the frame graph (classic: `albedo`,
+    /// `normal`, `emissive`, `hdr`, `reflection`, `display`, `bloom0`...).
     pub fn color_target(&self, name: &str) -> Option<&ColorTarget> {
-        let id = match name {
-            "albedo" => self.t.gbuf[0],
-            "normal" => self.t.gbuf[1],
-            "emissive" => self.t.gbuf[2],
-            "hdr" => self.t.hdr,
-            "reflection" => self.t.refl,
-            "display" => self.t.display,
-            _ => return None,
-        };
-        Some(self.pipeline.color(id))
+        match self.t.by_name(&self.graph, name)? {
+            TargetId::Color(id) => Some(self.pipeline.color(id)),
+            TargetId::Depth(_) => None,
+        }
     }
 
-    /// A depth target by role: `shadow`, `depth` (main), `reflection`.
+    /// A depth target by its name in the frame graph (classic: `shadow`,
+    /// `depth`, `reflection-depth`).
     pub fn depth_target(&self, name: &str) -> Option<&DepthTarget> {
-        let id = match name {
-            "shadow" => self.t.shadow,
-            "depth" => self.t.depth,
-            "reflection" => self.t.refl_depth,
-            _ => return None,
-        };
-        Some(self.pipeline.depth(id))
+        match self.t.by_name(&self.graph, name)? {
+            TargetId::Depth(id) => Some(self.pipeline.depth(id)),
+            TargetId::Color(_) => None,
+        }
     }
 
     /// Take a colour target out of the pipeline to lend it to a shader.
@@ -241,75 +246,20 @@ impl<'s> FrameRenderer<'s> {
         let view = self.view(frame, frames);
         let mut out = Vec::new();
         self.pipeline.begin_frame(frame, sink);
-        let p = self.passes;
-        if p.shadow {
-            self.pass(
-                "shadow",
-                PassKind::Shadow,
-                &view,
-                sink,
-                &mut out,
-                shadow::run,
-            );
+        self.t.begin_frame();
+        let passes = std::mem::take(&mut self.graph.passes);
+        for p in &passes {
+            if self.has_work(p, &view) {
+                let io = self.t.resolve(&self.graph, p);
+                let sun = match p.op {
+                    Op::Shadow { cascade, cascades } => Some(view.sun(cascade, cascades)),
+                    _ => None,
+                };
+                self.pass(p, &view, &io, sink, &mut out);
+                self.t.drawn(&self.graph, p, sun);
+            }
         }
-        if view.reflection {
-            self.pass(
-                "reflection",
-                PassKind::RenderToTexture,
-                &view,
-                sink,
-                &mut out,
-                reflection::run,
-            );
-        }
-        if p.deferred {
-            self.pass(
-                "gbuffer",
-                PassKind::GBuffer,
-                &view,
-                sink,
-                &mut out,
-                gbuffer::run,
-            );
-            self.pass(
-                "lighting",
-                PassKind::Lighting,
-                &view,
-                sink,
-                &mut out,
-                lighting::run,
-            );
-        } else {
-            self.pass(
-                "forward",
-                PassKind::Forward,
-                &view,
-                sink,
-                &mut out,
-                forward::run,
-            );
-        }
-        if p.transparent && !view.blended.is_empty() {
-            self.pass(
-                "transparent",
-                PassKind::Transparent,
-                &view,
-                sink,
-                &mut out,
-                transparent::run,
-            );
-        }
-        if p.post && !self.t.bloom.is_empty() {
-            self.pass("post", PassKind::Post, &view, sink, &mut out, post::run);
-        }
-        self.pass(
-            "display",
-            PassKind::Display,
-            &view,
-            sink,
-            &mut out,
-            display::run,
-        );
+        self.graph.passes = passes;
         self.pipeline.end_frame(frame, sink);
         FrameSummary {
             frame,
@@ -319,27 +269,62 @@ impl<'s> FrameRenderer<'s> {
         }
     }
 
+    /// Whether pass `p` draws anything this frame.
+    fn has_work(&self, p: &PassDesc, v: &View) -> bool {
+        match p.op {
+            Op::Reflection => v.reflection,
+            Op::Transparent => !v.blended.is_empty(),
+            Op::Particles => !v.particles.is_empty(),
+            _ => true,
+        }
+    }
+
     /// One pass between its markers, with its counters.
     fn pass<S: RecordSink>(
         &mut self,
-        name: &'static str,
-        kind: PassKind,
+        p: &PassDesc,
         view: &View,
+        io: &PassIo,
         sink: &mut S,
         out: &mut Vec<PassSummary>,
-        body: fn(&mut FrameRenderer<'s>, &View, &mut Counted<'_, S>),
     ) {
         self.pipeline.reset_stats();
         let mut c = Counted::new(sink);
-        self.pipeline.begin_pass(name, kind, &mut c);
-        body(self, view, &mut c);
+        self.pipeline.begin_pass(&p.name, p.kind, &mut c);
+        self.run_op(&p.op, view, io, &mut c);
         self.pipeline.end_pass(&mut c);
         out.push(PassSummary {
-            name,
-            kind,
+            name: p.name.clone(),
+            kind: p.kind,
             stats: *self.pipeline.stats(),
             accesses: c.counts,
         });
+    }
+
+    fn run_op<S: RecordSink>(&mut self, op: &Op, v: &View, io: &PassIo, sink: &mut Counted<'_, S>) {
+        match *op {
+            Op::Shadow { cascade, cascades } => {
+                shadow::run(self, v, io, v.sun(cascade, cascades), sink)
+            }
+            Op::Reflection => reflection::run(self, v, io, sink),
+            Op::GBuffer => gbuffer::run(self, v, io, sink),
+            Op::Forward { lights } => forward::run(self, v, io, lights, sink),
+            Op::Lighting { clear } => lighting::run(self, v, io, clear, sink),
+            Op::Sky => effects::sky(self, v, io, sink),
+            Op::Ssao { taps } => effects::ssao(self, v, io, taps, sink),
+            Op::Blur { axis, taps } => effects::blur(self, io, axis, taps, sink),
+            Op::Copy => effects::copy(self, io, sink),
+            Op::Transparent => transparent::run(self, v, io, false, sink),
+            Op::Particles => transparent::run(self, v, io, true, sink),
+            Op::Luminance => post::luminance(self, io, sink),
+            Op::Bloom => post::bloom(self, io, sink),
+            Op::DepthOfField { taps } => effects::depth_of_field(self, v, io, taps, sink),
+            Op::MotionBlur { taps } => effects::motion_blur(self, v, io, taps, sink),
+            Op::ToneMap => display::tone_map(self, io, sink),
+            Op::Fxaa => effects::fxaa(self, io, sink),
+            Op::Ui { quads } => ui::run(self, io, quads, sink),
+            Op::Display { tone_map } => display::run(self, io, tone_map, sink),
+        }
     }
 
     /// Tile-based mode's counters so far (`None` in immediate mode).
@@ -351,4 +336,33 @@ impl<'s> FrameRenderer<'s> {
     pub(crate) fn fullscreen_slot(&self, k: u64) -> u64 {
         self.scene.instances.len() as u64 + k
     }
+}
+
+/// The graph a frame of `scene` runs under `cfg`: the configuration's
+/// preset, else the scene's own graph, else the scene's preset; with the
+/// pass switches `passes` applied, and checked.
+fn frame_graph(scene: &Scene, cfg: &FrameConfig, passes: Passes) -> Result<FrameGraph, FrameError> {
+    let params = PresetParams {
+        shadow_size: cfg.shadow_size,
+        reflection_scale: cfg.reflection_scale,
+        bloom_levels: cfg.bloom_levels,
+        passes,
+    };
+    let preset = cfg.preset.unwrap_or(scene.preset);
+    if !passes.deferred
+        && preset != Preset::Classic
+        && (cfg.preset.is_some() || scene.graph.is_none())
+    {
+        return Err(FrameError::Config(format!(
+            "the forward switch changes the classic preset only; {preset} has its own main pass"
+        )));
+    }
+    let graph = match (&cfg.preset, &scene.graph) {
+        (None, Some(g)) => crate::graph::switch_off(g.clone(), &passes),
+        _ => preset.graph(&params),
+    };
+    graph
+        .check()
+        .map_err(|e| FrameError::Config(format!("frame graph: {e}")))?;
+    Ok(graph)
 }

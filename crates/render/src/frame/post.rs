@@ -1,4 +1,4 @@
-//! The post pass: bloom. A bright pass keeps what exceeds 1 in the HDR
+//! The bloom and luminance chains. Bloom: A bright pass keeps what exceeds 1 in the HDR
 //! colour, at half resolution (bilinear, so each pixel reads a 2x2 of the
 //! HDR target); a chain of bilinear downsamples halves it `bloom_levels - 1`
 //! more times; then each level is added (additive blending, so the
@@ -12,7 +12,8 @@ use crate::sampler::{Filter, Sampler, TexView, Wrap};
 use crate::state::Blend;
 
 use super::shaders::Program;
-use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, View};
+use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo};
+use crate::graph::Role;
 
 /// HDR values above this bloom.
 pub(super) const THRESHOLD: f32 = 1.0;
@@ -20,7 +21,7 @@ pub(super) const THRESHOLD: f32 = 1.0;
 /// Draw `dst` from `src` sampled bilinearly at `dst`'s pixel centres,
 /// through `op`.
 #[allow(clippy::too_many_arguments)]
-fn resample<S: RecordSink>(
+pub(super) fn resample<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     src: ColorId,
     dst: ColorId,
@@ -75,15 +76,26 @@ fn copy(c: [f32; 4]) -> [f32; 4] {
     c
 }
 
-pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, _v: &View, sink: &mut Counted<'_, S>) {
-    let levels = r.t.bloom.clone();
-    let Some(&first) = levels.first() else {
-        return;
-    };
+/// Log luminance, offset so that black is 0 (kept in a half float).
+fn log_luminance(c: [f32; 4]) -> [f32; 4] {
+    let y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    [(1.0 + y).ln(), 0.0, 0.0, 1.0]
+}
+
+/// The bloom chain into the pass's targets (level 0 first) from `source`.
+pub(super) fn bloom<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    io: &PassIo,
+    sink: &mut Counted<'_, S>,
+) {
+    let levels = &io.color;
+    let source = io
+        .color_read(Role::Source)
+        .expect("checked graph: a source");
     resample(
         r,
-        r.t.hdr,
-        first,
+        source,
+        levels[0],
         Blend::Off,
         Program::Bright,
         1,
@@ -111,6 +123,47 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, _v: &View, sink: &mu
             Blend::Additive,
             Program::Upsample,
             slot,
+            copy,
+            sink,
+        );
+    }
+}
+
+/// Constant slot of the luminance chain's first draw (after the bloom
+/// chain's).
+const LUMINANCE_SLOTS: u64 = 32;
+
+/// The luminance chain: log luminance of `source` into the first target,
+/// each next one a bilinear downsample of the one before (the last, 1x1,
+/// is the frame's average for exposure).
+pub(super) fn luminance<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    io: &PassIo,
+    sink: &mut Counted<'_, S>,
+) {
+    let levels = &io.color;
+    let source = io
+        .color_read(Role::Source)
+        .expect("checked graph: a source");
+    let slot = LUMINANCE_SLOTS;
+    resample(
+        r,
+        source,
+        levels[0],
+        Blend::Off,
+        Program::Luminance,
+        slot,
+        log_luminance,
+        sink,
+    );
+    for k in 1..levels.len() {
+        resample(
+            r,
+            levels[k - 1],
+            levels[k],
+            Blend::Off,
+            Program::Downsample,
+            slot + k as u64,
             copy,
             sink,
         );

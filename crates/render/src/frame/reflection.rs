@@ -8,15 +8,24 @@ use gfxcache_trace::RecordSink;
 
 use super::shaders::{inverse, MaterialShader, Mode, Program};
 use super::{
-    material_state, mirror_matrix, submit_instances, Counted, FrameRenderer, InstancePass, View,
+    material_state, mirror_matrix, submit_instances, Counted, FrameRenderer, InstancePass, PassIo,
+    View,
 };
 
-pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
+pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    sink: &mut Counted<'_, S>,
+) {
     let scene = r.scene;
     let Some(mirror) = scene.mirror else {
         return;
     };
-    let (color, depth) = (r.t.refl, r.t.refl_depth);
+    let color = io.target();
+    let depth = io
+        .depth
+        .expect("checked graph: the reflection has a depth target");
     let sky = scene.sky;
     r.pipeline
         .clear_color(color, [sky[0], sky[1], sky[2], 1.0], &mut |x| {

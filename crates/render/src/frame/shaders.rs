@@ -44,10 +44,24 @@ pub enum Program {
     Downsample,
     Upsample,
     Display,
+    /// Forward lighting with more lights than the sun.
+    ForwardLights,
+    Particles,
+    Sky,
+    Ssao,
+    Blur,
+    Copy,
+    Luminance,
+    DepthOfField,
+    MotionBlur,
+    ToneMap,
+    Fxaa,
+    Ui,
 }
 
 impl Program {
-    pub const ALL: [Program; 11] = [
+    /// The classic frame's programs, whose code comes first in the heap.
+    pub const CLASSIC: [Program; 11] = [
         Program::ShadowDepth,
         Program::ShadowMask,
         Program::Reflection,
@@ -61,53 +75,118 @@ impl Program {
         Program::Display,
     ];
 
+    /// The programs the presets add, whose code follows the constants.
+    pub const EXTRA: [Program; 12] = [
+        Program::ForwardLights,
+        Program::Particles,
+        Program::Sky,
+        Program::Ssao,
+        Program::Blur,
+        Program::Copy,
+        Program::Luminance,
+        Program::DepthOfField,
+        Program::MotionBlur,
+        Program::ToneMap,
+        Program::Fxaa,
+        Program::Ui,
+    ];
+
     /// Bytes of vertex + fragment code: a rough size of what each does.
     pub const fn code_bytes(self) -> u64 {
         match self {
             Program::ShadowDepth => 256,
             Program::ShadowMask => 512,
             Program::Bright | Program::Downsample | Program::Upsample => 512,
-            Program::Reflection | Program::Display => 1024,
-            Program::GBuffer => 1536,
+            Program::Blur | Program::Copy | Program::Luminance | Program::Sky => 512,
+            Program::Reflection | Program::Display | Program::ToneMap | Program::Ui => 1024,
+            Program::Particles | Program::Fxaa | Program::MotionBlur => 1024,
+            Program::GBuffer | Program::Ssao | Program::DepthOfField => 1536,
             Program::Lighting | Program::Forward | Program::Transparent => 2048,
+            Program::ForwardLights => 3072,
+        }
+    }
+
+    /// Whether draws of this program read the frame's light constants.
+    pub const fn reads_lights(self) -> bool {
+        matches!(self, Program::ForwardLights)
+    }
+
+    /// The presets' programs that `op` runs.
+    pub fn extra_of(op: &crate::graph::Op) -> &'static [Program] {
+        use crate::graph::Op;
+        match op {
+            Op::Forward { lights } if *lights > 0 => &[Program::ForwardLights],
+            Op::Particles => &[Program::Particles],
+            Op::Sky => &[Program::Sky],
+            Op::Ssao { .. } => &[Program::Ssao],
+            Op::Blur { .. } => &[Program::Blur],
+            Op::Copy => &[Program::Copy],
+            Op::Luminance => &[Program::Luminance],
+            Op::DepthOfField { .. } => &[Program::DepthOfField],
+            Op::MotionBlur { .. } => &[Program::MotionBlur],
+            Op::ToneMap => &[Program::ToneMap],
+            Op::Fxaa => &[Program::Fxaa],
+            Op::Ui { .. } => &[Program::Ui],
+            _ => &[],
         }
     }
 }
+
+/// Bytes of the frame's light constants (four lights of 32 B).
+pub const LIGHT_BYTES: u64 = 128;
 
 /// Where shader code and per-draw constants live.
 #[derive(Clone, Debug)]
 pub struct ShaderHeap {
-    code: Vec<u64>,
+    /// The code address of each program that has code.
+    code: Vec<(Program, u64)>,
     constants: u64,
     slots: u64,
+    /// The frame's light constants, when a program reads them.
+    lights: Option<u64>,
 }
 
 impl ShaderHeap {
-    /// Code for every program, then `slots` constant blocks.
-    pub fn new(slots: u64, alloc: &mut Allocator) -> ShaderHeap {
-        let code = Program::ALL
+    /// Code for every classic program, then `slots` constant blocks, then
+    /// code for each of `extra` (the presets' programs a frame runs) and
+    /// the light constants if one of them reads them. The classic frame's
+    /// addresses do not depend on the presets.
+    pub fn new(slots: u64, extra: &[Program], alloc: &mut Allocator) -> ShaderHeap {
+        let mut code: Vec<(Program, u64)> = Program::CLASSIC
             .iter()
-            .map(|p| alloc.alloc(p.code_bytes(), BLOCK_BYTES))
+            .map(|&p| (p, alloc.alloc(p.code_bytes(), BLOCK_BYTES)))
             .collect();
         let constants = alloc.alloc(slots.max(1) * BLOCK_BYTES, BLOCK_BYTES);
+        for &p in Program::EXTRA.iter().filter(|p| extra.contains(p)) {
+            code.push((p, alloc.alloc(p.code_bytes(), BLOCK_BYTES)));
+        }
+        let lights = extra
+            .iter()
+            .any(|p| p.reads_lights())
+            .then(|| alloc.alloc(LIGHT_BYTES, BLOCK_BYTES));
         ShaderHeap {
             code,
             constants,
             slots: slots.max(1),
+            lights,
         }
     }
 
-    /// The records a draw of `program` with constants in `slot` reads.
+    /// The records a draw of `program` with constants in `slot` reads: its
+    /// code, its constant block, and the light constants if it reads them.
+    /// A program the heap has no code for reads no code.
     pub fn fetch(&self, program: Program, slot: u64, sink: &mut impl RecordSink) {
-        let i = Program::ALL
-            .iter()
-            .position(|&p| p == program)
-            .expect("every program has code");
-        let base = self.code[i];
-        for k in 0..program.code_bytes() / BLOCK_BYTES {
-            sink.record(read(base + k * BLOCK_BYTES));
+        if let Some(&(_, base)) = self.code.iter().find(|(p, _)| *p == program) {
+            for k in 0..program.code_bytes() / BLOCK_BYTES {
+                sink.record(read(base + k * BLOCK_BYTES));
+            }
         }
         sink.record(read(self.constants + (slot % self.slots) * BLOCK_BYTES));
+        if let (true, Some(base)) = (program.reads_lights(), self.lights) {
+            for k in 0..LIGHT_BYTES / BLOCK_BYTES {
+                sink.record(read(base + k * BLOCK_BYTES));
+            }
+        }
     }
 }
 
@@ -219,34 +298,57 @@ impl ShadowLookup<'_> {
     }
 }
 
-/// Per live pixel: 1 when lit, 0 in shadow; one point sample of the map
-/// per pixel (a `tex` read). Without a shadow map everything is lit.
+/// Per live pixel: 1 when lit, 0 in shadow; one point sample of a shadow
+/// map per pixel (a `tex` read). With cascades (`shadows` nearest first)
+/// each pixel uses the first whose map holds it, and a pixel outside all
+/// of them is lit; with one map every live pixel samples it. Without a
+/// shadow map everything is lit.
 pub fn shadow_factor(
     frag: &mut Fragments<'_>,
-    shadow: Option<&ShadowLookup<'_>>,
+    shadows: &[ShadowLookup<'_>],
     world: &[Vec3; 4],
 ) -> [f32; 4] {
-    let Some(s) = shadow else {
-        return [1.0; 4];
-    };
-    let mut uv = [[0.0f32; 2]; 4];
-    let mut z = [0.0f32; 4];
-    for i in 0..4 {
-        let c = s.light_vp.transform_point(world[i]);
-        let iw = if c.w != 0.0 { 1.0 / c.w } else { 0.0 };
-        uv[i] = [c.x * iw * 0.5 + 0.5, 0.5 - c.y * iw * 0.5];
-        z[i] = c.z * iw;
-    }
-    let sampler = Sampler::new(Filter::Point).with_wrap(Wrap::Clamp, Wrap::Clamp);
-    let stored = frag.sample_view(TexView::Depth(s.map), &sampler, &uv);
-    std::array::from_fn(|i| {
-        let inside = (0.0..=1.0).contains(&uv[i][0]) && (0.0..=1.0).contains(&uv[i][1]);
-        if !inside || z[i] - s.bias() <= stored[i][0] {
-            1.0
-        } else {
-            0.0
+    let mut lit = [1.0; 4];
+    let live = frag.mask;
+    for (k, s) in shadows.iter().enumerate() {
+        let mut uv = [[0.0f32; 2]; 4];
+        let mut z = [0.0f32; 4];
+        let mut inside = 0u8;
+        for i in 0..4 {
+            let c = s.light_vp.transform_point(world[i]);
+            let iw = if c.w != 0.0 { 1.0 / c.w } else { 0.0 };
+            uv[i] = [c.x * iw * 0.5 + 0.5, 0.5 - c.y * iw * 0.5];
+            z[i] = c.z * iw;
+            if (0.0..=1.0).contains(&uv[i][0]) && (0.0..=1.0).contains(&uv[i][1]) {
+                inside |= 1 << i;
+            }
         }
-    })
+        let last = k + 1 == shadows.len();
+        let mine = if shadows.len() == 1 {
+            frag.mask
+        } else {
+            frag.mask & inside
+        };
+        if mine != 0 {
+            let sampler = Sampler::new(Filter::Point).with_wrap(Wrap::Clamp, Wrap::Clamp);
+            let rest = frag.mask;
+            frag.mask = mine;
+            let stored = frag.sample_view(TexView::Depth(s.map), &sampler, &uv);
+            frag.mask = rest;
+            for i in 0..4 {
+                if inside & (1 << i) != 0 && z[i] - s.bias() > stored[i][0] {
+                    lit[i] = 0.0;
+                }
+            }
+        }
+        // A pixel is done with the first cascade that holds it.
+        frag.mask &= !inside;
+        if last || frag.mask == 0 {
+            break;
+        }
+    }
+    frag.mask = live;
+    lit
 }
 
 /// Lambert + ambient: the lit colour of `albedo` with world normal `n`.
@@ -277,6 +379,10 @@ pub enum Mode {
 /// Share of a reflective surface's colour that comes from the reflection.
 pub const REFLECTIVITY: f32 = 0.5;
 
+/// How far (in screen widths) a refractive surface displaces what it
+/// shows, per unit of its normal.
+pub const REFRACTION_SHIFT: f32 = 0.02;
+
 /// The material shader of every geometry pass.
 pub struct MaterialShader<'a> {
     pub mode: Mode,
@@ -290,13 +396,60 @@ pub struct MaterialShader<'a> {
     pub inv_vp: Mat4,
     pub width: u32,
     pub height: u32,
-    pub shadow: Option<ShadowLookup<'a>>,
+    /// Shadow maps, nearest cascade first (see [`shadow_factor`]).
+    pub shadows: &'a [ShadowLookup<'a>],
     /// The reflection target, sampled at the pixel's screen position by
     /// reflective materials.
     pub reflection: Option<&'a crate::target::ColorTarget>,
+    /// A copy of the scene colour that blended (glass-like) materials
+    /// sample, displaced by their normal, and show through their tint.
+    pub refraction: Option<&'a crate::target::ColorTarget>,
     /// Reflection pass: the mirror height; pixels whose (mirrored) world
     /// position lies above it came from below the mirror and are discarded.
     pub mirror: Option<f32>,
+    /// Soft particles: the scene depth they fade against.
+    pub soft: Option<SoftDepth<'a>>,
+    /// The G-buffer's normal target is unorm: store `n / 2 + 1 / 2`.
+    pub pack_normal: bool,
+    /// Lit colour goes out gamma-encoded (drawing into the display).
+    pub encode: bool,
+}
+
+/// The scene depth a soft particle fades against, and the camera's depth
+/// range to linearize it.
+#[derive(Clone, Copy)]
+pub struct SoftDepth<'a> {
+    pub depth: &'a DepthTarget,
+    pub near: f32,
+    pub far: f32,
+}
+
+/// World distance over which a soft particle fades in front of the scene.
+pub const SOFT_RANGE: f32 = 0.5;
+
+impl SoftDepth<'_> {
+    /// View distance of viewport depth `d` (perspective projection).
+    fn linear(&self, d: f32) -> f32 {
+        let (n, f) = (self.near, self.far);
+        n * f / (f - d.clamp(0.0, 1.0) * (f - n)).max(1e-6)
+    }
+
+    /// Per pixel, how much of the particle shows: 0 where it meets the
+    /// scene, 1 from [`SOFT_RANGE`] in front of it (a `tex` load of the
+    /// depth surface).
+    fn fade(&self, frag: &mut Fragments<'_>) -> [f32; 4] {
+        let px = frag.pixels();
+        let scene = frag.load(TexView::Depth(self.depth), &px);
+        std::array::from_fn(|i| {
+            let gap = self.linear(scene[i][0]) - self.linear(frag.quad.depth[i]);
+            (gap / SOFT_RANGE).clamp(0.0, 1.0)
+        })
+    }
+}
+
+/// Gamma-2 encoding of a linear colour channel, clamped to `[0, 1]`.
+pub fn encode(c: f32) -> f32 {
+    c.clamp(0.0, 1.0).sqrt()
 }
 
 impl<'a> MaterialShader<'a> {
@@ -323,9 +476,13 @@ impl<'a> MaterialShader<'a> {
             inv_vp,
             width: size.0,
             height: size.1,
-            shadow: None,
+            shadows: &[],
             reflection: None,
+            refraction: None,
             mirror: None,
+            soft: None,
+            pack_normal: false,
+            encode: false,
         }
     }
 }
@@ -393,7 +550,11 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
                 let a = albedo(i);
                 let e = extra(i);
                 out.color[0][i] = [a[0], a[1], a[2], 1.0];
-                out.color[1][i] = [n.x, n.y, n.z, 0.0];
+                out.color[1][i] = if self.pack_normal {
+                    [n.x * 0.5 + 0.5, n.y * 0.5 + 0.5, n.z * 0.5 + 0.5, 0.0]
+                } else {
+                    [n.x, n.y, n.z, 0.0]
+                };
                 out.color[2][i] = [e[0], e[1], e[2], 0.0];
             }
             return;
@@ -411,7 +572,7 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
         let shadow = if self.mode == Mode::Reflection {
             [1.0; 4]
         } else {
-            shadow_factor(frag, self.shadow.as_ref(), &world)
+            shadow_factor(frag, self.shadows, &world)
         };
         if let Some(h) = self.mirror {
             for (i, w) in world.iter().enumerate() {
@@ -420,13 +581,37 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
                 }
             }
         }
+        let fade = match &self.soft {
+            Some(s) => s.fade(frag),
+            None => [1.0; 4],
+        };
+        let behind = self.refraction.map(|t| {
+            let uv: [[f32; 2]; 4] = std::array::from_fn(|i| {
+                let [x, y] = px[i];
+                [
+                    (x as f32 + 0.5) / self.width as f32 + normals[i].x * REFRACTION_SHIFT,
+                    (y as f32 + 0.5) / self.height as f32 - normals[i].y * REFRACTION_SHIFT,
+                ]
+            });
+            let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
+            frag.sample_view(TexView::Color(t), &s, &uv)
+        });
         for i in 0..4 {
-            let c = light(self.light, albedo(i), normals[i], shadow[i], extra(i));
-            let a = if self.mode == Mode::Transparent {
-                base[i][3]
+            let mut c = light(self.light, albedo(i), normals[i], shadow[i], extra(i));
+            let mut a = if self.mode == Mode::Transparent {
+                base[i][3] * fade[i]
             } else {
                 1.0
             };
+            if let Some(b) = &behind {
+                // The glass shows the displaced scene through its tint:
+                // drawn opaque over what lies behind it.
+                c = std::array::from_fn(|k| c[k] * a + b[i][k] * (1.0 - a));
+                a = 1.0;
+            }
+            if self.encode {
+                c = c.map(encode);
+            }
             out.color[0][i] = [c[0], c[1], c[2], a];
         }
     }

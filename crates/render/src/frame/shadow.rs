@@ -1,5 +1,5 @@
-//! The shadow pass: depth only (D32F) from the sun, every opaque and masked
-//! instance, no colour target. Masked materials sample their texture's
+//! The shadow pass: depth only from the sun (the whole scene, or one
+//! cascade), every opaque and masked instance, no colour target. Masked materials sample their texture's
 //! alpha and discard; opaque ones run an empty shader.
 
 use gfxcache_trace::RecordSink;
@@ -9,8 +9,11 @@ use crate::sampler::Sampler;
 use crate::scene::{AlphaMode, Material};
 use crate::texture::Texture;
 
-use super::shaders::Program;
-use super::{material_state, submit, Counted, FrameRenderer, View};
+use super::shaders::{Program, ShadowLookup};
+use super::{material_state, submit, Counted, FrameRenderer, PassIo, View};
+use crate::math::Mat4;
+use crate::pipeline::DepthId;
+use crate::target::DepthTarget;
 
 /// Alpha-tested depth: discards where the material's alpha is below 1/2.
 struct MaskDepth<'a> {
@@ -43,8 +46,16 @@ impl FragmentShader for MaskDepth<'_> {
 
 fn nothing(_: &mut Fragments<'_>, _: &mut FragmentOutput) {}
 
-pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
-    let depth = r.t.shadow;
+pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    light_vp: Mat4,
+    sink: &mut Counted<'_, S>,
+) {
+    let depth = io
+        .depth
+        .expect("checked graph: a shadow pass has a depth target");
     r.pipeline.clear_depth(depth, 1.0, 0, sink);
     let scene = r.scene;
     let masks: Vec<MaskDepth> = v
@@ -77,7 +88,7 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
             Draw {
                 indices: &mesh.indices,
                 vertices: &mesh.vertices,
-                mvp: v.light_vp * inst.transform,
+                mvp: light_vp * inst.transform,
                 state: material_state(mat, false),
                 color: &[],
                 depth: Some(depth),
@@ -86,4 +97,38 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
         })
         .collect();
     submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
+}
+
+/// The shadow maps a pass reads, lent out of the pipeline for its shaders.
+pub(super) struct LentShadows {
+    maps: Vec<(DepthId, DepthTarget, Mat4)>,
+}
+
+impl LentShadows {
+    pub fn take(r: &mut FrameRenderer<'_>, io: &PassIo) -> LentShadows {
+        let maps = io
+            .shadows
+            .iter()
+            .map(|&(id, vp)| (id, r.lend_depth(id), vp))
+            .collect();
+        LentShadows { maps }
+    }
+
+    /// The lookups of a shader.
+    pub fn lookups(&self) -> Vec<ShadowLookup<'_>> {
+        self.maps
+            .iter()
+            .map(|(_, map, light_vp)| ShadowLookup {
+                map,
+                light_vp: *light_vp,
+            })
+            .collect()
+    }
+
+    /// Give the maps back to the pipeline.
+    pub fn give_back(self, r: &mut FrameRenderer<'_>) {
+        for (id, t, _) in self.maps {
+            r.pipeline.replace_depth(id, t);
+        }
+    }
 }

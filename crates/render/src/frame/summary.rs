@@ -42,7 +42,7 @@ impl StreamCounts {
 /// What one pass did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PassSummary {
-    pub name: &'static str,
+    pub name: String,
     pub kind: PassKind,
     pub stats: Stats,
     /// Pipeline-side accesses (before the render caches).

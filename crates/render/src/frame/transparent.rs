@@ -1,50 +1,82 @@
-//! The transparent pass: blended materials back to front, lit like the
-//! forward pass (with the shadow map), alpha-blended into the HDR target,
-//! depth-tested against the main depth buffer without writing it.
+//! The transparent and particle passes: blended instances back to front,
+//! lit like the forward pass (with the shadow maps), alpha-blended into
+//! the colour target, depth-tested against the depth buffer without
+//! writing it. Untextured blended materials (glass) show the refraction
+//! copy through their tint when the pass reads one; particles fade where
+//! they meet the scene when the pass reads the scene depth (soft
+//! particles).
 
 use gfxcache_trace::RecordSink;
 
+use crate::graph::Role;
 use crate::state::{Blend, CompareFunc};
 
-use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
-use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, View};
+use super::shaders::{MaterialShader, Mode, Program, SoftDepth};
+use super::shadow::LentShadows;
+use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, PassIo, View};
 
-pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut Counted<'_, S>) {
-    let (hdr, depth) = (r.t.hdr, r.t.depth);
-    let shadow = r.passes.shadow.then(|| r.lend_depth(r.t.shadow));
+pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    particles: bool,
+    sink: &mut Counted<'_, S>,
+) {
+    let (color, depth) = (io.target(), io.depth.expect("checked graph: depth target"));
+    let instances = if particles { &v.particles } else { &v.blended };
+    let shadows = LentShadows::take(r, io);
+    let lookups = shadows.lookups();
+    let refr_id = io.color_read(Role::Refraction);
+    let refr = refr_id.map(|id| r.lend_color(id));
+    // The depth buffer stays bound for the depth test: soft particles read
+    // a copy (same surface, same addresses).
+    let scene_depth = io
+        .depth_read(Role::Depth)
+        .map(|id| r.pipeline.depth(id).clone());
     let scene = r.scene;
     let (w, h) = (r.cfg.width, r.cfg.height);
-    let mut shaders = Vec::with_capacity(v.blended.len());
-    for &i in &v.blended {
+    let mut shaders = Vec::with_capacity(instances.len());
+    for &i in instances {
         let inst = &scene.instances[i];
+        let s = MaterialShader::for_instance(
+            Mode::Transparent,
+            scene,
+            &r.gpu,
+            &r.cfg.sampler,
+            inst,
+            v.inv_vp,
+            (w, h),
+        );
+        let glass = s.material.texture.is_none() && !particles;
         shaders.push(MaterialShader {
-            shadow: shadow.as_ref().map(|map| ShadowLookup {
-                map,
-                light_vp: v.light_vp,
+            shadows: &lookups,
+            refraction: refr.as_ref().filter(|_| glass),
+            soft: scene_depth.as_ref().map(|depth| SoftDepth {
+                depth,
+                near: v.camera.near,
+                far: v.camera.far,
             }),
-            ..MaterialShader::for_instance(
-                Mode::Transparent,
-                scene,
-                &r.gpu,
-                &r.cfg.sampler,
-                inst,
-                v.inv_vp,
-                (w, h),
-            )
+            encode: io.encode,
+            ..s
         });
     }
-    let color = [hdr];
+    let target = [color];
+    let program = if particles {
+        Program::Particles
+    } else {
+        Program::Transparent
+    };
     submit_instances(
         &mut r.pipeline,
         &r.gpu,
         scene,
-        &v.blended,
+        instances,
         &shaders,
         InstancePass {
             vp: v.vp,
-            color: &color,
+            color: &target,
             depth,
-            program: Program::Transparent,
+            program,
             state: &|m| {
                 material_state(m, false)
                     .with_depth(CompareFunc::Less, false)
@@ -54,7 +86,9 @@ pub(super) fn run<S: RecordSink>(r: &mut FrameRenderer<'_>, v: &View, sink: &mut
         sink,
     );
     drop(shaders);
-    if let Some(t) = shadow {
-        r.pipeline.replace_depth(r.t.shadow, t);
+    drop(lookups);
+    shadows.give_back(r);
+    if let (Some(id), Some(t)) = (refr_id, refr) {
+        r.pipeline.replace_color(id, t);
     }
 }

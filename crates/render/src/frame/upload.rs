@@ -13,8 +13,10 @@ use crate::scene::Scene;
 use crate::surface::Allocator;
 use crate::texture::Texture;
 
-use super::shaders::ShaderHeap;
+use super::shaders::{Program, ShaderHeap};
+use super::ui::Hud;
 use super::FrameError;
+use crate::graph::{FrameGraph, Op};
 
 /// Attributes per vertex: normal xyz, uv.
 pub const ATTRS: u32 = 5;
@@ -36,6 +38,8 @@ pub struct GpuScene {
     pub fullscreen_vb: VertexBuffer,
     pub fullscreen_ib: IndexBuffer,
     pub heap: ShaderHeap,
+    /// The HUD of each UI pass (by quad count), after everything else.
+    pub huds: Vec<super::ui::Hud>,
 }
 
 /// Extra constant slots after the instances' (full-screen and post draws).
@@ -116,9 +120,16 @@ fn check(scene: &Scene) -> Result<(), FrameError> {
 }
 
 impl GpuScene {
-    /// Check and upload `scene`: meshes in order, then images, then the
-    /// full-screen triangle, then the shader heap.
-    pub fn upload(scene: &Scene, alloc: &mut Allocator) -> Result<GpuScene, FrameError> {
+    /// Check and upload `scene` for frames of `graph`: meshes in order,
+    /// then images, then the full-screen triangle, then the shader heap
+    /// (with the code of the programs `graph` runs), then the HUDs of its
+    /// UI passes for a `width` x `height` screen.
+    pub fn upload(
+        scene: &Scene,
+        graph: &FrameGraph,
+        (width, height): (u32, u32),
+        alloc: &mut Allocator,
+    ) -> Result<GpuScene, FrameError> {
         check(scene)?;
         let meshes = scene
             .meshes
@@ -164,13 +175,28 @@ impl GpuScene {
             .map(|(x, y)| Vertex::new(Vec3::new(x, y, 0.0), &[]));
         let fullscreen_vb = VertexBuffer::new(fs.to_vec(), 0, alloc);
         let fullscreen_ib = IndexBuffer::new(vec![0, 1, 2], IndexFormat::U16, alloc);
-        let heap = ShaderHeap::new(scene.instances.len() as u64 + EXTRA_SLOTS, alloc);
+        let extra: Vec<Program> = graph
+            .passes
+            .iter()
+            .flat_map(|p| Program::extra_of(&p.op))
+            .copied()
+            .collect();
+        let heap = ShaderHeap::new(scene.instances.len() as u64 + EXTRA_SLOTS, &extra, alloc);
+        let mut huds: Vec<Hud> = Vec::new();
+        for p in &graph.passes {
+            if let Op::Ui { quads } = p.op {
+                if !huds.iter().any(|h| h.quads == quads) {
+                    huds.push(Hud::upload(quads, width, height, alloc));
+                }
+            }
+        }
         Ok(GpuScene {
             meshes,
             textures,
             fullscreen_vb,
             fullscreen_ib,
             heap,
+            huds,
         })
     }
 }

@@ -62,6 +62,7 @@ pub(crate) fn empty_scene(path: &Path) -> Scene {
         mirror: None,
         passes: Passes::default(),
         preset: Default::default(),
+        graph: None,
         sky: DEFAULT_SKY,
         warnings: Vec::new(),
     }

@@ -261,6 +261,8 @@ pub struct Scene {
     pub passes: Passes,
     /// The frame structure of the game class this scene stands for.
     pub preset: crate::graph::Preset,
+    /// The scene file's own frame graph, which replaces the preset.
+    pub graph: Option<crate::graph::FrameGraph>,
     /// Sky / clear colour (linear RGB).
     pub sky: [f32; 3],
     /// Problems a loader worked around (e.g. a missing texture replaced by

@@ -54,6 +54,7 @@ use gfxcache_trace::binned::BinnedPass;
 use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
 
 use crate::frame::{FrameConfig, FrameError, FrameRenderer};
+use crate::graph::Preset;
 use crate::pipeline::{BinningConfig, TbrConfig};
 use crate::scene::{Passes, Scene};
 
@@ -107,6 +108,10 @@ pub struct PassSwitches {
     pub no_transparent: bool,
     /// No bloom chain and no tone mapping (the display pass only clamps).
     pub no_post: bool,
+    /// This frame preset instead of the scene's frame graph.
+    pub preset: Option<Preset>,
+    /// Every shadow map this side instead of the preset's.
+    pub shadow_size: Option<u32>,
 }
 
 impl PassSwitches {
@@ -174,6 +179,8 @@ impl RenderRequest {
     pub fn frame_config(&self, scene: &Scene) -> FrameConfig {
         FrameConfig {
             passes: Some(self.passes.apply(scene.passes)),
+            preset: self.passes.preset,
+            shadow_size: self.passes.shadow_size,
             threads: self.threads.max(1),
             binning: match self.mode {
                 Mode::Imr => self.binning,

@@ -1,6 +1,7 @@
 //! What a session cost: [`RenderSummary`], from the renderer's counters and
 //! the consumer side's tallies.
 
+use crate::graph::Op;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -137,12 +138,12 @@ fn hit_rate(s: &RenderCacheStats) -> f64 {
 }
 
 /// The renderer's counters per pass name, in order of first appearance.
-fn pass_stats(frames: &[FrameSummary]) -> Vec<(&'static str, &'static str, Stats)> {
-    let mut passes: Vec<(&'static str, &'static str, Stats)> = Vec::new();
+fn pass_stats(frames: &[FrameSummary]) -> Vec<(&str, &'static str, Stats)> {
+    let mut passes: Vec<(&str, &'static str, Stats)> = Vec::new();
     for p in frames.iter().flat_map(|f| &f.passes) {
         match passes.iter_mut().find(|x| x.0 == p.name) {
             Some(x) => add_stats(&mut x.2, &p.stats),
-            None => passes.push((p.name, p.kind.name(), p.stats)),
+            None => passes.push((&p.name, p.kind.name(), p.stats)),
         }
     }
     passes
@@ -186,22 +187,14 @@ fn per_pass(frames: &[FrameSummary], consumed: &Consumed) -> Vec<PassFigures> {
 }
 
 /// The passes that ran, by name.
+/// The frame graph's passes, but the reflection without a mirror.
 fn passes_on(scene: &Scene, r: &FrameRenderer) -> Vec<String> {
-    let p = r.passes();
-    [
-        ("shadow", p.shadow),
-        ("reflection", p.reflection && scene.mirror.is_some()),
-        ("gbuffer", p.deferred),
-        ("lighting", p.deferred),
-        ("forward", !p.deferred),
-        ("transparent", p.transparent),
-        ("post", p.post),
-        ("display", true),
-    ]
-    .iter()
-    .filter(|x| x.1)
-    .map(|x| x.0.to_string())
-    .collect()
+    r.graph()
+        .passes
+        .iter()
+        .filter(|p| p.op != Op::Reflection || scene.mirror.is_some())
+        .map(|p| p.name.clone())
+        .collect()
 }
 
 fn tbr_figures(r: &FrameRenderer, consumed: &Consumed) -> Option<TbrFigures> {

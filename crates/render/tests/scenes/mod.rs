@@ -128,6 +128,7 @@ pub fn lit_plane(light_dir: Vec3) -> Scene {
         mirror: None,
         passes: Passes::default(),
         preset: Default::default(),
+        graph: None,
         sky: SKY,
         warnings: vec![],
     }
@@ -216,6 +217,7 @@ pub fn full() -> Scene {
         mirror: Some(Mirror { height: 0.0 }),
         passes: Passes::default(),
         preset: Default::default(),
+        graph: None,
         sky: SKY,
         warnings: vec![],
     }
@@ -223,7 +225,7 @@ pub fn full() -> Scene {
 
 pub fn config(w: u32, h: u32) -> FrameConfig {
     FrameConfig {
-        shadow_size: 256,
+        shadow_size: Some(256),
         bloom_levels: 3,
         ..FrameConfig::new(w, h)
     }

@@ -12,6 +12,7 @@
 
 mod output;
 
+use gfxcache_render::Preset;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -105,6 +106,15 @@ pub struct PassSwitches {
     /// No bloom chain and no tone mapping (the display pass only clamps).
     #[arg(long)]
     pub no_post: bool,
+    /// Render this frame preset instead of the scene's own frame
+    /// (classic, dx11-deferred, dx9-forward, mobile-forward,
+    /// mobile-deferred-lite).
+    #[arg(long)]
+    pub preset: Option<Preset>,
+    /// Every shadow map this many pixels a side (default: the preset's,
+    /// which follows the screen height).
+    #[arg(long)]
+    pub shadow_size: Option<u32>,
 }
 
 impl From<PassSwitches> for session::PassSwitches {
@@ -115,6 +125,8 @@ impl From<PassSwitches> for session::PassSwitches {
             forward: p.forward,
             no_transparent: p.no_transparent,
             no_post: p.no_post,
+            preset: p.preset,
+            shadow_size: p.shadow_size,
         }
     }
 }

@@ -53,6 +53,7 @@ fn scene() -> Scene {
         mirror: None,
         passes: Passes::default(),
         preset: Default::default(),
+        graph: None,
         sky: [0.3, 0.5, 0.9],
         warnings: vec![],
     }

@@ -26,6 +26,7 @@ impl Kit {
                 mirror: None,
                 passes: Passes::default(),
                 preset: Default::default(),
+                graph: None,
                 sky: [0.5, 0.7, 1.0],
                 warnings: Vec::new(),
             },

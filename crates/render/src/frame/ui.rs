@@ -1,0 +1,200 @@
+//! The HUD the presets draw last: textured quads from one UI atlas,
+//! alpha-blended onto the display, in one draw (engines batch their UI).
+//! The layout is a game's usual one: a minimap at the top right, health
+//! and energy bars at the top left, a row of ability icons at the bottom
+//! centre, and the rest as glyphs of text lines (a score, a chat log).
+//!
+//! The atlas is 512² RGBA8 (UI atlases stay uncompressed for crisp edges),
+//! generated: a 16x16 grid of blocky glyphs, icons, bars and a minimap.
+//! Its texels are sRGB values blended as they are, as a UI in gamma space
+//! is.
+
+use gfxcache_trace::RecordSink;
+
+use crate::buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer};
+use crate::math::Vec3;
+use crate::pipeline::{FragmentOutput, Fragments};
+use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::scene::builtin::noise::hash;
+use crate::state::Blend;
+use crate::surface::Allocator;
+use crate::texture::{TexFormat, Texture};
+
+use super::shaders::Program;
+use super::{screen_state, Counted, FrameRenderer, PassIo};
+
+/// Side of the UI atlas.
+pub const ATLAS: u32 = 512;
+
+/// The HUD's geometry and atlas on the GPU.
+pub struct Hud {
+    pub vertices: VertexBuffer,
+    pub indices: IndexBuffer,
+    pub atlas: Texture,
+    /// Quads asked for (the layout's, even if it could place fewer).
+    pub quads: u32,
+}
+
+/// An axis-aligned quad: screen rectangle (x0, y0, x1, y1) in normalized
+/// device coordinates, atlas rectangle (u0, v0, u1, v1).
+type UiQuad = ([f32; 4], [f32; 4]);
+
+/// The layout of `n` quads on a screen of aspect `aspect`.
+fn layout(n: u32, aspect: f32) -> Vec<UiQuad> {
+    let cell = 1.0 / 16.0;
+    let glyph = |k: u32| {
+        let g = hash(k, 7, 0x0415) % 96;
+        let (gx, gy) = ((g % 16) as f32 * cell * 0.5, (g / 16) as f32 * cell * 0.5);
+        [gx, gy, gx + cell * 0.5, gy + cell * 0.5]
+    };
+    let sq = |h: f32| h / aspect;
+    let mut q: Vec<UiQuad> = Vec::new();
+    // Minimap, two bars, eight icons.
+    q.push((
+        [1.0 - 0.05 - sq(0.5), 0.45, 0.95 - 0.0, 0.95],
+        [0.0, 0.5, 0.5, 1.0],
+    ));
+    q.push(([-0.95, 0.85, -0.45, 0.9], [0.5, 0.5, 1.0, 0.53]));
+    q.push(([-0.95, 0.78, -0.55, 0.83], [0.5, 0.56, 1.0, 0.59]));
+    for k in 0..8 {
+        let x = -0.4 + k as f32 * (sq(0.12) + 0.01);
+        let u = 0.5 + (k % 4) as f32 * 0.125;
+        let v = (k / 4) as f32 * 0.125;
+        q.push((
+            [x, -0.95, x + sq(0.12), -0.83],
+            [u, v, u + 0.125, v + 0.125],
+        ));
+    }
+    // Text lines under the bars and at the bottom left.
+    let (gw, gh) = (sq(0.05), 0.05);
+    let mut k = 0;
+    while q.len() < n as usize {
+        let line = k / 24;
+        let col = k % 24;
+        let y = if line % 2 == 0 {
+            0.7 - (line / 2) as f32 * gh * 1.3
+        } else {
+            -0.6 - (line / 2) as f32 * gh * 1.3
+        };
+        let x = -0.95 + col as f32 * gw * 0.9;
+        q.push(([x, y, x + gw, y + gh], glyph(k)));
+        k += 1;
+    }
+    q.truncate(n as usize);
+    q
+}
+
+/// The atlas texels: glyphs top left, icons top right, a minimap bottom
+/// left, bars bottom right; transparent between glyph strokes.
+fn atlas() -> Vec<[u8; 4]> {
+    let mut t = vec![[0u8; 4]; (ATLAS * ATLAS) as usize];
+    for y in 0..ATLAS {
+        for x in 0..ATLAS {
+            let (u, v) = (x as f32 / ATLAS as f32, y as f32 / ATLAS as f32);
+            let c = if u < 0.5 && v < 0.5 {
+                // 16 px glyph cells of 4x4 blocks, set by a hash.
+                let (cx, cy) = (x / 16, y / 16);
+                let (bx, by) = ((x % 16) / 4, (y % 16) / 4);
+                let on =
+                    bx < 3 && by < 4 && !hash(cx * 4 + bx, cy * 4 + by, 0x0417).is_multiple_of(3);
+                if on {
+                    [235, 235, 225, 255]
+                } else {
+                    [0, 0, 0, 0]
+                }
+            } else if v < 0.5 {
+                // Round icons of varied colours.
+                let (cx, cy) = ((x - 256) / 64, y / 64);
+                let (dx, dy) = ((x % 64) as f32 - 31.5, (y % 64) as f32 - 31.5);
+                let h = hash(cx, cy, 0x0419);
+                let inside = dx * dx + dy * dy < 28.0 * 28.0;
+                let rim = dx * dx + dy * dy > 24.0 * 24.0;
+                match (inside, rim) {
+                    (true, true) => [220, 200, 120, 255],
+                    (true, false) => [(h & 0xff) as u8, (h >> 8 & 0xff) as u8, 160, 230],
+                    _ => [0, 0, 0, 0],
+                }
+            } else if u < 0.5 {
+                // The minimap: terrain-like blotches, a dark frame.
+                let border = x < 4 || y < 260 || x > 251 || y > 507;
+                let g = (hash(x / 8, y / 8, 0x041b) & 0x3f) as u8;
+                if border {
+                    [20, 20, 20, 255]
+                } else {
+                    [40 + g, 90 + g, 50, 200]
+                }
+            } else {
+                // Bars: red and blue gradients.
+                let t = ((x - 256) * 255 / 256) as u8;
+                if v < 0.54 {
+                    [200, t / 4, 30, 240]
+                } else {
+                    [30, t / 3, 210, 240]
+                }
+            };
+            t[(y * ATLAS + x) as usize] = c;
+        }
+    }
+    t
+}
+
+impl Hud {
+    /// The geometry of `quads` quads for a `width` x `height` screen and
+    /// the atlas, at addresses from `alloc`.
+    pub fn upload(quads: u32, width: u32, height: u32, alloc: &mut Allocator) -> Hud {
+        let aspect = width as f32 / height.max(1) as f32;
+        let q = layout(quads, aspect);
+        let mut verts = Vec::with_capacity(q.len() * 4);
+        let mut idx = Vec::with_capacity(q.len() * 6);
+        for (k, ([x0, y0, x1, y1], [u0, v0, u1, v1])) in q.iter().enumerate() {
+            let b = 4 * k as u32;
+            for (x, y, u, v) in [
+                (*x0, *y0, *u0, *v1),
+                (*x1, *y0, *u1, *v1),
+                (*x1, *y1, *u1, *v0),
+                (*x0, *y1, *u0, *v0),
+            ] {
+                verts.push(Vertex::new(Vec3::new(x, y, 0.0), &[u, v]));
+            }
+            idx.extend_from_slice(&[b, b + 1, b + 2, b, b + 2, b + 3]);
+        }
+        Hud {
+            vertices: VertexBuffer::new(verts, 2, alloc),
+            indices: IndexBuffer::new(idx, IndexFormat::U16, alloc),
+            atlas: Texture::new(ATLAS, ATLAS, TexFormat::Rgba8, atlas(), alloc),
+            quads,
+        }
+    }
+}
+
+/// Constant slot of the HUD's draw.
+const UI_SLOT: u64 = 60;
+
+/// The first `quads` quads of the HUD, blended onto the pass's target.
+pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    io: &PassIo,
+    quads: u32,
+    sink: &mut Counted<'_, S>,
+) {
+    let Some(hud) = r.gpu.huds.iter().find(|h| h.quads == quads) else {
+        return;
+    };
+    let sampler = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
+    let atlas = &hud.atlas;
+    let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
+        let uv = f.uv(0);
+        o.color[0] = f.sample_view(TexView::Texture(atlas), &sampler, &uv);
+    };
+    let slot = r.fullscreen_slot(UI_SLOT);
+    let draw = crate::pipeline::Draw {
+        indices: &hud.indices,
+        vertices: &hud.vertices,
+        mvp: crate::math::Mat4::IDENTITY,
+        state: screen_state().with_blend(Blend::Alpha),
+        color: &[io.target()],
+        depth: None,
+        shader: &shader,
+    };
+    FrameRenderer::draw(&mut r.pipeline, &r.gpu.heap, &draw, Program::Ui, slot, sink);
+}
