@@ -711,3 +711,62 @@ fn gltf_non_finite_positions_and_uvs_are_errors() {
         assert!(e.to_string().contains("t.glb"), "{e}");
     }
 }
+
+/// A tiny forward frame of a scene file's own, into the display.
+const OWN_FRAME: &str = "[[model]]\npath = \"tri.obj\"\n\
+[[target]]\nname = \"depth\"\nformat = \"d24s8\"\n\
+[[target]]\nname = \"sun\"\nformat = \"d32f\"\nsquare = 512\n\
+[[target]]\nname = \"screen\"\nformat = \"display\"\n\
+[[pass]]\nname = \"sun\"\nop = \"shadow\"\ndepth = \"sun\"\n\
+[[pass]]\nname = \"main\"\nop = \"forward\"\ncolor = [\"screen\"]\ndepth = \"depth\"\nreads = { shadow = [\"sun\"] }\n";
+
+#[test]
+fn a_scene_file_names_a_preset_or_gives_its_own_frame() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
+    let s = scene::toml_scene::parse_str(
+        "preset = \"mobile-forward\"\n[[model]]\npath = \"tri.obj\"\n",
+        &p,
+    )
+    .unwrap();
+    assert_eq!(s.preset, gfxcache_render::Preset::MobileForward);
+    assert!(s.graph.is_none());
+    let s = scene::toml_scene::parse_str(OWN_FRAME, &p).unwrap();
+    let g = s.graph.as_ref().expect("the file's own frame");
+    let names: Vec<&str> = g.passes.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["sun", "main"]);
+    // It renders: the main pass reads the sun's map.
+    let cfg = gfxcache_render::frame::FrameConfig::new(64, 48);
+    let mut r = gfxcache_render::frame::FrameRenderer::new(&s, cfg).unwrap();
+    let mut recs = Vec::new();
+    let summary = r.render(0, 1, &mut |x| recs.push(x));
+    let drawn: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(drawn, ["sun", "main"]);
+    assert_eq!(r.depth_target("sun").unwrap().width(), 512 * 48 / 1080 + 1);
+}
+
+#[test]
+fn scene_file_frame_errors_name_the_line() {
+    let (line, msg) = toml_error("preset = \"dx12\"\n[[model]]\npath = \"tri.obj\"\n");
+    assert_eq!(line, 1);
+    assert!(msg.contains("dx11-deferred"), "{msg}");
+    // A pass that reads what nothing drew: the line of its table.
+    let bad = OWN_FRAME.replace(
+        "reads = { shadow = [\"sun\"] }",
+        "reads = { shadow = [\"depth\"] }",
+    );
+    let (line, msg) = toml_error(&bad);
+    assert_eq!(line, 17, "{msg}");
+    assert!(
+        msg.contains("pass 'main'") && msg.contains("no earlier pass"),
+        "{msg}"
+    );
+    let (line, msg) = toml_error(&OWN_FRAME.replace("\"d32f\"", "\"d16\""));
+    assert_eq!(line, 6, "{msg}");
+    assert!(msg.contains("unknown format"), "{msg}");
+    let (line, msg) = toml_error(&format!("preset = \"classic\"\n{OWN_FRAME}"));
+    assert_eq!(line, 1, "{msg}");
+    assert!(msg.contains("not both"), "{msg}");
+    let (line, msg) = toml_error(&OWN_FRAME.replace("op = \"forward\"", "op = \"raytrace\""));
+    assert_eq!(line, 17, "{msg}");
+    assert!(msg.contains("unknown op"), "{msg}");
+}

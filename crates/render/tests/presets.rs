@@ -229,7 +229,7 @@ fn post_switched_off_passes_sources_through() {
 fn refused(edit: impl FnOnce(&mut FrameGraph), says: &str) {
     let mut g = Preset::Dx11Deferred.graph(&params());
     edit(&mut g);
-    let e = g.check().expect_err(says);
+    let e = g.check().expect_err(says).to_string();
     assert!(e.contains(says), "{e:?} should say {says:?}");
 }
 

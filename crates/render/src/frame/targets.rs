@@ -35,6 +35,8 @@ pub(crate) struct Targets {
 struct TargetAlloc<'a> {
     alloc: &'a mut Allocator,
     p: &'a mut Pipeline,
+    /// The screen, named in the errors.
+    screen: (u32, u32),
 }
 
 impl TargetAlloc<'_> {
@@ -44,8 +46,10 @@ impl TargetAlloc<'_> {
         (w, h): (u32, u32),
         format: ColorFormat,
     ) -> Result<ColorTarget, FrameError> {
+        let (sw, sh) = self.screen;
         ColorTarget::try_new(w, h, format, self.alloc).map_err(|e| {
-            FrameError::out_of_memory(format!("the {what} target ({w}x{h} {format:?})"), e)
+            let what = format!("the {what} target ({w}x{h} {format:?}, for a {sw}x{sh} screen)");
+            FrameError::out_of_memory(what, e)
         })
     }
 
@@ -55,8 +59,10 @@ impl TargetAlloc<'_> {
         (w, h): (u32, u32),
         format: DepthFormat,
     ) -> Result<DepthId, FrameError> {
+        let (sw, sh) = self.screen;
         let t = DepthTarget::try_new(w, h, format, self.alloc).map_err(|e| {
-            FrameError::out_of_memory(format!("the {what} target ({w}x{h} {format:?})"), e)
+            let what = format!("the {what} target ({w}x{h} {format:?}, for a {sw}x{sh} screen)");
+            FrameError::out_of_memory(what, e)
         })?;
         Ok(self.p.add_depth(t))
     }
@@ -72,7 +78,11 @@ impl Targets {
         alloc: &mut Allocator,
         p: &mut Pipeline,
     ) -> Result<Targets, FrameError> {
-        let mut a = TargetAlloc { alloc, p };
+        let mut a = TargetAlloc {
+            alloc,
+            p,
+            screen: (cfg.width, cfg.height),
+        };
         let mut ids = Vec::with_capacity(graph.targets.len());
         let mut display = None;
         for t in &graph.targets {

@@ -58,30 +58,59 @@ fn signature(op: &Op) -> Signature {
     }
 }
 
+/// Where in a graph a [`GraphError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphPlace {
+    Target(usize),
+    Pass(usize),
+    Graph,
+}
+
+/// Why a frame graph cannot run, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct GraphError {
+    pub place: GraphPlace,
+    pub message: String,
+}
+
 impl FrameGraph {
     /// Whether the renderer can run this graph: names unique and known,
     /// sizes in range, one display target, every pass's targets of the
     /// kind its op needs, and every target read written by an earlier
     /// pass. The error names the pass or target.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), GraphError> {
         let mut names = HashSet::new();
         let mut displays = 0;
-        for t in &self.targets {
+        for (i, t) in self.targets.iter().enumerate() {
+            let at = |message: String| GraphError {
+                place: GraphPlace::Target(i),
+                message,
+            };
             if t.name.is_empty() || !names.insert(t.name.as_str()) {
-                return Err(format!("target name {:?} is empty or used twice", t.name));
+                return Err(at(format!(
+                    "target name {:?} is empty or used twice",
+                    t.name
+                )));
             }
             displays += usize::from(t.format == TargetFormat::Display);
-            check_size(&t.name, t.size)?;
+            check_size(&t.name, t.size).map_err(at)?;
         }
+        let whole = |message: String| GraphError {
+            place: GraphPlace::Graph,
+            message,
+        };
         if displays != 1 {
-            return Err(format!(
+            return Err(whole(format!(
                 "a frame has exactly one display target ({displays} given)"
-            ));
+            )));
         }
         let mut written: HashSet<&str> = HashSet::new();
-        for p in &self.passes {
-            self.check_pass(p, &written)
-                .map_err(|e| format!("pass '{}' ({}): {e}", p.name, p.op.name()))?;
+        for (i, p) in self.passes.iter().enumerate() {
+            self.check_pass(p, &written).map_err(|e| GraphError {
+                place: GraphPlace::Pass(i),
+                message: format!("pass '{}' ({}): {e}", p.name, p.op.name()),
+            })?;
             written.extend(p.color.iter().map(String::as_str));
             written.extend(p.depth.iter().map(String::as_str));
         }
@@ -91,7 +120,7 @@ impl FrameGraph {
             .find(|t| t.format == TargetFormat::Display)
             .map(|t| t.name.as_str());
         if !display.is_some_and(|d| written.contains(d)) {
-            return Err("no pass draws into the display target".to_string());
+            return Err(whole("no pass draws into the display target".to_string()));
         }
         Ok(())
     }

@@ -17,7 +17,7 @@ mod check;
 mod presets;
 
 pub(crate) use check::required;
-pub use check::switch_off;
+pub use check::{switch_off, GraphError, GraphPlace};
 pub use presets::PresetParams;
 
 use gfxcache_trace::PassKind;

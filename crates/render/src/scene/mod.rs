@@ -37,6 +37,7 @@ mod load;
 pub mod obj;
 mod polygon;
 pub mod sgi;
+mod toml_frame;
 pub mod toml_scene;
 
 pub use error::SceneError;

@@ -39,6 +39,9 @@
 //! color = [1, 0.97, 0.9]
 //! ambient = 0.25
 //!
+//! preset = "dx11-deferred"    # the frame; or a frame graph of your own:
+//!                             # see `toml_frame` (default: classic)
+//!
 //! [passes]                    # each defaults to true
 //! shadow = true
 //! reflection = true
@@ -60,6 +63,7 @@ use toml::Spanned;
 
 use super::geometry::{empty_scene, DEFAULT_SKY};
 use super::image_file::relative_to;
+use super::toml_frame::{self, AtLine, PassTable as FramePassTable, TargetTable};
 use super::{Camera, CameraPath, Instance, Light, Mirror, Passes, Scene, SceneError};
 use crate::math::{Mat4, Vec3};
 
@@ -75,6 +79,11 @@ struct File {
     camera: Vec<Spanned<CameraKey>>,
     light: Option<LightTable>,
     passes: Option<PassTable>,
+    preset: Option<Spanned<String>>,
+    #[serde(default)]
+    target: Vec<Spanned<TargetTable>>,
+    #[serde(default)]
+    pass: Vec<Spanned<FramePassTable>>,
 }
 
 #[derive(Deserialize)]
@@ -152,7 +161,7 @@ fn v3(a: [f32; 3]) -> Vec3 {
 }
 
 /// 1-based line of byte offset `at`.
-fn line_of(text: &str, at: usize) -> usize {
+pub(super) fn line_of(text: &str, at: usize) -> usize {
     text.as_bytes()[..at.min(text.len())]
         .iter()
         .filter(|&&b| b == b'\n')
@@ -167,13 +176,15 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
         SceneError::line(path, line, e.message().trim_end().to_string())
     })?;
     let mut scene = empty_scene(path);
-    if let Some(n) = file.name {
+    if let Some(n) = file.name.clone() {
         scene.name = n;
     }
     let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
 
-    // Cameras are checked before the models are read, so a bad key is
-    // reported without loading anything.
+    // The frame and the cameras are checked before the models are read, so
+    // a bad table is reported without loading anything.
+    frame(&file, text, &mut scene).map_err(|e| SceneError::line(path, e.line, e.msg))?;
+
     let mut keys = Vec::new();
     for spanned in &file.camera {
         let line = line_of(text, spanned.span().start);
@@ -279,6 +290,25 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
         CameraPath { keys }
     };
     Ok(scene)
+}
+
+/// The file's frame: its preset, or its own graph.
+fn frame(file: &File, text: &str, scene: &mut Scene) -> Result<(), AtLine> {
+    let targets = toml_frame::lines(text, &file.target);
+    let passes = toml_frame::lines(text, &file.pass);
+    if let Some(p) = &file.preset {
+        let line = line_of(text, p.span().start);
+        if !targets.is_empty() || !passes.is_empty() {
+            return Err(AtLine {
+                line,
+                msg: "give a preset or [[target]] and [[pass]] tables, not both".into(),
+            });
+        }
+        scene.preset = toml_frame::preset(p.get_ref(), line)?;
+    } else if !targets.is_empty() || !passes.is_empty() {
+        scene.graph = Some(toml_frame::graph(&targets, &passes)?);
+    }
+    Ok(())
 }
 
 /// Appends `model`'s content to `scene` with every instance placed under
