@@ -202,3 +202,77 @@ pub(crate) fn mirror_matrix(m: &Mirror) -> Mat4 {
         * Mat4::scale(Vec3::new(1.0, -1.0, 1.0))
         * Mat4::translation(Vec3::new(0.0, -m.height, 0.0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(camera: Camera) -> View {
+        View {
+            camera,
+            aspect: 16.0 / 9.0,
+            vp: Mat4::IDENTITY,
+            inv_vp: Mat4::IDENTITY,
+            prev_vp: Mat4::IDENTITY,
+            light_vp: Mat4::IDENTITY,
+            opaque: vec![],
+            blended: vec![],
+            particles: vec![],
+            reflection: false,
+            scene_sphere: (Vec3::new(0.0, 0.0, 0.0), 150.0),
+            sun_dir: shaders::unit(Vec3::new(-0.4, -1.0, -0.3)),
+        }
+    }
+
+    /// Every corner of each cascade's slice of the view (the practical
+    /// split scheme's depths) lands inside that cascade's map and depth
+    /// range; the slices tile the view from near to far.
+    #[test]
+    fn each_cascade_holds_its_slice_of_the_view() {
+        let cam = Camera {
+            eye: Vec3::new(3.0, 2.0, 40.0),
+            target: Vec3::new(0.0, 1.0, 0.0),
+            up: Vec3::new(0.0, 1.0, 0.0),
+            fov_y: 1.0,
+            near: 0.1,
+            far: 200.0,
+        };
+        let v = view(cam);
+        let n = 4;
+        let fwd = shaders::unit(cam.target - cam.eye);
+        let right = shaders::unit(fwd.cross(cam.up));
+        let up = right.cross(fwd);
+        let ty = (cam.fov_y * 0.5).tan();
+        let tx = ty * v.aspect;
+        let split = |i: u32| {
+            let f = i as f32 / n as f32;
+            0.75 * cam.near * (cam.far / cam.near).powf(f)
+                + 0.25 * (cam.near + (cam.far - cam.near) * f)
+        };
+        assert!((split(0) - cam.near).abs() < 1e-4 && (split(n) - cam.far).abs() < 1e-2);
+        for k in 0..n {
+            let m = v.sun(k, n);
+            for step in 0..=8 {
+                let d = split(k) + (split(k + 1) - split(k)) * step as f32 / 8.0;
+                for (sx, sy) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)] {
+                    let p = cam.eye + fwd * d + right * (sx * tx * d) + up * (sy * ty * d);
+                    let c = m.transform_point(p);
+                    assert!(
+                        c.x.abs() <= 1.0 && c.y.abs() <= 1.0 && (0.0..=1.0).contains(&c.z),
+                        "cascade {k}: view point at depth {d} outside: {c:?}"
+                    );
+                }
+            }
+            // A cascade is no bigger than its slice needs: the next
+            // cascade's far end is outside it (except the last).
+            if k + 2 <= n {
+                let d = split(k + 2);
+                let p = cam.eye + fwd * d + right * (tx * d) + up * (ty * d);
+                let c = m.transform_point(p);
+                assert!(c.x.abs() > 1.0 || c.y.abs() > 1.0, "cascade {k} holds {d}");
+            }
+        }
+        // One cascade is the whole-scene matrix.
+        assert_eq!(v.sun(0, 1), v.light_vp);
+    }
+}
