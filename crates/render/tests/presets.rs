@@ -286,3 +286,34 @@ fn a_frame_config_that_picks_a_preset_needs_no_scene_change() {
         .expect("the forward switch is the classic preset's");
     assert!(e.to_string().contains("classic"), "{e}");
 }
+
+#[test]
+fn the_mobile_main_pass_draws_blended_instances_and_particles_too() {
+    let scene = scene();
+    let cfg = config(Preset::MobileForward);
+    let mut r = gfxcache_render::frame::FrameRenderer::new(&scene, cfg).unwrap();
+    let summary = r.render(0, 1, &mut |_| {});
+    let names: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["shadow", "forward", "ui"]);
+    let forward = &summary.passes[1];
+    assert_eq!(forward.stats.draws as usize, scene.instances.len());
+    // Without transparent geometry the main pass draws the opaque ones only.
+    let off = FrameConfig {
+        passes: Some(Passes {
+            transparent: false,
+            ..Passes::default()
+        }),
+        ..config(Preset::MobileForward)
+    };
+    let mut r = gfxcache_render::frame::FrameRenderer::new(&scene, off).unwrap();
+    let summary = r.render(0, 1, &mut |_| {});
+    let blended = scene
+        .instances
+        .iter()
+        .filter(|i| scene.materials[scene.meshes[i.mesh].material].alpha == AlphaMode::Blend)
+        .count();
+    assert_eq!(
+        summary.passes[1].stats.draws as usize,
+        scene.instances.len() - blended
+    );
+}

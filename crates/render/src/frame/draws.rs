@@ -69,7 +69,8 @@ pub(crate) struct InstancePass<'a> {
     pub vp: Mat4,
     pub color: &'a [ColorId],
     pub depth: DepthId,
-    pub program: Program,
+    /// The program of an instance's draw, from its material.
+    pub program: &'a dyn Fn(&Material) -> Program,
     /// The fixed-function state of an instance's draw, from its material.
     pub state: &'a dyn Fn(&Material) -> State,
 }
@@ -104,9 +105,10 @@ pub(crate) fn submit_instances<S: RecordSink>(
             }
         })
         .collect();
-    let programs: Vec<_> = instances
+    let programs: Vec<_> = shaders
         .iter()
-        .map(|&i| (pass.program, i as u64))
+        .zip(instances)
+        .map(|(s, &i)| ((pass.program)(s.material), i as u64))
         .collect();
     submit(pipeline, &gpu.heap, &draws, &programs, sink);
 }

@@ -3,6 +3,10 @@
 //! is first cleared to the sky, with a depth buffer. With more lights than
 //! the sun each draw runs the many-light program and reads the frame's
 //! light constants (the scenes carry one sun, so they add no light).
+//! With `blended` the blended instances and then the particles follow,
+//! back to front, blended without depth writes, in the same pass: a
+//! mobile engine's one main pass, which a tile-based GPU renders as one
+//! render pass (its colour never leaves the chip in between).
 
 use gfxcache_trace::RecordSink;
 
@@ -10,12 +14,15 @@ use super::shaders::{MaterialShader, Mode, Program};
 use super::shadow::LentShadows;
 use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, PassIo, View};
 use crate::graph::Role;
+use crate::scene::{AlphaMode, Material};
+use crate::state::{Blend, CompareFunc};
 
 pub(super) fn run<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     v: &View,
     io: &PassIo,
     lights: u32,
+    blended: bool,
     sink: &mut Counted<'_, S>,
 ) {
     let (color, depth) = (io.target(), io.depth.expect("checked graph: depth target"));
@@ -34,15 +41,26 @@ pub(super) fn run<S: RecordSink>(
     let lookups = shadows.lookups();
     let scene = r.scene;
     let (w, h) = (r.cfg.width, r.cfg.height);
-    let mut shaders = Vec::with_capacity(v.opaque.len());
-    for &i in &v.opaque {
+    let mut drawn = v.opaque.clone();
+    if blended {
+        drawn.extend(&v.blended);
+        drawn.extend(&v.particles);
+    }
+    let mut shaders = Vec::with_capacity(drawn.len());
+    for &i in &drawn {
         let inst = &scene.instances[i];
+        let material = &scene.materials[scene.meshes[inst.mesh].material];
+        let mode = if material.alpha == AlphaMode::Blend {
+            Mode::Transparent
+        } else {
+            Mode::Forward
+        };
         shaders.push(MaterialShader {
             shadows: &lookups,
             reflection: refl.as_ref(),
             encode: io.encode,
             ..MaterialShader::for_instance(
-                Mode::Forward,
+                mode,
                 scene,
                 &r.gpu,
                 &r.cfg.sampler,
@@ -53,23 +71,36 @@ pub(super) fn run<S: RecordSink>(
         });
     }
     let target = [color];
-    let program = if lights > 0 {
+    let opaque = if lights > 0 {
         Program::ForwardLights
     } else {
         Program::Forward
+    };
+    let program = |m: &Material| match (m.alpha, m.particle) {
+        (AlphaMode::Blend, true) => Program::Particles,
+        (AlphaMode::Blend, false) => Program::Transparent,
+        _ => opaque,
     };
     submit_instances(
         &mut r.pipeline,
         &r.gpu,
         scene,
-        &v.opaque,
+        &drawn,
         &shaders,
         InstancePass {
             vp: v.vp,
             color: &target,
             depth,
-            program,
-            state: &|m| material_state(m, false),
+            program: &program,
+            state: &|m| {
+                let s = material_state(m, false);
+                if m.alpha == AlphaMode::Blend {
+                    s.with_depth(CompareFunc::Less, false)
+                        .with_blend(Blend::Alpha)
+                } else {
+                    s
+                }
+            },
         },
         sink,
     );

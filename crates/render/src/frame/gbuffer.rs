@@ -70,7 +70,7 @@ pub(super) fn run<S: RecordSink>(
             vp: v.vp,
             color: &targets,
             depth,
-            program: Program::GBuffer,
+            program: &|_| Program::GBuffer,
             state: &|m| material_state(m, false).with_stencil(stencil),
         },
         sink,

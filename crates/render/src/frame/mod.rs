@@ -308,7 +308,7 @@ impl<'s> FrameRenderer<'s> {
             }
             Op::Reflection => reflection::run(self, v, io, sink),
             Op::GBuffer => gbuffer::run(self, v, io, sink),
-            Op::Forward { lights } => forward::run(self, v, io, lights, sink),
+            Op::Forward { lights, blended } => forward::run(self, v, io, lights, blended, sink),
             Op::Lighting { clear } => lighting::run(self, v, io, clear, sink),
             Op::Sky => effects::sky(self, v, io, sink),
             Op::Ssao { taps } => effects::ssao(self, v, io, taps, sink),

@@ -70,7 +70,7 @@ pub(super) fn run<S: RecordSink>(
             vp,
             color: &target,
             depth,
-            program: Program::Reflection,
+            program: &|_| Program::Reflection,
             state: &|m| material_state(m, true),
         },
         sink,

@@ -115,7 +115,7 @@ impl Program {
     pub fn extra_of(op: &crate::graph::Op) -> &'static [Program] {
         use crate::graph::Op;
         match op {
-            Op::Forward { lights } if *lights > 0 => &[Program::ForwardLights],
+            Op::Forward { lights, .. } if *lights > 0 => &[Program::ForwardLights],
             Op::Particles => &[Program::Particles],
             Op::Sky => &[Program::Sky],
             Op::Ssao { .. } => &[Program::Ssao],

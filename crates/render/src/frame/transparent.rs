@@ -76,7 +76,7 @@ pub(super) fn run<S: RecordSink>(
             vp: v.vp,
             color: &target,
             depth,
-            program,
+            program: &|_| program,
             state: &|m| {
                 material_state(m, false)
                     .with_depth(CompareFunc::Less, false)

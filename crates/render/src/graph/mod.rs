@@ -198,9 +198,11 @@ pub enum Op {
     /// with stencil 1 on geometry. Reads: `reflection`.
     GBuffer,
     /// Opaque and masked instances lit directly into `color[0]` (cleared
-    /// to the sky) with `depth`, by the sun and `lights` more lights.
-    /// Reads: `shadow`*, `reflection`.
-    Forward { lights: u32 },
+    /// to the sky) with `depth`, by the sun and `lights` more lights; with
+    /// `blended`, then the blended instances and the particles back to
+    /// front in the same pass (one render pass tile by tile). Reads:
+    /// `shadow`*, `reflection`.
+    Forward { lights: u32, blended: bool },
     /// Full screen, where the stencil marks geometry: the G-buffer lit
     /// into `color[0]` (cleared to the sky first when `clear`). Reads:
     /// `albedo`, `normal`, `emissive`?, `depth`, `shadow`*, `ao`?.

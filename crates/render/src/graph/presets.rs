@@ -213,7 +213,10 @@ fn classic(p: &PresetParams) -> FrameGraph {
         b.pass(
             "forward",
             PassKind::Forward,
-            Op::Forward { lights: 0 },
+            Op::Forward {
+                lights: 0,
+                blended: false,
+            },
             &[&hdr],
             Some(&depth),
             &reads,
@@ -481,7 +484,10 @@ fn dx9_forward(p: &PresetParams) -> FrameGraph {
     b.pass(
         "forward",
         PassKind::Forward,
-        Op::Forward { lights: 4 },
+        Op::Forward {
+            lights: 4,
+            blended: false,
+        },
         &[&hdr],
         Some(&depth),
         &[(Role::Shadow, &shadow), (Role::Reflection, &refl)],
@@ -538,7 +544,8 @@ fn dx9_forward(p: &PresetParams) -> FrameGraph {
 /// engines of the papers' Android games): a 512² shadow map at 1080 lines
 /// when the scene asks for shadows, one forward pass straight into the
 /// display (no HDR target, no resolve: what a tile-based GPU is built
-/// for), transparent sprites and particles, and a HUD of 24 quads.
+/// for) that draws the opaque instances, then the transparent sprites and
+/// particles (one render pass), and a HUD of 24 quads.
 fn mobile_forward(p: &PresetParams) -> FrameGraph {
     let mut b = Builder::new(p.shadow_size);
     let shadow = b.shadow_map("shadow", 512);
@@ -556,17 +563,33 @@ fn mobile_forward(p: &PresetParams) -> FrameGraph {
     b.pass(
         "forward",
         PassKind::Forward,
-        Op::Forward { lights: 0 },
+        Op::Forward {
+            lights: 0,
+            blended: true,
+        },
         &[&display],
         Some(&depth),
         &[(Role::Shadow, &shadow)],
     );
-    mobile_tail(&mut b, &display, &depth, &shadow);
+    hud(&mut b, &display);
     b.g
 }
 
-/// Transparent sprites, particles and the HUD of the mobile presets.
-fn mobile_tail(b: &mut Builder, display: &String, depth: &String, shadow: &String) {
+/// The HUD of the mobile presets.
+fn hud(b: &mut Builder, display: &String) {
+    b.pass(
+        "ui",
+        PassKind::Display,
+        Op::Ui { quads: 24 },
+        &[display],
+        None,
+        &[],
+    );
+}
+
+/// Transparent sprites and particles after a mobile deferred light pass,
+/// then the HUD.
+fn deferred_tail(b: &mut Builder, display: &String, depth: &String, shadow: &String) {
     b.pass(
         "transparent",
         PassKind::Transparent,
@@ -583,14 +606,7 @@ fn mobile_tail(b: &mut Builder, display: &String, depth: &String, shadow: &Strin
         Some(depth),
         &[],
     );
-    b.pass(
-        "ui",
-        PassKind::Display,
-        Op::Ui { quads: 24 },
-        &[display],
-        None,
-        &[],
-    );
+    hud(b, display);
 }
 
 /// A mobile deferred-lite frame (Unreal Engine 4's mobile deferred path,
@@ -635,6 +651,6 @@ fn mobile_deferred_lite(p: &PresetParams) -> FrameGraph {
             (Role::Shadow, &shadow),
         ],
     );
-    mobile_tail(&mut b, &display, &depth, &shadow);
+    deferred_tail(&mut b, &display, &depth, &shadow);
     b.g
 }

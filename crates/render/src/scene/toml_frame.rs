@@ -26,7 +26,7 @@
 //! depth = "depth"
 //! reads = { shadow = ["sun"] }   # role = target or [targets]
 //! # op parameters (defaults in brackets): cascade [0], cascades [1],
-//! # lights [0], clear [true], taps [8], axis ["x"], quads [24],
+//! # lights [0], blended [false], clear [true], taps [8], axis ["x"], quads [24],
 //! # tone_map [true]
 //! ```
 
@@ -72,6 +72,7 @@ pub(super) struct PassTable {
     cascade: Option<u32>,
     cascades: Option<u32>,
     lights: Option<u32>,
+    blended: Option<bool>,
     clear: Option<bool>,
     taps: Option<u32>,
     axis: Option<String>,
@@ -183,6 +184,7 @@ fn pass(p: &PassTable) -> Result<PassDesc, String> {
         "gbuffer" => Op::GBuffer,
         "forward" => Op::Forward {
             lights: p.lights.unwrap_or(0),
+            blended: p.blended.unwrap_or(false),
         },
         "lighting" => Op::Lighting {
             clear: p.clear.unwrap_or(true),
