@@ -35,3 +35,13 @@ pub fn print_json(value: &impl serde::Serialize) -> Result<()> {
 pub fn suite_parser() -> impl TypedValueParser<Value = Suite> {
     PossibleValuesParser::new(Suite::ALL.map(Suite::name)).try_map(|name| name.parse::<Suite>())
 }
+
+/// The study shell's view of `suite`: its scenes in the registry's
+/// order, and the class of frames the study's paper measured (`paper`).
+pub fn suite_of(suite: Suite, paper: &str) -> crate::report::suite::Suite<'_> {
+    crate::report::suite::Suite {
+        name: suite.name(),
+        scenes: suite.scenes().map(|b| b.name).collect(),
+        paper,
+    }
+}
