@@ -38,8 +38,8 @@ pub fn suite_parser() -> impl TypedValueParser<Value = Suite> {
 
 /// The study shell's view of `suite`: its scenes in the registry's
 /// order, and the class of frames the study's paper measured (`paper`).
-pub fn suite_of(suite: Suite, paper: &str) -> crate::report::suite::Suite<'_> {
-    crate::report::suite::Suite {
+pub fn suite_of(suite: Suite, paper: &str) -> crate::report::suite::SuiteRun<'_> {
+    crate::report::suite::SuiteRun {
         name: suite.name(),
         scenes: suite.scenes().map(|b| b.name).collect(),
         paper,

@@ -97,7 +97,7 @@ impl<R: SuiteFiles> StudyFiles for SuiteReport<R> {
 }
 
 /// Which suite a study runs on.
-pub struct Suite<'a> {
+pub struct SuiteRun<'a> {
     /// The suite's name (`desktop`, `mobile`).
     pub name: &'a str,
     /// Its scenes, in the suite's order.
@@ -124,7 +124,7 @@ pub struct SceneDir<'a> {
 /// suite is an error before anything is staged.
 pub fn run_suite<R: SuiteFiles>(
     out: &Path,
-    suite: &Suite,
+    suite: &SuiteRun,
     inputs: &[&Path],
     json: bool,
     mut study: impl FnMut(&SceneDir, ProgressFn<'_>) -> anyhow::Result<R>,
@@ -164,7 +164,7 @@ pub fn run_suite<R: SuiteFiles>(
 }
 
 /// The warning for a suite of another class than the paper measured.
-fn class_warning<R: StudyFiles>(suite: &Suite) -> Option<String> {
+fn class_warning<R: StudyFiles>(suite: &SuiteRun) -> Option<String> {
     (suite.name != suite.paper).then(|| {
         format!(
             "the {} paper measured {} frames, and the {} suite is another class of workload: \
@@ -185,7 +185,7 @@ mod tests {
     fn an_empty_suite_is_an_error_before_anything_is_staged() -> anyhow::Result<()> {
         let root = tempfile::tempdir()?;
         let out = root.path().join("out");
-        let suite = Suite {
+        let suite = SuiteRun {
             name: "mobile",
             scenes: Vec::new(),
             paper: "desktop",
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn a_suite_of_another_class_than_the_papers_is_said() {
-        let suite = |name| Suite {
+        let suite = |name| SuiteRun {
             name,
             scenes: vec!["city"],
             paper: "desktop",
@@ -223,7 +223,7 @@ mod tests {
     fn a_failing_scene_fails_the_suite_and_names_it() -> anyhow::Result<()> {
         let root = tempfile::tempdir()?;
         let out = root.path().join("out");
-        let suite = Suite {
+        let suite = SuiteRun {
             name: "desktop",
             scenes: vec!["terrain", "city"],
             paper: "desktop",
