@@ -7,7 +7,10 @@
 //! are found by name in [`registry`]; specs such as `drrip:bits=4` or
 //! `gspc+ucd` are parsed by [`PolicySpec`]. [`run::simulate`] feeds a trace
 //! to many caches at once, decoding it once. [`observe`] runs the reuse
-//! analyses of the GSPC paper's Section 2 beside any policy.
+//! analyses of the GSPC paper's Section 2 beside any policy. What every
+//! paper's study shares lives here too: [`Progress`] reports, and
+//! [`suite`], a study's report on each scene of a workload suite with the
+//! mean its design crate computes.
 //!
 //! Depends on `gfxcache-trace` only. It knows nothing of rendering or of the
 //! command line, and of the papers' designs only the generic RRIP family;
@@ -32,6 +35,7 @@ pub mod run;
 pub mod sim;
 pub mod spec;
 pub mod stats;
+pub mod suite;
 pub mod table;
 
 pub use engine::{block_range, Cache, StreamMask};
@@ -47,3 +51,4 @@ pub use registry::{build_cache, PolicyInfo, POLICIES};
 pub use sim::CacheSim;
 pub use spec::{Params, PolicySpec};
 pub use stats::{Counts, Stats};
+pub use suite::{SceneReport, SuiteMean, SuiteReport};

@@ -40,13 +40,13 @@ enum Command {
     Trace(cmd::trace::Command),
     /// List the replacement policies and their parameters.
     Policies(cmd::policies::Args),
-    /// The GSPC paper's LLC study on one frame: every policy, reuse analyses, FPS.
+    /// The GSPC paper's LLC study on one frame, or each scene of a suite and their mean: every policy, reuse analyses, FPS.
     Gspc(cmd::gspc::Args),
-    /// The TCOR paper's study on one tile-based frame: Attribute Cache curves, PB traffic, energy.
+    /// The TCOR paper's study on one tile-based frame, or each scene of a suite and their mean: Attribute Cache curves, PB traffic, energy.
     Tcor(cmd::tcor::Args),
     /// Render frames of a scene: the LLC trace, the picture, a summary.
     Render(cmd::render::Args),
-    /// List the built-in scenes.
+    /// List the built-in scenes, by workload suite.
     Scenes(cmd::scenes::Args),
 }
 

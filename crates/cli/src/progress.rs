@@ -63,6 +63,18 @@ impl Bars {
             }
         }
     }
+
+    /// Starts scene `k` of `n` of a suite (from 1): the bar of the scene
+    /// before goes, and a line on stderr says which scene the next bars
+    /// are about (kept in logs too, where bars are not drawn).
+    pub fn scene(&self, k: usize, n: usize, name: &str) {
+        if let Ok(mut current) = self.current.lock() {
+            if let Some((_, bar)) = current.take() {
+                bar.finish_and_clear();
+            }
+        }
+        eprintln!("scene {k}/{n}: {name}");
+    }
 }
 
 impl Drop for Bars {

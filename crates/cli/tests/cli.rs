@@ -308,9 +308,12 @@ fn scenes_lists_the_builtins() {
     let v = json(&["scenes", "--json"]);
     let list = v.as_array().expect("a list");
     let text = ok(&["scenes"]);
-    assert_eq!(text.lines().count(), list.len());
+    // One line per scene, under a line per suite naming it.
+    let scenes = text.lines().filter(|l| l.starts_with("  ")).count();
+    assert_eq!(scenes, list.len());
     for s in list {
         assert!(text.contains(s["name"].as_str().unwrap()));
+        assert!(text.contains(&format!("{}:", s["suite"].as_str().unwrap())));
     }
 }
 

@@ -1,19 +1,22 @@
 //! `gfxcache gspc`: the GSPC paper's whole LLC study on one frame, rendered
-//! from a scene or read from a trace, into a directory of report files.
+//! from a scene or read from a trace, or on each scene of a workload suite
+//! and their mean, into a directory of report files.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
-use gfxcache_llc::study::{self, machines, GspcConfig};
+use gfxcache_llc::study::{self, machines, paper, GspcConfig, GspcReport};
 use gfxcache_mem::GpuConfig;
+use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 
 use crate::report::run_study;
+use crate::report::suite::{run_suite, SceneDir};
 
 #[derive(clap::Args)]
-#[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene"]))]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene", "suite"]))]
 pub struct Args {
     /// An LLC trace to study (.gtr, .csv, .din, optionally .zst).
     pub trace: Option<PathBuf>,
@@ -21,6 +24,11 @@ pub struct Args {
     /// the trace and picture are kept in --out as frame.gtr and frame.png.
     #[arg(long)]
     pub scene: Option<String>,
+    /// Study each scene of this suite in turn (into --out/<scene>/, as
+    /// --scene would), then their mean, as the paper averages its
+    /// applications. The paper measured desktop frames.
+    #[arg(long, value_parser = super::suite_parser())]
+    pub suite: Option<Suite>,
     /// Frames to render along the scene's camera path, played through the
     /// caches in order (they stay warm from frame to frame).
     #[arg(long, default_value_t = 1, conflicts_with = "trace")]
@@ -99,26 +107,47 @@ pub fn run(args: Args) -> Result<()> {
     // A scene file is an input too (a built-in name is no file).
     let scene = args.scene.as_deref().map(Path::new);
     let inputs: Vec<&Path> = args.trace.as_deref().into_iter().chain(scene).collect();
+    if let Some(suite) = args.suite {
+        let suite = super::suite_of(suite, paper::SUITE);
+        return run_suite(&args.out, &suite, &inputs, args.json, |at, progress| {
+            study_scene(&args, &config, at, progress)
+        });
+    }
     run_study(&args.out, &inputs, args.json, |dir, progress| {
-        let start = std::time::Instant::now();
-        let trace = match (&args.trace, &args.scene) {
-            (Some(t), _) => t.clone(),
-            (None, Some(scene)) => render(&args, scene, dir)?,
-            (None, None) => bail!("give a TRACE or --scene"),
-        };
-        let render_seconds = start.elapsed().as_secs_f64();
-        let mut report = study::run(&trace, &config, progress)?;
-        if args.scene.is_some() {
-            report.seconds.insert("render".into(), render_seconds);
-            // The frame's path once the report is in place.
-            report.trace = args.out.join("frame.gtr").display().to_string();
+        match (&args.trace, &args.scene) {
+            (Some(t), _) => Ok(study::run(t, &config, progress)?),
+            (None, Some(scene)) => {
+                let at = SceneDir {
+                    scene,
+                    staged: dir,
+                    placed: &args.out,
+                };
+                study_scene(&args, &config, &at, progress)
+            }
+            (None, None) => bail!("give a TRACE, --scene or --suite"),
         }
-        Ok(report)
     })
 }
 
-/// Renders the frames into `dir` (the staged `--out`), returning the
-/// trace's path.
+/// Renders the frames of `at.scene` into its directory and studies them.
+fn study_scene(
+    args: &Args,
+    config: &GspcConfig,
+    at: &SceneDir,
+    progress: gfxcache_cache::ProgressFn<'_>,
+) -> Result<GspcReport> {
+    let start = std::time::Instant::now();
+    let trace = render(args, at.scene, at.staged)?;
+    let render_seconds = start.elapsed().as_secs_f64();
+    let mut report = study::run(&trace, config, progress)?;
+    report.seconds.insert("render".into(), render_seconds);
+    // The frame's path once the report is in place.
+    report.trace = at.placed.join("frame.gtr").display().to_string();
+    Ok(report)
+}
+
+/// Renders the frames into `dir` (the staged `--out`, or a scene's
+/// directory in it), returning the trace's path.
 fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
     let trace = dir.join("frame.gtr");
     let request = RenderRequest {

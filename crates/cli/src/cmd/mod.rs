@@ -13,6 +13,8 @@ pub mod trace;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use gfxcache_render::scene::builtin::Suite;
 use gfxcache_trace::TraceRead;
 
 /// Opens a trace, any format. (The error names the file: a `TraceError`
@@ -26,4 +28,20 @@ pub fn print_json(value: &impl serde::Serialize) -> Result<()> {
     let text = serde_json::to_string_pretty(value).context("cannot serialise the result")?;
     println!("{text}");
     Ok(())
+}
+
+/// `--suite`: one of the suites' names, an unknown one refused with the
+/// list of those known.
+pub fn suite_parser() -> impl TypedValueParser<Value = Suite> {
+    PossibleValuesParser::new(Suite::ALL.map(Suite::name)).try_map(|name| name.parse::<Suite>())
+}
+
+/// The study shell's view of `suite`: its scenes in the registry's
+/// order, and the class of frames the study's paper measured (`paper`).
+pub fn suite_of(suite: Suite, paper: &str) -> crate::report::suite::SuiteRun<'_> {
+    crate::report::suite::SuiteRun {
+        name: suite.name(),
+        scenes: suite.scenes().map(|b| b.name).collect(),
+        paper,
+    }
 }

@@ -1,6 +1,6 @@
 //! `gfxcache tcor`: the TCOR paper's study on one frame rendered tile by
-//! tile (or a tile-based trace with its binned passes), into a directory of
-//! report files.
+//! tile (or a tile-based trace with its binned passes), or on each scene of
+//! a workload suite and their mean, into a directory of report files.
 
 use std::path::{Path, PathBuf};
 
@@ -8,14 +8,16 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_mem::EnergyModel;
+use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 use gfxcache_render::{TbrCacheConfig, TbrConfig};
 use gfxcache_tcor::{FetcherTiming, TileBuffers};
 
 use gfxcache_tcor::study::report::OtherL1;
-use gfxcache_tcor::study::{self, StudyError, TcorConfig};
+use gfxcache_tcor::study::{self, paper, StudyError, TcorConfig, TcorReport};
 
 use crate::report::run_study;
+use crate::report::suite::{run_suite, SceneDir};
 
 use super::render::OrderArg;
 
@@ -28,7 +30,7 @@ pub enum TileBuffersArg {
 }
 
 #[derive(clap::Args)]
-#[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene"]))]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene", "suite"]))]
 pub struct Args {
     /// A tile-based trace (`render --mode tbr --out`), with --binned.
     #[arg(requires = "binned")]
@@ -42,6 +44,11 @@ pub struct Args {
     /// --no-post shape that frame.
     #[arg(long, conflicts_with = "binned")]
     pub scene: Option<String>,
+    /// Study each scene of this suite in turn (into --out/<scene>/, as
+    /// --scene would), then their mean, as the paper averages its games.
+    /// The paper measured mobile frames.
+    #[arg(long, conflicts_with = "binned", value_parser = super::suite_parser())]
+    pub suite: Option<Suite>,
     /// Frames to render along the scene's camera path, played through the
     /// L2 in order (it stays warm from frame to frame).
     #[arg(long, default_value_t = 1, conflicts_with = "trace")]
@@ -187,28 +194,49 @@ pub fn run(args: Args) -> Result<()> {
     // A scene file is an input too (a built-in name is no file).
     let scene = args.scene.as_deref().map(Path::new);
     let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
+    if let Some(suite) = args.suite {
+        let suite = super::suite_of(suite, paper::SUITE);
+        return run_suite(&args.out, &suite, &inputs, args.json, |at, progress| {
+            study_scene(&args, &config, at, progress)
+        });
+    }
     run_study(&args.out, &inputs, args.json, |dir, progress| {
-        let start = std::time::Instant::now();
-        let (trace, binned, other_l1) = match (&args.trace, &args.binned, &args.scene) {
-            (Some(t), Some(b), _) => (t.clone(), b.clone(), Vec::new()),
-            (None, _, Some(scene)) => render(&args, scene, dir)?,
-            _ => bail!("give a TRACE with --binned, or --scene"),
-        };
-        let render_seconds = start.elapsed().as_secs_f64();
-        let mut report =
-            study::run(&trace, &binned, &config, &other_l1, progress).map_err(flagged)?;
-        if args.scene.is_some() {
-            report.seconds.insert("render".into(), render_seconds);
-            // The files' paths once the report is in place.
-            report.trace = args.out.join("frame.gtr").display().to_string();
-            report.binned = args.out.join("binned.json").display().to_string();
+        match (&args.trace, &args.binned, &args.scene) {
+            (Some(t), Some(b), _) => Ok(study::run(t, b, &config, &[], progress).map_err(flagged)?),
+            (None, _, Some(scene)) => {
+                let at = SceneDir {
+                    scene,
+                    staged: dir,
+                    placed: &args.out,
+                };
+                study_scene(&args, &config, &at, progress)
+            }
+            _ => bail!("give a TRACE with --binned, --scene or --suite"),
         }
-        Ok(report)
     })
 }
 
-/// Renders the tile-based frame into `--out`: the trace, the binned
-/// passes, and the L1s outside the Tiling Engine for the energy model.
+/// Renders `at.scene` tile by tile into its directory and studies it.
+fn study_scene(
+    args: &Args,
+    config: &TcorConfig,
+    at: &SceneDir,
+    progress: gfxcache_cache::ProgressFn<'_>,
+) -> Result<TcorReport> {
+    let start = std::time::Instant::now();
+    let (trace, binned, other_l1) = render(args, at.scene, at.staged)?;
+    let render_seconds = start.elapsed().as_secs_f64();
+    let mut report = study::run(&trace, &binned, config, &other_l1, progress).map_err(flagged)?;
+    report.seconds.insert("render".into(), render_seconds);
+    // The files' paths once the report is in place.
+    report.trace = at.placed.join("frame.gtr").display().to_string();
+    report.binned = at.placed.join("binned.json").display().to_string();
+    Ok(report)
+}
+
+/// Renders the tile-based frame into `dir` (the staged `--out`, or a
+/// scene's directory in it): the trace, the binned passes, and the L1s
+/// outside the Tiling Engine for the energy model.
 fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
     let trace = dir.join("frame.gtr");
     let binned = dir.join("binned.json");

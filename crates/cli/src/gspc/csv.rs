@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::report::write_csvs;
-use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
+use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult, TimingConfig};
 
 /// The epochs' names, as the paper writes them.
-const EPOCHS: [&str; 4] = ["E0", "E1", "E2", "E>=3"];
+pub(in crate::gspc) const EPOCHS: [&str; 4] = ["E0", "E1", "E2", "E>=3"];
 
 /// Writes the CSV files into `dir` and returns their paths.
 pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -25,6 +25,14 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 /// One row per (policy, size) run; then one `fps_<name>` column per timing
 /// configuration, so every configuration's frame rate sits beside the others.
 fn policies(report: &GspcReport) -> Vec<Vec<String>> {
+    let header = policies_header(&report.timing_configs);
+    let rows = report.policies.iter().map(|p| policy_row(report, p));
+    std::iter::once(header).chain(rows).collect()
+}
+
+/// The columns of `policies.csv`, with an `fps_<name>` column per timing
+/// configuration of `timing`.
+pub(in crate::gspc) fn policies_header(timing: &[TimingConfig]) -> Vec<String> {
     let mut header: Vec<String> = [
         "policy",
         "size",
@@ -46,14 +54,8 @@ fn policies(report: &GspcReport) -> Vec<Vec<String>> {
     ]
     .map(String::from)
     .to_vec();
-    header.extend(
-        report
-            .timing_configs
-            .iter()
-            .map(|c| format!("fps_{}", c.name)),
-    );
-    let rows = report.policies.iter().map(|p| policy_row(report, p));
-    std::iter::once(header).chain(rows).collect()
+    header.extend(timing.iter().map(|c| format!("fps_{}", c.name)));
+    header
 }
 
 /// One row per counted frame of every run, then the run's mean (`frame`
@@ -106,7 +108,7 @@ fn frames(report: &GspcReport) -> Vec<Vec<String>> {
     rows
 }
 
-fn policy_row(report: &GspcReport, p: &PolicyResult) -> Vec<String> {
+pub(in crate::gspc) fn policy_row(report: &GspcReport, p: &PolicyResult) -> Vec<String> {
     let mut row = vec![
         p.policy.clone(),
         p.size.to_string(),
@@ -193,7 +195,7 @@ fn t_sensitivity(report: &GspcReport) -> Vec<Vec<String>> {
 }
 
 /// A measured value, or an empty cell for one the study did not measure.
-fn opt(v: Option<f64>) -> String {
+pub(in crate::gspc) fn opt(v: Option<f64>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 

@@ -3,11 +3,13 @@
 //! [`GspcReport`]; [`crate::report::write_all`] writes them). The helpers
 //! here are the ones every writer shares: finding a result by (policy,
 //! size) and the policy lists of the paper's figures, so the CSV files, the
-//! plots and the page agree on what they show.
+//! plots and the page agree on what they show. [`suite`] writes the
+//! study on a workload suite.
 
 mod csv;
 mod html;
 mod plots;
+mod suite;
 mod summary;
 
 use gfxcache_llc::study::report::{GspcReport, PolicyResult};
@@ -15,6 +17,7 @@ use gfxcache_llc::study::report::{GspcReport, PolicyResult};
 pub use gfxcache_llc::study::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
 
 crate::study_files!(GspcReport, "gspc");
+crate::suite_files!(GspcReport);
 
 /// The result of `policy` at LLC size `size`, if the study ran it.
 pub fn find<'a>(report: &'a GspcReport, policy: &str, size: u64) -> Option<&'a PolicyResult> {

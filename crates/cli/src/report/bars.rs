@@ -43,6 +43,10 @@ pub struct Panel {
     y_label: String,
     unit: Unit,
     categories: Vec<String>,
+    /// Per category: whether its bars are the paper's values of each of
+    /// our series (a suite's chart ends with the paper's average beside
+    /// the mean), drawn in light tones of the series' colours.
+    paper_category: Vec<bool>,
     series: Vec<Series>,
     /// A horizontal line, e.g. at 1.0 for DRRIP on normalised charts.
     reference: Option<f64>,
@@ -54,6 +58,7 @@ impl Panel {
             subtitle: subtitle.into(),
             y_label: y_label.into(),
             unit,
+            paper_category: vec![false; categories.len()],
             categories,
             series: Vec::new(),
             reference: None,
@@ -78,6 +83,21 @@ impl Panel {
 
     pub fn paper(mut self, name: impl Into<String>, values: Vec<Option<f64>>) -> Panel {
         self.push(name.into(), values, Vec::new(), true);
+        self
+    }
+
+    /// A last category `name` holding the paper's value of each series of
+    /// ours (`value`, by the series' name), drawn in light tones of the
+    /// series' colours; call it after the series.
+    pub fn paper_group(mut self, name: &str, value: impl Fn(&str) -> Option<f64>) -> Panel {
+        self.categories.push(name.to_string());
+        self.paper_category.push(true);
+        for s in &mut self.series {
+            s.values.push(if s.paper { None } else { value(&s.name) });
+            if !s.notes.is_empty() {
+                s.notes.push(None);
+            }
+        }
         self
     }
 
@@ -114,6 +134,8 @@ impl Plot for Panel {
             .collect();
         let mut k = keep.iter();
         self.categories.retain(|_| *k.next().unwrap_or(&false));
+        let mut k = keep.iter();
+        self.paper_category.retain(|_| *k.next().unwrap_or(&false));
         for s in &mut self.series {
             let mut k = keep.iter();
             s.values.retain(|_| *k.next().unwrap_or(&false));
@@ -149,12 +171,18 @@ impl Plot for Panel {
     }
 }
 
-/// Colours of our series, and light ones for the paper's.
-pub const OURS: [RGBColor; 4] = [
+/// Colours of our series (a suite's charts may have eight policies), and
+/// light ones for the paper's.
+pub const OURS: [RGBColor; 9] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
 ];
 const PAPER: [RGBColor; 4] = [
     RGBColor(170, 170, 170),
@@ -176,23 +204,27 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Resul
     let m = p.series.len();
     for (j, s) in p.series.iter().enumerate() {
         let color = series_color(p, j);
-        let bars: Vec<(f64, f64, f64, Option<&str>)> = s
+        let bars: Vec<(usize, f64, f64, f64, Option<&str>)> = s
             .values
             .iter()
             .enumerate()
             .filter_map(|(i, v)| v.map(|v| (i, bar_x(i, j, m), v)))
-            .map(|(i, (x0, x1), v)| (x0, x1, v, s.notes.get(i).and_then(|n| n.as_deref())))
+            .map(|(i, (x0, x1), v)| (i, x0, x1, v, s.notes.get(i).and_then(|n| n.as_deref())))
             .collect();
+        let style = |i: usize| match p.paper_category[i] {
+            true => (light(color), true),
+            false => (color, s.paper),
+        };
         chart
-            .draw_series(
-                bars.iter()
-                    .map(|&(x0, x1, v, _)| bar(x0, x1, v, color, s.paper)),
-            )?
+            .draw_series(bars.iter().map(|&(i, x0, x1, v, _)| {
+                let (color, paper) = style(i);
+                bar(x0, x1, v, color, paper)
+            }))?
             .label(s.name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled()));
         chart.draw_series(
             bars.iter()
-                .map(|&(x0, x1, v, note)| value_label(x0, x1, v, p.unit, note)),
+                .map(|&(_, x0, x1, v, note)| value_label(x0, x1, v, p.unit, note)),
         )?;
     }
     if let Some(at) = p.reference {
@@ -240,6 +272,12 @@ fn series_color(p: &Panel, j: usize) -> RGBColor {
     } else {
         OURS[k % OURS.len()]
     }
+}
+
+/// `c` halfway to white: the paper's bar of a series of ours.
+fn light(c: RGBColor) -> RGBColor {
+    let half = |x: u8| x + (255 - x) / 2;
+    RGBColor(half(c.0), half(c.1), half(c.2))
 }
 
 /// The x extent of series `j` of `m` in category `i`: the bars of a group
@@ -325,6 +363,28 @@ mod tests {
         let (_, x1) = bar_x(2, 2, 3);
         assert!(x0 > 2.0 && x1 < 3.0);
         assert!((x1 - x0 - 0.8).abs() < 1e-9);
+    }
+
+    /// The paper's group holds each series' paper value, drawn light, and
+    /// goes with prune like any category.
+    #[test]
+    fn a_paper_group_is_a_light_last_category() -> anyhow::Result<()> {
+        let mut p = Panel::new("g", "x", Unit::Ratio, names(&["a", "b", "mean"]))
+            .series("gspc", vec![Some(0.9), None, Some(0.8)])
+            .series("nru", vec![Some(1.1), None, Some(1.05)])
+            .paper_group("paper", |s| (s == "gspc").then_some(0.882));
+        assert_eq!(p.categories.len(), 4);
+        assert_eq!(p.series[0].values[3], Some(0.882));
+        assert_eq!(p.series[1].values[3], None);
+        assert!(p.prune());
+        assert_eq!(p.categories, ["a", "mean", "paper"]);
+        assert_eq!(p.paper_category, [false, false, true]);
+        let svg = super::super::figure::render("t", &[p])?;
+        assert!(svg.contains("0.882"));
+        let light = light(OURS[0]);
+        let fill = format!("#{:02X}{:02X}{:02X}", light.0, light.1, light.2);
+        assert!(svg.to_uppercase().contains(&fill), "no bar in {fill}");
+        Ok(())
     }
 
     /// Pruning a category drops its note too, so notes stay beside their

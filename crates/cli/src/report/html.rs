@@ -40,6 +40,15 @@ pub fn cell(v: Option<String>) -> Cell {
     Cell(format!("<td>{}</td>", esc(v.as_deref().unwrap_or("–"))))
 }
 
+/// A cell linking to `href` (a path in the report) with `label`.
+pub fn link(href: &str, label: &str) -> Cell {
+    Cell(format!(
+        "<td><a href=\"{}\">{}</a></td>",
+        esc(href),
+        esc(label)
+    ))
+}
+
 pub fn paper_cell(v: Option<String>) -> Cell {
     Cell(format!(
         "<td class=\"paper\">{}</td>",
@@ -116,6 +125,38 @@ pub fn seconds_table(seconds: &BTreeMap<String, f64>) -> String {
     )
 }
 
+/// The link to a suite's scene's own page, `<scene>/index.html`.
+pub fn scene_link(scene: &str) -> Cell {
+    link(&format!("{scene}/index.html"), scene)
+}
+
+/// The wall-clock seconds of each phase (columns, in the order first met)
+/// of each scene of a suite (rows).
+pub fn scene_seconds_table<'a>(
+    scenes: impl Iterator<Item = (&'a str, &'a BTreeMap<String, f64>)> + Clone,
+) -> String {
+    let mut phases: Vec<&str> = Vec::new();
+    for (_, seconds) in scenes.clone() {
+        for p in seconds.keys() {
+            if !phases.contains(&p.as_str()) {
+                phases.push(p);
+            }
+        }
+    }
+    let mut head = vec!["scene".to_string()];
+    head.extend(phases.iter().map(|p| p.to_string()));
+    let rows = scenes.map(|(scene, seconds)| {
+        let mut row = vec![text(scene)];
+        row.extend(
+            phases
+                .iter()
+                .map(|p| cell(seconds.get(*p).map(|x| format!("{x:.2}")))),
+        );
+        row
+    });
+    section("Wall-clock seconds per scene and phase", &head, rows)
+}
+
 pub fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
@@ -158,6 +199,12 @@ mod tests {
         let head = strings(&["a", "b<"]);
         assert_eq!(section("t", &head, std::iter::empty()), "");
         let one = section("t&", &head, std::iter::once(vec![text("x<"), cell(None)]));
+        let linked = section(
+            "l",
+            &head,
+            std::iter::once(vec![link("a&b/index.html", "a<")]),
+        );
+        assert!(linked.contains("<td><a href=\"a&amp;b/index.html\">a&lt;</a></td>"));
         assert!(one.contains("<h2>t&amp;</h2>"));
         assert!(one.contains("<th>b&lt;</th>"));
         assert!(one.contains("<tr><td>x&lt;</td><td>–</td></tr>"));

@@ -13,6 +13,7 @@ pub mod curves;
 pub mod figure;
 pub mod html;
 pub mod staged;
+pub mod suite;
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,7 @@ use anyhow::Context;
 use gfxcache_cache::ProgressFn;
 use serde::Serialize;
 
+use crate::progress::Bars;
 use staged::Staged;
 
 /// A study's report as the command line writes it: one implementation per
@@ -85,9 +87,20 @@ pub fn run_study<R: StudyFiles>(
     json: bool,
     study: impl FnOnce(&Path, ProgressFn<'_>) -> anyhow::Result<R>,
 ) -> anyhow::Result<()> {
+    run_study_with_bars(out, inputs, json, |dir, bars| study(dir, &|p| bars.show(p)))
+}
+
+/// [`run_study`], the study given the bars themselves (a suite's study
+/// says which scene they are about).
+fn run_study_with_bars<R: StudyFiles>(
+    out: &Path,
+    inputs: &[&Path],
+    json: bool,
+    study: impl FnOnce(&Path, &Bars) -> anyhow::Result<R>,
+) -> anyhow::Result<()> {
     let staged = Staged::create(out, inputs)?;
-    let bars = crate::progress::Bars::new();
-    let report = study(staged.path(), &|p| bars.show(p))?;
+    let bars = Bars::new();
+    let report = study(staged.path(), &bars)?;
     drop(bars);
     for w in report.warnings() {
         eprintln!("warning: {w}");

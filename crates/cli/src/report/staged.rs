@@ -105,13 +105,7 @@ impl Staged {
     /// gspc`) and swaps the directory in for the target.
     pub fn commit(self, generator: &str) -> Result<()> {
         let mut files = Vec::new();
-        for entry in std::fs::read_dir(&self.dir)? {
-            let entry = entry?;
-            files.push((
-                entry.file_name().to_string_lossy().into_owned(),
-                entry.metadata()?.len(),
-            ));
-        }
+        list_files(&self.dir, "", &mut files)?;
         files.sort();
         let manifest = serde_json::to_string_pretty(&Manifest {
             generator: generator.into(),
@@ -125,6 +119,22 @@ impl Staged {
             )
         })
     }
+}
+
+/// Every file under `dir` with its length, named by its path from the
+/// report's top with `/` between directories (`city/frame.gtr`), after
+/// `prefix`.
+fn list_files(dir: &Path, prefix: &str, files: &mut Vec<(String, u64)>) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        if entry.file_type()?.is_dir() {
+            list_files(&entry.path(), &format!("{name}/"), files)?;
+        } else {
+            files.push((name, entry.metadata()?.len()));
+        }
+    }
+    Ok(())
 }
 
 impl Drop for Staged {
@@ -163,7 +173,8 @@ fn aside(target: &Path) -> Result<PathBuf> {
 }
 
 /// Whether `target` is absent, an empty directory, or a report directory:
-/// one whose files are all listed in its `manifest.json`, or (written
+/// one whose files are all listed in its `manifest.json` (a suite's
+/// scenes' files in their directories, `city/frame.gtr`), or (written
 /// before manifests) all named as a study names its files.
 fn check_replaceable(target: &Path) -> Result<()> {
     let Ok(meta) = std::fs::symlink_metadata(target) else {
@@ -181,14 +192,32 @@ fn check_replaceable(target: &Path) -> Result<()> {
                     .starts_with("gfxcache ")
                     .then(|| m.files.into_iter().map(|(name, _)| name).collect())
             });
-    let ours = |name: &str| match &listed {
+    let ours = |name: &str, dir: bool| match &listed {
+        Some(files) if dir => files.iter().any(|f| f.starts_with(&format!("{name}/"))),
         Some(files) => name == "manifest.json" || files.iter().any(|f| f == name),
-        None => STUDY_FILES.contains(&name) || (name.starts_with("fig") && name.ends_with(".svg")),
+        None => {
+            !dir && (STUDY_FILES.contains(&name)
+                || (name.starts_with("fig") && name.ends_with(".svg")))
+        }
     };
-    for entry in std::fs::read_dir(target)? {
+    check_entries(target, target, "", &ours)
+}
+
+/// Whether every entry of `dir` (at `prefix` in the report) is `ours`: a
+/// file, or a directory whose entries all are.
+fn check_entries(
+    target: &Path,
+    dir: &Path,
+    prefix: &str,
+    ours: &dyn Fn(&str, bool) -> bool,
+) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !(entry.file_type()?.is_file() && ours(&name)) {
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        let kind = entry.file_type()?;
+        if kind.is_dir() && ours(&name, true) {
+            check_entries(target, &entry.path(), &format!("{name}/"), ours)?;
+        } else if !(kind.is_file() && ours(&name, false)) {
             bail!(
                 "--out {} holds {name}, which is not a file of its report: the study replaces \
                  the whole directory, so give a new or empty one, or a report directory",
@@ -273,6 +302,39 @@ mod tests {
         assert!(format!("{e:#}").contains("inside --out"), "{e:#}");
         std::fs::write(root.path().join("file"), "")?;
         assert!(Staged::create(&root.path().join("file"), &[]).is_err());
+        Ok(())
+    }
+
+    /// A suite's report keeps each scene's files in a directory of its
+    /// own: the manifest lists them by path, and a rerun may replace them
+    /// and nothing else.
+    #[test]
+    fn a_report_with_scene_directories_lists_and_replaces_them() -> Result<()> {
+        let root = tempfile::tempdir()?;
+        let target = root.path().join("suite");
+        let s = Staged::create(&target, &[])?;
+        std::fs::create_dir(s.path().join("city"))?;
+        std::fs::write(s.path().join("city").join("frame.gtr"), "trace")?;
+        std::fs::write(s.path().join("gspc.json"), "{}")?;
+        s.commit("gfxcache test")?;
+        let manifest = std::fs::read_to_string(target.join("manifest.json"))?;
+        assert!(manifest.contains("\"city/frame.gtr\""), "{manifest}");
+        assert!(!manifest.contains("\"city\""), "directories are not files");
+        assert!(Staged::create(&target, &[]).is_ok());
+        // An input inside a scene's directory would go with the swap.
+        let e = Staged::create(&target, &[&target.join("city").join("frame.gtr")])
+            .err()
+            .unwrap();
+        assert!(format!("{e:#}").contains("inside --out"), "{e:#}");
+        // A file the manifest does not list, in a scene's directory or in a
+        // directory it does not know, is not the report's.
+        std::fs::write(target.join("city").join("notes.txt"), "mine")?;
+        let e = Staged::create(&target, &[]).err().unwrap();
+        assert!(format!("{e:#}").contains("city/notes.txt"), "{e:#}");
+        std::fs::remove_file(target.join("city").join("notes.txt"))?;
+        std::fs::create_dir(target.join("thesis"))?;
+        let e = Staged::create(&target, &[]).err().unwrap();
+        assert!(format!("{e:#}").contains("holds thesis"), "{e:#}");
         Ok(())
     }
 }

@@ -5,6 +5,7 @@
 //!
 //! Every string from the report goes through [`esc`].
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -230,7 +231,21 @@ fn table_two(r: &TcorReport) -> String {
 /// Our decreases versus the baseline beside the paper's, per Tile Cache
 /// size: each row one figure pair of Section V-B.
 fn reductions_table(r: &TcorReport) -> String {
-    let sizes = by_size(r.reductions.keys().chain(r.paper.keys()));
+    reductions_section(
+        "Ours versus the paper, by Tile Cache size",
+        &r.reductions,
+        &r.paper,
+    )
+}
+
+/// The table of [`reductions_table`] with `title`, of decreases `ours`
+/// (a scene's, or the mean over a suite's scenes) beside `paper`.
+pub(in crate::tcor) fn reductions_section(
+    title: &str,
+    ours: &BTreeMap<String, Reductions>,
+    paper: &BTreeMap<String, Reductions>,
+) -> String {
+    let sizes = by_size(ours.keys().chain(paper.keys()));
     let mut head = vec!["decrease versus the baseline".to_string()];
     for s in &sizes {
         head.push(format!("ours {s}"));
@@ -269,12 +284,12 @@ fn reductions_table(r: &TcorReport) -> String {
     let rows = metrics.iter().map(|(name, get, fmt)| {
         let mut row = vec![text(name)];
         for s in &sizes {
-            row.push(cell(r.reductions.get(s).map(|x| fmt(get(x)))));
-            row.push(paper_cell(r.paper.get(s).map(|x| fmt(get(x)))));
+            row.push(cell(ours.get(s).map(|x| fmt(get(x)))));
+            row.push(paper_cell(paper.get(s).map(|x| fmt(get(x)))));
         }
         row
     });
-    let mut h = section("Ours versus the paper, by Tile Cache size", &head, rows);
+    let mut h = section(title, &head, rows);
     if !h.is_empty() {
         h += "<p>Decreases are TCOR's (with its L2 enhancements unless the row says \
               otherwise) versus the baseline Tiling Engine; the speedup is TCOR's \
@@ -406,16 +421,16 @@ fn reach_section(r: &TcorReport) -> String {
 // ---- Formatting -------------------------------------------------------------
 
 /// Bytes in MiB, 3 decimals (the paper's Table II is in MiB).
-fn mib(bytes: u64) -> String {
+pub(in crate::tcor) fn mib(bytes: u64) -> String {
     format!("{:.3}", bytes as f64 / (1024.0 * 1024.0))
 }
 
 /// nJ as µJ, 2 decimals.
-fn micro(nj: f64) -> String {
+pub(in crate::tcor) fn micro(nj: f64) -> String {
     format!("{:.2}", nj / 1000.0)
 }
 
-fn times(v: f64) -> String {
+pub(in crate::tcor) fn times(v: f64) -> String {
     format!("{v:.2}")
 }
 

@@ -6,11 +6,13 @@
 //! the ones every writer shares (the Tile Cache sizes in order, a figure's
 //! value by size and engine, a curve by policy and ways), so the CSV files,
 //! the plots and the page agree on what they show. Drawing and HTML pieces
-//! common to every study are in [`crate::report`].
+//! common to every study are in [`crate::report`]. [`suite`] writes the
+//! study on a workload suite.
 
 mod csv;
 mod html;
 mod plots;
+mod suite;
 mod summary;
 
 use std::collections::BTreeMap;
@@ -18,6 +20,7 @@ use std::collections::BTreeMap;
 use gfxcache_tcor::study::report::{Curve, EngineRun, TcorReport};
 
 crate::study_files!(TcorReport, "tcor");
+crate::suite_files!(TcorReport);
 
 /// `labels` once each, smallest size first (`64KiB` before `128KiB`);
 /// a label that is not a size goes last, by name.

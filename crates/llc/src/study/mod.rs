@@ -17,9 +17,13 @@
 //! - [`machine`]: the machines the frame time is computed on.
 //! - [`report`]: the result, one serde document.
 //! - [`paper`]: the paper's published averages, shown beside ours.
+//! - [`mean`]: the mean of the reports of a suite's scenes
+//!   ([`gfxcache_cache::suite::SuiteMean`]), as the paper averages its
+//!   applications.
 
 mod assemble;
 pub mod machine;
+pub mod mean;
 pub mod paper;
 pub mod report;
 pub mod runs;
@@ -36,6 +40,7 @@ use gfxcache_mem::{FrameTimer, LlcTiming, MemError};
 use gfxcache_trace::TraceError;
 
 pub use machine::{machines, Machine};
+pub use mean::GspcMean;
 pub use report::GspcReport;
 
 use runs::{main_specs, other_specs};

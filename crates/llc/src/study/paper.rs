@@ -2,6 +2,11 @@
 //! al. MICRO'13), to print beside ours. Each figure number is the paper's.
 //! Values read from the text of Sections 2 and 5; none of them feeds a model.
 
+/// The class of frames the paper measured, as a workload suite is named
+/// (`gfxcache_render::scene::builtin::Suite`): DirectX 10/11 games and
+/// benchmarks, rendered in immediate mode.
+pub const SUITE: &str = "desktop";
+
 /// LLC misses normalised to 2-bit DRRIP, 8 MB 16-way (Figure 12, and OPT
 /// from the summary of the paper; Figure 14 for the iso-overhead set).
 pub const MISSES_VS_DRRIP: &[(&str, f64)] = &[

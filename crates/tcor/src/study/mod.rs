@@ -16,9 +16,13 @@
 //!
 //! - [`report`]: the result, one serde document; [`paper`]: the paper's
 //!   published figures, shown beside ours.
+//! - [`mean`]: the mean of the reports of a suite's scenes
+//!   ([`gfxcache_cache::suite::SuiteMean`]), as the paper averages its
+//!   games.
 
 mod curves;
 mod engines;
+pub mod mean;
 pub mod paper;
 mod reduce;
 pub mod report;
@@ -42,6 +46,7 @@ use crate::{
 };
 
 pub use curves::curve_set;
+pub use mean::TcorMean;
 pub use reduce::by_size;
 pub use report::TcorReport;
 

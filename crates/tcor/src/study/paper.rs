@@ -1,6 +1,11 @@
 //! The TCOR paper's published averages over its ten Android games, to print
 //! beside ours. Values read from the text of Section V; none feeds a model.
 
+/// The class of frames the paper measured, as a workload suite is named
+/// (`gfxcache_render::scene::builtin::Suite`): Android games on a
+/// tile-based GPU.
+pub const SUITE: &str = "mobile";
+
 use std::collections::BTreeMap;
 
 use super::report::Reductions;

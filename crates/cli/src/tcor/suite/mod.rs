@@ -1,0 +1,131 @@
+//! The files of a TCOR study on a workload suite (`tcor --suite`): the
+//! suite's `tcor.json` (every scene's report and the mean), CSV files with
+//! a row per scene and the mean's, figures with a bar per scene, the mean
+//! and the paper's average (the paper's per-game charts), the page, and
+//! the summary ([`crate::report::suite::SuiteFiles`] for [`TcorReport`]).
+//! Each scene's own files are its report's, in its directory. The mean is
+//! [`gfxcache_tcor::study::TcorMean`], computed by the design crate.
+
+pub mod csv;
+pub mod html;
+pub mod plots;
+pub mod summary;
+
+use gfxcache_cache::SuiteReport;
+use gfxcache_tcor::study::mean::EngineMean;
+use gfxcache_tcor::study::report::TcorReport;
+
+/// A TCOR study on a suite.
+pub type TcorSuite = SuiteReport<TcorReport>;
+
+/// The name of the mean's row, bar and column.
+pub const MEAN: &str = "mean";
+
+/// Every Tile Cache size a scene ran, in order.
+pub fn tile_caches(r: &TcorSuite) -> Vec<String> {
+    let sizes = r.scenes.iter().flat_map(|s| super::tile_caches(&s.report));
+    super::by_size(sizes.collect::<Vec<_>>().iter())
+}
+
+/// The mean of `engine` at Tile Cache size `size`, if every scene ran it.
+pub fn find_mean<'a>(r: &'a TcorSuite, engine: &str, size: &str) -> Option<&'a EngineMean> {
+    r.mean
+        .engines
+        .iter()
+        .find(|m| m.engine == engine && m.tile_cache == size)
+}
+
+/// The scenes' names and then the mean's: the categories of a per-scene
+/// chart.
+pub fn categories(r: &TcorSuite) -> Vec<String> {
+    r.scenes
+        .iter()
+        .map(|s| s.scene.clone())
+        .chain([MEAN.to_string()])
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod test_suite {
+    //! A suite of two hand-made scene reports (the writers' test report,
+    //! the second with more traffic), with the mean the design crate
+    //! computes.
+
+    use gfxcache_cache::suite::{SceneReport, SuiteReport};
+
+    use super::TcorSuite;
+    use crate::tcor::test_report::report;
+
+    pub fn suite() -> TcorSuite {
+        let mut b = report();
+        for m in b.pb_l2_accesses.values_mut() {
+            for (engine, v) in m.iter_mut() {
+                if engine != "baseline" {
+                    *v = *v * 4 / 5;
+                }
+            }
+        }
+        for r in b.reductions.values_mut() {
+            r.pb_l2_accesses += 10.0;
+        }
+        b.scene = Some("b".into());
+        let scenes = vec![
+            SceneReport {
+                scene: "a<1>".into(),
+                report: report(),
+            },
+            SceneReport {
+                scene: "b".into(),
+                report: b,
+            },
+        ];
+        SuiteReport::new("mobile", scenes, Vec::new()).expect("two scenes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_suite::suite;
+    use super::*;
+    use crate::report::write_all;
+
+    #[test]
+    fn writes_the_suites_files_non_empty() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let written = write_all(&suite(), dir.path())?;
+        let names: Vec<String> = written
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(String::from))
+            .collect();
+        let expected = ["tcor.json", "engines.csv", "reductions.csv", "curves.csv"];
+        for file in expected
+            .into_iter()
+            .chain(["scenes.csv", "index.html"])
+            .chain(plots::BAR_FIGURES.iter().map(|f| f.file))
+            .chain(plots::CURVE_FIGURES.iter().map(|f| f.file))
+        {
+            assert!(names.iter().any(|n| n == file), "{file} not written");
+        }
+        for path in &written {
+            assert!(
+                std::fs::metadata(path)?.len() > 0,
+                "{} empty",
+                path.display()
+            );
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("tcor.json"))?)?;
+        assert_eq!(v["suite"], "mobile");
+        assert_eq!(v["scenes"][0]["scene"], "a<1>");
+        assert_eq!(v["mean"]["scenes"], 2);
+        Ok(())
+    }
+
+    #[test]
+    fn sizes_and_categories() {
+        let r = suite();
+        assert_eq!(tile_caches(&r), ["64KiB", "128KiB"]);
+        assert_eq!(categories(&r), ["a<1>", "b", "mean"]);
+        assert!(find_mean(&r, "tcor", "64KiB").is_some());
+    }
+}
