@@ -68,6 +68,8 @@ pub struct Args {
     /// Decode and simulate on the calling thread only; results are identical.
     #[arg(long)]
     pub single_thread: bool,
+    #[command(flatten)]
+    pub passes: super::render::PassSwitches,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -155,6 +157,7 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
         height: args.height,
         frames: args.frames,
         threads: if args.single_thread { 1 } else { 2 },
+        passes: args.passes.into(),
         ..RenderRequest::new(Mode::Imr)
     };
     let files = super::render::Files {
