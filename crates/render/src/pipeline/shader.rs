@@ -118,8 +118,10 @@ pub struct FragmentOutput {
     pub kill: u8,
 }
 
-/// A fragment shader: called once per quad.
-pub trait FragmentShader {
+/// A fragment shader: called once per quad, from whichever thread runs
+/// the quad's band of the screen (hence `Sync`: a shader reads what it
+/// samples and keeps no state between quads).
+pub trait FragmentShader: Sync {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput);
     /// Whether `out.depth` replaces the interpolated depth (forces late Z).
     fn writes_depth(&self) -> bool {
@@ -131,7 +133,7 @@ pub trait FragmentShader {
     }
 }
 
-impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput)> FragmentShader for F {
+impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput) + Sync> FragmentShader for F {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
         self(frag, out)
     }
@@ -140,7 +142,7 @@ impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput)> FragmentShader for F {
 /// A shader closure that writes depth.
 pub struct WritesDepth<F>(pub F);
 
-impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput)> FragmentShader for WritesDepth<F> {
+impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput) + Sync> FragmentShader for WritesDepth<F> {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
         (self.0)(frag, out)
     }
