@@ -136,6 +136,14 @@ impl ColorTarget {
         }
     }
 
+    /// The stored pixels, row-major (what the sampler reads).
+    pub(crate) fn pixels(&self) -> ColorPixels<'_> {
+        match &self.data {
+            ColorData::Rgba8(d) => ColorPixels::Rgba8(d),
+            ColorData::Rgba16F(d) => ColorPixels::Rgba16F(d),
+        }
+    }
+
     /// The pixels of each band of rows `cuts[k]..cuts[k + 1]`, top to
     /// bottom (`cuts` ascending from 0 to the height): what the back end of
     /// one band of the screen may change, while other bands change theirs.
@@ -197,6 +205,12 @@ fn rgba8_of(h: u16) -> u8 {
 
 fn unorm8_value(v: u8) -> f32 {
     v as f32 / 255.0
+}
+
+/// A colour target's stored pixels (see [`ColorTarget::pixels`]).
+pub(crate) enum ColorPixels<'a> {
+    Rgba8(&'a [[u8; 4]]),
+    Rgba16F(&'a [[u16; 4]]),
 }
 
 enum RowsData<'a> {
@@ -336,6 +350,11 @@ impl DepthTarget {
 
     pub fn depth(&self, x: u32, y: u32) -> f32 {
         self.depth[self.idx(x, y)]
+    }
+
+    /// The stored depths, row-major (what the sampler reads).
+    pub(crate) fn depths(&self) -> &[f32] {
+        &self.depth
     }
 
     /// Store `d` (converted) at `(x, y)`; true when the HiZ bound of its

@@ -49,15 +49,15 @@ impl Fragments<'_> {
         sampler: &Sampler,
         uv: &[[f32; 2]; 4],
     ) -> [[f32; 4]; 4] {
-        let d = Derivs::from_quad(uv);
+        // One LOD for the quad: its pixels share their derivatives.
+        let lod = sampler.lod_view(tex, &Derivs::from_quad(uv));
         let mut out = [[0.0; 4]; 4];
         for (i, o) in out.iter_mut().enumerate() {
             if self.mask & (1 << i) != 0 {
-                let buf = &mut *self.tex;
-                let s =
-                    sampler.sample_view(tex, uv[i][0], uv[i][1], &d, self.unit, |a| buf.push(a));
-                *self.texels += s.taps as u64;
-                *o = s.color;
+                let (u, v) = (uv[i][0], uv[i][1]);
+                let (color, taps) = sampler.sample_into(tex, &lod, u, v, self.unit, self.tex);
+                *self.texels += taps as u64;
+                *o = color;
             }
         }
         out
