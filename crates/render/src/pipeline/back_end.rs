@@ -480,6 +480,7 @@ impl Pipeline {
             let round = &jobs[j0..j1];
             match &self.workers {
                 Some(pool) if quads >= PARALLEL_QUADS => {
+                    self.shared_rounds += 1;
                     let rows_of = |j: usize| batch.quads[round[j].q0 as usize].y;
                     let rounds = &mut self.rounds;
                     rounds.plan(

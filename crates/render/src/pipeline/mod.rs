@@ -131,8 +131,10 @@ pub struct Pipeline {
     /// The threads the back end's rounds are shared out to (`bands.rs`),
     /// with `threads >= 2`.
     workers: Option<rayon::ThreadPool>,
-    /// The groups of a round, their buffers and scratch.
+    /// The groups of a round, their buffers and scratch, and how many
+    /// rounds were shared out.
     rounds: Rounds,
+    shared_rounds: u64,
     /// The stamps of the batch being run, and one stamp's accesses when
     /// they go straight to the sink.
     jobs: Vec<StampJob>,
@@ -177,6 +179,13 @@ impl Pipeline {
                     .ok()
             })
             .flatten();
+    }
+
+    /// How many rounds of the back end (runs of stamps, or tile by tile of
+    /// tiles) went to the threads of [`Pipeline::set_threads`] rather than
+    /// running on the calling thread: how a test knows it saw them shared.
+    pub fn shared_rounds(&self) -> u64 {
+        self.shared_rounds
     }
 
     /// Bin every triangle that covers a pixel to the screen tiles it

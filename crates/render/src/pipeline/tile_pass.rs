@@ -195,6 +195,7 @@ impl Pipeline {
         let height = grid.height;
         match &self.workers {
             Some(pool) if quads >= PARALLEL_QUADS => {
+                self.shared_rounds += 1;
                 // A band holds whole tiles and whole HiZ tiles.
                 let band_rows = lcm(grid.tile, HIZ_TILE);
                 let rounds = &mut self.rounds;
