@@ -84,26 +84,99 @@ impl Hiz {
     /// Whether fragments in the tile of `(x, y)` whose nearest depth is
     /// `nearest` surely fail `func`.
     pub fn rejects(&self, x: u32, y: u32, func: CompareFunc, nearest: f32) -> bool {
-        let q = HizSurface::quantize_down(nearest);
-        let max = self.max_at(x, y);
-        match func {
-            CompareFunc::Less => q >= max,
-            CompareFunc::LessEqual => q > max,
-            _ => false,
-        }
-    }
-
-    /// Bits of the pixels of tile `(tx, ty)` that lie inside the surface.
-    fn full_mask(&self, tx: u32, ty: u32) -> u64 {
-        let w = (self.width - tx * HIZ_TILE).min(HIZ_TILE);
-        let h = (self.height - ty * HIZ_TILE).min(HIZ_TILE);
-        let row = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
-        (0..h).fold(0, |m, r| m | row << (r * HIZ_TILE))
+        rejects(self.max_at(x, y), func, nearest)
     }
 
     /// Note that `depth` was stored at pixel `(x, y)`; true when the tile's
     /// bound changed (the HiZ entry must be written back).
     pub fn note_write(&mut self, x: u32, y: u32, depth: f32) -> bool {
+        let cuts = [0, self.height];
+        let mut all = self.rows_mut(&cuts);
+        all.next().expect("one band").note_write(x, y, depth)
+    }
+
+    /// The bounds and tracking of the tile rows of each band of pixel rows
+    /// `cuts[k]..cuts[k + 1]`, top to bottom (`cuts` ascending from 0 to
+    /// the height, each inner cut a multiple of [`HIZ_TILE`]): what the
+    /// back end of one band of the screen may change.
+    pub(crate) fn rows_mut<'a>(&'a mut self, cuts: &'a [u32]) -> impl Iterator<Item = HizRows<'a>> {
+        let tiles_x = self.surface.tiles_x;
+        let (width, height) = (self.width, self.height);
+        let mut rest = (
+            &mut self.max[..],
+            &mut self.written[..],
+            &mut self.written_max[..],
+        );
+        cuts.windows(2).map(move |w| {
+            debug_assert!(
+                w[0] % HIZ_TILE == 0,
+                "band at row {} inside a HiZ tile",
+                w[0]
+            );
+            let rows = (w[1].div_ceil(HIZ_TILE) - w[0] / HIZ_TILE) as usize;
+            let n = (rows * tiles_x as usize).min(rest.0.len());
+            let (max, m) = std::mem::take(&mut rest.0).split_at_mut(n);
+            let (written, wr) = std::mem::take(&mut rest.1).split_at_mut(n);
+            let (written_max, wm) = std::mem::take(&mut rest.2).split_at_mut(n);
+            rest = (m, wr, wm);
+            HizRows {
+                tiles_x,
+                width,
+                height,
+                ty0: w[0] / HIZ_TILE,
+                max,
+                written,
+                written_max,
+            }
+        })
+    }
+}
+
+/// Whether a quad whose nearest depth is `nearest` surely fails `func`
+/// against a tile bounded by `max`.
+fn rejects(max: u16, func: CompareFunc, nearest: f32) -> bool {
+    let q = HizSurface::quantize_down(nearest);
+    match func {
+        CompareFunc::Less => q >= max,
+        CompareFunc::LessEqual => q > max,
+        _ => false,
+    }
+}
+
+/// Bits of the pixels of tile `(tx, ty)` that lie inside a `width` x
+/// `height` surface.
+fn full_mask(width: u32, height: u32, tx: u32, ty: u32) -> u64 {
+    let w = (width - tx * HIZ_TILE).min(HIZ_TILE);
+    let h = (height - ty * HIZ_TILE).min(HIZ_TILE);
+    let row = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+    (0..h).fold(0, |m, r| m | row << (r * HIZ_TILE))
+}
+
+/// The HiZ bounds and tracking of a band of tile rows (see
+/// [`Hiz::rows_mut`]).
+pub(crate) struct HizRows<'a> {
+    tiles_x: u32,
+    width: u32,
+    height: u32,
+    /// The band's first tile row.
+    ty0: u32,
+    max: &'a mut [u16],
+    written: &'a mut [u64],
+    written_max: &'a mut [f32],
+}
+
+impl HizRows<'_> {
+    fn index(&self, x: u32, y: u32) -> usize {
+        (y / HIZ_TILE - self.ty0) as usize * self.tiles_x as usize + (x / HIZ_TILE) as usize
+    }
+
+    /// [`Hiz::rejects`] for a pixel of the band.
+    pub(crate) fn rejects(&self, x: u32, y: u32, func: CompareFunc, nearest: f32) -> bool {
+        rejects(self.max[self.index(x, y)], func, nearest)
+    }
+
+    /// [`Hiz::note_write`] for a pixel of the band.
+    pub(crate) fn note_write(&mut self, x: u32, y: u32, depth: f32) -> bool {
         let i = self.index(x, y);
         let mut changed = false;
         let up = HizSurface::quantize_up(depth);
@@ -121,7 +194,7 @@ impl Hiz {
         let full = if (tx + 1) * HIZ_TILE <= self.width && (ty + 1) * HIZ_TILE <= self.height {
             u64::MAX
         } else {
-            self.full_mask(tx, ty)
+            full_mask(self.width, self.height, tx, ty)
         };
         if self.written[i] == full {
             let tight = HizSurface::quantize_up(self.written_max[i]);

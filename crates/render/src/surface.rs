@@ -193,6 +193,23 @@ impl Surface {
     pub fn block_of(&self, x: u32, y: u32) -> u64 {
         self.addr_of(x, y) & !(BLOCK_BYTES - 1)
     }
+
+    /// Column `x`'s part of its blocks' offsets: [`Surface::block_of`]`(x,
+    /// y)` is `base + block_column(x) + block_row(y)`, so a sampler reading
+    /// two columns of two rows computes two of each.
+    pub(crate) fn block_column(&self, x: u32) -> u64 {
+        let tx = x / self.format.tile_shape().0;
+        let m = MACRO_TILE_BLOCKS;
+        ((tx / m) as u64 * (m * m) as u64 + (tx % m) as u64) * BLOCK_BYTES
+    }
+
+    /// Row `y`'s part of its blocks' offsets (see [`Surface::block_column`]).
+    pub(crate) fn block_row(&self, y: u32) -> u64 {
+        let ty = y / self.format.tile_shape().1;
+        let m = MACRO_TILE_BLOCKS;
+        let macro_row = (ty / m) as u64 * (self.tiles_x / m) as u64 * (m * m) as u64;
+        (macro_row + ((ty % m) * m) as u64) * BLOCK_BYTES
+    }
 }
 
 /// Pixels per side of the screen tile one HiZ entry summarizes.
@@ -265,5 +282,30 @@ impl HizSurface {
     /// The depth a stored entry stands for.
     pub fn dequantize(q: u16) -> f32 {
         (q as f64 / 65535.0) as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_is_its_column_part_plus_its_row_part() {
+        let mut alloc = Allocator::default();
+        for format in [
+            PixelFormat::S8,
+            PixelFormat::D16,
+            PixelFormat::Rgba8,
+            PixelFormat::Rgba16F,
+            PixelFormat::Rgba32F,
+        ] {
+            let s = Surface::new(77, 45, format, &mut alloc);
+            for y in 0..45 {
+                for x in 0..77 {
+                    let b = s.base + s.block_column(x) + s.block_row(y);
+                    assert_eq!(b, s.block_of(x, y), "{format:?} ({x}, {y})");
+                }
+            }
+        }
     }
 }

@@ -23,7 +23,7 @@ use std::collections::TryReserveError;
 
 use gfxcache_trace::Stream;
 
-use crate::hiz::Hiz;
+use crate::hiz::{Hiz, HizRows};
 use crate::storage::{filled, TooLarge};
 use crate::surface::{Allocator, PixelFormat, Surface};
 
@@ -149,7 +149,7 @@ impl ColorTarget {
     pub fn read(&self, x: u32, y: u32) -> [f32; 4] {
         let i = self.idx(x, y);
         match &self.data {
-            ColorData::Rgba8(d) => d[i].map(|v| v as f32 / 255.0),
+            ColorData::Rgba8(d) => d[i].map(unorm8_value),
             ColorData::Rgba16F(d) => d[i].map(f16_to_f32),
         }
     }
@@ -162,6 +162,49 @@ impl ColorTarget {
             ColorData::Rgba8(d) => d[i] = c.map(unorm8),
             ColorData::Rgba16F(d) => d[i] = c.map(f32_to_f16),
         }
+    }
+
+    /// The stored pixels, row-major (what the sampler reads).
+    pub(crate) fn pixels(&self) -> ColorPixels<'_> {
+        match &self.data {
+            ColorData::Rgba8(d) => ColorPixels::Rgba8(d),
+            ColorData::Rgba16F(d) => ColorPixels::Rgba16F(d),
+        }
+    }
+
+    /// The pixels of each band of rows `cuts[k]..cuts[k + 1]`, top to
+    /// bottom (`cuts` ascending from 0 to the height): what the back end of
+    /// one band of the screen may change, while other bands change theirs.
+    pub(crate) fn rows_mut<'a>(
+        &'a mut self,
+        cuts: &'a [u32],
+    ) -> impl Iterator<Item = ColorRows<'a>> {
+        let (width, format) = (self.width(), self.format);
+        let mut rest = match &mut self.data {
+            ColorData::Rgba8(d) => RowsData::Rgba8(&mut d[..]),
+            ColorData::Rgba16F(d) => RowsData::Rgba16F(&mut d[..]),
+        };
+        cuts.windows(2).map(move |w| {
+            let n = (w[1] - w[0]) as usize * width as usize;
+            let data = match std::mem::replace(&mut rest, RowsData::Rgba8(&mut [])) {
+                RowsData::Rgba8(d) => {
+                    let (band, tail) = d.split_at_mut(n);
+                    rest = RowsData::Rgba8(tail);
+                    RowsData::Rgba8(band)
+                }
+                RowsData::Rgba16F(d) => {
+                    let (band, tail) = d.split_at_mut(n);
+                    rest = RowsData::Rgba16F(tail);
+                    RowsData::Rgba16F(band)
+                }
+            };
+            ColorRows {
+                width,
+                y0: w[0],
+                format,
+                data,
+            }
+        })
     }
 
     /// The picture as row-major RGBA8 pixels (RGBA16F clamped to `[0, 1]`).
@@ -187,6 +230,57 @@ impl ColorTarget {
 
 fn rgba8_of(h: u16) -> u8 {
     unorm8(f16_to_f32(h))
+}
+
+fn unorm8_value(v: u8) -> f32 {
+    v as f32 / 255.0
+}
+
+/// A colour target's stored pixels (see [`ColorTarget::pixels`]).
+pub(crate) enum ColorPixels<'a> {
+    Rgba8(&'a [[u8; 4]]),
+    Rgba16F(&'a [[u16; 4]]),
+}
+
+enum RowsData<'a> {
+    Rgba8(&'a mut [[u8; 4]]),
+    Rgba16F(&'a mut [[u16; 4]]),
+}
+
+/// The pixels of a band of rows of a [`ColorTarget`] (see
+/// [`ColorTarget::rows_mut`]).
+pub(crate) struct ColorRows<'a> {
+    width: u32,
+    /// The band's first row.
+    y0: u32,
+    format: ColorFormat,
+    data: RowsData<'a>,
+}
+
+impl ColorRows<'_> {
+    fn idx(&self, x: u32, y: u32) -> usize {
+        assert!(x < self.width && y >= self.y0, "pixel ({x}, {y}) outside");
+        (y - self.y0) as usize * self.width as usize + x as usize
+    }
+
+    /// [`ColorTarget::read`] for a pixel of the band.
+    pub(crate) fn read(&self, x: u32, y: u32) -> [f32; 4] {
+        let i = self.idx(x, y);
+        match &self.data {
+            RowsData::Rgba8(d) => d[i].map(unorm8_value),
+            RowsData::Rgba16F(d) => d[i].map(f16_to_f32),
+        }
+    }
+
+    /// [`ColorTarget::write`] for a pixel of the band.
+    pub(crate) fn write(&mut self, x: u32, y: u32, c: [f32; 4]) {
+        let i = self.idx(x, y);
+        let c = self.format.masked(c);
+        match &mut self.data {
+            RowsData::Rgba8(d) => d[i] = c.map(unorm8),
+            RowsData::Rgba16F(d) => d[i] = c.map(f32_to_f16),
+        }
+    }
 }
 
 /// Depth buffer formats.
@@ -266,11 +360,7 @@ impl DepthTarget {
     /// `d` as this buffer stores it: clamped to `[0, 1]`, and rounded to
     /// 24-bit unorm for D24S8.
     pub fn convert(&self, d: f32) -> f32 {
-        let d = d.clamp(0.0, 1.0);
-        match self.format() {
-            DepthFormat::D32F => d,
-            DepthFormat::D24S8 => ((d as f64 * D24_MAX).round() / D24_MAX) as f32,
-        }
+        convert_depth(self.format(), d)
     }
 
     fn idx(&self, x: u32, y: u32) -> usize {
@@ -291,6 +381,11 @@ impl DepthTarget {
 
     pub fn depth(&self, x: u32, y: u32) -> f32 {
         self.depth[self.idx(x, y)]
+    }
+
+    /// The stored depths, row-major (what the sampler reads).
+    pub(crate) fn depths(&self) -> &[f32] {
+        &self.depth
     }
 
     /// Store `d` (converted) at `(x, y)`; true when the HiZ bound of its
@@ -314,6 +409,98 @@ impl DepthTarget {
     /// Store stencil `s`; panics without a stencil plane.
     pub fn set_stencil(&mut self, x: u32, y: u32, s: u8) {
         assert!(self.has_stencil(), "depth buffer has no stencil");
+        let i = self.idx(x, y);
+        self.stencil[i] = s;
+    }
+
+    /// Depth, stencil and HiZ of each band of rows `cuts[k]..cuts[k + 1]`,
+    /// top to bottom (`cuts` ascending from 0 to the height, each inner
+    /// cut a multiple of the HiZ tile): what the back end of one band of
+    /// the screen may change, while other bands change theirs.
+    pub(crate) fn rows_mut<'a>(
+        &'a mut self,
+        cuts: &'a [u32],
+    ) -> impl Iterator<Item = DepthRows<'a>> {
+        let (width, format) = (self.width(), self.format());
+        let stencil_rows = if self.stencil.is_empty() { 0 } else { width };
+        let mut rest = (&mut self.depth[..], &mut self.stencil[..]);
+        let hiz = self.hiz.rows_mut(cuts);
+        cuts.windows(2).zip(hiz).map(move |(w, hiz)| {
+            let rows = (w[1] - w[0]) as usize;
+            let (depth, d) = std::mem::take(&mut rest.0).split_at_mut(rows * width as usize);
+            let (stencil, s) =
+                std::mem::take(&mut rest.1).split_at_mut(rows * stencil_rows as usize);
+            rest = (d, s);
+            DepthRows {
+                width,
+                y0: w[0],
+                format,
+                depth,
+                stencil,
+                hiz,
+            }
+        })
+    }
+}
+
+/// `d` as a buffer of `format` stores it (see [`DepthTarget::convert`]).
+fn convert_depth(format: DepthFormat, d: f32) -> f32 {
+    let d = d.clamp(0.0, 1.0);
+    match format {
+        DepthFormat::D32F => d,
+        DepthFormat::D24S8 => ((d as f64 * D24_MAX).round() / D24_MAX) as f32,
+    }
+}
+
+/// Depth, stencil and HiZ of a band of rows of a [`DepthTarget`] (see
+/// [`DepthTarget::rows_mut`]).
+pub(crate) struct DepthRows<'a> {
+    width: u32,
+    /// The band's first row.
+    y0: u32,
+    format: DepthFormat,
+    depth: &'a mut [f32],
+    /// Empty without a stencil plane.
+    stencil: &'a mut [u8],
+    pub(crate) hiz: HizRows<'a>,
+}
+
+impl DepthRows<'_> {
+    fn idx(&self, x: u32, y: u32) -> usize {
+        assert!(x < self.width && y >= self.y0, "pixel ({x}, {y}) outside");
+        (y - self.y0) as usize * self.width as usize + x as usize
+    }
+
+    /// [`DepthTarget::convert`].
+    pub(crate) fn convert(&self, d: f32) -> f32 {
+        convert_depth(self.format, d)
+    }
+
+    /// [`DepthTarget::depth`] for a pixel of the band.
+    pub(crate) fn depth(&self, x: u32, y: u32) -> f32 {
+        self.depth[self.idx(x, y)]
+    }
+
+    /// [`DepthTarget::set_depth`] for a pixel of the band.
+    pub(crate) fn set_depth(&mut self, x: u32, y: u32, d: f32) -> bool {
+        let d = self.convert(d);
+        let i = self.idx(x, y);
+        self.depth[i] = d;
+        self.hiz.note_write(x, y, d)
+    }
+
+    /// [`DepthTarget::stencil`] for a pixel of the band.
+    pub(crate) fn stencil(&self, x: u32, y: u32) -> u8 {
+        if self.stencil.is_empty() {
+            0
+        } else {
+            self.stencil[self.idx(x, y)]
+        }
+    }
+
+    /// [`DepthTarget::set_stencil`] for a pixel of the band.
+    pub(crate) fn set_stencil(&mut self, x: u32, y: u32, s: u8) {
+        assert!(!self.stencil.is_empty(), "depth buffer has no stencil");
         let i = self.idx(x, y);
         self.stencil[i] = s;
     }

@@ -64,16 +64,18 @@ impl TexFormat {
 
 /// Interleave the low 32 bits of `x` (even bits) and `y` (odd bits).
 pub fn morton2(x: u32, y: u32) -> u64 {
-    fn spread(v: u32) -> u64 {
-        let mut v = v as u64;
-        v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
-        v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
-        v = (v | (v << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-        v = (v | (v << 2)) & 0x3333_3333_3333_3333;
-        v = (v | (v << 1)) & 0x5555_5555_5555_5555;
-        v
-    }
     spread(x) | (spread(y) << 1)
+}
+
+/// The bits of `v` on the even bit positions.
+fn spread(v: u32) -> u64 {
+    let mut v = v as u64;
+    v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
+    v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
+    v = (v | (v << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    v = (v | (v << 2)) & 0x3333_3333_3333_3333;
+    v = (v | (v << 1)) & 0x5555_5555_5555_5555;
+    v
 }
 
 /// One mip level.
@@ -103,6 +105,24 @@ impl MipLevel {
             ey >> m
         };
         ((high as u64) << (2 * m)) | low
+    }
+
+    /// Element column `ex`'s bits of its element index: the index of
+    /// element `(ex, ey)` is `element_column(ex) | element_row(ey)` (the two
+    /// share no bit), so a sampler reading two columns of two rows computes
+    /// two of each.
+    pub(crate) fn element_column(&self, ex: u32) -> u64 {
+        let m = self.log_w.min(self.log_h);
+        let high = if self.log_w > self.log_h { ex >> m } else { 0 };
+        ((high as u64) << (2 * m)) | spread(ex & ((1u32 << m) - 1))
+    }
+
+    /// Element row `ey`'s bits of its element index (see
+    /// [`MipLevel::element_column`]).
+    pub(crate) fn element_row(&self, ey: u32) -> u64 {
+        let m = self.log_w.min(self.log_h);
+        let high = if self.log_w > self.log_h { 0 } else { ey >> m };
+        ((high as u64) << (2 * m)) | (spread(ey & ((1u32 << m) - 1)) << 1)
     }
 
     /// The level's texels, row-major.
@@ -264,4 +284,29 @@ fn downsample(w: u32, h: u32, src: &[[u8; 4]]) -> (u32, u32, Vec<[u8; 4]>) {
         }
     }
     (nw, nh, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_element_index_is_its_column_bits_or_its_row_bits() {
+        let mut alloc = Allocator::default();
+        for (w, h) in [(64, 64), (128, 16), (16, 128), (37, 5), (1, 9)] {
+            for format in [TexFormat::Rgba8, TexFormat::Bc1, TexFormat::Bc3] {
+                let t = Texture::from_fn(w, h, format, &mut alloc, |x, y| [x as u8, y as u8, 0, 0]);
+                for l in t.levels() {
+                    let bd = format.block_dim();
+                    for ey in 0..l.height.div_ceil(bd) {
+                        for ex in 0..l.width.div_ceil(bd) {
+                            let (c, r) = (l.element_column(ex), l.element_row(ey));
+                            assert_eq!(c & r, 0);
+                            assert_eq!(c | r, l.element_index(ex, ey), "{w}x{h} ({ex}, {ey})");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -344,8 +344,11 @@ fn rendering_is_deterministic_and_independent_of_threads() {
     let a = run(1, 1);
     let b = run(1, 1);
     assert!(a.0 == b.0 && a.1 == b.1 && a.2 == b.2);
-    let c = run(2, 1);
-    assert!(a.0 == c.0 && a.1 == c.1);
+    for threads in [2, 3, 4] {
+        let c = run(threads, 1);
+        assert!(a.0 == c.0 && a.1 == c.1, "{threads} threads");
+        assert_eq!(a.2, c.2, "{threads} threads");
+    }
     let other = run(1, 0);
     assert!(a.1 != other.1, "the camera path moved nothing");
 }

@@ -1,13 +1,16 @@
 //! (h) Determinism of the pipeline: a small frame with a perspective,
 //! near-clipped textured floor, a stencil pass, a blended pass and MRT gives
 //! the identical record sequence and identical pixels on every run, on
-//! this thread or another.
+//! this thread or another; and for any thread count, with the front end
+//! on a thread of its own and the back end shared out by bands of rows
+//! (immediate mode and tile by tile, full-screen passes with blending
+//! included).
 
 use gfxcache_render::{
     Allocator, Blend, ColorFormat, ColorTarget, CompareFunc, CullMode, DepthFormat, DepthState,
-    DepthTarget, Draw, Filter, FragmentOutput, Fragments, IndexBuffer, IndexFormat, Mat4, Pipeline,
-    Sampler, State, StencilFace, StencilOp, StencilState, TexFormat, Texture, Vec3, Vertex,
-    VertexBuffer,
+    DepthTarget, Draw, Filter, FragmentOutput, FragmentShader, Fragments, IndexBuffer, IndexFormat,
+    Mat4, Pipeline, Sampler, State, StencilFace, StencilOp, StencilState, TbrConfig, TbrStats,
+    TexFormat, Texture, Vec3, Vertex, VertexBuffer,
 };
 use gfxcache_trace::{PassKind, Record, Stream};
 
@@ -257,5 +260,254 @@ fn front_end_thread_changes_nothing() {
         assert!(a.0 == b.0, "records differ with {threads} threads");
         assert!(a.1 == b.1, "pixels differ with {threads} threads");
         assert_eq!(a.2, b.2);
+    }
+}
+
+/// What [`banded`] made: records, every target's pixels (colour, HDR,
+/// depth), statistics, tile counters, and the rounds shared out.
+struct Banded {
+    records: Vec<Record>,
+    pixels: (Vec<[u8; 4]>, Vec<[u8; 4]>, Vec<f32>),
+    stats: gfxcache_render::Stats,
+    tbr: TbrStats,
+    shared: u64,
+}
+
+/// A shader that samples a texture and discards a third of the pixels
+/// (forcing late Z).
+struct Cutout<'a> {
+    tex: &'a Texture,
+    sampler: Sampler,
+}
+
+impl FragmentShader for Cutout<'_> {
+    fn shade(&self, f: &mut Fragments<'_>, o: &mut FragmentOutput) {
+        let uv = f.uv(0);
+        let c = f.sample(self.tex, &self.sampler, &uv);
+        for (i, [x, y]) in f.pixels().into_iter().enumerate() {
+            if (x + 2 * y) % 3 == 0 {
+                o.kill |= 1 << i;
+            }
+            o.color[0][i] = c[i];
+            o.color[1][i] = [c[i][2], c[i][1], c[i][0], 1.0];
+        }
+    }
+
+    fn discards(&self) -> bool {
+        true
+    }
+}
+
+/// A frame on a 100x70 screen (neither a multiple of the 8-row bands nor
+/// of the tiles), immediate mode or tile by tile, through a pipeline
+/// allowed `threads` threads: a textured floor writing depth and stencil
+/// into two targets, a wall whose shader discards (late Z), a full-screen
+/// triangle alpha-blended over both targets where the stencil is set, and
+/// a full-screen additive pass writing only red and green (which reads
+/// the destination).
+fn banded(threads: usize, tbr: Option<TbrConfig>) -> Banded {
+    let (w, h) = (100, 70);
+    let mut alloc = Allocator::default();
+    let tex = Texture::from_fn(64, 64, TexFormat::Rgba8, &mut alloc, |x, y| {
+        [(x * 4) as u8, (y * 4) as u8, ((x ^ y) * 4) as u8, 255]
+    });
+    let aniso = Sampler::new(Filter::Anisotropic);
+    let mut p = Pipeline::new();
+    p.set_threads(threads);
+    p.set_tbr(tbr);
+    let rt = p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba8, &mut alloc));
+    let hdr = p.add_color(ColorTarget::new(w, h, ColorFormat::Rgba16F, &mut alloc));
+    let ds = p.add_depth(DepthTarget::new(w, h, DepthFormat::D24S8, &mut alloc));
+    p.set_depth_stored(ds, true);
+    let mvp = Mat4::perspective(70f32.to_radians(), 100.0 / 70.0, 0.5, 40.0)
+        * Mat4::look_at(
+            Vec3::new(0.5, 1.0, 2.0),
+            Vec3::new(0.0, 0.0, -3.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        );
+    let quad = |corners: [(f32, f32, f32, f32, f32); 4], alloc: &mut Allocator| {
+        let vb = VertexBuffer::new(
+            corners
+                .iter()
+                .map(|&(x, y, z, u, v)| Vertex::new(Vec3::new(x, y, z), &[u, v]))
+                .collect(),
+            2,
+            alloc,
+        );
+        (
+            vb,
+            IndexBuffer::new(vec![0, 1, 2, 0, 2, 3], IndexFormat::U16, alloc),
+        )
+    };
+    let floor = quad(
+        [
+            (-4.0, 0.0, 4.0, 0.0, 0.0),
+            (4.0, 0.0, 4.0, 4.0, 0.0),
+            (4.0, 0.0, -20.0, 4.0, 12.0),
+            (-4.0, 0.0, -20.0, 0.0, 12.0),
+        ],
+        &mut alloc,
+    );
+    let wall = quad(
+        [
+            (-1.5, -0.5, -4.0, 0.0, 0.0),
+            (1.5, -0.5, -4.0, 3.0, 0.0),
+            (1.5, 2.0, -4.0, 3.0, 2.5),
+            (-1.5, 2.0, -4.0, 0.0, 2.5),
+        ],
+        &mut alloc,
+    );
+    let screen = VertexBuffer::new(
+        [(-1.0, -1.0), (3.0, -1.0), (-1.0, 3.0)]
+            .map(|(x, y)| Vertex::new(Vec3::new(x, y, 0.5), &[(x + 1.0) / 2.0, (1.0 - y) / 2.0]))
+            .to_vec(),
+        2,
+        &mut alloc,
+    );
+    let screen_ib = IndexBuffer::new(vec![0, 1, 2], IndexFormat::U16, &mut alloc);
+    let textured = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
+        let uv = f.uv(0);
+        o.color[0] = f.sample(&tex, &aniso, &uv);
+        for (i, c) in o.color[1].iter_mut().enumerate() {
+            *c = [uv[i][0], uv[i][1], f.quad.depth[i] * 4.0, 1.0];
+        }
+    };
+    let cutout = Cutout {
+        tex: &tex,
+        sampler: Sampler::new(Filter::Trilinear),
+    };
+    let trilinear = Sampler::new(Filter::Trilinear);
+    let overlay = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
+        let uv = f.uv(0);
+        let c = f.sample(&tex, &trilinear, &uv);
+        for i in 0..4 {
+            o.color[0][i] = [c[i][1], c[i][2], c[i][0], 0.4];
+            o.color[1][i] = [2.5 * c[i][0], 0.5, 3.0 * uv[i][1], 0.4];
+        }
+    };
+    let glow = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
+        for (i, [x, y]) in f.pixels().into_iter().enumerate() {
+            o.color[0][i] = [x as f32 / 400.0, y as f32 / 280.0, 1.0, 1.0];
+        }
+    };
+    let targets = [rt, hdr];
+    let on_stencil = |func| StencilState::both(1, StencilFace::new(func, StencilOp::Replace));
+    let full_screen = State {
+        depth: DepthState::DISABLED,
+        cull: CullMode::None,
+        ..State::default()
+    };
+    let mut additive = full_screen.with_blend(Blend::Additive);
+    additive.targets[0].write_mask = 0b0011;
+    let draws = [
+        (
+            &floor,
+            State::default().with_stencil(on_stencil(CompareFunc::Always)),
+            &textured as &dyn FragmentShader,
+        ),
+        (
+            &wall,
+            State::default().with_depth(CompareFunc::LessEqual, true),
+            &cutout,
+        ),
+    ];
+    let mut records = vec![];
+    let mut sink = |r| records.push(r);
+    p.begin_frame(0, &mut sink);
+    p.clear_color(rt, [0.1, 0.1, 0.2, 1.0], &mut sink);
+    p.clear_color(hdr, [0.0, 0.0, 0.0, 1.0], &mut sink);
+    p.clear_depth(ds, 1.0, 0, &mut sink);
+    p.begin_pass("main", PassKind::Forward, &mut sink);
+    for ((vb, ib), state, shader) in draws {
+        let draw = Draw {
+            indices: ib,
+            vertices: vb,
+            mvp,
+            state,
+            color: &targets,
+            depth: Some(ds),
+            shader,
+        };
+        p.draw(&draw, &mut sink);
+    }
+    p.end_pass(&mut sink);
+    p.begin_pass("overlay", PassKind::Post, &mut sink);
+    let blended = full_screen
+        .with_blend(Blend::Alpha)
+        .with_stencil(StencilState::both(
+            1,
+            StencilFace::new(CompareFunc::Equal, StencilOp::Keep),
+        ));
+    for (state, color, shader) in [
+        (blended, &targets[..], &overlay as &dyn FragmentShader),
+        (additive, &targets[..1], &glow),
+    ] {
+        let draw = Draw {
+            indices: &screen_ib,
+            vertices: &screen,
+            mvp: Mat4::IDENTITY,
+            state,
+            color,
+            depth: Some(ds),
+            shader,
+        };
+        p.draw(&draw, &mut sink);
+    }
+    p.end_pass(&mut sink);
+    p.end_frame(0, &mut sink);
+    let depth = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| p.depth(ds).depth(x, y))
+        .collect();
+    Banded {
+        records,
+        pixels: (p.color(rt).to_rgba8(), p.color(hdr).to_rgba8(), depth),
+        stats: *p.stats(),
+        tbr: p.tbr_stats().clone(),
+        shared: p.shared_rounds(),
+    }
+}
+
+#[test]
+fn the_back_end_shared_out_by_bands_changes_nothing() {
+    let tiled = |tile_size, fps, hsr| {
+        Some(TbrConfig {
+            tile_size,
+            fps,
+            hsr,
+            ..TbrConfig::default()
+        })
+    };
+    for tbr in [
+        None,
+        tiled(32, 4, false),
+        tiled(12, 3, true),
+        tiled(6, 4, false),
+    ] {
+        let one = banded(1, tbr);
+        let s = &one.stats;
+        assert_eq!(one.shared, 0);
+        assert!(
+            s.killed_stencil > 0 && s.killed_late_z + s.killed_early_z > 0,
+            "{s:?}"
+        );
+        assert!(s.fragments_written > 0 && s.texels > 0);
+        for threads in [2, 3, 4] {
+            let many = banded(threads, tbr);
+            assert!(
+                many.shared > 0,
+                "{tbr:?}: nothing shared out with {threads} threads"
+            );
+            assert!(
+                one.records == many.records,
+                "{tbr:?}: records differ with {threads} threads"
+            );
+            assert!(
+                one.pixels == many.pixels,
+                "{tbr:?}: pixels differ with {threads} threads"
+            );
+            assert_eq!(one.stats, many.stats, "{tbr:?}, {threads} threads");
+            assert_eq!(one.tbr, many.tbr, "{tbr:?}, {threads} threads");
+        }
     }
 }

@@ -63,10 +63,12 @@
 //! cache, rasterizer, stamp sort) on a scoped thread that fills a fixed set
 //! of recycled batches of 256 triangles (bounded memory) a few batches
 //! ahead, while this thread runs the back end (HiZ, depth/stencil, shading,
-//! colour) on them in triangle order ([`Pipeline::set_threads`]). The front
-//! end reads no target and owns all its state, so records and pixels are
-//! the same for any thread count. The command line also runs the render
-//! caches on another thread.
+//! colour) on them in triangle order, sharing large batches of stamps out
+//! to `threads` threads by bands of screen rows ([`Pipeline::set_threads`]).
+//! The front end reads no target and owns all its state, and a band's
+//! stamps touch only its own rows, so records and pixels are the same for
+//! any thread count. The command line also runs the render caches on
+//! another thread.
 //!
 //! **Tile-based mode.** With [`FrameConfig::tbr`] every pass's draws into
 //! the same targets are one render pass (`submit` ->

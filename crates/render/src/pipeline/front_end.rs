@@ -39,6 +39,16 @@ impl FrontBatch {
         self.quads.clear();
         self.tris.clear();
     }
+
+    /// The `vidx`/`vtx` reads of triangle `t` of the batch.
+    pub(super) fn reads(&self, t: usize) -> &[Access] {
+        let start = if t == 0 {
+            0
+        } else {
+            self.tris[t - 1].accesses_end
+        };
+        &self.accesses[start..self.tris[t].accesses_end]
+    }
 }
 
 /// One triangle of a [`FrontBatch`]: its reads and quads end at these

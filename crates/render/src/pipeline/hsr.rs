@@ -18,7 +18,7 @@
 
 use crate::raster::Quad;
 use crate::state::{CompareFunc, StencilFace, StencilOp};
-use crate::target::DepthTarget;
+use crate::target::DepthRows;
 
 use super::tbr::BinnedTri;
 use super::Draw;
@@ -68,16 +68,22 @@ impl Hsr {
         }
     }
 
+    /// The tile side this resolve is for.
+    pub(super) fn tile(&self) -> u32 {
+        self.tile
+    }
+
     fn index(&self, x: u32, y: u32) -> usize {
         ((y - self.origin.1) * self.tile + (x - self.origin.0)) as usize
     }
 
     /// Resolve the tile at `rect` whose quads are `quads` (with their
-    /// triangles `tris`), from the depths `dt` holds now.
+    /// triangles `tris`), from the depths `dt` (rows holding the tile)
+    /// holds now.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn resolve(
         &mut self,
-        dt: &DepthTarget,
+        dt: &DepthRows,
         rect: [u32; 4],
         quads: &[Quad],
         tris: &[u32],

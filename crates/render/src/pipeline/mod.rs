@@ -55,6 +55,7 @@
 //! but do not sample.
 
 mod back_end;
+mod bands;
 mod binning;
 mod clears;
 mod front_end;
@@ -69,7 +70,8 @@ pub use shader::{FragmentOutput, FragmentShader, Fragments, WritesDepth};
 pub use stats::Stats;
 pub use tbr::{TbrConfig, TbrStats};
 
-use back_end::access;
+use back_end::{access, StampJob};
+use bands::Rounds;
 use binning::Binner;
 use clears::surface_blocks;
 use front_end::FrontBatch;
@@ -122,14 +124,21 @@ pub struct Pipeline {
     pass_open: bool,
     stats: Stats,
     vcache: VertexCache,
-    masks: Vec<u8>,
-    outputs: Vec<FragmentOutput>,
-    tex: Vec<Access>,
-    texels: u64,
     /// Threads a draw may use (see [`Pipeline::set_threads`]).
     threads: usize,
     /// Front-end batches kept between draws (no allocation per batch).
     pool: Vec<FrontBatch>,
+    /// The threads the back end's rounds are shared out to (`bands.rs`),
+    /// with `threads >= 2`.
+    workers: Option<rayon::ThreadPool>,
+    /// The groups of a round, their buffers and scratch, and how many
+    /// rounds were shared out.
+    rounds: Rounds,
+    shared_rounds: u64,
+    /// The stamps of the batch being run, and one stamp's accesses when
+    /// they go straight to the sink.
+    jobs: Vec<StampJob>,
+    direct: Vec<Access>,
     /// Polygon List Builder (see [`Pipeline::set_binning`]): the pass being
     /// binned, its name, and the passes binned so far.
     binning: Option<BinningConfig>,
@@ -150,12 +159,33 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// Let a draw run its front end (index fetch, vertex transform,
-    /// rasterization) on a second thread when `threads >= 2`. The back end
-    /// consumes the front end's batches in triangle order, so records and
-    /// pixels are the same for any thread count.
+    /// With `threads >= 2`, let a draw run its front end (index fetch,
+    /// vertex transform, rasterization) on a thread of its own, ahead of
+    /// the back end, and share the back end's work on large batches of
+    /// stamps (and tile by tile, of tiles) out to `threads` threads by
+    /// bands of screen rows (`bands.rs`). The back end consumes the front
+    /// end's batches in triangle order and the records of the bands go out
+    /// in that order, so records and pixels are the same for any thread
+    /// count. If the threads cannot be started, the back end stays on the
+    /// calling thread (nothing else changes).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads;
+        self.workers = (threads >= 2)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("gfxcache-back-end-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
+    }
+
+    /// How many rounds of the back end (runs of stamps, or tile by tile of
+    /// tiles) went to the threads of [`Pipeline::set_threads`] rather than
+    /// running on the calling thread: how a test knows it saw them shared.
+    pub fn shared_rounds(&self) -> u64 {
+        self.shared_rounds
     }
 
     /// Bin every triangle that covers a pixel to the screen tiles it
@@ -289,7 +319,7 @@ impl Pipeline {
         sink.record(Record::Marker(Marker::DrawBegin { draw: self.draws }));
         self.draws += 1;
         self.stats.draws += 1;
-        self.front_end_batches(draw, w, h, |p, b| p.back_end(draw, b, sink));
+        self.front_end_batches(draw, w, h, |p, b| p.back_end(draw, h, b, sink));
         self.stats.since(&before)
     }
 

@@ -49,15 +49,15 @@ impl Fragments<'_> {
         sampler: &Sampler,
         uv: &[[f32; 2]; 4],
     ) -> [[f32; 4]; 4] {
-        let d = Derivs::from_quad(uv);
+        // One LOD for the quad: its pixels share their derivatives.
+        let lod = sampler.lod_view(tex, &Derivs::from_quad(uv));
         let mut out = [[0.0; 4]; 4];
         for (i, o) in out.iter_mut().enumerate() {
             if self.mask & (1 << i) != 0 {
-                let buf = &mut *self.tex;
-                let s =
-                    sampler.sample_view(tex, uv[i][0], uv[i][1], &d, self.unit, |a| buf.push(a));
-                *self.texels += s.taps as u64;
-                *o = s.color;
+                let (u, v) = (uv[i][0], uv[i][1]);
+                let (color, taps) = sampler.sample_into(tex, &lod, u, v, self.unit, self.tex);
+                *self.texels += taps as u64;
+                *o = color;
             }
         }
         out
@@ -118,8 +118,10 @@ pub struct FragmentOutput {
     pub kill: u8,
 }
 
-/// A fragment shader: called once per quad.
-pub trait FragmentShader {
+/// A fragment shader: called once per quad, from whichever thread runs
+/// the quad's band of the screen (hence `Sync`: a shader reads what it
+/// samples and keeps no state between quads).
+pub trait FragmentShader: Sync {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput);
     /// Whether `out.depth` replaces the interpolated depth (forces late Z).
     fn writes_depth(&self) -> bool {
@@ -131,7 +133,7 @@ pub trait FragmentShader {
     }
 }
 
-impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput)> FragmentShader for F {
+impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput) + Sync> FragmentShader for F {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
         self(frag, out)
     }
@@ -140,7 +142,7 @@ impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput)> FragmentShader for F {
 /// A shader closure that writes depth.
 pub struct WritesDepth<F>(pub F);
 
-impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput)> FragmentShader for WritesDepth<F> {
+impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput) + Sync> FragmentShader for WritesDepth<F> {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
         (self.0)(frag, out)
     }

@@ -47,6 +47,25 @@ impl Stats {
         }
     }
 
+    /// Add `other`'s counts to these.
+    pub fn add(&mut self, other: &Stats) {
+        let o = other;
+        self.draws += o.draws;
+        self.triangles_in += o.triangles_in;
+        self.triangles_after_cull += o.triangles_after_cull;
+        self.vertex_fetches += o.vertex_fetches;
+        self.vertex_cache_hits += o.vertex_cache_hits;
+        self.quads += o.quads;
+        self.fragments += o.fragments;
+        self.fragments_shaded += o.fragments_shaded;
+        self.killed_hiz += o.killed_hiz;
+        self.killed_early_z += o.killed_early_z;
+        self.killed_late_z += o.killed_late_z;
+        self.killed_stencil += o.killed_stencil;
+        self.fragments_written += o.fragments_written;
+        self.texels += o.texels;
+    }
+
     /// Shaded fragments per screen pixel for a `pixels`-pixel screen.
     pub fn overdraw(&self, pixels: u64) -> f64 {
         self.fragments_shaded as f64 / pixels.max(1) as f64

@@ -38,24 +38,19 @@
 //! the tile's blocks; otherwise a block straddling two tiles moves with
 //! the tile holding its origin, so every block still moves once per pass.
 
-use gfxcache_trace::binned::is_tile_buffer;
-use gfxcache_trace::{Marker, Record, RecordSink, Stream};
+use gfxcache_trace::{Access, Marker, Op, Record, RecordSink, Stream};
 
 use crate::raster::Quad;
-use crate::surface::Surface;
+use crate::surface::{Surface, HIZ_TILE};
 
+use super::back_end::{stamp, Scratch, StampSetup};
+use super::bands::{Rounds, TargetRows, PARALLEL_QUADS, ROUND_QUADS};
 use super::binning::{tcor_attributes, Binner};
 use super::front_end::FrontBatch;
 use super::hsr::{self, Hsr};
 use super::tbr::{BinnedTri, LoadOp, TileBins, TileGrid};
-use gfxcache_trace::Op;
 
 use super::{access, ColorId, DepthId, Draw, Pipeline, Stats, STAMP};
-
-/// Whether the back end's record is tile-buffer traffic (on chip).
-fn on_chip(r: &Record) -> bool {
-    matches!(r, Record::Access(a) if is_tile_buffer(a.stream))
-}
 
 /// Each block of `surface` whose top-left pixel lies in `rect`.
 fn tile_blocks(surface: &Surface, rect: [u32; 4], mut f: impl FnMut(u64)) {
@@ -76,9 +71,14 @@ fn tile_blocks(surface: &Surface, rect: [u32; 4], mut f: impl FnMut(u64)) {
 /// What the raster phase of a render pass works from.
 struct RenderPass<'a, 'd> {
     draws: &'a [Draw<'d>],
+    /// Per draw: what its stamps need besides the pixels.
+    setups: &'a [StampSetup<'d>],
     bins: &'a TileBins,
     /// Per draw, whether HSR may hide its fragments.
     eligible: &'a [bool],
+    /// Whether HSR runs (some draw is eligible).
+    hsr: bool,
+    tile_size: u32,
     fps: u16,
     colors: &'a [Transfer],
     depth: Transfer,
@@ -136,91 +136,167 @@ impl Pipeline {
         }
         self.tbr_stats.render_passes += 1;
         let eligible: Vec<bool> = draws.iter().map(hsr::eligible).collect();
-        let mut hsr = (cfg.hsr && eligible.iter().any(|&e| e)).then(|| Hsr::new(cfg.tile_size));
+        let setups: Vec<StampSetup> = draws
+            .iter()
+            .map(|d| StampSetup::new(d, &self.colors, &self.depths, true))
+            .collect();
         let pass = RenderPass {
             draws,
+            setups: &setups,
             bins: &bins,
             eligible: &eligible,
+            hsr: cfg.hsr && eligible.iter().any(|&e| e),
+            tile_size: cfg.tile_size,
             fps,
             colors: &colors,
             depth,
         };
-        for tile in cfg.order.sequence(grid.tiles_x, grid.tiles_y) {
-            self.render_tile(&pass, tile, grid.rect(tile), &mut hsr, sink);
+        let order = cfg.order.sequence(grid.tiles_x, grid.tiles_y);
+        let mut t0 = 0;
+        while t0 < order.len() {
+            let (mut t1, mut quads) = (t0, 0);
+            while t1 < order.len() && quads < ROUND_QUADS {
+                quads += bins.quads[order[t1] as usize].len();
+                t1 += 1;
+            }
+            self.raster_round(&pass, &grid, &order[t0..t1], quads, sink);
+            t0 = t1;
+        }
+        for g in &mut self.rounds.groups {
+            let scr = &mut g.scratch;
+            self.stats.add(&std::mem::take(&mut scr.stats));
+            self.tbr_stats.hsr_hidden += std::mem::take(&mut scr.hsr_hidden);
+            for (total, n) in self
+                .tbr_stats
+                .quads_per_fp
+                .iter_mut()
+                .zip(&mut scr.quads_per_fp)
+            {
+                *total += std::mem::take(n);
+            }
         }
         self.bins = bins;
         self.stats.since(&before)
     }
 
-    /// One tile of the raster phase: `TileBegin`, the loads, the tile's
-    /// stamps round-robin over the fragment processors (only the visible
-    /// fragments with HSR), the stores, `TileEnd`.
-    fn render_tile(
+    /// The raster phase for a run of `tiles` (in traversal order) holding
+    /// `quads` quads: shared out by bands of tile rows when the pipeline
+    /// has threads and the run is large, else tile after tile here; the
+    /// records go out tile after tile either way.
+    fn raster_round(
+        &mut self,
+        pass: &RenderPass,
+        grid: &TileGrid,
+        tiles: &[u32],
+        quads: usize,
+        sink: &mut impl RecordSink,
+    ) {
+        let first = &pass.draws[0];
+        let height = grid.height;
+        match &self.workers {
+            Some(pool) if quads >= PARALLEL_QUADS => {
+                self.shared_rounds += 1;
+                // A band holds whole tiles and whole HiZ tiles.
+                let band_rows = lcm(grid.tile, HIZ_TILE);
+                let rounds = &mut self.rounds;
+                rounds.plan(
+                    tiles.len(),
+                    (height, band_rows),
+                    pool.current_num_threads(),
+                    |j| grid.rect(tiles[j])[1] / band_rows,
+                    |j| pass.bins.quads[tiles[j] as usize].len() as u64,
+                );
+                let groups = rounds.cuts.len() - 1;
+                let rows = TargetRows::split(
+                    &mut self.colors,
+                    &mut self.depths,
+                    first.color,
+                    first.depth,
+                    &rounds.cuts,
+                );
+                Rounds::run(
+                    &mut rounds.groups[..groups],
+                    rows,
+                    pool,
+                    |j, px, out, scr| {
+                        raster_tile(pass, tiles[j], grid.rect(tiles[j]), px, scr, out)
+                    },
+                );
+                for (j, &tile) in tiles.iter().enumerate() {
+                    let rect = grid.rect(tile);
+                    self.open_tile(pass, tile, rect, sink);
+                    for &a in self.rounds.accesses(j) {
+                        sink.record(Record::Access(a));
+                    }
+                    self.close_tile(pass, tile, rect, sink);
+                }
+            }
+            _ => {
+                if self.rounds.groups.is_empty() {
+                    self.rounds.groups.push(Default::default());
+                }
+                let mut out = std::mem::take(&mut self.direct);
+                let mut scr = std::mem::take(&mut self.rounds.groups[0].scratch);
+                for &tile in tiles {
+                    let rect = grid.rect(tile);
+                    self.open_tile(pass, tile, rect, sink);
+                    out.clear();
+                    let cuts = [0, height];
+                    let mut px = TargetRows::split(
+                        &mut self.colors,
+                        &mut self.depths,
+                        first.color,
+                        first.depth,
+                        &cuts,
+                    );
+                    raster_tile(pass, tile, rect, &mut px[0], &mut scr, &mut out);
+                    for &a in &out {
+                        sink.record(Record::Access(a));
+                    }
+                    self.close_tile(pass, tile, rect, sink);
+                }
+                self.rounds.groups[0].scratch = scr;
+                self.direct = out;
+            }
+        }
+    }
+
+    /// `TileBegin`, then the loads of the tile's targets.
+    fn open_tile(
         &mut self,
         pass: &RenderPass,
         tile: u32,
         rect: [u32; 4],
-        hsr: &mut Option<Hsr>,
         sink: &mut impl RecordSink,
     ) {
-        let (first, bins) = (&pass.draws[0], pass.bins);
         self.tbr_stats.tiles += 1;
         sink.record(Record::Marker(Marker::TileBegin { tile }));
-        self.transfer_tile(first, pass.colors, pass.depth, rect, Op::Read, sink);
-        let (quads, tris) = (&bins.quads[tile as usize], &bins.tris[tile as usize]);
-        if let (Some(h), Some(d)) = (&mut *hsr, first.depth) {
-            let dt = &self.depths[d.0];
-            h.resolve(
-                dt,
-                rect,
-                quads,
-                tris,
-                &bins.attrs,
-                pass.draws,
-                pass.eligible,
-            );
-        }
-        let mut fp = 0u16;
-        let mut i = 0;
-        let mut back_end = |r: Record| {
-            if !on_chip(&r) {
-                sink.record(r)
-            }
-        };
-        while i < quads.len() {
-            let key = (quads[i].y / STAMP, quads[i].x / STAMP);
-            let mut j = i + 1;
-            while j < quads.len()
-                && tris[j] == tris[i]
-                && (quads[j].y / STAMP, quads[j].x / STAMP) == key
-            {
-                j += 1;
-            }
-            let t = &bins.attrs[tris[i] as usize];
-            let d = &pass.draws[t.draw as usize];
-            let stamp = match &mut *hsr {
-                Some(h) if pass.eligible[t.draw as usize] => {
-                    h.quads.clear();
-                    for (k, q) in quads.iter().enumerate().take(j).skip(i) {
-                        let mask = h.visible(k, q);
-                        self.tbr_stats.hsr_hidden += u64::from((q.mask & !mask).count_ones());
-                        if mask != 0 {
-                            h.quads.push(Quad { mask, ..*q });
-                        }
-                    }
-                    &h.quads[..]
-                }
-                _ => &quads[i..j],
-            };
-            i = j;
-            if stamp.is_empty() {
-                continue;
-            }
-            self.stamp(d, stamp, &t.attrs, fp, &mut back_end);
-            self.tbr_stats.quads_per_fp[fp as usize] += stamp.len() as u64;
-            fp = (fp + 1) % pass.fps;
-        }
-        self.transfer_tile(first, pass.colors, pass.depth, rect, Op::Write, sink);
+        self.transfer_tile(
+            &pass.draws[0],
+            pass.colors,
+            pass.depth,
+            rect,
+            Op::Read,
+            sink,
+        );
+    }
+
+    /// The stores of the tile's targets, then `TileEnd`.
+    fn close_tile(
+        &mut self,
+        pass: &RenderPass,
+        tile: u32,
+        rect: [u32; 4],
+        sink: &mut impl RecordSink,
+    ) {
+        self.transfer_tile(
+            &pass.draws[0],
+            pass.colors,
+            pass.depth,
+            rect,
+            Op::Write,
+            sink,
+        );
         sink.record(Record::Marker(Marker::TileEnd { tile }));
     }
 
@@ -237,11 +313,19 @@ impl Pipeline {
         binner: &mut Binner,
         sink: &mut impl RecordSink,
     ) {
-        self.each_drawn(batch, sink, |_, t, quads, _| {
+        // Binning sends nothing, so the batch's reads may all go first.
+        for &a in &batch.accesses {
+            sink.record(Record::Access(a));
+        }
+        self.each_triangle(batch, |_, t, quads| {
+            let Some(quads) = quads else {
+                return;
+            };
+            let quads = &batch.quads[quads];
             binner.add(quads, tcor_attributes(draw.vertices.attr_count));
             let tri = bins.attrs.len() as u32;
             bins.attrs.push(BinnedTri {
-                attrs: t.attrs,
+                attrs: batch.tris[t].attrs,
                 draw: draw_index,
             });
             for q in quads {
@@ -400,4 +484,91 @@ impl Pipeline {
             self.depth_load[i] = LoadOp::Load;
         }
     }
+}
+
+/// The stamps of one tile of the raster phase, round-robin over the
+/// fragment processors (only the visible fragments with HSR), on the rows
+/// `px` of the render pass's targets (which hold the tile).
+fn raster_tile(
+    pass: &RenderPass,
+    tile: u32,
+    rect: [u32; 4],
+    px: &mut TargetRows,
+    scr: &mut Scratch,
+    out: &mut Vec<Access>,
+) {
+    let bins = pass.bins;
+    let (quads, tris) = (&bins.quads[tile as usize], &bins.tris[tile as usize]);
+    if scr.quads_per_fp.len() < pass.fps as usize {
+        scr.quads_per_fp.resize(pass.fps as usize, 0);
+    }
+    let mut kept = scr.hsr.take().filter(|h| h.tile() == pass.tile_size);
+    let mut hsr: Option<&mut Hsr> = match (pass.hsr, &px.depth) {
+        (true, Some(dt)) => {
+            let h = kept.get_or_insert_with(|| Hsr::new(pass.tile_size));
+            h.resolve(
+                dt,
+                rect,
+                quads,
+                tris,
+                &bins.attrs,
+                pass.draws,
+                pass.eligible,
+            );
+            Some(h)
+        }
+        _ => None,
+    };
+    let mut fp = 0u16;
+    let mut i = 0;
+    while i < quads.len() {
+        let key = (quads[i].y / STAMP, quads[i].x / STAMP);
+        let mut j = i + 1;
+        while j < quads.len()
+            && tris[j] == tris[i]
+            && (quads[j].y / STAMP, quads[j].x / STAMP) == key
+        {
+            j += 1;
+        }
+        let t = &bins.attrs[tris[i] as usize];
+        let stamp_quads = match &mut hsr {
+            Some(h) if pass.eligible[t.draw as usize] => {
+                h.quads.clear();
+                for (k, q) in quads.iter().enumerate().take(j).skip(i) {
+                    let mask = h.visible(k, q);
+                    scr.hsr_hidden += u64::from((q.mask & !mask).count_ones());
+                    if mask != 0 {
+                        h.quads.push(Quad { mask, ..*q });
+                    }
+                }
+                &h.quads[..]
+            }
+            _ => &quads[i..j],
+        };
+        i = j;
+        if stamp_quads.is_empty() {
+            continue;
+        }
+        scr.quads_per_fp[fp as usize] += stamp_quads.len() as u64;
+        stamp(
+            &pass.setups[t.draw as usize],
+            px,
+            scr,
+            stamp_quads,
+            &t.attrs,
+            fp,
+            out,
+        );
+        fp = (fp + 1) % pass.fps;
+    }
+    scr.hsr = kept;
+}
+
+/// The least common multiple of `a` and `b` (both positive).
+fn lcm(a: u32, b: u32) -> u32 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
 }

@@ -39,7 +39,8 @@
 //! runs on a thread of its own and sends batches of records (with the
 //! binned passes between them) in order through a bounded channel to the
 //! consumer side on the calling thread, and it runs large draws' front ends
-//! on a third ([`crate::frame`]); with 1 everything runs on the calling
+//! on a third and shares its back end out to `threads` more by bands of
+//! screen rows ([`crate::frame`]); with 1 everything runs on the calling
 //! thread. Neither the stage nor the sink has to be `Send`, and the sink
 //! sees the same stream either way: output never depends on the thread
 //! count.

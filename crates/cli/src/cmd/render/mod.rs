@@ -83,8 +83,10 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Threads: 2 or more run each large draw's front end (fetch,
-    /// rasterization) ahead of its back end, and the render caches and the
-    /// trace writer behind them. Results do not depend on it.
+    /// rasterization) ahead of its back end, share the back end (depth,
+    /// shading, colour) out to this many threads by bands of screen rows,
+    /// and run the render caches and the trace writer behind them. Results
+    /// do not depend on it.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     #[command(flatten)]

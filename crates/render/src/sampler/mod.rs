@@ -37,8 +37,12 @@
 use gfxcache_trace::{Access, Op, Stream};
 
 use crate::surface::BLOCK_BYTES;
-use crate::target::{ColorTarget, DepthTarget};
+use crate::target::{ColorPixels, ColorTarget, DepthTarget};
 use crate::texture::Texture;
+
+mod texels;
+
+use texels::{ColorLevel, DepthLevel, LevelTexels, TextureLevel};
 
 /// What a sampler reads: a mipmapped texture, or a render target sampled
 /// in place at its surface's addresses (render-to-texture).
@@ -149,8 +153,14 @@ pub enum Wrap {
 }
 
 impl Wrap {
+    #[inline]
     fn apply(self, i: i64, n: u32) -> u32 {
         let n = n as i64;
+        // Every mode leaves a coordinate inside the level as it is (and
+        // most taps are inside): no division for those.
+        if (0..n).contains(&i) {
+            return i as u32;
+        }
         (match self {
             Wrap::Repeat => i.rem_euclid(n),
             Wrap::MirroredRepeat => {
@@ -243,7 +253,50 @@ pub struct Sample {
 
 fn quantize(v: f32) -> f32 {
     let s = (1u32 << FRAC_BITS) as f32;
-    (v * s).round() / s
+    round(v * s) / s
+}
+
+/// `v.floor()`, the same value (signed zeros included) without the
+/// library call the baseline x86-64 target makes for it.
+#[inline]
+fn floor(v: f32) -> f32 {
+    // 2^23: from there on every f32 is an integer.
+    if v.is_nan() || v.abs() >= 8_388_608.0 {
+        return v.floor();
+    }
+    let t = v as i32 as f32;
+    let f = if t > v { t - 1.0 } else { t };
+    f.copysign(v)
+}
+
+/// `v.round()` (halves away from zero), the same value (signed zeros
+/// included) without the library call.
+#[inline]
+fn round(v: f32) -> f32 {
+    if v.is_nan() || v.abs() >= 8_388_608.0 {
+        return v.round();
+    }
+    let t = v as i32 as f32;
+    // Exact: the fraction of a float below 2^23.
+    let d = v - t;
+    let r = if d >= 0.5 {
+        t + 1.0
+    } else if d <= -0.5 {
+        t - 1.0
+    } else {
+        t
+    };
+    r.copysign(v)
+}
+
+/// One texel a sample reads, with its block.
+#[derive(Clone, Copy)]
+struct TapAt {
+    level: u32,
+    x: u32,
+    y: u32,
+    weight: f32,
+    block: u64,
 }
 
 impl Sampler {
@@ -338,85 +391,135 @@ impl Sampler {
         mut tap: impl FnMut(Tap),
     ) -> Lod {
         let lod = self.lod_view(tex, d);
-        match self.filter {
-            Filter::Point => {
-                let level = (lod.lod + 0.5).floor() as u32;
-                let (lw, lh) = tex.level_size(level);
-                let x = (u * lw as f32).floor() as i64;
-                let y = (v * lh as f32).floor() as i64;
-                tap(Tap {
-                    level,
-                    x: self.wrap_u.apply(x, lw),
-                    y: self.wrap_v.apply(y, lh),
-                    weight: 1.0,
-                });
-            }
-            Filter::Bilinear => {
-                let level = (lod.lod + 0.5).floor() as u32;
-                self.bilinear(tex, level, u, v, 1.0, &mut tap);
-            }
-            Filter::Trilinear => self.trilinear(tex, lod.lod, u, v, 1.0, &mut tap),
-            Filter::Anisotropic => {
-                let n = lod.probes;
-                let weight = 1.0 / n as f32;
-                for i in 0..n {
-                    let t = (i as f32 + 0.5) / n as f32 - 0.5;
-                    let pu = u + lod.axis[0] * t;
-                    let pv = v + lod.axis[1] * t;
-                    self.trilinear(tex, lod.lod, pu, pv, weight, &mut tap);
-                }
-            }
-        }
+        self.each_tap(tex, &lod, u, v, |t, _| {
+            tap(Tap {
+                level: t.level,
+                x: t.x,
+                y: t.y,
+                weight: t.weight,
+            })
+        });
         lod
     }
 
-    fn trilinear(
+    /// Every texel sampling `tex` at `(u, v)` with `lod` reads, in a fixed
+    /// order, with its value: the view's kind chosen once, then the
+    /// filter's loop on it.
+    fn each_tap(
         &self,
         tex: TexView<'_>,
-        lod: f32,
+        lod: &Lod,
         u: f32,
         v: f32,
-        weight: f32,
-        tap: &mut impl FnMut(Tap),
+        tap: impl FnMut(TapAt, [f32; 4]),
     ) {
-        let base = lod.floor();
-        let frac = lod - base;
-        let level = base as u32;
-        if frac == 0.0 || level + 1 >= tex.level_count() {
-            self.bilinear(tex, level, u, v, weight, tap);
-        } else {
-            self.bilinear(tex, level, u, v, weight * (1.0 - frac), tap);
-            self.bilinear(tex, level + 1, u, v, weight * frac, tap);
+        match tex {
+            TexView::Texture(t) => {
+                let levels = t.level_count();
+                self.taps(|l| TextureLevel::new(t, l), levels, lod, u, v, tap)
+            }
+            TexView::Color(c) => match c.pixels() {
+                ColorPixels::Rgba8(p) => self.taps(|_| ColorLevel::new(c, p), 1, lod, u, v, tap),
+                ColorPixels::Rgba16F(p) => self.taps(|_| ColorLevel::new(c, p), 1, lod, u, v, tap),
+            },
+            TexView::Depth(d) => self.taps(|_| DepthLevel::new(d), 1, lod, u, v, tap),
         }
     }
 
-    fn bilinear(
+    /// The filter's taps on the levels `level_at` gives (`levels` of them).
+    fn taps<L: LevelTexels>(
         &self,
-        tex: TexView<'_>,
+        level_at: impl Fn(u32) -> L,
+        levels: u32,
+        lod: &Lod,
+        u: f32,
+        v: f32,
+        mut tap: impl FnMut(TapAt, [f32; 4]),
+    ) {
+        match self.filter {
+            Filter::Point => {
+                let level = floor(lod.lod + 0.5) as u32;
+                let l = level_at(level);
+                let (lw, lh) = l.size();
+                let x = self.wrap_u.apply(floor(u * lw as f32) as i64, lw);
+                let y = self.wrap_v.apply(floor(v * lh as f32) as i64, lh);
+                let block = l.block(l.column(x), l.row(y));
+                let weight = 1.0;
+                tap(
+                    TapAt {
+                        level,
+                        x,
+                        y,
+                        weight,
+                        block,
+                    },
+                    l.fetch(x, y),
+                );
+            }
+            Filter::Bilinear => {
+                let level = floor(lod.lod + 0.5) as u32;
+                self.bilinear(&level_at(level), level, u, v, 1.0, &mut tap);
+            }
+            Filter::Trilinear | Filter::Anisotropic => {
+                let base = floor(lod.lod);
+                let frac = lod.lod - base;
+                let level = base as u32;
+                let near = level_at(level);
+                let far = (frac != 0.0 && level + 1 < levels).then(|| level_at(level + 1));
+                let mut trilinear = |u: f32, v: f32, weight: f32| match &far {
+                    None => self.bilinear(&near, level, u, v, weight, &mut tap),
+                    Some(far) => {
+                        self.bilinear(&near, level, u, v, weight * (1.0 - frac), &mut tap);
+                        self.bilinear(far, level + 1, u, v, weight * frac, &mut tap);
+                    }
+                };
+                if self.filter == Filter::Trilinear {
+                    trilinear(u, v, 1.0);
+                } else {
+                    let n = lod.probes;
+                    let weight = 1.0 / n as f32;
+                    for i in 0..n {
+                        let t = (i as f32 + 0.5) / n as f32 - 0.5;
+                        trilinear(u + lod.axis[0] * t, v + lod.axis[1] * t, weight);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The 2x2 texels around `(u, v)` on level `level` (`l`), row by row.
+    #[inline(always)]
+    fn bilinear<L: LevelTexels>(
+        &self,
+        l: &L,
         level: u32,
         u: f32,
         v: f32,
         weight: f32,
-        tap: &mut impl FnMut(Tap),
+        tap: &mut impl FnMut(TapAt, [f32; 4]),
     ) {
-        let (lw, lh) = tex.level_size(level);
+        let (lw, lh) = l.size();
         let s = quantize(u * lw as f32 - 0.5);
         let t = quantize(v * lh as f32 - 0.5);
-        let (s0, t0) = (s.floor(), t.floor());
+        let (s0, t0) = (floor(s), floor(t));
         let (fs, ft) = (s - s0, t - t0);
         let (x0, y0) = (s0 as i64, t0 as i64);
         let xs = [self.wrap_u.apply(x0, lw), self.wrap_u.apply(x0 + 1, lw)];
         let ys = [self.wrap_v.apply(y0, lh), self.wrap_v.apply(y0 + 1, lh)];
+        let columns = xs.map(|x| l.column(x));
+        let rows = ys.map(|y| l.row(y));
         let wx = [1.0 - fs, fs];
         let wy = [1.0 - ft, ft];
         for j in 0..2 {
             for i in 0..2 {
-                tap(Tap {
+                let at = TapAt {
                     level,
                     x: xs[i],
                     y: ys[j],
                     weight: weight * wx[i] * wy[j],
-                });
+                    block: l.block(columns[i], rows[j]),
+                };
+                tap(at, l.fetch(xs[i], ys[j]));
             }
         }
     }
@@ -447,38 +550,147 @@ impl Sampler {
         unit: u16,
         mut sink: impl FnMut(Access),
     ) -> Sample {
+        let lod = self.lod_view(tex, d);
         let mut color = [0.0f32; 4];
-        let mut blocks = [0u64; MAX_TAPS];
-        let mut nblocks = 0usize;
         let mut taps = 0u32;
-        let lod = self.footprint_view(tex, u, v, d, |t| {
+        let mut blocks = [0u64; MAX_TAPS];
+        let mut n = 0usize;
+        self.each_tap(tex, &lod, u, v, |t, texel| {
             taps += 1;
-            let texel = tex.fetch(t.level, t.x, t.y);
-            for (c, v) in color.iter_mut().zip(texel) {
-                *c += t.weight * v;
-            }
-            let block = tex.texel_addr(t.level, t.x, t.y) & !(BLOCK_BYTES - 1);
-            // Neighbouring taps mostly share a block: test the last first.
-            let repeat = nblocks > 0 && blocks[nblocks - 1] == block;
-            if !repeat && !blocks[..nblocks].contains(&block) {
-                blocks[nblocks] = block;
-                nblocks += 1;
+            accumulate(&mut color, t.weight, texel);
+            let repeat = n > 0 && blocks[n - 1] == t.block;
+            if !repeat && !blocks[..n].contains(&t.block) {
+                blocks[n] = t.block;
+                n += 1;
             }
         });
-        for &addr in &blocks[..nblocks] {
-            sink(Access {
-                addr,
-                size: BLOCK_BYTES as u32,
-                unit,
-                stream: Stream::Tex,
-                op: Op::Read,
-            });
+        for &addr in &blocks[..n] {
+            sink(tex_read(addr, unit));
         }
         Sample {
             color,
             lod,
             taps,
-            blocks: nblocks as u32,
+            blocks: n as u32,
+        }
+    }
+
+    /// The filtered colour of `tex` at `(u, v)` with `lod` (chosen once for
+    /// a quad's pixels, which share their derivatives) and the texels read;
+    /// each distinct block read is appended to `out` once, in the order
+    /// first touched, as a [`Stream::Tex`] read by `unit`.
+    pub(crate) fn sample_into(
+        &self,
+        tex: TexView<'_>,
+        lod: &Lod,
+        u: f32,
+        v: f32,
+        unit: u16,
+        out: &mut Vec<Access>,
+    ) -> ([f32; 4], u32) {
+        let mut color = [0.0f32; 4];
+        let mut taps = 0u32;
+        let start = out.len();
+        // The last block seen on each of the two levels a trilinear tap
+        // alternates between (already reported): neighbouring taps mostly
+        // share it, and it needs no search. `u64::MAX` is no block.
+        let mut recent = [u64::MAX; 2];
+        self.each_tap(tex, lod, u, v, |t, texel| {
+            taps += 1;
+            accumulate(&mut color, t.weight, texel);
+            let last = &mut recent[(t.level & 1) as usize];
+            if *last != t.block {
+                if !out[start..].iter().any(|a| a.addr == t.block) {
+                    out.push(tex_read(t.block, unit));
+                }
+                *last = t.block;
+            }
+        });
+        (color, taps)
+    }
+}
+
+/// `color += weight * texel`, channel by channel.
+#[inline]
+fn accumulate(color: &mut [f32; 4], weight: f32, texel: [f32; 4]) {
+    for (c, v) in color.iter_mut().zip(texel) {
+        *c += weight * v;
+    }
+}
+
+/// A 64 B `tex` read of `block` by `unit`.
+fn tex_read(block: u64, unit: u16) -> Access {
+    Access {
+        addr: block,
+        size: BLOCK_BYTES as u32,
+        unit,
+        stream: Stream::Tex,
+        op: Op::Read,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Floats around every integer up to 2^24, halves, signed zeros,
+    /// tiny and huge values, infinities, and bit patterns from a seeded
+    /// generator.
+    fn samples() -> Vec<f32> {
+        let mut v = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            f32::MIN_POSITIVE,
+        ];
+        v.extend([-f32::MIN_POSITIVE, 1e-30, -1e-30, f32::MAX, f32::MIN]);
+        v.extend([f32::INFINITY, f32::NEG_INFINITY, 8_388_607.5, -8_388_607.5]);
+        v.extend([8_388_608.0, 16_777_217.0, 0.499_999_97, -0.499_999_97]);
+        for k in (0..(1u32 << 24)).step_by(4099) {
+            for x in [k as f32, -(k as f32)] {
+                let up = f32::from_bits(x.to_bits() + 1);
+                let down = f32::from_bits(x.to_bits().saturating_sub(1));
+                v.extend([x, up, down, x + 0.5, x - 0.5, x + 0.25, x - 0.75]);
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            v.push(f32::from_bits((state >> 32) as u32));
+        }
+        v
+    }
+
+    #[test]
+    fn floor_and_round_are_the_library_s_to_the_bit() {
+        for x in samples() {
+            if x.is_nan() {
+                assert!(floor(x).is_nan() && round(x).is_nan());
+                continue;
+            }
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "floor({x:e})");
+            assert_eq!(round(x).to_bits(), x.round().to_bits(), "round({x:e})");
+        }
+    }
+
+    #[test]
+    fn wrapping_inside_a_level_keeps_the_coordinate_and_outside_follows_the_mode() {
+        for n in [1u32, 3, 8, 13] {
+            for i in -40i64..40 {
+                let n64 = n as i64;
+                let m = i.rem_euclid(2 * n64);
+                let mirrored = if m >= n64 { 2 * n64 - 1 - m } else { m };
+                assert_eq!(Wrap::Repeat.apply(i, n) as i64, i.rem_euclid(n64));
+                assert_eq!(Wrap::MirroredRepeat.apply(i, n) as i64, mirrored);
+                assert_eq!(Wrap::Clamp.apply(i, n) as i64, i.clamp(0, n64 - 1));
+            }
         }
     }
 }

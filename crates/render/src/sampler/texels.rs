@@ -1,0 +1,181 @@
+//! One level of a [`TexView`](super::TexView) as the filters' inner loop
+//! reads it: the view's kind is decided once per sample, not once per
+//! texel, and a texel's block is a column part plus a row part, so the
+//! four texels of a bilinear footprint cost two of each.
+
+use crate::surface::{Surface, BLOCK_BYTES};
+use crate::target::{f16_to_f32, ColorTarget, DepthTarget};
+use crate::texture::{MipLevel, Texture};
+
+/// One level of a view: its size, its texels' values and their blocks.
+pub(super) trait LevelTexels {
+    fn size(&self) -> (u32, u32);
+    /// The value of texel `(x, y)`, as [`super::TexView::fetch`] gives it.
+    fn fetch(&self, x: u32, y: u32) -> [f32; 4];
+    /// The part of texel column `x` in its block's address.
+    fn column(&self, x: u32) -> u64;
+    /// The part of texel row `y` in its block's address.
+    fn row(&self, y: u32) -> u64;
+    /// The 64 B block of the texel of column part `column` and row part
+    /// `row`: `texel_addr(x, y) & !63`.
+    fn block(&self, column: u64, row: u64) -> u64;
+}
+
+/// A mip level of a [`Texture`] (Morton-ordered elements).
+pub(super) struct TextureLevel<'a> {
+    level: &'a MipLevel,
+    /// log2 of the texels per element side (0, or 2 for BC formats).
+    element_shift: u32,
+    /// log2 of the bytes per element.
+    bytes_shift: u32,
+}
+
+impl<'a> TextureLevel<'a> {
+    pub(super) fn new(t: &'a Texture, level: u32) -> TextureLevel<'a> {
+        TextureLevel {
+            level: t.level(level),
+            element_shift: t.format.block_dim().trailing_zeros(),
+            bytes_shift: t.format.block_bytes().trailing_zeros(),
+        }
+    }
+}
+
+impl LevelTexels for TextureLevel<'_> {
+    fn size(&self) -> (u32, u32) {
+        (self.level.width, self.level.height)
+    }
+
+    #[inline]
+    fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
+        let i = y as usize * self.level.width as usize + x as usize;
+        self.level.texels()[i].map(|v| v as f32 / 255.0)
+    }
+
+    #[inline]
+    fn column(&self, x: u32) -> u64 {
+        self.level.element_column(x >> self.element_shift) << self.bytes_shift
+    }
+
+    #[inline]
+    fn row(&self, y: u32) -> u64 {
+        self.level.element_row(y >> self.element_shift) << self.bytes_shift
+    }
+
+    #[inline]
+    fn block(&self, column: u64, row: u64) -> u64 {
+        // The two parts have no bit in common, and a level starts on a
+        // block boundary.
+        self.level.base + ((column | row) & !(BLOCK_BYTES - 1))
+    }
+}
+
+/// A colour target's RGBA8 or RGBA16F pixels at its surface's addresses.
+pub(super) struct ColorLevel<'a, P> {
+    pixels: &'a [P],
+    width: u32,
+    height: u32,
+    surface: &'a Surface,
+}
+
+impl<'a, P> ColorLevel<'a, P> {
+    /// `t`, whose pixels are `pixels`.
+    pub(super) fn new(t: &'a ColorTarget, pixels: &'a [P]) -> ColorLevel<'a, P> {
+        ColorLevel {
+            pixels,
+            width: t.width(),
+            height: t.height(),
+            surface: &t.surface,
+        }
+    }
+}
+
+/// A stored pixel's value: unorm in `[0, 1]`, or a half float as stored.
+pub(super) trait Pixel: Copy {
+    fn value(self) -> [f32; 4];
+}
+
+impl Pixel for [u8; 4] {
+    #[inline]
+    fn value(self) -> [f32; 4] {
+        self.map(|v| v as f32 / 255.0)
+    }
+}
+
+impl Pixel for [u16; 4] {
+    #[inline]
+    fn value(self) -> [f32; 4] {
+        self.map(f16_to_f32)
+    }
+}
+
+impl<P: Pixel> LevelTexels for ColorLevel<'_, P> {
+    fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    #[inline]
+    fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
+        self.pixels[y as usize * self.width as usize + x as usize].value()
+    }
+
+    #[inline]
+    fn column(&self, x: u32) -> u64 {
+        self.surface.block_column(x)
+    }
+
+    #[inline]
+    fn row(&self, y: u32) -> u64 {
+        self.surface.block_row(y)
+    }
+
+    #[inline]
+    fn block(&self, column: u64, row: u64) -> u64 {
+        self.surface.base + column + row
+    }
+}
+
+/// A depth target's depths at its surface's addresses (`[z, z, z, 1]`).
+pub(super) struct DepthLevel<'a> {
+    depths: &'a [f32],
+    width: u32,
+    height: u32,
+    surface: &'a Surface,
+}
+
+impl<'a> DepthLevel<'a> {
+    pub(super) fn new(t: &'a DepthTarget) -> DepthLevel<'a> {
+        DepthLevel {
+            depths: t.depths(),
+            width: t.width(),
+            height: t.height(),
+            surface: &t.surface,
+        }
+    }
+}
+
+impl LevelTexels for DepthLevel<'_> {
+    fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    #[inline]
+    fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
+        let z = self.depths[y as usize * self.width as usize + x as usize];
+        [z, z, z, 1.0]
+    }
+
+    #[inline]
+    fn column(&self, x: u32) -> u64 {
+        self.surface.block_column(x)
+    }
+
+    #[inline]
+    fn row(&self, y: u32) -> u64 {
+        self.surface.block_row(y)
+    }
+
+    #[inline]
+    fn block(&self, column: u64, row: u64) -> u64 {
+        self.surface.base + column + row
+    }
+}
