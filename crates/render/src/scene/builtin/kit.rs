@@ -3,6 +3,7 @@
 //! scene files read as "make this, place it there".
 
 use super::shapes::MeshBuilder;
+use crate::graph::Preset;
 use crate::math::{Mat4, Vec3};
 use crate::scene::{
     AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Passes, Scene,
@@ -58,6 +59,21 @@ impl Kit {
         })
     }
 
+    /// A particle sprite (dust, smoke, sparks): blended, double-sided,
+    /// drawn by frame graphs in their particles pass; `emissive` for
+    /// sparks and flames.
+    pub fn particle(&mut self, name: &str, texture: usize, emissive: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            alpha: AlphaMode::Blend,
+            double_sided: true,
+            emissive,
+            particle: true,
+            ..Material::default()
+        })
+    }
+
     pub fn material(&mut self, m: Material) -> usize {
         self.scene.materials.push(m);
         self.scene.materials.len() - 1
@@ -92,6 +108,18 @@ impl Kit {
                     far,
                 })
                 .collect(),
+        };
+    }
+
+    /// The frame structure of the scene's game class, and the classic
+    /// pipeline's passes nearest to it (what the renderer runs until it
+    /// runs presets): deferred shading for the deferred presets, one
+    /// forward pass for the forward ones; every other pass on.
+    pub fn preset(&mut self, preset: Preset) {
+        self.scene.preset = preset;
+        self.scene.passes = Passes {
+            deferred: matches!(preset, Preset::Dx11Deferred | Preset::MobileDeferredLite),
+            ..Passes::default()
         };
     }
 

@@ -3,6 +3,7 @@
 //!
 //! - [`terrain`], [`atrium`], [`city`]: the scenes.
 //! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards).
+//! - [`props`]: props several scenes place (cars, trees, houses, crates).
 //! - [`texgen`]: procedural textures (grass, rock, bricks, marble, facades...).
 //! - [`noise`]: the seeded integer hash, value noise and fbm everything
 //!   random comes from, so every build of a scene is identical.
@@ -15,6 +16,7 @@ pub mod atrium;
 pub mod city;
 mod kit;
 pub mod noise;
+pub mod props;
 pub mod shapes;
 pub mod terrain;
 pub mod texgen;

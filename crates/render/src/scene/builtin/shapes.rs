@@ -1,6 +1,7 @@
 //! Mesh builders for the built-in scenes: boxes, cylinders, cones,
-//! spheres, lathes, arches, heightfield grids and quads, appended into one
-//! [`MeshBuilder`] so a prop made of several parts is one mesh (one draw).
+//! spheres, lathes, tubes, arches, heightfield grids, ribbons and quads,
+//! appended into one [`MeshBuilder`] so a prop made of several parts is
+//! one mesh (one draw).
 //!
 //! Conventions: counter-clockwise front faces seen from outside, unit
 //! normals, uvs in "texture tiles" (world metres times a per-call scale for
@@ -345,6 +346,60 @@ impl MeshBuilder {
                 v3(0.0, -h, 0.0),
                 Vec2::new(1.0, 1.0),
             );
+        }
+    }
+}
+
+impl MeshBuilder {
+    /// A capped round tube from `a` to `b` (pipes, rails, barrels lying
+    /// down): [`MeshBuilder::cylinder`] turned onto the segment; u goes
+    /// around, v along.
+    pub fn tube(&mut self, a: Vec3, b: Vec3, r: f32, segments: u32, rings: u32) {
+        let axis = b - a;
+        let len = axis.length();
+        let y = axis * (1.0 / len);
+        // Any unit vector not along the axis gives the other two.
+        let helper = if y.y.abs() < 0.9 {
+            v3(0.0, 1.0, 0.0)
+        } else {
+            v3(1.0, 0.0, 0.0)
+        };
+        let x = helper.cross(y).normalize();
+        let z = x.cross(y);
+        let m = Mat4::from_cols(x.extend(0.0), y.extend(0.0), z.extend(0.0), a.extend(1.0));
+        let mut c = MeshBuilder::new();
+        c.cylinder(v3(0.0, 0.0, 0.0), r, len, segments, rings);
+        self.append(&c, m);
+    }
+
+    /// A ribbon through `rows` of `(left, right)` edge points (a road, a
+    /// river bank, a border line), `nu` cells across; it faces `across x
+    /// along` (up for a road whose rows run forward with `right` to the
+    /// right). u runs `[0, 1]` across, v is the distance along the left
+    /// edge times `v_per_m`.
+    pub fn strip(&mut self, rows: &[(Vec3, Vec3)], nu: u32, v_per_m: f32) {
+        let base = self.positions.len() as u32;
+        let n = rows.len();
+        let mut dist = 0.0;
+        for (j, &(l, r)) in rows.iter().enumerate() {
+            if j > 0 {
+                dist += (l - rows[j - 1].0).length();
+            }
+            let (prev, next) = (rows[j.saturating_sub(1)], rows[(j + 1).min(n - 1)]);
+            let along = (next.0 + next.1) * 0.5 - (prev.0 + prev.1) * 0.5;
+            let nrm = (r - l).cross(along);
+            for i in 0..=nu {
+                let s = i as f32 / nu as f32;
+                self.vertex(l + (r - l) * s, nrm, (s, dist * v_per_m));
+            }
+        }
+        let row = nu + 1;
+        for j in 0..n as u32 - 1 {
+            for i in 0..nu {
+                let a = base + j * row + i;
+                self.tri(a, a + 1, a + row + 1);
+                self.tri(a, a + row + 1, a + row);
+            }
         }
     }
 }
