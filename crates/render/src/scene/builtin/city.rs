@@ -206,16 +206,9 @@ fn puddles(k: &mut Kit, m: usize) {
         } else {
             (rng.range(15.0, 100.0), CROSS + rng.range(-4.0, 4.0))
         };
-        let mut p = MeshBuilder::new();
-        p.disc(v3(0.0, 0.0, 0.0), 1.0, 20, true);
         let s = rng.range(0.8, 2.2);
-        // Squash one axis for an oval; normals stay +y.
-        for q in &mut p.positions {
-            q.x *= s * 1.6;
-            q.z *= s;
-        }
         b.append(
-            &p,
+            &props::puddle(20, s * 1.6, s),
             Mat4::translation(v3(x, PUDDLE_Y, z)) * Mat4::rotation_y(rng.range(0.0, PI)),
         );
     }

@@ -8,6 +8,7 @@ use crate::math::{Mat4, Vec3};
 use crate::scene::{
     AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Passes, Scene,
 };
+use crate::texture::TexFormat;
 
 pub struct Kit {
     pub scene: Scene,
@@ -38,6 +39,19 @@ impl Kit {
         self.scene.images.len() - 1
     }
 
+    /// An image stored block-compressed, as desktop games ship their
+    /// material textures: BC1 (DXT1) when every texel is opaque, else BC3
+    /// (DXT5). The texels stay as generated (no encoder runs): the
+    /// memory layout and traffic are BC's, the picture is the source's.
+    pub fn image_bc(&mut self, mut img: Image) -> usize {
+        img.format = if img.texels.iter().all(|t| t[3] == 255) {
+            TexFormat::Bc1
+        } else {
+            TexFormat::Bc3
+        };
+        self.image(img)
+    }
+
     /// An opaque textured material.
     pub fn textured(&mut self, name: &str, texture: usize) -> usize {
         self.material(Material {
@@ -55,6 +69,40 @@ impl Kit {
             texture: Some(texture),
             alpha,
             double_sided: alpha != AlphaMode::Opaque,
+            ..Material::default()
+        })
+    }
+
+    /// An opaque textured material tinted by `color` (one texture, many
+    /// paints).
+    pub fn tinted(&mut self, name: &str, texture: usize, color: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            base_color: [color[0], color[1], color[2], 1.0],
+            ..Material::default()
+        })
+    }
+
+    /// A material that glows with `emissive` (lamps, screens, lit panes)
+    /// on top of its lit texture, if any.
+    pub fn emissive(&mut self, name: &str, texture: Option<usize>, emissive: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture,
+            emissive,
+            ..Material::default()
+        })
+    }
+
+    /// An opaque material that samples the reflection (water, wet or
+    /// polished floors), tinted by `color`.
+    pub fn reflective(&mut self, name: &str, texture: usize, color: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            base_color: [color[0], color[1], color[2], 1.0],
+            reflective: true,
             ..Material::default()
         })
     }

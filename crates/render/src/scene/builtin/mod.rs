@@ -14,6 +14,7 @@ use super::Scene;
 
 pub mod atrium;
 pub mod city;
+pub mod corridor;
 mod kit;
 pub mod noise;
 pub mod props;
@@ -96,6 +97,12 @@ pub const BUILTINS: &[Builtin] = &[
         about: "a city crossing at dusk: streets, lit facades, lamps, cars, trees, puddles, glass",
         suite: Suite::Desktop,
         build: city::build,
+    },
+    Builtin {
+        name: "corridor",
+        about: "a BioShock-like art-deco corridor: side rooms, pipes, crates, neon, grates, steam, a gun",
+        suite: Suite::Desktop,
+        build: corridor::build,
     },
 ];
 

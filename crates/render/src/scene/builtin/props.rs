@@ -7,7 +7,7 @@
 use super::noise::Rng;
 use super::shapes::MeshBuilder;
 use crate::math::{Mat4, Vec2, Vec3};
-use std::f32::consts::FRAC_PI_2;
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 fn v3(x: f32, y: f32, z: f32) -> Vec3 {
     Vec3::new(x, y, z)
@@ -174,5 +174,231 @@ pub fn barrel(segments: u32) -> MeshBuilder {
     profile.extend([(r, 0.9), (0.0, 0.9)]);
     let mut b = MeshBuilder::new();
     b.lathe(v3(0.0, 0.0, 0.0), &profile, segments);
+    b
+}
+
+/// A first-person submachine gun of the 1920s-30s, in view-model scale
+/// (metres; the muzzle along -z, the grip at the origin, x to the right):
+/// its metal (receiver, finned barrel, compensator, drum magazine,
+/// sights, screws) and its wood (fore grip, pistol grip, stock), about
+/// ten thousand triangles, the detail of a view model, which fills a
+/// fifth of the screen.
+pub fn submachine_gun() -> (MeshBuilder, MeshBuilder) {
+    let mut metal = MeshBuilder::new();
+    metal.cuboid(v3(-0.024, -0.03, -0.06), v3(0.024, 0.034, 0.2), 20.0);
+    metal.cuboid(v3(-0.018, 0.034, -0.04), v3(0.018, 0.045, 0.16), 20.0);
+    let bore = |z: f32| v3(0.0, 0.012, z);
+    metal.tube(bore(-0.06), bore(-0.44), 0.011, 48, 16);
+    // Cooling fins along the barrel.
+    for i in 0..16 {
+        let z = -0.08 - i as f32 * 0.013;
+        metal.tube(bore(z), bore(z - 0.005), 0.021, 48, 1);
+    }
+    // The compensator: a lathe along the barrel's axis (+y turned to -z).
+    let mut comp = MeshBuilder::new();
+    comp.lathe(
+        v3(0.0, 0.0, 0.0),
+        &[
+            (0.0, 0.0),
+            (0.016, 0.0),
+            (0.016, 0.01),
+            (0.014, 0.012),
+            (0.014, 0.04),
+            (0.017, 0.045),
+            (0.017, 0.06),
+            (0.006, 0.062),
+        ],
+        48,
+    );
+    metal.append(
+        &comp,
+        Mat4::translation(bore(-0.44)) * Mat4::rotation_x(-FRAC_PI_2),
+    );
+    // Drum magazine under the receiver, its axis across.
+    metal.tube(
+        v3(-0.023, -0.095, -0.02),
+        v3(0.023, -0.095, -0.02),
+        0.075,
+        64,
+        4,
+    );
+    metal.tube(
+        v3(-0.026, -0.095, -0.02),
+        v3(0.026, -0.095, -0.02),
+        0.02,
+        24,
+        1,
+    );
+    // Sights, bolt knob, trigger guard and screws.
+    metal.cuboid(v3(-0.012, 0.045, 0.12), v3(0.012, 0.07, 0.13), 20.0);
+    metal.cuboid(v3(-0.002, 0.033, -0.43), v3(0.002, 0.048, -0.42), 20.0);
+    metal.sphere(v3(0.0, 0.05, 0.05), 0.009, 16, 8);
+    let guard: Vec<Vec3> = (0..=12)
+        .map(|i| {
+            let a = i as f32 / 12.0 * PI;
+            v3(0.0, -0.03 - 0.03 * a.sin(), 0.1 + 0.035 * a.cos())
+        })
+        .collect();
+    for w in guard.windows(2) {
+        metal.tube(w[0], w[1], 0.003, 12, 1);
+    }
+    for i in 0..12 {
+        let z = -0.05 + i as f32 * 0.022;
+        for x in [-0.025f32, 0.025] {
+            metal.tube(v3(x, 0.0, z), v3(x * 1.15, 0.0, z), 0.004, 12, 1);
+        }
+    }
+
+    let mut wood = MeshBuilder::new();
+    // Fore grip with finger grooves, below the barrel.
+    let grip: Vec<(f32, f32)> = (0..=16)
+        .map(|i| {
+            let t = i as f32 / 16.0;
+            (0.017 + 0.003 * (t * 4.0 * TAU).cos(), -0.11 * t)
+        })
+        .collect();
+    wood.lathe(v3(0.0, -0.01, -0.16), &grip, 32);
+    wood.disc(v3(0.0, -0.12, -0.16), 0.02, 32, false);
+    // Pistol grip behind the trigger, raked back.
+    let mut pistol = MeshBuilder::new();
+    pistol.cylinder(v3(0.0, -0.1, 0.0), 0.02, 0.1, 32, 6);
+    wood.append(
+        &pistol,
+        Mat4::translation(v3(0.0, -0.02, 0.17)) * Mat4::rotation_x(-0.3),
+    );
+    wood.cuboid(v3(-0.02, -0.05, 0.2), v3(0.02, 0.03, 0.45), 12.0);
+    (metal, wood)
+}
+
+/// The player's gloved right hand and forearm in view-model scale, the
+/// hand around a grip at the origin (pointing -z), the sleeve running
+/// back towards +z.
+pub fn gloved_hand() -> MeshBuilder {
+    let mut b = MeshBuilder::new();
+    let mut palm = MeshBuilder::new();
+    palm.sphere(v3(0.0, 0.0, 0.0), 1.0, 32, 16);
+    b.append(
+        &palm,
+        Mat4::translation(v3(0.035, -0.03, 0.0)) * Mat4::scale(v3(0.04, 0.04, 0.04)),
+    );
+    // Fingers curled round the grip: three phalanges each, with knuckles.
+    for f in 0..4 {
+        let z = -0.03 + f as f32 * 0.02;
+        let pts = [
+            v3(0.05, -0.01, z),
+            v3(0.02, 0.02, z),
+            v3(-0.015, 0.01, z),
+            v3(-0.025, -0.02, z),
+        ];
+        for w in pts.windows(2) {
+            b.tube(w[0], w[1], 0.009, 16, 2);
+            b.sphere(w[1], 0.0095, 12, 6);
+        }
+    }
+    b.tube(v3(0.04, 0.01, -0.04), v3(0.01, 0.03, -0.07), 0.011, 16, 2);
+    // The sleeve: a lathe along +z, widening to the elbow.
+    let sleeve: Vec<(f32, f32)> = (0..=12)
+        .map(|i| {
+            let t = i as f32 / 12.0;
+            (0.035 + 0.02 * t + 0.004 * (t * 9.0).sin(), 0.3 * t)
+        })
+        .collect();
+    let mut arm = MeshBuilder::new();
+    arm.lathe(v3(0.0, 0.0, 0.0), &sleeve, 32);
+    b.append(
+        &arm,
+        Mat4::translation(v3(0.05, -0.04, 0.03)) * Mat4::rotation_x(FRAC_PI_2),
+    );
+    b
+}
+
+/// A table with four chairs around it, standing on the origin.
+pub fn table_and_chairs() -> MeshBuilder {
+    let mut b = MeshBuilder::new();
+    b.cuboid(v3(-0.8, 0.74, -0.45), v3(0.8, 0.79, 0.45), 1.0);
+    for (x, z) in [(-0.7, -0.35), (0.7, -0.35), (-0.7, 0.35), (0.7, 0.35)] {
+        b.tube(v3(x, 0.0, z), v3(x, 0.74, z), 0.03, 16, 2);
+    }
+    let mut chair = MeshBuilder::new();
+    chair.cuboid(v3(-0.22, 0.43, -0.2), v3(0.22, 0.47, 0.2), 2.0);
+    chair.cuboid(v3(-0.22, 0.47, -0.22), v3(0.22, 0.95, -0.18), 2.0);
+    for (x, z) in [(-0.19, -0.17), (0.19, -0.17), (-0.19, 0.17), (0.19, 0.17)] {
+        chair.cuboid(
+            v3(x - 0.02, 0.0, z - 0.02),
+            v3(x + 0.02, 0.43, z + 0.02),
+            2.0,
+        );
+    }
+    for (x, z, yaw) in [
+        (-0.4, -0.7, 0.0),
+        (0.4, -0.7, 0.0),
+        (-0.4, 0.7, PI),
+        (0.4, 0.7, PI),
+    ] {
+        b.append(
+            &chair,
+            Mat4::translation(v3(x, 0.0, z)) * Mat4::rotation_y(yaw),
+        );
+    }
+    b
+}
+
+/// Shelving along x: two uprights and four boards, standing on the
+/// origin, 2 m wide and 2.2 m tall.
+pub fn shelf() -> MeshBuilder {
+    let mut b = MeshBuilder::new();
+    for x in [-1.0f32, 0.96] {
+        b.cuboid(v3(x, 0.0, -0.2), v3(x + 0.04, 2.2, 0.2), 2.0);
+    }
+    for i in 0..4 {
+        let y = 0.1 + i as f32 * 0.6;
+        b.cuboid(v3(-1.0, y, -0.2), v3(1.0, y + 0.03, 0.2), 2.0);
+    }
+    b
+}
+
+/// `n` bottles in a row along x, 0.2 m apart, centred on the origin.
+pub fn bottles(n: u32) -> MeshBuilder {
+    let profile = [
+        (0.0, 0.0),
+        (0.035, 0.0),
+        (0.035, 0.18),
+        (0.012, 0.24),
+        (0.012, 0.3),
+    ];
+    let mut b = MeshBuilder::new();
+    for i in 0..n {
+        let x = (i as f32 - (n - 1) as f32 * 0.5) * 0.2;
+        b.lathe(v3(x, 0.0, 0.0), &profile, 16);
+    }
+    b
+}
+
+/// A puddle: a disc of `segments` stretched to `rx` by `rz` metres,
+/// facing up at the origin.
+pub fn puddle(segments: u32, rx: f32, rz: f32) -> MeshBuilder {
+    let mut p = MeshBuilder::new();
+    p.disc(v3(0.0, 0.0, 0.0), 1.0, segments, true);
+    for q in &mut p.positions {
+        q.x *= rx;
+        q.z *= rz;
+    }
+    p
+}
+
+/// A particle system as one mesh (one draw): `n` sprites, each a pair of
+/// crossed cards `size` metres square centred where `at` puts sprite `i`
+/// (`at` returns the centre and size and may draw from `rng`), turned at
+/// random about the vertical.
+pub fn sprites(
+    rng: &mut Rng,
+    n: u32,
+    mut at: impl FnMut(&mut Rng, u32) -> (Vec3, f32),
+) -> MeshBuilder {
+    let mut b = MeshBuilder::new();
+    for i in 0..n {
+        let (c, s) = at(rng, i);
+        b.cross_cards(c - v3(0.0, s * 0.5, 0.0), s, s, rng.range(0.0, PI));
+    }
     b
 }

@@ -68,6 +68,20 @@ impl MeshBuilder {
     /// A grid of `nu` x `nv` cells over the parallelogram `origin + s*du +
     /// t*dv` (s, t in `[0, 1]`), facing `du x dv`; uv = `(s, t) * uv_scale`.
     pub fn grid(&mut self, origin: Vec3, du: Vec3, dv: Vec3, nu: u32, nv: u32, uv_scale: Vec2) {
+        self.grid_at(origin, du, dv, (nu, nv), Vec2::new(0.0, 0.0), uv_scale);
+    }
+
+    /// [`MeshBuilder::grid`] with uv = `uv0 + (s, t) * uv_scale`, so
+    /// pieces of one surface (a wall around a door) keep one mapping.
+    pub fn grid_at(
+        &mut self,
+        origin: Vec3,
+        du: Vec3,
+        dv: Vec3,
+        (nu, nv): (u32, u32),
+        uv0: Vec2,
+        uv_scale: Vec2,
+    ) {
         let n = du.cross(dv).normalize();
         let base = self.positions.len() as u32;
         for j in 0..=nv {
@@ -76,7 +90,7 @@ impl MeshBuilder {
                 self.vertex(
                     origin + du * s + dv * t,
                     n,
-                    (s * uv_scale.x, t * uv_scale.y),
+                    (uv0.x + s * uv_scale.x, uv0.y + t * uv_scale.y),
                 );
             }
         }
@@ -350,7 +364,56 @@ impl MeshBuilder {
     }
 }
 
+/// A wall face for [`MeshBuilder::wall`]: from `start` along the
+/// horizontal unit vector `along` for `len` metres, `height` tall, facing
+/// `along x up`, with door openings centred at the distances `doors`
+/// (ascending) of `door.x` wide and `door.y` tall, their jambs and soffit
+/// `door.z` deep behind the face.
+pub struct Wall<'a> {
+    pub start: Vec3,
+    pub along: Vec3,
+    pub len: f32,
+    pub height: f32,
+    pub doors: &'a [f32],
+    pub door: Vec3,
+    /// Grid cells of about this many metres.
+    pub cell: f32,
+    /// uv = metres times this, continuous across the openings.
+    pub uv_per_m: Vec2,
+}
+
 impl MeshBuilder {
+    /// A wall with door openings (see [`Wall`]).
+    pub fn wall(&mut self, w: &Wall) {
+        let (up, along, uv) = (v3(0.0, 1.0, 0.0), w.along, w.uv_per_m);
+        let back = up.cross(along) * w.door.z;
+        let cells = |m: f32| ((m / w.cell).ceil() as u32).max(1);
+        let piece = |b: &mut MeshBuilder, a: f32, z: f32, y0: f32, y1: f32| {
+            b.grid_at(
+                w.start + along * a + up * y0,
+                along * (z - a),
+                up * (y1 - y0),
+                (cells(z - a), cells(y1 - y0)),
+                Vec2::new(a * uv.x, y0 * uv.y),
+                Vec2::new((z - a) * uv.x, (y1 - y0) * uv.y),
+            );
+        };
+        let (dw, dh, depth) = (w.door.x, w.door.y, w.door.z);
+        let mut at = 0.0;
+        for &d in w.doors {
+            let (a, z) = (d - dw * 0.5, d + dw * 0.5);
+            piece(self, at, a, 0.0, w.height);
+            piece(self, a, z, dh, w.height);
+            let (pa, pz) = (w.start + along * a, w.start + along * z);
+            let jamb = up * dh;
+            self.quad(pa, back, jamb, Vec2::new(depth * uv.x, dh * uv.y));
+            self.quad(pz, jamb, back, Vec2::new(dh * uv.y, depth * uv.x));
+            self.quad(pa + jamb, back, along * dw, Vec2::new(depth, dw) * 0.5);
+            at = z;
+        }
+        piece(self, at, w.len, 0.0, w.height);
+    }
+
     /// A capped round tube from `a` to `b` (pipes, rails, barrels lying
     /// down): [`MeshBuilder::cylinder`] turned onto the segment; u goes
     /// around, v along.

@@ -1,4 +1,5 @@
-//! Cloth, glass and effects: banners, smoke and mist puffs, glass panes.
+//! Cloth, glass and effects: banners, smoke and mist puffs, sparks, glass
+//! panes.
 
 use super::{image, mix, scale, step, Rgb};
 use crate::scene::builtin::noise::{value, Field};
@@ -43,5 +44,19 @@ pub fn glass(size: u32, seed: u32, tint: Rgb) -> Image {
         let n = value(u * 8.0, v * 8.0, 8, seed);
         let c = mix(tint, [0.95, 0.97, 1.0], streak * 0.6);
         [c[0], c[1], c[2], 0.30 + 0.25 * streak + 0.05 * n]
+    })
+}
+
+/// A spark: a white-hot core fading to `color`, four thin rays and a
+/// glow, alpha from the glow (emissive particle sprites).
+pub fn spark(size: u32, color: Rgb) -> Image {
+    image("spark", size, |u, v| {
+        let (dx, dy) = (u - 0.5, v - 0.5);
+        let r = (dx * dx + dy * dy).sqrt() * 2.0;
+        let rays = (1.0 - dx.abs().min(dy.abs()) * 40.0).max(0.0) * (1.0 - r).max(0.0);
+        let core = (1.0 - r * 3.0).max(0.0);
+        let glow = (1.0 - r).max(0.0).powi(3);
+        let c = mix(color, [1.0, 1.0, 0.95], core * 2.0);
+        [c[0], c[1], c[2], (core + rays * 0.8 + glow * 0.6).min(1.0)]
     })
 }

@@ -34,7 +34,7 @@ pub fn metal_plates(size: u32, seed: u32, plates: u32, color: Rgb) -> Image {
     })
 }
 
-/// Art-deco wall panels (`v` up the wall): a dark wainscot below, fluted
+/// Art-deco wall panels (`v` up the wall, 0 at the bottom): a dark wainscot below, fluted
 /// panels in `wall` colour between `trim` (gilt) pilaster strips, a
 /// chevron frieze and a sunburst fan at the top of each of the `panels`
 /// panels across the tile.
@@ -44,7 +44,7 @@ pub fn deco_panels(size: u32, seed: u32, panels: u32, wall: Rgb, trim: Rgb) -> I
         let n = f0.at(u, v);
         let x = u * panels as f32;
         let fx = x % 1.0;
-        let up = 1.0 - v;
+        let up = v;
         let grime = 0.85 + 0.3 * (n - 0.5);
         let c = if up < 0.28 {
             // Wainscot: dark wood with a moulding at its top.
@@ -120,7 +120,11 @@ pub fn worn_metal(size: u32, seed: u32, color: Rgb) -> Image {
 pub fn grate(size: u32, seed: u32, holes: u32, bar: f32, diagonal: bool, color: Rgb) -> Image {
     let f0 = Field::fbm(256, 8, 3, seed);
     image("grate", size, |u, v| {
-        let (a, b) = if diagonal { (u + v, u - v + 1.0) } else { (u, v) };
+        let (a, b) = if diagonal {
+            (u + v, u - v + 1.0)
+        } else {
+            (u, v)
+        };
         let (fx, fy) = ((a * holes as f32) % 1.0, (b * holes as f32) % 1.0);
         let hole = fx > bar && fy > bar;
         let c = scale(color, 0.8 + 0.4 * f0.at(u, v));

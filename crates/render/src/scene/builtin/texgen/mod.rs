@@ -8,15 +8,18 @@
 //! This file holds the image loop and the colour helpers; the generators
 //! live in one file per concept, all re-exported here: `nature.rs` (grass,
 //! rock, snow, water, bark, leaves, blades), `built.rs` (masonry, plaster,
-//! roads, facades, paint, pottery, wood), `effects.rs` (banners, puffs,
-//! glass).
+//! roads, facades, paint, pottery, wood), `industrial.rs` (riveted
+//! plates, art-deco panels, rusty paint, worn metal, grates),
+//! `effects.rs` (banners, puffs, sparks, glass).
 
 mod built;
 mod effects;
+mod industrial;
 mod nature;
 
 pub use built::*;
 pub use effects::*;
+pub use industrial::*;
 pub use nature::*;
 
 use crate::scene::Image;
