@@ -18,6 +18,7 @@ pub mod corridor;
 mod kit;
 pub mod noise;
 pub mod props;
+pub mod racing;
 pub mod shapes;
 pub mod terrain;
 pub mod texgen;
@@ -103,6 +104,12 @@ pub const BUILTINS: &[Builtin] = &[
         about: "a BioShock-like art-deco corridor: side rooms, pipes, crates, neon, grates, steam, a gun",
         suite: Suite::Desktop,
         build: corridor::build,
+    },
+    Builtin {
+        name: "racing",
+        about: "a Dirt 2-like rally stage: a gravel road through a dry valley, six cars, dust, crowds",
+        suite: Suite::Desktop,
+        build: racing::build,
     },
 ];
 

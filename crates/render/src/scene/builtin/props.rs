@@ -4,7 +4,7 @@
 //! parameter, so a scene seen from far (a strategy map) can take a light
 //! version of the prop a close-up scene takes in full.
 
-use super::noise::Rng;
+use super::noise::{fbm, Rng};
 use super::shapes::MeshBuilder;
 use crate::math::{Mat4, Vec2, Vec3};
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
@@ -400,5 +400,100 @@ pub fn sprites(
         let (c, s) = at(rng, i);
         b.cross_cards(c - v3(0.0, s * 0.5, 0.0), s, s, rng.range(0.0, PI));
     }
+    b
+}
+
+/// A rally car along +x (front at +x), 4.2 m long, standing on the
+/// origin, in the detail of a racing game's own cars: the lofted body
+/// with bonnet scoop, rear wing and mud flaps (`.0`, painted with a
+/// livery), the glasshouse (`.1`), the tyres (`.2`) and the rims and
+/// lamps (`.3`).
+pub fn rally_car() -> (MeshBuilder, MeshBuilder, MeshBuilder, MeshBuilder) {
+    let mut body = MeshBuilder::new();
+    body.loft(
+        &[
+            [-2.12, 0.02, 0.02, 0.62],
+            [-2.1, 0.78, 0.26, 0.62],
+            [-1.85, 0.9, 0.34, 0.66],
+            [-1.35, 0.92, 0.36, 0.68],
+            [0.0, 0.9, 0.35, 0.68],
+            [1.2, 0.9, 0.32, 0.66],
+            [1.8, 0.86, 0.27, 0.62],
+            [2.08, 0.76, 0.2, 0.56],
+            [2.12, 0.02, 0.02, 0.54],
+        ],
+        6,
+        64,
+        4.0,
+    );
+    body.loft(
+        &[
+            [0.5, 0.02, 0.02, 1.04],
+            [0.55, 0.18, 0.05, 1.05],
+            [1.1, 0.2, 0.05, 1.04],
+            [1.15, 0.02, 0.02, 1.03],
+        ],
+        4,
+        24,
+        3.0,
+    );
+    body.cuboid(v3(-2.25, 1.28, -0.8), v3(-1.95, 1.32, 0.8), 1.0);
+    for z in [-0.7f32, 0.7] {
+        body.cuboid(v3(-2.1, 0.98, z - 0.03), v3(-1.95, 1.28, z + 0.03), 1.0);
+        body.cuboid(
+            v3(-1.7, 0.1, z.signum() * 0.93 - 0.2),
+            v3(-1.68, 0.45, z.signum() * 0.93 + 0.2),
+            1.0,
+        );
+    }
+    let mut glass = MeshBuilder::new();
+    glass.loft(
+        &[
+            [-1.45, 0.02, 0.02, 1.0],
+            [-1.4, 0.62, 0.3, 1.0],
+            [-1.1, 0.72, 0.4, 1.02],
+            [0.2, 0.74, 0.42, 1.02],
+            [0.75, 0.7, 0.3, 1.0],
+            [0.85, 0.02, 0.02, 0.98],
+        ],
+        6,
+        48,
+        4.0,
+    );
+    let mut tyres = MeshBuilder::new();
+    let mut rims = MeshBuilder::new();
+    for (x, z) in [(-1.35, 0.8), (1.35, 0.8), (-1.35, -0.8), (1.35, -0.8)] {
+        let c = v3(x, 0.34, z);
+        let out = v3(0.0, 0.0, z.signum() * 0.13);
+        tyres.tube(c - out, c + out, 0.34, 48, 4);
+        let mut rim = MeshBuilder::new();
+        let spokes: Vec<(f32, f32)> = (0..=8)
+            .map(|i| {
+                let t = i as f32 / 8.0;
+                (0.24 * t, 0.01 + 0.02 * (t * PI).sin())
+            })
+            .collect();
+        rim.lathe(v3(0.0, 0.0, 0.0), &spokes, 48);
+        let turn = Mat4::rotation_x(z.signum() * FRAC_PI_2);
+        rims.append(&rim, Mat4::translation(c + out) * turn);
+    }
+    for z in [-0.55f32, 0.55] {
+        let mut lamp = MeshBuilder::new();
+        lamp.disc(v3(0.0, 0.0, 0.0), 0.11, 32, true);
+        let at = Mat4::translation(v3(2.1, 0.66, z)) * Mat4::rotation_z(-FRAC_PI_2);
+        rims.append(&lamp, at);
+    }
+    (body, glass, tyres, rims)
+}
+
+/// A boulder: a sphere pushed in and out by fbm (seeded), about a metre
+/// across, resting on the origin.
+pub fn boulder(seed: u32) -> MeshBuilder {
+    let mut b = MeshBuilder::new();
+    b.sphere(v3(0.0, 0.3, 0.0), 1.0, 20, 12);
+    b.displace(|p| {
+        let (u, w) = (p.x * 0.2 + 0.5 + p.y * 0.1, p.z * 0.2 + 0.5);
+        (fbm(u, w, 4, 3, seed) - 0.5) * 0.9
+    });
     b
 }

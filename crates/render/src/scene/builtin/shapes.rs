@@ -12,7 +12,7 @@ use crate::scene::Mesh;
 use std::f32::consts::{PI, TAU};
 
 /// Accumulates triangles; [`MeshBuilder::build`] makes the [`Mesh`].
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct MeshBuilder {
     pub positions: Vec<Vec3>,
     pub normals: Vec<Vec3>,
@@ -464,6 +464,73 @@ impl MeshBuilder {
                 self.tri(a, a + row + 1, a + row);
             }
         }
+    }
+}
+
+impl MeshBuilder {
+    /// A body lofted along +x through superelliptic cross sections (car
+    /// bodies, hulls, fuselages): each section is `[x, half width (z),
+    /// half height (y), centre height]`, each interval between sections is
+    /// cut into `sub` rings, `segments` around; `exponent` 2 gives
+    /// ellipses, larger ones squarer sections. Make the end sections tiny
+    /// to close the body. Smooth normals from the faces; u along, v round.
+    pub fn loft(&mut self, sections: &[[f32; 4]], sub: u32, segments: u32, exponent: f32) {
+        let mut rings = Vec::new();
+        for w in sections.windows(2) {
+            for i in 0..sub {
+                let t = i as f32 / sub as f32;
+                rings.push(std::array::from_fn::<f32, 4, _>(|k| {
+                    w[0][k] + (w[1][k] - w[0][k]) * t
+                }));
+            }
+        }
+        rings.push(*sections.last().expect("a loft needs sections"));
+        let mut b = MeshBuilder::new();
+        let e = 2.0 / exponent;
+        let shape = |a: f32| a.signum() * a.abs().powf(e);
+        for (i, r) in rings.iter().enumerate() {
+            for j in 0..=segments {
+                let a = j as f32 / segments as f32 * TAU;
+                let (sin, cos) = a.sin_cos();
+                let p = v3(r[0], r[3] + r[2] * shape(sin), r[1] * shape(cos));
+                let u = i as f32 / (rings.len() - 1) as f32;
+                b.vertex(p, v3(0.0, 1.0, 0.0), (u, j as f32 / segments as f32));
+            }
+        }
+        let row = segments + 1;
+        for i in 0..rings.len() as u32 - 1 {
+            for j in 0..segments {
+                let a = i * row + j;
+                // Along x then round: the face normal points out.
+                b.tri(a, a + row, a + row + 1);
+                b.tri(a, a + row + 1, a + 1);
+            }
+        }
+        b.smooth_normals();
+        self.append(&b, Mat4::IDENTITY);
+    }
+
+    /// The triangles split into `n` meshes by `class` of each triangle's
+    /// corners (below `n`), each mesh keeping only the vertices its
+    /// triangles use (terrain by surface, a map by region).
+    pub fn split(&self, n: usize, class: impl Fn([Vec3; 3]) -> usize) -> Vec<MeshBuilder> {
+        let mut parts: Vec<MeshBuilder> = (0..n).map(|_| MeshBuilder::new()).collect();
+        let mut remap: Vec<Vec<u32>> = vec![vec![u32::MAX; self.positions.len()]; n];
+        for t in self.indices.chunks_exact(3) {
+            let c = class([0, 1, 2].map(|k| self.positions[t[k] as usize]));
+            let (part, map) = (&mut parts[c], &mut remap[c]);
+            for &i in t {
+                let i = i as usize;
+                if map[i] == u32::MAX {
+                    map[i] = part.positions.len() as u32;
+                    part.positions.push(self.positions[i]);
+                    part.normals.push(self.normals[i]);
+                    part.uvs.push(self.uvs[i]);
+                }
+                part.indices.push(map[i]);
+            }
+        }
+        parts
     }
 }
 

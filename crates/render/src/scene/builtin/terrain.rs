@@ -243,13 +243,7 @@ fn trees(k: &mut Kit, m_bark: usize, m_needles: usize, m_leaves: usize) {
 fn rocks(k: &mut Kit, m_rock: usize) {
     let mut meshes = Vec::new();
     for v in 0..3u32 {
-        let mut b = MeshBuilder::new();
-        b.sphere(Vec3::new(0.0, 0.3, 0.0), 1.0, 20, 12);
-        b.displace(|p| {
-            let (u, w) = (p.x * 0.2 + 0.5 + p.y * 0.1, p.z * 0.2 + 0.5);
-            (fbm(u, w, 4, 3, SEED + v) - 0.5) * 0.9
-        });
-        meshes.push(k.mesh(&format!("rock{v}"), b, m_rock));
+        meshes.push(k.mesh(&format!("rock{v}"), props::boulder(SEED + v), m_rock));
     }
     let mut rng = Rng::new(SEED ^ 0xb01d);
     let mut n = 0;

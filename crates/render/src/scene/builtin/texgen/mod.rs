@@ -10,17 +10,20 @@
 //! rock, snow, water, bark, leaves, blades), `built.rs` (masonry, plaster,
 //! roads, facades, paint, pottery, wood), `industrial.rs` (riveted
 //! plates, art-deco panels, rusty paint, worn metal, grates),
-//! `effects.rs` (banners, puffs, sparks, glass).
+//! `effects.rs` (banners, puffs, sparks, glass), `printed.rs` (crowds,
+//! sponsor boards, liveries).
 
 mod built;
 mod effects;
 mod industrial;
 mod nature;
+mod printed;
 
 pub use built::*;
 pub use effects::*;
 pub use industrial::*;
 pub use nature::*;
+pub use printed::*;
 
 use crate::scene::Image;
 use crate::texture::TexFormat;

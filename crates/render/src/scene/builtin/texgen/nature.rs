@@ -1,7 +1,8 @@
-//! Textures of nature: grass, rock, snow, water, bark, leaves, grass blades.
+//! Textures of nature: grass, rock, snow, water, bark, leaves, grass
+//! blades, bare ground, a gravel road.
 
 use super::{image, mix, opaque, scale, step, Rgb};
-use crate::scene::builtin::noise::{cells, hash01, Field};
+use crate::scene::builtin::noise::{cells, hash01, value, Field};
 use crate::scene::Image;
 
 /// Grass: two greens mixed by fbm with fine blade speckle.
@@ -112,5 +113,45 @@ pub fn blades(size: u32, seed: u32, blades: u32) -> Image {
             tone * 0.6 + up * 0.6,
         );
         [c[0], c[1], c[2], if on { 1.0 } else { 0.0 }]
+    })
+}
+
+/// Bare ground (sand, dry earth, fields): two tones mixed by fbm with
+/// fine grit and darker pebbles from cells.
+pub fn ground(size: u32, seed: u32, dark: Rgb, light: Rgb) -> Image {
+    let f0 = Field::fbm(256, 8, 5, seed);
+    image("ground", size, |u, v| {
+        let n = f0.at(u, v);
+        let px = ((u * size as f32) as u32, (v * size as f32) as u32);
+        let grit = hash01(px.0, px.1, seed ^ 3);
+        let (d, id) = cells(u, v, 64, seed ^ 5);
+        let pebble = d < 0.22 && id & 3 == 0;
+        let c = mix(dark, light, n * 1.3 - 0.15);
+        let c = scale(c, 0.88 + 0.2 * grit);
+        opaque(if pebble { scale(c, 0.7) } else { c })
+    })
+}
+
+/// A gravel rally road, u across it (`[0, 1]` is the width) and v along:
+/// loose stones on the shoulders, two packed wheel ruts, tyre streaks
+/// along v.
+pub fn gravel_track(size: u32, seed: u32) -> Image {
+    let f0 = Field::fbm(256, 8, 4, seed);
+    image("gravel_track", size, |u, v| {
+        let n = f0.at(u, v);
+        let px = ((u * size as f32) as u32, (v * size as f32) as u32);
+        let grit = hash01(px.0 / 2, px.1 / 2, seed ^ 7);
+        let rut = step(0.08, 0.0, (u - 0.3).abs().min((u - 0.7).abs()));
+        let shoulder = step(0.12, 0.02, u.min(1.0 - u));
+        let streak = value(u * 256.0, v * 4.0, 256, seed ^ 9) * rut;
+        let base = mix([0.55, 0.43, 0.30], [0.70, 0.58, 0.42], n);
+        let c = mix(base, [0.40, 0.31, 0.22], rut * 0.6 + streak * 0.3);
+        let c = mix(c, [0.62, 0.58, 0.52], shoulder * 0.6);
+        let stones = shoulder > 0.3 && grit > 0.8;
+        opaque(if stones {
+            scale(c, 1.3)
+        } else {
+            scale(c, 0.9 + 0.15 * grit)
+        })
     })
 }
