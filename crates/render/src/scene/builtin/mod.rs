@@ -15,11 +15,13 @@ use super::Scene;
 pub mod atrium;
 pub mod city;
 pub mod corridor;
+pub mod hexgrid;
 mod kit;
 pub mod noise;
 pub mod props;
 pub mod racing;
 pub mod shapes;
+pub mod strategy;
 pub mod terrain;
 pub mod texgen;
 
@@ -110,6 +112,12 @@ pub const BUILTINS: &[Builtin] = &[
         about: "a Dirt 2-like rally stage: a gravel road through a dry valley, six cars, dust, crowds",
         suite: Suite::Desktop,
         build: racing::build,
+    },
+    Builtin {
+        name: "strategy",
+        about: "a Civilization V-like hex map seen from above: forests, rivers, cities, units, borders",
+        suite: Suite::Desktop,
+        build: strategy::build,
     },
 ];
 

@@ -386,8 +386,9 @@ pub fn puddle(segments: u32, rx: f32, rz: f32) -> MeshBuilder {
     p
 }
 
-/// A particle system as one mesh (one draw): `n` sprites, each a pair of
-/// crossed cards `size` metres square centred where `at` puts sprite `i`
+/// A particle system as one mesh (one draw): `n` sprites, each two
+/// crossed upright cards and a level one (so it reads from the side and
+/// from above), `size` metres square, centred where `at` puts sprite `i`
 /// (`at` returns the centre and size and may draw from `rng`), turned at
 /// random about the vertical.
 pub fn sprites(
@@ -398,7 +399,13 @@ pub fn sprites(
     let mut b = MeshBuilder::new();
     for i in 0..n {
         let (c, s) = at(rng, i);
-        b.cross_cards(c - v3(0.0, s * 0.5, 0.0), s, s, rng.range(0.0, PI));
+        let a = rng.range(0.0, PI);
+        b.cross_cards(c - v3(0.0, s * 0.5, 0.0), s, s, a);
+        let (d, e) = (
+            v3(a.cos(), 0.0, a.sin()) * s,
+            v3(-a.sin(), 0.0, a.cos()) * s,
+        );
+        b.quad(c - (d + e) * 0.5, e, d, Vec2::new(1.0, 1.0));
     }
     b
 }
@@ -496,4 +503,87 @@ pub fn boulder(seed: u32) -> MeshBuilder {
         (fbm(u, w, 4, 3, seed) - 0.5) * 0.9
     });
     b
+}
+
+/// A foot soldier 1.8 m tall standing on the origin, facing +x, in the
+/// detail a strategy map gives its unit figures: body, head, shield
+/// and spear.
+pub fn soldier() -> MeshBuilder {
+    let mut b = MeshBuilder::new();
+    b.lathe(
+        v3(0.0, 0.0, 0.0),
+        &[
+            (0.0, 0.0),
+            (0.22, 0.0),
+            (0.2, 0.8),
+            (0.26, 1.3),
+            (0.12, 1.5),
+            (0.0, 1.5),
+        ],
+        12,
+    );
+    b.sphere(v3(0.0, 1.64, 0.0), 0.14, 10, 6);
+    b.tube(v3(0.2, 0.0, 0.25), v3(0.2, 2.3, 0.25), 0.025, 6, 1);
+    b.cuboid(v3(0.22, 0.6, -0.3), v3(0.28, 1.3, 0.15), 2.0);
+    b
+}
+
+/// A sailing ship along +x, 12 m long, on the origin at its waterline:
+/// a lofted hull and deck house (`.0`) and two masts with square sails
+/// (`.1`, drawn with an alpha-masked cloth texture).
+pub fn ship() -> (MeshBuilder, MeshBuilder) {
+    let mut hull = MeshBuilder::new();
+    hull.loft(
+        &[
+            [-6.0, 0.02, 0.02, 0.8],
+            [-5.8, 1.2, 1.2, 0.6],
+            [-3.0, 1.8, 1.5, 0.5],
+            [2.0, 1.8, 1.5, 0.5],
+            [5.0, 1.0, 1.2, 0.7],
+            [6.2, 0.02, 0.02, 1.4],
+        ],
+        4,
+        24,
+        3.0,
+    );
+    hull.cuboid(v3(-5.0, 1.8, -1.0), v3(-3.0, 2.8, 1.0), 0.5);
+    let mut sails = MeshBuilder::new();
+    for x in [-1.5f32, 2.5] {
+        hull.tube(v3(x, 1.5, 0.0), v3(x, 11.0, 0.0), 0.15, 8, 1);
+        sails.quad(
+            v3(x + 0.2, 10.0, -2.5),
+            v3(0.0, 0.0, 5.0),
+            v3(0.0, -6.5, 0.0),
+            Vec2::new(1.0, 1.0),
+        );
+    }
+    (hull, sails)
+}
+
+/// The trees of one forest tile of a strategy map: `n` small trees (two
+/// to three metres) at random within `radius` of the origin, conifers
+/// (`.0` trunks, `.1` needle cones) or broadleaves (`.1` leaf cards).
+pub fn forest_clump(
+    rng: &mut Rng,
+    n: u32,
+    radius: f32,
+    conifer: bool,
+) -> (MeshBuilder, MeshBuilder) {
+    let (mut trunks, mut crowns) = (MeshBuilder::new(), MeshBuilder::new());
+    let needles = conifer_needles(6, 1);
+    let trunk = conifer_trunk(5);
+    for _ in 0..n {
+        let (a, d) = (rng.range(0.0, TAU), rng.range(0.0, radius));
+        let s = rng.range(0.2, 0.28);
+        let at = Mat4::translation(v3(a.cos() * d, 0.0, a.sin() * d))
+            * Mat4::rotation_y(rng.range(0.0, TAU))
+            * Mat4::scale(v3(s, s, s));
+        trunks.append(&trunk, at);
+        if conifer {
+            crowns.append(&needles, at);
+        } else {
+            crowns.append(&leaf_crown(rng, 4, 1.8, (3.0, 6.0), 3.6), at);
+        }
+    }
+    (trunks, crowns)
 }

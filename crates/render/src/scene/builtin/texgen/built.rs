@@ -1,5 +1,5 @@
 //! Textures of built things: masonry, plaster, roads, paving, facades,
-//! painted metal, pottery, wood.
+//! painted metal, pottery, wood, roof tiles.
 
 use super::{image, mix, opaque, scale, step, Rgb};
 use crate::scene::builtin::noise::{hash01, value, Field};
@@ -204,5 +204,23 @@ pub fn planks(size: u32, seed: u32) -> Image {
             grain * 0.5 + id * 0.5,
         );
         opaque(if gap { scale(c, 0.4) } else { c })
+    })
+}
+
+/// Clay roof tiles in rows along u (v up the roof's slope), each course
+/// overlapping the one below, tiles of slightly varied tone.
+pub fn roof_tiles(size: u32, seed: u32, color: Rgb) -> Image {
+    let f0 = Field::fbm(256, 8, 4, seed);
+    image("roof_tiles", size, |u, v| {
+        let (x, y) = (u * 16.0, v * 16.0);
+        let row = y.floor();
+        let x = x + if row as u32 % 2 == 1 { 0.5 } else { 0.0 };
+        let (fx, fy) = (x % 1.0, y - row);
+        let id = hash01(x as u32 % 16, row as u32, seed);
+        // Round tiles: darker at their edges and at the overlap.
+        let curve = 1.0 - (fx - 0.5).abs() * 0.8;
+        let lap = step(0.0, 0.25, fy);
+        let c = scale(color, (0.7 + 0.3 * id) * curve * (0.6 + 0.4 * lap));
+        opaque(scale(c, 0.9 + 0.2 * f0.at(u, v)))
     })
 }

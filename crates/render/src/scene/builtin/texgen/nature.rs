@@ -1,5 +1,5 @@
 //! Textures of nature: grass, rock, snow, water, bark, leaves, grass
-//! blades, bare ground, a gravel road.
+//! blades, bare ground, a gravel road, farmland.
 
 use super::{image, mix, opaque, scale, step, Rgb};
 use crate::scene::builtin::noise::{cells, hash01, value, Field};
@@ -153,5 +153,28 @@ pub fn gravel_track(size: u32, seed: u32) -> Image {
         } else {
             scale(c, 0.9 + 0.15 * grit)
         })
+    })
+}
+
+/// Farmland: `plots` x `plots` fields per tile, each ploughed in rows
+/// along u or v and sown with one of four crops, with paths between.
+pub fn fields(size: u32, seed: u32, plots: u32) -> Image {
+    const CROPS: [Rgb; 4] = [
+        [0.55, 0.50, 0.22],
+        [0.35, 0.45, 0.15],
+        [0.62, 0.55, 0.30],
+        [0.40, 0.30, 0.18],
+    ];
+    let f0 = Field::fbm(256, 8, 3, seed);
+    image("fields", size, |u, v| {
+        let (x, y) = (u * plots as f32, v * plots as f32);
+        let id = hash01(x as u32, y as u32, seed);
+        let (fx, fy) = (x % 1.0, y % 1.0);
+        let along = if id < 0.5 { fx } else { fy };
+        let furrow = ((along * 24.0 * std::f32::consts::TAU).sin() * 0.5 + 0.5) * 0.25;
+        let crop = CROPS[(id * 4.0) as usize % 4];
+        let path = fx < 0.03 || fy < 0.03;
+        let c = scale(crop, 0.85 + furrow + 0.2 * (f0.at(u, v) - 0.5));
+        opaque(if path { [0.55, 0.47, 0.35] } else { c })
     })
 }
