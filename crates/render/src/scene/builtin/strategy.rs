@@ -439,15 +439,18 @@ fn terrain(k: &mut Kit, m: &Mats, map: &Map) {
         .map(|v| {
             let mut b = MeshBuilder::new();
             b.cone(v3(0.0, 0.0, 0.0), 3.8, 0.0, 6.0, 24, 6);
+            // Crags, fading out at the tip and the foot, where vertices
+            // that share a place have different normals.
             b.displace(|p| {
-                (fbm(
+                let n = fbm(
                     p.x * 0.08 + 0.5,
                     p.z * 0.08 + p.y * 0.05 + 0.5,
                     4,
                     3,
                     SEED + v,
-                ) - 0.5)
-                    * 1.6
+                );
+                let fade = texgen::step(0.0, 0.8, p.y) * texgen::step(5.8, 4.2, p.y);
+                (n - 0.5) * 1.6 * fade
             });
             k.mesh(&format!("peak{v}"), b, m.rock)
         })
