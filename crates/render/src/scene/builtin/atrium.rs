@@ -9,6 +9,7 @@ use super::kit::Kit;
 use super::noise::Rng;
 use super::shapes::MeshBuilder;
 use super::texgen;
+use crate::graph::Preset;
 use crate::math::{Mat4, Vec2, Vec3};
 use crate::scene::{AlphaMode, Light, Material, Mirror, Scene};
 use std::f32::consts::FRAC_PI_2;
@@ -96,6 +97,10 @@ pub fn build() -> Scene {
     };
     k.scene.mirror = Some(Mirror { height: 0.0 });
     k.scene.sky = [0.50, 0.68, 0.95];
+    // An Assassin's Creed-like interior: the class of forward-lit DX9/DX10
+    // engines (lighting in the main pass, MSAA-friendly), one sun, few
+    // local lights.
+    k.preset(Preset::Dx9Forward);
     k.finish()
 }
 

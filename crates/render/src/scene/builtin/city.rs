@@ -7,8 +7,10 @@
 
 use super::kit::Kit;
 use super::noise::{hash01, Rng};
+use super::props;
 use super::shapes::MeshBuilder;
 use super::texgen::{self, WINDOW};
+use crate::graph::Preset;
 use crate::math::{Mat4, Vec2, Vec3};
 use crate::scene::{AlphaMode, Light, Material, Mirror, Scene};
 use std::f32::consts::{FRAC_PI_2, PI};
@@ -108,6 +110,9 @@ pub fn build() -> Scene {
     };
     k.scene.mirror = Some(Mirror { height: PUDDLE_Y });
     k.scene.sky = [0.55, 0.50, 0.62];
+    // A city at dusk with many lit windows and lamps: the case deferred
+    // shading was adopted for in DX10/11 engines.
+    k.preset(Preset::Dx11Deferred);
     k.finish()
 }
 
@@ -201,16 +206,9 @@ fn puddles(k: &mut Kit, m: usize) {
         } else {
             (rng.range(15.0, 100.0), CROSS + rng.range(-4.0, 4.0))
         };
-        let mut p = MeshBuilder::new();
-        p.disc(v3(0.0, 0.0, 0.0), 1.0, 20, true);
         let s = rng.range(0.8, 2.2);
-        // Squash one axis for an oval; normals stay +y.
-        for q in &mut p.positions {
-            q.x *= s * 1.6;
-            q.z *= s;
-        }
         b.append(
-            &p,
+            &props::puddle(20, s * 1.6, s),
             Mat4::translation(v3(x, PUDDLE_Y, z)) * Mat4::rotation_y(rng.range(0.0, PI)),
         );
     }
@@ -374,38 +372,6 @@ fn building(
     (walls, lit, roof)
 }
 
-/// A car body along +x (wheels separately): chassis, cabin, bumpers.
-fn car_body() -> MeshBuilder {
-    let mut b = MeshBuilder::new();
-    b.cuboid(v3(-2.1, 0.35, -0.9), v3(2.1, 1.0, 0.9), 0.5);
-    // Cabin as a lathe-free tapered box: four slanted sides via a squashed
-    // 8-sided frustum for a rounded roofline.
-    let mut cab = MeshBuilder::new();
-    cab.cone(v3(0.0, 0.0, 0.0), 1.0, 0.72, 0.6, 16, 2);
-    cab.disc(v3(0.0, 0.6, 0.0), 0.72, 16, true);
-    b.append(
-        &cab,
-        Mat4::translation(v3(-0.2, 1.0, 0.0)) * Mat4::scale(v3(1.25, 1.0, 0.85)),
-    );
-    for x in [-2.15, 2.05] {
-        b.cuboid(v3(x, 0.35, -0.85), v3(x + 0.1, 0.6, 0.85), 0.5);
-    }
-    b
-}
-
-fn wheels() -> MeshBuilder {
-    let mut w = MeshBuilder::new();
-    let mut one = MeshBuilder::new();
-    one.cylinder(v3(0.0, -0.12, 0.0), 0.34, 0.24, 20, 1);
-    for (x, z) in [(-1.35, 0.85), (1.35, 0.85), (-1.35, -0.85), (1.35, -0.85)] {
-        w.append(
-            &one,
-            Mat4::translation(v3(x, 0.34, z)) * Mat4::rotation_x(FRAC_PI_2),
-        );
-    }
-    w
-}
-
 fn cars(k: &mut Kit, paint: usize) {
     let colours = [
         [0.7, 0.08, 0.06],
@@ -424,7 +390,7 @@ fn cars(k: &mut Kit, paint: usize) {
                 base_color: [c[0], c[1], c[2], 1.0],
                 ..Material::default()
             });
-            k.mesh(&format!("car_body{i}"), car_body(), m)
+            k.mesh(&format!("car_body{i}"), props::car_body(16), m)
         })
         .collect();
     let tyre = k.material(Material {
@@ -432,7 +398,7 @@ fn cars(k: &mut Kit, paint: usize) {
         base_color: [0.05, 0.05, 0.05, 1.0],
         ..Material::default()
     });
-    let wheels = k.mesh("wheels", wheels(), tyre);
+    let wheels = k.mesh("wheels", props::car_wheels(20), tyre);
     let mut rng = Rng::new(SEED ^ 0xca5);
     let put = |k: &mut Kit, pos: Vec3, yaw: f32, rng: &mut Rng| {
         let body = bodies[rng.below(bodies.len() as u32) as usize];
@@ -535,16 +501,8 @@ fn trees(k: &mut Kit, bark: usize, leaves: usize) {
     // A grate around the trunk.
     trunk.cuboid(v3(-0.7, 0.0, -0.7), v3(0.7, 0.03, 0.7), 1.0);
     let trunk = k.mesh("street_tree_trunk", trunk, m_bark);
-    let mut crown = MeshBuilder::new();
     let mut rng = Rng::new(SEED ^ 0x7ee);
-    for _ in 0..24 {
-        let c = v3(
-            rng.range(-1.3, 1.3),
-            rng.range(3.0, 5.8),
-            rng.range(-1.3, 1.3),
-        );
-        crown.cross_cards(c, 2.2, 2.2, rng.range(0.0, 3.1));
-    }
+    let crown = props::leaf_crown(&mut rng, 24, 1.3, (3.0, 5.8), 2.2);
     let crown = k.mesh("street_tree_crown", crown, m_leaves);
     let mut z = Z_END - 19.0;
     while z > -Z_END {
@@ -581,7 +539,7 @@ fn shelters_and_steam(k: &mut Kit, glass: usize, steam: usize, paint: usize) {
         base_color: [0.25, 0.3, 0.3, 1.0],
         ..Material::default()
     });
-    let m_steam = k.alpha("steam", steam, AlphaMode::Blend);
+    let m_steam = k.particle("steam", steam, [0.0; 3]);
     let mut panes = MeshBuilder::new();
     panes.quad(
         v3(-2.0, 0.1, -0.8),

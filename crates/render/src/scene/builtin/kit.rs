@@ -3,10 +3,12 @@
 //! scene files read as "make this, place it there".
 
 use super::shapes::MeshBuilder;
+use crate::graph::Preset;
 use crate::math::{Mat4, Vec3};
 use crate::scene::{
     AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Passes, Scene,
 };
+use crate::texture::TexFormat;
 
 pub struct Kit {
     pub scene: Scene,
@@ -38,6 +40,19 @@ impl Kit {
         self.scene.images.len() - 1
     }
 
+    /// An image stored block-compressed, as desktop games ship their
+    /// material textures: BC1 (DXT1) when every texel is opaque, else BC3
+    /// (DXT5). The texels stay as generated (no encoder runs): the
+    /// memory layout and traffic are BC's, the picture is the source's.
+    pub fn image_bc(&mut self, mut img: Image) -> usize {
+        img.format = if img.texels.iter().all(|t| t[3] == 255) {
+            TexFormat::Bc1
+        } else {
+            TexFormat::Bc3
+        };
+        self.image(img)
+    }
+
     /// An opaque textured material.
     pub fn textured(&mut self, name: &str, texture: usize) -> usize {
         self.material(Material {
@@ -55,6 +70,55 @@ impl Kit {
             texture: Some(texture),
             alpha,
             double_sided: alpha != AlphaMode::Opaque,
+            ..Material::default()
+        })
+    }
+
+    /// An opaque textured material tinted by `color` (one texture, many
+    /// paints).
+    pub fn tinted(&mut self, name: &str, texture: usize, color: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            base_color: [color[0], color[1], color[2], 1.0],
+            ..Material::default()
+        })
+    }
+
+    /// A material that glows with `emissive` (lamps, screens, lit panes)
+    /// on top of its lit texture, if any.
+    pub fn emissive(&mut self, name: &str, texture: Option<usize>, emissive: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture,
+            emissive,
+            ..Material::default()
+        })
+    }
+
+    /// An opaque material that samples the reflection (water, wet or
+    /// polished floors), tinted by `color`.
+    pub fn reflective(&mut self, name: &str, texture: usize, color: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            base_color: [color[0], color[1], color[2], 1.0],
+            reflective: true,
+            ..Material::default()
+        })
+    }
+
+    /// A particle sprite (dust, smoke, sparks): blended, double-sided,
+    /// drawn by frame graphs in their particles pass; `emissive` for
+    /// sparks and flames.
+    pub fn particle(&mut self, name: &str, texture: usize, emissive: [f32; 3]) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            alpha: AlphaMode::Blend,
+            double_sided: true,
+            emissive,
+            particle: true,
             ..Material::default()
         })
     }
@@ -93,6 +157,18 @@ impl Kit {
                     far,
                 })
                 .collect(),
+        };
+    }
+
+    /// The frame structure of the scene's game class, and the classic
+    /// pipeline's passes nearest to it (what the renderer runs until it
+    /// runs presets): deferred shading for the deferred presets, one
+    /// forward pass for the forward ones; every other pass on.
+    pub fn preset(&mut self, preset: Preset) {
+        self.scene.preset = preset;
+        self.scene.passes = Passes {
+            deferred: matches!(preset, Preset::Dx11Deferred | Preset::MobileDeferredLite),
+            ..Passes::default()
         };
     }
 

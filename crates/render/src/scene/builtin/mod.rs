@@ -3,6 +3,7 @@
 //!
 //! - [`terrain`], [`atrium`], [`city`]: the scenes.
 //! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards).
+//! - [`props`]: props several scenes place (cars, trees, houses, crates).
 //! - [`texgen`]: procedural textures (grass, rock, bricks, marble, facades...).
 //! - [`noise`]: the seeded integer hash, value noise and fbm everything
 //!   random comes from, so every build of a scene is identical.
@@ -13,9 +14,14 @@ use super::Scene;
 
 pub mod atrium;
 pub mod city;
+pub mod corridor;
+pub mod hexgrid;
 mod kit;
 pub mod noise;
+pub mod props;
+pub mod racing;
 pub mod shapes;
+pub mod strategy;
 pub mod terrain;
 pub mod texgen;
 
@@ -94,6 +100,24 @@ pub const BUILTINS: &[Builtin] = &[
         about: "a city crossing at dusk: streets, lit facades, lamps, cars, trees, puddles, glass",
         suite: Suite::Desktop,
         build: city::build,
+    },
+    Builtin {
+        name: "corridor",
+        about: "a BioShock-like art-deco corridor: side rooms, pipes, crates, neon, grates, steam, a gun",
+        suite: Suite::Desktop,
+        build: corridor::build,
+    },
+    Builtin {
+        name: "racing",
+        about: "a Dirt 2-like rally stage: a gravel road through a dry valley, six cars, dust, crowds",
+        suite: Suite::Desktop,
+        build: racing::build,
+    },
+    Builtin {
+        name: "strategy",
+        about: "a Civilization V-like hex map seen from above: forests, rivers, cities, units, borders",
+        suite: Suite::Desktop,
+        build: strategy::build,
     },
 ];
 

@@ -1,6 +1,7 @@
 //! Mesh builders for the built-in scenes: boxes, cylinders, cones,
-//! spheres, lathes, arches, heightfield grids and quads, appended into one
-//! [`MeshBuilder`] so a prop made of several parts is one mesh (one draw).
+//! spheres, lathes, tubes, arches, heightfield grids, ribbons and quads,
+//! appended into one [`MeshBuilder`] so a prop made of several parts is
+//! one mesh (one draw).
 //!
 //! Conventions: counter-clockwise front faces seen from outside, unit
 //! normals, uvs in "texture tiles" (world metres times a per-call scale for
@@ -11,7 +12,7 @@ use crate::scene::Mesh;
 use std::f32::consts::{PI, TAU};
 
 /// Accumulates triangles; [`MeshBuilder::build`] makes the [`Mesh`].
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct MeshBuilder {
     pub positions: Vec<Vec3>,
     pub normals: Vec<Vec3>,
@@ -67,6 +68,20 @@ impl MeshBuilder {
     /// A grid of `nu` x `nv` cells over the parallelogram `origin + s*du +
     /// t*dv` (s, t in `[0, 1]`), facing `du x dv`; uv = `(s, t) * uv_scale`.
     pub fn grid(&mut self, origin: Vec3, du: Vec3, dv: Vec3, nu: u32, nv: u32, uv_scale: Vec2) {
+        self.grid_at(origin, du, dv, (nu, nv), Vec2::new(0.0, 0.0), uv_scale);
+    }
+
+    /// [`MeshBuilder::grid`] with uv = `uv0 + (s, t) * uv_scale`, so
+    /// pieces of one surface (a wall around a door) keep one mapping.
+    pub fn grid_at(
+        &mut self,
+        origin: Vec3,
+        du: Vec3,
+        dv: Vec3,
+        (nu, nv): (u32, u32),
+        uv0: Vec2,
+        uv_scale: Vec2,
+    ) {
         let n = du.cross(dv).normalize();
         let base = self.positions.len() as u32;
         for j in 0..=nv {
@@ -75,7 +90,7 @@ impl MeshBuilder {
                 self.vertex(
                     origin + du * s + dv * t,
                     n,
-                    (s * uv_scale.x, t * uv_scale.y),
+                    (uv0.x + s * uv_scale.x, uv0.y + t * uv_scale.y),
                 );
             }
         }
@@ -346,6 +361,176 @@ impl MeshBuilder {
                 Vec2::new(1.0, 1.0),
             );
         }
+    }
+}
+
+/// A wall face for [`MeshBuilder::wall`]: from `start` along the
+/// horizontal unit vector `along` for `len` metres, `height` tall, facing
+/// `along x up`, with door openings centred at the distances `doors`
+/// (ascending) of `door.x` wide and `door.y` tall, their jambs and soffit
+/// `door.z` deep behind the face.
+pub struct Wall<'a> {
+    pub start: Vec3,
+    pub along: Vec3,
+    pub len: f32,
+    pub height: f32,
+    pub doors: &'a [f32],
+    pub door: Vec3,
+    /// Grid cells of about this many metres.
+    pub cell: f32,
+    /// uv = metres times this, continuous across the openings.
+    pub uv_per_m: Vec2,
+}
+
+impl MeshBuilder {
+    /// A wall with door openings (see [`Wall`]).
+    pub fn wall(&mut self, w: &Wall) {
+        let (up, along, uv) = (v3(0.0, 1.0, 0.0), w.along, w.uv_per_m);
+        let back = up.cross(along) * w.door.z;
+        let cells = |m: f32| ((m / w.cell).ceil() as u32).max(1);
+        let piece = |b: &mut MeshBuilder, a: f32, z: f32, y0: f32, y1: f32| {
+            b.grid_at(
+                w.start + along * a + up * y0,
+                along * (z - a),
+                up * (y1 - y0),
+                (cells(z - a), cells(y1 - y0)),
+                Vec2::new(a * uv.x, y0 * uv.y),
+                Vec2::new((z - a) * uv.x, (y1 - y0) * uv.y),
+            );
+        };
+        let (dw, dh, depth) = (w.door.x, w.door.y, w.door.z);
+        let mut at = 0.0;
+        for &d in w.doors {
+            let (a, z) = (d - dw * 0.5, d + dw * 0.5);
+            piece(self, at, a, 0.0, w.height);
+            piece(self, a, z, dh, w.height);
+            let (pa, pz) = (w.start + along * a, w.start + along * z);
+            let jamb = up * dh;
+            self.quad(pa, back, jamb, Vec2::new(depth * uv.x, dh * uv.y));
+            self.quad(pz, jamb, back, Vec2::new(dh * uv.y, depth * uv.x));
+            self.quad(pa + jamb, back, along * dw, Vec2::new(depth, dw) * 0.5);
+            at = z;
+        }
+        piece(self, at, w.len, 0.0, w.height);
+    }
+
+    /// A capped round tube from `a` to `b` (pipes, rails, barrels lying
+    /// down): [`MeshBuilder::cylinder`] turned onto the segment; u goes
+    /// around, v along.
+    pub fn tube(&mut self, a: Vec3, b: Vec3, r: f32, segments: u32, rings: u32) {
+        let axis = b - a;
+        let len = axis.length();
+        let y = axis * (1.0 / len);
+        // Any unit vector not along the axis gives the other two.
+        let helper = if y.y.abs() < 0.9 {
+            v3(0.0, 1.0, 0.0)
+        } else {
+            v3(1.0, 0.0, 0.0)
+        };
+        let x = helper.cross(y).normalize();
+        let z = x.cross(y);
+        let m = Mat4::from_cols(x.extend(0.0), y.extend(0.0), z.extend(0.0), a.extend(1.0));
+        let mut c = MeshBuilder::new();
+        c.cylinder(v3(0.0, 0.0, 0.0), r, len, segments, rings);
+        self.append(&c, m);
+    }
+
+    /// A ribbon through `rows` of `(left, right)` edge points (a road, a
+    /// river bank, a border line), `nu` cells across; it faces `across x
+    /// along` (up for a road whose rows run forward with `right` to the
+    /// right). u runs `[0, 1]` across, v is the distance along the left
+    /// edge times `v_per_m`.
+    pub fn strip(&mut self, rows: &[(Vec3, Vec3)], nu: u32, v_per_m: f32) {
+        let base = self.positions.len() as u32;
+        let n = rows.len();
+        let mut dist = 0.0;
+        for (j, &(l, r)) in rows.iter().enumerate() {
+            if j > 0 {
+                dist += (l - rows[j - 1].0).length();
+            }
+            let (prev, next) = (rows[j.saturating_sub(1)], rows[(j + 1).min(n - 1)]);
+            let along = (next.0 + next.1) * 0.5 - (prev.0 + prev.1) * 0.5;
+            let nrm = (r - l).cross(along);
+            for i in 0..=nu {
+                let s = i as f32 / nu as f32;
+                self.vertex(l + (r - l) * s, nrm, (s, dist * v_per_m));
+            }
+        }
+        let row = nu + 1;
+        for j in 0..n as u32 - 1 {
+            for i in 0..nu {
+                let a = base + j * row + i;
+                self.tri(a, a + 1, a + row + 1);
+                self.tri(a, a + row + 1, a + row);
+            }
+        }
+    }
+}
+
+impl MeshBuilder {
+    /// A body lofted along +x through superelliptic cross sections (car
+    /// bodies, hulls, fuselages): each section is `[x, half width (z),
+    /// half height (y), centre height]`, each interval between sections is
+    /// cut into `sub` rings, `segments` around; `exponent` 2 gives
+    /// ellipses, larger ones squarer sections. Make the end sections tiny
+    /// to close the body. Smooth normals from the faces; u along, v round.
+    pub fn loft(&mut self, sections: &[[f32; 4]], sub: u32, segments: u32, exponent: f32) {
+        let mut rings = Vec::new();
+        for w in sections.windows(2) {
+            for i in 0..sub {
+                let t = i as f32 / sub as f32;
+                rings.push(std::array::from_fn::<f32, 4, _>(|k| {
+                    w[0][k] + (w[1][k] - w[0][k]) * t
+                }));
+            }
+        }
+        rings.push(*sections.last().expect("a loft needs sections"));
+        let mut b = MeshBuilder::new();
+        let e = 2.0 / exponent;
+        let shape = |a: f32| a.signum() * a.abs().powf(e);
+        for (i, r) in rings.iter().enumerate() {
+            for j in 0..=segments {
+                let a = j as f32 / segments as f32 * TAU;
+                let (sin, cos) = a.sin_cos();
+                let p = v3(r[0], r[3] + r[2] * shape(sin), r[1] * shape(cos));
+                let u = i as f32 / (rings.len() - 1) as f32;
+                b.vertex(p, v3(0.0, 1.0, 0.0), (u, j as f32 / segments as f32));
+            }
+        }
+        let row = segments + 1;
+        for i in 0..rings.len() as u32 - 1 {
+            for j in 0..segments {
+                let a = i * row + j;
+                // Along x then round: the face normal points out.
+                b.tri(a, a + row, a + row + 1);
+                b.tri(a, a + row + 1, a + 1);
+            }
+        }
+        b.smooth_normals();
+        self.append(&b, Mat4::IDENTITY);
+    }
+
+    /// The triangles split into `n` meshes by `class` of each triangle's
+    /// corners (below `n`), each mesh keeping only the vertices its
+    /// triangles use (terrain by surface, a map by region).
+    pub fn split(&self, n: usize, class: impl Fn([Vec3; 3]) -> usize) -> Vec<MeshBuilder> {
+        let mut parts: Vec<MeshBuilder> = (0..n).map(|_| MeshBuilder::new()).collect();
+        let mut remap: Vec<Vec<u32>> = vec![vec![u32::MAX; self.positions.len()]; n];
+        for t in self.indices.chunks_exact(3) {
+            let c = class([0, 1, 2].map(|k| self.positions[t[k] as usize]));
+            let (part, map) = (&mut parts[c], &mut remap[c]);
+            for &i in t {
+                let i = i as usize;
+                if map[i] == u32::MAX {
+                    map[i] = part.positions.len() as u32;
+                    part.positions.push(self.positions[i]);
+                    part.normals.push(self.normals[i]);
+                    part.uvs.push(self.uvs[i]);
+                }
+                part.indices.push(map[i]);
+            }
+        }
+        parts
     }
 }
 

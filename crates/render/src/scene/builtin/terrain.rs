@@ -6,8 +6,10 @@
 
 use super::kit::Kit;
 use super::noise::{fbm, Rng};
+use super::props;
 use super::shapes::MeshBuilder;
 use super::texgen;
+use crate::graph::Preset;
 use crate::math::{Vec2, Vec3};
 use crate::scene::{AlphaMode, Light, Material, Mirror, Scene};
 
@@ -100,7 +102,7 @@ pub fn build() -> Scene {
     let m_rock = k.textured("boulder", rock);
     let m_planks = k.textured("planks", planks);
     let m_glass = k.alpha("glass", glass, AlphaMode::Blend);
-    let m_mist = k.alpha("mist", mist, AlphaMode::Blend);
+    let m_mist = k.particle("mist", mist, [0.0; 3]);
     let m_tufts = k.alpha("grass_tufts", blades, AlphaMode::Mask);
 
     ground(&mut k, m_ground);
@@ -125,6 +127,9 @@ pub fn build() -> Scene {
     };
     k.scene.mirror = Some(Mirror { height: WATER });
     k.scene.sky = [0.45, 0.62, 0.88];
+    // An open world of the DX10/11 era (Stalker CoP, Lost Planet 2, Unigine
+    // Heaven): a deferred engine.
+    k.preset(Preset::Dx11Deferred);
     k.finish()
 }
 
@@ -204,37 +209,14 @@ fn spot(rng: &mut Rng, max_y: f32) -> Option<Vec3> {
 
 fn trees(k: &mut Kit, m_bark: usize, m_needles: usize, m_leaves: usize) {
     // Conifer: a trunk and four stacked needle cones, 10 m tall at scale 1.
-    let mut trunk = MeshBuilder::new();
-    trunk.cylinder(Vec3::new(0.0, 0.0, 0.0), 0.25, 4.0, 8, 1);
-    let trunk = k.mesh("conifer_trunk", trunk, m_bark);
-    let mut cones = MeshBuilder::new();
-    for i in 0..4 {
-        let f = i as f32;
-        cones.cone(
-            Vec3::new(0.0, 2.0 + f * 1.8, 0.0),
-            2.6 - f * 0.5,
-            0.0,
-            3.6 - f * 0.4,
-            16,
-            3,
-        );
-    }
-    let cones = k.mesh("conifer_needles", cones, m_needles);
+    let trunk = k.mesh("conifer_trunk", props::conifer_trunk(8), m_bark);
+    let cones = k.mesh("conifer_needles", props::conifer_needles(16, 3), m_needles);
 
     // Broadleaf: a thicker trunk and a crown of crossed leaf cards.
     let mut bt = MeshBuilder::new();
     bt.cone(Vec3::new(0.0, 0.0, 0.0), 0.35, 0.2, 5.0, 8, 2);
     let bt = k.mesh("broadleaf_trunk", bt, m_bark);
-    let mut crown = MeshBuilder::new();
-    let mut rng = Rng::new(SEED ^ 0xc20);
-    for _ in 0..14 {
-        let c = Vec3::new(
-            rng.range(-1.8, 1.8),
-            rng.range(3.5, 6.5),
-            rng.range(-1.8, 1.8),
-        );
-        crown.cross_cards(c, 3.2, 3.2, rng.range(0.0, 3.1));
-    }
+    let crown = props::leaf_crown(&mut Rng::new(SEED ^ 0xc20), 14, 1.8, (3.5, 6.5), 3.2);
     let crown = k.mesh("broadleaf_crown", crown, m_leaves);
 
     let mut rng = Rng::new(SEED ^ 0x7733);
@@ -261,13 +243,7 @@ fn trees(k: &mut Kit, m_bark: usize, m_needles: usize, m_leaves: usize) {
 fn rocks(k: &mut Kit, m_rock: usize) {
     let mut meshes = Vec::new();
     for v in 0..3u32 {
-        let mut b = MeshBuilder::new();
-        b.sphere(Vec3::new(0.0, 0.3, 0.0), 1.0, 20, 12);
-        b.displace(|p| {
-            let (u, w) = (p.x * 0.2 + 0.5 + p.y * 0.1, p.z * 0.2 + 0.5);
-            (fbm(u, w, 4, 3, SEED + v) - 0.5) * 0.9
-        });
-        meshes.push(k.mesh(&format!("rock{v}"), b, m_rock));
+        meshes.push(k.mesh(&format!("rock{v}"), props::boulder(SEED + v), m_rock));
     }
     let mut rng = Rng::new(SEED ^ 0xb01d);
     let mut n = 0;
@@ -290,46 +266,9 @@ fn rocks(k: &mut Kit, m_rock: usize) {
 fn hut(k: &mut Kit, m_planks: usize, m_glass: usize) {
     let (x, z) = (-62.0, 8.0);
     let y = height(x, z) - 0.3;
-    let mut b = MeshBuilder::new();
     let o = Vec3::new(x, y, z);
     let (w, d, h) = (6.0, 4.0, 3.0);
-    b.cuboid(
-        o + Vec3::new(-w / 2.0, 0.0, -d / 2.0),
-        o + Vec3::new(w / 2.0, h, d / 2.0),
-        0.5,
-    );
-    // Roof: two slopes meeting at a ridge along x.
-    let ridge = o + Vec3::new(0.0, h + 1.8, 0.0);
-    let over = 0.5;
-    for s in [1.0f32, -1.0] {
-        let eave = o + Vec3::new(0.0, h - 0.2, s * (d / 2.0 + over));
-        let (a, e) = (
-            ridge - Vec3::new(w / 2.0 + over, 0.0, 0.0),
-            eave - Vec3::new(w / 2.0 + over, 0.0, 0.0),
-        );
-        let du = Vec3::new(w + 2.0 * over, 0.0, 0.0);
-        if s > 0.0 {
-            b.quad(e, du, a - e, Vec2::new(2.0, 1.5));
-        } else {
-            b.quad(a, du, e - a, Vec2::new(2.0, 1.5));
-        }
-    }
-    // Gables.
-    for s in [1.0f32, -1.0] {
-        let gx = o.x + s * w / 2.0;
-        let p = [
-            Vec3::new(gx, o.y + h, o.z - d / 2.0),
-            Vec3::new(gx, o.y + h, o.z + d / 2.0),
-            Vec3::new(gx, ridge.y, o.z),
-        ];
-        let n = Vec3::new(s, 0.0, 0.0);
-        let i = [0, 1, 2].map(|j| b.vertex(p[j], n, (p[j].z * 0.5, p[j].y * 0.5)));
-        if s > 0.0 {
-            b.tri(i[1], i[0], i[2]);
-        } else {
-            b.tri(i[0], i[1], i[2]);
-        }
-    }
+    let b = props::gabled_house(o, Vec3::new(w, h, d), 1.8, 0.5);
     let m = k.mesh("hut", b, m_planks);
     k.place(m, crate::math::Mat4::IDENTITY);
 
