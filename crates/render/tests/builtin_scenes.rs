@@ -1,12 +1,15 @@
 //! The built-in procedural scenes against the contract the frame renderer
-//! relies on: valid meshes and material references, big mipmappable
-//! textures, a reflective surface with a mirror, blended geometry, a
-//! moving camera, a triangle budget, and determinism.
+//! relies on (valid meshes and material references, a moving camera,
+//! determinism) and against their suite's class: the desktop scenes have
+//! big mipmappable textures, a reflective surface with a mirror, blended
+//! geometry and hundreds of thousands of triangles; the mobile scenes
+//! thousands to tens of thousands of triangles, small block-compressed
+//! textures, blended sprites and a mobile frame.
 
 use std::sync::OnceLock;
 
-use gfxcache_render::scene::builtin::BUILTINS;
-use gfxcache_render::{AlphaMode, Scene};
+use gfxcache_render::scene::builtin::{Suite, BUILTINS};
+use gfxcache_render::{AlphaMode, Preset, Scene, TexFormat};
 
 /// Every built-in scene, built once for all tests of this binary (a build
 /// generates megabytes of textures).
@@ -23,6 +26,21 @@ fn each(check: impl Fn(&Scene)) {
     }
 }
 
+/// The mobile suite's scenes so far (the suite is being built).
+const MOBILE_SCENES: usize = 0;
+
+/// `check` on every scene of `suite`, which has at least `least` scenes.
+fn each_in(suite: Suite, least: usize, check: impl Fn(&Scene)) {
+    let mut n = 0;
+    for (b, s) in BUILTINS.iter().zip(scenes()) {
+        if b.suite == suite {
+            check(s);
+            n += 1;
+        }
+    }
+    assert!(n >= least, "{n} {suite} scenes, expected at least {least}");
+}
+
 #[test]
 fn names_unique_and_described() {
     let mut names: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
@@ -37,14 +55,19 @@ fn names_unique_and_described() {
 
 #[test]
 fn triangle_counts_in_budget() {
-    each(|s| {
+    each(|s| assert!(s.instances.len() >= 10, "{}: too few objects", s.name));
+    each_in(Suite::Desktop, 3, |s| {
         let t = s.triangle_count();
         assert!(
             (150_000..=1_000_000).contains(&t),
             "{}: {t} triangles",
             s.name
         );
-        assert!(s.instances.len() >= 10, "{}: too few objects", s.name);
+    });
+    // A mobile frame draws thousands to tens of thousands of triangles.
+    each_in(Suite::Mobile, MOBILE_SCENES, |s| {
+        let t = s.triangle_count();
+        assert!((1_000..100_000).contains(&t), "{}: {t} triangles", s.name);
     });
 }
 
@@ -119,6 +142,8 @@ fn textures_are_valid_and_large() {
                 img.name
             );
         }
+    });
+    each_in(Suite::Desktop, 3, |s| {
         let big = s
             .images
             .iter()
@@ -126,17 +151,50 @@ fn textures_are_valid_and_large() {
             .count();
         assert!(big >= 2, "{}: {big} images of 1024x1024 or more", s.name);
     });
-    let largest = scenes()
+    let largest = BUILTINS
         .iter()
-        .flat_map(|s| &s.images)
+        .zip(scenes())
+        .filter(|(b, _)| b.suite == Suite::Desktop)
+        .flat_map(|(_, s)| &s.images)
         .map(|i| i.width.min(i.height))
         .max();
-    assert!(largest >= Some(2048), "no 2048x2048 image in any scene");
+    assert!(
+        largest >= Some(2048),
+        "no 2048x2048 image in any desktop scene"
+    );
+}
+
+/// A mobile game's textures: 64 to 512 texels a side and block-compressed,
+/// BC1 where every texel is opaque, BC3 where some are not.
+#[test]
+fn mobile_textures_are_small_and_compressed() {
+    each_in(Suite::Mobile, MOBILE_SCENES, |s| {
+        assert!(!s.images.is_empty(), "{}: no textures", s.name);
+        for img in &s.images {
+            for side in [img.width, img.height] {
+                assert!(
+                    (64..=512).contains(&side),
+                    "{}/{}: {}x{}",
+                    s.name,
+                    img.name,
+                    img.width,
+                    img.height
+                );
+            }
+            let opaque = img.texels.iter().all(|t| t[3] == 255);
+            let want = if opaque {
+                TexFormat::Bc1
+            } else {
+                TexFormat::Bc3
+            };
+            assert_eq!(img.format, want, "{}/{}", s.name, img.name);
+        }
+    });
 }
 
 #[test]
 fn reflection_and_blending_present() {
-    each(|s| {
+    each_in(Suite::Desktop, 3, |s| {
         assert!(s.mirror.is_some(), "{}: no mirror", s.name);
         let used: Vec<usize> = s
             .instances
@@ -166,6 +224,42 @@ fn reflection_and_blending_present() {
     });
 }
 
+/// Blended geometry drawn (sprites, particles).
+fn draws_blended(s: &Scene) -> bool {
+    s.instances
+        .iter()
+        .any(|i| s.materials[s.meshes[i.mesh].material].alpha == AlphaMode::Blend)
+}
+
+/// A mobile frame: a mobile preset and, until frame graphs run it, the
+/// classic passes such a frame has (no shadow map, no reflection, no bloom;
+/// a G-buffer only on the deferred-lite frame, which one scene at most
+/// uses); blended sprites or particles drawn.
+#[test]
+fn mobile_scenes_have_a_mobile_frame() {
+    let lite = std::cell::Cell::new(0);
+    each_in(Suite::Mobile, MOBILE_SCENES, |s| {
+        assert!(
+            matches!(s.preset, Preset::MobileForward | Preset::MobileDeferredLite),
+            "{}: preset {}",
+            s.name,
+            s.preset
+        );
+        let p = s.passes;
+        assert!(!p.shadow && !p.reflection && !p.post, "{}: {p:?}", s.name);
+        assert!(p.transparent, "{}: no transparent pass", s.name);
+        assert_eq!(
+            p.deferred,
+            s.preset == Preset::MobileDeferredLite,
+            "{}",
+            s.name
+        );
+        lite.set(lite.get() + p.deferred as u32);
+        assert!(draws_blended(s), "{}: nothing blended", s.name);
+    });
+    assert!(lite.get() <= 1, "{} deferred-lite scenes", lite.get());
+}
+
 #[test]
 fn camera_path_moves_and_is_finite() {
     each(|s| {
@@ -181,8 +275,11 @@ fn camera_path_moves_and_is_finite() {
         }
         let first = s.camera.at(0, 10);
         let last = s.camera.at(9, 10);
+        // A first-person view may turn in place; anything else travels.
+        let dir = |c: &gfxcache_render::Camera| (c.target - c.eye).normalize();
+        let turn = dir(&first).dot(dir(&last)).clamp(-1.0, 1.0).acos();
         assert!(
-            (first.eye - last.eye).length() > 1.0,
+            (first.eye - last.eye).length() > 1.0 || turn > 2f32.to_radians(),
             "{}: camera does not move",
             s.name
         );
@@ -198,9 +295,12 @@ fn camera_path_moves_and_is_finite() {
 
 #[test]
 fn building_twice_gives_equal_scenes() {
+    let mut mobile = 0;
     for (b, s) in BUILTINS.iter().zip(scenes()) {
         assert!((b.build)() == *s, "{} is not deterministic", b.name);
+        mobile += (b.suite == Suite::Mobile) as usize;
     }
+    assert!(mobile >= MOBILE_SCENES, "{mobile} mobile scenes checked");
 }
 
 /// Front faces are counter-clockwise seen from the side the normals point
