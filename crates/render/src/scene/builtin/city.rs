@@ -7,6 +7,7 @@
 
 use super::kit::Kit;
 use super::noise::{hash01, Rng};
+use super::props;
 use super::shapes::MeshBuilder;
 use super::texgen::{self, WINDOW};
 use crate::math::{Mat4, Vec2, Vec3};
@@ -374,38 +375,6 @@ fn building(
     (walls, lit, roof)
 }
 
-/// A car body along +x (wheels separately): chassis, cabin, bumpers.
-fn car_body() -> MeshBuilder {
-    let mut b = MeshBuilder::new();
-    b.cuboid(v3(-2.1, 0.35, -0.9), v3(2.1, 1.0, 0.9), 0.5);
-    // Cabin as a lathe-free tapered box: four slanted sides via a squashed
-    // 8-sided frustum for a rounded roofline.
-    let mut cab = MeshBuilder::new();
-    cab.cone(v3(0.0, 0.0, 0.0), 1.0, 0.72, 0.6, 16, 2);
-    cab.disc(v3(0.0, 0.6, 0.0), 0.72, 16, true);
-    b.append(
-        &cab,
-        Mat4::translation(v3(-0.2, 1.0, 0.0)) * Mat4::scale(v3(1.25, 1.0, 0.85)),
-    );
-    for x in [-2.15, 2.05] {
-        b.cuboid(v3(x, 0.35, -0.85), v3(x + 0.1, 0.6, 0.85), 0.5);
-    }
-    b
-}
-
-fn wheels() -> MeshBuilder {
-    let mut w = MeshBuilder::new();
-    let mut one = MeshBuilder::new();
-    one.cylinder(v3(0.0, -0.12, 0.0), 0.34, 0.24, 20, 1);
-    for (x, z) in [(-1.35, 0.85), (1.35, 0.85), (-1.35, -0.85), (1.35, -0.85)] {
-        w.append(
-            &one,
-            Mat4::translation(v3(x, 0.34, z)) * Mat4::rotation_x(FRAC_PI_2),
-        );
-    }
-    w
-}
-
 fn cars(k: &mut Kit, paint: usize) {
     let colours = [
         [0.7, 0.08, 0.06],
@@ -424,7 +393,7 @@ fn cars(k: &mut Kit, paint: usize) {
                 base_color: [c[0], c[1], c[2], 1.0],
                 ..Material::default()
             });
-            k.mesh(&format!("car_body{i}"), car_body(), m)
+            k.mesh(&format!("car_body{i}"), props::car_body(16), m)
         })
         .collect();
     let tyre = k.material(Material {
@@ -432,7 +401,7 @@ fn cars(k: &mut Kit, paint: usize) {
         base_color: [0.05, 0.05, 0.05, 1.0],
         ..Material::default()
     });
-    let wheels = k.mesh("wheels", wheels(), tyre);
+    let wheels = k.mesh("wheels", props::wheels(20), tyre);
     let mut rng = Rng::new(SEED ^ 0xca5);
     let put = |k: &mut Kit, pos: Vec3, yaw: f32, rng: &mut Rng| {
         let body = bodies[rng.below(bodies.len() as u32) as usize];

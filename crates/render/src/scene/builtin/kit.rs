@@ -3,10 +3,12 @@
 //! scene files read as "make this, place it there".
 
 use super::shapes::MeshBuilder;
+use crate::graph::Preset;
 use crate::math::{Mat4, Vec3};
 use crate::scene::{
     AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Passes, Scene,
 };
+use crate::texture::TexFormat;
 
 pub struct Kit {
     pub scene: Scene,
@@ -37,6 +39,21 @@ impl Kit {
         self.scene.images.len() - 1
     }
 
+    /// An image stored block-compressed, as a mobile game ships its
+    /// textures: BC1 (4 bits per texel) when every texel is opaque, else
+    /// BC3 (8 bits per texel). BC1 and BC3 stand in for ETC2 RGB / ASTC
+    /// 8x8 and ETC2 RGBA / ASTC 4x4 (which mobile GPUs sample): the same
+    /// 4 and 8 bits per texel, so the same bytes for a cache to fetch.
+    pub fn compressed(&mut self, mut img: Image) -> usize {
+        let opaque = img.texels.iter().all(|t| t[3] == 255);
+        img.format = if opaque {
+            TexFormat::Bc1
+        } else {
+            TexFormat::Bc3
+        };
+        self.image(img)
+    }
+
     /// An opaque textured material.
     pub fn textured(&mut self, name: &str, texture: usize) -> usize {
         self.material(Material {
@@ -54,6 +71,19 @@ impl Kit {
             texture: Some(texture),
             alpha,
             double_sided: alpha != AlphaMode::Opaque,
+            ..Material::default()
+        })
+    }
+
+    /// A particle sprite material: blended, double-sided, `particle` set
+    /// (frame graphs draw these in their own pass).
+    pub fn particle(&mut self, name: &str, texture: usize) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            alpha: AlphaMode::Blend,
+            double_sided: true,
+            particle: true,
             ..Material::default()
         })
     }
@@ -95,7 +125,64 @@ impl Kit {
         };
     }
 
+    /// The camera path through `keys` as given.
+    pub fn cameras(&mut self, keys: Vec<Camera>) {
+        self.scene.camera = CameraPath { keys };
+    }
+
+    /// The frame of a mobile game: `preset`, and until frame graphs run
+    /// the presets, the classic passes such a frame has. No shadow map
+    /// (the renderer's is 2048x2048; mobile games draw blob shadows or a
+    /// small map), no reflection render-to-texture, no bloom chain; a
+    /// G-buffer only on the deferred-lite frame; blended sprites and
+    /// particles always.
+    pub fn mobile_frame(&mut self, preset: Preset) {
+        debug_assert!(matches!(
+            preset,
+            Preset::MobileForward | Preset::MobileDeferredLite
+        ));
+        self.scene.preset = preset;
+        self.scene.passes = Passes {
+            shadow: false,
+            reflection: false,
+            deferred: preset == Preset::MobileDeferredLite,
+            transparent: true,
+            post: false,
+        };
+    }
+
+    /// Light for a 2D game: sprites show their texels as painted (the sun
+    /// straight down on sprites facing up, no ambient term).
+    pub fn unlit_sprites(&mut self) {
+        self.scene.light = Light {
+            direction: Vec3::new(0.0, -1.0, 0.0),
+            color: [1.0, 1.0, 1.0],
+            ambient: 0.0,
+        };
+    }
+
     pub fn finish(self) -> Scene {
         self.scene
+    }
+}
+
+/// Vertical field of view of [`overhead`] cameras.
+const OVERHEAD_FOV_DEG: f32 = 6.0;
+
+/// A camera looking straight down at `center`, showing `half_height`
+/// metres of the ground above and below it (screen up is -z): the stand-in
+/// for a 2D game's orthographic projection. It stands far away (about 19
+/// times `half_height`) with a narrow field of view, so a metre of height
+/// changes a sprite's size by 5 % / `half_height` (1 % for a view 10 m
+/// high), and 2D scenes stack their layers within a metre.
+pub fn overhead(center: Vec3, half_height: f32) -> Camera {
+    let dist = half_height / (OVERHEAD_FOV_DEG.to_radians() * 0.5).tan();
+    Camera {
+        eye: center + Vec3::new(0.0, dist, 0.0),
+        target: center,
+        up: Vec3::new(0.0, 0.0, -1.0),
+        fov_y: OVERHEAD_FOV_DEG.to_radians(),
+        near: dist - 20.0,
+        far: dist + 20.0,
     }
 }

@@ -1,21 +1,34 @@
 //! The built-in procedural scenes: game-like frames generated in code, no
 //! files needed. One scene per file; one registry line each.
 //!
-//! - [`terrain`], [`atrium`], [`city`]: the scenes.
-//! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards).
+//! - [`terrain`], [`atrium`], [`city`]: the desktop suite's scenes.
+//! - [`match3`], [`strategy`]: the mobile suite's scenes (2D puzzle, 2D
+//!   strategy).
+//! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards,
+//!   ribbons, sprites).
+//! - [`props`]: props several scenes share (car, figure, conifer, coin).
 //! - [`texgen`]: procedural textures (grass, rock, bricks, marble, facades...).
+//! - [`atlas`]: sprite-sheet grids, signed-distance drawing, an interface
+//!   sheet, a bitmap font, a palette, nine-slice panels; [`sheets`]: the 2D
+//!   games' sprite sheets (gems, a map's tiles and pieces).
 //! - [`noise`]: the seeded integer hash, value noise and fbm everything
 //!   random comes from, so every build of a scene is identical.
 //! - `kit`: the assembler the scenes share (indices for images, materials,
-//!   meshes; instance placement; camera keys).
+//!   meshes; instance placement; camera keys; compressed textures and the
+//!   mobile frame).
 
 use super::Scene;
 
+pub mod atlas;
 pub mod atrium;
 pub mod city;
 mod kit;
+pub mod match3;
 pub mod noise;
+pub mod props;
 pub mod shapes;
+pub mod sheets;
+pub mod strategy;
 pub mod terrain;
 pub mod texgen;
 
@@ -94,6 +107,19 @@ pub const BUILTINS: &[Builtin] = &[
         about: "a city crossing at dusk: streets, lit facades, lamps, cars, trees, puddles, glass",
         suite: Suite::Desktop,
         build: city::build,
+    },
+    Builtin {
+        name: "match3",
+        about:
+            "a match-3 puzzle level: blended gem sprites on a board, sparkles, UI panels, a mascot",
+        suite: Suite::Mobile,
+        build: match3::build,
+    },
+    Builtin {
+        name: "strategy",
+        about: "a 2D strategy map from above: tiles, forests, mountains, cities, armies, fog, UI",
+        suite: Suite::Mobile,
+        build: strategy::build,
     },
 ];
 
