@@ -27,7 +27,7 @@ fn each(check: impl Fn(&Scene)) {
 }
 
 /// The mobile suite's scenes so far (the suite is being built).
-const MOBILE_SCENES: usize = 2;
+const MOBILE_SCENES: usize = 4;
 
 /// `check` on every scene of `suite`, which has at least `least` scenes.
 fn each_in(suite: Suite, least: usize, check: impl Fn(&Scene)) {

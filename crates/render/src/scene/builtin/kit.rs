@@ -166,6 +166,18 @@ impl Kit {
     }
 }
 
+/// A camera at `eye` looking at `target` (world up), `fov_deg` vertical.
+pub fn look(eye: Vec3, target: Vec3, fov_deg: f32, near: f32, far: f32) -> Camera {
+    Camera {
+        eye,
+        target,
+        up: Vec3::new(0.0, 1.0, 0.0),
+        fov_y: fov_deg.to_radians(),
+        near,
+        far,
+    }
+}
+
 /// Vertical field of view of [`overhead`] cameras.
 const OVERHEAD_FOV_DEG: f32 = 6.0;
 

@@ -2,8 +2,8 @@
 //! files needed. One scene per file; one registry line each.
 //!
 //! - [`terrain`], [`atrium`], [`city`]: the desktop suite's scenes.
-//! - [`match3`], [`strategy`]: the mobile suite's scenes (2D puzzle, 2D
-//!   strategy).
+//! - [`match3`], [`strategy`], [`runner`], [`racer`]: the mobile suite's
+//!   scenes (2D puzzle, 2D strategy, endless runner, racing).
 //! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards,
 //!   ribbons, sprites).
 //! - [`props`]: props several scenes share (car, figure, conifer, coin).
@@ -26,6 +26,8 @@ mod kit;
 pub mod match3;
 pub mod noise;
 pub mod props;
+pub mod racer;
+pub mod runner;
 pub mod shapes;
 pub mod sheets;
 pub mod strategy;
@@ -114,6 +116,18 @@ pub const BUILTINS: &[Builtin] = &[
             "a match-3 puzzle level: blended gem sprites on a board, sparkles, UI panels, a mascot",
         suite: Suite::Mobile,
         build: match3::build,
+    },
+    Builtin {
+        name: "runner",
+        about: "a 3D endless runner: a three-lane rail track, trains, barriers, coins, a runner",
+        suite: Suite::Mobile,
+        build: runner::build,
+    },
+    Builtin {
+        name: "racer",
+        about: "a low-poly circuit racer: a track loop, kerbs, billboards, a grandstand, six cars",
+        suite: Suite::Mobile,
+        build: racer::build,
     },
     Builtin {
         name: "strategy",
