@@ -198,3 +198,18 @@ pub fn overhead(center: Vec3, half_height: f32) -> Camera {
         far: dist + 20.0,
     }
 }
+
+/// Camera space to world of a camera at `eye` looking at `target` (world
+/// up): +x right, +y up, -z forward. Things a game draws attached to the
+/// camera (a first-person weapon, touch controls) are placed with it.
+pub fn camera_to_world(eye: Vec3, target: Vec3) -> Mat4 {
+    let f = (target - eye).normalize();
+    let s = f.cross(Vec3::new(0.0, 1.0, 0.0)).normalize();
+    let u = s.cross(f);
+    Mat4::from_cols(
+        s.extend(0.0),
+        u.extend(0.0),
+        (-f).extend(0.0),
+        eye.extend(1.0),
+    )
+}

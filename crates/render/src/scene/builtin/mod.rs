@@ -2,8 +2,9 @@
 //! files needed. One scene per file; one registry line each.
 //!
 //! - [`terrain`], [`atrium`], [`city`]: the desktop suite's scenes.
-//! - [`match3`], [`strategy`], [`runner`], [`racer`]: the mobile suite's
-//!   scenes (2D puzzle, 2D strategy, endless runner, racing).
+//! - [`match3`], [`strategy`], [`runner`], [`racer`], [`shooter`],
+//!   [`maze`]: the mobile suite's scenes (2D puzzle, 2D strategy, endless
+//!   runner, racing, shooter, maze).
 //! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards,
 //!   ribbons, sprites).
 //! - [`props`]: props several scenes share (car, figure, conifer, coin).
@@ -24,12 +25,14 @@ pub mod atrium;
 pub mod city;
 mod kit;
 pub mod match3;
+pub mod maze;
 pub mod noise;
 pub mod props;
 pub mod racer;
 pub mod runner;
 pub mod shapes;
 pub mod sheets;
+pub mod shooter;
 pub mod strategy;
 pub mod terrain;
 pub mod texgen;
@@ -128,6 +131,18 @@ pub const BUILTINS: &[Builtin] = &[
         about: "a low-poly circuit racer: a track loop, kerbs, billboards, a grandstand, six cars",
         suite: Suite::Mobile,
         build: racer::build,
+    },
+    Builtin {
+        name: "shooter",
+        about: "a first-person shooter's walled yard: crates, barrels, enemies, a rifle, touch UI",
+        suite: Suite::Mobile,
+        build: shooter::build,
+    },
+    Builtin {
+        name: "maze",
+        about: "a 3D maze in three-quarter view: stone walls, gems, coins, torches, a rolling ball",
+        suite: Suite::Mobile,
+        build: maze::build,
     },
     Builtin {
         name: "strategy",
