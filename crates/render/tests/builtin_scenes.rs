@@ -3,13 +3,15 @@
 //! particles as blended sprites, and determinism; and the desktop suite
 //! against its class: six genres, a desktop preset, big mipmappable
 //! textures, a reflective surface with a mirror, blended and masked
-//! geometry, hundreds of thousands of triangles.
+//! geometry, hundreds of thousands of triangles; the mobile suite against
+//! its: thousands to tens of thousands of triangles, small
+//! block-compressed textures, blended sprites and a mobile frame.
 
 use std::sync::OnceLock;
 
 use gfxcache_render::graph::Preset;
 use gfxcache_render::scene::builtin::{Suite, BUILTINS};
-use gfxcache_render::{AlphaMode, Scene};
+use gfxcache_render::{AlphaMode, Scene, TexFormat};
 
 /// Every built-in scene, built once for all tests of this binary (a build
 /// generates megabytes of textures).
@@ -37,6 +39,33 @@ fn each_desktop(check: impl Fn(&Scene)) {
         }
     }
     assert!(n > 0, "no desktop scene");
+}
+
+/// The mobile suite: at least the six genres of the TCOR and DTM-NUCA
+/// papers' games (2D puzzle, endless runner, racing, shooter, maze, 2D
+/// strategy).
+const MOBILE_SCENES: usize = 6;
+
+/// `check` on every scene of the mobile suite, which has at least
+/// [`MOBILE_SCENES`].
+fn each_mobile(check: impl Fn(&Scene)) {
+    let mut n = 0;
+    for (b, s) in BUILTINS.iter().zip(scenes()) {
+        if b.suite == Suite::Mobile {
+            check(s);
+            n += 1;
+        }
+    }
+    assert!(n >= MOBILE_SCENES, "{n} mobile scenes");
+}
+
+/// A mobile frame draws thousands to tens of thousands of triangles.
+#[test]
+fn mobile_triangle_counts_in_class() {
+    each_mobile(|s| {
+        let t = s.triangle_count();
+        assert!((1_000..100_000).contains(&t), "{}: {t} triangles", s.name);
+    });
 }
 
 /// The genres of the GSPC paper's games (Assassin's Creed, BioShock,
@@ -225,6 +254,70 @@ fn desktop_textures_are_large() {
     assert!(largest >= Some(2048), "no 2048x2048 image in any scene");
 }
 
+/// A mobile game's textures: 64 to 512 texels a side and block-compressed,
+/// BC1 where every texel is opaque, BC3 where some are not.
+#[test]
+fn mobile_textures_are_small_and_compressed() {
+    each_mobile(|s| {
+        assert!(!s.images.is_empty(), "{}: no textures", s.name);
+        for img in &s.images {
+            for side in [img.width, img.height] {
+                assert!(
+                    (64..=512).contains(&side),
+                    "{}/{}: {}x{}",
+                    s.name,
+                    img.name,
+                    img.width,
+                    img.height
+                );
+            }
+            let opaque = img.texels.iter().all(|t| t[3] == 255);
+            let want = if opaque {
+                TexFormat::Bc1
+            } else {
+                TexFormat::Bc3
+            };
+            assert_eq!(img.format, want, "{}/{}", s.name, img.name);
+        }
+    });
+}
+
+/// Blended geometry drawn (sprites, particles).
+fn draws_blended(s: &Scene) -> bool {
+    s.instances
+        .iter()
+        .any(|i| s.materials[s.meshes[i.mesh].material].alpha == AlphaMode::Blend)
+}
+
+/// A mobile frame: a mobile preset and, until frame graphs run it, the
+/// classic passes such a frame has (no shadow map, no reflection, no bloom;
+/// a G-buffer only on the deferred-lite frame, which one scene at most
+/// uses); blended sprites or particles drawn.
+#[test]
+fn mobile_scenes_have_a_mobile_frame() {
+    let lite = std::cell::Cell::new(0);
+    each_mobile(|s| {
+        assert!(
+            matches!(s.preset, Preset::MobileForward | Preset::MobileDeferredLite),
+            "{}: preset {}",
+            s.name,
+            s.preset
+        );
+        let p = s.passes;
+        assert!(!p.shadow && !p.reflection && !p.post, "{}: {p:?}", s.name);
+        assert!(p.transparent, "{}: no transparent pass", s.name);
+        assert_eq!(
+            p.deferred,
+            s.preset == Preset::MobileDeferredLite,
+            "{}",
+            s.name
+        );
+        lite.set(lite.get() + p.deferred as u32);
+        assert!(draws_blended(s), "{}: nothing blended", s.name);
+    });
+    assert!(lite.get() <= 1, "{} deferred-lite scenes", lite.get());
+}
+
 #[test]
 fn reflection_and_blending_present() {
     each_desktop(|s| {
@@ -272,8 +365,11 @@ fn camera_path_moves_and_is_finite() {
         }
         let first = s.camera.at(0, 10);
         let last = s.camera.at(9, 10);
+        // A first-person view may turn in place; anything else travels.
+        let dir = |c: &gfxcache_render::Camera| (c.target - c.eye).normalize();
+        let turn = dir(&first).dot(dir(&last)).clamp(-1.0, 1.0).acos();
         assert!(
-            (first.eye - last.eye).length() > 1.0,
+            (first.eye - last.eye).length() > 1.0 || turn > 2f32.to_radians(),
             "{}: camera does not move",
             s.name
         );
@@ -289,9 +385,12 @@ fn camera_path_moves_and_is_finite() {
 
 #[test]
 fn building_twice_gives_equal_scenes() {
+    let mut mobile = 0;
     for (b, s) in BUILTINS.iter().zip(scenes()) {
         assert!((b.build)() == *s, "{} is not deterministic", b.name);
+        mobile += (b.suite == Suite::Mobile) as usize;
     }
+    assert!(mobile >= MOBILE_SCENES, "{mobile} mobile scenes checked");
 }
 
 /// Front faces are counter-clockwise seen from the side the normals point

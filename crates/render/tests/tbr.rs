@@ -35,6 +35,8 @@ fn render(scene: &str, tbr: Option<TbrConfig>, threads: usize, deferred: bool) -
         tbr,
         threads,
         passes: Some(passes),
+        // The classic frame, where the forward switch applies.
+        preset: Some(gfxcache_render::Preset::Classic),
         shadow_size: Some(256),
         ..FrameConfig::new(160, 96)
     };
@@ -206,6 +208,8 @@ fn stored_once(tile_size: u32) {
             order: TileOrder::Hilbert,
             ..TbrConfig::default()
         }),
+        // The classic frame writes the display exactly once.
+        preset: Some(gfxcache_render::Preset::Classic),
         shadow_size: Some(256),
         ..FrameConfig::new(150, 90)
     };

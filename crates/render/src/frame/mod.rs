@@ -351,9 +351,10 @@ fn frame_graph(scene: &Scene, cfg: &FrameConfig, passes: Passes) -> Result<Frame
         passes,
     };
     let preset = cfg.preset.unwrap_or(scene.preset);
-    if !passes.deferred
-        && preset != Preset::Classic
-        && (cfg.preset.is_some() || scene.graph.is_none())
+    // The forward switch (deferred off where the scene has it on) is the
+    // classic preset's: the others have their own main pass.
+    let forward_asked = !passes.deferred && scene.passes.deferred;
+    if forward_asked && preset != Preset::Classic && (cfg.preset.is_some() || scene.graph.is_none())
     {
         return Err(FrameError::Config(format!(
             "the forward switch changes the classic preset only; {preset} has its own main pass"

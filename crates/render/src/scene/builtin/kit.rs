@@ -40,9 +40,11 @@ impl Kit {
         self.scene.images.len() - 1
     }
 
-    /// An image stored block-compressed, as desktop games ship their
-    /// material textures: BC1 (DXT1) when every texel is opaque, else BC3
-    /// (DXT5). The texels stay as generated (no encoder runs): the
+    /// An image stored block-compressed, as games ship their textures:
+    /// BC1 (DXT1, 4 bits per texel) when every texel is opaque, else BC3
+    /// (DXT5, 8 bits per texel). On mobile scenes BC1 and BC3 stand in for
+    /// ETC2 RGB / ASTC 8x8 and ETC2 RGBA / ASTC 4x4, which mobile GPUs
+    /// sample: the same bits per texel, so the same bytes for a cache. The texels stay as generated (no encoder runs): the
     /// memory layout and traffic are BC's, the picture is the source's.
     pub fn image_bc(&mut self, mut img: Image) -> usize {
         img.format = if img.texels.iter().all(|t| t[3] == 255) {
@@ -172,7 +174,90 @@ impl Kit {
         };
     }
 
+    /// The camera path through `keys` as given.
+    pub fn cameras(&mut self, keys: Vec<Camera>) {
+        self.scene.camera = CameraPath { keys };
+    }
+
+    /// The frame of a mobile game: `preset`, and the passes such a frame
+    /// has (the preset drops those switched off, and the classic preset
+    /// runs them). No shadow map (these genres draw blob shadows), no
+    /// reflection render-to-texture, no bloom chain; a G-buffer only on the
+    /// deferred-lite frame; blended sprites and particles always.
+    pub fn mobile_frame(&mut self, preset: Preset) {
+        debug_assert!(matches!(
+            preset,
+            Preset::MobileForward | Preset::MobileDeferredLite
+        ));
+        self.scene.preset = preset;
+        self.scene.passes = Passes {
+            shadow: false,
+            reflection: false,
+            deferred: preset == Preset::MobileDeferredLite,
+            transparent: true,
+            post: false,
+        };
+    }
+
+    /// Light for a 2D game: sprites show their texels as painted (the sun
+    /// straight down on sprites facing up, no ambient term).
+    pub fn unlit_sprites(&mut self) {
+        self.scene.light = Light {
+            direction: Vec3::new(0.0, -1.0, 0.0),
+            color: [1.0, 1.0, 1.0],
+            ambient: 0.0,
+        };
+    }
+
     pub fn finish(self) -> Scene {
         self.scene
     }
+}
+
+/// A camera at `eye` looking at `target` (world up), `fov_deg` vertical.
+pub fn look(eye: Vec3, target: Vec3, fov_deg: f32, near: f32, far: f32) -> Camera {
+    Camera {
+        eye,
+        target,
+        up: Vec3::new(0.0, 1.0, 0.0),
+        fov_y: fov_deg.to_radians(),
+        near,
+        far,
+    }
+}
+
+/// Vertical field of view of [`overhead`] cameras.
+const OVERHEAD_FOV_DEG: f32 = 6.0;
+
+/// A camera looking straight down at `center`, showing `half_height`
+/// metres of the ground above and below it (screen up is -z): the stand-in
+/// for a 2D game's orthographic projection. It stands far away (about 19
+/// times `half_height`) with a narrow field of view, so a metre of height
+/// changes a sprite's size by 5 % / `half_height` (1 % for a view 10 m
+/// high), and 2D scenes stack their layers within a metre.
+pub fn overhead(center: Vec3, half_height: f32) -> Camera {
+    let dist = half_height / (OVERHEAD_FOV_DEG.to_radians() * 0.5).tan();
+    Camera {
+        eye: center + Vec3::new(0.0, dist, 0.0),
+        target: center,
+        up: Vec3::new(0.0, 0.0, -1.0),
+        fov_y: OVERHEAD_FOV_DEG.to_radians(),
+        near: dist - 20.0,
+        far: dist + 20.0,
+    }
+}
+
+/// Camera space to world of a camera at `eye` looking at `target` (world
+/// up): +x right, +y up, -z forward. Things a game draws attached to the
+/// camera (a first-person weapon, touch controls) are placed with it.
+pub fn camera_to_world(eye: Vec3, target: Vec3) -> Mat4 {
+    let f = (target - eye).normalize();
+    let s = f.cross(Vec3::new(0.0, 1.0, 0.0)).normalize();
+    let u = s.cross(f);
+    Mat4::from_cols(
+        s.extend(0.0),
+        u.extend(0.0),
+        (-f).extend(0.0),
+        eye.extend(1.0),
+    )
 }

@@ -1,26 +1,45 @@
 //! The built-in procedural scenes: game-like frames generated in code, no
 //! files needed. One scene per file; one registry line each.
 //!
-//! - [`terrain`], [`atrium`], [`city`]: the scenes.
-//! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards).
-//! - [`props`]: props several scenes place (cars, trees, houses, crates).
+//! - [`terrain`], [`atrium`], [`city`], [`corridor`], [`racing`],
+//!   [`strategy`]: the desktop suite's scenes (open world, interior, city,
+//!   corridor shooter, racing, top-down strategy).
+//! - [`match3`], [`kingdom`], [`runner`], [`racer`], [`shooter`],
+//!   [`maze`]: the mobile suite's scenes (2D puzzle, 2D strategy, endless
+//!   runner, racing, shooter, maze).
+//! - [`shapes`]: mesh builders (boxes, lathes, arches, heightfields, cards,
+//!   ribbons, sprites); [`hexgrid`]: hex map cells and outlines.
+//! - [`props`]: props several scenes place (cars, trees, houses, crates,
+//!   figures, coins).
 //! - [`texgen`]: procedural textures (grass, rock, bricks, marble, facades...).
+//! - [`atlas`]: sprite-sheet grids, signed-distance drawing, an interface
+//!   sheet, a bitmap font, a palette, nine-slice panels; [`sheets`]: the 2D
+//!   games' sprite sheets (gems, a map's tiles and pieces).
 //! - [`noise`]: the seeded integer hash, value noise and fbm everything
 //!   random comes from, so every build of a scene is identical.
 //! - `kit`: the assembler the scenes share (indices for images, materials,
-//!   meshes; instance placement; camera keys).
+//!   meshes; instance placement; camera keys; compressed textures and the
+//!   mobile frame).
 
 use super::Scene;
 
+pub mod atlas;
 pub mod atrium;
 pub mod city;
 pub mod corridor;
 pub mod hexgrid;
+pub mod kingdom;
 mod kit;
+pub mod match3;
+pub mod maze;
 pub mod noise;
 pub mod props;
+pub mod racer;
 pub mod racing;
+pub mod runner;
 pub mod shapes;
+pub mod sheets;
+pub mod shooter;
 pub mod strategy;
 pub mod terrain;
 pub mod texgen;
@@ -118,6 +137,43 @@ pub const BUILTINS: &[Builtin] = &[
         about: "a Civilization V-like hex map seen from above: forests, rivers, cities, units, borders",
         suite: Suite::Desktop,
         build: strategy::build,
+    },
+    Builtin {
+        name: "match3",
+        about:
+            "a match-3 puzzle level: blended gem sprites on a board, sparkles, UI panels, a mascot",
+        suite: Suite::Mobile,
+        build: match3::build,
+    },
+    Builtin {
+        name: "runner",
+        about: "a 3D endless runner: a three-lane rail track, trains, barriers, coins, a runner",
+        suite: Suite::Mobile,
+        build: runner::build,
+    },
+    Builtin {
+        name: "racer",
+        about: "a low-poly circuit racer: a track loop, kerbs, billboards, a grandstand, six cars",
+        suite: Suite::Mobile,
+        build: racer::build,
+    },
+    Builtin {
+        name: "shooter",
+        about: "a first-person shooter's walled yard: crates, barrels, enemies, a rifle, touch UI",
+        suite: Suite::Mobile,
+        build: shooter::build,
+    },
+    Builtin {
+        name: "maze",
+        about: "a 3D maze in three-quarter view: stone walls, gems, coins, torches, a rolling ball",
+        suite: Suite::Mobile,
+        build: maze::build,
+    },
+    Builtin {
+        name: "kingdom",
+        about: "a 2D strategy map from above: tiles, forests, mountains, cities, armies, fog, UI",
+        suite: Suite::Mobile,
+        build: kingdom::build,
     },
 ];
 

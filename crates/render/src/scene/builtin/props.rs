@@ -587,3 +587,108 @@ pub fn forest_clump(
     }
     (trunks, crowns)
 }
+
+/// How a [`humanoid`] stands: limbs swung forward (+) or back (-) about
+/// the shoulders and hips, radians.
+#[derive(Clone, Copy, Debug)]
+pub struct Pose {
+    pub left_arm: f32,
+    pub right_arm: f32,
+    pub left_leg: f32,
+    pub right_leg: f32,
+    /// Forward lean of the whole body (a runner's), radians.
+    pub lean: f32,
+}
+
+impl Pose {
+    pub const STANDING: Pose = Pose {
+        left_arm: 0.0,
+        right_arm: 0.0,
+        left_leg: 0.0,
+        right_leg: 0.0,
+        lean: 0.0,
+    };
+
+    /// Mid-stride, as a runner is drawn.
+    pub const RUNNING: Pose = Pose {
+        left_arm: 0.9,
+        right_arm: -0.9,
+        left_leg: -0.7,
+        right_leg: 0.8,
+        lean: 0.25,
+    };
+}
+
+/// A low-poly figure 1.8 m tall facing +z, standing on `y = 0`: head,
+/// torso, arms and legs of `segments` sides, hands and feet. Returns
+/// (skin: head and hands, clothes: torso, limbs and feet) so each can
+/// take its own material or swatch.
+pub fn humanoid(segments: u32, pose: Pose) -> (MeshBuilder, MeshBuilder) {
+    let s = segments.max(4);
+    let mut skin = MeshBuilder::new();
+    let mut cloth = MeshBuilder::new();
+    skin.sphere(v3(0.0, 1.62, 0.0), 0.13, s, s / 2);
+    cloth.cone(v3(0.0, 0.95, 0.0), 0.17, 0.22, 0.5, s, 2);
+    cloth.disc(v3(0.0, 1.45, 0.0), 0.22, s, true);
+    skin.cylinder(v3(0.0, 1.43, 0.0), 0.06, 0.08, s / 2, 1);
+    // A limb hangs from its joint along -y, swung about x.
+    let limb = |b: &mut MeshBuilder, joint: Vec3, len: f32, r: f32, swing: f32| {
+        let mut l = MeshBuilder::new();
+        l.cone(v3(0.0, -len, 0.0), r * 0.8, r, len, s, 2);
+        b.append(&l, Mat4::translation(joint) * Mat4::rotation_x(-swing));
+    };
+    let end =
+        |joint: Vec3, len: f32, swing: f32| joint + v3(0.0, -len * swing.cos(), len * swing.sin());
+    for (x, arm) in [(-0.27, pose.left_arm), (0.27, pose.right_arm)] {
+        let shoulder = v3(x, 1.42, 0.0);
+        limb(&mut cloth, shoulder, 0.62, 0.06, arm);
+        skin.sphere(end(shoulder, 0.66, arm), 0.055, s / 2, s / 4);
+    }
+    for (x, leg) in [(-0.1, pose.left_leg), (0.1, pose.right_leg)] {
+        let hip = v3(x, 0.95, 0.0);
+        limb(&mut cloth, hip, 0.88, 0.085, leg);
+        let foot = end(hip, 0.9, leg);
+        cloth.cuboid(
+            foot + v3(-0.05, -0.05, -0.05),
+            foot + v3(0.05, 0.05, 0.16),
+            4.0,
+        );
+    }
+    let lean = Mat4::rotation_x(pose.lean);
+    let mut a = MeshBuilder::new();
+    a.append(&skin, lean);
+    let mut b = MeshBuilder::new();
+    b.append(&cloth, lean);
+    (a, b)
+}
+
+/// A low-poly conifer `h` metres tall: a trunk and `tiers` stacked cones
+/// of `segments` sides. Returns (trunk, crown).
+pub fn pine(h: f32, segments: u32, tiers: u32) -> (MeshBuilder, MeshBuilder) {
+    let mut trunk = MeshBuilder::new();
+    trunk.cylinder(v3(0.0, 0.0, 0.0), 0.04 * h, 0.3 * h, segments, 1);
+    let mut crown = MeshBuilder::new();
+    for t in 0..tiers {
+        let f = t as f32 / tiers as f32;
+        let r = 0.28 * h * (1.0 - 0.6 * f);
+        crown.cone(
+            v3(0.0, h * (0.22 + 0.22 * t as f32), 0.0),
+            r,
+            0.0,
+            h * (0.45 - 0.1 * f),
+            segments,
+            1,
+        );
+    }
+    (trunk, crown)
+}
+
+/// A coin of radius `r` standing up, facing +z: a short cylinder of
+/// `segments` sides.
+pub fn coin(r: f32, segments: u32) -> MeshBuilder {
+    let mut one = MeshBuilder::new();
+    one.cylinder(v3(0.0, -0.04 * r, 0.0), r, 0.08 * r, segments, 1);
+    let mut c = MeshBuilder::new();
+    c.append(&one, Mat4::rotation_x(FRAC_PI_2));
+    c
+}

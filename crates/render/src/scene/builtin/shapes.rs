@@ -1,7 +1,8 @@
 //! Mesh builders for the built-in scenes: boxes, cylinders, cones,
-//! spheres, lathes, tubes, arches, heightfield grids, ribbons and quads,
-//! appended into one [`MeshBuilder`] so a prop made of several parts is
-//! one mesh (one draw).
+//! spheres, lathes, tubes, arches, heightfield grids, quads, ribbons
+//! along a path and 2D sprites, appended into one [`MeshBuilder`] so a
+//! prop made of several parts is one mesh (one draw), and a layer of
+//! sprites one batch.
 //!
 //! Conventions: counter-clockwise front faces seen from outside, unit
 //! normals, uvs in "texture tiles" (world metres times a per-call scale for
@@ -565,6 +566,132 @@ impl MeshBuilder {
                     self.normals[i] = n.normalize();
                 }
             }
+        }
+    }
+}
+
+/// The outline of a sprite as a 2D game engine meshes it: a convex polygon
+/// around the sprite's opaque texels rather than its whole rectangle (Unity
+/// sprites' default "tight" mesh), so blending does not shade the empty
+/// corners. Points in the unit square centred on 0, `y` up, counter-clockwise.
+pub fn outline_ngon(sides: u32, radius: f32, turn: f32) -> Vec<(f32, f32)> {
+    // Circumscribe the circle of `radius`: the polygon's flats touch it.
+    let r = radius / (PI / sides as f32).cos();
+    (0..sides)
+        .map(|i| {
+            let a = turn + TAU * i as f32 / sides as f32;
+            (r * a.cos(), r * a.sin())
+        })
+        .collect()
+}
+
+/// The whole rectangle: a plain two-triangle sprite.
+pub const OUTLINE_QUAD: [(f32, f32); 4] = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
+
+impl MeshBuilder {
+    /// A sprite lying on the ground plane facing +Y (the overhead camera of
+    /// a 2D game looks down with screen up = -z): `size` metres across and
+    /// tall on screen, centred on `center`, meshed as the convex `outline`
+    /// (see [`outline_ngon`]) fanned from its first point. `uv` is the
+    /// sprite's cell `[u0, v0, u1, v1]` in its atlas, `v0` at the top.
+    pub fn sprite(&mut self, center: Vec3, size: Vec2, outline: &[(f32, f32)], uv: [f32; 4]) {
+        let base = self.positions.len() as u32;
+        for &(x, y) in outline {
+            let p = center + v3(x * size.x, 0.0, -y * size.y);
+            let (u, v) = (
+                uv[0] + (x + 0.5) * (uv[2] - uv[0]),
+                uv[1] + (0.5 - y) * (uv[3] - uv[1]),
+            );
+            self.vertex(p, v3(0.0, 1.0, 0.0), (u, v));
+        }
+        for i in 1..outline.len() as u32 - 1 {
+            self.tri(base, base + i, base + i + 1);
+        }
+    }
+
+    /// A sprite like [`MeshBuilder::sprite`] over its whole rectangle but
+    /// tessellated into `cells.0` x `cells.1` quads: the mesh a 2D skeletal
+    /// animation deforms (Spine, Unity's 2D animation), ready to be bent.
+    pub fn sprite_grid(&mut self, center: Vec3, size: Vec2, cells: (u32, u32), uv: [f32; 4]) {
+        let base = self.positions.len() as u32;
+        let (nu, nv) = cells;
+        for j in 0..=nv {
+            for i in 0..=nu {
+                let (s, t) = (i as f32 / nu as f32, j as f32 / nv as f32);
+                let p = center + v3((s - 0.5) * size.x, 0.0, (t - 0.5) * size.y);
+                let (u, v) = (uv[0] + s * (uv[2] - uv[0]), uv[1] + t * (uv[3] - uv[1]));
+                self.vertex(p, v3(0.0, 1.0, 0.0), (u, v));
+            }
+        }
+        let row = nu + 1;
+        for j in 0..nv {
+            for i in 0..nu {
+                // Row j is above row j + 1 on screen (t grows towards +z).
+                let a = base + j * row + i;
+                self.tri(a, a + row, a + row + 1);
+                self.tri(a, a + row + 1, a + 1);
+            }
+        }
+    }
+
+    /// A strip along `path` (a polyline on the ground; `closed` joins its
+    /// end to its start) with the cross-section from `a` to `b`, each a
+    /// `(lateral, height)` offset from the path (lateral to the right of
+    /// the direction of travel). It faces `(b - a) x forward`: a road from
+    /// left to right faces up, a wall from its foot to its top faces left.
+    /// u runs from `u.0` at `a` to `u.1` at `b`, v along the path at
+    /// `v_per_m` per metre.
+    pub fn ribbon(
+        &mut self,
+        path: &[Vec3],
+        closed: bool,
+        a: (f32, f32),
+        b: (f32, f32),
+        u: (f32, f32),
+        v_per_m: f32,
+    ) {
+        let n = path.len();
+        assert!(n >= 2, "a ribbon needs two points");
+        let up = v3(0.0, 1.0, 0.0);
+        let base = self.positions.len() as u32;
+        let rows = if closed { n + 1 } else { n };
+        let mut dist = 0.0;
+        for k in 0..rows {
+            let i = k % n;
+            if k > 0 {
+                dist += (path[i] - path[(k - 1) % n]).length();
+            }
+            let (prev, next) = if closed {
+                (path[(i + n - 1) % n], path[(i + 1) % n])
+            } else {
+                (path[i.saturating_sub(1)], path[(i + 1).min(n - 1)])
+            };
+            let t = v3(next.x - prev.x, 0.0, next.z - prev.z).normalize();
+            let side = t.cross(up).normalize();
+            let at = |(l, h): (f32, f32)| path[i] + side * l + up * h;
+            let (pa, pb) = (at(a), at(b));
+            let nrm = (pb - pa).cross(t);
+            self.vertex(pa, nrm, (u.0, dist * v_per_m));
+            self.vertex(pb, nrm, (u.1, dist * v_per_m));
+        }
+        for k in 0..rows as u32 - 1 {
+            let (pa, pb, qa, qb) = (
+                base + 2 * k,
+                base + 2 * k + 1,
+                base + 2 * k + 2,
+                base + 2 * k + 3,
+            );
+            self.tri(pa, pb, qb);
+            self.tri(pa, qb, qa);
+        }
+    }
+
+    /// Point every uv at `uv` (one swatch of a palette texture: low-poly
+    /// art colours whole parts from a small palette instead of painting
+    /// them).
+    pub fn flat_uv(&mut self, uv: Vec2) {
+        for t in &mut self.uvs {
+            *t = uv;
         }
     }
 }

@@ -18,12 +18,14 @@ mod effects;
 mod industrial;
 mod nature;
 mod printed;
+mod track;
 
 pub use built::*;
 pub use effects::*;
 pub use industrial::*;
 pub use nature::*;
 pub use printed::*;
+pub use track::*;
 
 use crate::scene::Image;
 use crate::texture::TexFormat;
