@@ -458,6 +458,9 @@ fn render_binned_writes_the_polygon_lists() {
         path.to_str().unwrap(),
         "--tile-order",
         "hilbert",
+        // The classic frame, whose display pass is one full-screen draw.
+        "--preset",
+        "classic",
         "--json",
     ]);
     let rows = summary["binned"].as_array().expect("Table II rows");

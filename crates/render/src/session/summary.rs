@@ -1,7 +1,6 @@
 //! What a session cost: [`RenderSummary`], from the renderer's counters and
 //! the consumer side's tallies.
 
-use crate::graph::Op;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -187,15 +186,6 @@ fn per_pass(frames: &[FrameSummary], consumed: &Consumed) -> Vec<PassFigures> {
 }
 
 /// The passes that ran, by name.
-/// The frame graph's passes, but the reflection without a mirror.
-fn passes_on(scene: &Scene, r: &FrameRenderer) -> Vec<String> {
-    r.graph()
-        .passes
-        .iter()
-        .filter(|p| p.op != Op::Reflection || scene.mirror.is_some())
-        .map(|p| p.name.clone())
-        .collect()
-}
 
 fn tbr_figures(r: &FrameRenderer, consumed: &Consumed) -> Option<TbrFigures> {
     let (t, c) = (r.tbr_stats()?, r.config().tbr?);
@@ -244,7 +234,8 @@ pub(super) fn summarize(
         frames: request.frames,
         raw: request.raw,
         threads: request.threads.max(1),
-        passes: passes_on(scene, r),
+        // The passes that ran (one with nothing to draw runs not).
+        passes: pass_stats(frames).iter().map(|x| x.0.to_string()).collect(),
         triangles_in: stats.triangles_in,
         triangles_after_cull: stats.triangles_after_cull,
         fragments: stats.fragments,
