@@ -197,6 +197,9 @@ pub struct Transformed {
     pub attrs: [f32; MAX_ATTRS],
 }
 
+// A hit is found in a mask of the slots below 64.
+const _: () = assert!(VCACHE_ENTRIES < 64);
+
 /// The post-transform vertex cache: a FIFO of [`VCACHE_ENTRIES`]
 /// transformed vertices keyed by index.
 #[derive(Clone, Debug)]
@@ -241,9 +244,16 @@ impl VertexCache {
         transform: impl FnOnce(&Vertex) -> Transformed,
         mut sink: impl FnMut(Access),
     ) -> Transformed {
-        if let Some(k) = self.keys[..self.len].iter().position(|&k| k == index) {
+        // Every slot compared at once (no early exit, so the compiler
+        // compares them as vectors); a key is in at most one valid slot.
+        let mut found = 0u64;
+        for (k, &key) in self.keys.iter().enumerate() {
+            found |= u64::from(key == index) << k;
+        }
+        let valid = (1u64 << self.len) - 1;
+        if found & valid != 0 {
             self.hits += 1;
-            return self.values[k];
+            return self.values[(found & valid).trailing_zeros() as usize];
         }
         self.misses += 1;
         sink(Access {

@@ -38,6 +38,8 @@
 //!   interpolates its own attributes. Helper (uncovered) pixels carry
 //!   extrapolated values.
 
+use std::cmp::Ordering;
+
 use crate::math::Vec4;
 
 /// Fractional bits of snapped screen coordinates.
@@ -428,20 +430,56 @@ impl Rasterizer {
             return true;
         }
         let inv_area = 1.0 / area2 as f64;
+        // The edge functions at the pixel centres of the first quad of a
+        // row, then stepped by whole quads: integer sums, so each value is
+        // exactly the one evaluated at its pixel.
+        let at = |px: i64, py: i64| -> [i64; 3] {
+            let (cx, cy) = (px * SUBPIXEL_ONE + half, py * SUBPIXEL_ONE + half);
+            std::array::from_fn(|k| ea[k] * cx + eb[k] * cy + ec[k])
+        };
+        let step: [i64; 3] = std::array::from_fn(|k| 2 * SUBPIXEL_ONE * ea[k]);
+        // The pixels of row `py` inside every edge, as a range of x (in
+        // the bounding box): a quad outside both its rows' ranges covers
+        // nothing, so the walk starts and ends where coverage can be.
+        let span = |py: i64| -> Option<(i64, i64)> {
+            if py < vp.y as i64 || py >= (vp.y + vp.height) as i64 {
+                return None;
+            }
+            let cy = py * SUBPIXEL_ONE + half;
+            let (mut lo, mut hi) = (x0, x1);
+            for k in 0..3 {
+                // Inside: a * px + b >= bias, with a the step per pixel.
+                let a = ea[k] * SUBPIXEL_ONE;
+                let r = bias[k] - (ea[k] * half + eb[k] * cy + ec[k]);
+                match a.cmp(&0) {
+                    Ordering::Greater => lo = lo.max(-((-r).div_euclid(a))),
+                    Ordering::Less => hi = hi.min((-r).div_euclid(-a)),
+                    Ordering::Equal if r > 0 => return None,
+                    Ordering::Equal => {}
+                }
+            }
+            (lo <= hi).then_some((lo, hi))
+        };
         let mut qy = y0 & !1;
         while qy <= y1 {
-            let mut qx = x0 & !1;
-            while qx <= x1 {
+            let (first, last) = match (span(qy), span(qy + 1)) {
+                (None, None) => {
+                    qy += 2;
+                    continue;
+                }
+                (Some(r), None) | (None, Some(r)) => r,
+                (Some(a), Some(b)) => (a.0.min(b.0), a.1.max(b.1)),
+            };
+            let mut qx = first & !1;
+            let mut e: [[i64; 3]; 4] =
+                std::array::from_fn(|i| at(qx + (i as i64 & 1), qy + (i as i64 >> 1)));
+            while qx <= last {
                 let mut mask = 0u8;
-                let mut e = [[0i64; 3]; 4];
-                for (i, ei) in e.iter_mut().enumerate() {
+                for (i, ei) in e.iter().enumerate() {
                     let px = qx + (i as i64 & 1);
                     let py = qy + (i as i64 >> 1);
-                    let cx = px * SUBPIXEL_ONE + half;
-                    let cy = py * SUBPIXEL_ONE + half;
                     let mut inside = vp.contains(px, py);
                     for k in 0..3 {
-                        ei[k] = ea[k] * cx + eb[k] * cy + ec[k];
                         inside &= ei[k] >= bias[k];
                     }
                     if inside {
@@ -467,6 +505,11 @@ impl Rasterizer {
                     emit(&quad);
                 }
                 qx += 2;
+                for ei in &mut e {
+                    for k in 0..3 {
+                        ei[k] += step[k];
+                    }
+                }
             }
             qy += 2;
         }

@@ -488,6 +488,7 @@ impl Sampler {
     }
 
     /// The 2x2 texels around `(u, v)` on level `level` (`l`), row by row.
+    #[inline(always)]
     fn bilinear<L: LevelTexels>(
         &self,
         l: &L,
@@ -590,14 +591,19 @@ impl Sampler {
         let mut color = [0.0f32; 4];
         let mut taps = 0u32;
         let start = out.len();
+        // The last block seen on each of the two levels a trilinear tap
+        // alternates between (already reported): neighbouring taps mostly
+        // share it, and it needs no search. `u64::MAX` is no block.
+        let mut recent = [u64::MAX; 2];
         self.each_tap(tex, lod, u, v, |t, texel| {
             taps += 1;
             accumulate(&mut color, t.weight, texel);
-            // Neighbouring taps mostly share a block: test the last first.
-            let n = out.len();
-            let repeat = n > start && out[n - 1].addr == t.block;
-            if !repeat && !out[start..].iter().any(|a| a.addr == t.block) {
-                out.push(tex_read(t.block, unit));
+            let last = &mut recent[(t.level & 1) as usize];
+            if *last != t.block {
+                if !out[start..].iter().any(|a| a.addr == t.block) {
+                    out.push(tex_read(t.block, unit));
+                }
+                *last = t.block;
             }
         });
         (color, taps)
