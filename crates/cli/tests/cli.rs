@@ -502,6 +502,8 @@ fn render_binned_writes_the_polygon_lists() {
         "70",
         "--out",
         plain.to_str().unwrap(),
+        "--preset",
+        "classic",
         "--json",
     ]);
     assert_eq!(std::fs::read(&gtr).unwrap(), std::fs::read(&plain).unwrap());
