@@ -185,8 +185,6 @@ fn per_pass(frames: &[FrameSummary], consumed: &Consumed) -> Vec<PassFigures> {
     out
 }
 
-/// The passes that ran, by name.
-
 fn tbr_figures(r: &FrameRenderer, consumed: &Consumed) -> Option<TbrFigures> {
     let (t, c) = (r.tbr_stats()?, r.config().tbr?);
     Some(TbrFigures {
