@@ -95,6 +95,24 @@ impl Builder {
             .collect()
     }
 
+    /// The one display target, the screen's size.
+    fn display(&mut self) -> String {
+        self.target(
+            "display",
+            TargetFormat::Display,
+            TargetSize::Screen { scale: 1.0 },
+        )
+    }
+
+    /// One shadow pass, the whole scene from the sun, into `map`.
+    fn sun_shadow(&mut self, map: &String) {
+        let whole = Op::Shadow {
+            cascade: 0,
+            cascades: 1,
+        };
+        self.pass("shadow", PassKind::Shadow, whole, &[], Some(map), &[]);
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn pass(
         &mut self,
@@ -152,24 +170,10 @@ fn classic(p: &PresetParams) -> FrameGraph {
     let depth = b.depth("depth", DepthFormat::D24S8, 1.0);
     let hdr = b.color("hdr", ColorFormat::Rgba16F, 1.0);
     let bloom = b.chain("bloom", ColorFormat::Rgba16F, 1, p.bloom_levels);
-    let display = b.target(
-        "display",
-        TargetFormat::Display,
-        TargetSize::Screen { scale: 1.0 },
-    );
+    let display = b.display();
     let mut lit: Vec<(Role, &String)> = Vec::new();
     if s.shadow {
-        b.pass(
-            "shadow",
-            PassKind::Shadow,
-            Op::Shadow {
-                cascade: 0,
-                cascades: 1,
-            },
-            &[],
-            Some(&shadow),
-            &[],
-        );
+        b.sun_shadow(&shadow);
         lit.push((Role::Shadow, &shadow));
     }
     let mut mirrored: Vec<(Role, &String)> = Vec::new();
@@ -285,11 +289,7 @@ fn dx11_deferred(p: &PresetParams) -> FrameGraph {
     let bloom = b.chain("bloom", ColorFormat::Rgba16F, 1, p.bloom_levels);
     let dof = b.color("dof", ColorFormat::Rgba16F, 1.0);
     let ldr = b.color("ldr", ColorFormat::Rgba8, 1.0);
-    let display = b.target(
-        "display",
-        TargetFormat::Display,
-        TargetSize::Screen { scale: 1.0 },
-    );
+    let display = b.display();
     let n = cascades.len() as u32;
     for (k, c) in cascades.iter().enumerate() {
         let op = Op::Shadow {
@@ -463,16 +463,8 @@ fn dx9_forward(p: &PresetParams) -> FrameGraph {
     let hdr = b.color("hdr", ColorFormat::Rgba16F, 1.0);
     let depth = b.depth("depth", DepthFormat::D24S8, 1.0);
     let bloom = b.chain("bloom", ColorFormat::Rgba8, 1, p.bloom_levels.min(4));
-    let display = b.target(
-        "display",
-        TargetFormat::Display,
-        TargetSize::Screen { scale: 1.0 },
-    );
-    let one = Op::Shadow {
-        cascade: 0,
-        cascades: 1,
-    };
-    b.pass("shadow", PassKind::Shadow, one, &[], Some(&shadow), &[]);
+    let display = b.display();
+    b.sun_shadow(&shadow);
     b.pass(
         "reflection",
         PassKind::RenderToTexture,
@@ -550,16 +542,8 @@ fn mobile_forward(p: &PresetParams) -> FrameGraph {
     let mut b = Builder::new(p.shadow_size);
     let shadow = b.shadow_map("shadow", 512);
     let depth = b.depth("depth", DepthFormat::D24S8, 1.0);
-    let display = b.target(
-        "display",
-        TargetFormat::Display,
-        TargetSize::Screen { scale: 1.0 },
-    );
-    let one = Op::Shadow {
-        cascade: 0,
-        cascades: 1,
-    };
-    b.pass("shadow", PassKind::Shadow, one, &[], Some(&shadow), &[]);
+    let display = b.display();
+    b.sun_shadow(&shadow);
     b.pass(
         "forward",
         PassKind::Forward,
@@ -620,16 +604,8 @@ fn mobile_deferred_lite(p: &PresetParams) -> FrameGraph {
     let albedo = b.color("albedo", ColorFormat::Rgba8, 1.0);
     let normal = b.color("normal", ColorFormat::Rgba8, 1.0);
     let depth = b.depth("depth", DepthFormat::D24S8, 1.0);
-    let display = b.target(
-        "display",
-        TargetFormat::Display,
-        TargetSize::Screen { scale: 1.0 },
-    );
-    let one = Op::Shadow {
-        cascade: 0,
-        cascades: 1,
-    };
-    b.pass("shadow", PassKind::Shadow, one, &[], Some(&shadow), &[]);
+    let display = b.display();
+    b.sun_shadow(&shadow);
     b.pass(
         "gbuffer",
         PassKind::GBuffer,
