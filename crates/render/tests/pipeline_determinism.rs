@@ -200,8 +200,9 @@ fn dense(threads: usize) -> (Vec<Record>, Vec<[u8; 4]>, gfxcache_render::Stats) 
             Vec3::new(0.0, 0.0, -3.0),
             Vec3::new(0.0, 1.0, 0.0),
         );
-    // A wavy 48x40 grid (3840 triangles) reaching behind the camera.
-    let n = 48u32;
+    // A wavy 64x64 grid (8192 triangles: a front end on a thread of its
+    // own) reaching behind the camera.
+    let n = 64u32;
     let mut verts = vec![];
     for j in 0..=n {
         for i in 0..=n {
@@ -254,7 +255,9 @@ fn dense(threads: usize) -> (Vec<Record>, Vec<[u8; 4]>, gfxcache_render::Stats) 
 #[test]
 fn front_end_thread_changes_nothing() {
     let a = dense(1);
-    assert!(a.2.triangles_in > 2 * 256 && a.2.quads > 0 && a.2.killed_hiz + a.2.killed_early_z > 0);
+    assert!(
+        a.2.triangles_in > 2 * 4096 && a.2.quads > 0 && a.2.killed_hiz + a.2.killed_early_z > 0
+    );
     for threads in [2, 3] {
         let b = dense(threads);
         assert!(a.0 == b.0, "records differ with {threads} threads");

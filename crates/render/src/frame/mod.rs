@@ -59,7 +59,7 @@
 //! uses the same addresses, as a game's render targets do.
 //!
 //! **Threads.** With [`FrameConfig::threads`] of 2 or more, every draw of
-//! more than 256 triangles runs its front end (index fetch, post-transform
+//! more than 4096 triangles runs its front end (index fetch, post-transform
 //! cache, rasterizer, stamp sort) on a scoped thread that fills a fixed set
 //! of recycled batches of 256 triangles (bounded memory) a few batches
 //! ahead, while this thread runs the back end (HiZ, depth/stencil, shading,

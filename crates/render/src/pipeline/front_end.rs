@@ -21,6 +21,12 @@ pub(super) const FRONT_BATCH_TRIS: usize = 256;
 /// Front-end batches in flight per threaded draw: bounds the memory the
 /// front end may run ahead by.
 pub(super) const FRONT_BATCHES: usize = 4;
+/// Triangles from which a draw's front end runs on a thread of its own.
+/// Below, starting the thread and handing batches over cost more than the
+/// overlap saves (on this project's 2-core VM: shadow passes of many
+/// small draws took twice as long), and the back end's rounds already
+/// use every thread.
+pub(super) const FRONT_THREAD_TRIS: usize = 16 * FRONT_BATCH_TRIS;
 
 /// What the front end (index fetch, post-transform cache, rasterizer,
 /// stamp sort) produced for a run of consecutive triangles of a draw.
@@ -151,7 +157,7 @@ impl Pipeline {
             next: 0,
         };
         let triangles = ib.len() / 3;
-        if self.threads >= 2 && triangles > FRONT_BATCH_TRIS {
+        if self.threads >= 2 && triangles > FRONT_THREAD_TRIS {
             // The front end runs ahead on a scoped thread, filling batches
             // from a fixed set that the back end hands back once consumed;
             // batches arrive in triangle order.
