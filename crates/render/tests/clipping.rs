@@ -8,54 +8,94 @@ use common::{coverage, Hits};
 use gfxcache_render::{Rasterizer, Vec4, Viewport};
 use proptest::prelude::*;
 
-/// Analytic reference: the point of the triangle's plane seen through the
-/// pixel centre, found by solving for its barycentrics in clip space, is
-/// covered when it lies in the triangle, in front of the near plane, behind
-/// the far plane and in front of the eye. `None` when the plane is seen
-/// edge-on.
-fn reference(vp: &Viewport, t: &[Vec4; 3], sx: f64, sy: f64) -> Option<bool> {
-    let nx = (sx - vp.x as f64) / vp.width as f64 * 2.0 - 1.0;
-    let ny = 1.0 - (sy - vp.y as f64) / vp.height as f64 * 2.0;
-    let f = |v: &Vec4| (v.x as f64 - nx * v.w as f64, v.y as f64 - ny * v.w as f64);
-    let (a, b, c) = (f(&t[0]), f(&t[1]), f(&t[2]));
-    // Solve b0*a + b1*b + b2*c = 0 with b0 + b1 + b2 = 1.
-    let det = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
-    if det.abs() < 1e-9 {
-        return None;
-    }
-    let b1 = (-a.0 * (c.1 - a.1) + a.1 * (c.0 - a.0)) / det;
-    let b2 = (-(b.0 - a.0) * a.1 + (b.1 - a.1) * a.0) / det;
-    let w = [1.0 - b1 - b2, b1, b2];
-    let lerp = |g: fn(&Vec4) -> f32| {
-        w[0] * g(&t[0]) as f64 + w[1] * g(&t[1]) as f64 + w[2] * g(&t[2]) as f64
-    };
-    let z = lerp(|v| v.z);
-    let ww = lerp(|v| v.w);
-    Some(w.iter().all(|&x| x >= 0.0) && z >= 0.0 && z <= ww && ww > 0.0)
+/// The region the triangle covers, in homogeneous 2D form (Olano and
+/// Greer): with `p = (nx, ny, 1)` and each vertex as `(x, y, w)`, the edge
+/// functions `e_i = p · (v_j × v_k)` are linear in the pixel position, and
+/// the point of the triangle's plane seen through `p` has barycentrics
+/// `e_i / S` with `S = e_0 + e_1 + e_2`. Its depth `z = Z / S` and
+/// `w = W / S` (`Z = Σ e_i z_i`, `W = Σ e_i w_i`), so every condition of
+/// coverage is the sign of a product of two of these linear functions, and
+/// the boundary of the covered region lies on their zero lines.
+struct Region {
+    /// `e_0, e_1, e_2, S, Z, W - Z, W` as `(a, b, c)` with value
+    /// `a * sx + b * sy + c` at pixel position `(sx, sy)`.
+    lines: [[f64; 3]; 7],
 }
 
-/// Compare with the reference at every pixel whose verdict is the same a
-/// fiftieth of a pixel away in every direction (snapping moves edges by up
-/// to 1/512 px); returns how many pixels were compared.
+impl Region {
+    fn new(vp: &Viewport, t: &[Vec4; 3]) -> Region {
+        let v = t.map(|p| [p.x as f64, p.y as f64, p.w as f64]);
+        let cross = |a: [f64; 3], b: [f64; 3]| {
+            [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ]
+        };
+        // e_i in normalized device coordinates, then in pixels:
+        // nx = sx * 2 / width + kx, ny = -sy * 2 / height + ky.
+        let (sx, sy) = (2.0 / vp.width as f64, -2.0 / vp.height as f64);
+        let (kx, ky) = (-(vp.x as f64) * sx - 1.0, -(vp.y as f64) * sy + 1.0);
+        let to_pixels = |n: [f64; 3]| [n[0] * sx, n[1] * sy, n[0] * kx + n[1] * ky + n[2]];
+        let e = [cross(v[1], v[2]), cross(v[2], v[0]), cross(v[0], v[1])].map(to_pixels);
+        let weighted = |g: fn(&Vec4) -> f32| {
+            let mut l = [0.0; 3];
+            for (ei, ti) in e.iter().zip(t) {
+                for k in 0..3 {
+                    l[k] += ei[k] * g(ti) as f64;
+                }
+            }
+            l
+        };
+        let s = weighted(|_| 1.0);
+        let z = weighted(|v| v.z);
+        let w = weighted(|v| v.w);
+        let w_minus_z = [w[0] - z[0], w[1] - z[1], w[2] - z[2]];
+        Region {
+            lines: [e[0], e[1], e[2], s, z, w_minus_z, w],
+        }
+    }
+}
+
+impl Region {
+    /// Whether the pixel position is covered: in the triangle, in front of
+    /// the near plane, behind the far plane and in front of the eye. `None`
+    /// when it lies within `tolerance` pixels of a boundary line, where
+    /// snapping and the rounding of clipping may decide either way.
+    fn covers(&self, sx: f64, sy: f64, tolerance: f64) -> Option<bool> {
+        let mut value = [0.0; 7];
+        for (v, l) in value.iter_mut().zip(&self.lines) {
+            *v = l[0] * sx + l[1] * sy + l[2];
+            let gradient = l[0].hypot(l[1]);
+            let near_line = if gradient > 0.0 {
+                v.abs() < tolerance * gradient
+            } else {
+                v.abs() < 1e-12
+            };
+            if near_line {
+                return None;
+            }
+        }
+        let [e0, e1, e2, s, z, w_minus_z, w] = value;
+        Some([e0, e1, e2, z, w_minus_z].iter().all(|x| x * s >= 0.0) && w * s > 0.0)
+    }
+}
+
+/// Compare with the reference at every pixel farther than a fiftieth of a
+/// pixel from every boundary line of the covered region (snapping moves
+/// vertices by up to 1/512 px); returns how many pixels were compared.
 fn check(vp: Viewport, t: [Vec4; 3]) -> usize {
     let r = Rasterizer::new(vp);
     let hits = coverage(&r, t);
+    let region = Region::new(&vp, &t);
     let mut compared = 0;
     for y in vp.y..vp.y + vp.height {
         for x in vp.x..vp.x + vp.width {
-            let (cx, cy) = (x as f64 + 0.5, y as f64 + 0.5);
-            let d = 0.02;
-            let probes = [(0.0, 0.0), (d, d), (-d, d), (d, -d), (-d, -d)];
-            let verdicts: Option<Vec<bool>> = probes
-                .iter()
-                .map(|(dx, dy)| reference(&vp, &t, cx + dx, cy + dy))
-                .collect();
-            let Some(v) = verdicts else { continue };
-            if v.iter().any(|&b| b != v[0]) {
+            let Some(covered) = region.covers(x as f64 + 0.5, y as f64 + 0.5, 0.02) else {
                 continue;
-            }
+            };
             compared += 1;
-            assert_eq!(hits.get(x, y), v[0] as u32, "pixel ({x}, {y}) of {t:?}");
+            assert_eq!(hits.get(x, y), covered as u32, "pixel ({x}, {y}) of {t:?}");
         }
     }
     compared
