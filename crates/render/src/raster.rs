@@ -388,25 +388,7 @@ impl Rasterizer {
             v.swap(1, 2);
             area2 = -area2;
         }
-        // Edge k is opposite vertex k: E_k(p) = a*px + b*py + c, positive
-        // inside; its weight at p is E_k(p) / area2.
-        let mut ea = [0i64; 3];
-        let mut eb = [0i64; 3];
-        let mut ec = [0i64; 3];
-        // Top-left rule: a pixel exactly on an edge that is neither top nor
-        // left is outside, i.e. such an edge needs E >= 1.
-        let mut bias = [0i64; 3];
-        for k in 0..3 {
-            let (s, t) = (&v[(k + 1) % 3], &v[(k + 2) % 3]);
-            let dx = t.x - s.x;
-            let dy = t.y - s.y;
-            ea[k] = -dy;
-            eb[k] = dx;
-            ec[k] = dy * s.x - dx * s.y;
-            if !(dy < 0 || (dy == 0 && dx > 0)) {
-                bias[k] = 1;
-            }
-        }
+        let edges = Edges::new(&v);
         let vp = &self.viewport;
         let half = SUBPIXEL_ONE / 2;
         let min_x = v.iter().map(|p| p.x).min().expect("3 vertices");
@@ -430,35 +412,11 @@ impl Rasterizer {
             return true;
         }
         let inv_area = 1.0 / area2 as f64;
-        // The edge functions at the pixel centres of the first quad of a
-        // row, then stepped by whole quads: integer sums, so each value is
-        // exactly the one evaluated at its pixel.
-        let at = |px: i64, py: i64| -> [i64; 3] {
-            let (cx, cy) = (px * SUBPIXEL_ONE + half, py * SUBPIXEL_ONE + half);
-            std::array::from_fn(|k| ea[k] * cx + eb[k] * cy + ec[k])
-        };
-        let step: [i64; 3] = std::array::from_fn(|k| 2 * SUBPIXEL_ONE * ea[k]);
-        // The pixels of row `py` inside every edge, as a range of x (in
-        // the bounding box): a quad outside both its rows' ranges covers
-        // nothing, so the walk starts and ends where coverage can be.
-        let span = |py: i64| -> Option<(i64, i64)> {
-            if py < vp.y as i64 || py >= (vp.y + vp.height) as i64 {
-                return None;
-            }
-            let cy = py * SUBPIXEL_ONE + half;
-            let (mut lo, mut hi) = (x0, x1);
-            for k in 0..3 {
-                // Inside: a * px + b >= bias, with a the step per pixel.
-                let a = ea[k] * SUBPIXEL_ONE;
-                let r = bias[k] - (ea[k] * half + eb[k] * cy + ec[k]);
-                match a.cmp(&0) {
-                    Ordering::Greater => lo = lo.max(-((-r).div_euclid(a))),
-                    Ordering::Less => hi = hi.min((-r).div_euclid(-a)),
-                    Ordering::Equal if r > 0 => return None,
-                    Ordering::Equal => {}
-                }
-            }
-            (lo <= hi).then_some((lo, hi))
+        // A quad outside both its rows' spans covers nothing, so each row of
+        // quads is walked only where coverage can be.
+        let span = |py: i64| {
+            let in_viewport = py >= vp.y as i64 && py < (vp.y + vp.height) as i64;
+            in_viewport.then(|| edges.span(py, (x0, x1))).flatten()
         };
         let mut qy = y0 & !1;
         while qy <= y1 {
@@ -470,19 +428,17 @@ impl Rasterizer {
                 (Some(r), None) | (None, Some(r)) => r,
                 (Some(a), Some(b)) => (a.0.min(b.0), a.1.max(b.1)),
             };
+            // The edge functions at the first quad's pixel centres, then
+            // stepped by whole quads: integer sums, so each value is exactly
+            // the one evaluated at its pixel.
             let mut qx = first & !1;
             let mut e: [[i64; 3]; 4] =
-                std::array::from_fn(|i| at(qx + (i as i64 & 1), qy + (i as i64 >> 1)));
+                std::array::from_fn(|i| edges.at(qx + (i as i64 & 1), qy + (i as i64 >> 1)));
             while qx <= last {
                 let mut mask = 0u8;
                 for (i, ei) in e.iter().enumerate() {
-                    let px = qx + (i as i64 & 1);
-                    let py = qy + (i as i64 >> 1);
-                    let mut inside = vp.contains(px, py);
-                    for k in 0..3 {
-                        inside &= ei[k] >= bias[k];
-                    }
-                    if inside {
+                    let inside = vp.contains(qx + (i as i64 & 1), qy + (i as i64 >> 1));
+                    if inside && edges.inside(ei) {
                         mask |= 1 << i;
                     }
                 }
@@ -505,15 +461,91 @@ impl Rasterizer {
                     emit(&quad);
                 }
                 qx += 2;
-                for ei in &mut e {
-                    for k in 0..3 {
-                        ei[k] += step[k];
-                    }
-                }
+                edges.step_quad(&mut e);
             }
             qy += 2;
         }
         true
+    }
+}
+
+/// The three edge functions of a screen triangle (counter-clockwise in
+/// screen space, in 1/256 pixel): edge `k` is opposite vertex `k`,
+/// `E_k(p) = a*px + b*py + c`, positive inside; its weight at `p` is
+/// `E_k(p) / area2`.
+struct Edges {
+    a: [i64; 3],
+    b: [i64; 3],
+    c: [i64; 3],
+    /// Top-left rule: a pixel exactly on an edge that is neither top nor
+    /// left is outside, i.e. such an edge needs `E >= 1`.
+    bias: [i64; 3],
+}
+
+impl Edges {
+    fn new(v: &[ScreenVert; 3]) -> Edges {
+        let mut e = Edges {
+            a: [0; 3],
+            b: [0; 3],
+            c: [0; 3],
+            bias: [0; 3],
+        };
+        for k in 0..3 {
+            let (s, t) = (&v[(k + 1) % 3], &v[(k + 2) % 3]);
+            let dx = t.x - s.x;
+            let dy = t.y - s.y;
+            e.a[k] = -dy;
+            e.b[k] = dx;
+            e.c[k] = dy * s.x - dx * s.y;
+            if !(dy < 0 || (dy == 0 && dx > 0)) {
+                e.bias[k] = 1;
+            }
+        }
+        e
+    }
+
+    /// The edge functions at the centre of pixel `(px, py)`.
+    #[inline]
+    fn at(&self, px: i64, py: i64) -> [i64; 3] {
+        let half = SUBPIXEL_ONE / 2;
+        let (cx, cy) = (px * SUBPIXEL_ONE + half, py * SUBPIXEL_ONE + half);
+        std::array::from_fn(|k| self.a[k] * cx + self.b[k] * cy + self.c[k])
+    }
+
+    /// Whether edge values `e` are inside all three edges.
+    #[inline]
+    fn inside(&self, e: &[i64; 3]) -> bool {
+        (0..3).all(|k| e[k] >= self.bias[k])
+    }
+
+    /// The values of a quad's four pixels moved one quad (2 pixels) right.
+    #[inline]
+    fn step_quad(&self, e: &mut [[i64; 3]; 4]) {
+        for ei in e {
+            for (v, a) in ei.iter_mut().zip(self.a) {
+                *v += 2 * SUBPIXEL_ONE * a;
+            }
+        }
+    }
+
+    /// The pixels of row `py` among `x0..=x1` inside all three edges, as
+    /// their first and last x (exact: integer bounds of each half-line).
+    fn span(&self, py: i64, (x0, x1): (i64, i64)) -> Option<(i64, i64)> {
+        let half = SUBPIXEL_ONE / 2;
+        let cy = py * SUBPIXEL_ONE + half;
+        let (mut lo, mut hi) = (x0, x1);
+        for k in 0..3 {
+            // Inside: a * px + b >= bias, with a the step per pixel.
+            let a = self.a[k] * SUBPIXEL_ONE;
+            let r = self.bias[k] - (self.a[k] * half + self.b[k] * cy + self.c[k]);
+            match a.cmp(&0) {
+                Ordering::Greater => lo = lo.max(-((-r).div_euclid(a))),
+                Ordering::Less => hi = hi.min((-r).div_euclid(-a)),
+                Ordering::Equal if r > 0 => return None,
+                Ordering::Equal => {}
+            }
+        }
+        (lo <= hi).then_some((lo, hi))
     }
 }
 

@@ -443,32 +443,13 @@ impl Pipeline {
         sink: &mut impl RecordSink,
     ) {
         let mut jobs = std::mem::take(&mut self.jobs);
-        jobs.clear();
-        let attributes = tcor_attributes(draw.vertices.attr_count);
-        self.each_triangle(batch, |p, tri, quads| {
-            if let Some(quads) = quads {
-                let qs = &batch.quads[quads.clone()];
-                if let Some(b) = &mut p.binner {
-                    b.add(qs, attributes);
-                }
-                let mut start = 0;
-                while start < qs.len() {
-                    let key = (qs[start].y / STAMP, qs[start].x / STAMP);
-                    let mut end = start + 1;
-                    while end < qs.len() && (qs[end].y / STAMP, qs[end].x / STAMP) == key {
-                        end += 1;
-                    }
-                    jobs.push(StampJob {
-                        tri: tri as u32,
-                        q0: (quads.start + start) as u32,
-                        q1: (quads.start + end) as u32,
-                        unit: unit_of(qs[start].x, qs[start].y),
-                    });
-                    start = end;
-                }
-            }
-        });
-        let setup = StampSetup::new(draw, &self.colors, &self.depths, false);
+        self.stamp_jobs(draw, batch, &mut jobs);
+        let run = BatchRun {
+            draw,
+            setup: StampSetup::new(draw, &self.colors, &self.depths, false),
+            height,
+            batch,
+        };
         let mut reads = DueReads { batch, next: 0 };
         let mut j0 = 0;
         while j0 < jobs.len() {
@@ -477,64 +458,10 @@ impl Pipeline {
                 quads += (jobs[j1].q1 - jobs[j1].q0) as usize;
                 j1 += 1;
             }
-            let round = &jobs[j0..j1];
-            match &self.workers {
-                Some(pool) if quads >= PARALLEL_QUADS => {
-                    self.shared_rounds += 1;
-                    let rows_of = |j: usize| batch.quads[round[j].q0 as usize].y;
-                    let rounds = &mut self.rounds;
-                    rounds.plan(
-                        round.len(),
-                        (height, BAND_ROWS),
-                        pool.current_num_threads(),
-                        |j| rows_of(j) / BAND_ROWS,
-                        |j| u64::from(round[j].q1 - round[j].q0),
-                    );
-                    let groups = rounds.cuts.len() - 1;
-                    let rows = TargetRows::split(
-                        &mut self.colors,
-                        &mut self.depths,
-                        draw.color,
-                        draw.depth,
-                        &rounds.cuts,
-                    );
-                    Rounds::run(
-                        &mut rounds.groups[..groups],
-                        rows,
-                        pool,
-                        |j, px, out, scr| run_job(&setup, px, scr, batch, &round[j], out),
-                    );
-                    for (k, job) in round.iter().enumerate() {
-                        reads.until(job.tri as usize + 1, sink);
-                        for &a in rounds.accesses(k) {
-                            sink.record(Record::Access(a));
-                        }
-                    }
-                }
-                _ => {
-                    let cuts = [0, height];
-                    let mut px = TargetRows::split(
-                        &mut self.colors,
-                        &mut self.depths,
-                        draw.color,
-                        draw.depth,
-                        &cuts,
-                    );
-                    let px = &mut px[0];
-                    if self.rounds.groups.is_empty() {
-                        self.rounds.groups.push(Default::default());
-                    }
-                    let scr = &mut self.rounds.groups[0].scratch;
-                    let out = &mut self.direct;
-                    for job in round {
-                        reads.until(job.tri as usize + 1, sink);
-                        out.clear();
-                        run_job(&setup, px, scr, batch, job, out);
-                        for &a in out.iter() {
-                            sink.record(Record::Access(a));
-                        }
-                    }
-                }
+            if self.workers.is_some() && quads >= PARALLEL_QUADS {
+                self.shared_round(&run, &jobs[j0..j1], &mut reads, sink);
+            } else {
+                self.direct_round(&run, &jobs[j0..j1], &mut reads, sink);
             }
             j0 = j1;
         }
@@ -544,6 +471,122 @@ impl Pipeline {
         }
         self.jobs = jobs;
     }
+
+    /// Each triangle of `batch` counted and binned, and its quads cut into
+    /// stamps: `jobs` (cleared first), in triangle and stamp order.
+    fn stamp_jobs(&mut self, draw: &Draw, batch: &FrontBatch, jobs: &mut Vec<StampJob>) {
+        jobs.clear();
+        let attributes = tcor_attributes(draw.vertices.attr_count);
+        self.each_triangle(batch, |p, tri, quads| {
+            let Some(quads) = quads else {
+                return;
+            };
+            let qs = &batch.quads[quads.clone()];
+            if let Some(b) = &mut p.binner {
+                b.add(qs, attributes);
+            }
+            let mut start = 0;
+            while start < qs.len() {
+                let key = (qs[start].y / STAMP, qs[start].x / STAMP);
+                let mut end = start + 1;
+                while end < qs.len() && (qs[end].y / STAMP, qs[end].x / STAMP) == key {
+                    end += 1;
+                }
+                jobs.push(StampJob {
+                    tri: tri as u32,
+                    q0: (quads.start + start) as u32,
+                    q1: (quads.start + end) as u32,
+                    unit: unit_of(qs[start].x, qs[start].y),
+                });
+                start = end;
+            }
+        });
+    }
+
+    /// A round's stamps shared out to the threads by bands of rows, then
+    /// their records in order.
+    fn shared_round(
+        &mut self,
+        run: &BatchRun,
+        round: &[StampJob],
+        reads: &mut DueReads,
+        sink: &mut impl RecordSink,
+    ) {
+        let Some(pool) = &self.workers else {
+            return self.direct_round(run, round, reads, sink);
+        };
+        self.shared_rounds += 1;
+        let quads = &run.batch.quads;
+        let rounds = &mut self.rounds;
+        rounds.plan(
+            round.len(),
+            (run.height, BAND_ROWS),
+            pool.current_num_threads(),
+            |j| quads[round[j].q0 as usize].y / BAND_ROWS,
+            |j| u64::from(round[j].q1 - round[j].q0),
+        );
+        let groups = rounds.cuts.len() - 1;
+        let (draw, cuts) = (run.draw, &rounds.cuts);
+        let rows = TargetRows::split(
+            &mut self.colors,
+            &mut self.depths,
+            draw.color,
+            draw.depth,
+            cuts,
+        );
+        Rounds::run(
+            &mut rounds.groups[..groups],
+            rows,
+            pool,
+            |j, px, out, scr| run_job(&run.setup, px, scr, run.batch, &round[j], out),
+        );
+        for (k, job) in round.iter().enumerate() {
+            reads.until(job.tri as usize + 1, sink);
+            for &a in rounds.accesses(k) {
+                sink.record(Record::Access(a));
+            }
+        }
+    }
+
+    /// A round's stamps on this thread, each one's records sent at once.
+    fn direct_round(
+        &mut self,
+        run: &BatchRun,
+        round: &[StampJob],
+        reads: &mut DueReads,
+        sink: &mut impl RecordSink,
+    ) {
+        let (draw, cuts) = (run.draw, [0, run.height]);
+        let mut px = TargetRows::split(
+            &mut self.colors,
+            &mut self.depths,
+            draw.color,
+            draw.depth,
+            &cuts,
+        );
+        if self.rounds.groups.is_empty() {
+            self.rounds.groups.push(Default::default());
+        }
+        let scr = &mut self.rounds.groups[0].scratch;
+        let out = &mut self.direct;
+        for job in round {
+            reads.until(job.tri as usize + 1, sink);
+            out.clear();
+            run_job(&run.setup, &mut px[0], scr, run.batch, job, out);
+            for &a in out.iter() {
+                sink.record(Record::Access(a));
+            }
+        }
+    }
+}
+
+/// What the rounds of one front-end batch share: the draw, its back-end
+/// setup, the targets' height and the batch.
+struct BatchRun<'a, 'd> {
+    draw: &'a Draw<'d>,
+    setup: StampSetup<'d>,
+    height: u32,
+    batch: &'a FrontBatch,
 }
 
 fn run_job(
