@@ -631,6 +631,24 @@ fn example_scene_toml_loads() {
     assert!(!s.passes.deferred && s.passes.shadow);
 }
 
+#[test]
+fn a_toml_model_can_be_the_scene_interface() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
+    let text = "[[model]]\npath = \"tri.obj\"\n[[model]]\npath = \"tri.obj\"\ninterface = true\n";
+    let s = scene::toml_scene::parse_str(text, &p).unwrap();
+    assert!(s.has_interface());
+    let flags: Vec<bool> = s
+        .instances
+        .iter()
+        .map(|i| s.material_of(i).interface)
+        .collect();
+    // The second model's instances, and only they.
+    let half = flags.len() / 2;
+    assert!(half > 0 && flags[..half].iter().all(|f| !f) && flags[half..].iter().all(|&f| f));
+    let (line, msg) = toml_error("[[model]]\npath = \"tri.obj\"\ninterface = 1\n");
+    assert_eq!(line, 3, "{msg}");
+}
+
 fn toml_error(text: &str) -> (usize, String) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
     match scene::toml_scene::parse_str(text, &dir) {

@@ -317,3 +317,56 @@ fn the_mobile_main_pass_draws_blended_instances_and_particles_too() {
         scene.instances.len() - blended
     );
 }
+
+/// A scene with an interface of its own: its interface instances are drawn
+/// by the UI pass alone, in place of the preset's HUD; without one, the UI
+/// pass draws the HUD's quads in one draw.
+#[test]
+fn the_ui_pass_draws_the_scene_interface_instead_of_the_hud() {
+    let plain = scene();
+    let mut own = scene();
+    own.materials.push(Material {
+        name: "panel".into(),
+        texture: Some(0),
+        alpha: AlphaMode::Blend,
+        double_sided: true,
+        interface: true,
+        ..Material::default()
+    });
+    for x in [-0.5, 0.5] {
+        let mut panel = scenes::plane(0.2, own.materials.len() - 1);
+        panel.name = "panel".into();
+        own.meshes.push(panel);
+        own.instances.push(Instance {
+            mesh: own.meshes.len() - 1,
+            transform: Mat4::translation(Vec3::new(x, 1.0, 1.0)) * Mat4::rotation_x(1.2),
+        });
+    }
+    assert!(own.has_interface() && !plain.has_interface());
+    for preset in [Preset::MobileForward, Preset::Dx11Deferred] {
+        let run = |s: &Scene| {
+            let mut r = gfxcache_render::frame::FrameRenderer::new(s, config(preset)).unwrap();
+            r.render(0, 1, &mut |_| {})
+        };
+        let (with, without) = (run(&own), run(&plain));
+        let pass = |s: &gfxcache_render::frame::FrameSummary, name: &str| {
+            s.passes
+                .iter()
+                .find(|p| p.name == name)
+                .unwrap_or_else(|| panic!("{preset}: no {name} pass"))
+                .stats
+        };
+        let (ui, hud) = (pass(&with, "ui"), pass(&without, "ui"));
+        assert_eq!(ui.draws, 2, "{preset}: one draw per interface instance");
+        assert_eq!(ui.triangles_in, 4, "{preset}: the two panels' triangles");
+        assert_eq!(hud.draws, 1, "{preset}: the HUD is one draw");
+        assert!(hud.triangles_in > 4, "{preset}: the HUD's quads");
+        // No other pass draws the interface: the world's passes draw the
+        // same as without it.
+        for (a, b) in with.passes.iter().zip(&without.passes) {
+            if a.name != "ui" {
+                assert_eq!(a.stats.draws, b.stats.draws, "{preset}: {}", a.name);
+            }
+        }
+    }
+}

@@ -68,7 +68,7 @@ pub(crate) fn submit<S: RecordSink>(
 pub(crate) struct InstancePass<'a> {
     pub vp: Mat4,
     pub color: &'a [ColorId],
-    pub depth: DepthId,
+    pub depth: Option<DepthId>,
     /// The program of an instance's draw, from its material.
     pub program: &'a dyn Fn(&Material) -> Program,
     /// The fixed-function state of an instance's draw, from its material.
@@ -100,7 +100,7 @@ pub(crate) fn submit_instances<S: RecordSink>(
                 mvp: pass.vp * inst.transform,
                 state: (pass.state)(shader.material),
                 color: pass.color,
-                depth: Some(pass.depth),
+                depth: pass.depth,
                 shader,
             }
         })

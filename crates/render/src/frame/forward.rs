@@ -49,7 +49,7 @@ pub(super) fn run<S: RecordSink>(
     let mut shaders = Vec::with_capacity(drawn.len());
     for &i in &drawn {
         let inst = &scene.instances[i];
-        let material = &scene.materials[scene.meshes[inst.mesh].material];
+        let material = scene.material_of(inst);
         let mode = if material.alpha == AlphaMode::Blend {
             Mode::Transparent
         } else {
@@ -90,7 +90,7 @@ pub(super) fn run<S: RecordSink>(
         InstancePass {
             vp: v.vp,
             color: &target,
-            depth,
+            depth: Some(depth),
             program: &program,
             state: &|m| {
                 let s = material_state(m, false);

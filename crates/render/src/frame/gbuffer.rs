@@ -69,7 +69,7 @@ pub(super) fn run<S: RecordSink>(
         InstancePass {
             vp: v.vp,
             color: &targets,
-            depth,
+            depth: Some(depth),
             program: &|_| Program::GBuffer,
             state: &|m| material_state(m, false).with_stencil(stencil),
         },

@@ -324,7 +324,7 @@ impl<'s> FrameRenderer<'s> {
             Op::MotionBlur { taps } => effects::motion_blur(self, v, io, taps, sink),
             Op::ToneMap => display::tone_map(self, io, sink),
             Op::Fxaa => effects::fxaa(self, io, sink),
-            Op::Ui { quads } => ui::run(self, io, quads, sink),
+            Op::Ui { quads } => ui::run(self, v, io, quads, sink),
             Op::Display { tone_map } => display::run(self, io, tone_map, sink),
         }
     }

@@ -42,7 +42,7 @@ pub(super) fn run<S: RecordSink>(
         .opaque
         .iter()
         .copied()
-        .filter(|&i| !scene.materials[scene.meshes[scene.instances[i].mesh].material].reflective)
+        .filter(|&i| !scene.material_of(&scene.instances[i]).reflective)
         .collect();
     let shaders: Vec<MaterialShader> = drawn
         .iter()
@@ -69,7 +69,7 @@ pub(super) fn run<S: RecordSink>(
         InstancePass {
             vp,
             color: &target,
-            depth,
+            depth: Some(depth),
             program: &|_| Program::Reflection,
             state: &|m| material_state(m, true),
         },

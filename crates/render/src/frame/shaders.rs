@@ -374,6 +374,9 @@ pub enum Mode {
     Transparent,
     /// Lit colour without shadow, discarding what lies beyond the mirror.
     Reflection,
+    /// The interface: the texture times the base colour plus emissive,
+    /// unlit, with the material's alpha (blended).
+    Interface,
 }
 
 /// Share of a reflective surface's colour that comes from the reflection.
@@ -465,7 +468,7 @@ impl<'a> MaterialShader<'a> {
         inv_vp: Mat4,
         size: (u32, u32),
     ) -> MaterialShader<'a> {
-        let material = &scene.materials[scene.meshes[inst.mesh].material];
+        let material = scene.material_of(inst);
         MaterialShader {
             mode,
             material,
@@ -513,6 +516,16 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
                     out.kill |= 1 << i;
                 }
             }
+        }
+        if self.mode == Mode::Interface {
+            for (o, b) in out.color[0].iter_mut().zip(base) {
+                let mut c: [f32; 3] = std::array::from_fn(|k| b[k] + m.emissive[k]);
+                if self.encode {
+                    c = c.map(encode);
+                }
+                *o = [c[0], c[1], c[2], b[3]];
+            }
+            return;
         }
         let flip = if frag.quad.front_facing { 1.0 } else { -1.0 };
         let normals: [Vec3; 4] = std::array::from_fn(|i| {

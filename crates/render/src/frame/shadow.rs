@@ -62,7 +62,7 @@ pub(super) fn run<S: RecordSink>(
         .opaque
         .iter()
         .map(|&i| {
-            let mat = &scene.materials[scene.meshes[scene.instances[i].mesh].material];
+            let mat = scene.material_of(&scene.instances[i]);
             MaskDepth {
                 material: mat,
                 texture: mat.texture.map(|t| &r.gpu.textures[t]),

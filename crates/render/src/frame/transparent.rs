@@ -75,7 +75,7 @@ pub(super) fn run<S: RecordSink>(
         InstancePass {
             vp: v.vp,
             color: &target,
-            depth,
+            depth: Some(depth),
             program: &|_| program,
             state: &|m| {
                 material_state(m, false)

@@ -1,8 +1,11 @@
-//! The HUD the presets draw last: textured quads from one UI atlas,
-//! alpha-blended onto the display, in one draw (engines batch their UI).
-//! The layout is a game's usual one: a minimap at the top right, health
-//! and energy bars at the top left, a row of ability icons at the bottom
-//! centre, and the rest as glyphs of text lines (a score, a chat log).
+//! The interface the presets draw last, alpha-blended onto the display
+//! without depth: the scene's own ([`crate::scene::Material::interface`]
+//! instances, unlit, in scene order, one draw each) when it has one, else
+//! a generic HUD of textured quads from one UI atlas in one draw (engines
+//! batch their UI). The HUD's layout is a game's usual one: a minimap at
+//! the top right, health and energy bars at the top left, a row of
+//! ability icons at the bottom centre, and the rest as glyphs of text
+//! lines (a score, a chat log).
 //!
 //! The atlas is 512² RGBA8 (UI atlases stay uncompressed for crisp edges),
 //! generated: a 16x16 grid of blocky glyphs, icons, bars and a minimap.
@@ -20,8 +23,9 @@ use crate::state::Blend;
 use crate::surface::Allocator;
 use crate::texture::{TexFormat, Texture};
 
-use super::shaders::Program;
-use super::{screen_state, Counted, FrameRenderer, PassIo};
+use super::shaders::{MaterialShader, Mode, Program};
+use super::{material_state, screen_state, submit_instances, Counted, FrameRenderer};
+use super::{InstancePass, PassIo, View};
 
 /// Side of the UI atlas.
 pub const ATLAS: u32 = 512;
@@ -170,8 +174,66 @@ impl Hud {
 /// Constant slot of the HUD's draw.
 const UI_SLOT: u64 = 60;
 
-/// The first `quads` quads of the HUD, blended onto the pass's target.
+/// The scene's interface, or else the first `quads` quads of the HUD,
+/// blended onto the pass's target.
 pub(super) fn run<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    quads: u32,
+    sink: &mut Counted<'_, S>,
+) {
+    if v.interface.is_empty() {
+        hud(r, io, quads, sink);
+    } else {
+        interface(r, v, io, sink);
+    }
+}
+
+/// The scene's interface instances, in scene order.
+fn interface<S: RecordSink>(
+    r: &mut FrameRenderer<'_>,
+    v: &View,
+    io: &PassIo,
+    sink: &mut Counted<'_, S>,
+) {
+    let scene = r.scene;
+    let size = (r.cfg.width, r.cfg.height);
+    let shaders: Vec<MaterialShader> = v
+        .interface
+        .iter()
+        .map(|&i| MaterialShader {
+            encode: io.encode,
+            ..MaterialShader::for_instance(
+                Mode::Interface,
+                scene,
+                &r.gpu,
+                &r.cfg.sampler,
+                &scene.instances[i],
+                v.inv_vp,
+                size,
+            )
+        })
+        .collect();
+    submit_instances(
+        &mut r.pipeline,
+        &r.gpu,
+        scene,
+        &v.interface,
+        &shaders,
+        InstancePass {
+            vp: v.vp,
+            color: &[io.target()],
+            depth: None,
+            program: &|_| Program::Ui,
+            state: &|m| material_state(m, false).with_blend(Blend::Alpha),
+        },
+        sink,
+    );
+}
+
+/// The first `quads` quads of the HUD.
+fn hud<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     io: &PassIo,
     quads: u32,

@@ -183,7 +183,9 @@ impl GpuScene {
             .collect();
         let heap = ShaderHeap::new(scene.instances.len() as u64 + EXTRA_SLOTS, &extra, alloc);
         let mut huds: Vec<Hud> = Vec::new();
-        for p in &graph.passes {
+        // A scene with an interface of its own draws it instead of the HUD.
+        let own_interface = scene.has_interface();
+        for p in graph.passes.iter().filter(|_| !own_interface) {
             if let Op::Ui { quads } = p.op {
                 if !huds.iter().any(|h| h.quads == quads) {
                     huds.push(Hud::upload(quads, width, height, alloc));

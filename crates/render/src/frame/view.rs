@@ -29,6 +29,9 @@ pub(crate) struct View {
     /// Particle instances, back to front, when the frame has a particles
     /// pass.
     pub particles: Vec<usize>,
+    /// Interface instances, in scene order (a UI is drawn in the order it
+    /// is laid out), drawn only by the UI pass.
+    pub interface: Vec<usize>,
     pub reflection: bool,
     /// Centre and radius of the scene's bounding sphere.
     scene_sphere: (Vec3, f32),
@@ -64,9 +67,12 @@ impl FrameRenderer<'_> {
         let mut opaque = Vec::new();
         let mut blended = Vec::new();
         let mut particles = Vec::new();
+        let mut interface = Vec::new();
         for (i, inst) in scene.instances.iter().enumerate() {
-            let m = &scene.materials[scene.meshes[inst.mesh].material];
-            if m.particle && separate_particles {
+            let m = scene.material_of(inst);
+            if m.interface {
+                interface.push(i);
+            } else if m.particle && separate_particles {
                 particles.push((depth_of(i), i));
             } else if m.alpha == AlphaMode::Blend {
                 blended.push((depth_of(i), i));
@@ -90,6 +96,7 @@ impl FrameRenderer<'_> {
             opaque: ids(opaque),
             blended: ids(blended),
             particles: ids(particles),
+            interface,
             reflection: has_reflection && scene.mirror.is_some(),
             scene_sphere: bounding_sphere(scene),
             sun_dir: sun_direction(scene),
@@ -222,6 +229,7 @@ mod tests {
             opaque: vec![],
             blended: vec![],
             particles: vec![],
+            interface: vec![],
             reflection: false,
             scene_sphere: (Vec3::new(0.0, 0.0, 0.0), 150.0),
             sun_dir: shaders::unit(Vec3::new(-0.4, -1.0, -0.3)),

@@ -111,6 +111,7 @@ pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Scene, SceneError> {
             emissive: m.emissive_factor(),
             reflective: false,
             particle: false,
+            interface: false,
         });
     }
 

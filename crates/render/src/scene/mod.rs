@@ -104,6 +104,11 @@ pub struct Material {
     /// particles pass, fading them by the scene depth where the pass is
     /// soft. Not a particle: drawn with its alpha class.
     pub particle: bool,
+    /// Part of the game's interface (a 2D game's panels, buttons, score
+    /// text, a shooter's touch controls): unlit, alpha-blended over the
+    /// finished frame in its UI pass, in scene order, instead of the
+    /// preset's generic HUD. Not interface: drawn in the world's passes.
+    pub interface: bool,
 }
 
 impl Default for Material {
@@ -117,6 +122,7 @@ impl Default for Material {
             emissive: [0.0; 3],
             reflective: false,
             particle: false,
+            interface: false,
         }
     }
 }
@@ -272,6 +278,16 @@ pub struct Scene {
 }
 
 impl Scene {
+    /// The material instance `inst` is drawn with.
+    pub fn material_of(&self, inst: &Instance) -> &Material {
+        &self.materials[self.meshes[inst.mesh].material]
+    }
+
+    /// Whether the scene draws an interface of its own.
+    pub fn has_interface(&self) -> bool {
+        self.instances.iter().any(|i| self.material_of(i).interface)
+    }
+
     /// Triangles drawn per view (every instance's mesh).
     pub fn triangle_count(&self) -> usize {
         self.instances

@@ -229,6 +229,7 @@ fn material(
         emissive: m.emissive.unwrap_or([0.0; 3]),
         reflective: false,
         particle: false,
+        interface: false,
     }
 }
 

@@ -20,6 +20,11 @@
 //! position = [4, 0, 1]
 //! reflective = true           # its materials sample the mirror reflection
 //!
+//! [[model]]
+//! path = "models/buttons.obj" # a game's interface, placed in front of the camera
+//! interface = true            # drawn unlit and blended by the UI pass, in
+//!                             # place of the preset's HUD
+//!
 //! # Camera keys: frame i of n interpolates linearly between them; none
 //! # means the framing camera of the whole scene.
 //! [[camera]]
@@ -97,6 +102,8 @@ struct Model {
     scale: Option<Scale>,
     #[serde(default)]
     reflective: bool,
+    #[serde(default)]
+    interface: bool,
 }
 
 #[derive(Deserialize)]
@@ -249,7 +256,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             * Mat4::rotation_y(ry)
             * Mat4::rotation_x(rx)
             * Mat4::scale(v3(scale));
-        merge(&mut scene, model, transform, m.reflective);
+        merge(&mut scene, model, transform, m.reflective, m.interface);
     }
     if file.model.is_empty() {
         return Err(SceneError::line(path, 1, "expected at least one [[model]]"));
@@ -313,7 +320,7 @@ fn frame(file: &File, text: &str, scene: &mut Scene) -> Result<(), AtLine> {
 
 /// Appends `model`'s content to `scene` with every instance placed under
 /// `transform`.
-fn merge(scene: &mut Scene, model: Scene, transform: Mat4, reflective: bool) {
+fn merge(scene: &mut Scene, model: Scene, transform: Mat4, reflective: bool, interface: bool) {
     let (mesh0, mat0, img0) = (
         scene.meshes.len(),
         scene.materials.len(),
@@ -325,6 +332,7 @@ fn merge(scene: &mut Scene, model: Scene, transform: Mat4, reflective: bool) {
         .extend(model.materials.into_iter().map(|mut m| {
             m.texture = m.texture.map(|t| t + img0);
             m.reflective |= reflective;
+            m.interface |= interface;
             m
         }));
     scene.meshes.extend(model.meshes.into_iter().map(|mut m| {

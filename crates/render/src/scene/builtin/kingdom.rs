@@ -147,15 +147,16 @@ pub fn build() -> Scene {
     let m_pieces = k.alpha("pieces", pieces, AlphaMode::Blend);
     let m_clouds = k.particle("fog_clouds", pieces, [0.0; 3]);
     let m_ui = k.alpha("ui", ui, AlphaMode::Blend);
-    let m_font = k.alpha("font", font, AlphaMode::Blend);
-    let m_minimap = k.alpha("minimap", tiles, AlphaMode::Blend);
+    let m_interface = k.interface("ui_panels", ui);
+    let m_font = k.interface("ui_font", font);
+    let m_minimap = k.interface("minimap", tiles);
 
     let map = generate();
     ground(&mut k, &map, m_tiles);
     decor(&mut k, &map, m_pieces);
     cities_and_armies(&mut k, m_pieces, m_ui);
     fog(&mut k, m_clouds);
-    interface(&mut k, &map, m_ui, m_font, m_minimap);
+    interface(&mut k, &map, m_interface, m_font, m_minimap);
 
     let c = |dx: f32, dz: f32| kit::overhead(v3(MIDDLE.0 + dx, 0.0, MIDDLE.1 + dz), HALF_H);
     k.cameras(vec![c(-1.0, 0.3), c(-0.3, 0.1), c(0.3, -0.1), c(1.0, -0.3)]);

@@ -125,6 +125,19 @@ impl Kit {
         })
     }
 
+    /// An interface material (panels, icons, text of a game's UI): blended,
+    /// double-sided, unlit, drawn by frame graphs in their UI pass.
+    pub fn interface(&mut self, name: &str, texture: usize) -> usize {
+        self.material(Material {
+            name: name.to_string(),
+            texture: Some(texture),
+            alpha: AlphaMode::Blend,
+            double_sided: true,
+            interface: true,
+            ..Material::default()
+        })
+    }
+
     pub fn material(&mut self, m: Material) -> usize {
         self.scene.materials.push(m);
         self.scene.materials.len() - 1

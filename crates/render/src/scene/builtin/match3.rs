@@ -49,6 +49,11 @@ struct Mats {
     gems: usize,
     ui: usize,
     font: usize,
+    /// The same three sheets as interface materials, for the panels
+    /// beside the board.
+    interface_gems: usize,
+    interface_ui: usize,
+    interface_font: usize,
 }
 
 pub fn build() -> Scene {
@@ -68,6 +73,9 @@ pub fn build() -> Scene {
         gems: k.alpha("gems", gems, AlphaMode::Blend),
         ui: k.alpha("ui", ui, AlphaMode::Blend),
         font: k.alpha("font", font, AlphaMode::Blend),
+        interface_gems: k.interface("ui_gems", gems),
+        interface_ui: k.interface("ui", ui),
+        interface_font: k.interface("ui_font", font),
     };
     let m_sparks = k.particle("sparkles", gems, [0.0; 3]);
     let m_mascot = k.alpha("mascot", mascot, AlphaMode::Blend);
@@ -305,10 +313,10 @@ fn interface(k: &mut Kit, m: &Mats) {
         UI.cell(atlas::UI_GEAR),
     );
     for (name, b, mat) in [
-        ("ui_panels", panels, m.ui),
-        ("ui_targets", targets, m.gems),
-        ("ui_icons", icons, m.ui),
-        ("ui_text", text, m.font),
+        ("ui_panels", panels, m.interface_ui),
+        ("ui_targets", targets, m.interface_gems),
+        ("ui_icons", icons, m.interface_ui),
+        ("ui_text", text, m.interface_font),
     ] {
         let mesh = k.mesh(name, b, mat);
         k.place(mesh, Mat4::IDENTITY);

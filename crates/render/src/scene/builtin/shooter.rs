@@ -101,8 +101,8 @@ pub fn build() -> Scene {
     let m_metal = k.textured("gun_metal", metal);
     let view = kit::camera_to_world(EYE, AIM);
     weapon(&mut k, view, m_metal, m_palette, m_fire);
-    let m_ui = k.alpha("touch_ui", ui, AlphaMode::Blend);
-    let m_font = k.alpha("hud_text", font, AlphaMode::Blend);
+    let m_ui = k.interface("touch_ui", ui);
+    let m_font = k.interface("hud_text", font);
     interface(&mut k, view, m_ui, m_font);
 
     // The eye stays put (the interface, centimetres away, would slide
