@@ -275,7 +275,11 @@ fn graphs_that_cannot_run_are_refused_by_name() {
 fn a_frame_config_that_picks_a_preset_needs_no_scene_change() {
     let scene = scene();
     let (_, r) = scenes::render(&scene, config(Preset::MobileForward));
-    assert!(r.graph().passes.iter().any(|p| p.name == "ui"));
+    assert!(r
+        .graph()
+        .passes
+        .iter()
+        .any(|p| matches!(p.op, Op::Forward { ui: Some(24), .. })));
     let mut forward = config(Preset::Dx11Deferred);
     forward.passes = Some(Passes {
         deferred: false,
@@ -294,9 +298,10 @@ fn the_mobile_main_pass_draws_blended_instances_and_particles_too() {
     let mut r = gfxcache_render::frame::FrameRenderer::new(&scene, cfg).unwrap();
     let summary = r.render(0, 1, &mut |_| {});
     let names: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(names, ["shadow", "forward", "ui"]);
+    // The HUD is the main pass's last draw: no pass of its own.
+    assert_eq!(names, ["shadow", "forward"]);
     let forward = &summary.passes[1];
-    assert_eq!(forward.stats.draws as usize, scene.instances.len());
+    assert_eq!(forward.stats.draws as usize, scene.instances.len() + 1);
     // Without transparent geometry the main pass draws the opaque ones only.
     let off = FrameConfig {
         passes: Some(Passes {
@@ -314,13 +319,14 @@ fn the_mobile_main_pass_draws_blended_instances_and_particles_too() {
         .count();
     assert_eq!(
         summary.passes[1].stats.draws as usize,
-        scene.instances.len() - blended
+        scene.instances.len() - blended + 1
     );
 }
 
 /// A scene with an interface of its own: its interface instances are drawn
-/// by the UI pass alone, in place of the preset's HUD; without one, the UI
-/// pass draws the HUD's quads in one draw.
+/// by the pass that draws the interface (the UI pass; the mobile main
+/// pass), in place of the preset's HUD, and by no other; without one, that
+/// pass draws the HUD's 24 or 48 quads in one draw.
 #[test]
 fn the_ui_pass_draws_the_scene_interface_instead_of_the_hud() {
     let plain = scene();
@@ -343,7 +349,10 @@ fn the_ui_pass_draws_the_scene_interface_instead_of_the_hud() {
         });
     }
     assert!(own.has_interface() && !plain.has_interface());
-    for preset in [Preset::MobileForward, Preset::Dx11Deferred] {
+    for (preset, ui_pass, hud_quads) in [
+        (Preset::MobileForward, "forward", 24),
+        (Preset::Dx11Deferred, "ui", 48),
+    ] {
         let run = |s: &Scene| {
             let mut r = gfxcache_render::frame::FrameRenderer::new(s, config(preset)).unwrap();
             r.render(0, 1, &mut |_| {})
@@ -356,15 +365,19 @@ fn the_ui_pass_draws_the_scene_interface_instead_of_the_hud() {
                 .unwrap_or_else(|| panic!("{preset}: no {name} pass"))
                 .stats
         };
-        let (ui, hud) = (pass(&with, "ui"), pass(&without, "ui"));
-        assert_eq!(ui.draws, 2, "{preset}: one draw per interface instance");
-        assert_eq!(ui.triangles_in, 4, "{preset}: the two panels' triangles");
-        assert_eq!(hud.draws, 1, "{preset}: the HUD is one draw");
-        assert!(hud.triangles_in > 4, "{preset}: the HUD's quads");
+        let (ui, hud) = (pass(&with, ui_pass), pass(&without, ui_pass));
+        // Two draws of two triangles in place of one draw of the quads.
+        assert_eq!(ui.draws, hud.draws + 1, "{preset}");
+        assert_eq!(
+            ui.triangles_in + 2 * hud_quads,
+            hud.triangles_in + 4,
+            "{preset}"
+        );
         // No other pass draws the interface: the world's passes draw the
         // same as without it.
+        assert_eq!(with.passes.len(), without.passes.len());
         for (a, b) in with.passes.iter().zip(&without.passes) {
-            if a.name != "ui" {
+            if a.name != ui_pass {
                 assert_eq!(a.stats.draws, b.stats.draws, "{preset}: {}", a.name);
             }
         }

@@ -87,8 +87,21 @@ pub(crate) fn submit_instances<S: RecordSink>(
     pass: InstancePass<'_>,
     sink: &mut Counted<'_, S>,
 ) {
+    let (draws, programs) = instance_draws(gpu, scene, instances, shaders, &pass);
+    submit(pipeline, &gpu.heap, &draws, &programs, sink);
+}
+
+/// The draws [`submit_instances`] submits, and their programs and
+/// constant slots.
+pub(crate) fn instance_draws<'a>(
+    gpu: &'a GpuScene,
+    scene: &Scene,
+    instances: &[usize],
+    shaders: &'a [shaders::MaterialShader<'_>],
+    pass: &InstancePass<'a>,
+) -> (Vec<Draw<'a>>, Vec<(Program, u64)>) {
     debug_assert_eq!(instances.len(), shaders.len());
-    let draws: Vec<Draw> = instances
+    let draws = instances
         .iter()
         .zip(shaders)
         .map(|(&i, shader)| {
@@ -105,12 +118,12 @@ pub(crate) fn submit_instances<S: RecordSink>(
             }
         })
         .collect();
-    let programs: Vec<_> = shaders
+    let programs = shaders
         .iter()
         .zip(instances)
         .map(|(s, &i)| ((pass.program)(s.material), i as u64))
         .collect();
-    submit(pipeline, &gpu.heap, &draws, &programs, sink);
+    (draws, programs)
 }
 
 /// A sink that counts what goes through it.

@@ -6,23 +6,36 @@
 //! With `blended` the blended instances and then the particles follow,
 //! back to front, blended without depth writes, in the same pass: a
 //! mobile engine's one main pass, which a tile-based GPU renders as one
-//! render pass (its colour never leaves the chip in between).
+//! render pass (its colour never leaves the chip in between). With `ui`
+//! the interface follows in the same pass (see [`super::ui`]).
 
 use gfxcache_trace::RecordSink;
 
 use super::shaders::{MaterialShader, Mode, Program};
 use super::shadow::LentShadows;
-use super::{material_state, submit_instances, Counted, FrameRenderer, InstancePass, PassIo, View};
+use super::ui::{self, Hud};
+use super::{instance_draws, material_state, submit, Counted, FrameRenderer, InstancePass};
+use super::{PassIo, View};
 use crate::graph::Role;
 use crate::scene::{AlphaMode, Material};
 use crate::state::{Blend, CompareFunc};
+
+/// What a forward pass draws besides the opaque instances.
+pub(super) struct Forward {
+    /// Lights besides the sun.
+    pub lights: u32,
+    /// Then the blended instances and the particles.
+    pub blended: bool,
+    /// Then the interface (the scene's own, else the HUD of this many
+    /// quads).
+    pub ui: Option<u32>,
+}
 
 pub(super) fn run<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     v: &View,
     io: &PassIo,
-    lights: u32,
-    blended: bool,
+    f: Forward,
     sink: &mut Counted<'_, S>,
 ) {
     let (color, depth) = (io.target(), io.depth.expect("checked graph: depth target"));
@@ -42,11 +55,11 @@ pub(super) fn run<S: RecordSink>(
     let scene = r.scene;
     let (w, h) = (r.cfg.width, r.cfg.height);
     let mut drawn = v.opaque.clone();
-    if blended {
+    if f.blended {
         drawn.extend(&v.blended);
         drawn.extend(&v.particles);
     }
-    let mut shaders = Vec::with_capacity(drawn.len());
+    let mut shaders = Vec::with_capacity(drawn.len() + v.interface.len());
     for &i in &drawn {
         let inst = &scene.instances[i];
         let material = scene.material_of(inst);
@@ -70,40 +83,54 @@ pub(super) fn run<S: RecordSink>(
             )
         });
     }
+    if f.ui.is_some() {
+        for &i in &v.interface {
+            drawn.push(i);
+            shaders.push(ui::interface_shader(scene, &r.gpu, &r.cfg, v, io, i));
+        }
+    }
     let target = [color];
-    let opaque = if lights > 0 {
+    let opaque = if f.lights > 0 {
         Program::ForwardLights
     } else {
         Program::Forward
     };
-    let program = |m: &Material| match (m.alpha, m.particle) {
-        (AlphaMode::Blend, true) => Program::Particles,
-        (AlphaMode::Blend, false) => Program::Transparent,
+    let program = |m: &Material| match (m.interface, m.alpha, m.particle) {
+        (true, _, _) => Program::Ui,
+        (false, AlphaMode::Blend, true) => Program::Particles,
+        (false, AlphaMode::Blend, false) => Program::Transparent,
         _ => opaque,
     };
-    submit_instances(
-        &mut r.pipeline,
-        &r.gpu,
-        scene,
-        &drawn,
-        &shaders,
-        InstancePass {
-            vp: v.vp,
-            color: &target,
-            depth: Some(depth),
-            program: &program,
-            state: &|m| {
-                let s = material_state(m, false);
-                if m.alpha == AlphaMode::Blend {
-                    s.with_depth(CompareFunc::Less, false)
-                        .with_blend(Blend::Alpha)
-                } else {
-                    s
-                }
-            },
-        },
-        sink,
-    );
+    let state = |m: &Material| {
+        let s = material_state(m, false);
+        if m.interface {
+            ui::interface_state(m)
+        } else if m.alpha == AlphaMode::Blend {
+            s.with_depth(CompareFunc::Less, false)
+                .with_blend(Blend::Alpha)
+        } else {
+            s
+        }
+    };
+    let pass = InstancePass {
+        vp: v.vp,
+        color: &target,
+        depth: Some(depth),
+        program: &program,
+        state: &state,
+    };
+    let (mut draws, mut programs) = instance_draws(&r.gpu, scene, &drawn, &shaders, &pass);
+    // A scene without an interface of its own gets the HUD, last.
+    let hud =
+        f.ui.filter(|_| v.interface.is_empty())
+            .and_then(|quads| Hud::of(&r.gpu, quads));
+    let hud_shader = hud.map(Hud::shader);
+    if let (Some(hud), Some(shader)) = (hud, &hud_shader) {
+        draws.push(hud.draw(shader, &target, Some(depth)));
+        programs.push(ui::hud_program(r));
+    }
+    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
+    drop(draws);
     drop(shaders);
     drop(lookups);
     shadows.give_back(r);

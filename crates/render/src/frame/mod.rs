@@ -112,7 +112,8 @@ use crate::target::{ColorFormat, ColorTarget, DepthFormat, DepthTarget};
 
 pub use config::{FrameConfig, FrameError, MAX_SIZE};
 pub(crate) use draws::{
-    centres, fullscreen, screen_state, submit, submit_instances, Counted, InstancePass,
+    centres, fullscreen, instance_draws, screen_state, submit, submit_instances, Counted,
+    InstancePass,
 };
 pub(crate) use io::PassIo;
 pub use summary::{add_stats, FrameSummary, PassSummary, StreamCounts};
@@ -310,7 +311,21 @@ impl<'s> FrameRenderer<'s> {
             }
             Op::Reflection => reflection::run(self, v, io, sink),
             Op::GBuffer => gbuffer::run(self, v, io, sink),
-            Op::Forward { lights, blended } => forward::run(self, v, io, lights, blended, sink),
+            Op::Forward {
+                lights,
+                blended,
+                ui,
+            } => forward::run(
+                self,
+                v,
+                io,
+                forward::Forward {
+                    lights,
+                    blended,
+                    ui,
+                },
+                sink,
+            ),
             Op::Lighting { clear } => lighting::run(self, v, io, clear, sink),
             Op::Sky => effects::sky(self, v, io, sink),
             Op::Ssao { taps } => effects::ssao(self, v, io, taps, sink),

@@ -115,7 +115,20 @@ impl Program {
     pub fn extra_of(op: &crate::graph::Op) -> &'static [Program] {
         use crate::graph::Op;
         match op {
-            Op::Forward { lights, .. } if *lights > 0 => &[Program::ForwardLights],
+            Op::Forward {
+                lights,
+                blended,
+                ui,
+            } => match (*lights > 0, *blended, ui.is_some()) {
+                (false, false, false) => &[],
+                (false, false, true) => &[Program::Ui],
+                (false, true, false) => &[Program::Particles],
+                (false, true, true) => &[Program::Particles, Program::Ui],
+                (true, false, false) => &[Program::ForwardLights],
+                (true, false, true) => &[Program::ForwardLights, Program::Ui],
+                (true, true, false) => &[Program::ForwardLights, Program::Particles],
+                (true, true, true) => &[Program::ForwardLights, Program::Particles, Program::Ui],
+            },
             Op::Particles => &[Program::Particles],
             Op::Sky => &[Program::Sky],
             Op::Ssao { .. } => &[Program::Ssao],
@@ -176,7 +189,9 @@ impl ShaderHeap {
     /// code, its constant block, and the light constants if it reads them.
     /// A program the heap has no code for reads no code.
     pub fn fetch(&self, program: Program, slot: u64, sink: &mut impl RecordSink) {
-        if let Some(&(_, base)) = self.code.iter().find(|(p, _)| *p == program) {
+        let code = self.code.iter().find(|(p, _)| *p == program);
+        debug_assert!(code.is_some(), "{program:?} is not in the shader heap");
+        if let Some(&(_, base)) = code {
             for k in 0..program.code_bytes() / BLOCK_BYTES {
                 sink.record(read(base + k * BLOCK_BYTES));
             }

@@ -26,6 +26,13 @@ use crate::texture::{TexFormat, Texture};
 use super::shaders::{MaterialShader, Mode, Program};
 use super::{material_state, screen_state, submit_instances, Counted, FrameRenderer};
 use super::{InstancePass, PassIo, View};
+use crate::math::Mat4;
+use crate::pipeline::{ColorId, DepthId, Draw};
+use crate::scene::{Material, Scene};
+
+use super::upload::GpuScene;
+use super::FrameConfig;
+use crate::state::{DepthState, State};
 
 /// Side of the UI atlas.
 pub const ATLAS: u32 = 512;
@@ -174,6 +181,91 @@ impl Hud {
 /// Constant slot of the HUD's draw.
 const UI_SLOT: u64 = 60;
 
+/// The HUD's shader: the atlas, bilinear.
+pub(super) struct HudShader<'a> {
+    atlas: &'a Texture,
+    sampler: Sampler,
+}
+
+impl crate::pipeline::FragmentShader for HudShader<'_> {
+    fn shade(&self, f: &mut Fragments<'_>, o: &mut FragmentOutput) {
+        let uv = f.uv(0);
+        o.color[0] = f.sample_view(TexView::Texture(self.atlas), &self.sampler, &uv);
+    }
+}
+
+impl Hud {
+    /// The uploaded HUD of `quads` quads, if the frame has one.
+    pub(super) fn of(gpu: &GpuScene, quads: u32) -> Option<&Hud> {
+        gpu.huds.iter().find(|h| h.quads == quads)
+    }
+
+    pub(super) fn shader(&self) -> HudShader<'_> {
+        HudShader {
+            atlas: &self.atlas,
+            sampler: Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp),
+        }
+    }
+
+    /// The HUD's one draw into `color` (with `depth` bound but neither
+    /// tested nor written), and its program and constant slot.
+    pub(super) fn draw<'a>(
+        &'a self,
+        shader: &'a HudShader<'a>,
+        color: &'a [ColorId],
+        depth: Option<DepthId>,
+    ) -> Draw<'a> {
+        Draw {
+            indices: &self.indices,
+            vertices: &self.vertices,
+            mvp: Mat4::IDENTITY,
+            state: screen_state().with_blend(Blend::Alpha),
+            color,
+            depth,
+            shader,
+        }
+    }
+}
+
+/// The program and constant slot of the HUD's draw.
+pub(super) fn hud_program(r: &FrameRenderer<'_>) -> (Program, u64) {
+    (Program::Ui, r.fullscreen_slot(UI_SLOT))
+}
+
+/// The shader of interface instance `inst`: unlit, gamma-encoded when the
+/// pass draws into the display.
+pub(super) fn interface_shader<'a>(
+    scene: &'a Scene,
+    gpu: &'a GpuScene,
+    cfg: &'a FrameConfig,
+    v: &View,
+    io: &PassIo,
+    inst: usize,
+) -> MaterialShader<'a> {
+    MaterialShader {
+        encode: io.encode,
+        ..MaterialShader::for_instance(
+            Mode::Interface,
+            scene,
+            gpu,
+            &cfg.sampler,
+            &scene.instances[inst],
+            v.inv_vp,
+            (cfg.width, cfg.height),
+        )
+    }
+}
+
+/// The fixed-function state of an interface draw: blended over what is
+/// there, depth neither tested nor written.
+pub(super) fn interface_state(m: &Material) -> State {
+    State {
+        depth: DepthState::DISABLED,
+        ..material_state(m, false)
+    }
+    .with_blend(Blend::Alpha)
+}
+
 /// The scene's interface, or else the first `quads` quads of the HUD,
 /// blended onto the pass's target.
 pub(super) fn run<S: RecordSink>(
@@ -183,80 +275,35 @@ pub(super) fn run<S: RecordSink>(
     quads: u32,
     sink: &mut Counted<'_, S>,
 ) {
+    let target = [io.target()];
     if v.interface.is_empty() {
-        hud(r, io, quads, sink);
-    } else {
-        interface(r, v, io, sink);
+        let (program, slot) = hud_program(r);
+        let Some(hud) = Hud::of(&r.gpu, quads) else {
+            return;
+        };
+        let shader = hud.shader();
+        let draw = hud.draw(&shader, &target, None);
+        FrameRenderer::draw(&mut r.pipeline, &r.gpu.heap, &draw, program, slot, sink);
+        return;
     }
-}
-
-/// The scene's interface instances, in scene order.
-fn interface<S: RecordSink>(
-    r: &mut FrameRenderer<'_>,
-    v: &View,
-    io: &PassIo,
-    sink: &mut Counted<'_, S>,
-) {
-    let scene = r.scene;
-    let size = (r.cfg.width, r.cfg.height);
     let shaders: Vec<MaterialShader> = v
         .interface
         .iter()
-        .map(|&i| MaterialShader {
-            encode: io.encode,
-            ..MaterialShader::for_instance(
-                Mode::Interface,
-                scene,
-                &r.gpu,
-                &r.cfg.sampler,
-                &scene.instances[i],
-                v.inv_vp,
-                size,
-            )
-        })
+        .map(|&i| interface_shader(r.scene, &r.gpu, &r.cfg, v, io, i))
         .collect();
     submit_instances(
         &mut r.pipeline,
         &r.gpu,
-        scene,
+        r.scene,
         &v.interface,
         &shaders,
         InstancePass {
             vp: v.vp,
-            color: &[io.target()],
+            color: &target,
             depth: None,
             program: &|_| Program::Ui,
-            state: &|m| material_state(m, false).with_blend(Blend::Alpha),
+            state: &interface_state,
         },
         sink,
     );
-}
-
-/// The first `quads` quads of the HUD.
-fn hud<S: RecordSink>(
-    r: &mut FrameRenderer<'_>,
-    io: &PassIo,
-    quads: u32,
-    sink: &mut Counted<'_, S>,
-) {
-    let Some(hud) = r.gpu.huds.iter().find(|h| h.quads == quads) else {
-        return;
-    };
-    let sampler = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
-    let atlas = &hud.atlas;
-    let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
-        let uv = f.uv(0);
-        o.color[0] = f.sample_view(TexView::Texture(atlas), &sampler, &uv);
-    };
-    let slot = r.fullscreen_slot(UI_SLOT);
-    let draw = crate::pipeline::Draw {
-        indices: &hud.indices,
-        vertices: &hud.vertices,
-        mvp: crate::math::Mat4::IDENTITY,
-        state: screen_state().with_blend(Blend::Alpha),
-        color: &[io.target()],
-        depth: None,
-        shader: &shader,
-    };
-    FrameRenderer::draw(&mut r.pipeline, &r.gpu.heap, &draw, Program::Ui, slot, sink);
 }

@@ -186,7 +186,11 @@ impl GpuScene {
         // A scene with an interface of its own draws it instead of the HUD.
         let own_interface = scene.has_interface();
         for p in graph.passes.iter().filter(|_| !own_interface) {
-            if let Op::Ui { quads } = p.op {
+            if let Op::Ui { quads }
+            | Op::Forward {
+                ui: Some(quads), ..
+            } = p.op
+            {
                 if !huds.iter().any(|h| h.quads == quads) {
                     huds.push(Hud::upload(quads, width, height, alloc));
                 }

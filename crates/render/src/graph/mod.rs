@@ -200,9 +200,16 @@ pub enum Op {
     /// Opaque and masked instances lit directly into `color[0]` (cleared
     /// to the sky) with `depth`, by the sun and `lights` more lights; with
     /// `blended`, then the blended instances and the particles back to
-    /// front in the same pass (one render pass tile by tile). Reads:
-    /// `shadow`*, `reflection`.
-    Forward { lights: u32, blended: bool },
+    /// front in the same pass (one render pass tile by tile); with `ui`,
+    /// then the frame's interface, as [`Op::Ui`] with that many quads
+    /// draws it, in the same pass too: a mobile game's UI drawn into the
+    /// framebuffer it renders to, which an OpenGL ES driver keeps in the
+    /// same render pass. Reads: `shadow`*, `reflection`.
+    Forward {
+        lights: u32,
+        blended: bool,
+        ui: Option<u32>,
+    },
     /// Full screen, where the stencil marks geometry: the G-buffer lit
     /// into `color[0]` (cleared to the sky first when `clear`). Reads:
     /// `albedo`, `normal`, `emissive`?, `depth`, `shadow`*, `ao`?.
@@ -244,8 +251,10 @@ pub enum Op {
     ToneMap,
     /// FXAA of `source` (luma edges, a few taps) into `color[0]`.
     Fxaa,
-    /// `quads` textured UI quads from the UI atlas, alpha-blended onto
-    /// `color[0]` (a HUD: bars, icons, text strips, a minimap).
+    /// The frame's interface alpha-blended onto `color[0]`: the scene's
+    /// own ([`crate::scene::Material::interface`] instances), else `quads`
+    /// textured quads from the UI atlas (a HUD: bars, icons, text strips,
+    /// a minimap).
     Ui { quads: u32 },
     /// The classic display write: tone-map (with `bloom`) or clamp
     /// `source` into `color[0]` (the display surface).

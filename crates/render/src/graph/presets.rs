@@ -220,6 +220,7 @@ fn classic(p: &PresetParams) -> FrameGraph {
             Op::Forward {
                 lights: 0,
                 blended: false,
+                ui: None,
             },
             &[&hdr],
             Some(&depth),
@@ -479,6 +480,7 @@ fn dx9_forward(p: &PresetParams) -> FrameGraph {
         Op::Forward {
             lights: 4,
             blended: false,
+            ui: None,
         },
         &[&hdr],
         Some(&depth),
@@ -537,7 +539,9 @@ fn dx9_forward(p: &PresetParams) -> FrameGraph {
 /// when the scene asks for shadows, one forward pass straight into the
 /// display (no HDR target, no resolve: what a tile-based GPU is built
 /// for) that draws the opaque instances, then the transparent sprites and
-/// particles (one render pass), and a HUD of 24 quads.
+/// particles, then the interface (the scene's own, else a HUD of 24
+/// quads): one render pass, as an OpenGL ES driver makes of the draws
+/// into one framebuffer, so the display never goes to memory and back.
 fn mobile_forward(p: &PresetParams) -> FrameGraph {
     let mut b = Builder::new(p.shadow_size);
     let shadow = b.shadow_map("shadow", 512);
@@ -550,29 +554,18 @@ fn mobile_forward(p: &PresetParams) -> FrameGraph {
         Op::Forward {
             lights: 0,
             blended: true,
+            ui: Some(24),
         },
         &[&display],
         Some(&depth),
         &[(Role::Shadow, &shadow)],
     );
-    hud(&mut b, &display);
     b.g
 }
 
-/// The HUD of the mobile presets.
-fn hud(b: &mut Builder, display: &String) {
-    b.pass(
-        "ui",
-        PassKind::Display,
-        Op::Ui { quads: 24 },
-        &[display],
-        None,
-        &[],
-    );
-}
-
 /// Transparent sprites and particles after a mobile deferred light pass,
-/// then the HUD.
+/// then the interface, each a render pass of its own (the light pass's
+/// draw and these are not merged, so each loads the display again).
 fn deferred_tail(b: &mut Builder, display: &String, depth: &String, shadow: &String) {
     b.pass(
         "transparent",
@@ -590,7 +583,14 @@ fn deferred_tail(b: &mut Builder, display: &String, depth: &String, shadow: &Str
         Some(depth),
         &[],
     );
-    hud(b, display);
+    b.pass(
+        "ui",
+        PassKind::Display,
+        Op::Ui { quads: 24 },
+        &[display],
+        None,
+        &[],
+    );
 }
 
 /// A mobile deferred-lite frame (Unreal Engine 4's mobile deferred path,

@@ -27,7 +27,8 @@
 //! reads = { shadow = ["sun"] }   # role = target or [targets]
 //! # op parameters (defaults in brackets): cascade [0], cascades [1],
 //! # lights [0], blended [false], clear [true], taps [8], axis ["x"], quads [24],
-//! # tone_map [true]
+//! # tone_map [true]; a forward pass's `ui = quads` draws the interface last
+//! # in the same pass (default: none)
 //! ```
 
 use std::collections::BTreeMap;
@@ -77,6 +78,7 @@ pub(super) struct PassTable {
     taps: Option<u32>,
     axis: Option<String>,
     quads: Option<u32>,
+    ui: Option<u32>,
     tone_map: Option<bool>,
 }
 
@@ -185,6 +187,7 @@ fn pass(p: &PassTable) -> Result<PassDesc, String> {
         "forward" => Op::Forward {
             lights: p.lights.unwrap_or(0),
             blended: p.blended.unwrap_or(false),
+            ui: p.ui,
         },
         "lighting" => Op::Lighting {
             clear: p.clear.unwrap_or(true),
