@@ -31,6 +31,14 @@ pub struct Figure<R, P> {
     pub build: fn(&R) -> Vec<P>,
 }
 
+/// The title and caption of the figure of `figures` written to `file`.
+pub fn about<R, P>(figures: &[Figure<R, P>], file: &str) -> Option<(&'static str, &'static str)> {
+    figures
+        .iter()
+        .find(|f| f.file == file)
+        .map(|f| (f.title, f.caption))
+}
+
 /// Writes every figure of `figures` that has something to show into `dir`;
 /// returns the paths written, in the order of `figures`.
 pub fn write_figures<R, P: Plot>(

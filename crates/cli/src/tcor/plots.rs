@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use super::{compact, find_curve, find_run, tile_caches, value};
 use crate::report::bars::{Panel, Unit};
 use crate::report::curves::{CurvePanel, Stroke};
-use crate::report::figure::{write_figures, Figure};
+use crate::report::figure::{self, write_figures, Figure};
 use gfxcache_tcor::study::report::{Curve, Reductions, TcorReport, ENGINES};
 
 /// The Attribute Cache figures, in the paper's order.
@@ -84,12 +84,7 @@ pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 
 /// The title and caption of the figure written to `file`.
 pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
-    let curves = CURVE_FIGURES.iter().map(|f| (f.file, f.title, f.caption));
-    let bars = BAR_FIGURES.iter().map(|f| (f.file, f.title, f.caption));
-    curves
-        .chain(bars)
-        .find(|f| f.0 == file)
-        .map(|(_, title, caption)| (title, caption))
+    figure::about(CURVE_FIGURES, file).or_else(|| figure::about(BAR_FIGURES, file))
 }
 
 // ---- Attribute Cache curves -----------------------------------------------

@@ -13,6 +13,7 @@ use crate::sampler::{Filter, Sampler, TexView, Wrap};
 use super::shaders::Program;
 use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo};
 use crate::graph::Role;
+use crate::target::ColorTarget;
 
 /// Weight of the bloom added before tone mapping.
 pub(super) const BLOOM_STRENGTH: f32 = 0.6;
@@ -45,13 +46,7 @@ pub(super) fn run<S: RecordSink>(
         let px = f.pixels();
         let mut c = f.load(TexView::Color(&hdr), &px);
         if let Some(b) = &bloom {
-            let uv = centres(&px, w, h);
-            let s = f.sample_view(TexView::Color(b), &sampler, &uv);
-            for (ci, si) in c.iter_mut().zip(s) {
-                for k in 0..3 {
-                    ci[k] += si[k] * BLOOM_STRENGTH;
-                }
-            }
+            add_bloom(f, b, &sampler, &px, (w, h), &mut c);
         }
         for (oc, ci) in o.color[0].iter_mut().zip(c) {
             *oc = [
@@ -112,13 +107,7 @@ pub(super) fn tone_map<S: RecordSink>(
         let px = f.pixels();
         let mut c = f.load(TexView::Color(&src), &px);
         if let Some(b) = &bloom {
-            let uv = centres(&px, w, h);
-            let s = f.sample_view(TexView::Color(b), &sampler, &uv);
-            for (ci, si) in c.iter_mut().zip(s) {
-                for k in 0..3 {
-                    ci[k] += si[k] * BLOOM_STRENGTH;
-                }
-            }
+            add_bloom(f, b, &sampler, &px, (w, h), &mut c);
         }
         let exposure = match &lum {
             Some(t) => f.load(TexView::Color(t), &[[0, 0]; 4]).map(|l| {
@@ -154,6 +143,26 @@ pub(super) fn tone_map<S: RecordSink>(
     for (id, t) in [(bloom_id, bloom), (lum_id, lum)] {
         if let (Some(id), Some(t)) = (id, t) {
             r.pipeline.replace_color(id, t);
+        }
+    }
+}
+
+/// `c += BLOOM_STRENGTH * bloom`, the bloom target sampled at the centres
+/// of the quad's pixels `px` on a `size` screen.
+#[inline]
+fn add_bloom(
+    f: &mut Fragments<'_>,
+    bloom: &ColorTarget,
+    sampler: &Sampler,
+    px: &[[u32; 2]; 4],
+    (w, h): (u32, u32),
+    c: &mut [[f32; 4]; 4],
+) {
+    let uv = centres(px, w, h);
+    let s = f.sample_view(TexView::Color(bloom), sampler, &uv);
+    for (ci, si) in c.iter_mut().zip(s) {
+        for k in 0..3 {
+            ci[k] += si[k] * BLOOM_STRENGTH;
         }
     }
 }

@@ -12,7 +12,7 @@ use gfxcache_tcor::study::report::{Reductions, ENGINES};
 use super::{categories, find_mean, tile_caches, TcorSuite};
 use crate::report::bars::{Panel, Unit};
 use crate::report::curves::{CurvePanel, Stroke};
-use crate::report::figure::{write_figures, Figure};
+use crate::report::figure::{self, write_figures, Figure};
 
 /// The mean Attribute Cache curves, in the paper's order.
 pub const CURVE_FIGURES: &[Figure<TcorSuite, CurvePanel>] = &[
@@ -80,12 +80,7 @@ pub fn write_all(r: &TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// The title and caption of the figure written to `file`.
 pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
-    let curves = CURVE_FIGURES.iter().map(|f| (f.file, f.title, f.caption));
-    let bars = BAR_FIGURES.iter().map(|f| (f.file, f.title, f.caption));
-    curves
-        .chain(bars)
-        .find(|f| f.0 == file)
-        .map(|(_, title, caption)| (title, caption))
+    figure::about(CURVE_FIGURES, file).or_else(|| figure::about(BAR_FIGURES, file))
 }
 
 // ---- Mean Attribute Cache curves ------------------------------------------
