@@ -37,6 +37,11 @@
 //! material), `mat`, `refs` with uvs, and `kids` with transforms composed
 //! down the tree. Lights are read as groups (their light is not used).
 //!
+//! TORCS's `.acc` variant too: `texture "file" base|tiled|skids|shad`
+//! layers (the base one is drawn, `empty_texture_no_mapping` is none),
+//! `refs` lines with the other layers' uv pairs after the first (ignored),
+//! and `SURF` type 4, triangle strips.
+//!
 //! Skipped without error: AC3Dc's `hidden`, `locked` and `folded` flags
 //! (editor state) and `shader` lines. Any other token is an error naming
 //! `file:line` and what was expected.
@@ -80,6 +85,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
         textures: TextureCache::default(),
         ac_materials: Vec::new(),
         materials: BTreeMap::new(),
+        cut_short: false,
     };
     p.file()?;
     let mut scene = p.scene;
@@ -106,8 +112,25 @@ fn words(line: &str) -> Vec<&str> {
     out
 }
 
+/// The `SURF` type (low four bits of the flags) TORCS gives its
+/// triangle strips; 1 and 2 are AC3D's closed and open lines.
+const STRIP: u32 = 4;
+
+/// How a surface's corners make triangles.
+#[derive(Clone, Copy, PartialEq)]
+enum SurfaceKind {
+    /// One polygon, triangulated (see [`super::polygon`]).
+    Polygon,
+    /// A triangle strip, as OpenGL draws one: triangle `i` is corners
+    /// `i, i+1, i+2`, every other one turned so that all keep the
+    /// winding of the first; triangles with a repeated vertex (TORCS's
+    /// strips start with one to set the winding) are dropped.
+    Strip,
+}
+
 /// One surface's triangles before they become mesh vertices.
 struct Surface {
+    kind: SurfaceKind,
     smooth: bool,
     /// (vertex index, uv) per corner, in the polygon's order.
     corners: Vec<(usize, Vec2)>,
@@ -123,6 +146,8 @@ struct Parser<'a> {
     ac_materials: Vec<Material>,
     /// (AC3D material, texture image, two-sided) -> scene material.
     materials: BTreeMap<(Option<usize>, Option<usize>, bool), usize>,
+    /// The file ended inside a `kids` list (see `kids_cut_short`).
+    cut_short: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -292,8 +317,9 @@ impl<'a> Parser<'a> {
                     self.skip_chars(n);
                 }
                 "texture" => {
-                    let t = w.get(1).ok_or_else(|| self.err(line, "expected 'texture \"file\"'"))?;
-                    texture = Some(t.to_string());
+                    if let Some(base) = self.texture_layer(line, &w)? {
+                        texture = base;
+                    }
                 }
                 "texrep" | "texoff" => {
                     let v = Vec2::new(self.float(line, &w, 1, w[0])?, self.float(line, &w, 2, w[0])?);
@@ -349,8 +375,11 @@ impl<'a> Parser<'a> {
                     let kids = self.count(line, &w, "kids")?;
                     let world = parent * Mat4::translation(loc) * rot;
                     self.emit(&name, texture.as_deref(), &verts, surfaces, world);
-                    for _ in 0..kids {
-                        let (line, w) = self.expect("a child 'OBJECT'")?;
+                    for read in 0..kids {
+                        let Some((line, w)) = self.next() else {
+                            self.kids_cut_short(line, kids, read);
+                            return Ok(());
+                        };
                         if w[0] != "OBJECT" {
                             return Err(self.err(line, format!("unknown token '{}': expected a child 'OBJECT'", w[0])));
                         }
@@ -365,6 +394,39 @@ impl<'a> Parser<'a> {
                     ))
                 }
             }
+        }
+    }
+
+    /// A `texture` line: `Some(name)` for the object's texture, `Some(None)`
+    /// for none, `None` for a layer that is not drawn. TORCS's `.acc` files
+    /// name up to four layers, `texture "name" base|tiled|skids|shad`,
+    /// `empty_texture_no_mapping` for an empty one: only the base layer is
+    /// drawn (the tiled detail, skid-mark and shadow layers are not).
+    fn texture_layer(&self, line: usize, w: &[&str]) -> Result<Option<Option<String>>, SceneError> {
+        let expected =
+            "expected 'texture \"file\"' (TORCS: 'texture \"file\" base|tiled|skids|shad')";
+        let name = match w.len() {
+            2 => w[1],
+            3 if w[2] == "base" => w[1],
+            3 if matches!(w[2], "tiled" | "skids" | "shad") => return Ok(None),
+            _ => return Err(self.err(line, expected)),
+        };
+        Ok(Some(
+            (name != "empty_texture_no_mapping").then(|| name.to_string()),
+        ))
+    }
+
+    /// The file ended after `read` of the `kids` children announced at
+    /// `line`. TORCS's track files often announce more children than they
+    /// hold, and TORCS reads them to the end of the file; so do we, with a
+    /// warning (once: the objects above this one then end short too).
+    fn kids_cut_short(&mut self, line: usize, kids: usize, read: usize) {
+        if !self.cut_short {
+            self.cut_short = true;
+            self.scene.warnings.push(format!(
+                "{}:{line}: 'kids {kids}' but the file ends after {read} of them; the objects read are kept",
+                self.path.display()
+            ));
         }
     }
 
@@ -425,8 +487,9 @@ impl<'a> Parser<'a> {
                     let mut corners = Vec::new();
                     for _ in 0..n {
                         let (line, r) = self.expect("a reference 'vertex u v'")?;
-                        if r.len() != 3 {
-                            return Err(self.err(line, "expected a reference 'vertex u v'"));
+                        // TORCS adds the uvs of its other texture layers.
+                        if !matches!(r.len(), 3 | 5 | 7 | 9) {
+                            return Err(self.err(line, "expected a reference 'vertex u v' (TORCS: up to three more 'u v' pairs)"));
                         }
                         let vi = r[0].parse::<usize>().ok().filter(|&v| v < nverts).ok_or_else(|| {
                             self.err(line, format!("vertex reference '{}' is out of range: expected 0..{nverts}", r[0]))
@@ -437,11 +500,16 @@ impl<'a> Parser<'a> {
                         let v = texoff.y + v * texrep.y;
                         corners.push((vi, Vec2::new(u, 1.0 - v)));
                     }
-                    let polygon = flags & 0xF == 0;
-                    if !polygon || corners.len() < 3 {
+                    let kind = match flags & 0xF {
+                        0 => SurfaceKind::Polygon,
+                        STRIP => SurfaceKind::Strip,
+                        _ => return Ok(None),
+                    };
+                    if corners.len() < 3 {
                         return Ok(None);
                     }
                     let surface = Surface {
+                        kind,
                         smooth: flags & 0x10 != 0,
                         corners,
                     };
@@ -530,8 +598,13 @@ impl<'a> Parser<'a> {
                     };
                     ids.push(id);
                 }
-                let corners = s.corners.iter().map(|&(vi, _)| verts[vi]);
-                triangulator.triangulate_face(corners, &ids, &mut mesh.indices);
+                match s.kind {
+                    SurfaceKind::Polygon => {
+                        let corners = s.corners.iter().map(|&(vi, _)| verts[vi]);
+                        triangulator.triangulate_face(corners, &ids, &mut mesh.indices);
+                    }
+                    SurfaceKind::Strip => strip_triangles(&s.corners, &ids, &mut mesh.indices),
+                }
             }
             complete_mesh(&mut mesh);
             self.scene.meshes.push(mesh);
@@ -539,6 +612,22 @@ impl<'a> Parser<'a> {
                 mesh: self.scene.meshes.len() - 1,
                 transform: world,
             });
+        }
+    }
+}
+
+/// Appends the triangles of a strip (see [`SurfaceKind::Strip`]) whose
+/// corners got the mesh vertices `ids`.
+fn strip_triangles(corners: &[(usize, Vec2)], ids: &[u32], indices: &mut Vec<u32>) {
+    for i in 0..corners.len().saturating_sub(2) {
+        let (a, b, c) = (corners[i].0, corners[i + 1].0, corners[i + 2].0);
+        if a == b || b == c || a == c {
+            continue;
+        }
+        if i % 2 == 0 {
+            indices.extend([ids[i], ids[i + 1], ids[i + 2]]);
+        } else {
+            indices.extend([ids[i + 1], ids[i], ids[i + 2]]);
         }
     }
 }

@@ -10,7 +10,8 @@
 //! mirror = 0.0                # height of a horizontal mirror plane
 //!
 //! [[model]]
-//! path = "models/house.obj"   # .obj, .gltf, .glb or .ac, relative to this file
+//! path = "models/house.obj"   # .obj, .gltf, .glb, .ac or .acc (TORCS), relative
+//!                             # to this file, or absolute
 //! position = [0, 0, 0]
 //! rotation = [0, 90, 0]       # degrees about x, then y, then z
 //! scale = 2.0                 # or [sx, sy, sz]
@@ -224,9 +225,9 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             .and_then(|e| e.to_str())
             .map(|e| e.to_ascii_lowercase())
             .unwrap_or_default();
-        if !matches!(ext.as_str(), "obj" | "gltf" | "glb" | "ac") {
+        if !matches!(ext.as_str(), "obj" | "gltf" | "glb" | "ac" | "acc") {
             return Err(err(format!(
-                "model '{}': expected an .obj, .gltf, .glb or .ac file",
+                "model '{}': expected an .obj, .gltf, .glb, .ac or .acc file",
                 m.path
             )));
         }
