@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use gfxcache_render::scene::{self, checkerboard, SceneError};
-use gfxcache_render::{Scene, Vec2, Vec3};
+use gfxcache_render::{AlphaMode, Scene, Vec2, Vec3};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -107,6 +107,18 @@ fn an_empty_base_layer_is_no_texture() {
         s.warnings
     );
     assert_eq!(s.materials[0].texture, None);
+    // Untextured, the material keeps its emission apart from its colour.
+    assert_eq!(s.materials[0].base_color, [0.4, 0.4, 0.4, 1.0]);
+    assert_eq!(s.materials[0].emissive, [0.4; 3]);
+}
+
+#[test]
+fn a_textured_surface_takes_its_emission_into_its_colour() {
+    let s = parse(TORCS_QUAD);
+    let m = &s.materials[s.meshes[0].material];
+    assert!(m.texture.is_some());
+    assert_eq!(m.base_color, [0.8, 0.8, 0.8, 1.0]);
+    assert_eq!(m.emissive, [0.0; 3]);
 }
 
 #[test]
@@ -199,4 +211,34 @@ fn textures_are_found_in_the_packages_shared_directories() {
     let deep = model_naming(root, "far/a/b/c/d/m.ac", "x.rgb");
     let s = scene::load(&deep).unwrap();
     assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+}
+
+/// An uncompressed 32-bit TGA of 2 x 1 texels with these alphas.
+fn tga_with_alphas(a: [u8; 2]) -> Vec<u8> {
+    let mut b = vec![0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 8];
+    for alpha in a {
+        b.extend([10, 200, 30, alpha]);
+    }
+    b
+}
+
+#[test]
+fn a_texture_with_cut_out_texels_makes_the_material_masked() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = model_naming(dir.path(), "m.ac", "leaf.tga");
+    for (alphas, alpha) in [([255, 0], AlphaMode::Mask), ([255, 200], AlphaMode::Opaque)] {
+        std::fs::write(dir.path().join("leaf.tga"), tga_with_alphas(alphas)).unwrap();
+        let s = scene::load(&model).unwrap();
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        assert_eq!(s.images[0].texels[1][3], alphas[1]);
+        assert_eq!(s.materials[0].alpha, alpha, "alphas {alphas:?}");
+    }
+    // A material that blends (trans > 0) keeps blending.
+    let text = std::fs::read_to_string(&model).unwrap().replace(
+        "AC3Db\n",
+        "AC3Db\nMATERIAL \"glass\" rgb 1 1 1 amb 0 0 0 emis 0 0 0 spec 0 0 0 shi 0 trans 0.5\n",
+    );
+    std::fs::write(dir.path().join("leaf.tga"), tga_with_alphas([255, 0])).unwrap();
+    let s = scene::ac3d::parse_str(&text, &model).unwrap();
+    assert_eq!(s.materials[0].alpha, AlphaMode::Blend);
 }

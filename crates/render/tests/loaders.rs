@@ -499,8 +499,9 @@ fn ac3d_objects_transforms_materials_and_sgi_texture() {
 
     let red = &s.materials[quad.material];
     assert_eq!(red.name, "red");
-    assert_eq!(red.base_color, [1.0, 0.0, 0.0, 1.0]);
-    assert_eq!(red.emissive, [0.1, 0.2, 0.3]);
+    // Textured: its emission joins its colour (as OpenGL's modulate does).
+    assert_eq!(red.base_color, [1.0, 0.2, 0.3, 1.0]);
+    assert_eq!(red.emissive, [0.0; 3]);
     assert_eq!((red.alpha, red.double_sided), (AlphaMode::Opaque, false));
     let glass = &s.materials[tri.material];
     assert_eq!(glass.base_color, [0.0, 0.0, 1.0, 0.25]);

@@ -25,7 +25,10 @@
 //!
 //! Supported: the `AC3D` header of any version letter; `MATERIAL` lines
 //! (`rgb` -> base colour, `trans` -> alpha `1 - trans` and
-//! [`AlphaMode::Blend`] when above 0, `emis` -> emissive; `amb`, `spec`,
+//! [`AlphaMode::Blend`] when above 0, or [`AlphaMode::Mask`] when its
+//! texture has cut-out texels (see `has_cutout`), `emis` -> emissive, or
+//! added to the base colour on a textured surface (see `fold_emission`);
+//! `amb`, `spec`,
 //! `shi` read and unused); `OBJECT world/poly/group/light` with `name`,
 //! `data` (skipped, possibly several lines), `texture`, `texrep`, `texoff`,
 //! `rot` (3x3, its three triples the images of the x, y and z axes, as
@@ -539,12 +542,18 @@ impl<'a> Parser<'a> {
         if let Some(&i) = self.materials.get(&(mat, image, two_sided)) {
             return i;
         }
-        let base = mat
+        let mut base = mat
             .and_then(|m| self.ac_materials.get(m).cloned())
             .unwrap_or_else(|| Material {
                 name: "default".into(),
                 ..Material::default()
             });
+        if let Some(i) = image {
+            fold_emission(&mut base);
+            if base.alpha == AlphaMode::Opaque && has_cutout(&self.scene.images[i]) {
+                base.alpha = AlphaMode::Mask;
+            }
+        }
         self.scene.materials.push(Material {
             texture: image,
             double_sided: two_sided,
@@ -630,4 +639,27 @@ fn strip_triangles(corners: &[(usize, Vec2)], ids: &[u32], indices: &mut Vec<u32
             indices.extend([ids[i + 1], ids[i], ids[i + 2]]);
         }
     }
+}
+
+/// AC3D's readers (PLIB, TORCS, FlightGear) draw a textured surface with
+/// fixed-function OpenGL's modulate, which multiplies the texture by the
+/// lit colour emission included; our shaders add the emission after the
+/// texture. So a textured material's emission joins its colour (clamped
+/// to 1) instead: TORCS's tracks (colour 0.4, emission 0.4) would
+/// otherwise be washed in flat grey rather than showing their texture.
+fn fold_emission(m: &mut Material) {
+    for c in 0..3 {
+        m.base_color[c] = (m.base_color[c] + m.emissive[c]).min(1.0);
+    }
+    m.emissive = [0.0; 3];
+}
+
+/// Whether a texture has texels the alpha test of a masked material would
+/// discard (alpha below one half). The AC3D format has no alpha mode:
+/// its readers draw a texture's alpha (PLIB blends any texture that has
+/// one; TORCS alpha-tests its trees and blends its cars' windows), so
+/// such a texture makes its opaque material [`AlphaMode::Mask`]: foliage,
+/// fences and windows are cut out rather than drawn as solid cards.
+fn has_cutout(image: &super::Image) -> bool {
+    image.format == crate::texture::TexFormat::Rgba8 && image.texels.iter().any(|t| t[3] < 128)
 }
