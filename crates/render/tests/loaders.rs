@@ -499,8 +499,9 @@ fn ac3d_objects_transforms_materials_and_sgi_texture() {
 
     let red = &s.materials[quad.material];
     assert_eq!(red.name, "red");
-    assert_eq!(red.base_color, [1.0, 0.0, 0.0, 1.0]);
-    assert_eq!(red.emissive, [0.1, 0.2, 0.3]);
+    // Textured: its emission joins its colour (as OpenGL's modulate does).
+    assert_eq!(red.base_color, [1.0, 0.2, 0.3, 1.0]);
+    assert_eq!(red.emissive, [0.0; 3]);
     assert_eq!((red.alpha, red.double_sided), (AlphaMode::Opaque, false));
     let glass = &s.materials[tri.material];
     assert_eq!(glass.base_color, [0.0, 0.0, 1.0, 0.25]);
@@ -605,11 +606,15 @@ fn example_scene_toml_loads() {
     assert_well_formed(&s);
     assert_eq!(s.name, "example");
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
-    // tri.obj twice (2 meshes, 3 triangles each) and box.ac (2 meshes, 3).
-    assert_eq!(s.meshes.len(), 6);
+    // tri.obj (2 meshes, 3 triangles) placed twice and box.ac (2 meshes,
+    // 3 triangles): the second tri.obj is instances of the first's meshes,
+    // with its materials and texture.
+    assert_eq!(s.meshes.len(), 4);
     assert_eq!(s.instances.len(), 6);
     assert_eq!(s.triangle_count(), 3 + 3 + 3);
-    assert_eq!(s.images.len(), 3);
+    assert_eq!(s.images.len(), 2);
+    assert_eq!(s.instances[2].mesh, s.instances[0].mesh);
+    assert_eq!(s.instances[3].mesh, s.instances[1].mesh);
     // Second model: translate (3,0,0), rotate 90 degrees about y, scale 1.5:
     // (1,0,0) -> (0,0,-1.5) -> (3,0,-1.5).
     let p = s.instances[2]
@@ -618,7 +623,7 @@ fn example_scene_toml_loads() {
         .truncate();
     assert!(close3(p, Vec3::new(3.0, 0.0, -1.5)), "{p:?}");
     // Third model's materials are reflective, the others not.
-    assert!(s.materials[s.meshes[4].material].reflective);
+    assert!(s.materials[s.meshes[2].material].reflective);
     assert!(!s.materials[s.meshes[0].material].reflective);
     assert_eq!(s.camera.keys.len(), 2);
     let c = s.camera.keys[0];

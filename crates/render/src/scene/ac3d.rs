@@ -25,7 +25,10 @@
 //!
 //! Supported: the `AC3D` header of any version letter; `MATERIAL` lines
 //! (`rgb` -> base colour, `trans` -> alpha `1 - trans` and
-//! [`AlphaMode::Blend`] when above 0, `emis` -> emissive; `amb`, `spec`,
+//! [`AlphaMode::Blend`] when above 0, or [`AlphaMode::Mask`] when its
+//! texture has cut-out texels (see `has_cutout`), `emis` -> emissive, or
+//! added to the base colour on a textured surface (see `fold_emission`);
+//! `amb`, `spec`,
 //! `shi` read and unused); `OBJECT world/poly/group/light` with `name`,
 //! `data` (skipped, possibly several lines), `texture`, `texrep`, `texoff`,
 //! `rot` (3x3, its three triples the images of the x, y and z axes, as
@@ -36,6 +39,11 @@
 //! lines are skipped; 0x10 smooth shading; 0x20 two-sided -> a double-sided
 //! material), `mat`, `refs` with uvs, and `kids` with transforms composed
 //! down the tree. Lights are read as groups (their light is not used).
+//!
+//! TORCS's `.acc` variant too: `texture "file" base|tiled|skids|shad`
+//! layers (the base one is drawn, `empty_texture_no_mapping` is none),
+//! `refs` lines with the other layers' uv pairs after the first (ignored),
+//! and `SURF` type 4, triangle strips.
 //!
 //! Skipped without error: AC3Dc's `hidden`, `locked` and `folded` flags
 //! (editor state) and `shader` lines. Any other token is an error naming
@@ -80,6 +88,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
         textures: TextureCache::default(),
         ac_materials: Vec::new(),
         materials: BTreeMap::new(),
+        cut_short: false,
     };
     p.file()?;
     let mut scene = p.scene;
@@ -106,8 +115,25 @@ fn words(line: &str) -> Vec<&str> {
     out
 }
 
+/// The `SURF` type (low four bits of the flags) TORCS gives its
+/// triangle strips; 1 and 2 are AC3D's closed and open lines.
+const STRIP: u32 = 4;
+
+/// How a surface's corners make triangles.
+#[derive(Clone, Copy, PartialEq)]
+enum SurfaceKind {
+    /// One polygon, triangulated (see [`super::polygon`]).
+    Polygon,
+    /// A triangle strip, as OpenGL draws one: triangle `i` is corners
+    /// `i, i+1, i+2`, every other one turned so that all keep the
+    /// winding of the first; triangles with a repeated vertex (TORCS's
+    /// strips start with one to set the winding) are dropped.
+    Strip,
+}
+
 /// One surface's triangles before they become mesh vertices.
 struct Surface {
+    kind: SurfaceKind,
     smooth: bool,
     /// (vertex index, uv) per corner, in the polygon's order.
     corners: Vec<(usize, Vec2)>,
@@ -123,6 +149,8 @@ struct Parser<'a> {
     ac_materials: Vec<Material>,
     /// (AC3D material, texture image, two-sided) -> scene material.
     materials: BTreeMap<(Option<usize>, Option<usize>, bool), usize>,
+    /// The file ended inside a `kids` list (see `kids_cut_short`).
+    cut_short: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -292,8 +320,9 @@ impl<'a> Parser<'a> {
                     self.skip_chars(n);
                 }
                 "texture" => {
-                    let t = w.get(1).ok_or_else(|| self.err(line, "expected 'texture \"file\"'"))?;
-                    texture = Some(t.to_string());
+                    if let Some(base) = self.texture_layer(line, &w)? {
+                        texture = base;
+                    }
                 }
                 "texrep" | "texoff" => {
                     let v = Vec2::new(self.float(line, &w, 1, w[0])?, self.float(line, &w, 2, w[0])?);
@@ -349,8 +378,11 @@ impl<'a> Parser<'a> {
                     let kids = self.count(line, &w, "kids")?;
                     let world = parent * Mat4::translation(loc) * rot;
                     self.emit(&name, texture.as_deref(), &verts, surfaces, world);
-                    for _ in 0..kids {
-                        let (line, w) = self.expect("a child 'OBJECT'")?;
+                    for read in 0..kids {
+                        let Some((line, w)) = self.next() else {
+                            self.kids_cut_short(line, kids, read);
+                            return Ok(());
+                        };
                         if w[0] != "OBJECT" {
                             return Err(self.err(line, format!("unknown token '{}': expected a child 'OBJECT'", w[0])));
                         }
@@ -365,6 +397,39 @@ impl<'a> Parser<'a> {
                     ))
                 }
             }
+        }
+    }
+
+    /// A `texture` line: `Some(name)` for the object's texture, `Some(None)`
+    /// for none, `None` for a layer that is not drawn. TORCS's `.acc` files
+    /// name up to four layers, `texture "name" base|tiled|skids|shad`,
+    /// `empty_texture_no_mapping` for an empty one: only the base layer is
+    /// drawn (the tiled detail, skid-mark and shadow layers are not).
+    fn texture_layer(&self, line: usize, w: &[&str]) -> Result<Option<Option<String>>, SceneError> {
+        let expected =
+            "expected 'texture \"file\"' (TORCS: 'texture \"file\" base|tiled|skids|shad')";
+        let name = match w.len() {
+            2 => w[1],
+            3 if w[2] == "base" => w[1],
+            3 if matches!(w[2], "tiled" | "skids" | "shad") => return Ok(None),
+            _ => return Err(self.err(line, expected)),
+        };
+        Ok(Some(
+            (name != "empty_texture_no_mapping").then(|| name.to_string()),
+        ))
+    }
+
+    /// The file ended after `read` of the `kids` children announced at
+    /// `line`. TORCS's track files often announce more children than they
+    /// hold, and TORCS reads them to the end of the file; so do we, with a
+    /// warning (once: the objects above this one then end short too).
+    fn kids_cut_short(&mut self, line: usize, kids: usize, read: usize) {
+        if !self.cut_short {
+            self.cut_short = true;
+            self.scene.warnings.push(format!(
+                "{}:{line}: 'kids {kids}' but the file ends after {read} of them; the objects read are kept",
+                self.path.display()
+            ));
         }
     }
 
@@ -425,8 +490,9 @@ impl<'a> Parser<'a> {
                     let mut corners = Vec::new();
                     for _ in 0..n {
                         let (line, r) = self.expect("a reference 'vertex u v'")?;
-                        if r.len() != 3 {
-                            return Err(self.err(line, "expected a reference 'vertex u v'"));
+                        // TORCS adds the uvs of its other texture layers.
+                        if !matches!(r.len(), 3 | 5 | 7 | 9) {
+                            return Err(self.err(line, "expected a reference 'vertex u v' (TORCS: up to three more 'u v' pairs)"));
                         }
                         let vi = r[0].parse::<usize>().ok().filter(|&v| v < nverts).ok_or_else(|| {
                             self.err(line, format!("vertex reference '{}' is out of range: expected 0..{nverts}", r[0]))
@@ -437,11 +503,16 @@ impl<'a> Parser<'a> {
                         let v = texoff.y + v * texrep.y;
                         corners.push((vi, Vec2::new(u, 1.0 - v)));
                     }
-                    let polygon = flags & 0xF == 0;
-                    if !polygon || corners.len() < 3 {
+                    let kind = match flags & 0xF {
+                        0 => SurfaceKind::Polygon,
+                        STRIP => SurfaceKind::Strip,
+                        _ => return Ok(None),
+                    };
+                    if corners.len() < 3 {
                         return Ok(None);
                     }
                     let surface = Surface {
+                        kind,
                         smooth: flags & 0x10 != 0,
                         corners,
                     };
@@ -471,12 +542,18 @@ impl<'a> Parser<'a> {
         if let Some(&i) = self.materials.get(&(mat, image, two_sided)) {
             return i;
         }
-        let base = mat
+        let mut base = mat
             .and_then(|m| self.ac_materials.get(m).cloned())
             .unwrap_or_else(|| Material {
                 name: "default".into(),
                 ..Material::default()
             });
+        if let Some(i) = image {
+            fold_emission(&mut base);
+            if base.alpha == AlphaMode::Opaque && has_cutout(&self.scene.images[i]) {
+                base.alpha = AlphaMode::Mask;
+            }
+        }
         self.scene.materials.push(Material {
             texture: image,
             double_sided: two_sided,
@@ -530,8 +607,13 @@ impl<'a> Parser<'a> {
                     };
                     ids.push(id);
                 }
-                let corners = s.corners.iter().map(|&(vi, _)| verts[vi]);
-                triangulator.triangulate_face(corners, &ids, &mut mesh.indices);
+                match s.kind {
+                    SurfaceKind::Polygon => {
+                        let corners = s.corners.iter().map(|&(vi, _)| verts[vi]);
+                        triangulator.triangulate_face(corners, &ids, &mut mesh.indices);
+                    }
+                    SurfaceKind::Strip => strip_triangles(&s.corners, &ids, &mut mesh.indices),
+                }
             }
             complete_mesh(&mut mesh);
             self.scene.meshes.push(mesh);
@@ -541,4 +623,43 @@ impl<'a> Parser<'a> {
             });
         }
     }
+}
+
+/// Appends the triangles of a strip (see [`SurfaceKind::Strip`]) whose
+/// corners got the mesh vertices `ids`.
+fn strip_triangles(corners: &[(usize, Vec2)], ids: &[u32], indices: &mut Vec<u32>) {
+    for i in 0..corners.len().saturating_sub(2) {
+        let (a, b, c) = (corners[i].0, corners[i + 1].0, corners[i + 2].0);
+        if a == b || b == c || a == c {
+            continue;
+        }
+        if i % 2 == 0 {
+            indices.extend([ids[i], ids[i + 1], ids[i + 2]]);
+        } else {
+            indices.extend([ids[i + 1], ids[i], ids[i + 2]]);
+        }
+    }
+}
+
+/// AC3D's readers (PLIB, TORCS, FlightGear) draw a textured surface with
+/// fixed-function OpenGL's modulate, which multiplies the texture by the
+/// lit colour emission included; our shaders add the emission after the
+/// texture. So a textured material's emission joins its colour (clamped
+/// to 1) instead: TORCS's tracks (colour 0.4, emission 0.4) would
+/// otherwise be washed in flat grey rather than showing their texture.
+fn fold_emission(m: &mut Material) {
+    for c in 0..3 {
+        m.base_color[c] = (m.base_color[c] + m.emissive[c]).min(1.0);
+    }
+    m.emissive = [0.0; 3];
+}
+
+/// Whether a texture has texels the alpha test of a masked material would
+/// discard (alpha below one half). The AC3D format has no alpha mode:
+/// its readers draw a texture's alpha (PLIB blends any texture that has
+/// one; TORCS alpha-tests its trees and blends its cars' windows), so
+/// such a texture makes its opaque material [`AlphaMode::Mask`]: foliage,
+/// fences and windows are cut out rather than drawn as solid cards.
+fn has_cutout(image: &super::Image) -> bool {
+    image.format == crate::texture::TexFormat::Rgba8 && image.texels.iter().any(|t| t[3] < 128)
 }

@@ -169,13 +169,19 @@ pub(crate) fn relative_to(base: &Path, name: &str) -> PathBuf {
     }
 }
 
+/// How many directories above a model file [`find_texture`] looks for
+/// shared texture directories (TORCS's tracks are three below its root).
+const TEXTURE_DIR_LEVELS: usize = 3;
+
 /// Where the texture `name` that the model or material file `ac` names is:
 /// relative to that file,
-/// else (as CRRCsim and other simulators lay out their data) in a
-/// `textures` directory beside or above it; a path that does not exist
-/// (often an absolute Windows path from the modeller) is also tried by its
-/// file name alone in those places. The first candidate when none exists
-/// (the caller warns about it).
+/// else (as simulators lay out their data) in a shared texture directory
+/// beside the file or up to [`TEXTURE_DIR_LEVELS`] directories above it:
+/// `textures` (CRRCsim: `objects/` beside `textures/`) or `data/textures`
+/// (TORCS: `tracks/road/<track>/` below the root holding it). A path that
+/// does not exist (often an absolute Windows path from the modeller) is
+/// also tried by its file name alone in those places. The first candidate
+/// when none exists (the caller warns about it).
 pub(crate) fn find_texture(ac: &Path, name: &str) -> PathBuf {
     let primary = relative_to(ac, name);
     if primary.is_file() {
@@ -184,16 +190,23 @@ pub(crate) fn find_texture(ac: &Path, name: &str) -> PathBuf {
     let norm = name.trim().replace('\\', "/");
     let file = norm.rsplit('/').next().unwrap_or(&norm);
     let dir = ac.parent().unwrap_or(Path::new(""));
-    for cand in [
-        dir.join(file),
-        dir.join("textures").join(&norm),
-        dir.join("textures").join(file),
-        dir.join("../textures").join(&norm),
-        dir.join("../textures").join(file),
-    ] {
-        if cand.is_file() {
-            return cand;
+    let beside = dir.join(file);
+    if beside.is_file() {
+        return beside;
+    }
+    let mut above = dir.to_path_buf();
+    for _ in 0..=TEXTURE_DIR_LEVELS {
+        for shared in ["textures", "data/textures"] {
+            for cand in [
+                above.join(shared).join(&norm),
+                above.join(shared).join(file),
+            ] {
+                if cand.is_file() {
+                    return cand;
+                }
+            }
         }
+        above.push("..");
     }
     primary
 }

@@ -31,7 +31,7 @@ pub fn load(path: &Path) -> Result<Scene, SceneError> {
     match ext.as_str() {
         "obj" => super::obj::load(path),
         "gltf" | "glb" => super::gltf::load(path),
-        "ac" => super::ac3d::load(path),
+        "ac" | "acc" => super::ac3d::load(path),
         "toml" => super::toml_scene::load(path),
         _ => Err(SceneError::Unsupported {
             path: path.to_path_buf(),

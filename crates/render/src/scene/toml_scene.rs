@@ -10,7 +10,8 @@
 //! mirror = 0.0                # height of a horizontal mirror plane
 //!
 //! [[model]]
-//! path = "models/house.obj"   # .obj, .gltf, .glb or .ac, relative to this file
+//! path = "models/house.obj"   # .obj, .gltf, .glb, .ac or .acc (TORCS), relative
+//!                             # to this file, or absolute
 //! position = [0, 0, 0]
 //! rotation = [0, 90, 0]       # degrees about x, then y, then z
 //! scale = 2.0                 # or [sx, sy, sz]
@@ -57,11 +58,14 @@
 //!
 //! The model files' own cameras and lights are not used: the TOML file's
 //! (or the defaults) are. Every model becomes instances of its meshes
-//! under the model's transform (translation * rotation * scale). Errors
+//! under the model's transform (translation * rotation * scale); a file
+//! placed several times (with the same `reflective` and `interface`) is loaded once, its
+//! meshes, materials and textures shared by all its instances. Errors
 //! name `file:line`, the line coming from the TOML parser's span or the
 //! model or camera table concerned.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -221,6 +225,10 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
         }
         keys.push(cam);
     }
+    // A model file placed several times is loaded once and instanced, as
+    // a game draws many copies of one car or tree from one set of buffers
+    // and textures: its instances in the model's own space, by file.
+    let mut placed: BTreeMap<(PathBuf, bool, bool), Vec<Instance>> = BTreeMap::new();
     for spanned in &file.model {
         let line = line_of(text, spanned.span().start);
         let m = spanned.get_ref();
@@ -231,9 +239,9 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             .and_then(|e| e.to_str())
             .map(|e| e.to_ascii_lowercase())
             .unwrap_or_default();
-        if !matches!(ext.as_str(), "obj" | "gltf" | "glb" | "ac") {
+        if !matches!(ext.as_str(), "obj" | "gltf" | "glb" | "ac" | "acc") {
             return Err(err(format!(
-                "model '{}': expected an .obj, .gltf, .glb or .ac file",
+                "model '{}': expected an .obj, .gltf, .glb, .ac or .acc file",
                 m.path
             )));
         }
@@ -248,15 +256,22 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
                 m.path
             )));
         }
-        let model =
-            super::load(&model_path).map_err(|e| err(format!("model '{}': {e}", m.path)))?;
         let [rx, ry, rz] = m.rotation.map(f32::to_radians);
         let transform = Mat4::translation(v3(m.position))
             * Mat4::rotation_z(rz)
             * Mat4::rotation_y(ry)
             * Mat4::rotation_x(rx)
             * Mat4::scale(v3(scale));
-        merge(&mut scene, model, transform, m.reflective, m.interface);
+        let key = (model_path.clone(), m.reflective, m.interface);
+        if let Some(placed) = placed.get(&key) {
+            place(&mut scene, placed, transform);
+            continue;
+        }
+        let model =
+            super::load(&model_path).map_err(|e| err(format!("model '{}': {e}", m.path)))?;
+        let own = merge(&mut scene, model, m.reflective, m.interface);
+        place(&mut scene, &own, transform);
+        placed.insert(key, own);
     }
     if file.model.is_empty() {
         return Err(SceneError::line(path, 1, "expected at least one [[model]]"));
@@ -318,9 +333,18 @@ fn frame(file: &File, text: &str, scene: &mut Scene) -> Result<(), AtLine> {
     Ok(())
 }
 
-/// Appends `model`'s content to `scene` with every instance placed under
-/// `transform`.
-fn merge(scene: &mut Scene, model: Scene, transform: Mat4, reflective: bool, interface: bool) {
+/// Places a model's instances (`own`, in the model's space, on the scene's
+/// meshes) under `transform`.
+fn place(scene: &mut Scene, own: &[Instance], transform: Mat4) {
+    scene.instances.extend(own.iter().map(|i| Instance {
+        mesh: i.mesh,
+        transform: transform * i.transform,
+    }));
+}
+
+/// Appends `model`'s meshes, materials and images to `scene` and returns
+/// its instances, on the scene's meshes, to [`place`].
+fn merge(scene: &mut Scene, model: Scene, reflective: bool, interface: bool) -> Vec<Instance> {
     let (mesh0, mat0, img0) = (
         scene.meshes.len(),
         scene.materials.len(),
@@ -339,11 +363,13 @@ fn merge(scene: &mut Scene, model: Scene, transform: Mat4, reflective: bool, int
         m.material += mat0;
         m
     }));
-    scene
-        .instances
-        .extend(model.instances.into_iter().map(|i| Instance {
-            mesh: i.mesh + mesh0,
-            transform: transform * i.transform,
-        }));
     scene.warnings.extend(model.warnings);
+    model
+        .instances
+        .into_iter()
+        .map(|i| Instance {
+            mesh: i.mesh + mesh0,
+            transform: i.transform,
+        })
+        .collect()
 }
