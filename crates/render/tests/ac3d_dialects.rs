@@ -3,16 +3,13 @@
 //! (texture layers, extra uv pairs, triangle strips, `kids` counts longer
 //! than the file) and the shared texture directories of TORCS and CRRCsim.
 
+mod loader_checks;
+
 use std::path::{Path, PathBuf};
 
 use gfxcache_render::scene::{self, checkerboard, SceneError};
 use gfxcache_render::{AlphaMode, Scene, Vec2, Vec3};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
+use loader_checks::fixture;
 
 fn parse(text: &str) -> Scene {
     scene::ac3d::parse_str(text, Path::new("/nonexistent/track.acc")).unwrap()
