@@ -136,9 +136,10 @@ fn renders_the_crrcsim_flying_field_example() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("checkerboard"), "{stderr}");
     // The field, four aircraft of 4,800 to 9,300 triangles and the props:
-    // over 30,000 triangles a view, in the shadow and forward passes.
+    // about 29,800 triangles a view (over 25,000 unless a model lost
+    // objects), in the shadow and forward passes.
     let tris = v["triangles_in"].as_u64().unwrap();
-    assert!(tris >= 2 * 30_000, "triangles_in {tris}");
+    assert!(tris >= 2 * 25_000, "triangles_in {tris}");
     // Textured through and through: texture traffic reaches the LLC.
     assert!(
         llc_traffic(&v, "tex") > 0,
