@@ -65,14 +65,14 @@ pub(crate) fn submit<S: RecordSink>(
 }
 
 /// Where a pass draws its scene instances, and with what state.
-pub(crate) struct InstancePass<'a> {
+pub(crate) struct InstancePass<'a, 'f> {
     pub vp: Mat4,
     pub color: &'a [ColorId],
     pub depth: Option<DepthId>,
     /// The program of an instance's draw, from its material.
-    pub program: &'a dyn Fn(&Material) -> Program,
+    pub program: &'f dyn Fn(&Material) -> Program,
     /// The fixed-function state of an instance's draw, from its material.
-    pub state: &'a dyn Fn(&Material) -> State,
+    pub state: &'f dyn Fn(&Material) -> State,
 }
 
 /// [`submit`]s one draw per scene instance of `instances` (each with its
@@ -84,7 +84,7 @@ pub(crate) fn submit_instances<S: RecordSink>(
     scene: &Scene,
     instances: &[usize],
     shaders: &[shaders::MaterialShader<'_>],
-    pass: InstancePass<'_>,
+    pass: InstancePass<'_, '_>,
     sink: &mut Counted<'_, S>,
 ) {
     let (draws, programs) = instance_draws(gpu, scene, instances, shaders, &pass);
@@ -98,7 +98,7 @@ pub(crate) fn instance_draws<'a>(
     scene: &Scene,
     instances: &[usize],
     shaders: &'a [shaders::MaterialShader<'_>],
-    pass: &InstancePass<'a>,
+    pass: &InstancePass<'a, '_>,
 ) -> (Vec<Draw<'a>>, Vec<(Program, u64)>) {
     debug_assert_eq!(instances.len(), shaders.len());
     let draws = instances

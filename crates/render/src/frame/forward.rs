@@ -11,18 +11,25 @@
 
 use gfxcache_trace::RecordSink;
 
-use super::shaders::{MaterialShader, Mode, Program};
+use super::shaders::{MaterialShader, Mode, Program, ShadowLookup};
 use super::shadow::LentShadows;
-use super::ui::{self, Hud};
-use super::{instance_draws, material_state, submit, Counted, FrameRenderer, InstancePass};
-use super::{PassIo, View};
+use super::ui::{self, Hud, HudShader};
+use super::upload::GpuScene;
+use super::{instance_draws, material_state, submit, Counted, FrameConfig, FrameRenderer};
+use super::{InstancePass, PassIo, View};
 use crate::graph::Role;
-use crate::scene::{AlphaMode, Material};
+use crate::math::Mat4;
+use crate::pipeline::{ColorId, DepthId, Draw};
+use crate::scene::{AlphaMode, Material, Scene};
 use crate::state::{Blend, CompareFunc};
+use crate::target::ColorTarget;
 
-/// What a forward pass draws besides the opaque instances.
-pub(super) struct Forward {
-    /// Lights besides the sun.
+/// What a pass draws of the scene into its target, after anything of its
+/// own (the deferred light pass's full-screen draw).
+pub(super) struct Drawn {
+    /// The opaque and masked instances, lit forward by the sun and `lights`
+    /// more lights.
+    pub opaque: bool,
     pub lights: u32,
     /// Then the blended instances and the particles.
     pub blended: bool,
@@ -31,11 +38,136 @@ pub(super) struct Forward {
     pub ui: Option<u32>,
 }
 
+/// The instances of a [`Drawn`] with their shaders, and the HUD's, owned
+/// here so that the draws can borrow them.
+pub(super) struct SceneDraws<'a> {
+    drawn: Vec<usize>,
+    shaders: Vec<MaterialShader<'a>>,
+    hud: Option<(&'a Hud, HudShader<'a>)>,
+    opaque_program: Program,
+}
+
+impl<'a> SceneDraws<'a> {
+    /// Lit with `shadows` (and `reflection`, for reflective materials).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        scene: &'a Scene,
+        gpu: &'a GpuScene,
+        cfg: &'a FrameConfig,
+        v: &View,
+        io: &PassIo,
+        shadows: &'a [ShadowLookup<'a>],
+        reflection: Option<&'a ColorTarget>,
+        d: &Drawn,
+    ) -> SceneDraws<'a> {
+        let mut drawn = Vec::new();
+        if d.opaque {
+            drawn.extend(&v.opaque);
+        }
+        if d.blended {
+            drawn.extend(&v.blended);
+            drawn.extend(&v.particles);
+        }
+        let mut shaders = Vec::with_capacity(drawn.len() + v.interface.len());
+        for &i in &drawn {
+            let inst = &scene.instances[i];
+            let mode = if scene.material_of(inst).alpha == AlphaMode::Blend {
+                Mode::Transparent
+            } else {
+                Mode::Forward
+            };
+            shaders.push(MaterialShader {
+                shadows,
+                reflection,
+                encode: io.encode,
+                ..MaterialShader::for_instance(
+                    mode,
+                    scene,
+                    gpu,
+                    &cfg.sampler,
+                    inst,
+                    v.inv_vp,
+                    (cfg.width, cfg.height),
+                )
+            });
+        }
+        if d.ui.is_some() {
+            for &i in &v.interface {
+                drawn.push(i);
+                shaders.push(ui::interface_shader(scene, gpu, cfg, v, io, i));
+            }
+        }
+        // A scene without an interface of its own gets the HUD, last.
+        let hud =
+            d.ui.filter(|_| v.interface.is_empty())
+                .and_then(|quads| Hud::of(gpu, quads))
+                .map(|h| (h, h.shader()));
+        let opaque_program = if d.lights > 0 {
+            Program::ForwardLights
+        } else {
+            Program::Forward
+        };
+        SceneDraws {
+            drawn,
+            shaders,
+            hud,
+            opaque_program,
+        }
+    }
+
+    /// The draws into `color` with `depth`, appended to `draws` with their
+    /// programs and constant slots; `hud_slot` is the HUD's.
+    pub(super) fn append(
+        &'a self,
+        scene: &Scene,
+        gpu: &'a GpuScene,
+        vp: Mat4,
+        color: &'a [ColorId],
+        depth: DepthId,
+        hud_slot: (Program, u64),
+        draws: &mut Vec<Draw<'a>>,
+        programs: &mut Vec<(Program, u64)>,
+    ) {
+        let opaque = self.opaque_program;
+        let program = |m: &Material| match (m.interface, m.alpha, m.particle) {
+            (true, _, _) => Program::Ui,
+            (false, AlphaMode::Blend, true) => Program::Particles,
+            (false, AlphaMode::Blend, false) => Program::Transparent,
+            _ => opaque,
+        };
+        let state = |m: &Material| {
+            if m.interface {
+                ui::interface_state(m)
+            } else if m.alpha == AlphaMode::Blend {
+                material_state(m, false)
+                    .with_depth(CompareFunc::Less, false)
+                    .with_blend(Blend::Alpha)
+            } else {
+                material_state(m, false)
+            }
+        };
+        let pass = InstancePass {
+            vp,
+            color,
+            depth: Some(depth),
+            program: &program,
+            state: &state,
+        };
+        let (d, p) = instance_draws(gpu, scene, &self.drawn, &self.shaders, &pass);
+        draws.extend(d);
+        programs.extend(p);
+        if let Some((hud, shader)) = &self.hud {
+            draws.push(hud.draw(shader, color, Some(depth)));
+            programs.push(hud_slot);
+        }
+    }
+}
+
 pub(super) fn run<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     v: &View,
     io: &PassIo,
-    f: Forward,
+    d: Drawn,
     sink: &mut Counted<'_, S>,
 ) {
     let (color, depth) = (io.target(), io.depth.expect("checked graph: depth target"));
@@ -52,86 +184,24 @@ pub(super) fn run<S: RecordSink>(
     let refl = refl_id.map(|id| r.lend_color(id));
     let shadows = LentShadows::take(r, io);
     let lookups = shadows.lookups();
+    let hud_slot = ui::hud_program(r);
     let scene = r.scene;
-    let (w, h) = (r.cfg.width, r.cfg.height);
-    let mut drawn = v.opaque.clone();
-    if f.blended {
-        drawn.extend(&v.blended);
-        drawn.extend(&v.particles);
-    }
-    let mut shaders = Vec::with_capacity(drawn.len() + v.interface.len());
-    for &i in &drawn {
-        let inst = &scene.instances[i];
-        let material = scene.material_of(inst);
-        let mode = if material.alpha == AlphaMode::Blend {
-            Mode::Transparent
-        } else {
-            Mode::Forward
-        };
-        shaders.push(MaterialShader {
-            shadows: &lookups,
-            reflection: refl.as_ref(),
-            encode: io.encode,
-            ..MaterialShader::for_instance(
-                mode,
-                scene,
-                &r.gpu,
-                &r.cfg.sampler,
-                inst,
-                v.inv_vp,
-                (w, h),
-            )
-        });
-    }
-    if f.ui.is_some() {
-        for &i in &v.interface {
-            drawn.push(i);
-            shaders.push(ui::interface_shader(scene, &r.gpu, &r.cfg, v, io, i));
-        }
-    }
     let target = [color];
-    let opaque = if f.lights > 0 {
-        Program::ForwardLights
-    } else {
-        Program::Forward
-    };
-    let program = |m: &Material| match (m.interface, m.alpha, m.particle) {
-        (true, _, _) => Program::Ui,
-        (false, AlphaMode::Blend, true) => Program::Particles,
-        (false, AlphaMode::Blend, false) => Program::Transparent,
-        _ => opaque,
-    };
-    let state = |m: &Material| {
-        let s = material_state(m, false);
-        if m.interface {
-            ui::interface_state(m)
-        } else if m.alpha == AlphaMode::Blend {
-            s.with_depth(CompareFunc::Less, false)
-                .with_blend(Blend::Alpha)
-        } else {
-            s
-        }
-    };
-    let pass = InstancePass {
-        vp: v.vp,
-        color: &target,
-        depth: Some(depth),
-        program: &program,
-        state: &state,
-    };
-    let (mut draws, mut programs) = instance_draws(&r.gpu, scene, &drawn, &shaders, &pass);
-    // A scene without an interface of its own gets the HUD, last.
-    let hud =
-        f.ui.filter(|_| v.interface.is_empty())
-            .and_then(|quads| Hud::of(&r.gpu, quads));
-    let hud_shader = hud.map(Hud::shader);
-    if let (Some(hud), Some(shader)) = (hud, &hud_shader) {
-        draws.push(hud.draw(shader, &target, Some(depth)));
-        programs.push(ui::hud_program(r));
-    }
+    let drawn = SceneDraws::new(scene, &r.gpu, &r.cfg, v, io, &lookups, refl.as_ref(), &d);
+    let (mut draws, mut programs) = (Vec::new(), Vec::new());
+    drawn.append(
+        scene,
+        &r.gpu,
+        v.vp,
+        &target,
+        depth,
+        hud_slot,
+        &mut draws,
+        &mut programs,
+    );
     submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
     drop(draws);
-    drop(shaders);
+    drop(drawn);
     drop(lookups);
     shadows.give_back(r);
     if let (Some(id), Some(t)) = (refl_id, refl) {

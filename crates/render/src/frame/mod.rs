@@ -315,17 +315,15 @@ impl<'s> FrameRenderer<'s> {
                 lights,
                 blended,
                 ui,
-            } => forward::run(
-                self,
-                v,
-                io,
-                forward::Forward {
+            } => {
+                let d = forward::Drawn {
+                    opaque: true,
                     lights,
                     blended,
                     ui,
-                },
-                sink,
-            ),
+                };
+                forward::run(self, v, io, d, sink)
+            }
             Op::Lighting { clear } => lighting::run(self, v, io, clear, sink),
             Op::Sky => effects::sky(self, v, io, sink),
             Op::Ssao { taps } => effects::ssao(self, v, io, taps, sink),
