@@ -383,3 +383,34 @@ fn the_ui_pass_draws_the_scene_interface_instead_of_the_hud() {
         }
     }
 }
+
+/// The deferred-lite light pass draws the blended instances, the particles
+/// and the HUD after its full-screen draw, in the same pass; with the
+/// transparent switch off, only the full-screen draw and the HUD.
+#[test]
+fn the_deferred_lite_light_pass_draws_what_follows_into_the_display() {
+    let scene = scene();
+    let render = |passes: Passes| {
+        let cfg = FrameConfig {
+            passes: Some(passes),
+            ..config(Preset::MobileDeferredLite)
+        };
+        let mut r = gfxcache_render::frame::FrameRenderer::new(&scene, cfg).unwrap();
+        r.render(0, 1, &mut |_| {})
+    };
+    let summary = render(Passes::default());
+    let names: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["shadow", "gbuffer", "lighting"]);
+    let blended = scene
+        .instances
+        .iter()
+        .filter(|i| scene.material_of(i).alpha == AlphaMode::Blend)
+        .count();
+    assert!(blended > 0);
+    assert_eq!(summary.passes[2].stats.draws as usize, 1 + blended + 1);
+    let off = render(Passes {
+        transparent: false,
+        ..Passes::default()
+    });
+    assert_eq!(off.passes[2].stats.draws, 2);
+}

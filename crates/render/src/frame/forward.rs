@@ -41,6 +41,10 @@ pub(super) struct Drawn {
 /// The instances of a [`Drawn`] with their shaders, and the HUD's, owned
 /// here so that the draws can borrow them.
 pub(super) struct SceneDraws<'a> {
+    scene: &'a Scene,
+    gpu: &'a GpuScene,
+    /// The HUD's program and constant slot.
+    hud_slot: (Program, u64),
     drawn: Vec<usize>,
     shaders: Vec<MaterialShader<'a>>,
     hud: Option<(&'a Hud, HudShader<'a>)>,
@@ -54,6 +58,7 @@ impl<'a> SceneDraws<'a> {
         scene: &'a Scene,
         gpu: &'a GpuScene,
         cfg: &'a FrameConfig,
+        hud_slot: (Program, u64),
         v: &View,
         io: &PassIo,
         shadows: &'a [ShadowLookup<'a>],
@@ -108,6 +113,9 @@ impl<'a> SceneDraws<'a> {
             Program::Forward
         };
         SceneDraws {
+            scene,
+            gpu,
+            hud_slot,
             drawn,
             shaders,
             hud,
@@ -115,16 +123,13 @@ impl<'a> SceneDraws<'a> {
         }
     }
 
-    /// The draws into `color` with `depth`, appended to `draws` with their
-    /// programs and constant slots; `hud_slot` is the HUD's.
+    /// The draws into `color` with `depth` under view-projection `vp`,
+    /// appended to `draws` with their programs and constant slots.
     pub(super) fn append(
         &'a self,
-        scene: &Scene,
-        gpu: &'a GpuScene,
         vp: Mat4,
         color: &'a [ColorId],
         depth: DepthId,
-        hud_slot: (Program, u64),
         draws: &mut Vec<Draw<'a>>,
         programs: &mut Vec<(Program, u64)>,
     ) {
@@ -153,12 +158,12 @@ impl<'a> SceneDraws<'a> {
             program: &program,
             state: &state,
         };
-        let (d, p) = instance_draws(gpu, scene, &self.drawn, &self.shaders, &pass);
+        let (d, p) = instance_draws(self.gpu, self.scene, &self.drawn, &self.shaders, &pass);
         draws.extend(d);
         programs.extend(p);
         if let Some((hud, shader)) = &self.hud {
             draws.push(hud.draw(shader, color, Some(depth)));
-            programs.push(hud_slot);
+            programs.push(self.hud_slot);
         }
     }
 }
@@ -187,18 +192,19 @@ pub(super) fn run<S: RecordSink>(
     let hud_slot = ui::hud_program(r);
     let scene = r.scene;
     let target = [color];
-    let drawn = SceneDraws::new(scene, &r.gpu, &r.cfg, v, io, &lookups, refl.as_ref(), &d);
-    let (mut draws, mut programs) = (Vec::new(), Vec::new());
-    drawn.append(
+    let drawn = SceneDraws::new(
         scene,
         &r.gpu,
-        v.vp,
-        &target,
-        depth,
+        &r.cfg,
         hud_slot,
-        &mut draws,
-        &mut programs,
+        v,
+        io,
+        &lookups,
+        refl.as_ref(),
+        &d,
     );
+    let (mut draws, mut programs) = (Vec::new(), Vec::new());
+    drawn.append(v.vp, &target, depth, &mut draws, &mut programs);
     submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
     drop(draws);
     drop(drawn);

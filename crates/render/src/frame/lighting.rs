@@ -18,10 +18,13 @@ use crate::scene::Light;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 use crate::target::{ColorFormat, ColorTarget, DepthTarget};
 
+use super::forward::{Drawn, SceneDraws};
 use super::gbuffer::GEOMETRY;
 use super::shaders::{encode, light, shadow_factor, unit, world_of, Program, ShadowLookup};
 use super::shadow::LentShadows;
-use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo, View};
+use super::ui;
+use super::{centres, screen_state, submit, Counted, FrameRenderer, PassIo, View};
+use crate::pipeline::Draw;
 
 struct Lighting<'a> {
     albedo: &'a ColorTarget,
@@ -92,12 +95,14 @@ impl FragmentShader for Lighting<'_> {
 }
 
 /// The G-buffer lit: `clear` first clears the target to the sky (the
-/// stencil test leaves sky pixels alone), else a sky pass fills them.
+/// stencil test leaves sky pixels alone), else a sky pass fills them; then
+/// what `then` draws of the scene (no opaque instances), in the same pass.
 pub(super) fn run<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     v: &View,
     io: &PassIo,
     clear: bool,
+    then: Drawn,
     sink: &mut Counted<'_, S>,
 ) {
     let (hdr, depth) = (io.target(), io.depth.expect("checked graph: depth target"));
@@ -140,17 +145,26 @@ pub(super) fn run<S: RecordSink>(
         StencilFace::new(CompareFunc::Equal, StencilOp::Keep),
     ));
     let slot = r.fullscreen_slot(0);
-    fullscreen(
-        &mut r.pipeline,
-        &r.gpu,
-        &[hdr],
-        Some(depth),
-        state,
-        &shader,
-        Program::Lighting,
-        slot,
-        sink,
+    let hud_slot = ui::hud_program(r);
+    let target = [hdr];
+    let scene = r.scene;
+    let drawn = SceneDraws::new(
+        scene, &r.gpu, &r.cfg, hud_slot, v, io, &lookups, None, &then,
     );
+    let mut draws = vec![Draw {
+        indices: &r.gpu.fullscreen_ib,
+        vertices: &r.gpu.fullscreen_vb,
+        mvp: Mat4::IDENTITY,
+        state,
+        color: &target,
+        depth: Some(depth),
+        shader: &shader,
+    }];
+    let mut programs = vec![(Program::Lighting, slot)];
+    drawn.append(v.vp, &target, depth, &mut draws, &mut programs);
+    submit(&mut r.pipeline, &r.gpu.heap, &draws, &programs, sink);
+    drop(draws);
+    drop(drawn);
     drop(lookups);
     shadows.give_back(r);
     r.pipeline.replace_color(g0, albedo);

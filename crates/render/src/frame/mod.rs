@@ -324,7 +324,15 @@ impl<'s> FrameRenderer<'s> {
                 };
                 forward::run(self, v, io, d, sink)
             }
-            Op::Lighting { clear } => lighting::run(self, v, io, clear, sink),
+            Op::Lighting { clear, blended, ui } => {
+                let d = forward::Drawn {
+                    opaque: false,
+                    lights: 0,
+                    blended,
+                    ui,
+                };
+                lighting::run(self, v, io, clear, d, sink)
+            }
             Op::Sky => effects::sky(self, v, io, sink),
             Op::Ssao { taps } => effects::ssao(self, v, io, taps, sink),
             Op::Blur { axis, taps } => effects::blur(self, io, axis, taps, sink),

@@ -129,6 +129,12 @@ impl Program {
                 (true, true, false) => &[Program::ForwardLights, Program::Particles],
                 (true, true, true) => &[Program::ForwardLights, Program::Particles, Program::Ui],
             },
+            Op::Lighting { blended, ui, .. } => match (*blended, ui.is_some()) {
+                (false, false) => &[],
+                (true, false) => &[Program::Particles],
+                (false, true) => &[Program::Ui],
+                (true, true) => &[Program::Particles, Program::Ui],
+            },
             Op::Particles => &[Program::Particles],
             Op::Sky => &[Program::Sky],
             Op::Ssao { .. } => &[Program::Ssao],

@@ -189,6 +189,9 @@ impl GpuScene {
             if let Op::Ui { quads }
             | Op::Forward {
                 ui: Some(quads), ..
+            }
+            | Op::Lighting {
+                ui: Some(quads), ..
             } = p.op
             {
                 if !huds.iter().any(|h| h.quads == quads) {

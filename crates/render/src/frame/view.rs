@@ -50,11 +50,14 @@ impl FrameRenderer<'_> {
         let vp = view_projection(&cam);
         let prev_vp = view_projection(&scene.camera.at(frame.saturating_sub(1), frames));
         let light_vp = light_matrix(scene);
-        let separate_particles = self
-            .graph
-            .passes
-            .iter()
-            .any(|p| matches!(p.op, Op::Particles | Op::Forward { blended: true, .. }));
+        let separate_particles = self.graph.passes.iter().any(|p| {
+            matches!(
+                p.op,
+                Op::Particles
+                    | Op::Forward { blended: true, .. }
+                    | Op::Lighting { blended: true, .. }
+            )
+        });
         // View depth of each instance's centre: sort keys.
         let depth_of = |i: usize| {
             let inst = &scene.instances[i];

@@ -252,7 +252,7 @@ pub fn switch_off(mut g: FrameGraph, s: &Passes) -> FrameGraph {
             }
         }
         p.reads = reads;
-        if let Op::Forward { blended, .. } = &mut p.op {
+        if let Op::Forward { blended, .. } | Op::Lighting { blended, .. } = &mut p.op {
             *blended &= s.transparent;
         }
         if switched_off(&p.op, s) {

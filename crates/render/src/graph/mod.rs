@@ -211,9 +211,17 @@ pub enum Op {
         ui: Option<u32>,
     },
     /// Full screen, where the stencil marks geometry: the G-buffer lit
-    /// into `color[0]` (cleared to the sky first when `clear`). Reads:
-    /// `albedo`, `normal`, `emissive`?, `depth`, `shadow`*, `ao`?.
-    Lighting { clear: bool },
+    /// into `color[0]` (cleared to the sky first when `clear`); then, in
+    /// the same pass, as [`Op::Forward`] draws them: with `blended` the
+    /// blended instances and the particles, with `ui` the interface (a
+    /// mobile deferred frame's light pass, which an OpenGL ES driver keeps
+    /// in one render pass with what follows into the same framebuffer).
+    /// Reads: `albedo`, `normal`, `emissive`?, `depth`, `shadow`*, `ao`?.
+    Lighting {
+        clear: bool,
+        blended: bool,
+        ui: Option<u32>,
+    },
     /// Full screen where the stencil marks no geometry: the sky gradient
     /// into `color[0]`.
     Sky,

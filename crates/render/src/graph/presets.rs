@@ -207,7 +207,11 @@ fn classic(p: &PresetParams) -> FrameGraph {
         b.pass(
             "lighting",
             PassKind::Lighting,
-            Op::Lighting { clear: true },
+            Op::Lighting {
+                clear: true,
+                blended: false,
+                ui: None,
+            },
             &[&hdr],
             Some(&depth),
             &reads,
@@ -350,7 +354,11 @@ fn dx11_deferred(p: &PresetParams) -> FrameGraph {
     b.pass(
         "lighting",
         PassKind::Lighting,
-        Op::Lighting { clear: false },
+        Op::Lighting {
+            clear: false,
+            blended: false,
+            ui: None,
+        },
         &[&hdr],
         Some(&depth),
         &reads,
@@ -563,41 +571,14 @@ fn mobile_forward(p: &PresetParams) -> FrameGraph {
     b.g
 }
 
-/// Transparent sprites and particles after a mobile deferred light pass,
-/// then the interface, each a render pass of its own (the light pass's
-/// draw and these are not merged, so each loads the display again).
-fn deferred_tail(b: &mut Builder, display: &String, depth: &String, shadow: &String) {
-    b.pass(
-        "transparent",
-        PassKind::Transparent,
-        Op::Transparent,
-        &[display],
-        Some(depth),
-        &[(Role::Shadow, shadow)],
-    );
-    b.pass(
-        "particles",
-        PassKind::Transparent,
-        Op::Particles,
-        &[display],
-        Some(depth),
-        &[],
-    );
-    b.pass(
-        "ui",
-        PassKind::Display,
-        Op::Ui { quads: 24 },
-        &[display],
-        None,
-        &[],
-    );
-}
-
 /// A mobile deferred-lite frame (Unreal Engine 4's mobile deferred path,
 /// Unity URP's deferred on mobile): the 512² shadow map, a thin G-buffer
-/// of two RGBA8 targets (albedo, packed normal) and depth, one light pass
-/// into the display, then the mobile tail. Without subpass merging the
-/// G-buffer goes to memory between the two passes.
+/// of two RGBA8 targets (albedo, packed normal) and depth, then one light
+/// pass into the display that also draws the transparent sprites, the
+/// particles and the interface (the scene's own, else a HUD of 24 quads):
+/// one render pass, as an OpenGL ES driver makes of the draws into one
+/// framebuffer. Without subpass merging the G-buffer goes to memory
+/// between the two passes.
 fn mobile_deferred_lite(p: &PresetParams) -> FrameGraph {
     let mut b = Builder::new(p.shadow_size);
     let shadow = b.shadow_map("shadow", 512);
@@ -617,7 +598,11 @@ fn mobile_deferred_lite(p: &PresetParams) -> FrameGraph {
     b.pass(
         "lighting",
         PassKind::Lighting,
-        Op::Lighting { clear: true },
+        Op::Lighting {
+            clear: true,
+            blended: true,
+            ui: Some(24),
+        },
         &[&display],
         Some(&depth),
         &[
@@ -627,6 +612,5 @@ fn mobile_deferred_lite(p: &PresetParams) -> FrameGraph {
             (Role::Shadow, &shadow),
         ],
     );
-    deferred_tail(&mut b, &display, &depth, &shadow);
     b.g
 }

@@ -27,8 +27,9 @@
 //! reads = { shadow = ["sun"] }   # role = target or [targets]
 //! # op parameters (defaults in brackets): cascade [0], cascades [1],
 //! # lights [0], blended [false], clear [true], taps [8], axis ["x"], quads [24],
-//! # tone_map [true]; a forward pass's `ui = quads` draws the interface last
-//! # in the same pass (default: none)
+//! # tone_map [true]; a forward or lighting pass's `ui = quads` draws the
+//! # interface last in the same pass (default: none), and a lighting pass's
+//! # `blended = true` the blended instances and particles before it
 //! ```
 
 use std::collections::BTreeMap;
@@ -191,6 +192,8 @@ fn pass(p: &PassTable) -> Result<PassDesc, String> {
         },
         "lighting" => Op::Lighting {
             clear: p.clear.unwrap_or(true),
+            blended: p.blended.unwrap_or(false),
+            ui: p.ui,
         },
         "sky" => Op::Sky,
         "ssao" => Op::Ssao { taps },
