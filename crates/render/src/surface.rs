@@ -194,21 +194,46 @@ impl Surface {
         self.addr_of(x, y) & !(BLOCK_BYTES - 1)
     }
 
-    /// Column `x`'s part of its blocks' offsets: [`Surface::block_of`]`(x,
-    /// y)` is `base + block_column(x) + block_row(y)`, so a sampler reading
-    /// two columns of two rows computes two of each.
-    pub(crate) fn block_column(&self, x: u32) -> u64 {
-        let tx = x / self.format.tile_shape().0;
+    /// The parts of its blocks' addresses a texel's column and row give:
+    /// [`Surface::block_of`]`(x, y)` is `base + column(x) + row(y)`, so a
+    /// sampler reading two columns of two rows computes two of each; the
+    /// format's tile shape and the macro-tile row are worked out once
+    /// (shifts and a product, no division per texel).
+    pub(crate) fn block_parts(&self) -> BlockParts {
+        let (tw, th) = self.format.tile_shape();
+        let m = MACRO_TILE_BLOCKS;
+        BlockParts {
+            column_shift: tw.trailing_zeros(),
+            row_shift: th.trailing_zeros(),
+            macro_row: (self.tiles_x / m) as u64 * (m * m) as u64 * BLOCK_BYTES,
+        }
+    }
+}
+
+/// A surface's block address parts (see [`Surface::block_parts`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockParts {
+    column_shift: u32,
+    row_shift: u32,
+    /// Bytes of one row of macro-tiles.
+    macro_row: u64,
+}
+
+impl BlockParts {
+    /// Column `x`'s part of its blocks' offsets.
+    #[inline(always)]
+    pub(crate) fn column(&self, x: u32) -> u64 {
+        let tx = x >> self.column_shift;
         let m = MACRO_TILE_BLOCKS;
         ((tx / m) as u64 * (m * m) as u64 + (tx % m) as u64) * BLOCK_BYTES
     }
 
-    /// Row `y`'s part of its blocks' offsets (see [`Surface::block_column`]).
-    pub(crate) fn block_row(&self, y: u32) -> u64 {
-        let ty = y / self.format.tile_shape().1;
+    /// Row `y`'s part of its blocks' offsets.
+    #[inline(always)]
+    pub(crate) fn row(&self, y: u32) -> u64 {
+        let ty = y >> self.row_shift;
         let m = MACRO_TILE_BLOCKS;
-        let macro_row = (ty / m) as u64 * (self.tiles_x / m) as u64 * (m * m) as u64;
-        (macro_row + ((ty % m) * m) as u64) * BLOCK_BYTES
+        (ty / m) as u64 * self.macro_row + ((ty % m) * m) as u64 * BLOCK_BYTES
     }
 }
 
@@ -298,11 +323,15 @@ mod tests {
             PixelFormat::Rgba8,
             PixelFormat::Rgba16F,
             PixelFormat::Rgba32F,
+            PixelFormat::R8,
+            PixelFormat::R16F,
+            PixelFormat::D32F,
         ] {
             let s = Surface::new(77, 45, format, &mut alloc);
             for y in 0..45 {
                 for x in 0..77 {
-                    let b = s.base + s.block_column(x) + s.block_row(y);
+                    let parts = s.block_parts();
+                    let b = s.base + parts.column(x) + parts.row(y);
                     assert_eq!(b, s.block_of(x, y), "{format:?} ({x}, {y})");
                 }
             }
