@@ -354,6 +354,13 @@ impl<F: RecordSink> RecordSink for RenderCaches<F> {
         }
     }
 
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        for a in accesses {
+            self.access(a);
+        }
+    }
+
     fn binned(&mut self, pass: &BinnedPass) {
         self.out.binned(pass);
     }

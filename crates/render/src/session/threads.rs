@@ -5,7 +5,7 @@
 use std::sync::mpsc;
 
 use gfxcache_trace::binned::BinnedPass;
-use gfxcache_trace::{Record, RecordSink, RecordStage};
+use gfxcache_trace::{Access, Marker, Record, RecordSink, RecordStage};
 
 use crate::frame::{FrameRenderer, FrameSummary};
 
@@ -53,15 +53,46 @@ pub(super) fn render_inline<T: RecordStage, S: RecordSink>(
 /// An item for the consumer side: records, a binned pass in its place
 /// between them, or the end of a frame.
 enum Item {
-    Records(Vec<Record>),
+    Records(Chunk),
     Binned(Box<BinnedPass>),
     FrameDone(Box<FrameSummary>),
 }
 
+/// Records as the renderer hands them over: its accesses in order (16
+/// bytes each, copied a run at a time), and each marker with the number
+/// of accesses that come before it.
+#[derive(Default)]
+struct Chunk {
+    accesses: Vec<Access>,
+    markers: Vec<(usize, Marker)>,
+}
+
+impl Chunk {
+    fn len(&self) -> usize {
+        self.accesses.len() + self.markers.len()
+    }
+
+    /// Every record to `sink`, in order, runs of accesses at once; the
+    /// chunk is left empty.
+    fn drain_into(&mut self, sink: &mut impl RecordSink) {
+        let mut at = 0;
+        for (before, m) in self.markers.drain(..) {
+            sink.accesses(&self.accesses[at..before]);
+            at = before;
+            sink.record(Record::Marker(m));
+        }
+        sink.accesses(&self.accesses[at..]);
+        self.accesses.clear();
+    }
+}
+
 /// The renderer's sink when it has a thread of its own.
 struct Batcher {
-    batch: Vec<Record>,
+    chunk: Chunk,
     tx: mpsc::SyncSender<Item>,
+    /// Chunks the consumer side has emptied, to be filled again (fresh
+    /// ones would cost their pages' faults every time).
+    empty: mpsc::Receiver<Chunk>,
     /// False once the consumer side is gone (it panicked).
     open: bool,
 }
@@ -74,8 +105,12 @@ impl Batcher {
     }
 
     fn flush(&mut self) {
-        if !self.batch.is_empty() {
-            let full = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        if self.chunk.len() > 0 {
+            let next = self.empty.try_recv().unwrap_or_else(|_| Chunk {
+                accesses: Vec::with_capacity(BATCH),
+                markers: Vec::new(),
+            });
+            let full = std::mem::replace(&mut self.chunk, next);
             self.send(Item::Records(full));
         }
     }
@@ -84,8 +119,19 @@ impl Batcher {
 impl RecordSink for Batcher {
     #[inline]
     fn record(&mut self, r: Record) {
-        self.batch.push(r);
-        if self.batch.len() >= BATCH {
+        match r {
+            Record::Access(a) => self.chunk.accesses.push(a),
+            Record::Marker(m) => self.chunk.markers.push((self.chunk.accesses.len(), m)),
+        }
+        if self.chunk.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.chunk.accesses.extend_from_slice(accesses);
+        if self.chunk.len() >= BATCH {
             self.flush();
         }
     }
@@ -107,10 +153,15 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
 ) -> (Vec<FrameSummary>, Consumer<T, S>, Vec<BinnedPass>) {
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel::<Item>(IN_FLIGHT);
+        let (empty_tx, empty_rx) = mpsc::channel::<Chunk>();
         let worker = scope.spawn(move || {
             let mut batcher = Batcher {
-                batch: Vec::with_capacity(BATCH),
+                chunk: Chunk {
+                    accesses: Vec::with_capacity(BATCH),
+                    markers: Vec::new(),
+                },
                 tx,
+                empty: empty_rx,
                 open: true,
             };
             let mut binned = Vec::new();
@@ -127,7 +178,11 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
         let mut frames = Vec::new();
         for item in rx {
             match item {
-                Item::Records(batch) => batch.into_iter().for_each(|r| consumer.record(r)),
+                Item::Records(mut chunk) => {
+                    chunk.drain_into(&mut consumer);
+                    // The renderer may be gone already: then it is dropped.
+                    let _ = empty_tx.send(chunk);
+                }
                 Item::Binned(pass) => consumer.binned(&pass),
                 Item::FrameDone(summary) => {
                     frames.push(*summary);
