@@ -139,9 +139,7 @@ impl<S: RecordSink> RecordSink for Counted<'_, S> {
 
     #[inline]
     fn accesses(&mut self, accesses: &[Access]) {
-        for a in accesses {
-            self.counts.add(a);
-        }
+        self.counts.add_all(accesses);
         self.sink.accesses(accesses)
     }
 

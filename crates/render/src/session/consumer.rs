@@ -50,10 +50,7 @@ impl PassTally {
     /// [`PassTally::take`] of a run of accesses: one pass counts them all.
     #[inline]
     fn take_accesses(&mut self, accesses: &[Access]) {
-        let counts = &mut self.per_pass[self.current].1;
-        for a in accesses {
-            counts.add(a);
-        }
+        self.per_pass[self.current].1.add_all(accesses);
     }
 
     /// The counts of the pass named `name` (zero if it never ran).

@@ -15,8 +15,11 @@ use super::RenderRequest;
 /// Records per batch handed to the consumer side.
 const BATCH: usize = 1 << 16;
 /// Batches (or binned passes) in flight: bounds how far the renderer runs
-/// ahead of the consumer.
-const IN_FLIGHT: usize = 4;
+/// ahead of the consumer (a megabyte of accesses each, at most). The
+/// consumer side's work comes in bursts (a round's records at once), and
+/// with fewer a renderer waiting for room kept the back end's threads
+/// idle while the caches caught up.
+const IN_FLIGHT: usize = 16;
 
 /// Frame `f` to `sink`: its summary, and its binned passes in `binned`
 /// if the request asks for them (else they are dropped frame by frame).
