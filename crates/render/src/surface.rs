@@ -180,12 +180,15 @@ impl Surface {
             x < self.width && y < self.height,
             "pixel ({x}, {y}) outside"
         );
+        // Tile sides are powers of two: shifts and masks, not divisions
+        // by a side known only at run time.
         let (tw, th) = self.format.tile_shape();
+        let (sw, sh) = (tw.trailing_zeros(), th.trailing_zeros());
         let m = MACRO_TILE_BLOCKS;
-        let (tx, ty) = (x / tw, y / th);
+        let (tx, ty) = (x >> sw, y >> sh);
         let macro_index = (ty / m) as u64 * (self.tiles_x / m) as u64 + (tx / m) as u64;
         let block = macro_index * (m * m) as u64 + ((ty % m) * m + tx % m) as u64;
-        let inner = ((y % th) * tw + x % tw) * self.format.bytes();
+        let inner = (((y & (th - 1)) << sw) + (x & (tw - 1))) * self.format.bytes();
         self.base + block * BLOCK_BYTES + inner as u64
     }
 
@@ -333,6 +336,14 @@ mod tests {
                     let parts = s.block_parts();
                     let b = s.base + parts.column(x) + parts.row(y);
                     assert_eq!(b, s.block_of(x, y), "{format:?} ({x}, {y})");
+                    // The layout written with divisions by the tile sides.
+                    let (tw, th) = format.tile_shape();
+                    let (tx, ty, m) = (x / tw, y / th, MACRO_TILE_BLOCKS);
+                    let macro_index = (ty / m) * (s.tiles_x / m) + tx / m;
+                    let block = macro_index * m * m + (ty % m) * m + tx % m;
+                    let inner = ((y % th) * tw + x % tw) * format.bytes();
+                    let want = s.base + block as u64 * BLOCK_BYTES + inner as u64;
+                    assert_eq!(s.addr_of(x, y), want, "{format:?} ({x}, {y})");
                 }
             }
         }

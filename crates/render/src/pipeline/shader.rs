@@ -50,7 +50,7 @@ impl Fragments<'_> {
         uv: &[[f32; 2]; 4],
     ) -> [[f32; 4]; 4] {
         // One LOD for the quad: its pixels share their derivatives.
-        let lod = sampler.lod_view(tex, &Derivs::from_quad(uv));
+        let lod = sampler.quad_lod(tex, &Derivs::from_quad(uv));
         let (out, texels) = sampler.sample_quad(tex, &lod, uv, self.mask, self.unit, self.tex);
         *self.texels += texels;
         out

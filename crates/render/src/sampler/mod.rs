@@ -332,6 +332,21 @@ impl Sampler {
         Lod { lod, probes, axis }
     }
 
+    /// The LOD a quad's pixels share, from the quad's derivatives `d`
+    /// ([`Sampler::lod_view`]). On a view of one level (a render target)
+    /// an isotropic filter reads that level whatever the LOD, and takes
+    /// one probe, so the derivatives are not looked at.
+    pub(crate) fn quad_lod(&self, tex: TexView<'_>, d: &Derivs) -> Lod {
+        if tex.level_count() == 1 && self.filter != Filter::Anisotropic {
+            return Lod {
+                lod: 0.0,
+                probes: 1,
+                axis: [0.0; 2],
+            };
+        }
+        self.lod_view(tex, d)
+    }
+
     /// Call `tap` for every texel sampling `tex` at `(u, v)` with
     /// derivatives `d` reads, in a fixed order, and return the LOD used.
     pub fn footprint(
