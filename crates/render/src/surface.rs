@@ -180,12 +180,15 @@ impl Surface {
             x < self.width && y < self.height,
             "pixel ({x}, {y}) outside"
         );
+        // Tile sides are powers of two: shifts and masks, not divisions
+        // by a side known only at run time.
         let (tw, th) = self.format.tile_shape();
+        let (sw, sh) = (tw.trailing_zeros(), th.trailing_zeros());
         let m = MACRO_TILE_BLOCKS;
-        let (tx, ty) = (x / tw, y / th);
+        let (tx, ty) = (x >> sw, y >> sh);
         let macro_index = (ty / m) as u64 * (self.tiles_x / m) as u64 + (tx / m) as u64;
         let block = macro_index * (m * m) as u64 + ((ty % m) * m + tx % m) as u64;
-        let inner = ((y % th) * tw + x % tw) * self.format.bytes();
+        let inner = (((y & (th - 1)) << sw) + (x & (tw - 1))) * self.format.bytes();
         self.base + block * BLOCK_BYTES + inner as u64
     }
 
@@ -194,21 +197,46 @@ impl Surface {
         self.addr_of(x, y) & !(BLOCK_BYTES - 1)
     }
 
-    /// Column `x`'s part of its blocks' offsets: [`Surface::block_of`]`(x,
-    /// y)` is `base + block_column(x) + block_row(y)`, so a sampler reading
-    /// two columns of two rows computes two of each.
-    pub(crate) fn block_column(&self, x: u32) -> u64 {
-        let tx = x / self.format.tile_shape().0;
+    /// The parts of its blocks' addresses a texel's column and row give:
+    /// [`Surface::block_of`]`(x, y)` is `base + column(x) + row(y)`, so a
+    /// sampler reading two columns of two rows computes two of each; the
+    /// format's tile shape and the macro-tile row are worked out once
+    /// (shifts and a product, no division per texel).
+    pub(crate) fn block_parts(&self) -> BlockParts {
+        let (tw, th) = self.format.tile_shape();
+        let m = MACRO_TILE_BLOCKS;
+        BlockParts {
+            column_shift: tw.trailing_zeros(),
+            row_shift: th.trailing_zeros(),
+            macro_row: (self.tiles_x / m) as u64 * (m * m) as u64 * BLOCK_BYTES,
+        }
+    }
+}
+
+/// A surface's block address parts (see [`Surface::block_parts`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockParts {
+    column_shift: u32,
+    row_shift: u32,
+    /// Bytes of one row of macro-tiles.
+    macro_row: u64,
+}
+
+impl BlockParts {
+    /// Column `x`'s part of its blocks' offsets.
+    #[inline(always)]
+    pub(crate) fn column(&self, x: u32) -> u64 {
+        let tx = x >> self.column_shift;
         let m = MACRO_TILE_BLOCKS;
         ((tx / m) as u64 * (m * m) as u64 + (tx % m) as u64) * BLOCK_BYTES
     }
 
-    /// Row `y`'s part of its blocks' offsets (see [`Surface::block_column`]).
-    pub(crate) fn block_row(&self, y: u32) -> u64 {
-        let ty = y / self.format.tile_shape().1;
+    /// Row `y`'s part of its blocks' offsets.
+    #[inline(always)]
+    pub(crate) fn row(&self, y: u32) -> u64 {
+        let ty = y >> self.row_shift;
         let m = MACRO_TILE_BLOCKS;
-        let macro_row = (ty / m) as u64 * (self.tiles_x / m) as u64 * (m * m) as u64;
-        (macro_row + ((ty % m) * m) as u64) * BLOCK_BYTES
+        (ty / m) as u64 * self.macro_row + ((ty % m) * m) as u64 * BLOCK_BYTES
     }
 }
 
@@ -298,12 +326,24 @@ mod tests {
             PixelFormat::Rgba8,
             PixelFormat::Rgba16F,
             PixelFormat::Rgba32F,
+            PixelFormat::R8,
+            PixelFormat::R16F,
+            PixelFormat::D32F,
         ] {
             let s = Surface::new(77, 45, format, &mut alloc);
             for y in 0..45 {
                 for x in 0..77 {
-                    let b = s.base + s.block_column(x) + s.block_row(y);
+                    let parts = s.block_parts();
+                    let b = s.base + parts.column(x) + parts.row(y);
                     assert_eq!(b, s.block_of(x, y), "{format:?} ({x}, {y})");
+                    // The layout written with divisions by the tile sides.
+                    let (tw, th) = format.tile_shape();
+                    let (tx, ty, m) = (x / tw, y / th, MACRO_TILE_BLOCKS);
+                    let macro_index = (ty / m) * (s.tiles_x / m) + tx / m;
+                    let block = macro_index * m * m + (ty % m) * m + tx % m;
+                    let inner = ((y % th) * tw + x % tw) * format.bytes();
+                    let want = s.base + block as u64 * BLOCK_BYTES + inner as u64;
+                    assert_eq!(s.addr_of(x, y), want, "{format:?} ({x}, {y})");
                 }
             }
         }

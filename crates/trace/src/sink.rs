@@ -11,12 +11,23 @@
 //! sink may rely on).
 
 use crate::binned::BinnedPass;
-use crate::record::Record;
+use crate::record::{Access, Record};
 
 /// Takes a record stream, with the binned render passes in stream order.
 pub trait RecordSink {
     /// The next record.
     fn record(&mut self, r: Record);
+
+    /// The next records, all accesses: the same as giving each to
+    /// [`RecordSink::record`] in turn, which the default does. A sink
+    /// that can take a run of accesses at once (count it once, copy it
+    /// whole) overrides it; a renderer hands its accesses over this way.
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        for &a in accesses {
+            self.record(Record::Access(a));
+        }
+    }
 
     /// A render pass's binned frame, at its place in the stream: in
     /// tile-based mode right after the render pass's geometry (its last
@@ -40,6 +51,15 @@ impl<F: FnMut(Record)> RecordSink for F {
 pub trait RecordStage {
     fn record(&mut self, r: Record, out: &mut impl RecordSink);
 
+    /// A run of accesses (see [`RecordSink::accesses`]); the default gives
+    /// each to [`RecordStage::record`] in turn.
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access], out: &mut impl RecordSink) {
+        for &a in accesses {
+            self.record(Record::Access(a), out);
+        }
+    }
+
     /// A binned pass at its place in the stream (see
     /// [`RecordSink::binned`]); the default passes it on.
     fn binned(&mut self, pass: &BinnedPass, out: &mut impl RecordSink) {
@@ -55,6 +75,11 @@ impl RecordStage for PassThrough {
     #[inline]
     fn record(&mut self, r: Record, out: &mut impl RecordSink) {
         out.record(r);
+    }
+
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access], out: &mut impl RecordSink) {
+        out.accesses(accesses);
     }
 }
 
@@ -80,6 +105,11 @@ impl<T: RecordStage, S: RecordSink> RecordSink for Staged<T, S> {
     #[inline]
     fn record(&mut self, r: Record) {
         self.stage.record(r, &mut self.out);
+    }
+
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.stage.accesses(accesses, &mut self.out);
     }
 
     fn binned(&mut self, pass: &BinnedPass) {
@@ -132,6 +162,27 @@ mod tests {
         }
     }
 
+    /// A run of accesses is the same as its records one by one, through
+    /// a stage that overrides only `record` and through closures.
+    #[test]
+    fn a_run_of_accesses_is_its_records_in_turn() {
+        let run = [
+            Access::read(64, Stream::Tex),
+            Access::write(128, Stream::Rt),
+            Access::read(192, Stream::Z),
+        ];
+        let mut by_run = Staged::new(Twice, Keep::default());
+        by_run.accesses(&run);
+        let mut one_by_one = Staged::new(Twice, Keep::default());
+        run.iter()
+            .for_each(|a| one_by_one.record(Record::Access(*a)));
+        assert_eq!(by_run.out.0, one_by_one.out.0);
+        assert_eq!(by_run.out.0.len(), 6);
+        let mut got = Vec::new();
+        (|r: Record| got.push(r)).accesses(&run);
+        assert_eq!(got, run.map(Record::Access));
+    }
+
     #[test]
     fn staged_sinks_keep_binned_passes_in_place() {
         let mut s = Staged::new(Twice, Keep::default());
@@ -145,6 +196,12 @@ mod tests {
         assert!(keep.0[3].contains("TileBegin"));
 
         let mut through = Staged::new(PassThrough, Keep::default());
+        through.accesses(&[
+            Access::read(64, Stream::Tex),
+            Access::write(128, Stream::Rt),
+        ]);
+        assert_eq!(through.out.0.len(), 2);
+        through.out.0.clear();
         through.binned(&pass());
         assert_eq!(through.out.0, ["binned main"]);
     }

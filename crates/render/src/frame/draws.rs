@@ -4,7 +4,7 @@
 //! and put those fetches in place.
 
 use gfxcache_trace::binned::BinnedPass;
-use gfxcache_trace::{Marker, Record, RecordSink};
+use gfxcache_trace::{Access, Marker, Record, RecordSink};
 
 use crate::math::Mat4;
 use crate::pipeline::{ColorId, DepthId, Draw, Pipeline};
@@ -150,6 +150,12 @@ impl<S: RecordSink> RecordSink for Counted<'_, S> {
         self.sink.record(r)
     }
 
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.counts.add_all(accesses);
+        self.sink.accesses(accesses)
+    }
+
     fn binned(&mut self, pass: &BinnedPass) {
         self.sink.binned(pass)
     }
@@ -175,6 +181,12 @@ impl<'p, S: RecordSink, P: Iterator<Item = &'p (Program, u64)>> RecordSink
                 self.heap.fetch(program, slot, self.sink);
             }
         }
+    }
+
+    /// Accesses are no `DrawBegin`: straight through.
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.sink.accesses(accesses)
     }
 
     fn binned(&mut self, pass: &BinnedPass) {

@@ -22,6 +22,37 @@ impl StreamCounts {
         }
     }
 
+    /// [`StreamCounts::add`] of every access of `accesses`, counted by
+    /// runs of one stream and direction: a pipeline's accesses come in
+    /// long runs (a quad's texture reads), and adding to one counter
+    /// access after access waits for each addition before the next.
+    #[inline]
+    pub fn add_all(&mut self, accesses: &[Access]) {
+        let Some(first) = accesses.first() else {
+            return;
+        };
+        let key = |a: &Access| (a.stream, a.op.is_write());
+        let (mut run_key, mut run) = (key(first), 0u64);
+        for a in accesses {
+            let k = key(a);
+            if k != run_key {
+                self.add_run(run_key, run);
+                (run_key, run) = (k, 0);
+            }
+            run += 1;
+        }
+        self.add_run(run_key, run);
+    }
+
+    #[inline]
+    fn add_run(&mut self, (stream, write): (Stream, bool), n: u64) {
+        if write {
+            self.writes[stream.index()] += n;
+        } else {
+            self.reads[stream.index()] += n;
+        }
+    }
+
     pub fn merge(&mut self, o: &StreamCounts) {
         for s in 0..Stream::COUNT {
             self.reads[s] += o.reads[s];

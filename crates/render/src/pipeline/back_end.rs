@@ -542,9 +542,7 @@ impl Pipeline {
         );
         for (k, job) in round.iter().enumerate() {
             reads.until(job.tri as usize + 1, sink);
-            for &a in rounds.accesses(k) {
-                sink.record(Record::Access(a));
-            }
+            sink.accesses(rounds.accesses(k));
         }
     }
 
@@ -573,9 +571,7 @@ impl Pipeline {
             reads.until(job.tri as usize + 1, sink);
             out.clear();
             run_job(&run.setup, &mut px[0], scr, run.batch, job, out);
-            for &a in out.iter() {
-                sink.record(Record::Access(a));
-            }
+            sink.accesses(out);
         }
     }
 }
@@ -616,9 +612,7 @@ impl DueReads<'_> {
     /// before it that have no stamps (culled or covering no pixel centre).
     fn until(&mut self, end: usize, sink: &mut impl RecordSink) {
         while self.next < end {
-            for &a in self.batch.reads(self.next) {
-                sink.record(Record::Access(a));
-            }
+            sink.accesses(self.batch.reads(self.next));
             self.next += 1;
         }
     }

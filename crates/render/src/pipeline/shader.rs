@@ -50,16 +50,9 @@ impl Fragments<'_> {
         uv: &[[f32; 2]; 4],
     ) -> [[f32; 4]; 4] {
         // One LOD for the quad: its pixels share their derivatives.
-        let lod = sampler.lod_view(tex, &Derivs::from_quad(uv));
-        let mut out = [[0.0; 4]; 4];
-        for (i, o) in out.iter_mut().enumerate() {
-            if self.mask & (1 << i) != 0 {
-                let (u, v) = (uv[i][0], uv[i][1]);
-                let (color, taps) = sampler.sample_into(tex, &lod, u, v, self.unit, self.tex);
-                *self.texels += taps as u64;
-                *o = color;
-            }
-        }
+        let lod = sampler.quad_lod(tex, &Derivs::from_quad(uv));
+        let (out, texels) = sampler.sample_quad(tex, &lod, uv, self.mask, self.unit, self.tex);
+        *self.texels += texels;
         out
     }
 

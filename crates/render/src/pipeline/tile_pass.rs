@@ -225,9 +225,7 @@ impl Pipeline {
                 for (j, &tile) in tiles.iter().enumerate() {
                     let rect = grid.rect(tile);
                     self.open_tile(pass, tile, rect, sink);
-                    for &a in self.rounds.accesses(j) {
-                        sink.record(Record::Access(a));
-                    }
+                    sink.accesses(self.rounds.accesses(j));
                     self.close_tile(pass, tile, rect, sink);
                 }
             }
@@ -250,9 +248,7 @@ impl Pipeline {
                         &cuts,
                     );
                     raster_tile(pass, tile, rect, &mut px[0], &mut scr, &mut out);
-                    for &a in &out {
-                        sink.record(Record::Access(a));
-                    }
+                    sink.accesses(&out);
                     self.close_tile(pass, tile, rect, sink);
                 }
                 self.rounds.groups[0].scratch = scr;
@@ -314,9 +310,7 @@ impl Pipeline {
         sink: &mut impl RecordSink,
     ) {
         // Binning sends nothing, so the batch's reads may all go first.
-        for &a in &batch.accesses {
-            sink.record(Record::Access(a));
-        }
+        sink.accesses(&batch.accesses);
         self.each_triangle(batch, |_, t, quads| {
             let Some(quads) = quads else {
                 return;

@@ -332,6 +332,21 @@ impl Sampler {
         Lod { lod, probes, axis }
     }
 
+    /// The LOD a quad's pixels share, from the quad's derivatives `d`
+    /// ([`Sampler::lod_view`]). On a view of one level (a render target)
+    /// an isotropic filter reads that level whatever the LOD, and takes
+    /// one probe, so the derivatives are not looked at.
+    pub(crate) fn quad_lod(&self, tex: TexView<'_>, d: &Derivs) -> Lod {
+        if tex.level_count() == 1 && self.filter != Filter::Anisotropic {
+            return Lod {
+                lod: 0.0,
+                probes: 1,
+                axis: [0.0; 2],
+            };
+        }
+        self.lod_view(tex, d)
+    }
+
     /// Call `tap` for every texel sampling `tex` at `(u, v)` with
     /// derivatives `d` reads, in a fixed order, and return the LOD used.
     pub fn footprint(
@@ -379,31 +394,69 @@ impl Sampler {
     ) {
         match tex {
             TexView::Texture(t) => {
-                let levels = t.level_count();
-                self.taps(|l| TextureLevel::new(t, l), levels, lod, u, v, tap)
+                let levels = self.levels(|l| TextureLevel::new(t, l), t.level_count(), lod);
+                self.taps(&levels, lod, u, v, tap)
             }
             TexView::Color(c) => match c.pixels() {
-                ColorPixels::Rgba8(p) => self.taps(|_| ColorLevel::new(c, p), 1, lod, u, v, tap),
-                ColorPixels::Rgba16F(p) => self.taps(|_| ColorLevel::new(c, p), 1, lod, u, v, tap),
+                ColorPixels::Rgba8(p) => {
+                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    self.taps(&levels, lod, u, v, tap)
+                }
+                ColorPixels::Rgba16F(p) => {
+                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    self.taps(&levels, lod, u, v, tap)
+                }
             },
-            TexView::Depth(d) => self.taps(|_| DepthLevel::new(d), 1, lod, u, v, tap),
+            TexView::Depth(d) => {
+                let levels = self.levels(|_| DepthLevel::new(d), 1, lod);
+                self.taps(&levels, lod, u, v, tap)
+            }
         }
     }
 
-    /// The filter's taps on the levels `level_at` gives (`levels` of them).
-    fn taps<L: LevelTexels>(
+    /// The levels the filter reads at `lod`, of those `level_at` gives
+    /// (`levels` of them).
+    #[inline(always)]
+    fn levels<L: LevelTexels>(
         &self,
         level_at: impl Fn(u32) -> L,
         levels: u32,
+        lod: &Lod,
+    ) -> Levels<L> {
+        match self.filter {
+            Filter::Point | Filter::Bilinear => {
+                let level = floor(lod.lod + 0.5) as u32;
+                Levels::Nearest {
+                    level,
+                    l: level_at(level),
+                }
+            }
+            Filter::Trilinear | Filter::Anisotropic => {
+                let base = floor(lod.lod);
+                let frac = lod.lod - base;
+                let level = base as u32;
+                Levels::Two {
+                    level,
+                    near: level_at(level),
+                    far: (frac != 0.0 && level + 1 < levels).then(|| level_at(level + 1)),
+                    frac,
+                }
+            }
+        }
+    }
+
+    /// The filter's taps on `levels`.
+    #[inline(always)]
+    fn taps<L: LevelTexels>(
+        &self,
+        levels: &Levels<L>,
         lod: &Lod,
         u: f32,
         v: f32,
         mut tap: impl FnMut(TapAt, [f32; 4]),
     ) {
-        match self.filter {
-            Filter::Point => {
-                let level = floor(lod.lod + 0.5) as u32;
-                let l = level_at(level);
+        match *levels {
+            Levels::Nearest { level, ref l } if self.filter == Filter::Point => {
                 let (lw, lh) = l.size();
                 let x = self.wrap_u.apply(floor(u * lw as f32) as i64, lw);
                 let y = self.wrap_v.apply(floor(v * lh as f32) as i64, lh);
@@ -420,20 +473,17 @@ impl Sampler {
                     l.fetch(x, y),
                 );
             }
-            Filter::Bilinear => {
-                let level = floor(lod.lod + 0.5) as u32;
-                self.bilinear(&level_at(level), level, u, v, 1.0, &mut tap);
-            }
-            Filter::Trilinear | Filter::Anisotropic => {
-                let base = floor(lod.lod);
-                let frac = lod.lod - base;
-                let level = base as u32;
-                let near = level_at(level);
-                let far = (frac != 0.0 && level + 1 < levels).then(|| level_at(level + 1));
-                let mut trilinear = |u: f32, v: f32, weight: f32| match &far {
-                    None => self.bilinear(&near, level, u, v, weight, &mut tap),
+            Levels::Nearest { level, ref l } => self.bilinear(l, level, u, v, 1.0, &mut tap),
+            Levels::Two {
+                level,
+                ref near,
+                ref far,
+                frac,
+            } => {
+                let mut trilinear = |u: f32, v: f32, weight: f32| match far {
+                    None => self.bilinear(near, level, u, v, weight, &mut tap),
                     Some(far) => {
-                        self.bilinear(&near, level, u, v, weight * (1.0 - frac), &mut tap);
+                        self.bilinear(near, level, u, v, weight * (1.0 - frac), &mut tap);
                         self.bilinear(far, level + 1, u, v, weight * frac, &mut tap);
                     }
                 };
@@ -470,8 +520,8 @@ impl Sampler {
         let (x0, y0) = (s0 as i64, t0 as i64);
         let xs = [self.wrap_u.apply(x0, lw), self.wrap_u.apply(x0 + 1, lw)];
         let ys = [self.wrap_v.apply(y0, lh), self.wrap_v.apply(y0 + 1, lh)];
-        let columns = xs.map(|x| l.column(x));
-        let rows = ys.map(|y| l.row(y));
+        let columns = [l.column(xs[0]), l.column(xs[1])];
+        let rows = [l.row(ys[0]), l.row(ys[1])];
         let wx = [1.0 - fs, fs];
         let wy = [1.0 - ft, ft];
         for j in 0..2 {
@@ -539,39 +589,96 @@ impl Sampler {
         }
     }
 
-    /// The filtered colour of `tex` at `(u, v)` with `lod` (chosen once for
-    /// a quad's pixels, which share their derivatives) and the texels read;
-    /// each distinct block read is appended to `out` once, in the order
-    /// first touched, as a [`Stream::Tex`] read by `unit`.
-    pub(crate) fn sample_into(
+    /// The filtered colours of `tex` at the four `uv` of a quad's pixels
+    /// with `lod` (chosen once for the quad, whose pixels share their
+    /// derivatives), for the pixels in `mask` (the others get zero), and
+    /// the texels read. Each distinct block a pixel reads is appended to
+    /// `out` once for that pixel, in the order first touched, as a
+    /// [`Stream::Tex`] read by `unit`. The view's kind and the filter's
+    /// levels are chosen once for the quad.
+    pub(crate) fn sample_quad(
         &self,
         tex: TexView<'_>,
         lod: &Lod,
-        u: f32,
-        v: f32,
+        uv: &[[f32; 2]; 4],
+        mask: u8,
         unit: u16,
         out: &mut Vec<Access>,
-    ) -> ([f32; 4], u32) {
-        let mut color = [0.0f32; 4];
-        let mut taps = 0u32;
-        let start = out.len();
-        // The last block seen on each of the two levels a trilinear tap
-        // alternates between (already reported): neighbouring taps mostly
-        // share it, and it needs no search. `u64::MAX` is no block.
-        let mut recent = [u64::MAX; 2];
-        self.each_tap(tex, lod, u, v, |t, texel| {
-            taps += 1;
-            accumulate(&mut color, t.weight, texel);
-            let last = &mut recent[(t.level & 1) as usize];
-            if *last != t.block {
-                if !out[start..].iter().any(|a| a.addr == t.block) {
-                    out.push(tex_read(t.block, unit));
-                }
-                *last = t.block;
+    ) -> ([[f32; 4]; 4], u64) {
+        match tex {
+            TexView::Texture(t) => {
+                let levels = self.levels(|l| TextureLevel::new(t, l), t.level_count(), lod);
+                self.quad(&levels, lod, uv, mask, unit, out)
             }
-        });
-        (color, taps)
+            TexView::Color(c) => match c.pixels() {
+                ColorPixels::Rgba8(p) => {
+                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    self.quad(&levels, lod, uv, mask, unit, out)
+                }
+                ColorPixels::Rgba16F(p) => {
+                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    self.quad(&levels, lod, uv, mask, unit, out)
+                }
+            },
+            TexView::Depth(d) => {
+                let levels = self.levels(|_| DepthLevel::new(d), 1, lod);
+                self.quad(&levels, lod, uv, mask, unit, out)
+            }
+        }
     }
+
+    /// [`Sampler::sample_quad`] on the levels chosen.
+    fn quad<L: LevelTexels>(
+        &self,
+        levels: &Levels<L>,
+        lod: &Lod,
+        uv: &[[f32; 2]; 4],
+        mask: u8,
+        unit: u16,
+        out: &mut Vec<Access>,
+    ) -> ([[f32; 4]; 4], u64) {
+        let mut colors = [[0.0f32; 4]; 4];
+        let mut texels = 0u64;
+        for (i, color) in colors.iter_mut().enumerate() {
+            if mask & (1 << i) == 0 {
+                continue;
+            }
+            let start = out.len();
+            // The last block seen on each of the two levels a trilinear tap
+            // alternates between (already reported): neighbouring taps
+            // mostly share it, and it needs no search. `u64::MAX` is no
+            // block.
+            let mut recent = [u64::MAX; 2];
+            self.taps(levels, lod, uv[i][0], uv[i][1], |t, texel| {
+                texels += 1;
+                accumulate(color, t.weight, texel);
+                let last = &mut recent[(t.level & 1) as usize];
+                if *last != t.block {
+                    if !out[start..].iter().any(|a| a.addr == t.block) {
+                        out.push(tex_read(t.block, unit));
+                    }
+                    *last = t.block;
+                }
+            });
+        }
+        (colors, texels)
+    }
+}
+
+/// The levels a filter reads at one LOD: the nearest (point, bilinear),
+/// or two (trilinear and anisotropic: `near` at `level`, `far` at `level
+/// + 1` blended in by `frac`, when there is a fraction and a next level).
+enum Levels<L> {
+    Nearest {
+        level: u32,
+        l: L,
+    },
+    Two {
+        level: u32,
+        near: L,
+        far: Option<L>,
+        frac: f32,
+    },
 }
 
 /// `color += weight * texel`, channel by channel.

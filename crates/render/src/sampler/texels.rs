@@ -3,8 +3,8 @@
 //! texel, and a texel's block is a column part plus a row part, so the
 //! four texels of a bilinear footprint cost two of each.
 
-use crate::surface::{Surface, BLOCK_BYTES};
-use crate::target::{f16_to_f32, ColorTarget, DepthTarget};
+use crate::surface::{BlockParts, BLOCK_BYTES};
+use crate::target::{f16x4_to_f32, ColorTarget, DepthTarget};
 use crate::texture::{MipLevel, Texture};
 
 /// One level of a view: its size, its texels' values and their blocks.
@@ -45,10 +45,10 @@ impl LevelTexels for TextureLevel<'_> {
         (self.level.width, self.level.height)
     }
 
-    #[inline]
+    #[inline(always)]
     fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
         let i = y as usize * self.level.width as usize + x as usize;
-        self.level.texels()[i].map(|v| v as f32 / 255.0)
+        unorm8x4(self.level.texels()[i])
     }
 
     #[inline]
@@ -69,12 +69,25 @@ impl LevelTexels for TextureLevel<'_> {
     }
 }
 
+/// Four unorm8 channels in `[0, 1]`, written out so that no call to an
+/// array map is left in the per-texel loop.
+#[inline(always)]
+fn unorm8x4([r, g, b, a]: [u8; 4]) -> [f32; 4] {
+    [
+        r as f32 / 255.0,
+        g as f32 / 255.0,
+        b as f32 / 255.0,
+        a as f32 / 255.0,
+    ]
+}
+
 /// A colour target's RGBA8 or RGBA16F pixels at its surface's addresses.
 pub(super) struct ColorLevel<'a, P> {
     pixels: &'a [P],
     width: u32,
     height: u32,
-    surface: &'a Surface,
+    base: u64,
+    parts: BlockParts,
 }
 
 impl<'a, P> ColorLevel<'a, P> {
@@ -84,7 +97,8 @@ impl<'a, P> ColorLevel<'a, P> {
             pixels,
             width: t.width(),
             height: t.height(),
-            surface: &t.surface,
+            base: t.surface.base,
+            parts: t.surface.block_parts(),
         }
     }
 }
@@ -95,16 +109,16 @@ pub(super) trait Pixel: Copy {
 }
 
 impl Pixel for [u8; 4] {
-    #[inline]
+    #[inline(always)]
     fn value(self) -> [f32; 4] {
-        self.map(|v| v as f32 / 255.0)
+        unorm8x4(self)
     }
 }
 
 impl Pixel for [u16; 4] {
-    #[inline]
+    #[inline(always)]
     fn value(self) -> [f32; 4] {
-        self.map(f16_to_f32)
+        f16x4_to_f32(self)
     }
 }
 
@@ -113,24 +127,24 @@ impl<P: Pixel> LevelTexels for ColorLevel<'_, P> {
         (self.width, self.height)
     }
 
-    #[inline]
+    #[inline(always)]
     fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
         self.pixels[y as usize * self.width as usize + x as usize].value()
     }
 
-    #[inline]
+    #[inline(always)]
     fn column(&self, x: u32) -> u64 {
-        self.surface.block_column(x)
+        self.parts.column(x)
     }
 
-    #[inline]
+    #[inline(always)]
     fn row(&self, y: u32) -> u64 {
-        self.surface.block_row(y)
+        self.parts.row(y)
     }
 
-    #[inline]
+    #[inline(always)]
     fn block(&self, column: u64, row: u64) -> u64 {
-        self.surface.base + column + row
+        self.base + column + row
     }
 }
 
@@ -139,7 +153,8 @@ pub(super) struct DepthLevel<'a> {
     depths: &'a [f32],
     width: u32,
     height: u32,
-    surface: &'a Surface,
+    base: u64,
+    parts: BlockParts,
 }
 
 impl<'a> DepthLevel<'a> {
@@ -148,7 +163,8 @@ impl<'a> DepthLevel<'a> {
             depths: t.depths(),
             width: t.width(),
             height: t.height(),
-            surface: &t.surface,
+            base: t.surface.base,
+            parts: t.surface.block_parts(),
         }
     }
 }
@@ -158,24 +174,24 @@ impl LevelTexels for DepthLevel<'_> {
         (self.width, self.height)
     }
 
-    #[inline]
+    #[inline(always)]
     fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
         let z = self.depths[y as usize * self.width as usize + x as usize];
         [z, z, z, 1.0]
     }
 
-    #[inline]
+    #[inline(always)]
     fn column(&self, x: u32) -> u64 {
-        self.surface.block_column(x)
+        self.parts.column(x)
     }
 
-    #[inline]
+    #[inline(always)]
     fn row(&self, y: u32) -> u64 {
-        self.surface.block_row(y)
+        self.parts.row(y)
     }
 
-    #[inline]
+    #[inline(always)]
     fn block(&self, column: u64, row: u64) -> u64 {
-        self.surface.base + column + row
+        self.base + column + row
     }
 }

@@ -2,7 +2,7 @@
 //! tally, sink (see the module documentation of [`super`]).
 
 use gfxcache_trace::binned::BinnedPass;
-use gfxcache_trace::{Marker, Record, RecordSink, RecordStage};
+use gfxcache_trace::{Access, Marker, Record, RecordSink, RecordStage};
 
 use crate::frame::StreamCounts;
 use crate::render_caches::{RenderCacheStats, RenderCaches};
@@ -47,6 +47,12 @@ impl PassTally {
         }
     }
 
+    /// [`PassTally::take`] of a run of accesses: one pass counts them all.
+    #[inline]
+    fn take_accesses(&mut self, accesses: &[Access]) {
+        self.per_pass[self.current].1.add_all(accesses);
+    }
+
     /// The counts of the pass named `name` (zero if it never ran).
     pub(super) fn of(&self, name: &str) -> StreamCounts {
         self.per_pass
@@ -77,6 +83,12 @@ impl<S: RecordSink> RecordSink for Tallied<S> {
     fn record(&mut self, r: Record) {
         self.tally.take(&r);
         self.sink.record(r);
+    }
+
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.tally.take_accesses(accesses);
+        self.sink.accesses(accesses);
     }
 
     fn binned(&mut self, pass: &BinnedPass) {
@@ -142,6 +154,16 @@ impl<S: RecordSink> RecordSink for Behind<S> {
                 .map(|(_, s)| s.accesses)
                 .collect();
             self.frame_ends.push(accesses);
+        }
+    }
+
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.pipeline.take_accesses(accesses);
+        match &mut self.caches {
+            Caches::Raw(t) => t.accesses(accesses),
+            Caches::Imr(c) => c.accesses(accesses),
+            Caches::Tbr(c) => c.accesses(accesses),
         }
     }
 
@@ -239,6 +261,11 @@ impl<T: RecordStage, S: RecordSink> RecordSink for Consumer<T, S> {
     #[inline]
     fn record(&mut self, r: Record) {
         self.stage.record(r, &mut self.behind);
+    }
+
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.stage.accesses(accesses, &mut self.behind);
     }
 
     fn binned(&mut self, pass: &BinnedPass) {

@@ -5,7 +5,7 @@
 use std::sync::mpsc;
 
 use gfxcache_trace::binned::BinnedPass;
-use gfxcache_trace::{Record, RecordSink, RecordStage};
+use gfxcache_trace::{Access, Marker, Record, RecordSink, RecordStage};
 
 use crate::frame::{FrameRenderer, FrameSummary};
 
@@ -15,8 +15,11 @@ use super::RenderRequest;
 /// Records per batch handed to the consumer side.
 const BATCH: usize = 1 << 16;
 /// Batches (or binned passes) in flight: bounds how far the renderer runs
-/// ahead of the consumer.
-const IN_FLIGHT: usize = 4;
+/// ahead of the consumer (a megabyte of accesses each, at most). The
+/// consumer side's work comes in bursts (a round's records at once), and
+/// with fewer a renderer waiting for room kept the back end's threads
+/// idle while the caches caught up.
+const IN_FLIGHT: usize = 16;
 
 /// Frame `f` to `sink`: its summary, and its binned passes in `binned`
 /// if the request asks for them (else they are dropped frame by frame).
@@ -53,15 +56,46 @@ pub(super) fn render_inline<T: RecordStage, S: RecordSink>(
 /// An item for the consumer side: records, a binned pass in its place
 /// between them, or the end of a frame.
 enum Item {
-    Records(Vec<Record>),
+    Records(Chunk),
     Binned(Box<BinnedPass>),
     FrameDone(Box<FrameSummary>),
 }
 
+/// Records as the renderer hands them over: its accesses in order (16
+/// bytes each, copied a run at a time), and each marker with the number
+/// of accesses that come before it.
+#[derive(Default)]
+struct Chunk {
+    accesses: Vec<Access>,
+    markers: Vec<(usize, Marker)>,
+}
+
+impl Chunk {
+    fn len(&self) -> usize {
+        self.accesses.len() + self.markers.len()
+    }
+
+    /// Every record to `sink`, in order, runs of accesses at once; the
+    /// chunk is left empty.
+    fn drain_into(&mut self, sink: &mut impl RecordSink) {
+        let mut at = 0;
+        for (before, m) in self.markers.drain(..) {
+            sink.accesses(&self.accesses[at..before]);
+            at = before;
+            sink.record(Record::Marker(m));
+        }
+        sink.accesses(&self.accesses[at..]);
+        self.accesses.clear();
+    }
+}
+
 /// The renderer's sink when it has a thread of its own.
 struct Batcher {
-    batch: Vec<Record>,
+    chunk: Chunk,
     tx: mpsc::SyncSender<Item>,
+    /// Chunks the consumer side has emptied, to be filled again (fresh
+    /// ones would cost their pages' faults every time).
+    empty: mpsc::Receiver<Chunk>,
     /// False once the consumer side is gone (it panicked).
     open: bool,
 }
@@ -74,8 +108,12 @@ impl Batcher {
     }
 
     fn flush(&mut self) {
-        if !self.batch.is_empty() {
-            let full = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        if self.chunk.len() > 0 {
+            let next = self.empty.try_recv().unwrap_or_else(|_| Chunk {
+                accesses: Vec::with_capacity(BATCH),
+                markers: Vec::new(),
+            });
+            let full = std::mem::replace(&mut self.chunk, next);
             self.send(Item::Records(full));
         }
     }
@@ -84,8 +122,19 @@ impl Batcher {
 impl RecordSink for Batcher {
     #[inline]
     fn record(&mut self, r: Record) {
-        self.batch.push(r);
-        if self.batch.len() >= BATCH {
+        match r {
+            Record::Access(a) => self.chunk.accesses.push(a),
+            Record::Marker(m) => self.chunk.markers.push((self.chunk.accesses.len(), m)),
+        }
+        if self.chunk.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    #[inline]
+    fn accesses(&mut self, accesses: &[Access]) {
+        self.chunk.accesses.extend_from_slice(accesses);
+        if self.chunk.len() >= BATCH {
             self.flush();
         }
     }
@@ -107,10 +156,15 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
 ) -> (Vec<FrameSummary>, Consumer<T, S>, Vec<BinnedPass>) {
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel::<Item>(IN_FLIGHT);
+        let (empty_tx, empty_rx) = mpsc::channel::<Chunk>();
         let worker = scope.spawn(move || {
             let mut batcher = Batcher {
-                batch: Vec::with_capacity(BATCH),
+                chunk: Chunk {
+                    accesses: Vec::with_capacity(BATCH),
+                    markers: Vec::new(),
+                },
                 tx,
+                empty: empty_rx,
                 open: true,
             };
             let mut binned = Vec::new();
@@ -127,7 +181,11 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
         let mut frames = Vec::new();
         for item in rx {
             match item {
-                Item::Records(batch) => batch.into_iter().for_each(|r| consumer.record(r)),
+                Item::Records(mut chunk) => {
+                    chunk.drain_into(&mut consumer);
+                    // The renderer may be gone already: then it is dropped.
+                    let _ = empty_tx.send(chunk);
+                }
                 Item::Binned(pass) => consumer.binned(&pass),
                 Item::FrameDone(summary) => {
                     frames.push(*summary);
