@@ -6,7 +6,7 @@ mod loader_checks;
 
 use std::path::Path;
 
-use gfxcache_render::scene::{self, checkerboard, SceneError};
+use gfxcache_render::scene::{self, checkerboard};
 use gfxcache_render::{AlphaMode, Vec3};
 use loader_checks::*;
 
@@ -63,13 +63,7 @@ fn ac3d_objects_transforms_materials_and_sgi_texture() {
 }
 
 fn ac3d_error(text: &str) -> (usize, String) {
-    match scene::ac3d::parse_str(text, Path::new("m.ac")) {
-        Err(SceneError::Line { path, line, msg }) => {
-            assert_eq!(path, Path::new("m.ac"));
-            (line, msg)
-        }
-        other => panic!("expected a line error, got {other:?}"),
-    }
+    ac3d_error_in("m.ac", text)
 }
 
 #[test]

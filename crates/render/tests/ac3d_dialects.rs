@@ -7,7 +7,7 @@ mod loader_checks;
 
 use std::path::{Path, PathBuf};
 
-use gfxcache_render::scene::{self, checkerboard, SceneError};
+use gfxcache_render::scene::{self, checkerboard};
 use gfxcache_render::{AlphaMode, Scene, Vec2, Vec3};
 use loader_checks::fixture;
 
@@ -16,13 +16,7 @@ fn parse(text: &str) -> Scene {
 }
 
 fn error(text: &str) -> (usize, String) {
-    match scene::ac3d::parse_str(text, Path::new("m.acc")) {
-        Err(SceneError::Line { path, line, msg }) => {
-            assert_eq!(path, Path::new("m.acc"));
-            (line, msg)
-        }
-        other => panic!("expected a line error, got {other:?}"),
-    }
+    loader_checks::ac3d_error_in("m.acc", text)
 }
 
 /// Twice the signed area of each triangle of `m` seen from +z.

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use gfxcache_render::scene::{self, SceneError};
 use gfxcache_render::{Scene, Vec3};
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -61,4 +62,16 @@ pub fn assert_covers_once(m: &gfxcache_render::Mesh, twice_area: f32) {
         .collect();
     assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
     assert!(close(areas.iter().sum::<f32>(), twice_area), "{areas:?}");
+}
+
+/// The line and message of the error that AC3D `text`, read as file
+/// `name`, must give.
+pub fn ac3d_error_in(name: &str, text: &str) -> (usize, String) {
+    match scene::ac3d::parse_str(text, Path::new(name)) {
+        Err(SceneError::Line { path, line, msg }) => {
+            assert_eq!(path, Path::new(name));
+            (line, msg)
+        }
+        other => panic!("expected a line error, got {other:?}"),
+    }
 }
