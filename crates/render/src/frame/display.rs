@@ -33,9 +33,7 @@ pub(super) fn run<S: RecordSink>(
     tone_map: bool,
     sink: &mut Counted<'_, S>,
 ) {
-    let hdr_id = io
-        .color_read(Role::Source)
-        .expect("checked graph: a source");
+    let hdr_id = io.source();
     let hdr = r.lend_color(hdr_id);
     let bloom_id = io.color_read(Role::Bloom).filter(|_| tone_map);
     let bloom = bloom_id.map(|id| r.lend_color(id));
@@ -93,9 +91,7 @@ pub(super) fn tone_map<S: RecordSink>(
     io: &PassIo,
     sink: &mut Counted<'_, S>,
 ) {
-    let src_id = io
-        .color_read(Role::Source)
-        .expect("checked graph: a source");
+    let src_id = io.source();
     let src = r.lend_color(src_id);
     let bloom_id = io.color_read(Role::Bloom);
     let bloom = bloom_id.map(|id| r.lend_color(id));

@@ -71,9 +71,7 @@ fn size_of(r: &FrameRenderer<'_>, id: ColorId) -> (u32, u32) {
 
 /// A pass's `source`, lent out of the pipeline.
 fn lend_source(r: &mut FrameRenderer<'_>, io: &PassIo) -> (ColorId, ColorTarget) {
-    let id = io
-        .color_read(Role::Source)
-        .expect("checked graph: a source");
+    let id = io.source();
     (id, r.lend_color(id))
 }
 

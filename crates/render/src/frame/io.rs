@@ -37,6 +37,12 @@ impl PassIo {
         })
     }
 
+    /// The `source` the graph's check guarantees to a filter pass.
+    pub fn source(&self) -> ColorId {
+        self.color_read(Role::Source)
+            .expect("checked graph: a source")
+    }
+
     /// The first colour target.
     pub fn target(&self) -> ColorId {
         self.color[0]

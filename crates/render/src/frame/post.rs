@@ -13,7 +13,6 @@ use crate::state::Blend;
 
 use super::shaders::Program;
 use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo};
-use crate::graph::Role;
 
 /// HDR values above this bloom.
 pub(super) const THRESHOLD: f32 = 1.0;
@@ -89,9 +88,7 @@ pub(super) fn bloom<S: RecordSink>(
     sink: &mut Counted<'_, S>,
 ) {
     let levels = &io.color;
-    let source = io
-        .color_read(Role::Source)
-        .expect("checked graph: a source");
+    let source = io.source();
     resample(
         r,
         source,
@@ -142,9 +139,7 @@ pub(super) fn luminance<S: RecordSink>(
     sink: &mut Counted<'_, S>,
 ) {
     let levels = &io.color;
-    let source = io
-        .color_read(Role::Source)
-        .expect("checked graph: a source");
+    let source = io.source();
     let slot = LUMINANCE_SLOTS;
     resample(
         r,

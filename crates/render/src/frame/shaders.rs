@@ -111,43 +111,38 @@ impl Program {
         matches!(self, Program::ForwardLights)
     }
 
-    /// The presets' programs that `op` runs.
-    pub fn extra_of(op: &crate::graph::Op) -> &'static [Program] {
+    /// The presets' programs that `op` runs: its own, and those of what a
+    /// forward or light pass draws after its own draws.
+    pub fn extra_of(op: &crate::graph::Op) -> impl Iterator<Item = Program> {
         use crate::graph::Op;
-        match op {
+        let (lights, particles) = match op {
             Op::Forward {
-                lights,
-                blended,
-                ui,
-            } => match (*lights > 0, *blended, ui.is_some()) {
-                (false, false, false) => &[],
-                (false, false, true) => &[Program::Ui],
-                (false, true, false) => &[Program::Particles],
-                (false, true, true) => &[Program::Particles, Program::Ui],
-                (true, false, false) => &[Program::ForwardLights],
-                (true, false, true) => &[Program::ForwardLights, Program::Ui],
-                (true, true, false) => &[Program::ForwardLights, Program::Particles],
-                (true, true, true) => &[Program::ForwardLights, Program::Particles, Program::Ui],
-            },
-            Op::Lighting { blended, ui, .. } => match (*blended, ui.is_some()) {
-                (false, false) => &[],
-                (true, false) => &[Program::Particles],
-                (false, true) => &[Program::Ui],
-                (true, true) => &[Program::Particles, Program::Ui],
-            },
-            Op::Particles => &[Program::Particles],
-            Op::Sky => &[Program::Sky],
-            Op::Ssao { .. } => &[Program::Ssao],
-            Op::Blur { .. } => &[Program::Blur],
-            Op::Copy => &[Program::Copy],
-            Op::Luminance => &[Program::Luminance],
-            Op::DepthOfField { .. } => &[Program::DepthOfField],
-            Op::MotionBlur { .. } => &[Program::MotionBlur],
-            Op::ToneMap => &[Program::ToneMap],
-            Op::Fxaa => &[Program::Fxaa],
-            Op::Ui { .. } => &[Program::Ui],
-            _ => &[],
-        }
+                lights, blended, ..
+            } => (*lights > 0, *blended),
+            Op::Lighting { blended, .. } => (false, *blended),
+            _ => (false, false),
+        };
+        let own = match op {
+            Op::Particles => Some(Program::Particles),
+            Op::Sky => Some(Program::Sky),
+            Op::Ssao { .. } => Some(Program::Ssao),
+            Op::Blur { .. } => Some(Program::Blur),
+            Op::Copy => Some(Program::Copy),
+            Op::Luminance => Some(Program::Luminance),
+            Op::DepthOfField { .. } => Some(Program::DepthOfField),
+            Op::MotionBlur { .. } => Some(Program::MotionBlur),
+            Op::ToneMap => Some(Program::ToneMap),
+            Op::Fxaa => Some(Program::Fxaa),
+            _ => None,
+        };
+        [
+            lights.then_some(Program::ForwardLights),
+            particles.then_some(Program::Particles),
+            op.hud_quads().map(|_| Program::Ui),
+            own,
+        ]
+        .into_iter()
+        .flatten()
     }
 }
 

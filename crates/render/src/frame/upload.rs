@@ -16,7 +16,7 @@ use crate::texture::Texture;
 use super::shaders::{Program, ShaderHeap};
 use super::ui::Hud;
 use super::FrameError;
-use crate::graph::{FrameGraph, Op};
+use crate::graph::FrameGraph;
 
 /// Attributes per vertex: normal xyz, uv.
 pub const ATTRS: u32 = 5;
@@ -179,21 +179,13 @@ impl GpuScene {
             .passes
             .iter()
             .flat_map(|p| Program::extra_of(&p.op))
-            .copied()
             .collect();
         let heap = ShaderHeap::new(scene.instances.len() as u64 + EXTRA_SLOTS, &extra, alloc);
         let mut huds: Vec<Hud> = Vec::new();
         // A scene with an interface of its own draws it instead of the HUD.
         let own_interface = scene.has_interface();
         for p in graph.passes.iter().filter(|_| !own_interface) {
-            if let Op::Ui { quads }
-            | Op::Forward {
-                ui: Some(quads), ..
-            }
-            | Op::Lighting {
-                ui: Some(quads), ..
-            } = p.op
-            {
+            if let Some(quads) = p.op.hud_quads() {
                 if !huds.iter().any(|h| h.quads == quads) {
                     huds.push(Hud::upload(quads, width, height, alloc));
                 }

@@ -270,6 +270,16 @@ pub enum Op {
 }
 
 impl Op {
+    /// The quads of the HUD the op draws when the scene has no interface
+    /// of its own.
+    pub const fn hud_quads(&self) -> Option<u32> {
+        match *self {
+            Op::Ui { quads } => Some(quads),
+            Op::Forward { ui, .. } | Op::Lighting { ui, .. } => ui,
+            _ => None,
+        }
+    }
+
     /// The name scene files use.
     pub const fn name(&self) -> &'static str {
         match self {

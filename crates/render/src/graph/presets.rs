@@ -113,6 +113,46 @@ impl Builder {
         self.pass("shadow", PassKind::Shadow, whole, &[], Some(map), &[]);
     }
 
+    /// The HUD of `quads` quads, blended onto the display.
+    fn ui(&mut self, display: &String, quads: u32) {
+        self.pass(
+            "ui",
+            PassKind::Display,
+            Op::Ui { quads },
+            &[display],
+            None,
+            &[],
+        );
+    }
+
+    /// The transparent pass and then the particles pass into `color` over
+    /// `depth`, each with its reads.
+    fn blended(
+        &mut self,
+        color: &String,
+        depth: &String,
+        transparent: &[(Role, &String)],
+        particles: &[(Role, &String)],
+    ) {
+        let kind = PassKind::Transparent;
+        self.pass(
+            "transparent",
+            kind,
+            Op::Transparent,
+            &[color],
+            Some(depth),
+            transparent,
+        );
+        self.pass(
+            "particles",
+            kind,
+            Op::Particles,
+            &[color],
+            Some(depth),
+            particles,
+        );
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn pass(
         &mut self,
@@ -381,22 +421,7 @@ fn dx11_deferred(p: &PresetParams) -> FrameGraph {
     );
     let mut reads: Vec<(Role, &String)> = cascades.iter().map(|c| (Role::Shadow, c)).collect();
     reads.push((Role::Refraction, &refr));
-    b.pass(
-        "transparent",
-        PassKind::Transparent,
-        Op::Transparent,
-        &[&hdr],
-        Some(&depth),
-        &reads,
-    );
-    b.pass(
-        "particles",
-        PassKind::Transparent,
-        Op::Particles,
-        &[&hdr],
-        Some(&depth),
-        &[(Role::Depth, &depth)],
-    );
+    b.blended(&hdr, &depth, &reads, &[(Role::Depth, &depth)]);
     let lum_refs: Vec<&String> = lum.iter().collect();
     b.pass(
         "luminance",
@@ -448,14 +473,7 @@ fn dx11_deferred(p: &PresetParams) -> FrameGraph {
         None,
         &[(Role::Source, &ldr)],
     );
-    b.pass(
-        "ui",
-        PassKind::Display,
-        Op::Ui { quads: 48 },
-        &[&display],
-        None,
-        &[],
-    );
+    b.ui(&display, 48);
     b.g
 }
 
@@ -494,22 +512,7 @@ fn dx9_forward(p: &PresetParams) -> FrameGraph {
         Some(&depth),
         &[(Role::Shadow, &shadow), (Role::Reflection, &refl)],
     );
-    b.pass(
-        "transparent",
-        PassKind::Transparent,
-        Op::Transparent,
-        &[&hdr],
-        Some(&depth),
-        &[(Role::Shadow, &shadow)],
-    );
-    b.pass(
-        "particles",
-        PassKind::Transparent,
-        Op::Particles,
-        &[&hdr],
-        Some(&depth),
-        &[],
-    );
+    b.blended(&hdr, &depth, &[(Role::Shadow, &shadow)], &[]);
     let mut reads = vec![(Role::Source, &hdr)];
     if !bloom.is_empty() {
         let levels: Vec<&String> = bloom.iter().collect();
@@ -531,14 +534,7 @@ fn dx9_forward(p: &PresetParams) -> FrameGraph {
         None,
         &reads,
     );
-    b.pass(
-        "ui",
-        PassKind::Display,
-        Op::Ui { quads: 32 },
-        &[&display],
-        None,
-        &[],
-    );
+    b.ui(&display, 32);
     b.g
 }
 
