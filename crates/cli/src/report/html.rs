@@ -17,6 +17,19 @@ th{background:#eee}td.paper{color:#666;font-style:italic}\
 figure{margin:1.5em 0}img{max-width:100%}figcaption{color:#444}";
 
 /// The page up to and including its `<h1>`; `title` is already escaped.
+/// The head of a study's page on a suite: `<study> study: the <suite>
+/// suite (<n> scenes)`.
+pub fn suite_head<R: gfxcache_cache::suite::SuiteMean>(
+    study: &str,
+    r: &gfxcache_cache::suite::SuiteReport<R>,
+) -> String {
+    head(&format!(
+        "{study} study: the {} suite ({} scenes)",
+        esc(&r.suite),
+        r.scenes.len()
+    ))
+}
+
 pub fn head(title: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

@@ -13,19 +13,14 @@ use super::super::{find, paper_fps, FPS_POLICIES, PAPER_SIZE, TABLE6};
 use super::plots::FIGURES;
 use super::{find_mean, main_size, sizes, timing_configs, GspcSuite, MEAN};
 use crate::report::html::{
-    cell, esc, figures_section, head, paper_cell, ratio, scene_link, scene_seconds_table, section,
-    strings, text, TAIL,
+    cell, esc, figures_section, paper_cell, ratio, scene_link, scene_seconds_table, section,
+    strings, suite_head, text, TAIL,
 };
 use crate::table::{percent, thousands};
 
 /// The whole page.
 pub fn page(r: &GspcSuite, figures: &[PathBuf]) -> String {
-    let title = format!(
-        "GSPC study: the {} suite ({} scenes)",
-        esc(&r.suite),
-        r.scenes.len()
-    );
-    let mut h = head(&title);
+    let mut h = suite_head("GSPC", r);
     h += &setup(r);
     h += &mean_misses_table(r);
     h += &mean_rates_table(r);

@@ -12,19 +12,14 @@ use super::super::html::{mib, micro, reductions_section, times};
 use super::plots::about;
 use super::{TcorSuite, MEAN};
 use crate::report::html::{
-    cell, esc, figures_section, head, ratio, scene_link, scene_seconds_table, section, strings,
-    text, Cell, TAIL,
+    cell, esc, figures_section, ratio, scene_link, scene_seconds_table, section, strings,
+    suite_head, text, Cell, TAIL,
 };
 use crate::table::{percent, thousands};
 
 /// The whole page.
 pub fn page(r: &TcorSuite, figures: &[PathBuf]) -> String {
-    let title = format!(
-        "TCOR study: the {} suite ({} scenes)",
-        esc(&r.suite),
-        r.scenes.len()
-    );
-    let mut h = head(&title);
+    let mut h = suite_head("TCOR", r);
     h += &setup(r);
     h += &reductions_section(
         "Mean over the scenes versus the paper, by Tile Cache size",
