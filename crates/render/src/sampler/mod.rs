@@ -44,7 +44,7 @@ mod rounding;
 mod texels;
 
 use rounding::{floor, quantize};
-use texels::{ColorLevel, DepthLevel, LevelTexels, TextureLevel};
+use texels::{LevelTexels, TargetLevel, TextureLevel};
 
 /// What a sampler reads: a mipmapped texture, or a render target sampled
 /// in place at its surface's addresses (render-to-texture).
@@ -399,16 +399,16 @@ impl Sampler {
             }
             TexView::Color(c) => match c.pixels() {
                 ColorPixels::Rgba8(p) => {
-                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    let levels = self.levels(|_| TargetLevel::color(c, p), 1, lod);
                     self.taps(&levels, lod, u, v, tap)
                 }
                 ColorPixels::Rgba16F(p) => {
-                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    let levels = self.levels(|_| TargetLevel::color(c, p), 1, lod);
                     self.taps(&levels, lod, u, v, tap)
                 }
             },
             TexView::Depth(d) => {
-                let levels = self.levels(|_| DepthLevel::new(d), 1, lod);
+                let levels = self.levels(|_| TargetLevel::depth(d), 1, lod);
                 self.taps(&levels, lod, u, v, tap)
             }
         }
@@ -612,16 +612,16 @@ impl Sampler {
             }
             TexView::Color(c) => match c.pixels() {
                 ColorPixels::Rgba8(p) => {
-                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    let levels = self.levels(|_| TargetLevel::color(c, p), 1, lod);
                     self.quad(&levels, lod, uv, mask, unit, out)
                 }
                 ColorPixels::Rgba16F(p) => {
-                    let levels = self.levels(|_| ColorLevel::new(c, p), 1, lod);
+                    let levels = self.levels(|_| TargetLevel::color(c, p), 1, lod);
                     self.quad(&levels, lod, uv, mask, unit, out)
                 }
             },
             TexView::Depth(d) => {
-                let levels = self.levels(|_| DepthLevel::new(d), 1, lod);
+                let levels = self.levels(|_| TargetLevel::depth(d), 1, lod);
                 self.quad(&levels, lod, uv, mask, unit, out)
             }
         }

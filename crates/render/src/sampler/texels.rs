@@ -3,7 +3,7 @@
 //! texel, and a texel's block is a column part plus a row part, so the
 //! four texels of a bilinear footprint cost two of each.
 
-use crate::surface::{BlockParts, BLOCK_BYTES};
+use crate::surface::{BlockParts, Surface, BLOCK_BYTES};
 use crate::target::{f16x4_to_f32, ColorTarget, DepthTarget};
 use crate::texture::{MipLevel, Texture};
 
@@ -81,8 +81,9 @@ fn unorm8x4([r, g, b, a]: [u8; 4]) -> [f32; 4] {
     ]
 }
 
-/// A colour target's RGBA8 or RGBA16F pixels at its surface's addresses.
-pub(super) struct ColorLevel<'a, P> {
+/// A render target's pixels at its surface's addresses: a colour
+/// target's RGBA8 or RGBA16F pixels, or a depth target's depths.
+pub(super) struct TargetLevel<'a, P> {
     pixels: &'a [P],
     width: u32,
     height: u32,
@@ -90,20 +91,32 @@ pub(super) struct ColorLevel<'a, P> {
     parts: BlockParts,
 }
 
-impl<'a, P> ColorLevel<'a, P> {
-    /// `t`, whose pixels are `pixels`.
-    pub(super) fn new(t: &'a ColorTarget, pixels: &'a [P]) -> ColorLevel<'a, P> {
-        ColorLevel {
+impl<'a, P> TargetLevel<'a, P> {
+    /// Colour target `t`, whose pixels are `pixels`.
+    pub(super) fn color(t: &'a ColorTarget, pixels: &'a [P]) -> TargetLevel<'a, P> {
+        TargetLevel::of(pixels, &t.surface, t.width(), t.height())
+    }
+
+    fn of(pixels: &'a [P], surface: &Surface, width: u32, height: u32) -> TargetLevel<'a, P> {
+        TargetLevel {
             pixels,
-            width: t.width(),
-            height: t.height(),
-            base: t.surface.base,
-            parts: t.surface.block_parts(),
+            width,
+            height,
+            base: surface.base,
+            parts: surface.block_parts(),
         }
     }
 }
 
-/// A stored pixel's value: unorm in `[0, 1]`, or a half float as stored.
+impl<'a> TargetLevel<'a, f32> {
+    /// Depth target `t`.
+    pub(super) fn depth(t: &'a DepthTarget) -> TargetLevel<'a, f32> {
+        TargetLevel::of(t.depths(), &t.surface, t.width(), t.height())
+    }
+}
+
+/// A stored pixel's value: unorm in `[0, 1]`, a half float as stored, or
+/// a depth as `[z, z, z, 1]`.
 pub(super) trait Pixel: Copy {
     fn value(self) -> [f32; 4];
 }
@@ -122,7 +135,14 @@ impl Pixel for [u16; 4] {
     }
 }
 
-impl<P: Pixel> LevelTexels for ColorLevel<'_, P> {
+impl Pixel for f32 {
+    #[inline(always)]
+    fn value(self) -> [f32; 4] {
+        [self, self, self, 1.0]
+    }
+}
+
+impl<P: Pixel> LevelTexels for TargetLevel<'_, P> {
     fn size(&self) -> (u32, u32) {
         (self.width, self.height)
     }
@@ -130,54 +150,6 @@ impl<P: Pixel> LevelTexels for ColorLevel<'_, P> {
     #[inline(always)]
     fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
         self.pixels[y as usize * self.width as usize + x as usize].value()
-    }
-
-    #[inline(always)]
-    fn column(&self, x: u32) -> u64 {
-        self.parts.column(x)
-    }
-
-    #[inline(always)]
-    fn row(&self, y: u32) -> u64 {
-        self.parts.row(y)
-    }
-
-    #[inline(always)]
-    fn block(&self, column: u64, row: u64) -> u64 {
-        self.base + column + row
-    }
-}
-
-/// A depth target's depths at its surface's addresses (`[z, z, z, 1]`).
-pub(super) struct DepthLevel<'a> {
-    depths: &'a [f32],
-    width: u32,
-    height: u32,
-    base: u64,
-    parts: BlockParts,
-}
-
-impl<'a> DepthLevel<'a> {
-    pub(super) fn new(t: &'a DepthTarget) -> DepthLevel<'a> {
-        DepthLevel {
-            depths: t.depths(),
-            width: t.width(),
-            height: t.height(),
-            base: t.surface.base,
-            parts: t.surface.block_parts(),
-        }
-    }
-}
-
-impl LevelTexels for DepthLevel<'_> {
-    fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
-    #[inline(always)]
-    fn fetch(&self, x: u32, y: u32) -> [f32; 4] {
-        let z = self.depths[y as usize * self.width as usize + x as usize];
-        [z, z, z, 1.0]
     }
 
     #[inline(always)]
