@@ -23,8 +23,9 @@
 //!
 //! Epochs E0, E1, E2 are kept apart and E3 stands for every later epoch.
 //!
-//! The wrapper also counts, per stream, the fills a policy of the RRIP
-//! family inserted at its largest RRPV (the paper's Figure 8).
+//! The wrapper also counts, per stream, the RRPVs a policy of the RRIP
+//! family inserted its fills at (the paper's Figure 8 is the share at the
+//! largest RRPV).
 
 use crate::stats::ratio;
 use gfxcache_trace::Stream;
@@ -37,6 +38,11 @@ use crate::spec::Params;
 
 /// Epochs kept apart; the last one gathers every later epoch.
 pub const EPOCHS: usize = 4;
+
+/// Insertion RRPVs kept apart, counted down from the largest: the largest,
+/// one below, two below, and every lower one together (for two-bit RRPVs:
+/// 3, 2, 1, 0).
+pub const RRPV_BANDS: usize = 4;
 
 /// What the wrapper found, for one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -65,6 +71,10 @@ pub struct Reuse {
     /// Fills per stream inserted at the largest RRPV; all zero for policies
     /// without RRPVs.
     pub fills_at_max_rrpv: [u64; Stream::COUNT],
+    /// Fills per stream by insertion RRPV, `[stream][max - rrpv]` with the
+    /// last band gathering every lower RRPV ([`RRPV_BANDS`]); all zero for
+    /// policies without RRPVs.
+    pub fills_by_rrpv: [[u64; RRPV_BANDS]; Stream::COUNT],
     /// Whether the policy has RRPVs ([`Policy::rrpv`] answered).
     pub has_rrpv: bool,
 }
@@ -109,6 +119,9 @@ impl Reuse {
             fills: std::array::from_fn(|i| self.fills[i] - earlier.fills[i]),
             fills_at_max_rrpv: std::array::from_fn(|i| {
                 self.fills_at_max_rrpv[i] - earlier.fills_at_max_rrpv[i]
+            }),
+            fills_by_rrpv: std::array::from_fn(|i| {
+                std::array::from_fn(|b| self.fills_by_rrpv[i][b] - earlier.fills_by_rrpv[i][b])
             }),
             has_rrpv: self.has_rrpv,
         }
@@ -252,6 +265,8 @@ impl<P: Policy> Policy for Observed<P> {
         if let Some((v, max)) = self.inner.rrpv(ctx.set, way) {
             self.tally.has_rrpv = true;
             self.tally.fills_at_max_rrpv[s] += u64::from(v == max);
+            let band = usize::from(max.saturating_sub(v)).min(RRPV_BANDS - 1);
+            self.tally.fills_by_rrpv[s][band] += 1;
         }
     }
 

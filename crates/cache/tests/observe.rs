@@ -6,7 +6,9 @@ mod common;
 
 use common::*;
 use gfxcache_cache::registry::lookup;
-use gfxcache_cache::{BlockOutcome, Geometry, PolicySpec, Reuse, WritePolicy, POLICIES};
+use gfxcache_cache::{
+    BlockOutcome, Geometry, PolicySpec, Reuse, WritePolicy, POLICIES, RRPV_BANDS,
+};
 use gfxcache_trace::{Access, Op, Stream};
 
 fn acc(block: u64, stream: Stream) -> Access {
@@ -115,12 +117,43 @@ fn rrip_fills_at_the_largest_rrpv_are_counted_per_stream() {
     assert!(r.has_rrpv);
     assert_eq!(r.fills[Stream::Tex.index()], 40);
     assert_eq!(r.fills_at_max_rrpv[Stream::Tex.index()], 0);
+    // Two-bit RRPVs: max - 1 is band 1 (RRPV 2).
+    assert_eq!(r.fills_by_rrpv[Stream::Tex.index()], [0, 40, 0, 0]);
     let r = reuse_of("brrip:throttle=1000", &g, &t);
     assert_eq!(r.fills_at_max_rrpv[Stream::Tex.index()], 40);
+    assert_eq!(r.fills_by_rrpv[Stream::Tex.index()], [40, 0, 0, 0]);
     assert_eq!(r.fills_at_max_fraction(Stream::Tex), 1.0);
+    // SRRIP with three-bit RRPVs inserts at max - 1 = 6.
+    let r = reuse_of("srrip:bits=3", &g, &t);
+    assert_eq!(r.fills_by_rrpv[Stream::Tex.index()], [0, 40, 0, 0]);
     let r = reuse_of("lru", &g, &t);
     assert!(!r.has_rrpv);
     assert_eq!(r.fills_at_max_rrpv[Stream::Tex.index()], 0);
+    assert_eq!(r.fills_by_rrpv[Stream::Tex.index()], [0; RRPV_BANDS]);
+}
+
+#[test]
+fn fills_by_rrpv_bands_sum_to_the_fills_of_rrip_policies() {
+    let t: Vec<Access> = (0..500u64)
+        .map(|i| {
+            acc(
+                (i * 7919) % 97,
+                [Stream::Tex, Stream::Rt, Stream::Z][(i % 3) as usize],
+            )
+        })
+        .collect();
+    let g = Geometry::new(64, 4, 4).unwrap();
+    for spec in ["srrip", "drrip", "brrip", "drrip:bits=4"] {
+        let r = reuse_of(spec, &g, &t);
+        for s in [Stream::Tex, Stream::Rt, Stream::Z] {
+            let bands: u64 = r.fills_by_rrpv[s.index()].iter().sum();
+            assert_eq!(bands, r.fills[s.index()], "{spec} {s:?}");
+            assert_eq!(
+                r.fills_by_rrpv[s.index()][0],
+                r.fills_at_max_rrpv[s.index()]
+            );
+        }
+    }
 }
 
 /// Every registered policy with its defaults, and a few variants.

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
-use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, StudyError};
+use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, StudyError, TimelineConfig};
 use gfxcache_mem::GpuConfig;
 use gfxcache_trace::{Access, Marker, Op, Record, Stream, TraceMeta};
 
@@ -62,6 +62,7 @@ fn config(warmup: u32) -> GspcConfig {
         banks: 4,
         machines: machines(&GpuConfig::high_end()),
         warmup,
+        timeline: TimelineConfig::default(),
         threads: Threads::Many,
     }
 }
@@ -176,4 +177,179 @@ fn a_trace_without_stream_tags_is_said_out_loud() {
     assert!(r.warnings[0].contains("stream tags"));
     let tagged = write_trace(dir.path(), "tagged.gtr", 1, true);
     assert!(run(&tagged, 0).warnings.is_empty());
+}
+
+/// One frame of two passes: `gbuffer` writes `blocks` render-target lines,
+/// `lighting` samples them back as textures; `frames` such frames.
+fn two_pass_trace(dir: &Path, frames: u32, blocks: u64) -> PathBuf {
+    use gfxcache_trace::PassKind;
+    let path = dir.join("passes.gtr");
+    let meta = TraceMeta {
+        frames: Some(frames),
+        ..TraceMeta::default()
+    };
+    let mut w = gfxcache_trace::create(&path, &meta).unwrap();
+    let access = |addr: u64, stream, op| Access {
+        addr,
+        size: 64,
+        unit: 0,
+        stream,
+        op,
+    };
+    for frame in 0..frames {
+        w.write_marker(&Marker::FrameBegin { frame }).unwrap();
+        for (name, kind, stream, op) in [
+            ("gbuffer", PassKind::GBuffer, Stream::Rt, Op::Write),
+            ("lighting", PassKind::Lighting, Stream::Tex, Op::Read),
+        ] {
+            w.write_marker(&Marker::PassBegin {
+                name: name.into(),
+                kind,
+            })
+            .unwrap();
+            for b in 0..blocks {
+                w.write_access(&access((1 << 30) + b * 64, stream, op))
+                    .unwrap();
+            }
+            w.write_marker(&Marker::PassEnd).unwrap();
+        }
+        w.write_marker(&Marker::FrameEnd { frame }).unwrap();
+    }
+    w.finish().unwrap();
+    path
+}
+
+fn timeline<'a>(r: &'a GspcReport, policy: &str) -> &'a study::timeline::Timeline {
+    r.timelines.iter().find(|t| t.policy == policy).unwrap()
+}
+
+#[test]
+fn the_timeline_follows_the_passes_and_adds_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = two_pass_trace(dir.path(), 2, 5000);
+    let mut config = config(0);
+    config.timeline.step = 1000;
+    let r = study::run(&trace, &config, &gfxcache_cache::progress::quiet).unwrap();
+    assert_eq!(r.timelines.len(), 3);
+    for t in &r.timelines {
+        let p = policy(&r, &t.policy);
+        let names: Vec<(u32, &str)> = t
+            .passes
+            .iter()
+            .map(|s| (s.frame, s.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (0, "gbuffer"),
+                (0, "lighting"),
+                (1, "gbuffer"),
+                (1, "lighting")
+            ],
+            "{}",
+            t.policy
+        );
+        // 5000 accesses a pass at a step of 1000: five points each.
+        assert!(t
+            .passes
+            .iter()
+            .all(|s| s.points == 5 && s.totals.accesses == 5000));
+        // Points are in order, each inside its pass and frame.
+        for (k, s) in t.passes.iter().enumerate() {
+            let pts = &t.points[s.first_point as usize..(s.first_point + s.points) as usize];
+            assert!(pts
+                .iter()
+                .all(|pt| pt.pass == k as u32 && pt.frame == s.frame));
+        }
+        assert!(t.points.windows(2).all(|w| w[0].at < w[1].at));
+        // The passes add up to the run (no warm-up: every frame counts).
+        let reads: u64 = t.passes.iter().map(|s| s.totals.read_misses).sum();
+        let writes: u64 = t.passes.iter().map(|s| s.totals.write_misses).sum();
+        assert_eq!(
+            (reads, writes),
+            (p.read_misses, p.write_misses),
+            "{}",
+            t.policy
+        );
+        assert_eq!(reads + writes, p.misses);
+        // The G-buffer pass makes only write misses, the lighting pass
+        // only read misses; every render-target fill has one RRPV band.
+        for s in &t.passes {
+            let rt_fills: u64 = s.totals.rt_fills_by_rrpv.iter().sum();
+            if s.name == "gbuffer" {
+                assert_eq!(s.totals.read_misses, 0);
+                assert_eq!(rt_fills, s.totals.write_misses, "{}", t.policy);
+            } else {
+                assert_eq!(s.totals.write_misses, 0);
+                assert_eq!(rt_fills, 0);
+            }
+        }
+    }
+    // 1 MiB holds the 5000 lines: in the cold first frame the G-buffer
+    // misses every line and the lighting pass consumes every one of them
+    // from the LLC; the second frame hits throughout.
+    let drrip = timeline(&r, "drrip");
+    assert_eq!(drrip.passes[0].totals.write_misses, 5000);
+    assert_eq!(drrip.passes[1].totals.rt_consumed, 5000);
+    assert_eq!(drrip.passes[1].totals.read_misses, 0);
+    assert_eq!(drrip.passes[2].totals.write_misses, 0);
+    assert_eq!(drrip.state, ["psel"]);
+    // GSPC learns in its sample sets: PROD rises while render targets are
+    // filled, and CONS only once the sampler consumes them.
+    let gspc = timeline(&r, "gspc");
+    let at = |s: &study::timeline::PassSpan, name: &str| {
+        s.state_end[gspc.state.iter().position(|n| n == name).unwrap()]
+    };
+    assert!(at(&gspc.passes[0], "prod") > 0.0);
+    assert_eq!(at(&gspc.passes[0], "cons"), 0.0);
+    assert!(at(&gspc.passes[1], "cons") > 0.0);
+}
+
+#[test]
+fn read_and_write_misses_split_the_misses_of_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = write_trace(dir.path(), "two.gtr", 2, true);
+    for warmup in [0, 1] {
+        let r = run(&trace, warmup);
+        let drrip = policy(&r, "drrip");
+        for p in &r.policies {
+            assert_eq!(p.read_misses + p.write_misses, p.misses, "{}", p.policy);
+            let expect = p.read_misses as f64 / drrip.read_misses.max(1) as f64;
+            assert!((p.read_misses_vs_drrip - expect).abs() < 1e-12);
+        }
+    }
+    // Cold: 3000 texture reads and 3000 render-target writes, all missing.
+    let cold = run(&write_trace(dir.path(), "one.gtr", 1, true), 0);
+    let lru = policy(&cold, "lru");
+    assert_eq!((lru.read_misses, lru.write_misses), (3000, 3000));
+}
+
+#[test]
+fn a_timeline_of_a_policy_the_study_does_not_run_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = write_trace(dir.path(), "one.gtr", 1, true);
+    let mut c = config(0);
+    c.timeline.policies = vec!["gspc:t=3".into()];
+    let e = study::run(&trace, &c, &gfxcache_cache::progress::quiet).unwrap_err();
+    assert!(e.to_string().contains("timeline of gspc:t=3"), "{e}");
+    c.timeline = TimelineConfig {
+        policies: vec![],
+        step: 0,
+    };
+    assert!(study::run(&trace, &c, &gfxcache_cache::progress::quiet).is_err());
+}
+
+#[test]
+fn timelines_do_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = two_pass_trace(dir.path(), 1, 3000);
+    let mut c = config(0);
+    c.timeline.step = 700;
+    let many = study::run(&trace, &c, &gfxcache_cache::progress::quiet).unwrap();
+    c.threads = Threads::One;
+    let one = study::run(&trace, &c, &gfxcache_cache::progress::quiet).unwrap();
+    assert_eq!(
+        serde_json::to_string(&many.timelines).unwrap(),
+        serde_json::to_string(&one.timelines).unwrap()
+    );
 }

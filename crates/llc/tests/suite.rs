@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::suite::{SceneReport, SuiteReport};
-use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport};
+use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, TimelineConfig};
 use gfxcache_mem::GpuConfig;
 use gfxcache_trace::{Access, Op, Stream, TraceMeta};
 
@@ -44,6 +44,7 @@ fn study(trace: &Path) -> GspcReport {
         banks: 4,
         machines: machines(&GpuConfig::high_end()),
         warmup: 0,
+        timeline: TimelineConfig::default(),
         threads: Threads::Many,
     };
     study::run(trace, &config, &gfxcache_cache::progress::quiet).unwrap()

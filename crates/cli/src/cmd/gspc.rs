@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
-use gfxcache_llc::study::{self, machines, paper, GspcConfig, GspcReport};
+use gfxcache_llc::study::{self, machines, paper, GspcConfig, GspcReport, TimelineConfig};
 use gfxcache_mem::GpuConfig;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
@@ -68,6 +68,16 @@ pub struct Args {
     /// Decode and simulate on the calling thread only; results are identical.
     #[arg(long)]
     pub single_thread: bool,
+    /// Runs at --size that keep a timeline of what they learn pass by pass
+    /// (counters such as GSPC's PROD and CONS, and the insertion RRPVs of
+    /// render-target, texture and Z fills), comma-separated policy specs of
+    /// the study; `--timeline none` for none.
+    #[arg(long, value_delimiter = ',', default_value = "gspc,drrip,gspztc-tse")]
+    pub timeline: Vec<String>,
+    /// Trace accesses between two timeline points (a point is also taken at
+    /// every pass start and frame end).
+    #[arg(long, default_value_t = 32768)]
+    pub timeline_step: u64,
     #[command(flatten)]
     pub passes: super::render::PassSwitches,
 }
@@ -91,6 +101,15 @@ pub fn run(args: Args) -> Result<()> {
         banks: args.banks,
         machines: machines(&gpu),
         warmup: args.warmup,
+        timeline: TimelineConfig {
+            policies: args
+                .timeline
+                .iter()
+                .filter(|p| *p != "none")
+                .cloned()
+                .collect(),
+            step: args.timeline_step,
+        },
         threads: if args.single_thread {
             Threads::One
         } else {

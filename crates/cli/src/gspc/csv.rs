@@ -1,11 +1,13 @@
 //! The study's tables as CSV, for spreadsheets and scripts: `policies.csv`,
-//! `frames.csv`, `stream_mix.csv`, `opt_epochs.csv` and `t_sensitivity.csv`. Numbers are
+//! `frames.csv`, `stream_mix.csv`, `opt_epochs.csv`, `t_sensitivity.csv`,
+//! and the timelines' `passes.csv` and `timeline.csv`. Numbers are
 //! written in full precision; a value the study did not measure is empty.
 
 use std::path::{Path, PathBuf};
 
 use crate::report::write_csvs;
 use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult, TimingConfig};
+use gfxcache_llc::study::timeline::{Interval, Timeline};
 
 /// The epochs' names, as the paper writes them.
 pub(in crate::gspc) const EPOCHS: [&str; 4] = ["E0", "E1", "E2", "E>=3"];
@@ -18,6 +20,8 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
         ("stream_mix.csv", stream_mix(report)),
         ("opt_epochs.csv", opt_epochs(report)),
         ("t_sensitivity.csv", t_sensitivity(report)),
+        ("passes.csv", passes(report)),
+        ("timeline.csv", timeline(report)),
     ];
     write_csvs(dir, files)
 }
@@ -39,6 +43,9 @@ pub(in crate::gspc) fn policies_header(timing: &[TimingConfig]) -> Vec<String> {
         "accesses",
         "misses",
         "misses_vs_drrip",
+        "read_misses",
+        "write_misses",
+        "read_misses_vs_drrip",
         "hit_rate_tex",
         "hit_rate_rt",
         "hit_rate_z",
@@ -115,6 +122,9 @@ pub(in crate::gspc) fn policy_row(report: &GspcReport, p: &PolicyResult) -> Vec<
         p.accesses.to_string(),
         p.misses.to_string(),
         p.misses_vs_drrip.to_string(),
+        p.read_misses.to_string(),
+        p.write_misses.to_string(),
+        p.read_misses_vs_drrip.to_string(),
         p.hit_rate.tex.to_string(),
         p.hit_rate.rt.to_string(),
         p.hit_rate.z.to_string(),
@@ -135,6 +145,118 @@ pub(in crate::gspc) fn policy_row(report: &GspcReport, p: &PolicyResult) -> Vec<
             .map(|c| opt(p.timing.get(&c.name).map(|t| t.fps))),
     );
     row
+}
+
+/// The columns of an [`Interval`], after the run's and the row's own.
+const INTERVAL: [&str; 17] = [
+    "accesses",
+    "read_misses",
+    "write_misses",
+    "rt_fills_rrpv3",
+    "rt_fills_rrpv2",
+    "rt_fills_rrpv1",
+    "rt_fills_rrpv0",
+    "tex_fills_rrpv3",
+    "tex_fills_rrpv2",
+    "tex_fills_rrpv1",
+    "tex_fills_rrpv0",
+    "z_fills_rrpv3",
+    "z_fills_rrpv2",
+    "z_fills_rrpv1",
+    "z_fills_rrpv0",
+    "rt_consumed",
+    "rt_fills_at_max",
+];
+
+/// An interval's cells, in [`INTERVAL`]'s order. RRPV bands are named as
+/// two-bit RRPVs (the band below the largest is `rrpv2`, ...), which they
+/// are for every policy that keeps a timeline by default.
+fn interval_cells(i: &Interval) -> impl Iterator<Item = String> + '_ {
+    [i.accesses, i.read_misses, i.write_misses]
+        .into_iter()
+        .chain(i.rt_fills_by_rrpv)
+        .chain(i.tex_fills_by_rrpv)
+        .chain(i.z_fills_by_rrpv)
+        .chain([i.rt_consumed])
+        .map(|n| n.to_string())
+        .chain([i.rt_fills_at_max().to_string()])
+}
+
+/// The policy counters a timeline names, in a fixed set of columns: those
+/// of every timeline of the report, empty where a policy has no such one.
+fn state_names(report: &GspcReport) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for n in report.timelines.iter().flat_map(|t| &t.state) {
+        if !names.contains(&n.as_str()) {
+            names.push(n);
+        }
+    }
+    names
+}
+
+fn state_cells<'a>(
+    t: &'a Timeline,
+    names: &'a [&str],
+    values: &'a [f64],
+) -> impl Iterator<Item = String> + 'a {
+    names.iter().map(move |n| {
+        t.state
+            .iter()
+            .position(|s| s == n)
+            .and_then(|i| values.get(i))
+            .map_or(String::new(), |v| v.to_string())
+    })
+}
+
+/// One row per pass of every timeline: the pass's totals, and the
+/// policy's counters at its end and on average over it.
+fn passes(report: &GspcReport) -> Vec<Vec<String>> {
+    let names = state_names(report);
+    let head = ["policy", "size", "frame", "pass", "kind", "points"]
+        .into_iter()
+        .chain(INTERVAL)
+        .map(String::from)
+        .chain(names.iter().map(|n| format!("{n}_end")))
+        .chain(names.iter().map(|n| format!("{n}_mean")));
+    let mut rows = vec![head.collect()];
+    for t in &report.timelines {
+        for s in &t.passes {
+            let row = [t.policy.clone(), t.size.to_string(), s.frame.to_string()]
+                .into_iter()
+                .chain([s.name.clone(), s.kind.clone(), s.points.to_string()])
+                .chain(interval_cells(&s.totals))
+                .chain(state_cells(t, &names, &s.state_end))
+                .chain(state_cells(t, &names, &s.state_mean));
+            rows.push(row.collect());
+        }
+    }
+    rows
+}
+
+/// One row per point of every timeline.
+fn timeline(report: &GspcReport) -> Vec<Vec<String>> {
+    let names = state_names(report);
+    let head = ["policy", "size", "frame", "pass", "at"]
+        .into_iter()
+        .chain(INTERVAL)
+        .map(String::from)
+        .chain(names.iter().map(|n| n.to_string()));
+    let mut rows = vec![head.collect()];
+    for t in &report.timelines {
+        for p in &t.points {
+            let pass = t
+                .passes
+                .get(p.pass as usize)
+                .map_or("", |s| s.name.as_str());
+            let row = [t.policy.clone(), t.size.to_string(), p.frame.to_string()]
+                .into_iter()
+                .chain([pass.to_string(), p.at.to_string()])
+                .chain(interval_cells(&p.interval))
+                .chain(state_cells(t, &names, &p.state));
+            rows.push(row.collect());
+        }
+    }
+    rows
 }
 
 fn stream_mix(report: &GspcReport) -> Vec<Vec<String>> {
@@ -214,11 +336,15 @@ mod tests {
         let rows = read(&dir.path().join("policies.csv"))?;
         assert_eq!(rows.len(), 1 + r.policies.len());
         let header = &rows[0];
-        assert_eq!(header.len(), 17 + r.timing_configs.len());
+        assert_eq!(header.len(), 20 + r.timing_configs.len());
         assert_eq!(header[0], "policy");
         assert_eq!(header[4], "misses_vs_drrip");
-        assert_eq!(header[16], "fps_vs_drrip");
-        assert_eq!(header[17], "fps_ddr3-1867");
+        assert_eq!(
+            header[5..8],
+            ["read_misses", "write_misses", "read_misses_vs_drrip"]
+        );
+        assert_eq!(header[19], "fps_vs_drrip");
+        assert_eq!(header[20], "fps_ddr3-1867");
         assert!(rows.iter().all(|row| row.len() == header.len()));
         assert_eq!(rows[1][0], r.policies[0].policy);
         assert_eq!(rows[1][3], r.policies[0].misses.to_string());
@@ -244,12 +370,43 @@ mod tests {
     }
 
     #[test]
+    fn passes_and_timeline_csv_have_a_row_per_pass_and_point() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let passes = read(&dir.path().join("passes.csv"))?;
+        let head = &passes[0];
+        assert_eq!(
+            head[..6],
+            ["policy", "size", "frame", "pass", "kind", "points"]
+        );
+        // The counters of every timeline, at the end and on average.
+        for c in ["prod_end", "cons_end", "psel_end", "prod_mean", "psel_mean"] {
+            assert!(head.iter().any(|h| h == c), "{c}");
+        }
+        assert_eq!(passes.len(), 1 + 2 * 4);
+        assert!(passes.iter().all(|row| row.len() == head.len()));
+        let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+        let gspc_lighting = &passes[2];
+        assert_eq!(gspc_lighting[3], "lighting & <fog>");
+        assert_eq!(gspc_lighting[col("accesses")], "2000");
+        // DRRIP has no PROD: an empty cell, not a zero.
+        let drrip = passes.iter().find(|row| row[0] == "drrip").unwrap();
+        assert_eq!(drrip[col("prod_end")], "");
+        assert_eq!(drrip[col("psel_end")], "7");
+        let points = read(&dir.path().join("timeline.csv"))?;
+        assert_eq!(points.len(), 1 + 2 * 8);
+        assert_eq!(points[1][..5], ["gspc", "8388608", "0", "gbuffer", "1000"]);
+        Ok(())
+    }
+
+    #[test]
     fn unmeasured_values_are_empty_cells() -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         write_all(&report(), dir.path())?;
         let rows = read(&dir.path().join("policies.csv"))?;
         let opt = rows.iter().find(|r| r[0] == "opt").context("no opt row")?;
-        assert_eq!(opt[12], "");
+        assert_eq!(opt[15], "");
         let epochs = read(&dir.path().join("opt_epochs.csv"))?;
         assert_eq!(epochs.len(), 1 + 8);
         assert_eq!(epochs[4][1], "E>=3");

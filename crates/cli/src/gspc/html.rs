@@ -8,7 +8,6 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::plots::FIGURES;
 use super::{find, main_size, paper_fps, policy_names, PAPER_SIZE};
 use crate::report::html::{
     cell, esc, figures_section, head, paper_cell, ratio, scene, seconds_table, section, strings,
@@ -34,10 +33,8 @@ pub fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
     h += &t_table(r);
     h += &fps_table(r);
     h += &frames_table(r);
-    h += &figures_section(figures, |file| {
-        let fig = FIGURES.iter().find(|f| f.file == file)?;
-        Some((fig.title, fig.caption))
-    });
+    h += &passes_table(r);
+    h += &figures_section(figures, super::plots::about);
     h += &seconds_table(&r.seconds);
     h += TAIL;
     h
@@ -122,6 +119,7 @@ fn misses_table(r: &GspcReport) -> String {
         let l = format_size(s);
         head.push(format!("misses {l}"));
         head.push(format!("vs DRRIP {l}"));
+        head.push(format!("read misses vs DRRIP {l}"));
     }
     head.push("paper (8 MB)".into());
     let rows = policy_names(r).into_iter().map(|policy| {
@@ -130,13 +128,87 @@ fn misses_table(r: &GspcReport) -> String {
             let p = find(r, policy, s);
             row.push(cell(p.map(|p| thousands(p.misses))));
             row.push(cell(p.map(|p| ratio(p.misses_vs_drrip))));
+            row.push(cell(p.map(|p| ratio(p.read_misses_vs_drrip))));
         }
         row.push(paper_cell(
             paper::lookup(paper::MISSES_VS_DRRIP, policy).map(ratio),
         ));
         row
     });
-    section("LLC misses normalised to DRRIP", &head, rows)
+    section(
+        "LLC misses normalised to DRRIP (read misses fetch from memory; write misses are \
+         whole lines written back by the render caches and fetch nothing)",
+        &head,
+        rows,
+    )
+}
+
+/// The passes of GSPC's timeline (or the first one's): what each pass
+/// costs every run with a timeline, and what GSPC learned and did in it.
+fn passes_table(r: &GspcReport) -> String {
+    let Some(g) = r
+        .timelines
+        .iter()
+        .find(|t| t.policy == "gspc")
+        .or(r.timelines.first())
+    else {
+        return String::new();
+    };
+    let state = |name: &str| g.state.iter().position(|n| n == name);
+    let (prod, cons) = (state("prod"), state("cons"));
+    let mut head = strings(&["#", "frame", "pass", "kind", "accesses"]);
+    for t in &r.timelines {
+        head.push(format!("{} read misses", t.policy));
+        head.push(format!("{} write misses", t.policy));
+    }
+    head.extend(
+        [
+            "RT fills",
+            "at RRPV 3",
+            "at RRPV 2",
+            "at RRPV 0",
+            "RT consumed",
+            "PROD mean",
+            "CONS mean",
+        ]
+        .map(|c| format!("{} {c}", g.policy)),
+    );
+    let rows = g.passes.iter().enumerate().map(|(k, s)| {
+        let mut row = vec![
+            text(&(k + 1).to_string()),
+            text(&s.frame.to_string()),
+            text(&s.name),
+            text(&s.kind),
+            cell(Some(thousands(s.totals.accesses))),
+        ];
+        for t in &r.timelines {
+            let same = t
+                .passes
+                .get(k)
+                .filter(|o| o.name == s.name && o.frame == s.frame);
+            row.push(cell(same.map(|o| thousands(o.totals.read_misses))));
+            row.push(cell(same.map(|o| thousands(o.totals.write_misses))));
+        }
+        let fills = s.totals.rt_fills_by_rrpv;
+        let all: u64 = fills.iter().sum();
+        row.push(cell(Some(thousands(all))));
+        for band in [0, 1, 3] {
+            row.push(cell(
+                (all > 0).then(|| percent(fills[band] as f64 / all as f64)),
+            ));
+        }
+        row.push(cell(Some(thousands(s.totals.rt_consumed))));
+        for k in [prod, cons] {
+            row.push(cell(k.map(|k| format!("{:.0}", s.state_mean[k]))));
+        }
+        row
+    });
+    let title = format!(
+        "Pass by pass at {} (timelines, every {} accesses)",
+        format_size(g.size),
+        thousands(g.step)
+    );
+    section(&title, &head, rows)
 }
 
 /// Ours at the main size beside the paper's Figure 5 (and GSPC's RT rate).

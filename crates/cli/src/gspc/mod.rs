@@ -66,6 +66,7 @@ pub(crate) mod test_report {
         Epochs, FrameMean, FrameResult, GspcReport, HitRates, OptEpochs, PolicyResult, StreamShare,
         TPoint, Timing, TimingConfig,
     };
+    use gfxcache_llc::study::timeline::{Interval, PassSpan, Timeline, TimelinePoint};
 
     pub const MIB: u64 = 1024 * 1024;
 
@@ -118,6 +119,66 @@ pub(crate) mod test_report {
                 about: "faster DRAM <fast>".into(),
             }],
             seconds: BTreeMap::from([("simulate".to_string(), 1.25)]),
+            timelines: vec![
+                timeline("gspc", &["prod", "cons"]),
+                timeline("drrip", &["psel"]),
+            ],
+        }
+    }
+
+    /// Two frames of two passes (`gbuffer`, `lighting & <fog>`), two
+    /// points each.
+    fn timeline(policy: &str, state: &[&str]) -> Timeline {
+        let mut passes = Vec::new();
+        let mut points = Vec::new();
+        for frame in 0..2u32 {
+            for (k, name) in ["gbuffer", "lighting & <fog>"].iter().enumerate() {
+                let first_point = points.len() as u32;
+                let mut totals = Interval::default();
+                for _ in 0..2 {
+                    let n = points.len() as u64;
+                    let interval = Interval {
+                        accesses: 1000,
+                        read_misses: 100 * k as u64 + n,
+                        write_misses: 200 * (1 - k as u64),
+                        rt_fills_by_rrpv: [150 * (1 - k as u64), 30, 0, 20],
+                        tex_fills_by_rrpv: [0, 10, 0, 5],
+                        z_fills_by_rrpv: [1, 2, 3, 4],
+                        rt_consumed: 50 * k as u64,
+                    };
+                    totals.accesses += interval.accesses;
+                    totals.read_misses += interval.read_misses;
+                    points.push(TimelinePoint {
+                        frame,
+                        pass: passes.len() as u32,
+                        at: 1000 * (n + 1),
+                        state: state
+                            .iter()
+                            .enumerate()
+                            .map(|(i, _)| (n * 10 + i as u64) as f64)
+                            .collect(),
+                        interval,
+                    });
+                }
+                passes.push(PassSpan {
+                    frame,
+                    name: name.to_string(),
+                    kind: "gbuffer".into(),
+                    first_point,
+                    points: 2,
+                    totals,
+                    state_end: vec![7.0; state.len()],
+                    state_mean: vec![5.0; state.len()],
+                });
+            }
+        }
+        Timeline {
+            policy: policy.into(),
+            size: 8 * MIB,
+            step: 1000,
+            state: state.iter().map(|s| s.to_string()).collect(),
+            passes,
+            points,
         }
     }
 
@@ -169,6 +230,9 @@ pub(crate) mod test_report {
             accesses: 1_000_000,
             misses,
             misses_vs_drrip: vs,
+            read_misses: misses * 3 / 4,
+            write_misses: misses - misses * 3 / 4,
+            read_misses_vs_drrip: vs,
             hit_rate,
             tex_hits_inter: 90_000,
             tex_hits_intra: 80_000,
@@ -238,8 +302,14 @@ mod tests {
             "opt_epochs.csv",
         ]
         .into_iter()
-        .chain(["t_sensitivity.csv", "index.html"])
+        .chain([
+            "t_sensitivity.csv",
+            "passes.csv",
+            "timeline.csv",
+            "index.html",
+        ])
         .chain(plots::FIGURES.iter().map(|f| f.file))
+        .chain(plots::TIMELINE_FIGURES.iter().map(|f| f.file))
         {
             assert!(
                 names.iter().any(|n| n == expected),

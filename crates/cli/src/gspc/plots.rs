@@ -11,9 +11,11 @@ use super::{find, main_size, paper_fps, FPS_POLICIES, ISO_OVERHEAD, PAPER_SIZE};
 use super::{REUSE_POLICIES, TABLE6};
 use crate::report::bars::{Panel, Unit};
 use crate::report::figure::{write_figures, Figure};
+use crate::report::series::SeriesPanel;
 use gfxcache_cache::format_size;
 use gfxcache_llc::study::paper;
 use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
+use gfxcache_llc::study::timeline::{Interval, Timeline};
 
 /// Every figure, in the paper's order.
 pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
@@ -85,10 +87,108 @@ pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
     },
 ];
 
+/// What the timelines show: why a policy wins or loses, pass by pass.
+pub const TIMELINE_FIGURES: &[Figure<GspcReport, SeriesPanel>] = &[Figure {
+    file: "timeline_gspc.svg",
+    title: "What GSPC learns along the frame",
+    caption: "Along the trace (x: LLC accesses; grey lines: pass starts, numbered as in the pass table; black: frame ends): GSPC's PROD and CONS summed over the banks, with 8 and 16 times CONS, the thresholds a render-target fill is compared with (PROD above 16 CONS: RRPV 3; above 8 CONS: RRPV 2; else 0); the share of each interval's render-target fills inserted at each RRPV; and read misses per 1000 accesses of the runs with a timeline.",
+    build: timeline_gspc,
+}];
+
 /// Writes every figure that has something to show into `dir`; returns the
-/// paths written, in the paper's order.
+/// paths written, in the paper's order, the timelines last.
 pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    write_figures(report, FIGURES, dir)
+    let mut written = write_figures(report, FIGURES, dir)?;
+    written.extend(write_figures(report, TIMELINE_FIGURES, dir)?);
+    Ok(written)
+}
+
+/// The title and caption of the figure written to `file`.
+pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
+    crate::report::figure::about(FIGURES, file)
+        .or_else(|| crate::report::figure::about(TIMELINE_FIGURES, file))
+}
+
+// ---- The timelines -----------------------------------------------------
+
+fn timeline<'a>(r: &'a GspcReport, policy: &str) -> Option<&'a Timeline> {
+    r.timelines.iter().find(|t| t.policy == policy)
+}
+
+/// Millions of accesses at each point of `t`, with `y` of the point.
+fn along(t: &Timeline, y: impl Fn(usize) -> Option<f64>) -> Vec<(f64, f64)> {
+    (0..t.points.len())
+        .filter_map(|i| y(i).map(|v| (t.points[i].at as f64 / 1e6, v)))
+        .collect()
+}
+
+/// Pass starts (numbered from 1, as the page's pass table) and frame ends.
+fn marks(t: &Timeline) -> (Vec<(f64, String)>, Vec<f64>) {
+    let start = |k: usize| {
+        let first = t.passes[k].first_point as usize;
+        let before = first.checked_sub(1).map_or(0, |i| t.points[i].at);
+        before as f64 / 1e6
+    };
+    let passes = (0..t.passes.len())
+        .map(|k| (start(k), (k + 1).to_string()))
+        .collect();
+    let frames = (1..t.passes.len())
+        .filter(|&k| t.passes[k].frame != t.passes[k - 1].frame)
+        .map(start)
+        .collect();
+    (passes, frames)
+}
+
+fn timeline_gspc(r: &GspcReport) -> Vec<SeriesPanel> {
+    let Some(g) = timeline(r, "gspc") else {
+        return Vec::new();
+    };
+    let x = "LLC accesses (millions)";
+    let state = |name: &str| g.state.iter().position(|n| n == name);
+    let (marks, frames) = marks(g);
+    let mut counters = SeriesPanel::new("GSPC's PROD and CONS, summed over the banks", x, "count");
+    if let (Some(prod), Some(cons)) = (state("prod"), state("cons")) {
+        let s = |k: usize, times: f64| along(g, |i| Some(g.points[i].state[k] * times));
+        counters = counters
+            .series("PROD", 0, s(prod, 1.0))
+            .series("CONS", 1, s(cons, 1.0))
+            .series("8 CONS", 2, s(cons, 8.0))
+            .series("16 CONS", 3, s(cons, 16.0));
+    }
+    let share = |t: &Timeline, band: usize| {
+        along(t, |i| {
+            let iv: &Interval = &t.points[i].interval;
+            let fills: u64 = iv.rt_fills_by_rrpv.iter().sum();
+            (fills > 0).then(|| 100.0 * iv.rt_fills_by_rrpv[band] as f64 / fills as f64)
+        })
+    };
+    let mut rrpv = SeriesPanel::new(
+        "Render-target fills by insertion RRPV",
+        x,
+        "% of the interval's RT fills",
+    )
+    .series("GSPC at RRPV 3", 0, share(g, 0))
+    .series("GSPC at RRPV 2", 1, share(g, 1))
+    .series("GSPC at RRPV 0", 2, share(g, 3));
+    if let Some(d) = timeline(r, "drrip") {
+        rrpv = rrpv.series("DRRIP at RRPV 3", 3, share(d, 0));
+    }
+    let mut misses = SeriesPanel::new(
+        "Read misses per 1000 LLC accesses",
+        x,
+        "read misses / 1000 accesses",
+    );
+    for (k, t) in r.timelines.iter().enumerate() {
+        let per_k = along(t, |i| {
+            let iv = &t.points[i].interval;
+            (iv.accesses > 0).then(|| 1000.0 * iv.read_misses as f64 / iv.accesses as f64)
+        });
+        misses = misses.series(t.policy.as_str(), k, per_k);
+    }
+    [counters, rrpv, misses]
+        .into_iter()
+        .map(|p| p.marks(marks.clone(), frames.clone()))
+        .collect()
 }
 
 // ---- The figures -------------------------------------------------------
@@ -431,12 +531,39 @@ mod tests {
     fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         let written = write_all(&report(), dir.path())?;
-        assert_eq!(written.len(), FIGURES.len());
-        for fig in FIGURES {
-            let text = svg(dir.path(), fig.file)?;
-            assert!(text.starts_with("<svg"), "{} is not an SVG", fig.file);
-            assert!(text.contains(fig.title), "{} lacks its title", fig.file);
+        assert_eq!(written.len(), FIGURES.len() + TIMELINE_FIGURES.len());
+        let files = FIGURES
+            .iter()
+            .map(|f| (f.file, f.title))
+            .chain(TIMELINE_FIGURES.iter().map(|f| (f.file, f.title)));
+        for (file, title) in files {
+            let text = svg(dir.path(), file)?;
+            assert!(text.starts_with("<svg"), "{file} is not an SVG");
+            assert!(text.contains(title), "{file} lacks its title");
         }
+        Ok(())
+    }
+
+    #[test]
+    fn the_timeline_shows_prod_cons_rrpvs_and_read_misses() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        write_all(&report(), dir.path())?;
+        let text = svg(dir.path(), "timeline_gspc.svg")?;
+        for label in [
+            "PROD",
+            "16 CONS",
+            "GSPC at RRPV 3",
+            "DRRIP at RRPV 3",
+            "drrip",
+        ] {
+            assert!(text.contains(&format!("\n{label}\n")), "{label} missing");
+        }
+        // No GSPC timeline, no figure.
+        let mut r = report();
+        r.timelines.retain(|t| t.policy != "gspc");
+        let dir = tempfile::tempdir()?;
+        let written = write_all(&r, dir.path())?;
+        assert!(!written.iter().any(|p| p.ends_with("timeline_gspc.svg")));
         Ok(())
     }
 

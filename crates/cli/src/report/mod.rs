@@ -12,6 +12,7 @@ pub mod bars;
 pub mod curves;
 pub mod figure;
 pub mod html;
+pub mod series;
 pub mod staged;
 pub mod suite;
 

@@ -10,6 +10,7 @@ use gfxcache_trace::{Stream, TraceMeta};
 
 use super::report::*;
 use super::runs::T_VALUES;
+use super::timeline::{MissKinds, Timeline};
 use super::{GspcConfig, Run};
 
 /// A finished run, over the frames the study counts.
@@ -18,6 +19,7 @@ struct Done {
     size: u64,
     stats: Stats,
     reuse: Reuse,
+    misses: MissKinds,
     /// Each counted frame's timing, by machine.
     timing: BTreeMap<&'static str, Vec<FrameTiming>>,
     /// Each counted frame's counts, with the frame's index in the trace.
@@ -25,6 +27,7 @@ struct Done {
     report: Vec<(&'static str, f64)>,
     /// What the policy makes of the geometry that its name does not say.
     notes: Vec<String>,
+    timeline: Option<Timeline>,
 }
 
 impl Done {
@@ -34,12 +37,14 @@ impl Done {
         let before = warmup.checked_sub(1).map(|i| &r.frames[i]);
         let (zero, no_reuse) = (Stats::default(), Reuse::default());
         let base = before.map_or(&zero, |f| &f.stats);
-        let (stats, reuse) = match r.frames.last() {
+        let no_misses = MissKinds::default();
+        let (stats, reuse, misses) = match r.frames.last() {
             Some(last) => (
                 last.stats.since(base),
                 last.reuse.since(before.map_or(&no_reuse, |f| &f.reuse)),
+                last.misses.since(before.map_or(&no_misses, |f| &f.misses)),
             ),
-            None => (zero.clone(), no_reuse.clone()),
+            None => (zero.clone(), no_reuse.clone(), no_misses),
         };
         let counted = &r.frames[warmup.min(r.frames.len())..];
         let mut frames = Vec::with_capacity(counted.len());
@@ -61,8 +66,10 @@ impl Done {
             notes: r.cache.notes().to_vec(),
             stats,
             reuse,
+            misses,
             timing,
             frames,
+            timeline: r.timeline_done,
         }
     }
 }
@@ -76,7 +83,8 @@ pub(super) fn report(
 ) -> GspcReport {
     let frames = runs.first().map_or(0, |r| r.frames.len()) as u32;
     let warmup = setup.warmup as usize;
-    let done: Vec<Done> = runs.into_iter().map(|r| Done::of(r, warmup)).collect();
+    let mut done: Vec<Done> = runs.into_iter().map(|r| Done::of(r, warmup)).collect();
+    let timelines = done.iter_mut().filter_map(|d| d.timeline.take()).collect();
     let find = |spec: &str, size: u64| done.iter().find(|d| d.spec == spec && d.size == size);
     let main = setup.sizes[0];
     let policies = done
@@ -130,6 +138,7 @@ pub(super) fn report(
         frames,
         warmup: setup.warmup,
         warnings: warnings(&done),
+        timelines,
         timing_configs: setup
             .machines
             .iter()
@@ -165,6 +174,7 @@ fn policy_result<'a>(d: &Done, find: impl Fn(&str) -> Option<&'a Done>) -> Polic
     let total = d.stats.total();
     let drrip = find("drrip");
     let drrip_misses = drrip.map_or(0, |b| b.stats.total().misses);
+    let drrip_reads = drrip.map_or(0, |b| b.misses.read_total());
     let fps_base = find(fps_baseline(&d.spec));
     let at_max = |s: Stream| d.reuse.has_rrpv.then(|| d.reuse.fills_at_max_fraction(s));
     let timing: BTreeMap<String, Timing> = d
@@ -201,6 +211,9 @@ fn policy_result<'a>(d: &Done, find: impl Fn(&str) -> Option<&'a Done>) -> Polic
         accesses: total.accesses,
         misses: total.misses,
         misses_vs_drrip: ratio(total.misses as f64, drrip_misses as f64),
+        read_misses: d.misses.read_total(),
+        write_misses: d.misses.write_total(),
+        read_misses_vs_drrip: ratio(d.misses.read_total() as f64, drrip_reads as f64),
         hit_rate: hit_rates(&d.stats),
         tex_hits_inter: d.reuse.tex_hits_inter,
         tex_hits_intra: d.reuse.tex_hits_intra,

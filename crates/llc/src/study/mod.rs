@@ -17,6 +17,8 @@
 //! - [`machine`]: the machines the frame time is computed on.
 //! - [`report`]: the result, one serde document.
 //! - [`paper`]: the paper's published averages, shown beside ours.
+//! - [`timeline`]: what chosen runs learned pass by pass (GSPC's PROD and
+//!   CONS, the RRPVs of render-target fills), sampled along the frame.
 //! - [`mean`]: the mean of the reports of a suite's scenes
 //!   ([`gfxcache_cache::suite::SuiteMean`]), as the paper averages its
 //!   applications.
@@ -28,6 +30,7 @@ pub mod paper;
 pub mod report;
 pub mod runs;
 mod timed;
+pub mod timeline;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,6 +45,7 @@ use gfxcache_trace::TraceError;
 pub use machine::{machines, Machine};
 pub use mean::GspcMean;
 pub use report::GspcReport;
+pub use timeline::TimelineConfig;
 
 use runs::{main_specs, other_specs};
 use timed::Run;
@@ -60,6 +64,8 @@ pub struct GspcConfig {
     /// from frame `warmup` on (the caches stay warm from frame to frame;
     /// each frame is timed on its own).
     pub warmup: u32,
+    /// The runs at the main size that keep a timeline.
+    pub timeline: TimelineConfig,
     pub threads: Threads,
 }
 
@@ -126,6 +132,20 @@ impl GspcConfig {
                     gfxcache_cache::format_size(size)
                 )));
             }
+        }
+        let main = main_specs();
+        for p in &self.timeline.policies {
+            if !main.contains(p) {
+                return Err(StudyError::Config(format!(
+                    "timeline of {p}: not a run of the study (one of {})",
+                    main.join(", ")
+                )));
+            }
+        }
+        if self.timeline.step == 0 {
+            return Err(StudyError::Config(
+                "a timeline step of 0 accesses: expected at least 1".into(),
+            ));
         }
         Ok(())
     }
@@ -234,7 +254,12 @@ fn plan(config: &GspcConfig, env: &Env) -> Result<Vec<Run>, StudyError> {
                         })
                 })
                 .collect::<Result<_, _>>()?;
-            runs.push(Run::new(spec, size, cache, timers));
+            let run = Run::new(spec, size, cache, timers);
+            runs.push(if i == 0 && config.timeline.policies.contains(s) {
+                run.with_timeline(config.timeline.step)
+            } else {
+                run
+            });
         }
     }
     Ok(runs)

@@ -38,6 +38,8 @@ pub struct GspcReport {
     /// too), e.g. a trace without stream tags.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What the chosen runs learned pass by pass ([`super::timeline`]).
+    pub timelines: Vec<super::timeline::Timeline>,
     /// The timing configurations FPS was computed under, by name.
     pub timing_configs: Vec<TimingConfig>,
     /// Wall-clock seconds each phase took.
@@ -71,6 +73,12 @@ pub struct PolicyResult {
     pub misses: u64,
     /// `misses` over the misses of `drrip` at the same size (Figures 12, 14).
     pub misses_vs_drrip: f64,
+    /// `misses` split into reads, which fetch the block from memory, and
+    /// writes (the render caches write whole lines back, so a write miss
+    /// fetches nothing); `read_misses` over DRRIP's read misses.
+    pub read_misses: u64,
+    pub write_misses: u64,
+    pub read_misses_vs_drrip: f64,
     pub hit_rate: HitRates,
     /// Texture hits on render-target lines (RT -> TEX) and all others (Figure 6).
     pub tex_hits_inter: u64,

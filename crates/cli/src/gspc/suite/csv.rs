@@ -53,6 +53,9 @@ fn mean_row(r: &GspcSuite, m: &PolicyMean) -> Vec<String> {
         m.accesses,
         m.misses,
         m.misses_vs_drrip,
+        m.read_misses,
+        m.write_misses,
+        m.read_misses_vs_drrip,
         h.tex,
         h.rt,
         h.z,
@@ -179,8 +182,8 @@ mod tests {
         let expected = (misses(&rows[1]) + misses(&rows[1 + runs])) / 2.0;
         assert!((misses(mean) - expected).abs() < 1e-9);
         // The header's timing column is filled in the mean's row too.
-        assert_eq!(rows[0][18], "fps_ddr3-1867");
-        assert!(!mean[18].is_empty());
+        assert_eq!(rows[0][21], "fps_ddr3-1867");
+        assert!(!mean[21].is_empty());
         Ok(())
     }
 

@@ -1,0 +1,194 @@
+//! Series over time: values sampled along a trace (a point every few
+//! thousand accesses), one line per series, with the moments the trace
+//! changes phase (pass starts, frame ends) marked as numbered vertical
+//! lines so that a reader can look each number up in the page's table.
+
+use std::ops::Range;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::bars::OURS;
+use super::figure::{chart_builder, draw_legend, Plot};
+
+struct Series {
+    name: String,
+    colour: usize,
+    /// (x, y), by increasing x.
+    points: Vec<(f64, f64)>,
+}
+
+/// One chart of series over a common x axis.
+pub struct SeriesPanel {
+    subtitle: String,
+    x_label: String,
+    y_label: String,
+    series: Vec<Series>,
+    /// Where a phase begins, and its label (short: a number).
+    marks: Vec<(f64, String)>,
+    /// Where a bigger phase (a frame) ends.
+    strong_marks: Vec<f64>,
+}
+
+/// Wide enough to tell a few hundred points and a few dozen marks apart,
+/// narrow enough for a page.
+const WIDTH: u32 = 960;
+
+impl SeriesPanel {
+    pub fn new(subtitle: &str, x_label: &str, y_label: &str) -> SeriesPanel {
+        SeriesPanel {
+            subtitle: subtitle.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            series: Vec::new(),
+            marks: Vec::new(),
+            strong_marks: Vec::new(),
+        }
+    }
+
+    /// A line in palette colour `colour`; non-finite values are left out,
+    /// and a series with no point is not kept.
+    pub fn series(
+        mut self,
+        name: impl Into<String>,
+        colour: usize,
+        points: Vec<(f64, f64)>,
+    ) -> SeriesPanel {
+        let points: Vec<(f64, f64)> = points
+            .into_iter()
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .collect();
+        if !points.is_empty() {
+            self.series.push(Series {
+                name: name.into(),
+                colour,
+                points,
+            });
+        }
+        self
+    }
+
+    /// Numbered phase starts at `marks`, and frame ends at `strong`.
+    pub fn marks(mut self, marks: Vec<(f64, String)>, strong: Vec<f64>) -> SeriesPanel {
+        self.marks = marks;
+        self.strong_marks = strong;
+        self
+    }
+
+    fn x_range(&self) -> Range<f64> {
+        let xs = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0));
+        let hi = xs.fold(0.0f64, f64::max);
+        0.0..if hi > 0.0 { hi } else { 1.0 }
+    }
+
+    /// From 0 to past the largest value, with room for the legend and the
+    /// marks' labels.
+    fn y_range(&self) -> Range<f64> {
+        let ys = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1));
+        let hi = ys.fold(0.0f64, f64::max);
+        let hi = if hi > 0.0 { hi } else { 1.0 };
+        0.0..hi * (1.2 + 0.08 * self.series.len() as f64)
+    }
+}
+
+impl Plot for SeriesPanel {
+    fn prune(&mut self) -> bool {
+        !self.series.is_empty()
+    }
+
+    fn width(&self) -> u32 {
+        WIDTH
+    }
+
+    fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
+        let (xr, yr) = (self.x_range(), self.y_range());
+        let mut chart =
+            chart_builder(area, &self.subtitle, 40).build_cartesian_2d(xr.clone(), yr.clone())?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(self.x_label.as_str())
+            .y_desc(self.y_label.as_str())
+            .max_light_lines(1)
+            .label_style(("sans-serif", 14))
+            .draw()?;
+        let top = yr.end;
+        let light = RGBColor(200, 200, 200);
+        chart.draw_series(
+            self.marks
+                .iter()
+                .map(|(x, _)| PathElement::new(vec![(*x, 0.0), (*x, top)], light.stroke_width(1))),
+        )?;
+        chart.draw_series(
+            self.strong_marks
+                .iter()
+                .map(|x| PathElement::new(vec![(*x, 0.0), (*x, top)], BLACK.stroke_width(2))),
+        )?;
+        // A label per mark, just right of its line near the top, unless it
+        // would sit on the previous one.
+        let min_gap = (xr.end - xr.start) * 14.0 / f64::from(WIDTH);
+        let mut last = f64::NEG_INFINITY;
+        let font = ("sans-serif", 10).into_font().color(&RGBColor(90, 90, 90));
+        let mut labels = Vec::new();
+        for (x, label) in &self.marks {
+            if *x - last >= min_gap {
+                labels.push(Text::new(label.clone(), (*x, top * 0.985), font.clone()));
+                last = *x;
+            }
+        }
+        chart.draw_series(labels)?;
+        for s in &self.series {
+            let colour = OURS[s.colour % OURS.len()];
+            let style = colour.stroke_width(2);
+            chart
+                .draw_series(std::iter::once(PathElement::new(s.points.clone(), style)))?
+                .label(s.name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        }
+        draw_legend(&mut chart)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::figure::render;
+
+    #[test]
+    fn draws_series_marks_and_legend() -> anyhow::Result<()> {
+        let up: Vec<(f64, f64)> = (0..50).map(|i| (f64::from(i), f64::from(i))).collect();
+        let mut p = SeriesPanel::new("Counters", "accesses", "value")
+            .series("PROD", 0, up.clone())
+            .series("CONS", 1, up.iter().map(|&(x, y)| (x, y / 2.0)).collect())
+            .series("empty", 2, vec![(f64::NAN, 1.0)])
+            .marks(
+                vec![(0.0, "1".into()), (0.1, "2".into()), (25.0, "3".into())],
+                vec![49.0],
+            );
+        assert!(p.prune());
+        assert_eq!(
+            p.series.len(),
+            2,
+            "a series without a finite point is dropped"
+        );
+        let svg = render("Timeline", &[p])?;
+        for text in ["\nPROD\n", "\nCONS\n", "\n1\n", "\n3\n"] {
+            assert!(svg.contains(text), "{text:?} missing");
+        }
+        // Mark 2 is too close to mark 1 to be labelled.
+        assert!(!svg.contains("\n2\n"));
+        Ok(())
+    }
+
+    #[test]
+    fn a_panel_without_series_is_dropped() {
+        assert!(!SeriesPanel::new("t", "x", "y").prune());
+    }
+}
