@@ -40,6 +40,19 @@ pub fn page(r: &GspcSuite, figures: &[PathBuf]) -> String {
             |m| m.misses_vs_drrip,
         );
         let title = format!(
+            "Per scene: LLC read misses over DRRIP's at {} (write misses, whole lines \
+             written back by the render caches, fetch nothing from memory)",
+            format_size(size)
+        );
+        h += &per_scene_table(
+            r,
+            &title,
+            TABLE6,
+            size,
+            |p| p.read_misses_vs_drrip,
+            |m| m.read_misses_vs_drrip,
+        );
+        let title = format!(
             "Per scene: frame rate over DRRIP's at {}",
             format_size(size)
         );

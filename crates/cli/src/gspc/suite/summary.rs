@@ -35,6 +35,14 @@ pub fn text(r: &GspcSuite) -> String {
         (|p| p.misses_vs_drrip, |m| m.misses_vs_drrip),
         |policy| paper::lookup(paper::MISSES_VS_DRRIP, policy),
     );
+    out += &format!("\nLLC read misses over DRRIP's at {at} (write misses fetch nothing)\n");
+    out += &table(
+        r,
+        TABLE6,
+        size,
+        (|p| p.read_misses_vs_drrip, |m| m.read_misses_vs_drrip),
+        |_| None,
+    );
     out += &format!("\nFrame rate over DRRIP's at {at} (baseline machine)\n");
     out += &table(
         r,
@@ -83,7 +91,8 @@ mod tests {
         let s = text(&r);
         assert!(s.contains("desktop suite (2 scenes: a<1>, b;"), "{s}");
         let rows: Vec<&str> = s.lines().filter(|l| l.starts_with("mean")).collect();
-        assert_eq!(rows.len(), 2, "{s}");
+        assert_eq!(rows.len(), 3, "{s}");
+        assert!(s.contains("LLC read misses over DRRIP's"), "{s}");
         let gspc = find_mean(&r, "gspc+ucd", 8 << 20).unwrap();
         assert!(
             rows[0].contains(&format!("{:.3}", gspc.misses_vs_drrip)),
