@@ -166,7 +166,7 @@ fn the_frame_l2_rebuilds_the_baseline_stages_parameter_buffer_traffic() {
         assert_eq!(s.render_passes, f.passes.len() as u64);
         assert_eq!(s.pb_l2_reads, f.pb.pb_reads);
         assert_eq!(s.pb_l2_writes, f.pb.pb_writes);
-        assert_eq!(s.layout_fallbacks, f.pb.pb_overflow_passes);
+        assert_eq!(s.overflow, f.pb.pb_overflow);
         let tiles = f
             .trace
             .markers

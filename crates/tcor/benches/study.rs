@@ -72,7 +72,7 @@ fn study(c: &mut Criterion) {
         ("4way-drrip-4MiB", Ways::N(4), Replacement::Drrip, 4 << 20),
     ] {
         g.bench_function(name, |bench| {
-            bench.iter(|| sweep::point(&b, &layout, bytes, ways, r).expect("a cache"))
+            bench.iter(|| sweep::point(&b, &layout, bytes, ways, r, 0).expect("a cache"))
         });
     }
     g.finish();

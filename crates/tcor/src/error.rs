@@ -8,8 +8,15 @@ pub use gfxcache_trace::binned::BinningError;
 /// configuration that cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    #[error("tile at traversal position {pos} lists {len} primitives; the baseline PB-Lists layout has room for {max} per tile")]
-    ListTooLong { pos: u32, len: u32, max: u32 },
+    /// PB-Lists (with the baseline's overflow area) would run into
+    /// PB-Attributes.
+    #[error(
+        "PB-Lists of this frame end at {end:#x}, past the PB-Attributes Pointer {attrs_ptr:#x}"
+    )]
+    ListsOverlapAttributes { end: u64, attrs_ptr: u64 },
+    /// A Parameter Buffer layout that cannot be used.
+    #[error("{0}")]
+    Layout(String),
     #[error("{0}")]
     Cache(String),
 }

@@ -74,6 +74,17 @@ impl BaselineConfig {
     }
 }
 
+/// The depth of the Tile Fetcher's output queue by default, in primitives.
+///
+/// The paper puts the Tile Fetcher's primitives "into a FIFO queue for the
+/// Raster Pipeline to consume" (Section II-B) without giving its size. Ours
+/// is the Rasterizer's input FIFO of ATTILA, the cycle-level GPU simulator
+/// of the same UPC department as TEAPOT (which the paper used): the
+/// Triangle Setup FIFO of its default configuration holds 12 triangles
+/// (`src/bgpu/bGPU.ini` of attila-gpu/attila-sim, `[RASTERIZER]
+/// SetupFIFOSize = 12`).
+pub const DEFAULT_OUTPUT_QUEUE_DEPTH: usize = 12;
+
 /// TCOR's Tiling Engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcorConfig {
@@ -81,7 +92,11 @@ pub struct TcorConfig {
     pub list_ways: Ways,
     pub attribute_cache: AttributeCacheConfig,
     pub layout: PbLayout,
-    /// Tile Fetcher output queue depth (0: the Rasterizer consumes at once).
+    /// Primitives the Tile Fetcher's output queue holds for the Rasterizer
+    /// ([`DEFAULT_OUTPUT_QUEUE_DEPTH`] by default). A primitive's
+    /// Attribute Cache line stays locked while it waits there, so no read
+    /// or write can evict it; with 0 the Rasterizer consumes each primitive
+    /// at once and nothing is locked at a replacement.
     pub queue_depth: usize,
 }
 
@@ -93,7 +108,7 @@ impl TcorConfig {
             list_ways: Ways::N(4),
             attribute_cache: AttributeCacheConfig::tcor_48k(),
             layout: PbLayout::interleaved(),
-            queue_depth: 0,
+            queue_depth: DEFAULT_OUTPUT_QUEUE_DEPTH,
         }
     }
 

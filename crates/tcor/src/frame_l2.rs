@@ -41,6 +41,7 @@ use crate::error::ConfigError;
 use crate::frame::{simulate_baseline, simulate_tcor, BaselineConfig, L2Port, TcorConfig};
 use crate::l2::{last_tile, L2Cache, L2Config, L2Stats, LineKind};
 use crate::layout::{PbLayout, Phase, Section, BLOCK_BYTES};
+use crate::overflow::{ListOverflow, OverflowCounts};
 use crate::tile_cache::L2Block;
 
 /// The Tiling Engine whose Parameter Buffer traffic the L2 sees.
@@ -111,6 +112,28 @@ pub struct EngineCounts {
     pub attribute_accesses: u64,
     /// Primitives the Tile Fetcher read (one PMD each).
     pub primitives_fetched: u64,
+    /// Times TCOR's Tile Fetcher stalled on a read because every candidate
+    /// line of the Attribute Cache was locked (its primitive waiting in the
+    /// output queue); 0 for the baseline and with queue depth 0.
+    pub attribute_cache_stalls: u64,
+}
+
+impl EngineCounts {
+    fn add(&mut self, o: &EngineCounts) {
+        self.lists_accesses += o.lists_accesses;
+        self.attribute_accesses += o.attribute_accesses;
+        self.primitives_fetched += o.primitives_fetched;
+        self.attribute_cache_stalls += o.attribute_cache_stalls;
+    }
+
+    fn since(&self, e: &EngineCounts) -> EngineCounts {
+        EngineCounts {
+            lists_accesses: self.lists_accesses - e.lists_accesses,
+            attribute_accesses: self.attribute_accesses - e.attribute_accesses,
+            primitives_fetched: self.primitives_fetched - e.primitives_fetched,
+            attribute_cache_stalls: self.attribute_cache_stalls - e.attribute_cache_stalls,
+        }
+    }
 }
 
 /// A render pass's Parameter Buffer traffic from one Tiling Engine.
@@ -120,16 +143,17 @@ pub struct PassTraffic {
     /// The tiles in traversal order.
     pub(crate) sequence: Vec<TileId>,
     pub counts: EngineCounts,
-    /// The baseline layout could not hold a tile's list (over 1024
-    /// primitives) and the interleaved one was used instead, as the
-    /// renderer does.
-    pub layout_fallback: bool,
+    /// The baseline layout's overflow area in this pass: lists longer than
+    /// their room of 1024 PMDs, and the L2 blocks the engine moved there
+    /// (all zero without such lists, and for the interleaved layout).
+    pub overflow: OverflowCounts,
 }
 
 /// Collects an engine's L2 blocks by phase, with their last tiles.
 struct Collect<'a> {
     binning: &'a Binning,
     layout: PbLayout,
+    overflow: Option<&'a ListOverflow>,
     phase: Phase,
     out: PassTraffic,
 }
@@ -140,8 +164,11 @@ impl L2Port for Collect<'_> {
             block: b.block,
             write: b.write,
             section: b.section,
-            last_tile: last_tile(self.binning, &self.layout, &b),
+            last_tile: last_tile(self.binning, &self.layout, self.overflow, &b),
         };
+        if let Some(o) = self.overflow {
+            self.out.overflow.l2_blocks += u64::from(o.contains(b.block * BLOCK_BYTES));
+        }
         match self.phase {
             Phase::Build => self.out.build.push(blk),
             Phase::Fetch(pos) => self.out.fetch.push((pos, blk)),
@@ -156,46 +183,46 @@ impl L2Port for Collect<'_> {
 impl PassTraffic {
     /// Replays render pass `b` through `engine`.
     pub fn new(b: &Binning, engine: &TilingEngine) -> Result<PassTraffic, ConfigError> {
-        let mut engine = *engine;
-        let mut fallback = false;
-        if let TilingEngine::Baseline(c) = &mut engine {
-            if c.layout.check(b).is_err() {
-                c.layout = PbLayout::interleaved();
-                fallback = true;
-            }
-        }
-        let layout = match &engine {
+        let layout = match engine {
             TilingEngine::Baseline(c) => c.layout,
             TilingEngine::Tcor(c) => c.layout,
         };
+        layout.check(b)?;
+        let overflow = ListOverflow::new(&layout, b);
         let mut port = Collect {
             binning: b,
             layout,
+            overflow: overflow.as_ref(),
             phase: Phase::Build,
             out: PassTraffic {
                 build: Vec::new(),
                 fetch: Vec::new(),
                 sequence: b.sequence().to_vec(),
                 counts: EngineCounts::default(),
-                layout_fallback: fallback,
+                overflow: OverflowCounts::of_pass(
+                    &overflow
+                        .as_ref()
+                        .map(ListOverflow::usage)
+                        .unwrap_or_default(),
+                    0,
+                ),
             },
         };
         let attribute_accesses = b.total_attributes()
             + (0..b.primitives())
                 .map(|p| u64::from(b.attributes(p)) * b.uses(p).len() as u64)
                 .sum::<u64>();
-        let lists_accesses = match &engine {
+        let (lists_accesses, stalls) = match engine {
             TilingEngine::Baseline(c) => {
-                simulate_baseline(b, c, &mut port)?
-                    .tile_cache
-                    .pb_lists
-                    .accesses
+                let s = simulate_baseline(b, c, &mut port)?;
+                (s.tile_cache.pb_lists.accesses, 0)
             }
             TilingEngine::Tcor(c) => {
-                simulate_tcor(b, c, &mut port)?
-                    .primitive_list_cache
-                    .pb_lists
-                    .accesses
+                let s = simulate_tcor(b, c, &mut port)?;
+                (
+                    s.primitive_list_cache.pb_lists.accesses,
+                    s.attribute_cache.stalls,
+                )
             }
         };
         let mut out = port.out;
@@ -203,6 +230,7 @@ impl PassTraffic {
             lists_accesses,
             attribute_accesses,
             primitives_fetched: b.total_uses(),
+            attribute_cache_stalls: stalls,
         };
         Ok(out)
     }
@@ -269,7 +297,10 @@ pub struct FrameL2Stats {
     pub trace_pb_records: u64,
     pub engine: EngineCounts,
     pub fetcher: FetcherStats,
-    pub layout_fallbacks: u64,
+    /// The baseline's lists past their room of 1024 PMDs: the render passes,
+    /// tiles and PMDs that used the overflow area, and the engine's L2
+    /// blocks there.
+    pub overflow: OverflowCounts,
 }
 
 impl FetcherStats {
@@ -291,7 +322,6 @@ impl FrameL2Stats {
     /// What happened since `earlier`, a snapshot of the same run taken
     /// before (at the end of a frame): every count is the difference.
     pub fn since(&self, earlier: &FrameL2Stats) -> FrameL2Stats {
-        let e = &self.engine;
         FrameL2Stats {
             render_passes: self.render_passes - earlier.render_passes,
             tiles: self.tiles - earlier.tiles,
@@ -301,13 +331,9 @@ impl FrameL2Stats {
             tile_buffer_reads: self.tile_buffer_reads - earlier.tile_buffer_reads,
             tile_buffer_writes: self.tile_buffer_writes - earlier.tile_buffer_writes,
             trace_pb_records: self.trace_pb_records - earlier.trace_pb_records,
-            engine: EngineCounts {
-                lists_accesses: e.lists_accesses - earlier.engine.lists_accesses,
-                attribute_accesses: e.attribute_accesses - earlier.engine.attribute_accesses,
-                primitives_fetched: e.primitives_fetched - earlier.engine.primitives_fetched,
-            },
+            engine: self.engine.since(&earlier.engine),
             fetcher: self.fetcher.since(&earlier.fetcher),
-            layout_fallbacks: self.layout_fallbacks - earlier.layout_fallbacks,
+            overflow: self.overflow.since(&earlier.overflow),
         }
     }
 
@@ -459,11 +485,8 @@ impl<'a> FrameL2<'a> {
                 self.pb(b, false);
             }
             self.stats.render_passes += 1;
-            self.stats.layout_fallbacks += u64::from(p.layout_fallback);
-            let c = &mut self.stats.engine;
-            c.lists_accesses += p.counts.lists_accesses;
-            c.attribute_accesses += p.counts.attribute_accesses;
-            c.primitives_fetched += p.counts.primitives_fetched;
+            self.stats.overflow.add(&p.overflow);
+            self.stats.engine.add(&p.counts);
         }
         self.l2.set_tiles_done(self.offset + pos);
         while let Some((at, b)) = p.fetch.get(self.next_fetch) {

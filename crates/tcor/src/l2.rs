@@ -39,6 +39,7 @@ use crate::binning::{Binning, LastTileId};
 use crate::error::ConfigError;
 use crate::frame::L2Port;
 use crate::layout::{PbLayout, Section, BLOCK_BYTES};
+use crate::overflow::ListOverflow;
 use crate::tile_cache::L2Block;
 
 /// The PB type field of an L2 line.
@@ -305,19 +306,31 @@ pub struct PbL2Port<'a> {
     pub l2: &'a mut L2Cache,
     pub binning: &'a Binning,
     pub layout: PbLayout,
+    /// The baseline layout's overflow area for `binning`
+    /// ([`ListOverflow::new`]).
+    pub overflow: Option<&'a ListOverflow>,
 }
 
 impl PbL2Port<'_> {
     /// The last tile that reads a Parameter Buffer block.
     pub fn last_tile_of(&self, b: &L2Block) -> LastTileId {
-        last_tile(self.binning, &self.layout, b)
+        last_tile(self.binning, &self.layout, self.overflow, b)
     }
 }
 
 /// The last tile (traversal position) that reads Parameter Buffer block
-/// `b` of a frame laid out by `layout`: the L2 line's last-tile field.
-pub fn last_tile(binning: &Binning, layout: &PbLayout, b: &L2Block) -> LastTileId {
+/// `b` of a frame laid out by `layout` (with `overflow`, its overflow area
+/// if it has one): the L2 line's last-tile field.
+pub fn last_tile(
+    binning: &Binning,
+    layout: &PbLayout,
+    overflow: Option<&ListOverflow>,
+    b: &L2Block,
+) -> LastTileId {
     let addr = b.block * BLOCK_BYTES;
+    if let Some(pos) = overflow.and_then(|o| o.last_reader(binning, addr)) {
+        return pos;
+    }
     match b.section {
         Section::PbLists => binning.position_of(layout.list_tile_of(binning, addr)),
         Section::PbAttributes => {

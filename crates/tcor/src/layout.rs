@@ -6,7 +6,9 @@
 //!   (Primitive Meta Data, 4 bytes: the Primitive ID, the number of
 //!   attributes and, in TCOR, the OPT Number), 16 PMDs per 64-byte block.
 //!   - baseline (Figure 3): each tile's list contiguous, with room for 1024
-//!     primitives, so the next tile's list begins 64 blocks later;
+//!     primitives, so the next tile's list begins 64 blocks later; a list
+//!     that outgrows its room goes on in chunks in an overflow area after
+//!     the last tile's room (ours: [`crate::overflow`]);
 //!   - interleaved (Figure 6): block `k` of every tile's list side by side,
 //!     one block per tile, then block `k + 1` of every list: section `k`
 //!     starts `k * tiles` blocks after the pointer. No per-tile maximum.
@@ -24,6 +26,10 @@
 //!    the tile's list: the PMD read, then the read of its primitive's
 //!    attributes (Section III-C3).
 //!
+//! In the baseline layout's overflow area, a PMD that starts a chunk has
+//! a pointer access right before it (a write by the builder, a read by the
+//! fetcher; [`PbAccess::pointer`]).
+//!
 //! One [`PbAccess`] for PB-Attributes stands for all of a primitive's
 //! attributes, because the Attribute Cache works per primitive; a
 //! conventional cache expands it into one block access per attribute
@@ -34,6 +40,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::binning::{Binning, LastTileId, OptNumber, TileId, TilePos};
 use crate::error::ConfigError;
+use crate::overflow::{self, ListOverflow, DEFAULT_OVERFLOW_CHUNK_SLOTS};
 
 /// Cache line and memory block size.
 pub const BLOCK_BYTES: u64 = 64;
@@ -42,7 +49,8 @@ pub const PMD_BYTES: u64 = 4;
 pub const PMDS_PER_BLOCK: u32 = 16;
 /// An attribute: 16 bytes for each of a triangle's three vertices.
 pub const ATTRIBUTE_BYTES: u64 = 48;
-/// Room per tile list in the baseline PB-Lists layout.
+/// Room per tile list in the baseline PB-Lists layout; longer lists go on
+/// in the overflow area ([`crate::overflow`]).
 pub const BASELINE_MAX_LIST: u32 = 1024;
 /// Blocks per tile list in the baseline layout (1024 PMDs / 16).
 pub const BASELINE_LIST_BLOCKS: u64 = (BASELINE_MAX_LIST / PMDS_PER_BLOCK) as u64;
@@ -66,6 +74,15 @@ pub struct PbLayout {
     pub lists_ptr: u64,
     /// PB-Attributes Pointer, block aligned.
     pub attrs_ptr: u64,
+    /// Baseline layout: 4-byte slots per chunk of the overflow area (the
+    /// last one links to the next chunk), at least 2 (ours; see
+    /// [`crate::overflow`]). Unused by the interleaved layout.
+    #[serde(default = "default_chunk_slots")]
+    pub overflow_chunk_slots: u32,
+}
+
+fn default_chunk_slots() -> u32 {
+    DEFAULT_OVERFLOW_CHUNK_SLOTS
 }
 
 impl Default for PbLayout {
@@ -76,6 +93,7 @@ impl Default for PbLayout {
             lists: ListsLayout::Interleaved,
             lists_ptr: 0x4000_0000,
             attrs_ptr: 0x8000_0000,
+            overflow_chunk_slots: DEFAULT_OVERFLOW_CHUNK_SLOTS,
         }
     }
 }
@@ -92,33 +110,62 @@ impl PbLayout {
         PbLayout::default()
     }
 
-    /// Checks that the frame fits: every list within the baseline's room
-    /// of 1024 primitives, and the sections block aligned.
+    /// Checks that the frame fits: the sections block aligned, and
+    /// PB-Lists (with the baseline's overflow area) ending before
+    /// PB-Attributes when it starts below it. Lists of any length fit.
     pub fn check(&self, b: &Binning) -> Result<(), ConfigError> {
         if !self.lists_ptr.is_multiple_of(BLOCK_BYTES)
             || !self.attrs_ptr.is_multiple_of(BLOCK_BYTES)
         {
-            return Err(ConfigError::Cache(format!(
+            return Err(ConfigError::Layout(format!(
                 "PB pointers {:#x} and {:#x} must be {BLOCK_BYTES}-byte aligned",
                 self.lists_ptr, self.attrs_ptr
             )));
         }
-        if self.lists == ListsLayout::Baseline {
-            for pos in 0..b.tiles() {
-                let len = b.list(pos).len() as u32;
-                if len > BASELINE_MAX_LIST {
-                    return Err(ConfigError::ListTooLong {
-                        pos,
-                        len,
-                        max: BASELINE_MAX_LIST,
-                    });
-                }
-            }
+        if self.overflow_chunk_slots < 2 {
+            return Err(ConfigError::Layout(format!(
+                "an overflow chunk of {} slots: it needs at least 2, a PMD and the link",
+                self.overflow_chunk_slots
+            )));
+        }
+        let end = self.lists_end(b);
+        if self.lists_ptr < self.attrs_ptr && end > self.attrs_ptr {
+            return Err(ConfigError::ListsOverlapAttributes {
+                end,
+                attrs_ptr: self.attrs_ptr,
+            });
         }
         Ok(())
     }
 
-    /// Byte address of PMD number `slot` of the list of `tile`.
+    /// The first byte address past PB-Lists for frame `b` (the baseline's
+    /// overflow area included).
+    pub fn lists_end(&self, b: &Binning) -> u64 {
+        let tiles = u64::from(b.tiles());
+        match self.lists {
+            ListsLayout::Baseline => {
+                let chunks: u64 = (0..b.tiles())
+                    .map(|pos| {
+                        let len = b.list(pos).len() as u32;
+                        u64::from(overflow::chunks_of(len, self.overflow_chunk_slots))
+                    })
+                    .sum();
+                if chunks == 0 {
+                    return overflow::overflow_base(self, b.tiles());
+                }
+                overflow::chunks_base(self, b.tiles())
+                    + chunks * u64::from(self.overflow_chunk_slots) * PMD_BYTES
+            }
+            ListsLayout::Interleaved => {
+                let sections = u64::from(b.longest_list()).div_ceil(u64::from(PMDS_PER_BLOCK));
+                self.lists_ptr + sections * tiles * BLOCK_BYTES
+            }
+        }
+    }
+
+    /// Byte address of PMD number `slot` of the list of `tile`; for the
+    /// baseline layout, `slot` must be within the tile's room of 1024
+    /// (past it: [`ListOverflow::pmd_addr`]).
     pub fn pmd_addr(&self, b: &Binning, tile: TileId, slot: u32) -> u64 {
         let (blk, within) = (
             u64::from(slot / PMDS_PER_BLOCK),
@@ -132,7 +179,9 @@ impl PbLayout {
     }
 
     /// The tile whose list holds the PB-Lists block at `addr` (Section
-    /// III-D1: for the interleaved layout, `(block - pointer) mod tiles`).
+    /// III-D1: for the interleaved layout, `(block - pointer) mod tiles`);
+    /// for the baseline layout, `addr` must be within the tiles' rooms
+    /// (past them: [`ListOverflow::last_reader`]).
     pub fn list_tile_of(&self, b: &Binning, addr: u64) -> TileId {
         let block = (addr - self.lists_ptr) / BLOCK_BYTES;
         match self.lists {
@@ -163,12 +212,18 @@ impl PbLayout {
         }
     }
 
-    /// The access stream of the whole frame, in time order.
+    /// The access stream of the whole frame, in time order. The layout
+    /// must have passed [`PbLayout::check`] for `b`.
     pub fn stream<'a>(&self, b: &'a Binning) -> ParameterBufferStream<'a> {
         ParameterBufferStream {
             b,
             layout: *self,
-            state: State::Build { prim: 0, use_i: 0 },
+            overflow: ListOverflow::new(self, b),
+            state: State::Build {
+                prim: 0,
+                use_i: 0,
+                pointed: false,
+            },
         }
     }
 }
@@ -234,6 +289,10 @@ pub struct PbAccess {
     /// The last tile that will read this data: for a PMD, the tile whose
     /// list holds it; for attributes, the primitive's last tile.
     pub last_tile: LastTileId,
+    /// A PB-Lists access to a pointer of the baseline's overflow area (a
+    /// tile's first-chunk pointer or a chunk's link) rather than to a PMD;
+    /// its other fields are those of the PMD that comes right after it.
+    pub pointer: bool,
 }
 
 impl PbAccess {
@@ -261,16 +320,20 @@ impl PbAccess {
 #[derive(Clone, Copy, Debug)]
 enum State {
     /// Primitive `prim`: PMD write `use_i`, or its attributes once `use_i`
-    /// reaches its use count.
+    /// reaches its use count; `pointed` once the pointer write before PMD
+    /// `use_i` (if it needs one) was made.
     Build {
         prim: u32,
         use_i: u32,
+        pointed: bool,
     },
-    /// Tile at `pos`, list entry `entry`; `attrs` once its PMD was read.
+    /// Tile at `pos`, list entry `entry`; `attrs` once its PMD was read,
+    /// `pointed` once the pointer read before it (if any) was made.
     Fetch {
         pos: TilePos,
         entry: u32,
         attrs: bool,
+        pointed: bool,
     },
     Done,
 }
@@ -280,115 +343,188 @@ enum State {
 pub struct ParameterBufferStream<'a> {
     b: &'a Binning,
     layout: PbLayout,
+    /// The baseline's overflow area, when some list needs it.
+    overflow: Option<ListOverflow>,
     state: State,
+}
+
+impl ParameterBufferStream<'_> {
+    /// Byte address of PMD `slot` of the list of the tile at `pos`.
+    #[inline]
+    fn pmd_addr(&self, pos: TilePos, slot: u32) -> u64 {
+        match &self.overflow {
+            Some(o) if slot >= BASELINE_MAX_LIST => o.pmd_addr(pos, slot),
+            _ => self.layout.pmd_addr(self.b, self.b.tile_at(pos), slot),
+        }
+    }
+
+    /// The overflow-area pointer accessed right before PMD `slot` of the
+    /// list of the tile at `pos`, if any.
+    #[inline]
+    fn pointer_before(&self, pos: TilePos, slot: u32) -> Option<u64> {
+        match &self.overflow {
+            Some(o) if slot >= BASELINE_MAX_LIST => {
+                o.pointer_before(pos, self.b.tile_at(pos), slot)
+            }
+            _ => None,
+        }
+    }
+
+    /// The next access of the Polygon List Builder, or `None` when it is
+    /// done (the state then moves on to the Tile Fetcher).
+    fn build(&mut self, prim: u32, use_i: u32, pointed: bool) -> Option<PbAccess> {
+        let b = self.b;
+        if prim >= b.primitives() {
+            self.state = State::Fetch {
+                pos: 0,
+                entry: 0,
+                attrs: false,
+                pointed: false,
+            };
+            return None;
+        }
+        let uses = b.uses(prim);
+        let id = self.layout.primitive_id(b, prim);
+        if (use_i as usize) < uses.len() {
+            let pos = uses[use_i as usize];
+            let slot = b.slots(prim)[use_i as usize];
+            let opt = uses
+                .get(use_i as usize + 1)
+                .map_or(OptNumber::NEVER, |&n| OptNumber(n));
+            let mut a = PbAccess {
+                section: Section::PbLists,
+                write: true,
+                phase: Phase::Build,
+                addr: 0,
+                id,
+                prim,
+                attributes: b.attributes(prim),
+                opt,
+                last_tile: pos,
+                pointer: false,
+            };
+            if let Some(p) = self.pointer_before(pos, slot).filter(|_| !pointed) {
+                self.state = State::Build {
+                    prim,
+                    use_i,
+                    pointed: true,
+                };
+                a.addr = p;
+                a.pointer = true;
+                return Some(a);
+            }
+            self.state = State::Build {
+                prim,
+                use_i: use_i + 1,
+                pointed: false,
+            };
+            a.addr = self.pmd_addr(pos, slot);
+            return Some(a);
+        }
+        self.state = State::Build {
+            prim: prim + 1,
+            use_i: 0,
+            pointed: false,
+        };
+        Some(PbAccess {
+            section: Section::PbAttributes,
+            write: true,
+            phase: Phase::Build,
+            addr: id,
+            id,
+            prim,
+            attributes: b.attributes(prim),
+            opt: b.first_use(prim),
+            last_tile: b.last_tile(prim),
+            pointer: false,
+        })
+    }
+
+    /// The next access of the Tile Fetcher, or `None` when the tile at
+    /// `pos` is done (the state then moves on to the next tile).
+    fn fetch(&mut self, pos: TilePos, entry: u32, attrs: bool, pointed: bool) -> Option<PbAccess> {
+        let b = self.b;
+        if pos >= b.tiles() {
+            self.state = State::Done;
+            return None;
+        }
+        let Some(e) = b.list(pos).get(entry as usize) else {
+            self.state = State::Fetch {
+                pos: pos + 1,
+                entry: 0,
+                attrs: false,
+                pointed: false,
+            };
+            return None;
+        };
+        let prim = e.prim;
+        let mut a = PbAccess {
+            section: Section::PbLists,
+            write: false,
+            phase: Phase::Fetch(pos),
+            addr: 0,
+            id: self.layout.primitive_id(b, prim),
+            prim,
+            attributes: b.attributes(prim),
+            opt: e.opt,
+            last_tile: pos,
+            pointer: false,
+        };
+        if !attrs {
+            if let Some(p) = self.pointer_before(pos, entry).filter(|_| !pointed) {
+                self.state = State::Fetch {
+                    pos,
+                    entry,
+                    attrs: false,
+                    pointed: true,
+                };
+                a.addr = p;
+                a.pointer = true;
+                return Some(a);
+            }
+            self.state = State::Fetch {
+                pos,
+                entry,
+                attrs: true,
+                pointed: false,
+            };
+            a.addr = self.pmd_addr(pos, entry);
+            return Some(a);
+        }
+        self.state = State::Fetch {
+            pos,
+            entry: entry + 1,
+            attrs: false,
+            pointed: false,
+        };
+        a.section = Section::PbAttributes;
+        a.addr = a.id;
+        a.last_tile = b.last_tile(prim);
+        Some(a)
+    }
 }
 
 impl Iterator for ParameterBufferStream<'_> {
     type Item = PbAccess;
 
     fn next(&mut self) -> Option<PbAccess> {
-        let b = self.b;
         loop {
-            match self.state {
-                State::Build { prim, use_i } => {
-                    if prim >= b.primitives() {
-                        self.state = State::Fetch {
-                            pos: 0,
-                            entry: 0,
-                            attrs: false,
-                        };
-                        continue;
-                    }
-                    let uses = b.uses(prim);
-                    if (use_i as usize) < uses.len() {
-                        self.state = State::Build {
-                            prim,
-                            use_i: use_i + 1,
-                        };
-                        let pos = uses[use_i as usize];
-                        let slot = b.slots(prim)[use_i as usize];
-                        let opt = uses
-                            .get(use_i as usize + 1)
-                            .map_or(OptNumber::NEVER, |&n| OptNumber(n));
-                        return Some(PbAccess {
-                            section: Section::PbLists,
-                            write: true,
-                            phase: Phase::Build,
-                            addr: self.layout.pmd_addr(b, b.tile_at(pos), slot),
-                            id: self.layout.primitive_id(b, prim),
-                            prim,
-                            attributes: b.attributes(prim),
-                            opt,
-                            last_tile: pos,
-                        });
-                    }
-                    self.state = State::Build {
-                        prim: prim + 1,
-                        use_i: 0,
-                    };
-                    return Some(PbAccess {
-                        section: Section::PbAttributes,
-                        write: true,
-                        phase: Phase::Build,
-                        addr: self.layout.primitive_id(b, prim),
-                        id: self.layout.primitive_id(b, prim),
-                        prim,
-                        attributes: b.attributes(prim),
-                        opt: b.first_use(prim),
-                        last_tile: b.last_tile(prim),
-                    });
-                }
-                State::Fetch { pos, entry, attrs } => {
-                    if pos >= b.tiles() {
-                        self.state = State::Done;
-                        continue;
-                    }
-                    let list = b.list(pos);
-                    let Some(e) = list.get(entry as usize) else {
-                        self.state = State::Fetch {
-                            pos: pos + 1,
-                            entry: 0,
-                            attrs: false,
-                        };
-                        continue;
-                    };
-                    let prim = e.prim;
-                    if !attrs {
-                        self.state = State::Fetch {
-                            pos,
-                            entry,
-                            attrs: true,
-                        };
-                        return Some(PbAccess {
-                            section: Section::PbLists,
-                            write: false,
-                            phase: Phase::Fetch(pos),
-                            addr: self.layout.pmd_addr(b, b.tile_at(pos), entry),
-                            id: self.layout.primitive_id(b, prim),
-                            prim,
-                            attributes: b.attributes(prim),
-                            opt: e.opt,
-                            last_tile: pos,
-                        });
-                    }
-                    self.state = State::Fetch {
-                        pos,
-                        entry: entry + 1,
-                        attrs: false,
-                    };
-                    return Some(PbAccess {
-                        section: Section::PbAttributes,
-                        write: false,
-                        phase: Phase::Fetch(pos),
-                        addr: self.layout.primitive_id(b, prim),
-                        id: self.layout.primitive_id(b, prim),
-                        prim,
-                        attributes: b.attributes(prim),
-                        opt: e.opt,
-                        last_tile: b.last_tile(prim),
-                    });
-                }
+            let a = match self.state {
+                State::Build {
+                    prim,
+                    use_i,
+                    pointed,
+                } => self.build(prim, use_i, pointed),
+                State::Fetch {
+                    pos,
+                    entry,
+                    attrs,
+                    pointed,
+                } => self.fetch(pos, entry, attrs, pointed),
                 State::Done => return None,
+            };
+            if a.is_some() {
+                return a;
             }
         }
     }
@@ -507,32 +643,5 @@ mod tests {
             s[4].blocks(),
             (l.attrs_ptr / 64 + 2)..(l.attrs_ptr / 64 + 3)
         );
-    }
-
-    #[test]
-    fn baseline_rejects_a_list_longer_than_1024() {
-        let f = BinnedFrame {
-            tiles_x: 1,
-            tiles_y: 1,
-            tile_size: 32,
-            order: TileOrder::Scanline,
-            primitives: vec![
-                BinnedPrimitive {
-                    attributes: 1,
-                    tiles: vec![0],
-                };
-                1025
-            ],
-        };
-        let b = Binning::new(&f).unwrap();
-        assert_eq!(
-            PbLayout::baseline().check(&b),
-            Err(ConfigError::ListTooLong {
-                pos: 0,
-                len: 1025,
-                max: 1024
-            })
-        );
-        assert_eq!(PbLayout::interleaved().check(&b), Ok(()));
     }
 }

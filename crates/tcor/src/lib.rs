@@ -11,7 +11,8 @@
 //!   [`BinnedPass`]), the tile orders ([`TileOrder`]) and the file format
 //!   are `gfxcache-trace`'s (`gfxcache_trace::binned`), re-exported here.
 //! - [`layout`]: the Parameter Buffer in memory (baseline and interleaved
-//!   PB-Lists, PB-Attributes) and its access stream in time order.
+//!   PB-Lists, PB-Attributes) and its access stream in time order;
+//!   [`overflow`]: where the baseline's lists go past their room of 1024.
 //! - [`attribute_cache`]: the Attribute Cache ([`primitive_buffer`] +
 //!   [`attribute_buffer`]) with OPT, LRU, MRU or DRRIP replacement
 //!   ([`replacement`]).
@@ -53,6 +54,7 @@ pub mod frame;
 pub mod frame_l2;
 pub mod l2;
 pub mod layout;
+pub mod overflow;
 pub mod pb_stage;
 pub mod primitive_buffer;
 pub mod replacement;
@@ -70,7 +72,7 @@ pub use characteristics::{characteristics, Characteristics};
 pub use error::{BinningError, ConfigError};
 pub use frame::{
     simulate_baseline, simulate_tcor, BaselineConfig, BaselineStats, L2Port, NoL2, TcorConfig,
-    TcorStats,
+    TcorStats, DEFAULT_OUTPUT_QUEUE_DEPTH,
 };
 pub use frame_l2::{
     EngineCounts, FetcherStats, FetcherTiming, FrameL2, FrameL2Stats, FrameMismatch, PassTraffic,
@@ -81,6 +83,7 @@ pub use gfxcache_trace::binned::{
 };
 pub use l2::{last_tile, L2Cache, L2Config, L2Policy, L2Stats, LineKind, PbL2Port};
 pub use layout::{ListsLayout, ParameterBufferStream, PbAccess, PbLayout, Phase, Pmd, Section};
+pub use overflow::{ListOverflow, OverflowCounts, OverflowUsage, DEFAULT_OVERFLOW_CHUNK_SLOTS};
 pub use pb_stage::{PbTrafficStage, PbTrafficStats};
 pub use primitive_buffer::{PbLine, PrimitiveBuffer};
 pub use sweep::{config_of_size, reaches_bound, SweepPoint};

@@ -8,8 +8,9 @@
 //! after the pass's geometry and before its first `TileBegin`
 //! ([`RecordSink::binned`]). The stage replays it through the engine
 //! ([`PassTraffic`]; by default TCOR Table I's baseline, a 64 KiB 4-way LRU
-//! Tile Cache with the baseline PB-Lists layout, interleaved when a tile's
-//! list outgrows it) and puts the L2 blocks in the stream as `pb-list` /
+//! Tile Cache with the baseline PB-Lists layout, a tile's list going on in
+//! the overflow area past its room of 1024 PMDs, [`crate::overflow`]) and
+//! puts the L2 blocks in the stream as `pb-list` /
 //! `pb-attr` accesses (64 B, unit 0):
 //!
 //! - the Polygon List Builder's blocks (PMD and attribute write-backs)
@@ -32,6 +33,7 @@ use crate::binning::Binning;
 use crate::frame::BaselineConfig;
 use crate::frame_l2::{FrameMismatch, PassTraffic, TilingEngine};
 use crate::layout::BLOCK_BYTES;
+use crate::overflow::OverflowCounts;
 use crate::tile_cache::L2Block;
 
 /// What the stage put into the stream.
@@ -42,10 +44,10 @@ pub struct PbTrafficStats {
     /// Parameter Buffer blocks read from and written to the L2.
     pub pb_reads: u64,
     pub pb_writes: u64,
-    /// Render passes whose tile lists overflowed the baseline PB-Lists
-    /// room (1024 primitives per tile): their traffic uses the interleaved
-    /// layout, which has no such limit.
-    pub pb_overflow_passes: u64,
+    /// Lists that outgrew the baseline PB-Lists room (1024 PMDs per tile)
+    /// and went on in the overflow area: render passes, tiles, PMDs,
+    /// chunks, and the L2 blocks (reads and writes above) that were there.
+    pub pb_overflow: OverflowCounts,
 }
 
 /// The render pass whose tiles are being rendered.
@@ -189,7 +191,7 @@ impl RecordStage for PbTrafficStage {
         self.stats.render_passes += 1;
         self.stats.pb_reads += reads;
         self.stats.pb_writes += writes;
-        self.stats.pb_overflow_passes += u64::from(traffic.layout_fallback);
+        self.stats.pb_overflow.add(&traffic.overflow);
         for blk in traffic.build_blocks() {
             out.record(record(&blk));
         }
@@ -296,7 +298,7 @@ mod tests {
                 render_passes: 1,
                 pb_reads: reads,
                 pb_writes: writes,
-                pb_overflow_passes: 0,
+                pb_overflow: OverflowCounts::default(),
             }
         );
         assert_eq!(
@@ -316,7 +318,14 @@ mod tests {
             }
         }
         let stats = s.stage.finish().unwrap();
-        assert_eq!(stats.pb_overflow_passes, 1);
+        // Tile 0 lists 1100 PMDs: 76 in one 127-PMD chunk of the overflow
+        // area, which the baseline uses instead of switching layouts.
+        let o = stats.pb_overflow;
+        assert_eq!((o.passes, o.tiles, o.pmds, o.chunks), (1, 1, 76, 1));
+        let b = Binning::new(&pass_of(1100, true).frame).unwrap();
+        let traffic =
+            PassTraffic::new(&b, &TilingEngine::Baseline(BaselineConfig::kib64())).unwrap();
+        assert_eq!(o, traffic.overflow);
         assert_eq!(stats.render_passes, 1);
     }
 

@@ -9,8 +9,10 @@
 //! index needs a power of two), at least one set.
 //!
 //! Every render pass has its own Parameter Buffer and is replayed through
-//! a fresh cache with the Rasterizer consuming each primitive at once; the
-//! frame's accesses, misses and lower bound are the sums over its passes.
+//! a fresh cache, the Tile Fetcher's output queue of a given depth (0: the
+//! Rasterizer consumes each primitive at once) locking the lines of the
+//! primitives waiting in it; the frame's accesses, misses and lower bound
+//! are the sums over its passes.
 //! Misses are the paper's: every write (compulsory) plus every read miss,
 //! in primitives; the miss ratio divides them by reads + writes.
 
@@ -18,7 +20,7 @@ use gfxcache_cache::stats::ratio;
 use gfxcache_cache::Ways;
 use serde::Serialize;
 
-use crate::attribute_cache::{replay, AttributeCacheConfig};
+use crate::attribute_cache::{replay_with_queue, AttributeCacheConfig};
 use crate::binning::Binning;
 use crate::bound::frame_lower_bound;
 use crate::error::ConfigError;
@@ -74,18 +76,20 @@ pub struct SweepPoint {
     pub l2_reads: u64,
 }
 
-/// `r` with `ways` at `bytes` over every render pass of a frame.
+/// `r` with `ways` at `bytes` over every render pass of a frame, with an
+/// output queue of `queue_depth` primitives.
 pub fn point(
     passes: &[Binning],
     layout: &PbLayout,
     bytes: u64,
     ways: Ways,
     r: Replacement,
+    queue_depth: usize,
 ) -> Result<SweepPoint, ConfigError> {
     let config = config_of_size(bytes, ways, r)?;
     let (mut accesses, mut misses, mut lb, mut l2_reads) = (0u64, 0u64, 0u64, 0u64);
     for b in passes {
-        let s = replay(b, layout, config)?;
+        let s = replay_with_queue(b, layout, config, queue_depth)?;
         accesses += s.reads + s.writes;
         misses += s.misses();
         l2_reads += s.l2_reads;

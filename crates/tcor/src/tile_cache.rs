@@ -225,6 +225,7 @@ mod tests {
             attributes,
             opt: OptNumber::NEVER,
             last_tile: 0,
+            pointer: false,
         }
     }
 

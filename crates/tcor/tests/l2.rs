@@ -81,6 +81,7 @@ fn dead_dirty_parameter_buffer_lines_are_dropped_not_written() {
             l2: &mut l2,
             binning: &b,
             layout: config.layout,
+            overflow: None,
         };
         let s = simulate_tcor(&b, &config, &mut port).unwrap();
         (s, *l2.stats())
@@ -113,6 +114,7 @@ fn other_traffic_shares_the_l2() {
         l2: &mut l2,
         binning: &b,
         layout: config.layout,
+        overflow: None,
     };
     let s = simulate_baseline(&b, &config, &mut port).unwrap();
     let st = *l2.stats();

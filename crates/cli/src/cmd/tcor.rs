@@ -89,6 +89,15 @@ pub struct Args {
     pub l2_cycles: u32,
     #[arg(long, default_value_t = 75)]
     pub memory_cycles: u32,
+    /// Primitives TCOR's Tile Fetcher output queue holds for the Rasterizer.
+    /// A primitive's Attribute Cache line stays locked (unevictable) while it
+    /// waits there, and a read that finds every candidate locked stalls until
+    /// the Rasterizer takes one; 0: the Rasterizer takes each primitive at
+    /// once and nothing is locked. Used in the runs through the L2 and in the
+    /// miss-ratio curves. The paper gives no size; the default is ATTILA's
+    /// Rasterizer input (Triangle Setup) FIFO, 12 triangles.
+    #[arg(long, default_value_t = gfxcache_tcor::DEFAULT_OUTPUT_QUEUE_DEPTH)]
+    pub queue_depth: usize,
     /// Attribute Cache sizes of the miss-ratio curves (Figures 1, 11-13).
     #[arg(
         long,
@@ -142,6 +151,7 @@ fn config(args: &Args) -> Result<TcorConfig> {
         sizes,
         tolerance: args.tolerance,
         energy,
+        queue_depth: args.queue_depth,
         warmup: args.warmup,
         threads: if args.single_thread {
             Threads::One
@@ -167,6 +177,7 @@ fn flag(field: &str) -> &'static str {
         "l2" => "--l2-size/--l2-ways",
         "energy" => "--energy",
         "warmup" => "--warmup",
+        "queue_depth" => "--queue-depth",
         _ => "a setting",
     }
 }

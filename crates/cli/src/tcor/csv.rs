@@ -119,6 +119,10 @@ fn engines(r: &TcorReport) -> Vec<Vec<String>> {
         "fetcher_primitives",
         "fetcher_cycles",
         "primitives_per_cycle",
+        "attribute_cache_stalls",
+        "overflow_passes",
+        "overflow_pmds",
+        "overflow_l2_blocks",
     ]);
     let rows = r.runs.iter().map(|run| {
         let s = &run.stats;
@@ -140,6 +144,10 @@ fn engines(r: &TcorReport) -> Vec<Vec<String>> {
             s.fetcher.primitives.to_string(),
             s.fetcher.cycles.to_string(),
             s.fetcher.primitives_per_cycle.to_string(),
+            s.engine.attribute_cache_stalls.to_string(),
+            s.overflow.passes.to_string(),
+            s.overflow.pmds.to_string(),
+            s.overflow.l2_blocks.to_string(),
         ]
     });
     std::iter::once(head).chain(rows).collect()
@@ -160,6 +168,8 @@ fn passes(r: &TcorReport) -> Vec<Vec<String>> {
         "footprint_bytes",
         "average_reuse",
         "longest_list",
+        "overflow_tiles",
+        "overflow_pmds",
     ]);
     let rows = r.passes.iter().map(|p| {
         let c = &p.characteristics;
@@ -176,6 +186,8 @@ fn passes(r: &TcorReport) -> Vec<Vec<String>> {
             c.footprint_bytes.to_string(),
             c.average_reuse.to_string(),
             c.longest_list.to_string(),
+            p.baseline_overflow.tiles.to_string(),
+            p.baseline_overflow.pmds.to_string(),
         ]
     });
     std::iter::once(head).chain(rows).collect()

@@ -59,7 +59,9 @@ fn setup(r: &TcorReport) -> String {
         "<p>Trace <code>{}</code>, binned render passes <code>{}</code>. \
          Shared L2 of {} ({} ways, 64-byte lines); tile loads and stores {buffers}. \
          The Tile Fetcher outputs at most one primitive per cycle and waits {} cycles \
-         on every block it reads from the L2, {} more when the L2 misses.</p>\n\
+         on every block it reads from the L2, {} more when the L2 misses. \
+         TCOR's Tile Fetcher output queue holds {} primitives, whose Attribute Cache \
+         lines stay locked while they wait{}.{}</p>\n\
          <p>The paper's values (Joseph, Aragón, Parcerisa and González: averages over \
          ten Android games on the simulated GPU of its Table I) are shown in grey \
          italics beside ours, which come from {}.</p>\n",
@@ -69,12 +71,54 @@ fn setup(r: &TcorReport) -> String {
         l2.ways,
         f.l2_cycles,
         f.memory_cycles,
+        l2.queue_depth,
+        stalls(r),
+        overflow(r),
         frames(r),
     ) + &r
         .warnings
         .iter()
         .map(|w| format!("<p><strong>Warning:</strong> {}</p>\n", esc(w)))
         .collect::<String>()
+}
+
+/// TCOR's stalls on locked lines, in words.
+fn stalls(r: &TcorReport) -> String {
+    let runs: Vec<String> = r
+        .runs
+        .iter()
+        .filter(|run| run.engine == ENGINES[2])
+        .map(|run| {
+            let n = run.stats.engine.attribute_cache_stalls;
+            format!("{n} at {}", esc(&run.tile_cache))
+        })
+        .collect();
+    if runs.is_empty() {
+        return String::new();
+    }
+    format!(
+        " (the Tile Fetcher stalled because every candidate line was locked: {})",
+        runs.join(", ")
+    )
+}
+
+/// How much the baseline's lists used its overflow area, in words (nothing
+/// when they never outgrew their room).
+fn overflow(r: &TcorReport) -> String {
+    let Some(o) = r
+        .runs
+        .iter()
+        .find(|run| run.engine == ENGINES[0])
+        .map(|run| run.stats.overflow)
+        .filter(|o| o.passes > 0)
+    else {
+        return String::new();
+    };
+    format!(
+        " In {} render passes the baseline's lists outgrew their room of 1024 PMDs per tile \
+         and went on in its overflow area: {} tiles, {} PMDs.",
+        o.passes, o.tiles, o.pmds
+    )
 }
 
 /// Which frames the figures count, in words.

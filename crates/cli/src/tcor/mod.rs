@@ -154,6 +154,7 @@ pub(crate) mod test_report {
                 ways: 16,
                 tile_buffers: TileBuffers::Memory,
                 fetcher: FetcherTiming::default(),
+                queue_depth: 12,
             },
             reach: Reach {
                 tolerance: 0.01,
@@ -246,6 +247,7 @@ pub(crate) mod test_report {
                 average_reuse: reuse,
                 longest_list: 77,
             },
+            baseline_overflow: Default::default(),
         }
     }
 

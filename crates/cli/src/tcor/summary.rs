@@ -51,6 +51,7 @@ pub fn text(r: &TcorReport) -> String {
         ]);
     }
     out += &t.render();
+    out += &engine_notes(r);
     let mut t = Table::new([
         "tile cache",
         "",
@@ -95,6 +96,39 @@ pub fn text(r: &TcorReport) -> String {
         out += &format!("\n  fully associative LRU needs {x:.1}x OPT's size (paper: 6.8x)");
     }
     out.push('\n');
+    out
+}
+
+/// TCOR's output queue and its stalls, and the baseline's overflow area
+/// when its lists used it: a line each.
+fn engine_notes(r: &TcorReport) -> String {
+    let stalls: Vec<String> = r
+        .runs
+        .iter()
+        .filter(|run| run.engine != ENGINES[0])
+        .map(|run| {
+            let s = &run.stats.engine;
+            format!("{} {}", thousands(s.attribute_cache_stalls), run.tile_cache)
+        })
+        .collect();
+    let mut out = format!(
+        "TCOR output queue: {} primitives; Tile Fetcher stalls on locked lines: {}\n",
+        r.l2.queue_depth,
+        stalls.join(", ")
+    );
+    for run in r.runs.iter().filter(|run| run.engine == ENGINES[0]) {
+        let o = &run.stats.overflow;
+        if o.passes > 0 {
+            out += &format!(
+                "baseline {}: {} render passes outgrew 1024 PMDs per tile ({} tiles, {} PMDs in the overflow area, {} blocks of L2 traffic there)\n",
+                run.tile_cache,
+                thousands(o.passes),
+                thousands(o.tiles),
+                thousands(o.pmds),
+                thousands(o.l2_blocks)
+            );
+        }
+    }
     out
 }
 

@@ -108,7 +108,19 @@ impl OutputQueue {
     pub fn new(depth: usize) -> OutputQueue {
         OutputQueue {
             depth,
-            q: VecDeque::with_capacity(depth + 1),
+            // Grown on demand past this: a huge depth is only as large as
+            // the frame's reads.
+            q: VecDeque::with_capacity(depth.saturating_add(1).min(1024)),
         }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The primitives waiting for the Rasterizer, oldest first (their
+    /// Attribute Cache lines are locked).
+    pub fn waiting(&self) -> impl Iterator<Item = &Queued> + '_ {
+        self.q.iter()
     }
 }

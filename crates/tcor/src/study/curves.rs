@@ -88,7 +88,7 @@ pub(super) fn curves(
     let points = jobs
         .par_iter()
         .map(|&(_, w, r, s)| {
-            let p = sweep::point(binnings, &layout, s, w, r);
+            let p = sweep::point(binnings, &layout, s, w, r, setup.queue_depth);
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(Progress::items("attribute cache", n, total));
             p

@@ -29,13 +29,18 @@ enum L1Kind {
     Attributes,
 }
 
-pub(super) fn plans() -> (Vec<TilingEngine>, Vec<Plan>) {
+/// The six runs, TCOR's output queue `queue_depth` primitives deep.
+pub(super) fn plans(queue_depth: usize) -> (Vec<TilingEngine>, Vec<Plan>) {
     let mut engines = Vec::new();
     let mut plans = Vec::new();
     for (base, tcor) in [
         (BaselineConfig::kib64(), TcorEngineConfig::kib64()),
         (BaselineConfig::kib128(), TcorEngineConfig::kib128()),
     ] {
+        let tcor = TcorEngineConfig {
+            queue_depth,
+            ..tcor
+        };
         let size = base.tile_cache_bytes;
         let label = format_size(size);
         let t = engines.len();
@@ -49,7 +54,8 @@ pub(super) fn plans() -> (Vec<TilingEngine>, Vec<Plan>) {
             (attr_bytes, L1Kind::Attributes),
         ];
         let tcor_about = format!(
-            "TCOR: {} Primitive List Cache (LRU) + {} Attribute Cache (OPT, {} lines), interleaved PB-Lists",
+            "TCOR: {} Primitive List Cache (LRU) + {} Attribute Cache (OPT, {} lines), interleaved PB-Lists, \
+             output queue of {queue_depth}",
             format_size(tcor.list_cache_bytes),
             format_size(attr_bytes),
             tcor.attribute_cache.lines
@@ -57,7 +63,9 @@ pub(super) fn plans() -> (Vec<TilingEngine>, Vec<Plan>) {
         plans.push(Plan {
             engine: ENGINES[0],
             tile_cache: size,
-            about: format!("{label} 4-way LRU Tile Cache, baseline PB-Lists; LRU L2"),
+            about: format!(
+                "{label} 4-way LRU Tile Cache, baseline PB-Lists (overflow area past 1024 PMDs); LRU L2"
+            ),
             l2_policy: L2Policy::Lru,
             traffic: t,
             l1: vec![(size, L1Kind::Both)],

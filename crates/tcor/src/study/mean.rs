@@ -359,6 +359,7 @@ mod tests {
                 ways: 8,
                 tile_buffers: TileBuffers::Memory,
                 fetcher: FetcherTiming::default(),
+                queue_depth: 0,
             },
             curves: vec![Curve {
                 policy: "opt".into(),

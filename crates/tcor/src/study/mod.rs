@@ -42,7 +42,8 @@ use crate::binned_file::BinnedFileError;
 use crate::bound::frame_lower_bound;
 use crate::{
     characteristics, AttributeCacheConfig, Binning, ConfigError, FetcherTiming, FrameL2,
-    FrameL2Stats, FrameMismatch, L2Config, L2Policy, PassTraffic, TileBuffers,
+    FrameL2Stats, FrameMismatch, L2Config, L2Policy, ListOverflow, PassTraffic, PbLayout,
+    TileBuffers,
 };
 
 pub use curves::curve_set;
@@ -66,11 +67,19 @@ pub struct TcorConfig {
     /// How close to the lower bound counts as reaching it.
     pub tolerance: f64,
     pub energy: EnergyModel,
+    /// Primitives TCOR's Tile Fetcher output queue holds (see
+    /// [`crate::TcorConfig::queue_depth`]): in the runs through the L2 and
+    /// in the miss-ratio curves.
+    pub queue_depth: usize,
     /// Frames of the trace that only warm the L2 up: statistics count from
     /// frame `warmup` on (the L2 stays warm from frame to frame).
     pub warmup: u32,
     pub threads: Threads,
 }
+
+/// The deepest output queue the study takes, far past any hardware FIFO
+/// (a mistyped depth is an error rather than a huge allocation).
+pub const MAX_QUEUE_DEPTH: usize = 1 << 20;
 
 /// Why the study could not run. Each variant says what was being done;
 /// its cause is its [`std::error::Error::source`], not repeated in its text.
@@ -133,6 +142,15 @@ impl TcorConfig {
                 format!("{}: expected a fraction >= 0", self.tolerance),
             );
         }
+        if self.queue_depth > MAX_QUEUE_DEPTH {
+            return bad(
+                "queue_depth",
+                format!(
+                    "{}: expected at most {MAX_QUEUE_DEPTH} primitives",
+                    self.queue_depth
+                ),
+            );
+        }
         for &s in &self.sizes {
             if let Err(e) = crate::config_of_size(s, Ways::Full, Default::default()) {
                 return bad("sizes", format!("{}: {e}", format_size(s)));
@@ -186,7 +204,7 @@ pub fn run(
     // The L2 runs first: they also check that the trace and the binned
     // passes are of the same frame, before the long curves.
     let start = Instant::now();
-    let (engines, plans) = plans();
+    let (engines, plans) = plans(config.queue_depth);
     let traffic: Vec<Vec<PassTraffic>> = engines
         .par_iter()
         .map(|e| binnings.iter().map(|b| PassTraffic::new(b, e)).collect())
@@ -244,6 +262,7 @@ pub fn run(
             ways: config.l2_ways,
             tile_buffers: config.tile_buffers,
             fetcher: config.timing,
+            queue_depth: config.queue_depth,
         },
         reach: curves::reach(&curves, config.tolerance),
         curves,
@@ -350,6 +369,9 @@ fn read_binned(path: &Path) -> Result<(Vec<PassCharacteristics>, Vec<Binning>), 
                 frame: p.frame_number,
                 pass: p.pass,
                 characteristics: characteristics(&p.binning),
+                baseline_overflow: ListOverflow::new(&PbLayout::baseline(), &p.binning)
+                    .map(|o| o.usage())
+                    .unwrap_or_default(),
             };
             (row, p.binning)
         })

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::{Characteristics, FetcherTiming, FrameL2Stats, SweepPoint, TileBuffers};
+use crate::{Characteristics, FetcherTiming, FrameL2Stats, OverflowUsage, SweepPoint, TileBuffers};
 use gfxcache_mem::{EnergyModel, MemoryEnergy};
 use serde::Serialize;
 
@@ -74,6 +74,10 @@ pub struct PassCharacteristics {
     pub pass: String,
     #[serde(flatten)]
     pub characteristics: Characteristics,
+    /// The baseline PB-Lists layout's overflow area in this pass: tiles
+    /// whose list outgrew its room of 1024 PMDs, the PMDs and the chunks
+    /// past it (the runs' `stats.overflow` add the L2 traffic there).
+    pub baseline_overflow: OverflowUsage,
 }
 
 /// Table II for the whole frame: sums over its render passes, and reuse as
@@ -96,6 +100,9 @@ pub struct L2Setup {
     pub ways: u32,
     pub tile_buffers: TileBuffers,
     pub fetcher: FetcherTiming,
+    /// TCOR's Tile Fetcher output queue, in primitives: its Attribute
+    /// Cache lines stay locked while their primitives wait there.
+    pub queue_depth: usize,
 }
 
 /// One replacement policy at one associativity over the swept sizes.

@@ -74,9 +74,10 @@ struct TbrJson<'a> {
     flushed_blocks: u64,
     pb_l2_reads: u64,
     pb_l2_writes: u64,
-    /// Render passes whose PB-Lists overflowed the baseline layout (their
-    /// PB traffic uses the interleaved layout).
-    pb_overflow_passes: u64,
+    /// Lists that outgrew the baseline PB-Lists room of 1024 PMDs and went
+    /// on in its overflow area: render passes, tiles, PMDs, chunks, L2
+    /// blocks.
+    pb_overflow: gfxcache_tcor::OverflowCounts,
     /// With `--hsr`: covered pixels of opaque draws taken out before the
     /// depth test (many would have failed it anyway).
     hsr_hidden: u64,
@@ -124,7 +125,7 @@ impl Output {
                 flushed_blocks: t.flushed_blocks,
                 pb_l2_reads: pb.pb_reads,
                 pb_l2_writes: pb.pb_writes,
-                pb_overflow_passes: pb.pb_overflow_passes,
+                pb_overflow: pb.pb_overflow,
                 hsr_hidden: t.hsr_hidden,
             }),
         }
@@ -264,10 +265,15 @@ fn tbr_text(t: &TbrJson) -> String {
         thousands(t.flushed_blocks),
         thousands(t.pb_l2_reads),
         thousands(t.pb_l2_writes),
-        if t.pb_overflow_passes > 0 {
+        if t.pb_overflow.passes > 0 {
+            let o = &t.pb_overflow;
             format!(
-                " ({} render passes overflowed the baseline lists: interleaved layout)",
-                t.pb_overflow_passes
+                " ({} render passes outgrew the baseline's 1024 PMDs per tile: {} tiles, \
+                 {} PMDs, {} blocks of L2 traffic in the overflow area)",
+                thousands(o.passes),
+                thousands(o.tiles),
+                thousands(o.pmds),
+                thousands(o.l2_blocks)
             )
         } else {
             String::new()
