@@ -38,6 +38,8 @@ pub mod directory;
 pub mod epoch;
 pub mod error;
 pub mod node_table;
+pub mod organization;
+pub mod replay;
 pub mod stats;
 pub mod texture_cache;
 
@@ -47,6 +49,11 @@ pub use config::{CountedAccesses, EpochReset, NucaConfig};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;
+pub use gfxcache_cache::run::Threads;
 pub use node_table::NodeTable;
+pub use organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
+pub use replay::{
+    replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayReport, TextureAccess,
+};
 pub use stats::{NucaStats, Outcome};
 pub use texture_cache::TextureCache;
