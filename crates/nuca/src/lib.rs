@@ -56,4 +56,4 @@ pub use replay::{
     replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayReport, TextureAccess,
 };
 pub use stats::{NucaStats, Outcome};
-pub use texture_cache::TextureCache;
+pub use texture_cache::{Lookup, TextureCache};

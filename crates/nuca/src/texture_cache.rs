@@ -16,6 +16,17 @@ use gfxcache_cache::Geometry;
 /// at least one bit.
 const INVALID: u64 = u64::MAX;
 
+/// What [`TextureCache::access`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Lookup {
+    Hit,
+    /// The block was filled, in place of `evicted` if the set was full.
+    Miss {
+        evicted: Option<u64>,
+    },
+}
+
 /// One texture cache. Block addresses are byte addresses shifted by the
 /// block size.
 pub struct TextureCache {
@@ -141,13 +152,15 @@ impl TextureCache {
     }
 
     /// A hit that refreshes, or else a fill: what a private LRU cache does
-    /// with one access. `Ok(())` on a hit, `Err(victim)` on a miss.
+    /// with one access.
     #[inline]
-    pub fn access(&mut self, block: u64) -> Result<(), Option<u64>> {
+    pub fn access(&mut self, block: u64) -> Lookup {
         if self.hit(block, true) {
-            Ok(())
+            Lookup::Hit
         } else {
-            Err(self.fill(block))
+            Lookup::Miss {
+                evicted: self.fill(block),
+            }
         }
     }
 
