@@ -4,7 +4,7 @@
 //!
 //! - The first fragment processor to access a bucket owns it.
 //! - Every counted access by fragment processor p to bucket b increments
-//!   cnt[b][p]. When that saturates, the bucket's counters are all halved
+//!   `cnt[b][p]`. When that saturates, the bucket's counters are all halved
 //!   (the saturated one too), and p takes the bucket over if its count
 //!   beats the owner's by the margin ([`crate::counter::beats`], on the
 //!   counts before halving: "the saturating counter must be greater than

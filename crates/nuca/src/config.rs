@@ -1,6 +1,6 @@
 //! Every parameter of the functional models in one serde struct, with the
 //! paper's values (Table I) as defaults. A field the paper does not give is
-//! ours, and its doc says so ("[ours]").
+//! ours, and its doc says so ("(ours)").
 
 use gfxcache_cache::{Geometry, Ways};
 use serde::{Deserialize, Serialize};
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::NucaError;
 
 /// What the counters of bucket `b` do when an epoch ends, after the owner
-/// has been re-decided. [ours]: the paper says "a counter reset event takes
+/// has been re-decided. (ours): the paper says "a counter reset event takes
 /// place" and calls the saturation reset a halving.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -20,7 +20,7 @@ pub enum EpochReset {
     Clear,
 }
 
-/// Which texture accesses count in the Affinity Table. [ours]: Section
+/// Which texture accesses count in the Affinity Table. (ours): Section
 /// III-B says every texture block access increments the requester's
 /// counter, while the request flow consults the table only on a local
 /// miss.
@@ -60,12 +60,12 @@ pub struct NucaConfig {
     pub epoch: u64,
     /// How far, in percent, a saturated counter must exceed the current
     /// owner's to take the bucket over: strictly more than owner x (100 +
-    /// margin) / 100. [ours]: the paper says "plus a percentage" and gives
+    /// margin) / 100. (ours): the paper says "plus a percentage" and gives
     /// none. Default 25.
     pub margin_percent: u32,
-    /// What an epoch's end does to the counters. [ours]: default halve.
+    /// What an epoch's end does to the counters. (ours): default halve.
     pub epoch_reset: EpochReset,
-    /// Which accesses count in the Affinity Table. [ours]: default every.
+    /// Which accesses count in the Affinity Table. (ours): default every.
     pub counted: CountedAccesses,
 }
 

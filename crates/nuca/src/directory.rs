@@ -1,6 +1,6 @@
 //! D-NUCA's directory: for every block held in some texture cache, the one
 //! cache that holds it ("a single sharer per directory entry", Section
-//! VI). Exact [ours: the paper does not say how it is organized]: its size
+//! VI). Exact (ours: the paper does not say how it is organized): its size
 //! in hardware grows with the caches, which is the point the paper makes
 //! against it.
 

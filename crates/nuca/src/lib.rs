@@ -22,7 +22,7 @@
 //!   [`Private`], [`DNuca`], [`Dtm`] (centralized), [`DtmDistributed`],
 //!   [`SNuca`] and [`IdealShared`].
 //! - [`stats`]: [`NucaStats`] and [`Outcome`].
-//! - [`replay`]: every organization over one sequence of texture
+//! - [`mod@replay`]: every organization over one sequence of texture
 //!   accesses, in parallel ([`replay()`], [`Replay`]).
 //!
 //! Depends on `gfxcache-cache` (the geometry rules, the parallel fan-out)

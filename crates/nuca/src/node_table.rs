@@ -5,7 +5,7 @@
 //! broadcasts the buckets it owns with its counts, and every node adopts,
 //! per bucket, the claimant with the largest count, ties to the lowest id.
 //!
-//! [ours] Between broadcasts a node claims a bucket when its own counter
+//! (ours) Between broadcasts a node claims a bucket when its own counter
 //! saturates and beats, by the margin, the count its owner announced at
 //! the last broadcast (reset as the owner's own counter was). The
 //! functional model applies a broadcast at once; the paper's lazy

@@ -33,9 +33,9 @@ pub enum OrgKind {
     Dtm,
     /// DTM-NUCA with a distributed Affinity Table.
     DtmDist,
-    /// S-NUCA: bucket b in the cache of fragment processor b mod P [ours].
+    /// S-NUCA: bucket b in the cache of fragment processor b mod P (ours).
     SNuca,
-    /// One cache of P times the capacity and ways [ours].
+    /// One cache of P times the capacity and ways (ours).
     IdealShared,
 }
 

@@ -1,7 +1,7 @@
 //! The conventional D-NUCA the paper compares against (Section VI): a
 //! directory allows one holder per block, so nothing is ever replicated; a
 //! block moves only when its holder evicts it (no migration on a hit).
-//! [ours] On a local miss the directory is looked up: with a holder, the
+//! (ours) On a local miss the directory is looked up: with a holder, the
 //! holder serves the block and the requester does not fill; without one,
 //! the requester reads the L2, fills its own cache and is recorded; an
 //! eviction clears the victim's entry.

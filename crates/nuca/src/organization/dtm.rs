@@ -6,7 +6,7 @@
 //! ages out. A miss asks the Affinity Table for b's owner: another owner's
 //! cache serves the block, or, missing too, reads the L2, fills its own
 //! cache and forwards the block; if p owns b (or nobody did, and p becomes
-//! the first owner) p reads the L2 and fills its own cache [ours].
+//! the first owner) p reads the L2 and fills its own cache (ours).
 //! Which accesses the table counts is [`CountedAccesses`]. Every
 //! `epoch` texture accesses the table re-decides its owners.
 

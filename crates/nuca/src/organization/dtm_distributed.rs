@@ -2,7 +2,7 @@
 //! flow of the centralized design ([`super::Dtm`]), with each fragment
 //! processor asking its own table ([`NodeTable`]), which may disagree with
 //! the others within an epoch. A request reaching a node that no longer
-//! owns the bucket is still served there [ours].
+//! owns the bucket is still served there (ours).
 
 use super::{holders, private_caches, serve_by_owner, Organization};
 use crate::bucket::Buckets;
