@@ -1,0 +1,181 @@
+//! Every parameter of the functional models in one serde struct, with the
+//! paper's values (Table I) as defaults. A field the paper does not give is
+//! ours, and its doc says so ("(ours)").
+
+use gfxcache_cache::{Geometry, Ways};
+use serde::{Deserialize, Serialize};
+
+use crate::error::NucaError;
+
+/// What the counters of bucket `b` do when an epoch ends, after the owner
+/// has been re-decided. (ours): the paper says "a counter reset event takes
+/// place" and calls the saturation reset a halving.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EpochReset {
+    /// Every counter is halved (a 1-bit right shift), as on saturation.
+    #[default]
+    Halve,
+    /// Every counter is cleared to zero.
+    Clear,
+}
+
+/// Which texture accesses count in the Affinity Table. (ours): Section
+/// III-B says every texture block access increments the requester's
+/// counter, while the request flow consults the table only on a local
+/// miss.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CountedAccesses {
+    /// Every texture access, local hits included (Section III-B's words).
+    #[default]
+    Every,
+    /// Only the accesses that miss in the requester's texture cache.
+    LocalMisses,
+}
+
+/// The machine and the DTM-NUCA mechanism, as the functional models see
+/// them. Built with [`Default`] (the paper's machine) and changed field by
+/// field; [`NucaConfig::check`] says what is wrong with a changed one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NucaConfig {
+    /// Fragment processors, each with its texture cache (P). Paper: 32.
+    pub fps: usize,
+    /// Capacity of one texture cache in bytes. Paper: 16 KiB.
+    pub tc_bytes: u64,
+    /// Associativity of one texture cache. Paper: 4.
+    pub tc_ways: u32,
+    /// Block (line) size in bytes, a power of two. Paper: 64.
+    pub block_bytes: u32,
+    /// Buckets of the Affinity Table (n). Paper: 32.
+    pub buckets: u32,
+    /// Blocks per page (m): block a is in page a / m, in bucket
+    /// (a / m) mod n. Paper: 8.
+    pub page_blocks: u32,
+    /// Bits of each saturating access counter (k). Paper: 4.
+    pub counter_bits: u32,
+    /// Texture accesses (all fragment processors together) per epoch.
+    /// Paper: 20,000.
+    pub epoch: u64,
+    /// How far, in percent, a saturated counter must exceed the current
+    /// owner's to take the bucket over: strictly more than owner x (100 +
+    /// margin) / 100. (ours): the paper says "plus a percentage" and gives
+    /// none. Default 25.
+    pub margin_percent: u32,
+    /// What an epoch's end does to the counters. (ours): default halve.
+    pub epoch_reset: EpochReset,
+    /// Which accesses count in the Affinity Table. (ours): default every.
+    pub counted: CountedAccesses,
+}
+
+impl Default for NucaConfig {
+    fn default() -> NucaConfig {
+        NucaConfig {
+            fps: 32,
+            tc_bytes: 16 * 1024,
+            tc_ways: 4,
+            block_bytes: 64,
+            buckets: 32,
+            page_blocks: 8,
+            counter_bits: 4,
+            epoch: 20_000,
+            margin_percent: 25,
+            epoch_reset: EpochReset::Halve,
+            counted: CountedAccesses::Every,
+        }
+    }
+}
+
+/// Most fragment processors a configuration may have: owners are kept in
+/// 16 bits with one value meaning "none".
+pub const MAX_FPS: usize = 4096;
+
+/// Largest takeover margin, so that the margin arithmetic cannot overflow.
+pub const MAX_MARGIN_PERCENT: u32 = 100_000;
+
+/// Most buckets an Affinity Table may have: far beyond any table that is
+/// small enough to be the point of the design.
+pub const MAX_BUCKETS: u32 = 1 << 20;
+
+impl NucaConfig {
+    /// `Ok` when every field is usable, else an error naming the first
+    /// field that is not, its value and what was expected.
+    pub fn check(&self) -> Result<(), NucaError> {
+        let bad = |field: &'static str, value: String, expected: &str| {
+            Err(NucaError::Config {
+                field,
+                value,
+                expected: expected.to_string(),
+            })
+        };
+        if self.fps == 0 || self.fps > MAX_FPS {
+            return bad("fps", self.fps.to_string(), "1 to 4096 fragment processors");
+        }
+        if let Err(e) = self.tc_geometry() {
+            return bad(
+                "tc_bytes, tc_ways, block_bytes",
+                format!(
+                    "{} B, {} ways, {} B blocks",
+                    self.tc_bytes, self.tc_ways, self.block_bytes
+                ),
+                &e.to_string(),
+            );
+        }
+        if let Err(e) = self.shared_geometry() {
+            return bad(
+                "fps x tc_bytes",
+                format!("{} x {} B", self.fps, self.tc_bytes),
+                &e.to_string(),
+            );
+        }
+        if self.buckets == 0 || self.buckets > MAX_BUCKETS {
+            return bad("buckets", self.buckets.to_string(), "1 to 1048576 buckets");
+        }
+        if self.page_blocks == 0 {
+            return bad("page_blocks", "0".into(), "at least 1 block per page");
+        }
+        if !(1..=8).contains(&self.counter_bits) {
+            return bad(
+                "counter_bits",
+                self.counter_bits.to_string(),
+                "1 to 8 bits per counter",
+            );
+        }
+        if self.epoch == 0 {
+            return bad("epoch", "0".into(), "at least 1 texture access per epoch");
+        }
+        if self.margin_percent > MAX_MARGIN_PERCENT {
+            return bad(
+                "margin_percent",
+                self.margin_percent.to_string(),
+                "0 to 100000 percent",
+            );
+        }
+        Ok(())
+    }
+
+    /// One texture cache's geometry (checked by the cache engine's rules).
+    pub fn tc_geometry(&self) -> Result<Geometry, gfxcache_cache::CacheError> {
+        Geometry::from_size(self.tc_bytes, Ways::N(self.tc_ways), self.block_bytes)
+    }
+
+    /// The ideal shared cache's geometry: P times the capacity and P times
+    /// the ways of one texture cache, so the same sets.
+    pub fn shared_geometry(&self) -> Result<Geometry, gfxcache_cache::CacheError> {
+        let too_big = || gfxcache_cache::CacheError::Geometry("more than 2^32 blocks".into());
+        let fps = u32::try_from(self.fps).map_err(|_| too_big())?;
+        let bytes = self
+            .tc_bytes
+            .checked_mul(u64::from(fps))
+            .ok_or_else(too_big)?;
+        let ways = self.tc_ways.checked_mul(fps).ok_or_else(too_big)?;
+        Geometry::from_size(bytes, Ways::N(ways), self.block_bytes)
+    }
+
+    /// The size of this configuration's Affinity Table in bits
+    /// ([`crate::affinity_table_bits`]).
+    pub fn affinity_table_bits(&self) -> u64 {
+        crate::affinity_table_bits(self.buckets, self.fps, self.counter_bits)
+    }
+}

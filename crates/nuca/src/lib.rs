@@ -1,0 +1,59 @@
+//! DTM-NUCA (Corbalán-Navarro, Aragón, Parcerisa and González, Euromicro
+//! PDP 2022): the private texture caches of a tile-based GPU's fragment
+//! processors organized as one non-uniform cache, where a block missing
+//! locally may come from another fragment processor's cache over the
+//! on-chip mesh instead of from the L2, and a small Affinity Table maps
+//! buckets of texture blocks to their owners.
+//!
+//! This crate holds the functional models: counts of where each texture
+//! access is served, no timing, energy or network yet. One concept per
+//! file, in the paper's words:
+//!
+//! - [`config`]: every parameter ([`NucaConfig`], the paper's values as
+//!   defaults, ours marked) and its [`NucaConfig::check`].
+//! - [`texture_cache`]: one fragment processor's LRU texture cache, with
+//!   the hit that leaves the LRU order alone.
+//! - [`bucket`]: blocks to pages to buckets (Figure 3).
+//! - [`counter`]: the saturating counters and the takeover margin.
+//! - [`affinity_table`]: the centralized Affinity Table and its size
+//!   ([`affinity_table_bits`]); [`node_table`]: the distributed one;
+//!   [`epoch`]: the epoch clock; [`directory`]: D-NUCA's directory.
+//! - [`organization`]: the [`Organization`] trait and the organizations:
+//!   [`Private`], [`DNuca`], [`Dtm`] (centralized), [`DtmDistributed`],
+//!   [`SNuca`] and [`IdealShared`].
+//! - [`stats`]: [`NucaStats`] and [`Outcome`].
+//! - [`mod@replay`]: every organization over one sequence of texture
+//!   accesses, in parallel ([`replay()`], [`Replay`]).
+//!
+//! Depends on `gfxcache-cache` (the geometry rules, the parallel fan-out)
+//! only; never on rendering (`gfxcache-render`) or the command line
+//! (`gfxcache-cli`): the texture access streams come in as data, and the
+//! command that writes reports composes this crate with the renderer.
+
+pub mod affinity_table;
+pub mod bucket;
+pub mod config;
+pub mod counter;
+pub mod directory;
+pub mod epoch;
+pub mod error;
+pub mod node_table;
+pub mod organization;
+pub mod replay;
+pub mod stats;
+pub mod texture_cache;
+
+pub use affinity_table::{affinity_table_bits, AffinityTable};
+pub use bucket::{Bucket, Buckets};
+pub use config::{CountedAccesses, EpochReset, NucaConfig};
+pub use directory::Directory;
+pub use epoch::Epoch;
+pub use error::NucaError;
+pub use gfxcache_cache::run::Threads;
+pub use node_table::NodeTable;
+pub use organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
+pub use replay::{
+    replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayReport, TextureAccess,
+};
+pub use stats::{NucaStats, Outcome};
+pub use texture_cache::{Lookup, TextureCache};

@@ -1,0 +1,102 @@
+//! DTM-NUCA with the centralized Affinity Table (Sections III and IV-A).
+//!
+//! A texture access of fragment processor p to a block of bucket b probes
+//! p's cache first. A hit is served there; if p does not own b, the hit
+//! leaves the LRU order alone, so a copy left behind by an ownership change
+//! ages out. A miss asks the Affinity Table for b's owner: another owner's
+//! cache serves the block, or, missing too, reads the L2, fills its own
+//! cache and forwards the block; if p owns b (or nobody did, and p becomes
+//! the first owner) p reads the L2 and fills its own cache (ours).
+//! Which accesses the table counts is [`CountedAccesses`]. Every
+//! `epoch` texture accesses the table re-decides its owners.
+
+use super::{holders, private_caches, serve_by_owner, Organization};
+use crate::affinity_table::AffinityTable;
+use crate::bucket::Buckets;
+use crate::epoch::Epoch;
+use crate::stats::{NucaStats, Outcome};
+use crate::texture_cache::TextureCache;
+use crate::{CountedAccesses, NucaConfig, NucaError};
+
+pub struct Dtm {
+    caches: Vec<TextureCache>,
+    buckets: Buckets,
+    table: AffinityTable,
+    epoch: Epoch,
+    counted: CountedAccesses,
+    stats: NucaStats,
+}
+
+impl Dtm {
+    pub fn new(config: &NucaConfig) -> Result<Dtm, NucaError> {
+        let caches = private_caches(config)?;
+        let buckets = Buckets::new(config.page_blocks, config.buckets);
+        Ok(Dtm {
+            table: AffinityTable::new(
+                buckets.len(),
+                config.fps,
+                config.counter_bits,
+                config.margin_percent,
+                config.epoch_reset,
+            ),
+            caches,
+            buckets,
+            epoch: Epoch::new(config.epoch),
+            counted: config.counted,
+            stats: NucaStats::new(config.fps),
+        })
+    }
+
+    /// The Affinity Table. For checks.
+    pub fn table(&self) -> &AffinityTable {
+        &self.table
+    }
+
+    #[inline]
+    fn serve(&mut self, fp: usize, block: u64) -> Outcome {
+        let b = self.buckets.bucket_of(block);
+        let mut seen = None;
+        if self.counted == CountedAccesses::Every {
+            self.stats.at_updates += 1;
+            seen = Some(self.table.request(b, fp));
+        }
+        // Nobody owns b only when the table has not counted this access;
+        // then p is about to become its first owner.
+        let owns = seen.or_else(|| self.table.owner(b)).is_none_or(|o| o == fp);
+        if self.caches[fp].hit(block, owns) {
+            return Outcome::LocalHit;
+        }
+        self.stats.at_lookups += 1;
+        let owner = match seen {
+            Some(o) => o,
+            None => {
+                self.stats.at_updates += 1;
+                self.table.request(b, fp)
+            }
+        };
+        serve_by_owner(&mut self.caches, fp, owner, block, &mut self.stats)
+    }
+}
+
+impl Organization for Dtm {
+    #[inline]
+    fn access(&mut self, fp: usize, block: u64) -> Outcome {
+        let outcome = self.serve(fp, block);
+        if self.epoch.tick() {
+            self.table.end_epoch();
+            self.stats.epochs = self.epoch.ended();
+        }
+        self.stats.ownership_changes = self.table.ownership_changes();
+        let n = holders(&self.caches, block);
+        self.stats.record(outcome, n);
+        outcome
+    }
+
+    fn stats(&self) -> &NucaStats {
+        &self.stats
+    }
+
+    fn caches(&self) -> &[TextureCache] {
+        &self.caches
+    }
+}

@@ -1,0 +1,101 @@
+//! DTM-NUCA with a distributed Affinity Table (Section IV-B): the request
+//! flow of the centralized design ([`super::Dtm`]), with each fragment
+//! processor asking its own table ([`NodeTable`]), which may disagree with
+//! the others within an epoch. A request reaching a node that no longer
+//! owns the bucket is still served there (ours).
+
+use super::{holders, private_caches, serve_by_owner, Organization};
+use crate::bucket::Buckets;
+use crate::counter::counter_max;
+use crate::epoch::Epoch;
+use crate::node_table::{synchronize, NodeTable};
+use crate::stats::{NucaStats, Outcome};
+use crate::texture_cache::TextureCache;
+use crate::{CountedAccesses, EpochReset, NucaConfig, NucaError};
+
+pub struct DtmDistributed {
+    caches: Vec<TextureCache>,
+    buckets: Buckets,
+    tables: Vec<NodeTable>,
+    epoch: Epoch,
+    max: u8,
+    margin_percent: u32,
+    epoch_reset: EpochReset,
+    counted: CountedAccesses,
+    stats: NucaStats,
+}
+
+impl DtmDistributed {
+    pub fn new(config: &NucaConfig) -> Result<DtmDistributed, NucaError> {
+        let caches = private_caches(config)?;
+        let buckets = Buckets::new(config.page_blocks, config.buckets);
+        Ok(DtmDistributed {
+            tables: (0..config.fps)
+                .map(|n| NodeTable::new(n, buckets.len()))
+                .collect(),
+            caches,
+            buckets,
+            epoch: Epoch::new(config.epoch),
+            max: counter_max(config.counter_bits),
+            margin_percent: config.margin_percent,
+            epoch_reset: config.epoch_reset,
+            counted: config.counted,
+            stats: NucaStats::new(config.fps),
+        })
+    }
+
+    /// Every node's table, by node. For checks.
+    pub fn tables(&self) -> &[NodeTable] {
+        &self.tables
+    }
+
+    #[inline]
+    fn count(&mut self, fp: usize, b: usize) {
+        self.stats.at_updates += 1;
+        if self.tables[fp].record(b, self.max, self.margin_percent) {
+            self.stats.ownership_changes += 1;
+        }
+    }
+
+    #[inline]
+    fn serve(&mut self, fp: usize, block: u64) -> Outcome {
+        let b = self.buckets.bucket_of(block);
+        let owner = self.tables[fp].owner(b);
+        if self.counted == CountedAccesses::Every {
+            self.count(fp, b);
+        }
+        if self.caches[fp].hit(block, owner == fp) {
+            return Outcome::LocalHit;
+        }
+        self.stats.at_lookups += 1;
+        if self.counted == CountedAccesses::LocalMisses {
+            self.count(fp, b);
+        }
+        serve_by_owner(&mut self.caches, fp, owner, block, &mut self.stats)
+    }
+}
+
+impl Organization for DtmDistributed {
+    #[inline]
+    fn access(&mut self, fp: usize, block: u64) -> Outcome {
+        let outcome = self.serve(fp, block);
+        if self.epoch.tick() {
+            let done = synchronize(&mut self.tables, self.epoch_reset);
+            self.stats.epochs = self.epoch.ended();
+            self.stats.broadcasts += done.broadcasts;
+            self.stats.broadcast_buckets += done.buckets_announced;
+            self.stats.ownership_changes += done.ownership_changes;
+        }
+        let n = holders(&self.caches, block);
+        self.stats.record(outcome, n);
+        outcome
+    }
+
+    fn stats(&self) -> &NucaStats {
+        &self.stats
+    }
+
+    fn caches(&self) -> &[TextureCache] {
+        &self.caches
+    }
+}

@@ -1,0 +1,83 @@
+//! What the functional models count: where each texture access was served
+//! and what the mechanism did meanwhile. Counts only: latency, traffic and
+//! energy are later steps' business, as are the L2's hits and misses.
+
+use serde::{Deserialize, Serialize};
+
+/// Where one texture access was served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The requester's own texture cache (the ideal shared cache's every
+    /// hit: it has no distance).
+    LocalHit,
+    /// The texture cache of fragment processor `owner`, over the network.
+    RemoteHit { owner: usize },
+    /// The L2. `owner` is `Some(o)` when the request went to fragment
+    /// processor `o`, which missed, read the L2, filled its own cache and
+    /// forwarded the block; `None` when the requester read the L2 itself
+    /// and filled its own cache (the shared cache, for the ideal one).
+    L2 { owner: Option<usize> },
+}
+
+/// The counts of one organization over a replay. Every texture access is
+/// exactly one of a local hit, a remote hit or an L2 request.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NucaStats {
+    /// Texture block accesses replayed.
+    pub texture_accesses: u64,
+    pub local_hits: u64,
+    pub remote_hits: u64,
+    /// Accesses served by the L2 (its hits and misses come with the L2
+    /// model).
+    pub l2_requests: u64,
+    /// The part of `l2_requests` a remote owner made for the requester.
+    pub l2_requests_by_owner: u64,
+    /// Figure 1: entry `i` counts the accesses after whose service the
+    /// block was in `i` texture caches (`fps + 1` entries; the ideal
+    /// shared cache is one cache).
+    pub replication: Vec<u64>,
+    /// Blocks evicted from texture caches by fills.
+    pub evictions: u64,
+    /// Buckets passing from one owner to another (DTM-NUCA; for the
+    /// distributed table, every change of any node's view).
+    pub ownership_changes: u64,
+    /// Epochs ended (DTM-NUCA).
+    pub epochs: u64,
+    /// Distributed DTM-NUCA: broadcast packets sent at epoch ends (one per
+    /// node that owns at least one bucket) and the owned buckets they
+    /// announced in all.
+    pub broadcasts: u64,
+    pub broadcast_buckets: u64,
+    /// D-NUCA: directory lookups (one per local miss).
+    pub directory_lookups: u64,
+    /// DTM-NUCA: Affinity Table lookups for an owner (one per local miss).
+    pub at_lookups: u64,
+    /// DTM-NUCA: accesses counted in the Affinity Table.
+    pub at_updates: u64,
+}
+
+impl NucaStats {
+    /// Empty counts for `fps` fragment processors.
+    pub fn new(fps: usize) -> NucaStats {
+        NucaStats {
+            replication: vec![0; fps + 1],
+            ..NucaStats::default()
+        }
+    }
+
+    /// Counts one access served as `outcome`, after which its block was in
+    /// `holders` texture caches.
+    #[inline]
+    pub fn record(&mut self, outcome: Outcome, holders: usize) {
+        self.texture_accesses += 1;
+        match outcome {
+            Outcome::LocalHit => self.local_hits += 1,
+            Outcome::RemoteHit { .. } => self.remote_hits += 1,
+            Outcome::L2 { owner } => {
+                self.l2_requests += 1;
+                self.l2_requests_by_owner += u64::from(owner.is_some());
+            }
+        }
+        self.replication[holders] += 1;
+    }
+}

@@ -1,0 +1,125 @@
+//! The configuration: the paper's values by default, and clear errors.
+
+use gfxcache_nuca::{CountedAccesses, EpochReset, NucaConfig, NucaError};
+
+#[test]
+fn defaults_are_the_papers() {
+    let c = NucaConfig::default();
+    assert_eq!(c.fps, 32);
+    assert_eq!((c.tc_bytes, c.tc_ways, c.block_bytes), (16384, 4, 64));
+    assert_eq!((c.buckets, c.page_blocks, c.counter_bits), (32, 8, 4));
+    assert_eq!(c.epoch, 20_000);
+    assert_eq!(c.margin_percent, 25);
+    assert_eq!(c.epoch_reset, EpochReset::Halve);
+    assert_eq!(c.counted, CountedAccesses::Every);
+    c.check().unwrap();
+    let g = c.tc_geometry().unwrap();
+    assert_eq!((g.sets, g.ways), (64, 4));
+    let s = c.shared_geometry().unwrap();
+    assert_eq!((s.sets, s.ways), (64, 128));
+}
+
+#[test]
+fn serde_round_trip_and_partial_documents() {
+    let c = NucaConfig {
+        fps: 4,
+        epoch_reset: EpochReset::Clear,
+        counted: CountedAccesses::LocalMisses,
+        ..NucaConfig::default()
+    };
+    let json = serde_json::to_string(&c).unwrap();
+    assert!(json.contains("\"epoch_reset\":\"clear\""), "{json}");
+    assert!(json.contains("\"counted\":\"local-misses\""), "{json}");
+    assert_eq!(serde_json::from_str::<NucaConfig>(&json).unwrap(), c);
+    let partial: NucaConfig = serde_json::from_str(r#"{"fps": 8}"#).unwrap();
+    assert_eq!(
+        partial,
+        NucaConfig {
+            fps: 8,
+            ..NucaConfig::default()
+        }
+    );
+    let unknown = serde_json::from_str::<NucaConfig>(r#"{"fpz": 8}"#).unwrap_err();
+    assert!(unknown.to_string().contains("fpz"), "{unknown}");
+}
+
+fn field_of(c: NucaConfig) -> (&'static str, String) {
+    match c.check() {
+        Err(e @ NucaError::Config { field, .. }) => (field, e.to_string()),
+        other => panic!("expected a config error, got {other:?}"),
+    }
+}
+
+#[test]
+fn each_bad_field_is_named() {
+    let d = NucaConfig::default;
+    let cases: Vec<(NucaConfig, &str)> = vec![
+        (NucaConfig { fps: 0, ..d() }, "fps"),
+        (NucaConfig { fps: 5000, ..d() }, "fps"),
+        (
+            NucaConfig {
+                tc_bytes: 1000,
+                ..d()
+            },
+            "tc_bytes, tc_ways, block_bytes",
+        ),
+        (
+            NucaConfig { tc_ways: 3, ..d() },
+            "tc_bytes, tc_ways, block_bytes",
+        ),
+        (
+            NucaConfig {
+                block_bytes: 48,
+                ..d()
+            },
+            "tc_bytes, tc_ways, block_bytes",
+        ),
+        (NucaConfig { buckets: 0, ..d() }, "buckets"),
+        (
+            NucaConfig {
+                page_blocks: 0,
+                ..d()
+            },
+            "page_blocks",
+        ),
+        (
+            NucaConfig {
+                counter_bits: 0,
+                ..d()
+            },
+            "counter_bits",
+        ),
+        (
+            NucaConfig {
+                counter_bits: 9,
+                ..d()
+            },
+            "counter_bits",
+        ),
+        (NucaConfig { epoch: 0, ..d() }, "epoch"),
+        (
+            NucaConfig {
+                margin_percent: 100_001,
+                ..d()
+            },
+            "margin_percent",
+        ),
+    ];
+    for (c, want) in cases {
+        let (field, text) = field_of(c);
+        assert_eq!(field, want, "{text}");
+        assert!(
+            text.starts_with(&format!("nuca config: {want} = ")),
+            "{text}"
+        );
+        assert!(text.contains("expected"), "{text}");
+    }
+    let (_, text) = field_of(NucaConfig {
+        counter_bits: 9,
+        ..d()
+    });
+    assert_eq!(
+        text,
+        "nuca config: counter_bits = 9: expected 1 to 8 bits per counter"
+    );
+}

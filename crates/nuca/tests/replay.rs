@@ -1,0 +1,95 @@
+//! The replay: the same results whatever the thread count and however the
+//! input is cut, and bad input named.
+
+mod common;
+
+use common::{small, synthetic};
+use gfxcache_nuca::{replay, NucaConfig, NucaError, OrgKind, Replay, TextureAccess, Threads};
+
+#[test]
+fn results_do_not_depend_on_threads_or_chunks() {
+    let config = NucaConfig {
+        fps: 8,
+        epoch: 1000,
+        ..NucaConfig::default()
+    };
+    // More than one replay chunk, so the chunks' boundaries are crossed.
+    let accesses = synthetic(8, 3000, 150_000, 7);
+    let one = replay(&config, accesses.iter().copied(), Threads::One).unwrap();
+    let many = replay(&config, accesses.iter().copied(), Threads::Many).unwrap();
+    assert_eq!(one, many);
+    let mut cut = Replay::new(&config, &OrgKind::ALL).unwrap();
+    for piece in accesses.chunks(997) {
+        cut.feed(piece, Threads::Many).unwrap();
+    }
+    assert_eq!(cut.report(), one);
+    assert_eq!(
+        serde_json::to_string(&one).unwrap(),
+        serde_json::to_string(&many).unwrap()
+    );
+    // Every organization ran, and did something.
+    assert_eq!(one.texture_accesses, 150_000);
+    for kind in OrgKind::ALL {
+        let s = one.stats(kind).unwrap();
+        assert_eq!(s.texture_accesses, 150_000, "{}", kind.name());
+        assert!(s.local_hits > 0 && s.l2_requests > 0, "{}", kind.name());
+    }
+    assert!(one.stats(OrgKind::Dtm).unwrap().epochs == 150);
+}
+
+#[test]
+fn the_block_is_the_address_over_the_block_size() {
+    let config = small(2, 4, 2, 10);
+    let at = |addr| TextureAccess { fp: 0, addr };
+    let r = replay(
+        &config,
+        [at(0), at(63), at(64), at(127), at(1 << 40)],
+        Threads::One,
+    )
+    .unwrap();
+    let s = r.stats(OrgKind::Private).unwrap();
+    assert_eq!((s.local_hits, s.l2_requests), (2, 3));
+}
+
+#[test]
+fn a_fragment_processor_out_of_range_is_named() {
+    let config = small(4, 1, 1, 10);
+    let ok = TextureAccess { fp: 3, addr: 0 };
+    let bad = TextureAccess { fp: 4, addr: 0 };
+    let err = replay(&config, [ok, ok, bad, ok], Threads::One).unwrap_err();
+    assert_eq!(
+        err,
+        NucaError::FpOutOfRange {
+            index: 2,
+            fp: 4,
+            fps: 4
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "texture access 2: fragment processor 4, but the configuration has 4 (0 to 3)"
+    );
+    // Fed in pieces, the index is still the input's; nothing of the
+    // refused piece ran.
+    let mut r = Replay::new(&config, &[OrgKind::Private]).unwrap();
+    r.feed(&[ok, ok, ok], Threads::One).unwrap();
+    let err = r.feed(&[ok, bad], Threads::One).unwrap_err();
+    assert!(
+        matches!(err, NucaError::FpOutOfRange { index: 4, .. }),
+        "{err}"
+    );
+    assert_eq!(r.report().texture_accesses, 3);
+    assert_eq!(r.report().results[0].stats.texture_accesses, 3);
+}
+
+#[test]
+fn a_bad_config_is_refused_before_anything_runs() {
+    let config = NucaConfig {
+        fps: 0,
+        ..NucaConfig::default()
+    };
+    assert!(matches!(
+        replay(&config, std::iter::empty(), Threads::One),
+        Err(NucaError::Config { field: "fps", .. })
+    ));
+}
