@@ -692,7 +692,7 @@ fn write_mask_keeps_other_channels() {
 /// tiles it covers a pixel centre of. Binning changes no record.
 #[test]
 fn binning_lists_the_tiles_each_triangle_covers() {
-    use gfxcache_render::pipeline::BinningConfig;
+    use gfxcache_render::pipeline::{BinningConfig, BinningMode};
     use gfxcache_trace::binned::TileOrder;
     let (w, h) = (100u32, 64u32);
     let mut runs = Vec::new();
@@ -701,6 +701,7 @@ fn binning_lists_the_tiles_each_triangle_covers() {
         s.p.set_binning(bin.then_some(BinningConfig {
             tile_size: 32,
             order: TileOrder::Scanline,
+            mode: BinningMode::Exact,
         }));
         // Five scalar attributes: TCOR counts the position plus two vec4s.
         let g = rect(

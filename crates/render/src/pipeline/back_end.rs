@@ -483,7 +483,7 @@ impl Pipeline {
             };
             let qs = &batch.quads[quads.clone()];
             if let Some(b) = &mut p.binner {
-                b.add(qs, attributes);
+                b.add(qs, batch.tris[tri].bounds, attributes);
             }
             let mut start = 0;
             while start < qs.len() {

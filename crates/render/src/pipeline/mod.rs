@@ -65,7 +65,7 @@ mod stats;
 mod tbr;
 mod tile_pass;
 
-pub use binning::{tcor_attributes, BinnedPass, BinningConfig};
+pub use binning::{tcor_attributes, BinnedPass, BinningConfig, BinningMode};
 pub use shader::{FragmentOutput, FragmentShader, Fragments, WritesDepth};
 pub use stats::Stats;
 pub use tbr::{TbrConfig, TbrStats};

@@ -316,7 +316,11 @@ impl Pipeline {
                 return;
             };
             let quads = &batch.quads[quads];
-            binner.add(quads, tcor_attributes(draw.vertices.attr_count));
+            binner.add(
+                quads,
+                batch.tris[t].bounds,
+                tcor_attributes(draw.vertices.attr_count),
+            );
             let tri = bins.attrs.len() as u32;
             bins.attrs.push(BinnedTri {
                 attrs: batch.tris[t].attrs,
