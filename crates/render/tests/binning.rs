@@ -2,14 +2,17 @@
 //! 32x32 tiles is a valid binned frame, lists no more primitives than the
 //! pass drew, and changes neither the trace nor the picture; binned by
 //! bounding box, in immediate mode or tile by tile, each primitive lists a
-//! superset of its exact tiles. (Hand-built and random triangles:
+//! superset of its exact tiles; each primitive's attribute count is its
+//! draw's shader program's vertex outputs. (Hand-built and random triangles:
 //! `binning_overlap.rs`; TCOR's Attribute Cache on such frames:
 //! `crates/cli/tests/render_tcor.rs`.)
 
 use gfxcache_render::frame::{FrameConfig, FrameRenderer, FrameSummary};
 use gfxcache_render::pipeline::{BinnedPass, BinningConfig, BinningMode};
-use gfxcache_render::scene::resolve;
+use gfxcache_render::scene::{resolve, AlphaMode, Scene};
 use gfxcache_render::TbrConfig;
+use std::collections::BTreeSet;
+
 use gfxcache_trace::{Marker, Record, RecordSink};
 
 type Rendered = (Vec<Record>, Vec<[u8; 4]>, FrameSummary, Vec<BinnedPass>);
@@ -41,10 +44,13 @@ fn render(scene: &str, binning: Option<BinningConfig>) -> Rendered {
 }
 
 fn render_with(scene: &str, cfg: FrameConfig) -> Rendered {
-    let scene = resolve(scene).expect("built-in scene");
+    render_scene(&resolve(scene).expect("built-in scene"), cfg)
+}
+
+fn render_scene(scene: &Scene, cfg: FrameConfig) -> Rendered {
     let cfg = FrameConfig { threads: 2, ..cfg };
     let tiled = cfg.tbr.is_some();
-    let mut r = FrameRenderer::new(&scene, cfg).expect("renderer");
+    let mut r = FrameRenderer::new(scene, cfg).expect("renderer");
     let mut sunk = Sunk::default();
     let summary = r.render(0, 1, &mut sunk);
     let kept = r.take_binned();
@@ -189,4 +195,65 @@ fn bounding_box_binning_lists_a_superset_of_the_exact_tiles() {
     );
     embeds(&exact.3, &boxed.3).unwrap_or_else(|e| panic!("tile by tile: {e}"));
     assert!(tile_uses(&boxed.3) > tile_uses(&exact.3));
+}
+
+/// Each pass's attribute counts, as a set.
+fn counts(passes: &[BinnedPass], name: &str) -> BTreeSet<u32> {
+    passes
+        .iter()
+        .filter(|p| p.pass == name)
+        .flat_map(|p| &p.frame.primitives)
+        .map(|p| p.attributes)
+        .collect()
+}
+
+/// Each primitive's attribute count is its draw's program's vertex
+/// outputs, the position plus scalars four to a vector: depth-only shadow
+/// draws 1, alpha-tested ones 2 (uv), the G-buffer and the lit passes 3
+/// (normal and uv), the interface 2 (uv), full-screen passes 1; one render
+/// pass drawing several programs mixes their counts.
+#[test]
+fn attribute_counts_follow_the_programs_vertex_outputs() {
+    let set = |v: &[u32]| v.iter().copied().collect::<BTreeSet<u32>>();
+    let mut city = resolve("city").expect("built-in scene");
+    let config = || FrameConfig {
+        binning: Some(BinningConfig::default()),
+        ..FrameConfig::new(240, 136)
+    };
+    let binned = render_scene(&city, config()).3;
+    for shadow in ["shadow0", "shadow1", "shadow2"] {
+        assert_eq!(counts(&binned, shadow), set(&[1, 2]), "{shadow}");
+    }
+    assert_eq!(counts(&binned, "gbuffer"), set(&[3]));
+    for pass in ["transparent", "particles"] {
+        assert_eq!(counts(&binned, pass), set(&[3]), "{pass}");
+    }
+    for pass in ["ssao", "lighting", "sky", "bloom", "tonemap", "fxaa"] {
+        assert_eq!(counts(&binned, pass), set(&[1]), "{pass}");
+    }
+    assert_eq!(counts(&binned, "ui"), set(&[2]));
+
+    // Without alpha-tested materials the shadow passes draw depth only.
+    for m in &mut city.materials {
+        if m.alpha == AlphaMode::Mask {
+            m.alpha = AlphaMode::Opaque;
+        }
+    }
+    let binned = render_scene(&city, config()).3;
+    for shadow in ["shadow0", "shadow1", "shadow2", "shadow3"] {
+        assert_eq!(counts(&binned, shadow), set(&[1]), "{shadow}");
+    }
+
+    // Tile by tile, the mobile light pass is one render pass: the
+    // full-screen light (1), the scene's blended draws (3), the HUD (2).
+    let racer = render_with(
+        "racer",
+        FrameConfig {
+            tbr: Some(TbrConfig::default()),
+            ..FrameConfig::new(196, 120)
+        },
+    )
+    .3;
+    assert_eq!(counts(&racer, "gbuffer"), set(&[3]));
+    assert_eq!(counts(&racer, "lighting"), set(&[1, 2, 3]));
 }

@@ -19,6 +19,9 @@ use gfxcache_trace::{PassKind, Record};
 use proptest::prelude::*;
 
 const TILE: u32 = 32;
+/// The draws' attribute count (their vertices carry one scalar: the
+/// pipeline lists what the draw says, not what its vertices hold).
+const ATTRIBUTES: u32 = 4;
 
 fn flat(f: &mut Fragments<'_>, o: &mut FragmentOutput) {
     for i in 0..4 {
@@ -76,6 +79,7 @@ fn bin(
         color: &color,
         depth: Some(ds),
         shader: &flat,
+        attributes: ATTRIBUTES,
     };
     let mut recs = Vec::new();
     p.begin_pass("main", PassKind::Forward, &mut |r| recs.push(r));
@@ -92,6 +96,10 @@ fn tiles_of(binned: &[BinnedPass]) -> BTreeSet<u32> {
     };
     assert_eq!(pass.frame.primitives.len(), 1);
     let prim = &pass.frame.primitives[0];
+    assert_eq!(
+        prim.attributes, ATTRIBUTES,
+        "the draw's, whatever its vertices"
+    );
     let set: BTreeSet<u32> = prim.tiles.iter().copied().collect();
     assert_eq!(set.len(), prim.tiles.len(), "each tile listed once");
     pass.frame.check().expect("a valid binned frame");

@@ -3,6 +3,7 @@
 //! blending's read-before-write, the vertex cache, MRT addresses, texture
 //! accesses equal to the sampler's own report, and determinism.
 
+use gfxcache_render::pipeline::tcor_attributes;
 use std::collections::BTreeSet;
 
 use gfxcache_render::pipeline::STAMP;
@@ -98,6 +99,7 @@ fn draw<'a>(
         color,
         depth,
         shader,
+        attributes: tcor_attributes(g.vb.attr_count),
     }
 }
 

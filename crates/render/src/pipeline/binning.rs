@@ -27,8 +27,10 @@
 //! from before the bounding-box mode existed.
 //!
 //! Attributes are counted as TCOR does (48 bytes each: one 16-byte vector
-//! per vertex): the clip-space position, plus the vertex's scalar
-//! attributes packed four to a vector.
+//! per vertex): the clip-space position, plus the scalar outputs of the
+//! draw's vertex shader packed four to a vector ([`tcor_attributes`]),
+//! which each draw says ([`super::Draw::attributes`]; the frame's come
+//! from their shader program's outputs).
 
 pub use gfxcache_trace::binned::BinnedPass;
 use gfxcache_trace::binned::{BinnedFrame, BinnedPrimitive, TileOrder};
@@ -105,7 +107,7 @@ impl BinningConfig {
 /// TCOR's attribute count of a triangle whose vertex shader outputs
 /// `scalars` floats besides the position: the position, then the scalars
 /// four to a 16-byte vector.
-pub fn tcor_attributes(scalars: u32) -> u32 {
+pub const fn tcor_attributes(scalars: u32) -> u32 {
     1 + scalars.div_ceil(4)
 }
 
@@ -165,6 +167,7 @@ impl Binner {
     /// rasterizer's [`crate::raster::TriangleStats::bounds`]); a triangle
     /// listed in no tile is left out.
     pub(super) fn add(&mut self, quads: &[Quad], bounds: Option<[u32; 4]>, attributes: u32) {
+        assert!(attributes >= 1, "a draw's attributes include its position");
         let tiles = match self.mode {
             BinningMode::Exact => self.covered_tiles(quads),
             BinningMode::BoundingBox => bounds.map_or_else(Vec::new, |b| self.box_tiles(b)),
