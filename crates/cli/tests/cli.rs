@@ -343,6 +343,13 @@ fn render_errors_are_clear() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("--hsr: hidden-surface removal needs --mode tbr"));
+    let out = gfxcache(&["render", "--scene", "terrain", "--binning", "bbox"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--binning: binning needs --mode tbr or --binned"));
+    let out = gfxcache(&["render", "--scene", "terrain", "--binning", "sphere"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sphere"));
     let out = gfxcache(&["render", "--scene", "terrain", "--order", "spiral"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("spiral"));

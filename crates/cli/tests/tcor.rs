@@ -350,3 +350,35 @@ fn frames_rendered_by_the_study_count_their_l1s_frame_by_frame() {
     let f = ra["per_frame"][1]["energy_nj"].as_f64().unwrap();
     assert!((e - f).abs() <= 1e-9 * f.abs(), "{e} vs {f}");
 }
+
+/// `--binning bbox` renders with bounding-box binning, and the report says
+/// which mode its figures are for, also for a given trace (from its
+/// header): more tile uses, as many primitives or more, more Parameter
+/// Buffer traffic than exact binning of the same frame.
+#[test]
+fn the_report_names_the_binning_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let exact = study(&dir.path().join("exact"), SMALL_TBR_SCENE, "4KiB,48KiB");
+    let mut args = SMALL_TBR_SCENE.to_vec();
+    args.extend(["--binning", "bbox"]);
+    let bbox = study(&dir.path().join("bbox"), &args, "4KiB,48KiB");
+    assert_eq!(exact["binning"], "exact");
+    assert_eq!(bbox["binning"], "bbox");
+    let frame = |v: &Value, k: &str| u(&v["frame"][k]);
+    assert!(frame(&bbox, "tile_uses") > frame(&exact, "tile_uses"));
+    assert!(frame(&bbox, "primitives") >= frame(&exact, "primitives"));
+    let baseline = |v: &Value| u(&v["pb_l2_accesses"]["64KiB"]["baseline"]);
+    assert!(baseline(&bbox) > baseline(&exact));
+
+    let (trace, binned) = (dir.path().join("t.gtr"), dir.path().join("b.json"));
+    let (t, b) = (trace.to_str().unwrap(), binned.to_str().unwrap());
+    let mut render = vec!["render", "--mode", "tbr", "--binning", "bbox"];
+    render.extend(["--out", t, "--binned", b]);
+    render.extend(SMALL_TBR_SCENE);
+    assert!(gfxcache(&render).status.success());
+    let given = study(&dir.path().join("given"), &[t, "--binned", b], "4KiB");
+    assert_eq!(given["binning"], "bbox");
+    assert_eq!(given["frame"]["tile_uses"], bbox["frame"]["tile_uses"]);
+    let o = gfxcache(&["tcor", t, "--binned", b, "--binning", "bbox", "--out", "x"]);
+    assert!(!o.status.success(), "a given trace says its own mode");
+}

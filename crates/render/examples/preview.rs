@@ -7,6 +7,7 @@
 //! `cargo run --release -p gfxcache-render --example preview -- SCENE
 //! [FRAME FRAMES] [OUT.png]` (default output `/tmp/preview-SCENE.png`).
 
+use gfxcache_render::pipeline::tcor_attributes;
 use std::time::Instant;
 
 use gfxcache_render::{
@@ -195,6 +196,7 @@ fn main() {
                 color: &[rt],
                 depth: Some(ds),
                 shader,
+                attributes: tcor_attributes(vb.attr_count),
             },
             &mut sink,
         );

@@ -177,6 +177,12 @@ pub struct TriangleStats {
     pub quads: u32,
     /// Covered pixels emitted.
     pub pixels: u32,
+    /// The pixels `[x0, x1] x [y0, y1]` (inclusive) whose centres lie in
+    /// the bounding box of what was drawn of the triangle (its clipped,
+    /// snapped screen triangles that were not culled), cut to the
+    /// viewport: what a bounding-box Polygon List Builder bins. `None`
+    /// when that holds no pixel centre. Every covered pixel lies in it.
+    pub bounds: Option<[u32; 4]>,
 }
 
 /// Rasterizer state: viewport, culling and winding.
@@ -411,6 +417,16 @@ impl Rasterizer {
         if x0 > x1 || y0 > y1 {
             return true;
         }
+        let b = [x0 as u32, y0 as u32, x1 as u32, y1 as u32];
+        stats.bounds = Some(match stats.bounds {
+            Some(a) => [
+                a[0].min(b[0]),
+                a[1].min(b[1]),
+                a[2].max(b[2]),
+                a[3].max(b[3]),
+            ],
+            None => b,
+        });
         let inv_area = 1.0 / area2 as f64;
         // A quad outside both its rows' spans covers nothing, so each row of
         // quads is walked only where coverage can be.

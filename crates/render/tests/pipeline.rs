@@ -3,6 +3,7 @@
 //! blending's read-before-write, the vertex cache, MRT addresses, texture
 //! accesses equal to the sampler's own report, and determinism.
 
+use gfxcache_render::pipeline::tcor_attributes;
 use std::collections::BTreeSet;
 
 use gfxcache_render::pipeline::STAMP;
@@ -98,6 +99,7 @@ fn draw<'a>(
         color,
         depth,
         shader,
+        attributes: tcor_attributes(g.vb.attr_count),
     }
 }
 
@@ -692,7 +694,7 @@ fn write_mask_keeps_other_channels() {
 /// tiles it covers a pixel centre of. Binning changes no record.
 #[test]
 fn binning_lists_the_tiles_each_triangle_covers() {
-    use gfxcache_render::pipeline::BinningConfig;
+    use gfxcache_render::pipeline::{BinningConfig, BinningMode};
     use gfxcache_trace::binned::TileOrder;
     let (w, h) = (100u32, 64u32);
     let mut runs = Vec::new();
@@ -701,6 +703,7 @@ fn binning_lists_the_tiles_each_triangle_covers() {
         s.p.set_binning(bin.then_some(BinningConfig {
             tile_size: 32,
             order: TileOrder::Scanline,
+            mode: BinningMode::Exact,
         }));
         // Five scalar attributes: TCOR counts the position plus two vec4s.
         let g = rect(

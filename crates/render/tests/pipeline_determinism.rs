@@ -6,6 +6,7 @@
 //! (immediate mode and tile by tile, full-screen passes with blending
 //! included).
 
+use gfxcache_render::pipeline::tcor_attributes;
 use gfxcache_render::{
     Allocator, Blend, ColorFormat, ColorTarget, CompareFunc, CullMode, DepthFormat, DepthState,
     DepthTarget, Draw, Filter, FragmentOutput, FragmentShader, Fragments, IndexBuffer, IndexFormat,
@@ -104,6 +105,7 @@ fn render() -> Frame {
             color: &targets,
             depth: Some(ds),
             shader: &textured,
+            attributes: tcor_attributes(floor.attr_count),
         },
         &mut sink,
     );
@@ -129,6 +131,7 @@ fn render() -> Frame {
             color: &targets,
             depth: Some(ds),
             shader: &flat,
+            attributes: tcor_attributes(wall.attr_count),
         },
         &mut sink,
     );
@@ -243,6 +246,7 @@ fn dense(threads: usize) -> (Vec<Record>, Vec<[u8; 4]>, gfxcache_render::Stats) 
                 color: &[rt],
                 depth: Some(ds),
                 shader: &shader,
+                attributes: tcor_attributes(vb.attr_count),
             },
             &mut sink,
         );
@@ -430,6 +434,7 @@ fn banded(threads: usize, tbr: Option<TbrConfig>) -> Banded {
             color: &targets,
             depth: Some(ds),
             shader,
+            attributes: tcor_attributes(vb.attr_count),
         };
         p.draw(&draw, &mut sink);
     }
@@ -453,6 +458,7 @@ fn banded(threads: usize, tbr: Option<TbrConfig>) -> Banded {
             color,
             depth: Some(ds),
             shader,
+            attributes: tcor_attributes(screen.attr_count),
         };
         p.draw(&draw, &mut sink);
     }

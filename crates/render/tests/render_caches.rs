@@ -2,6 +2,7 @@
 //! the LLC stream, the texture hierarchy, markers in place, flush, and a
 //! full-screen textured draw through the pipeline.
 
+use gfxcache_render::pipeline::tcor_attributes;
 use gfxcache_render::render_caches::CacheShape;
 use gfxcache_render::{
     Allocator, ColorFormat, ColorTarget, DepthFormat, DepthTarget, Draw, Filter, FragmentOutput,
@@ -269,6 +270,7 @@ fn frame() -> Vec<Record> {
             color: &[rt],
             depth: Some(ds),
             shader: &shader,
+            attributes: tcor_attributes(vb.attr_count),
         };
         p.draw(&d, sink);
     }

@@ -3,7 +3,7 @@
 //! pipeline and a stage sent and what reached the sink; the request's
 //! checks; progress frame by frame.
 
-use gfxcache_render::pipeline::{BinnedPass, BinningConfig};
+use gfxcache_render::pipeline::{BinnedPass, BinningConfig, BinningMode};
 use gfxcache_render::scene::{resolve, Scene};
 use gfxcache_render::session::{render, render_plain, Mode, RenderRequest, RenderSummary};
 use gfxcache_render::TbrConfig;
@@ -215,6 +215,16 @@ fn trace_headers_name_the_stream() {
     assert_eq!(m.extra["tile_order"], "zorder");
     assert_eq!(m.mode.as_deref(), Some("tbr"));
     assert_eq!(m.resolution, Some([96, 64]));
+    // Exact binning keeps the header it had before bounding boxes.
+    assert!(!m.extra.contains_key("binning"));
+    let bbox = request(
+        Mode::Tbr(TbrConfig {
+            binning_mode: BinningMode::BoundingBox,
+            ..TbrConfig::default()
+        }),
+        2,
+    );
+    assert_eq!(bbox.trace_meta("atrium").extra["binning"], "bbox");
     let raw = RenderRequest {
         raw: true,
         ..request(Mode::Imr, 1)

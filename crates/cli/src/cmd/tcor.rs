@@ -19,7 +19,7 @@ use gfxcache_tcor::study::{self, paper, StudyError, TcorConfig, TcorReport};
 use crate::report::run_study;
 use crate::report::suite::{run_suite, SceneDir};
 
-use super::render::OrderArg;
+use super::render::{BinningArg, OrderArg};
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TileBuffersArg {
@@ -66,6 +66,12 @@ pub struct Args {
     pub tile_size: u32,
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
+    /// Which tiles the Polygon List Builder lists a triangle in when
+    /// rendering: `exact` (those where it covers a pixel centre) or `bbox`
+    /// (every tile its clipped screen bounding box overlaps). A given
+    /// trace says its own (in its header).
+    #[arg(long, value_enum, default_value_t = BinningArg::Exact, conflicts_with = "trace")]
+    pub binning: BinningArg,
     /// Fragment processors, each with a 64 KiB texture cache.
     #[arg(long, default_value_t = 4)]
     pub fps: u16,
@@ -256,6 +262,7 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec
         order: args.order.into(),
         fps: args.fps,
         hsr: args.hsr,
+        binning_mode: args.binning.into(),
     };
     let request = RenderRequest {
         width: args.width,

@@ -38,13 +38,17 @@ pub fn page(r: &TcorReport, figures: &[PathBuf]) -> String {
     h
 }
 
-/// Scene (or trace), resolution, render passes and tiles, for the title.
+/// Scene (or trace), resolution, render passes, tiles and the binning
+/// mode, for the title.
 fn heading(r: &TcorReport) -> String {
     format!(
-        "{}, {} render passes, {} tiles",
+        "{}, {} render passes, {} tiles{}",
         scene(r.scene.as_deref(), &r.trace, r.resolution),
         thousands(r.render_passes),
-        thousands(r.tiles)
+        thousands(r.tiles),
+        r.binning
+            .as_deref()
+            .map_or(String::new(), |b| format!(", {b} binning"))
     )
 }
 

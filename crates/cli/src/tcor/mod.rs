@@ -138,6 +138,7 @@ pub(crate) mod test_report {
             binned: "frames/binned.json".into(),
             scene: Some("city<1>".into()),
             resolution: Some((320, 192)),
+            binning: Some("exact".into()),
             render_passes: 2,
             tiles: 120,
             passes: vec![pass(0, "main", 900, 3.0), pass(0, "shadow<0>", 300, 1.5)],

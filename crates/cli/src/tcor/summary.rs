@@ -17,8 +17,12 @@ pub fn text(r: &TcorReport) -> String {
         (n, 0) => format!(" ({n} frames)"),
         (n, w) => format!(" ({} frames after {w} of warm-up, of {n})", n - w),
     };
+    let binning = r
+        .binning
+        .as_deref()
+        .map_or(String::new(), |b| format!(", {b} binning"));
     let mut out = format!(
-        "TCOR study of {}{frames}: {} render passes, {} tiles, {} primitives, {} tile uses (reuse {:.2}), largest Parameter Buffer {}\n\n",
+        "TCOR study of {}{frames}{binning}: {} render passes, {} tiles, {} primitives, {} tile uses (reuse {:.2}), largest Parameter Buffer {}\n\n",
         r.scene.as_deref().unwrap_or(&r.trace),
         r.render_passes,
         thousands(r.tiles),

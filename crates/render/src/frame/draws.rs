@@ -101,10 +101,16 @@ pub(crate) fn instance_draws<'a>(
     pass: &InstancePass<'a, '_>,
 ) -> (Vec<Draw<'a>>, Vec<(Program, u64)>) {
     debug_assert_eq!(instances.len(), shaders.len());
+    let programs: Vec<(Program, u64)> = shaders
+        .iter()
+        .zip(instances)
+        .map(|(s, &i)| ((pass.program)(s.material), i as u64))
+        .collect();
     let draws = instances
         .iter()
         .zip(shaders)
-        .map(|(&i, shader)| {
+        .zip(&programs)
+        .map(|((&i, shader), &(program, _))| {
             let inst = &scene.instances[i];
             let mesh = &gpu.meshes[inst.mesh];
             Draw {
@@ -115,13 +121,9 @@ pub(crate) fn instance_draws<'a>(
                 color: pass.color,
                 depth: pass.depth,
                 shader,
+                attributes: program.attributes(),
             }
         })
-        .collect();
-    let programs = shaders
-        .iter()
-        .zip(instances)
-        .map(|(s, &i)| ((pass.program)(s.material), i as u64))
         .collect();
     (draws, programs)
 }
@@ -215,6 +217,7 @@ pub(crate) fn fullscreen<S: RecordSink>(
         color,
         depth,
         shader,
+        attributes: program.attributes(),
     };
     FrameRenderer::draw(pipeline, &gpu.heap, &draw, program, slot, sink);
 }

@@ -159,6 +159,7 @@ pub(super) fn run<S: RecordSink>(
         color: &target,
         depth: Some(depth),
         shader: &shader,
+        attributes: Program::Lighting.attributes(),
     }];
     let mut programs = vec![(Program::Lighting, slot)];
     drawn.append(v.vp, &target, depth, &mut draws, &mut programs);

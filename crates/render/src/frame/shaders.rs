@@ -24,7 +24,7 @@
 use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
 use crate::math::{Mat4, Vec3, Vec4};
-use crate::pipeline::Fragments;
+use crate::pipeline::{tcor_attributes, Fragments};
 use crate::sampler::{Filter, Sampler, TexView, Wrap};
 use crate::scene::Light;
 use crate::surface::{Allocator, BLOCK_BYTES};
@@ -104,6 +104,58 @@ impl Program {
             Program::Lighting | Program::Forward | Program::Transparent => 2048,
             Program::ForwardLights => 3072,
         }
+    }
+
+    /// The scalars its vertex shader outputs besides the position: the
+    /// varyings its fragment shader interpolates (`Fragments::attrs`) in
+    /// this renderer. The one table of them:
+    ///
+    /// | program | outputs | scalars | TCOR attributes |
+    /// |---|---|---|---|
+    /// | `ShadowDepth` | position | 0 | 1 |
+    /// | `ShadowMask` | position, uv (alpha test) | 2 | 2 |
+    /// | `GBuffer`, `Forward`, `ForwardLights`, `Reflection`, `Transparent`, `Particles` | position, normal, uv | 5 | 3 |
+    /// | `Ui` (HUD atlas, interface instances) | position, uv | 2 | 2 |
+    /// | full-screen: `Lighting`, `Sky`, `Ssao`, `Blur`, `Copy`, `Bright`, `Downsample`, `Upsample`, `Luminance`, `DepthOfField`, `MotionBlur`, `ToneMap`, `Fxaa`, `Display` | position | 0 | 1 |
+    ///
+    /// No program outputs a world position (lighting, shadow and mirror
+    /// tests reconstruct it from the pixel's depth) nor a vertex colour
+    /// (colours are material constants), and full-screen programs read
+    /// their inputs at the pixel's own position, so they interpolate
+    /// nothing.
+    pub const fn varyings(self) -> u32 {
+        match self {
+            Program::ShadowDepth => 0,
+            Program::ShadowMask | Program::Ui => 2,
+            Program::GBuffer
+            | Program::Forward
+            | Program::ForwardLights
+            | Program::Reflection
+            | Program::Transparent
+            | Program::Particles => 5,
+            Program::Lighting
+            | Program::Sky
+            | Program::Ssao
+            | Program::Blur
+            | Program::Copy
+            | Program::Bright
+            | Program::Downsample
+            | Program::Upsample
+            | Program::Luminance
+            | Program::DepthOfField
+            | Program::MotionBlur
+            | Program::ToneMap
+            | Program::Fxaa
+            | Program::Display => 0,
+        }
+    }
+
+    /// TCOR's attribute count of its draws' triangles
+    /// ([`Program::varyings`] as [`tcor_attributes`] counts them): what
+    /// [`Draw::attributes`](crate::pipeline::Draw::attributes) of every
+    /// draw of this program is.
+    pub const fn attributes(self) -> u32 {
+        tcor_attributes(self.varyings())
     }
 
     /// Whether draws of this program read the frame's light constants.

@@ -93,6 +93,7 @@ pub(super) fn run<S: RecordSink>(
                 color: &[],
                 depth: Some(depth),
                 shader,
+                attributes: program.attributes(),
             }
         })
         .collect();

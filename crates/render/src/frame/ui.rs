@@ -223,6 +223,7 @@ impl Hud {
             color,
             depth,
             shader,
+            attributes: Program::Ui.attributes(),
         }
     }
 }

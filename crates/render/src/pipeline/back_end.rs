@@ -21,7 +21,6 @@ use crate::surface::{HizSurface, Surface, BLOCK_BYTES, HIZ_TILE};
 use crate::target::{ColorTarget, DepthTarget};
 
 use super::bands::{Rounds, TargetRows, BAND_ROWS, PARALLEL_QUADS, ROUND_QUADS};
-use super::binning::tcor_attributes;
 use super::front_end::FrontBatch;
 use super::hsr::Hsr;
 use super::{
@@ -476,14 +475,14 @@ impl Pipeline {
     /// stamps: `jobs` (cleared first), in triangle and stamp order.
     fn stamp_jobs(&mut self, draw: &Draw, batch: &FrontBatch, jobs: &mut Vec<StampJob>) {
         jobs.clear();
-        let attributes = tcor_attributes(draw.vertices.attr_count);
+        let attributes = draw.attributes;
         self.each_triangle(batch, |p, tri, quads| {
             let Some(quads) = quads else {
                 return;
             };
             let qs = &batch.quads[quads.clone()];
             if let Some(b) = &mut p.binner {
-                b.add(qs, attributes);
+                b.add(qs, batch.tris[tri].bounds, attributes);
             }
             let mut start = 0;
             while start < qs.len() {

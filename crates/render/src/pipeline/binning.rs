@@ -1,38 +1,92 @@
 //! The Polygon List Builder of a tile-based GPU, watching the pipeline:
 //! every triangle that survives culling is binned to the screen tiles it
-//! covers, with the number of attributes it carries, into a
+//! overlaps, with the number of attributes it carries, into a
 //! [`BinnedFrame`] per pass (`gfxcache-trace`'s, which TCOR's Parameter
 //! Buffer models in `gfxcache-tcor` read).
 //!
-//! Overlap is exact in sample space: a triangle is in a tile's list when it
-//! covers at least one pixel centre of that tile, which is what the
-//! rasterizer's quads say (a quad is 2x2 pixels at even coordinates, so
-//! with an even tile size it lies in one tile). A bounding-box binner would
-//! list more tiles; a triangle that covers no pixel centre anywhere is in
-//! no list, as it would produce no fragment in any tile.
+//! Which tiles a triangle overlaps ([`BinningMode`]), both in sample
+//! space (pixel centres), after clipping and culling:
+//!
+//! - **Exact** (the default): the tiles where it covers at least one pixel
+//!   centre, which is what the rasterizer's quads say (a quad is 2x2
+//!   pixels at even coordinates, so with an even tile size it lies in one
+//!   tile). A triangle that covers no pixel centre is in no list, as it
+//!   produces no fragment in any tile.
+//! - **Bounding box**: every tile that the pixels whose centres lie in its
+//!   screen-space bounding box fall in (the box of its clipped screen
+//!   triangles, cut to the viewport; [`crate::raster::TriangleStats::bounds`]),
+//!   the cheap test of Antochi et al. ("Efficient tile-aware bounding-box
+//!   overlap test for tile-based rendering", 2004, which TCOR cites). A
+//!   superset of the exact tiles: a long thin diagonal triangle is listed
+//!   in tiles it never touches, where the rasterizer makes no fragment of
+//!   it but the Tile Fetcher still reads its PMD and attributes.
+//!
+//! The TCOR paper does not say which test its Polygon List Builder uses
+//! ("appends it to each list of every tile it overlaps", Section II): the
+//! default is the exact one, what "overlaps" says, whose traces are those
+//! from before the bounding-box mode existed.
 //!
 //! Attributes are counted as TCOR does (48 bytes each: one 16-byte vector
-//! per vertex): the clip-space position, plus the vertex's scalar
-//! attributes packed four to a vector.
+//! per vertex): the clip-space position, plus the scalar outputs of the
+//! draw's vertex shader packed four to a vector ([`tcor_attributes`]),
+//! which each draw says ([`super::Draw::attributes`]; the frame's come
+//! from their shader program's outputs).
 
 pub use gfxcache_trace::binned::BinnedPass;
 use gfxcache_trace::binned::{BinnedFrame, BinnedPrimitive, TileOrder};
 
 use crate::raster::Quad;
 
-/// How to bin: tile side in pixels (even) and the Tile Fetcher's order.
+/// Which tiles a triangle is listed in (see the module documentation).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum BinningMode {
+    /// The tiles where it covers a pixel centre.
+    #[default]
+    #[serde(rename = "exact")]
+    Exact,
+    /// The tiles its clipped screen-space bounding box overlaps.
+    #[serde(rename = "bbox")]
+    BoundingBox,
+}
+
+impl BinningMode {
+    /// Both modes, the default first.
+    pub const ALL: [BinningMode; 2] = [BinningMode::Exact, BinningMode::BoundingBox];
+
+    /// `exact` or `bbox`: the name in arguments, trace headers and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BinningMode::Exact => "exact",
+            BinningMode::BoundingBox => "bbox",
+        }
+    }
+
+    /// The mode called `name` ([`BinningMode::name`]).
+    pub fn from_name(name: &str) -> Option<BinningMode> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+/// How to bin: tile side in pixels (even), the Tile Fetcher's order and
+/// which tiles a triangle is listed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BinningConfig {
     pub tile_size: u32,
     pub order: TileOrder,
+    /// Exact when absent (configurations from before the mode existed).
+    #[serde(default)]
+    pub mode: BinningMode,
 }
 
 impl Default for BinningConfig {
-    /// TCOR Table I: 32x32 tiles in Z-order.
+    /// TCOR Table I: 32x32 tiles in Z-order, exact overlap.
     fn default() -> Self {
         BinningConfig {
             tile_size: 32,
             order: TileOrder::ZOrder,
+            mode: BinningMode::Exact,
         }
     }
 }
@@ -50,9 +104,10 @@ impl BinningConfig {
     }
 }
 
-/// TCOR's attribute count of a triangle whose vertices carry `scalars`
-/// float attributes besides the position.
-pub fn tcor_attributes(scalars: u32) -> u32 {
+/// TCOR's attribute count of a triangle whose vertex shader outputs
+/// `scalars` floats besides the position: the position, then the scalars
+/// four to a 16-byte vector.
+pub const fn tcor_attributes(scalars: u32) -> u32 {
     1 + scalars.div_ceil(4)
 }
 
@@ -62,6 +117,7 @@ pub(super) struct Binner {
     tiles_x: u32,
     tiles_y: u32,
     order: TileOrder,
+    mode: BinningMode,
     prims: Vec<BinnedPrimitive>,
     /// Per tile, the last primitive that listed it (dedups a primitive's tiles).
     marked: Vec<u32>,
@@ -82,6 +138,7 @@ impl Binner {
             tiles_x,
             tiles_y,
             order: cfg.order,
+            mode: cfg.mode,
             prims: Vec::new(),
             marked: vec![u32::MAX; (tiles_x * tiles_y) as usize],
         }
@@ -106,8 +163,22 @@ impl Binner {
         self.marked = vec![u32::MAX; (tiles_x * tiles_y) as usize];
     }
 
-    /// Bins one triangle from its quads; a triangle with none is in no list.
-    pub(super) fn add(&mut self, quads: &[Quad], attributes: u32) {
+    /// Bins one triangle, drawn as `quads` within `bounds` (the
+    /// rasterizer's [`crate::raster::TriangleStats::bounds`]); a triangle
+    /// listed in no tile is left out.
+    pub(super) fn add(&mut self, quads: &[Quad], bounds: Option<[u32; 4]>, attributes: u32) {
+        assert!(attributes >= 1, "a draw's attributes include its position");
+        let tiles = match self.mode {
+            BinningMode::Exact => self.covered_tiles(quads),
+            BinningMode::BoundingBox => bounds.map_or_else(Vec::new, |b| self.box_tiles(b)),
+        };
+        if !tiles.is_empty() {
+            self.prims.push(BinnedPrimitive { attributes, tiles });
+        }
+    }
+
+    /// The tiles of `quads` with a covered pixel, in quad order, each once.
+    fn covered_tiles(&mut self, quads: &[Quad]) -> Vec<u32> {
         let id = self.prims.len() as u32;
         let mut tiles = Vec::new();
         for q in quads.iter().filter(|q| q.mask != 0) {
@@ -118,9 +189,20 @@ impl Binner {
                 tiles.push(t);
             }
         }
-        if !tiles.is_empty() {
-            self.prims.push(BinnedPrimitive { attributes, tiles });
-        }
+        tiles
+    }
+
+    /// The tiles holding pixels `[x0, x1] x [y0, y1]`, row by row.
+    fn box_tiles(&self, [x0, y0, x1, y1]: [u32; 4]) -> Vec<u32> {
+        let (tx0, tx1) = (x0 / self.tile, x1 / self.tile);
+        let (ty0, ty1) = (y0 / self.tile, y1 / self.tile);
+        debug_assert!(
+            tx1 < self.tiles_x && ty1 < self.tiles_y,
+            "bounds off the grid"
+        );
+        (ty0..=ty1)
+            .flat_map(|ty| (tx0..=tx1).map(move |tx| ty * self.tiles_x + tx))
+            .collect()
     }
 
     /// The binned pass, or `None` when no triangle covered a pixel.

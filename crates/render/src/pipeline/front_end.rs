@@ -67,6 +67,8 @@ pub(super) struct FrontTri {
     pub(super) culled: bool,
     pub(super) quads: u32,
     pub(super) pixels: u32,
+    /// The rasterizer's [`crate::raster::TriangleStats::bounds`].
+    pub(super) bounds: Option<[u32; 4]>,
 }
 
 /// The front end of one draw: walks the triangles in index order. It only
@@ -124,6 +126,7 @@ impl FrontEnd<'_> {
                 culled: ts.culled,
                 quads: ts.quads,
                 pixels: ts.pixels,
+                bounds: ts.bounds,
             });
         }
         self.next = end;

@@ -65,7 +65,7 @@ mod stats;
 mod tbr;
 mod tile_pass;
 
-pub use binning::{tcor_attributes, BinnedPass, BinningConfig};
+pub use binning::{tcor_attributes, BinnedPass, BinningConfig, BinningMode};
 pub use shader::{FragmentOutput, FragmentShader, Fragments, WritesDepth};
 pub use stats::Stats;
 pub use tbr::{TbrConfig, TbrStats};
@@ -113,6 +113,11 @@ pub struct Draw<'a> {
     pub color: &'a [ColorId],
     pub depth: Option<DepthId>,
     pub shader: &'a dyn FragmentShader,
+    /// What the draw's vertex shader outputs per vertex, as TCOR counts
+    /// attributes (the position, then its scalar outputs four to a 16-byte
+    /// vector: [`tcor_attributes`]): what the Polygon List Builder stores
+    /// for each of its triangles. At least 1.
+    pub attributes: u32,
 }
 
 /// The software GPU's immediate-mode pipeline and the targets it owns.

@@ -9,10 +9,10 @@ use gfxcache_trace::binned::TileOrder;
 use crate::buffers::MAX_ATTRS;
 use crate::raster::Quad;
 
-use super::BinningConfig;
+use super::{BinningConfig, BinningMode};
 
 /// A tile-based GPU as the TCOR paper's Table I has it: 32x32 tiles in
-/// Z-order, four fragment processors.
+/// Z-order, four fragment processors; exact binning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TbrConfig {
     /// Tile side in pixels (even, so a 2x2 quad lies in one tile).
@@ -25,6 +25,10 @@ pub struct TbrConfig {
     /// Hidden-surface removal (TBDR): shade only the visible fragment of
     /// each pixel among the opaque draws (see `hsr.rs`). Same pixels.
     pub hsr: bool,
+    /// Which tiles the Polygon List Builder lists a triangle in (exact
+    /// when absent: configurations from before the mode existed).
+    #[serde(default)]
+    pub binning_mode: BinningMode,
 }
 
 impl Default for TbrConfig {
@@ -34,6 +38,7 @@ impl Default for TbrConfig {
             order: TileOrder::ZOrder,
             fps: 4,
             hsr: false,
+            binning_mode: BinningMode::Exact,
         }
     }
 }
@@ -62,6 +67,7 @@ impl TbrConfig {
         BinningConfig {
             tile_size: self.tile_size,
             order: self.order,
+            mode: self.binning_mode,
         }
     }
 }

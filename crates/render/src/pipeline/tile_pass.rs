@@ -45,7 +45,7 @@ use crate::surface::{Surface, HIZ_TILE};
 
 use super::back_end::{stamp, Scratch, StampSetup};
 use super::bands::{Rounds, TargetRows, PARALLEL_QUADS, ROUND_QUADS};
-use super::binning::{tcor_attributes, Binner};
+use super::binning::Binner;
 use super::front_end::FrontBatch;
 use super::hsr::{self, Hsr};
 use super::tbr::{BinnedTri, LoadOp, TileBins, TileGrid};
@@ -316,7 +316,7 @@ impl Pipeline {
                 return;
             };
             let quads = &batch.quads[quads];
-            binner.add(quads, tcor_attributes(draw.vertices.attr_count));
+            binner.add(quads, batch.tris[t].bounds, draw.attributes);
             let tri = bins.attrs.len() as u32;
             bins.attrs.push(BinnedTri {
                 attrs: batch.tris[t].attrs,

@@ -56,7 +56,7 @@ use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
 
 use crate::frame::{FrameConfig, FrameError, FrameRenderer};
 use crate::graph::Preset;
-use crate::pipeline::{BinningConfig, TbrConfig};
+use crate::pipeline::{BinningConfig, BinningMode, TbrConfig};
 use crate::scene::{Passes, Scene};
 
 use consumer::Consumer;
@@ -205,7 +205,10 @@ impl RenderRequest {
 
     /// The header of a trace of this session's stream: scene, resolution,
     /// mode, frames, 64-byte blocks, and the stream and (tile by tile) the
-    /// tile size, order, fragment processors and HSR as extra fields.
+    /// tile size, order, fragment processors, HSR and, unless exact, the
+    /// binning mode (`binning`: `bbox`) as extra fields. A tile-based
+    /// trace without `binning` was binned exactly, so exact traces keep
+    /// the header they had before the mode existed.
     pub fn trace_meta(&self, scene: &str) -> TraceMeta {
         let mut extra = std::collections::BTreeMap::new();
         extra.insert("stream".into(), self.stream().into());
@@ -214,6 +217,9 @@ impl RenderRequest {
             extra.insert("tile_order".into(), t.order.name().into());
             extra.insert("fps".into(), t.fps.into());
             extra.insert("hsr".into(), t.hsr.into());
+            if t.binning_mode != BinningMode::Exact {
+                extra.insert("binning".into(), t.binning_mode.name().into());
+            }
         }
         TraceMeta {
             generator: format!("gfxcache {} render", env!("CARGO_PKG_VERSION")),

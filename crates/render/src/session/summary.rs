@@ -62,6 +62,8 @@ pub struct TbrFigures {
     pub order: &'static str,
     pub fps: u16,
     pub hsr: bool,
+    /// The Polygon List Builder's overlap test: `exact` or `bbox`.
+    pub binning: &'static str,
     pub render_passes: u64,
     pub tiles: u64,
     pub quads_per_fp: Vec<u64>,
@@ -192,6 +194,7 @@ fn tbr_figures(r: &FrameRenderer, consumed: &Consumed) -> Option<TbrFigures> {
         order: c.order.name(),
         fps: c.fps,
         hsr: c.hsr,
+        binning: c.binning_mode.name(),
         render_passes: t.render_passes,
         tiles: t.tiles,
         quads_per_fp: t.quads_per_fp.clone(),

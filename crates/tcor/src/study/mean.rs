@@ -346,6 +346,7 @@ mod tests {
             binned: String::new(),
             scene: None,
             resolution: None,
+            binning: None,
             render_passes: l2[0] / 100,
             tiles: 10,
             passes: Vec::new(),

@@ -253,6 +253,7 @@ pub fn run(
         binned: binned.display().to_string(),
         scene: meta.scene.clone(),
         resolution: meta.resolution.map(|[w, h]| (w, h)),
+        binning: report::binning_of(&meta),
         render_passes: first.render_passes,
         tiles: first.tiles,
         frame: frame_characteristics(&counted_passes),

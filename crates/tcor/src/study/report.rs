@@ -20,6 +20,9 @@ pub struct TcorReport {
     /// Scene and resolution from the trace's header, when it has them.
     pub scene: Option<String>,
     pub resolution: Option<(u32, u32)>,
+    /// Which tiles the Polygon List Builder listed each primitive in
+    /// (`exact` or `bbox`; [`binning_of`]): what the figures are for.
+    pub binning: Option<String>,
     pub render_passes: u64,
     pub tiles: u64,
     /// Table II per render pass, and for the whole frame.
@@ -66,6 +69,17 @@ pub struct TcorReport {
     pub warnings: Vec<String>,
     /// Wall-clock seconds each phase took.
     pub seconds: BTreeMap<String, f64>,
+}
+
+/// The binning mode a trace's header records: its `binning` field, and
+/// `exact` for a tile-based trace without one (the renderer records only
+/// `bbox`, so that exact traces keep the header they had before the mode
+/// existed); `None` when the header does not say tile-based.
+pub fn binning_of(meta: &gfxcache_trace::TraceMeta) -> Option<String> {
+    match meta.extra.get("binning") {
+        Some(v) => Some(v.as_str().map_or_else(|| v.to_string(), str::to_string)),
+        None => (meta.mode.as_deref() == Some("tbr")).then(|| "exact".to_string()),
+    }
 }
 
 #[derive(Serialize, Clone, Debug)]

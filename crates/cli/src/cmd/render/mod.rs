@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use gfxcache_render::pipeline::BinningConfig;
+use gfxcache_render::pipeline::{BinningConfig, BinningMode};
 use gfxcache_render::session::{self, Mode, Picture, RenderRequest, RenderSummary};
 use gfxcache_render::{Scene, TbrConfig};
 use gfxcache_tcor::{PbTrafficStage, PbTrafficStats};
@@ -68,6 +68,12 @@ pub struct Args {
     /// Tile traversal order for --mode tbr and --binned.
     #[arg(long = "order", alias = "tile-order", value_enum, default_value_t = OrderArg::ZOrder)]
     pub tile_order: OrderArg,
+    /// Which tiles the Polygon List Builder lists a triangle in, for
+    /// --mode tbr and --binned: `exact` (those where it covers a pixel
+    /// centre) or `bbox` (every tile its clipped screen bounding box
+    /// overlaps).
+    #[arg(long, value_enum, default_value_t = BinningArg::Exact)]
+    pub binning: BinningArg,
     /// --mode tbr: fragment processors, each with its own texture cache.
     #[arg(long, default_value_t = 4)]
     pub fps: u16,
@@ -141,6 +147,24 @@ pub enum OrderArg {
     Hilbert,
 }
 
+/// Which tiles the Polygon List Builder lists a triangle in.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinningArg {
+    /// The tiles where the triangle covers a pixel centre.
+    Exact,
+    /// Every tile its clipped screen-space bounding box overlaps.
+    Bbox,
+}
+
+impl From<BinningArg> for BinningMode {
+    fn from(b: BinningArg) -> Self {
+        match b {
+            BinningArg::Exact => Self::Exact,
+            BinningArg::Bbox => Self::BoundingBox,
+        }
+    }
+}
+
 impl From<OrderArg> for TileOrder {
     fn from(o: OrderArg) -> Self {
         match o {
@@ -187,6 +211,9 @@ impl Args {
         if self.hsr && !self.tbr() {
             bail!("--hsr: hidden-surface removal needs --mode tbr");
         }
+        if self.binning != BinningArg::Exact && !self.tbr() && self.binned.is_none() {
+            bail!("--binning: binning needs --mode tbr or --binned");
+        }
         if self.tbr() && !(1..=TbrConfig::MAX_FPS).contains(&self.fps) {
             bail!(
                 "--fps {}: expected 1 to {} fragment processors",
@@ -205,6 +232,7 @@ impl Args {
                 order: self.tile_order.into(),
                 fps: self.fps,
                 hsr: self.hsr,
+                binning_mode: self.binning.into(),
             })
         } else {
             Mode::Imr
@@ -219,6 +247,7 @@ impl Args {
             binning: self.binned.is_some().then(|| BinningConfig {
                 tile_size: self.tile_size,
                 order: self.tile_order.into(),
+                mode: self.binning.into(),
             }),
             raw: self.raw,
             threads: self.threads,

@@ -64,6 +64,8 @@ struct TbrJson<'a> {
     order: &'a str,
     fps: u16,
     hsr: bool,
+    /// The Polygon List Builder's overlap test: `exact` or `bbox`.
+    binning: &'a str,
     render_passes: u64,
     tiles: u64,
     quads_per_fp: &'a [u64],
@@ -117,6 +119,7 @@ impl Output {
                 order: t.order,
                 fps: t.fps,
                 hsr: t.hsr,
+                binning: t.binning,
                 render_passes: t.render_passes,
                 tiles: t.tiles,
                 quads_per_fp: &t.quads_per_fp,
@@ -254,13 +257,14 @@ fn caches_table(caches: &[CacheFigures]) -> String {
 
 fn tbr_text(t: &TbrJson) -> String {
     let mut s = format!(
-        "\ntiles: {} in {} render passes ({}x{} pixels, {} order); blocks loaded {}, flushed {}; \
-         Parameter Buffer to L2: {} reads, {} writes{}\n",
+        "\ntiles: {} in {} render passes ({}x{} pixels, {} order, {} binning); blocks loaded {}, \
+         flushed {}; Parameter Buffer to L2: {} reads, {} writes{}\n",
         thousands(t.tiles),
         thousands(t.render_passes),
         t.tile_size,
         t.tile_size,
         t.order,
+        t.binning,
         thousands(t.loaded_blocks),
         thousands(t.flushed_blocks),
         thousands(t.pb_l2_reads),

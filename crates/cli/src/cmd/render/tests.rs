@@ -71,6 +71,7 @@ fn args(dir: &Path, threads: usize, raw: bool) -> Args {
         binned: None,
         tile_size: 32,
         tile_order: OrderArg::ZOrder,
+        binning: BinningArg::Exact,
         fps: 4,
         hsr: false,
         raw,

@@ -35,6 +35,18 @@ pub fn find_mean<'a>(r: &'a TcorSuite, engine: &str, size: &str) -> Option<&'a E
         .find(|m| m.engine == engine && m.tile_cache == size)
 }
 
+/// The scenes' binning modes (`exact`, `bbox`; what the figures are for),
+/// each once in scene order, joined by `/`; `None` when no scene says.
+pub fn binning(r: &TcorSuite) -> Option<String> {
+    let mut modes: Vec<&str> = Vec::new();
+    for m in r.scenes.iter().filter_map(|s| s.report.binning.as_deref()) {
+        if !modes.contains(&m) {
+            modes.push(m);
+        }
+    }
+    (!modes.is_empty()).then(|| modes.join("/"))
+}
+
 /// The scenes' names and then the mean's: the categories of a per-scene
 /// chart.
 pub fn categories(r: &TcorSuite) -> Vec<String> {

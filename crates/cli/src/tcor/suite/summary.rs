@@ -12,10 +12,11 @@ use crate::table::Table;
 pub fn text(r: &TcorSuite) -> String {
     let names: Vec<&str> = r.scenes.iter().map(|s| s.scene.as_str()).collect();
     let mut out = format!(
-        "TCOR study of the {} suite ({} scenes: {})\n",
+        "TCOR study of the {} suite ({} scenes: {}){}\n",
         r.suite,
         r.scenes.len(),
-        names.join(", ")
+        names.join(", "),
+        super::binning(r).map_or(String::new(), |b| format!(", {b} binning"))
     );
     for size in tile_caches(r) {
         let mut t = Table::new([
@@ -72,7 +73,10 @@ mod tests {
     fn a_row_per_scene_the_mean_and_the_paper() {
         let r = suite();
         let s = text(&r);
-        assert!(s.contains("mobile suite (2 scenes: a<1>, b)"), "{s}");
+        assert!(
+            s.contains("mobile suite (2 scenes: a<1>, b), exact binning"),
+            "{s}"
+        );
         let mean = r.mean.reductions["64KiB"].pb_l2_accesses;
         let line = s
             .lines()
