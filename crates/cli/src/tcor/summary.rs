@@ -112,7 +112,12 @@ fn engine_notes(r: &TcorReport) -> String {
         .filter(|run| run.engine != ENGINES[0])
         .map(|run| {
             let s = &run.stats.engine;
-            format!("{} {}", thousands(s.attribute_cache_stalls), run.tile_cache)
+            format!(
+                "{} {} {}",
+                thousands(s.attribute_cache_stalls),
+                run.engine,
+                run.tile_cache
+            )
         })
         .collect();
     let mut out = format!(
