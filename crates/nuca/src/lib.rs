@@ -32,28 +32,41 @@
 
 pub mod affinity_table;
 pub mod bucket;
+pub mod calendar;
 pub mod config;
 pub mod counter;
 pub mod directory;
 pub mod epoch;
 pub mod error;
+pub mod l2;
+pub mod machine;
+pub mod mesh;
 pub mod node_table;
 pub mod organization;
 pub mod replay;
 pub mod stats;
 pub mod texture_cache;
+pub mod timing;
 
 pub use affinity_table::{affinity_table_bits, AffinityTable};
 pub use bucket::{Bucket, Buckets};
+pub use calendar::Calendar;
 pub use config::{CountedAccesses, EpochReset, NucaConfig};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;
 pub use gfxcache_cache::run::Threads;
+pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
+pub use l2::{L2Config, L2Stats, SharedL2};
+pub use machine::{Machine, MachineCounts};
+pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};
 pub use node_table::NodeTable;
-pub use organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
+pub use organization::{
+    DNuca, Dtm, DtmDistributed, Flow, IdealShared, Organization, Private, SNuca,
+};
 pub use replay::{
-    replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayReport, TextureAccess,
+    replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayEvent, ReplayReport, TextureAccess,
 };
 pub use stats::{NucaStats, Outcome};
 pub use texture_cache::{Lookup, TextureCache};
+pub use timing::{FpClocks, L2Attach, TimingConfig, TimingStats};
