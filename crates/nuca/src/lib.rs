@@ -5,8 +5,9 @@
 //! on-chip mesh instead of from the L2, and a small Affinity Table maps
 //! buckets of texture blocks to their owners.
 //!
-//! This crate holds the functional models: counts of where each texture
-//! access is served, no timing, energy or network yet. One concept per
+//! This crate holds the functional models (where each texture access is
+//! served) and the machine around them (the shared L2, the mesh, an
+//! analytic timing model of ours, energy from counts). One concept per
 //! file, in the paper's words:
 //!
 //! - [`config`]: every parameter ([`NucaConfig`], the paper's values as
@@ -22,11 +23,22 @@
 //!   [`Private`], [`DNuca`], [`Dtm`] (centralized), [`DtmDistributed`],
 //!   [`SNuca`] and [`IdealShared`].
 //! - [`stats`]: [`NucaStats`] and [`Outcome`].
-//! - [`mod@replay`]: every organization over one sequence of texture
-//!   accesses, in parallel ([`replay()`], [`Replay`]).
+//! - [`l2`]: the shared L2 ([`SharedL2`], Table I, on the cache engine),
+//!   its banks, and the frame's other L2 traffic.
+//! - [`mesh`]: the 2D mesh ([`Mesh`]): shapes, X-Y routes, flits, link
+//!   contention, broadcast trees; [`calendar`]: per-cycle reservations.
+//! - [`timing`]: the fragment processors' clocks ([`FpClocks`]) and every
+//!   timing knob ([`TimingConfig`], ours but for the paper's latencies).
+//! - [`machine`]: an organization on its machine ([`Machine`]): the
+//!   messages each flow sends, their latency, the counts energy needs.
+//! - [`mod@replay`]: every organization over one sequence of events
+//!   (texture accesses with shader work, other L2 accesses, tile ends), in
+//!   parallel ([`replay()`], [`Replay`]), with energy by part
+//!   ([`NucaEnergy`], from `gfxcache-mem`).
 //!
-//! Depends on `gfxcache-cache` (the geometry rules, the parallel fan-out)
-//! only; never on rendering (`gfxcache-render`) or the command line
+//! Depends on `gfxcache-cache` (the geometry rules, the cache engine, the
+//! parallel fan-out), `gfxcache-trace` (stream names) and `gfxcache-mem`
+//! (the energy model) only; never on rendering (`gfxcache-render`) or the command line
 //! (`gfxcache-cli`): the texture access streams come in as data, and the
 //! command that writes reports composes this crate with the renderer.
 

@@ -1,6 +1,6 @@
 //! The 2D mesh that connects the fragment processors' texture caches
 //! (Section IV-A, Figure 5): one router per node, X-Y routing, one cycle
-//! per hop [paper, Table I]. Everything else here is ours, each a knob of
+//! per hop (the paper's Table I). Everything else here is ours, each a knob of
 //! [`MeshConfig`]: the shape, the flit width, the message sizes, link
 //! contention and the broadcast tree.
 //!

@@ -10,9 +10,9 @@
 //!   ([`FpClocks`]). With one context (the default) each fragment
 //!   processor blocks on every texture access.
 //! - Where the access is served gives its latency: the texture cache's
-//!   [`TimingConfig::tc_cycles`] [paper], the mesh's hops, serialization
+//!   [`TimingConfig::tc_cycles`] (the paper's), the mesh's hops, serialization
 //!   and contention ([`crate::mesh`]), the Affinity Table's or directory's
-//!   lookup, the L2's bank and [`crate::L2Config::hit_cycles`] [paper],
+//!   lookup, the L2's bank and [`crate::L2Config::hit_cycles`] (the paper's),
 //!   DRAM's [`TimingConfig::dram_cycles`] on an L2 miss, and the bus's
 //!   cycles where the L2 is reached over a bus.
 //! - The frame's cycles are the largest clock at the end. A tile end in
