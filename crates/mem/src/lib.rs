@@ -22,7 +22,10 @@
 //! Beside the timing, [`EnergyModel`] (`energy.rs`) gives the dynamic energy
 //! of a memory hierarchy from its access counts ([`MemoryEnergy`]: L1s, L2,
 //! DRAM, for the TCOR paper's Figures 20-21), with documented per-access
-//! energies standing in for McPAT and DRAMSim2.
+//! energies standing in for McPAT and DRAMSim2; [`NucaEnergyModel`]
+//! (`nuca_energy.rs`) adds what the DTM-NUCA paper's texture cache
+//! organizations spend beside it (Affinity Tables, directory, mesh flits,
+//! bus beats) and gives [`NucaEnergy`] by part, GPU and memory.
 //!
 //! ```
 //! use gfxcache_mem::{DramConfig, FrameTimer, GpuConfig, LlcTiming};
@@ -66,6 +69,7 @@ pub mod error;
 pub mod frame;
 pub mod gpu;
 pub mod llc;
+pub mod nuca_energy;
 
 pub use dram::{Dram, DramConfig, DramStats, Scheduler};
 pub use energy::{EnergyModel, MemoryEnergy};
@@ -73,6 +77,7 @@ pub use error::MemError;
 pub use frame::{FrameTimer, FrameTiming};
 pub use gpu::GpuConfig;
 pub use llc::{Llc, LlcTiming};
+pub use nuca_energy::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
 
 /// Bytes in the LLC line that every part of this crate moves, as in the
 /// GSPC paper (64-byte blocks).

@@ -3,9 +3,13 @@
 //! ours, and its doc says so ("(ours)").
 
 use gfxcache_cache::{Geometry, Ways};
+use gfxcache_mem::NucaEnergyModel;
 use serde::{Deserialize, Serialize};
 
 use crate::error::NucaError;
+use crate::l2::L2Config;
+use crate::mesh::MeshConfig;
+use crate::timing::TimingConfig;
 
 /// What the counters of bucket `b` do when an epoch ends, after the owner
 /// has been re-decided. (ours): the paper says "a counter reset event takes
@@ -37,7 +41,7 @@ pub enum CountedAccesses {
 /// The machine and the DTM-NUCA mechanism, as the functional models see
 /// them. Built with [`Default`] (the paper's machine) and changed field by
 /// field; [`NucaConfig::check`] says what is wrong with a changed one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NucaConfig {
     /// Fragment processors, each with its texture cache (P). Paper: 32.
@@ -67,6 +71,14 @@ pub struct NucaConfig {
     pub epoch_reset: EpochReset,
     /// Which accesses count in the Affinity Table. (ours): default every.
     pub counted: CountedAccesses,
+    /// The shared L2 (Table I).
+    pub l2: L2Config,
+    /// The mesh between the texture caches (ours but for 1 cycle per hop).
+    pub mesh: MeshConfig,
+    /// The timing model (ours but for the paper's latencies).
+    pub timing: TimingConfig,
+    /// Per-event energies (ours, with sources).
+    pub energy: NucaEnergyModel,
 }
 
 impl Default for NucaConfig {
@@ -83,6 +95,10 @@ impl Default for NucaConfig {
             margin_percent: 25,
             epoch_reset: EpochReset::Halve,
             counted: CountedAccesses::Every,
+            l2: L2Config::default(),
+            mesh: MeshConfig::default(),
+            timing: TimingConfig::default(),
+            energy: NucaEnergyModel::default(),
         }
     }
 }
@@ -93,6 +109,10 @@ pub const MAX_FPS: usize = 4096;
 
 /// Largest takeover margin, so that the margin arithmetic cannot overflow.
 pub const MAX_MARGIN_PERCENT: u32 = 100_000;
+
+/// Most flits a packet may have (a link calendar reserves a packet's flits
+/// in one window).
+pub const MAX_PACKET_FLITS: u64 = 4096;
 
 /// Most buckets an Affinity Table may have: far beyond any table that is
 /// small enough to be the point of the design.
@@ -151,6 +171,65 @@ impl NucaConfig {
                 self.margin_percent.to_string(),
                 "0 to 100000 percent",
             );
+        }
+        self.check_machine()
+    }
+
+    /// The L2, mesh, timing and energy knobs.
+    fn check_machine(&self) -> Result<(), NucaError> {
+        let bad = |field: &'static str, value: String, expected: &str| {
+            Err(NucaError::Config {
+                field,
+                value,
+                expected: expected.to_string(),
+            })
+        };
+        let l2 = &self.l2;
+        if let Err(e) = l2.geometry(self.block_bytes) {
+            return bad(
+                "l2.bytes, l2.ways",
+                format!("{} B, {} ways", l2.bytes, l2.ways),
+                &e.to_string(),
+            );
+        }
+        if l2.banks == 0 || l2.banks > 1024 {
+            return bad("l2.banks", l2.banks.to_string(), "1 to 1024 banks");
+        }
+        let mesh = &self.mesh;
+        if mesh.cols as usize > self.fps {
+            return bad(
+                "mesh.cols",
+                mesh.cols.to_string(),
+                "0 (the default shape) or 1 to fps columns",
+            );
+        }
+        if mesh.hop_cycles == 0 {
+            return bad("mesh.hop_cycles", "0".into(), "at least 1 cycle per hop");
+        }
+        let entry_bits =
+            u64::from(self.buckets.next_power_of_two().trailing_zeros() + self.counter_bits);
+        let widest = (u64::from(self.block_bytes) * 8)
+            .max(u64::from(mesh.broadcast_header_bits) + entry_bits * u64::from(self.buckets));
+        if mesh.flit_bits == 0 || widest.div_ceil(u64::from(mesh.flit_bits)) >= MAX_PACKET_FLITS {
+            return bad(
+                "mesh.flit_bits",
+                mesh.flit_bits.to_string(),
+                "flits wide enough that a block and a broadcast of every bucket each take under 4096",
+            );
+        }
+        let timing = &self.timing;
+        if timing.tc_cycles == 0 {
+            return bad("timing.tc_cycles", "0".into(), "at least 1 cycle");
+        }
+        if !(1..=1024).contains(&timing.contexts) {
+            return bad(
+                "timing.contexts",
+                timing.contexts.to_string(),
+                "1 to 1024 contexts",
+            );
+        }
+        if let Err(e) = self.energy.check() {
+            return bad("energy", e, "finite energies >= 0 (positive for memory)");
         }
         Ok(())
     }

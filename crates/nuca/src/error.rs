@@ -11,10 +11,10 @@ pub enum NucaError {
         value: String,
         expected: String,
     },
-    /// The `index`-th texture access of the input (from 0) names fragment
-    /// processor `fp`, but the configuration has only `fps`.
+    /// The `index`-th event of the input (from 0), a texture access, names
+    /// fragment processor `fp`, but the configuration has only `fps`.
     #[error(
-        "texture access {index}: fragment processor {fp}, but the configuration has {fps} (0 to {})",
+        "event {index}: a texture access by fragment processor {fp}, but the configuration has {fps} (0 to {})",
         fps.saturating_sub(1)
     )]
     FpOutOfRange { index: u64, fp: u32, fps: usize },

@@ -5,8 +5,9 @@
 //! on-chip mesh instead of from the L2, and a small Affinity Table maps
 //! buckets of texture blocks to their owners.
 //!
-//! This crate holds the functional models: counts of where each texture
-//! access is served, no timing, energy or network yet. One concept per
+//! This crate holds the functional models (where each texture access is
+//! served) and the machine around them (the shared L2, the mesh, an
+//! analytic timing model of ours, energy from counts). One concept per
 //! file, in the paper's words:
 //!
 //! - [`config`]: every parameter ([`NucaConfig`], the paper's values as
@@ -22,38 +23,62 @@
 //!   [`Private`], [`DNuca`], [`Dtm`] (centralized), [`DtmDistributed`],
 //!   [`SNuca`] and [`IdealShared`].
 //! - [`stats`]: [`NucaStats`] and [`Outcome`].
-//! - [`mod@replay`]: every organization over one sequence of texture
-//!   accesses, in parallel ([`replay()`], [`Replay`]).
+//! - [`l2`]: the shared L2 ([`SharedL2`], Table I, on the cache engine),
+//!   its banks, and the frame's other L2 traffic.
+//! - [`mesh`]: the 2D mesh ([`Mesh`]): shapes, X-Y routes, flits, link
+//!   contention, broadcast trees; [`calendar`]: per-cycle reservations.
+//! - [`timing`]: the fragment processors' clocks ([`FpClocks`]) and every
+//!   timing knob ([`TimingConfig`], ours but for the paper's latencies).
+//! - [`machine`]: an organization on its machine ([`Machine`]): the
+//!   messages each flow sends, their latency, the counts energy needs.
+//! - [`mod@replay`]: every organization over one sequence of events
+//!   (texture accesses with shader work, other L2 accesses, tile ends), in
+//!   parallel ([`replay()`], [`Replay`]), with energy by part
+//!   ([`NucaEnergy`], from `gfxcache-mem`).
 //!
-//! Depends on `gfxcache-cache` (the geometry rules, the parallel fan-out)
-//! only; never on rendering (`gfxcache-render`) or the command line
+//! Depends on `gfxcache-cache` (the geometry rules, the cache engine, the
+//! parallel fan-out), `gfxcache-trace` (stream names) and `gfxcache-mem`
+//! (the energy model) only; never on rendering (`gfxcache-render`) or the command line
 //! (`gfxcache-cli`): the texture access streams come in as data, and the
 //! command that writes reports composes this crate with the renderer.
 
 pub mod affinity_table;
 pub mod bucket;
+pub mod calendar;
 pub mod config;
 pub mod counter;
 pub mod directory;
 pub mod epoch;
 pub mod error;
+pub mod l2;
+pub mod machine;
+pub mod mesh;
 pub mod node_table;
 pub mod organization;
 pub mod replay;
 pub mod stats;
 pub mod texture_cache;
+pub mod timing;
 
 pub use affinity_table::{affinity_table_bits, AffinityTable};
 pub use bucket::{Bucket, Buckets};
+pub use calendar::Calendar;
 pub use config::{CountedAccesses, EpochReset, NucaConfig};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;
 pub use gfxcache_cache::run::Threads;
+pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
+pub use l2::{L2Config, L2Stats, SharedL2};
+pub use machine::{Machine, MachineCounts};
+pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};
 pub use node_table::NodeTable;
-pub use organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
+pub use organization::{
+    DNuca, Dtm, DtmDistributed, Flow, IdealShared, Organization, Private, SNuca,
+};
 pub use replay::{
-    replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayReport, TextureAccess,
+    replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayEvent, ReplayReport, TextureAccess,
 };
 pub use stats::{NucaStats, Outcome};
 pub use texture_cache::{Lookup, TextureCache};
+pub use timing::{FpClocks, L2Attach, TimingConfig, TimingStats};

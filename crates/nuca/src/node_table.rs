@@ -44,6 +44,12 @@ impl NodeTable {
         self.owners[b] as usize
     }
 
+    /// How many buckets this node owns as it knows them: what its epoch
+    /// broadcast announces.
+    pub fn owned(&self) -> u32 {
+        self.owners.iter().filter(|&&o| o == self.node).count() as u32
+    }
+
     /// This node's counter for bucket `b`.
     pub fn count(&self, b: Bucket) -> u8 {
         self.counts[b]

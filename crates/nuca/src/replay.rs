@@ -1,6 +1,7 @@
-//! Replaying a sequence of texture accesses through every organization:
-//! one pass over the input, the organizations in parallel over each chunk
-//! of it (`gfxcache_cache::run::for_each_consumer`). Each organization sees
+//! Replaying a sequence of events (texture accesses by fragment processor,
+//! the frame's other L2 accesses, tile ends) through every organization on
+//! its machine: one pass over the input, the organizations in parallel over
+//! each chunk of it (`gfxcache_cache::run::for_each_consumer`). Each organization sees
 //! every access in input order whatever the thread count, so the results
 //! are the same with one thread or many.
 
@@ -9,16 +10,47 @@ use std::convert::Infallible;
 use gfxcache_cache::run::{for_each_consumer, Threads};
 use serde::{Deserialize, Serialize};
 
+use gfxcache_mem::NucaEnergy;
+
+use crate::l2::L2Stats;
+use crate::machine::{Machine, MachineCounts};
+use crate::mesh::MeshStats;
 use crate::organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
 use crate::stats::NucaStats;
+use crate::timing::TimingStats;
 use crate::{NucaConfig, NucaError};
 
 /// One texture access: fragment processor `fp` reads the block holding
-/// byte address `addr`.
+/// byte address `addr` after `work` cycles of shader work (since its
+/// context's previous texture access returned; the renderer's shader cost,
+/// never fitted to the paper).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextureAccess {
     pub fp: u32,
     pub addr: u64,
+    #[serde(default)]
+    pub work: u32,
+}
+
+/// One event of a replay's input, in trace order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReplayEvent {
+    /// A texture access by a fragment processor.
+    Texture(TextureAccess),
+    /// The frame's other L2 traffic (not texture): one access to the block
+    /// holding `addr`, a write or a read. Changes the L2's contents and
+    /// counts, takes no time ([`crate::l2`]).
+    Other { addr: u64, write: bool },
+    /// A tile is done: the fragment processors synchronise
+    /// ([`crate::TimingConfig::sync_tiles`]).
+    TileEnd,
+}
+
+impl From<TextureAccess> for ReplayEvent {
+    fn from(a: TextureAccess) -> ReplayEvent {
+        ReplayEvent::Texture(a)
+    }
 }
 
 /// The organizations a replay can run.
@@ -63,26 +95,46 @@ impl OrgKind {
     }
 }
 
-/// Any organization, so that a replay holds them side by side and picks the
-/// model once per chunk, never per access.
+/// Any organization on its machine, so that a replay holds them side by
+/// side and picks the model once per chunk, never per access.
 pub enum AnyOrganization {
-    Private(Private),
-    DNuca(DNuca),
-    Dtm(Dtm),
-    DtmDist(DtmDistributed),
-    SNuca(SNuca),
-    IdealShared(IdealShared),
+    Private(Machine<Private>),
+    DNuca(Machine<DNuca>),
+    Dtm(Machine<Dtm>),
+    DtmDist(Machine<DtmDistributed>),
+    SNuca(Machine<SNuca>),
+    IdealShared(Machine<IdealShared>),
+}
+
+/// `$body` with `$m` bound to the machine, whatever the organization.
+macro_rules! each {
+    ($any:expr, $m:ident => $body:expr) => {
+        match $any {
+            AnyOrganization::Private($m) => $body,
+            AnyOrganization::DNuca($m) => $body,
+            AnyOrganization::Dtm($m) => $body,
+            AnyOrganization::DtmDist($m) => $body,
+            AnyOrganization::SNuca($m) => $body,
+            AnyOrganization::IdealShared($m) => $body,
+        }
+    };
 }
 
 impl AnyOrganization {
     pub fn new(kind: OrgKind, config: &NucaConfig) -> Result<AnyOrganization, NucaError> {
         Ok(match kind {
-            OrgKind::Private => AnyOrganization::Private(Private::new(config)?),
-            OrgKind::DNuca => AnyOrganization::DNuca(DNuca::new(config)?),
-            OrgKind::Dtm => AnyOrganization::Dtm(Dtm::new(config)?),
-            OrgKind::DtmDist => AnyOrganization::DtmDist(DtmDistributed::new(config)?),
-            OrgKind::SNuca => AnyOrganization::SNuca(SNuca::new(config)?),
-            OrgKind::IdealShared => AnyOrganization::IdealShared(IdealShared::new(config)?),
+            OrgKind::Private => {
+                AnyOrganization::Private(Machine::new(Private::new(config)?, config)?)
+            }
+            OrgKind::DNuca => AnyOrganization::DNuca(Machine::new(DNuca::new(config)?, config)?),
+            OrgKind::Dtm => AnyOrganization::Dtm(Machine::new(Dtm::new(config)?, config)?),
+            OrgKind::DtmDist => {
+                AnyOrganization::DtmDist(Machine::new(DtmDistributed::new(config)?, config)?)
+            }
+            OrgKind::SNuca => AnyOrganization::SNuca(Machine::new(SNuca::new(config)?, config)?),
+            OrgKind::IdealShared => {
+                AnyOrganization::IdealShared(Machine::new(IdealShared::new(config)?, config)?)
+            }
         })
     }
 
@@ -97,50 +149,66 @@ impl AnyOrganization {
         }
     }
 
-    pub fn stats(&self) -> &NucaStats {
-        match self {
-            AnyOrganization::Private(o) => o.stats(),
-            AnyOrganization::DNuca(o) => o.stats(),
-            AnyOrganization::Dtm(o) => o.stats(),
-            AnyOrganization::DtmDist(o) => o.stats(),
-            AnyOrganization::SNuca(o) => o.stats(),
-            AnyOrganization::IdealShared(o) => o.stats(),
-        }
+    /// The organization's counts, with the L2's hits and misses.
+    pub fn stats(&self) -> NucaStats {
+        each!(self, m => m.stats())
     }
 
-    /// Runs `accesses` (whose fragment processors are in range) through
+    /// Runs `events` (whose fragment processors are in range) through
     /// this organization, blocks `block_shift` bits below byte addresses.
-    pub fn run(&mut self, accesses: &[TextureAccess], block_shift: u32) {
-        match self {
-            AnyOrganization::Private(o) => run_all(o, accesses, block_shift),
-            AnyOrganization::DNuca(o) => run_all(o, accesses, block_shift),
-            AnyOrganization::Dtm(o) => run_all(o, accesses, block_shift),
-            AnyOrganization::DtmDist(o) => run_all(o, accesses, block_shift),
-            AnyOrganization::SNuca(o) => run_all(o, accesses, block_shift),
-            AnyOrganization::IdealShared(o) => run_all(o, accesses, block_shift),
-        }
+    pub fn run(&mut self, events: &[ReplayEvent], block_shift: u32) {
+        each!(self, m => run_all(m, events, block_shift))
+    }
+
+    /// Everything the organization's run measured, on `config`.
+    pub fn result(&self, config: &NucaConfig) -> OrgResult {
+        each!(self, m => OrgResult {
+            organization: self.kind(),
+            stats: m.stats(),
+            l2: m.l2_stats().clone(),
+            mesh: m.mesh_stats().clone(),
+            timing: m.timing_stats(),
+            machine: m.counts().clone(),
+            energy: NucaEnergy::of(&config.energy, &m.energy_counts(config)),
+        })
     }
 }
 
 /// The hot loop, monomorphized per organization.
-fn run_all<O: Organization>(o: &mut O, accesses: &[TextureAccess], block_shift: u32) {
-    for a in accesses {
-        o.access(a.fp as usize, a.addr >> block_shift);
+fn run_all<O: Organization>(m: &mut Machine<O>, events: &[ReplayEvent], block_shift: u32) {
+    for e in events {
+        match *e {
+            ReplayEvent::Texture(a) => {
+                m.texture(a.fp as usize, a.addr >> block_shift, a.work);
+            }
+            ReplayEvent::Other { addr, write } => m.l2_other(addr >> block_shift, write),
+            ReplayEvent::TileEnd => m.tile_end(),
+        }
     }
 }
 
-/// One organization's counts in a [`ReplayReport`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One organization's results in a [`ReplayReport`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OrgResult {
     pub organization: OrgKind,
+    /// Where texture accesses were served, and the L2's answers.
     pub stats: NucaStats,
+    pub l2: L2Stats,
+    pub mesh: MeshStats,
+    pub timing: TimingStats,
+    /// Texture cache reads and fills, directory updates, bus beats.
+    pub machine: MachineCounts,
+    /// Energy by part, from the counts and `config.energy`.
+    pub energy: NucaEnergy,
 }
 
 /// What a replay found: the configuration and each organization's counts.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayReport {
     pub config: NucaConfig,
     pub texture_accesses: u64,
+    /// Input events of every kind.
+    pub events: u64,
     pub results: Vec<OrgResult>,
 }
 
@@ -160,6 +228,7 @@ pub struct Replay {
     block_shift: u32,
     organizations: Vec<AnyOrganization>,
     accesses: u64,
+    events: u64,
 }
 
 impl Replay {
@@ -174,30 +243,36 @@ impl Replay {
                 .map(|&k| AnyOrganization::new(k, config))
                 .collect::<Result<_, _>>()?,
             accesses: 0,
+            events: 0,
         })
     }
 
-    /// Runs the next `accesses` through every organization. An access with
-    /// a fragment processor out of range is an error naming its index in
-    /// the whole input, and then nothing of `accesses` has run.
-    pub fn feed(&mut self, accesses: &[TextureAccess], threads: Threads) -> Result<(), NucaError> {
-        if let Some(i) = accesses
-            .iter()
-            .position(|a| a.fp as usize >= self.config.fps)
-        {
-            return Err(NucaError::FpOutOfRange {
-                index: self.accesses + i as u64,
-                fp: accesses[i].fp,
-                fps: self.config.fps,
-            });
+    /// Runs the next `events` through every organization. A texture
+    /// access with a fragment processor out of range is an error naming
+    /// its event's index in the whole input, and then nothing of `events`
+    /// has run.
+    pub fn feed(&mut self, events: &[ReplayEvent], threads: Threads) -> Result<(), NucaError> {
+        let mut accesses = 0u64;
+        for (i, e) in events.iter().enumerate() {
+            if let ReplayEvent::Texture(a) = e {
+                if a.fp as usize >= self.config.fps {
+                    return Err(NucaError::FpOutOfRange {
+                        index: self.events + i as u64,
+                        fp: a.fp,
+                        fps: self.config.fps,
+                    });
+                }
+                accesses += 1;
+            }
         }
         let shift = self.block_shift;
         for_each_consumer(&mut self.organizations, threads, |o| {
-            o.run(accesses, shift);
+            o.run(events, shift);
             Ok::<(), Infallible>(())
         })
         .unwrap_or_else(|never| match never {});
-        self.accesses += accesses.len() as u64;
+        self.accesses += accesses;
+        self.events += events.len() as u64;
         Ok(())
     }
 
@@ -211,33 +286,31 @@ impl Replay {
         ReplayReport {
             config: self.config.clone(),
             texture_accesses: self.accesses,
+            events: self.events,
             results: self
                 .organizations
                 .iter()
-                .map(|o| OrgResult {
-                    organization: o.kind(),
-                    stats: o.stats().clone(),
-                })
+                .map(|o| o.result(&self.config))
                 .collect(),
         }
     }
 }
 
-/// Accesses handed to the organizations at once by [`replay`].
+/// Events handed to the organizations at once by [`replay`].
 pub const REPLAY_CHUNK: usize = 1 << 16;
 
-/// Runs every organization ([`OrgKind::ALL`]) over `accesses` on `config`,
-/// in chunks of [`REPLAY_CHUNK`] held in one buffer (no allocation per
-/// access).
-pub fn replay(
+/// Runs every organization ([`OrgKind::ALL`]) over `events` (texture
+/// accesses or [`ReplayEvent`]s) on `config`, in chunks of
+/// [`REPLAY_CHUNK`] held in one buffer (no allocation per access).
+pub fn replay<E: Into<ReplayEvent>>(
     config: &NucaConfig,
-    accesses: impl IntoIterator<Item = TextureAccess>,
+    events: impl IntoIterator<Item = E>,
     threads: Threads,
 ) -> Result<ReplayReport, NucaError> {
     let mut run = Replay::new(config, &OrgKind::ALL)?;
     let mut chunk = Vec::with_capacity(REPLAY_CHUNK);
-    for a in accesses {
-        chunk.push(a);
+    for e in events {
+        chunk.push(e.into());
         if chunk.len() == REPLAY_CHUNK {
             run.feed(&chunk, threads)?;
             chunk.clear();

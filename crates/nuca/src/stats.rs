@@ -1,6 +1,8 @@
 //! What the functional models count: where each texture access was served
-//! and what the mechanism did meanwhile. Counts only: latency, traffic and
-//! energy are later steps' business, as are the L2's hits and misses.
+//! and what the mechanism did meanwhile. The L2's hits and misses come
+//! from the machine around the organization ([`crate::machine`]); latency,
+//! traffic and energy are reported beside these counts
+//! ([`crate::OrgResult`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +32,10 @@ pub struct NucaStats {
     /// Accesses served by the L2 (its hits and misses come with the L2
     /// model).
     pub l2_requests: u64,
+    /// The L2's answers to `l2_requests` (the machine's L2, [`crate::l2`]):
+    /// `l2_hits + l2_misses == l2_requests`.
+    pub l2_hits: u64,
+    pub l2_misses: u64,
     /// The part of `l2_requests` a remote owner made for the requester.
     pub l2_requests_by_owner: u64,
     /// Figure 1: entry `i` counts the accesses after whose service the

@@ -123,3 +123,41 @@ fn each_bad_field_is_named() {
         "nuca config: counter_bits = 9: expected 1 to 8 bits per counter"
     );
 }
+
+#[test]
+fn the_machine_defaults_and_bad_knobs() {
+    use gfxcache_nuca::{Contention, L2Attach};
+    let c = NucaConfig::default();
+    assert_eq!((c.l2.bytes, c.l2.ways, c.l2.banks), (1 << 20, 8, 8));
+    assert_eq!(c.l2.hit_cycles, 18);
+    assert_eq!((c.mesh.hop_cycles, c.mesh.flit_bits), (1, 128));
+    assert_eq!(c.mesh.contention, Contention::Data);
+    assert_eq!(c.timing.tc_cycles, 2);
+    assert_eq!(c.timing.dram_cycles, 75);
+    assert_eq!(c.timing.l2_attach, L2Attach::Bus);
+    assert_eq!(c.timing.contexts, 1);
+    let nested: NucaConfig = serde_json::from_str(
+        r#"{"mesh": {"contention": "all"}, "timing": {"l2_attach": "corner"}}"#,
+    )
+    .unwrap();
+    assert_eq!(nested.mesh.contention, Contention::All);
+    assert_eq!(nested.timing.l2_attach, L2Attach::Corner);
+    assert_eq!(nested.mesh.flit_bits, 128);
+
+    let bad = |edit: fn(&mut NucaConfig), field: &str| {
+        let mut c = NucaConfig::default();
+        edit(&mut c);
+        assert_eq!(field_of(c).0, field);
+    };
+    bad(|c| c.l2.ways = 3, "l2.bytes, l2.ways");
+    bad(|c| c.l2.banks = 0, "l2.banks");
+    bad(|c| c.mesh.cols = 33, "mesh.cols");
+    bad(|c| c.mesh.hop_cycles = 0, "mesh.hop_cycles");
+    bad(|c| c.mesh.flit_bits = 0, "mesh.flit_bits");
+    bad(|c| c.timing.tc_cycles = 0, "timing.tc_cycles");
+    bad(|c| c.timing.contexts = 0, "timing.contexts");
+    bad(|c| c.energy.router_pj_per_flit = f64::NAN, "energy");
+    let mut wide = NucaConfig::default();
+    wide.mesh.cols = 32;
+    wide.check().unwrap();
+}

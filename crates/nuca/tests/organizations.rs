@@ -28,12 +28,12 @@ fn outcomes(
         }};
     }
     match AnyOrganization::new(kind, config).unwrap() {
-        AnyOrganization::Private(o) => go!(o),
-        AnyOrganization::DNuca(o) => go!(o),
-        AnyOrganization::Dtm(o) => go!(o),
-        AnyOrganization::DtmDist(o) => go!(o),
-        AnyOrganization::SNuca(o) => go!(o),
-        AnyOrganization::IdealShared(o) => go!(o),
+        AnyOrganization::Private(m) => go!(m.into_organization()),
+        AnyOrganization::DNuca(m) => go!(m.into_organization()),
+        AnyOrganization::Dtm(m) => go!(m.into_organization()),
+        AnyOrganization::DtmDist(m) => go!(m.into_organization()),
+        AnyOrganization::SNuca(m) => go!(m.into_organization()),
+        AnyOrganization::IdealShared(m) => go!(m.into_organization()),
     }
 }
 

@@ -4,7 +4,9 @@
 mod common;
 
 use common::{small, synthetic};
-use gfxcache_nuca::{replay, NucaConfig, NucaError, OrgKind, Replay, TextureAccess, Threads};
+use gfxcache_nuca::{
+    replay, NucaConfig, NucaError, OrgKind, Replay, ReplayEvent, TextureAccess, Threads,
+};
 
 #[test]
 fn results_do_not_depend_on_threads_or_chunks() {
@@ -20,7 +22,8 @@ fn results_do_not_depend_on_threads_or_chunks() {
     assert_eq!(one, many);
     let mut cut = Replay::new(&config, &OrgKind::ALL).unwrap();
     for piece in accesses.chunks(997) {
-        cut.feed(piece, Threads::Many).unwrap();
+        let events: Vec<ReplayEvent> = piece.iter().map(|&a| a.into()).collect();
+        cut.feed(&events, Threads::Many).unwrap();
     }
     assert_eq!(cut.report(), one);
     assert_eq!(
@@ -40,7 +43,11 @@ fn results_do_not_depend_on_threads_or_chunks() {
 #[test]
 fn the_block_is_the_address_over_the_block_size() {
     let config = small(2, 4, 2, 10);
-    let at = |addr| TextureAccess { fp: 0, addr };
+    let at = |addr| TextureAccess {
+        fp: 0,
+        addr,
+        work: 0,
+    };
     let r = replay(
         &config,
         [at(0), at(63), at(64), at(127), at(1 << 40)],
@@ -54,8 +61,12 @@ fn the_block_is_the_address_over_the_block_size() {
 #[test]
 fn a_fragment_processor_out_of_range_is_named() {
     let config = small(4, 1, 1, 10);
-    let ok = TextureAccess { fp: 3, addr: 0 };
-    let bad = TextureAccess { fp: 4, addr: 0 };
+    let ok = TextureAccess {
+        fp: 3,
+        addr: 0,
+        work: 0,
+    };
+    let bad = TextureAccess { fp: 4, ..ok };
     let err = replay(&config, [ok, ok, bad, ok], Threads::One).unwrap_err();
     assert_eq!(
         err,
@@ -67,13 +78,16 @@ fn a_fragment_processor_out_of_range_is_named() {
     );
     assert_eq!(
         err.to_string(),
-        "texture access 2: fragment processor 4, but the configuration has 4 (0 to 3)"
+        "event 2: a texture access by fragment processor 4, but the configuration has 4 (0 to 3)"
     );
     // Fed in pieces, the index is still the input's; nothing of the
     // refused piece ran.
     let mut r = Replay::new(&config, &[OrgKind::Private]).unwrap();
-    r.feed(&[ok, ok, ok], Threads::One).unwrap();
-    let err = r.feed(&[ok, bad], Threads::One).unwrap_err();
+    r.feed(&[ok.into(), ok.into(), ok.into()], Threads::One)
+        .unwrap();
+    let err = r
+        .feed(&[ReplayEvent::TileEnd, bad.into()], Threads::One)
+        .unwrap_err();
     assert!(
         matches!(err, NucaError::FpOutOfRange { index: 4, .. }),
         "{err}"
@@ -89,7 +103,7 @@ fn a_bad_config_is_refused_before_anything_runs() {
         ..NucaConfig::default()
     };
     assert!(matches!(
-        replay(&config, std::iter::empty(), Threads::One),
+        replay(&config, std::iter::empty::<ReplayEvent>(), Threads::One),
         Err(NucaError::Config { field: "fps", .. })
     ));
 }

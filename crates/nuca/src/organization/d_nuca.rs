@@ -6,7 +6,7 @@
 //! the requester reads the L2, fills its own cache and is recorded; an
 //! eviction clears the victim's entry.
 
-use super::{fill, holders, private_caches, Organization};
+use super::{fill, holders, private_caches, Flow, Organization};
 use crate::directory::Directory;
 use crate::stats::{NucaStats, Outcome};
 use crate::texture_cache::TextureCache;
@@ -36,6 +36,8 @@ impl DNuca {
 }
 
 impl Organization for DNuca {
+    const FLOW: Flow = Flow::Directory;
+
     #[inline]
     fn access(&mut self, fp: usize, block: u64) -> Outcome {
         let outcome = if self.caches[fp].hit(block, true) {

@@ -10,7 +10,7 @@
 //! Which accesses the table counts is [`CountedAccesses`]. Every
 //! `epoch` texture accesses the table re-decides its owners.
 
-use super::{holders, private_caches, serve_by_owner, Organization};
+use super::{holders, private_caches, serve_by_owner, Flow, Organization};
 use crate::affinity_table::AffinityTable;
 use crate::bucket::Buckets;
 use crate::epoch::Epoch;
@@ -79,6 +79,8 @@ impl Dtm {
 }
 
 impl Organization for Dtm {
+    const FLOW: Flow = Flow::Central;
+
     #[inline]
     fn access(&mut self, fp: usize, block: u64) -> Outcome {
         let outcome = self.serve(fp, block);

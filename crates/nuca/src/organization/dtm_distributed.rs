@@ -4,7 +4,7 @@
 //! the others within an epoch. A request reaching a node that no longer
 //! owns the bucket is still served there (ours).
 
-use super::{holders, private_caches, serve_by_owner, Organization};
+use super::{holders, private_caches, serve_by_owner, Flow, Organization};
 use crate::bucket::Buckets;
 use crate::counter::counter_max;
 use crate::epoch::Epoch;
@@ -22,6 +22,9 @@ pub struct DtmDistributed {
     margin_percent: u32,
     epoch_reset: EpochReset,
     counted: CountedAccesses,
+    /// Per node, the buckets it announced at the last epoch's end.
+    announced: Vec<u32>,
+    entry_bits: u32,
     stats: NucaStats,
 }
 
@@ -40,6 +43,8 @@ impl DtmDistributed {
             margin_percent: config.margin_percent,
             epoch_reset: config.epoch_reset,
             counted: config.counted,
+            announced: vec![0; config.fps],
+            entry_bits: config.buckets.next_power_of_two().trailing_zeros() + config.counter_bits,
             stats: NucaStats::new(config.fps),
         })
     }
@@ -76,10 +81,15 @@ impl DtmDistributed {
 }
 
 impl Organization for DtmDistributed {
+    const FLOW: Flow = Flow::Distributed;
+
     #[inline]
     fn access(&mut self, fp: usize, block: u64) -> Outcome {
         let outcome = self.serve(fp, block);
         if self.epoch.tick() {
+            for (a, t) in self.announced.iter_mut().zip(&self.tables) {
+                *a = t.owned();
+            }
             let done = synchronize(&mut self.tables, self.epoch_reset);
             self.stats.epochs = self.epoch.ended();
             self.stats.broadcasts += done.broadcasts;
@@ -97,5 +107,13 @@ impl Organization for DtmDistributed {
 
     fn caches(&self) -> &[TextureCache] {
         &self.caches
+    }
+
+    fn announced(&self, node: usize) -> u32 {
+        self.announced[node]
+    }
+
+    fn broadcast_entry_bits(&self) -> u32 {
+        self.entry_bits
     }
 }

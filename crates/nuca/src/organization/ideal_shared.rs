@@ -3,7 +3,7 @@
 //! shared by every fragment processor at no distance. Every hit counts as
 //! local.
 
-use super::{fill, Organization};
+use super::{fill, Flow, Organization};
 use crate::stats::{NucaStats, Outcome};
 use crate::texture_cache::TextureCache;
 use crate::{NucaConfig, NucaError};
@@ -25,6 +25,8 @@ impl IdealShared {
 }
 
 impl Organization for IdealShared {
+    const FLOW: Flow = Flow::Private;
+
     #[inline]
     fn access(&mut self, _fp: usize, block: u64) -> Outcome {
         let outcome = if self.cache[0].hit(block, true) {

@@ -20,11 +20,34 @@ use crate::stats::{NucaStats, Outcome};
 use crate::texture_cache::TextureCache;
 use crate::{NucaConfig, NucaError};
 
+/// How an organization's requests travel, for the timing model
+/// ([`crate::machine`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// No mesh: a local probe, then the L2 (private caches, the ideal
+    /// shared cache).
+    Private,
+    /// D-NUCA: a local miss asks the directory at the centre router.
+    Directory,
+    /// Centralized DTM-NUCA: a local miss asks the Affinity Table at the
+    /// centre router, which also counts local hits.
+    Central,
+    /// Distributed DTM-NUCA: a local miss goes straight to the owner the
+    /// node's own table names; epochs end in broadcasts.
+    Distributed,
+    /// S-NUCA: a block homed elsewhere is asked for at its home with no
+    /// local probe.
+    Static,
+}
+
 /// One organization of the texture caches. Block addresses are byte
 /// addresses shifted by the block size; `fp` must be below the
 /// configuration's `fps` (the replay checks its input; a direct caller that
 /// passes a larger one gets a panic).
 pub trait Organization {
+    /// How its requests travel.
+    const FLOW: Flow;
+
     /// Serves one texture access of fragment processor `fp` to `block`,
     /// counts it and says where it was served.
     fn access(&mut self, fp: usize, block: u64) -> Outcome;
@@ -35,6 +58,17 @@ pub trait Organization {
     /// The texture caches, by fragment processor (the ideal shared cache:
     /// its one cache). For the replication count and for tests.
     fn caches(&self) -> &[TextureCache];
+
+    /// Buckets node `node` announced in its last epoch broadcast (only the
+    /// distributed Affinity Table broadcasts).
+    fn announced(&self, _node: usize) -> u32 {
+        0
+    }
+
+    /// Bits of one announced bucket: its id and its count.
+    fn broadcast_entry_bits(&self) -> u32 {
+        0
+    }
 }
 
 /// In how many of `caches` `block` is.

@@ -1,7 +1,7 @@
 //! The baseline (Section VI): each fragment processor's texture cache is
 //! private; a miss reads the L2 over a bus and fills the local cache.
 
-use super::{fill, holders, private_caches, Organization};
+use super::{fill, holders, private_caches, Flow, Organization};
 use crate::stats::{NucaStats, Outcome};
 use crate::texture_cache::TextureCache;
 use crate::{NucaConfig, NucaError};
@@ -21,6 +21,8 @@ impl Private {
 }
 
 impl Organization for Private {
+    const FLOW: Flow = Flow::Private;
+
     #[inline]
     fn access(&mut self, fp: usize, block: u64) -> Outcome {
         let outcome = if self.caches[fp].hit(block, true) {

@@ -3,7 +3,7 @@
 //! processor b mod P, always, with no table. No replication, no
 //! migration.
 
-use super::{holders, private_caches, serve_by_owner, Organization};
+use super::{holders, private_caches, serve_by_owner, Flow, Organization};
 use crate::bucket::Buckets;
 use crate::stats::{NucaStats, Outcome};
 use crate::texture_cache::TextureCache;
@@ -31,6 +31,8 @@ impl SNuca {
 }
 
 impl Organization for SNuca {
+    const FLOW: Flow = Flow::Static;
+
     #[inline]
     fn access(&mut self, fp: usize, block: u64) -> Outcome {
         let home = self.home(block);

@@ -103,6 +103,7 @@ pub fn synthetic(
             gfxcache_nuca::TextureAccess {
                 fp,
                 addr: *c * 64 + next() % 64,
+                work: (next() % 8) as u32,
             }
         })
         .collect()

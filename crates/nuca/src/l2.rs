@@ -1,0 +1,175 @@
+//! The shared L2 behind the texture caches (Table I: 1 MiB, 8-way, 8
+//! banks, 64-byte blocks, 18 cycles), on the cache engine's `Cache<Lru>`
+//! (write-back, write-allocate), as `gfxcache-tcor` builds its L2.
+//!
+//! Every organization's L2 requests (the blocks the texture caches fill)
+//! read it, so an organization's L2 hits and misses are its own; the
+//! frame's other L2 traffic (vertex, tile, colour streams) goes through
+//! [`SharedL2::other`] in trace order. A read miss reads one line from
+//! DRAM; a dirty victim writes one back; a write miss allocates without
+//! reading (whole-line writes, as in `gfxcache-mem` and `gfxcache-tcor`).
+//!
+//! Timing (ours): block b is in bank b mod banks; a bank takes one access
+//! per cycle ([`L2Config::bank_contention`]), reserved on a
+//! [`Calendar`] so that requests coming out of time order wait only for
+//! accesses that really are earlier. Only texture requests are timed: the
+//! other traffic changes contents and counts but takes no bank cycles
+//! until its stream carries times.
+
+use gfxcache_cache::policies::lru::Lru;
+use gfxcache_cache::{
+    BlockOutcome, Cache, Env, Geometry, Params, Policy, PolicySpec, StreamMask, Ways,
+};
+use gfxcache_trace::Stream;
+use serde::{Deserialize, Serialize};
+
+use crate::calendar::Calendar;
+use crate::error::NucaError;
+
+/// The L2's knobs; Table I's values as defaults except where marked ours.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct L2Config {
+    /// Capacity in bytes. Paper: 1 MiB.
+    pub bytes: u64,
+    /// Associativity. Paper: 8.
+    pub ways: u32,
+    /// Banks. Paper: 8.
+    pub banks: u32,
+    /// Cycles from the bank taking a request to its data leaving. Paper: 18.
+    pub hit_cycles: u32,
+    /// Whether a bank takes one access per cycle (true) or any number.
+    /// (ours): true; the paper gives banks but no bank timing.
+    pub bank_contention: bool,
+}
+
+impl Default for L2Config {
+    fn default() -> L2Config {
+        L2Config {
+            bytes: 1 << 20,
+            ways: 8,
+            banks: 8,
+            hit_cycles: 18,
+            bank_contention: true,
+        }
+    }
+}
+
+impl L2Config {
+    /// The L2's geometry for `block_bytes` blocks (the engine's rules).
+    pub fn geometry(&self, block_bytes: u32) -> Result<Geometry, gfxcache_cache::CacheError> {
+        Geometry::from_size(self.bytes, Ways::N(self.ways), block_bytes)
+    }
+}
+
+/// What the L2 did, in blocks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L2Stats {
+    /// Texture requests (the texture caches' fills) and their hits and
+    /// misses.
+    pub texture_requests: u64,
+    pub texture_hits: u64,
+    pub texture_misses: u64,
+    /// The frame's other L2 traffic, reads and writes.
+    pub other_accesses: u64,
+    pub other_hits: u64,
+    pub other_misses: u64,
+    /// Lines read from DRAM (read misses) and written to it (dirty
+    /// victims).
+    pub dram_reads: u64,
+    pub dram_writes: u64,
+    /// Cycles texture requests waited for a busy bank.
+    pub bank_wait_cycles: u64,
+    /// Bank reservations held to a calendar's window start.
+    pub late_reservations: u64,
+}
+
+/// The shared L2 of one organization.
+pub struct SharedL2 {
+    cache: Cache<Lru>,
+    /// One calendar per bank; empty without bank contention.
+    banks: Vec<Calendar>,
+    bank_count: u64,
+    stats: L2Stats,
+}
+
+impl SharedL2 {
+    /// An empty L2 of `config` with `block_bytes` blocks.
+    pub fn new(config: &L2Config, block_bytes: u32) -> Result<SharedL2, NucaError> {
+        let bad = |e: gfxcache_cache::CacheError| NucaError::Config {
+            field: "l2",
+            value: format!(
+                "{} B, {} ways, {} B blocks",
+                config.bytes, config.ways, block_bytes
+            ),
+            expected: e.to_string(),
+        };
+        let geom = config.geometry(block_bytes).map_err(bad)?;
+        let spec: PolicySpec = "lru".parse().expect("lru is a policy");
+        let lru = Lru::build(&mut Params::new(&spec), &geom, &Env::default()).map_err(bad)?;
+        let banks = if config.bank_contention {
+            vec![Calendar::new(); config.banks as usize]
+        } else {
+            Vec::new()
+        };
+        Ok(SharedL2 {
+            cache: Cache::try_new(geom, lru, StreamMask::default()).map_err(bad)?,
+            banks,
+            bank_count: u64::from(config.banks.max(1)),
+            stats: L2Stats::default(),
+        })
+    }
+
+    /// One block access; true on a hit. Counts DRAM reads and write-backs.
+    #[inline]
+    fn access(&mut self, block: u64, stream: Stream, write: bool) -> bool {
+        let outcome = self.cache.access_block(block, stream, write, 0);
+        let victim = match outcome {
+            BlockOutcome::Hit => return true,
+            BlockOutcome::Fill { victim } => victim,
+            BlockOutcome::Bypass => None,
+        };
+        self.stats.dram_reads += u64::from(!write);
+        self.stats.dram_writes += u64::from(matches!(victim, Some((_, true))));
+        false
+    }
+
+    /// A texture cache's request for `block` (a read); true on a hit.
+    #[inline]
+    pub fn texture_read(&mut self, block: u64) -> bool {
+        let hit = self.access(block, Stream::Tex, false);
+        self.stats.texture_requests += 1;
+        self.stats.texture_hits += u64::from(hit);
+        self.stats.texture_misses += u64::from(!hit);
+        hit
+    }
+
+    /// One block of the frame's other L2 traffic, in trace order; true on a
+    /// hit.
+    #[inline]
+    pub fn other(&mut self, block: u64, write: bool) -> bool {
+        let hit = self.access(block, Stream::Other, write);
+        self.stats.other_accesses += 1;
+        self.stats.other_hits += u64::from(hit);
+        self.stats.other_misses += u64::from(!hit);
+        hit
+    }
+
+    /// When `block`'s bank takes a request arriving at cycle `t`.
+    #[inline]
+    pub fn bank_start(&mut self, block: u64, t: u64) -> u64 {
+        if self.banks.is_empty() {
+            return t;
+        }
+        let bank = &mut self.banks[(block % self.bank_count) as usize];
+        let late = bank.late();
+        let start = bank.reserve(t, 1);
+        self.stats.late_reservations += bank.late() - late;
+        self.stats.bank_wait_cycles += start - t;
+        start
+    }
+
+    pub fn stats(&self) -> &L2Stats {
+        &self.stats
+    }
+}
