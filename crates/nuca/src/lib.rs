@@ -74,7 +74,7 @@ pub use machine::{Machine, MachineCounts};
 pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};
 pub use node_table::NodeTable;
 pub use organization::{
-    DNuca, Dtm, DtmDistributed, Flow, IdealShared, Organization, Private, SNuca,
+    DNuca, Dtm, DtmDistributed, Flow, IdealShared, Organization, Private, SNuca, TextureCaches,
 };
 pub use replay::{
     replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayEvent, ReplayReport, TextureAccess,

@@ -6,26 +6,23 @@
 //! the requester reads the L2, fills its own cache and is recorded; an
 //! eviction clears the victim's entry.
 
-use super::{fill, holders, private_caches, Flow, Organization};
+use super::{Flow, Organization, TextureCaches};
 use crate::directory::Directory;
-use crate::stats::{NucaStats, Outcome};
-use crate::texture_cache::TextureCache;
+use crate::stats::Outcome;
 use crate::{NucaConfig, NucaError};
 
 pub struct DNuca {
-    caches: Vec<TextureCache>,
+    fps: TextureCaches,
     directory: Directory,
-    stats: NucaStats,
 }
 
 impl DNuca {
     pub fn new(config: &NucaConfig) -> Result<DNuca, NucaError> {
-        let caches = private_caches(config)?;
-        let blocks = caches.iter().map(|c| c.sets() * c.ways()).sum();
+        let fps = TextureCaches::private(config)?;
+        let blocks = fps.caches.iter().map(|c| c.sets() * c.ways()).sum();
         Ok(DNuca {
-            caches,
+            fps,
             directory: Directory::with_capacity(blocks),
-            stats: NucaStats::new(config.fps),
         })
     }
 
@@ -39,36 +36,32 @@ impl Organization for DNuca {
     const FLOW: Flow = Flow::Directory;
 
     #[inline]
-    fn access(&mut self, fp: usize, block: u64) -> Outcome {
-        let outcome = if self.caches[fp].hit(block, true) {
-            Outcome::LocalHit
-        } else {
-            self.stats.directory_lookups += 1;
-            match self.directory.holder(block) {
-                Some(h) => {
-                    let hit = self.caches[h].hit(block, true);
-                    debug_assert!(hit, "the directory names the holder of {block}");
-                    Outcome::RemoteHit { owner: h }
-                }
-                None => {
-                    if let Some(victim) = fill(&mut self.caches[fp], block, &mut self.stats) {
-                        self.directory.remove(victim);
-                    }
-                    self.directory.insert(block, fp);
-                    Outcome::L2 { owner: None }
-                }
+    fn serve(&mut self, fp: usize, block: u64) -> Outcome {
+        if self.fps.hit(fp, block, true) {
+            return Outcome::LocalHit;
+        }
+        self.fps.stats.directory_lookups += 1;
+        match self.directory.holder(block) {
+            Some(h) => {
+                let hit = self.fps.hit(h, block, true);
+                debug_assert!(hit, "the directory names the holder of {block}");
+                Outcome::RemoteHit { owner: h }
             }
-        };
-        let n = holders(&self.caches, block);
-        self.stats.record(outcome, n);
-        outcome
+            None => {
+                if let Some(victim) = self.fps.fill(fp, block) {
+                    self.directory.remove(victim);
+                }
+                self.directory.insert(block, fp);
+                Outcome::L2 { owner: None }
+            }
+        }
     }
 
-    fn stats(&self) -> &NucaStats {
-        &self.stats
+    fn fps(&self) -> &TextureCaches {
+        &self.fps
     }
 
-    fn caches(&self) -> &[TextureCache] {
-        &self.caches
+    fn fps_mut(&mut self) -> &mut TextureCaches {
+        &mut self.fps
     }
 }

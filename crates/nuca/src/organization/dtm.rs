@@ -10,26 +10,24 @@
 //! Which accesses the table counts is [`CountedAccesses`]. Every
 //! `epoch` texture accesses the table re-decides its owners.
 
-use super::{holders, private_caches, serve_by_owner, Flow, Organization};
+use super::{Flow, Organization, TextureCaches};
 use crate::affinity_table::AffinityTable;
 use crate::bucket::Buckets;
 use crate::epoch::Epoch;
-use crate::stats::{NucaStats, Outcome};
-use crate::texture_cache::TextureCache;
+use crate::stats::Outcome;
 use crate::{CountedAccesses, NucaConfig, NucaError};
 
 pub struct Dtm {
-    caches: Vec<TextureCache>,
+    fps: TextureCaches,
     buckets: Buckets,
     table: AffinityTable,
     epoch: Epoch,
     counted: CountedAccesses,
-    stats: NucaStats,
 }
 
 impl Dtm {
     pub fn new(config: &NucaConfig) -> Result<Dtm, NucaError> {
-        let caches = private_caches(config)?;
+        let fps = TextureCaches::private(config)?;
         let buckets = Buckets::new(config.page_blocks, config.buckets);
         Ok(Dtm {
             table: AffinityTable::new(
@@ -39,11 +37,10 @@ impl Dtm {
                 config.margin_percent,
                 config.epoch_reset,
             ),
-            caches,
+            fps,
             buckets,
             epoch: Epoch::new(config.epoch),
             counted: config.counted,
-            stats: NucaStats::new(config.fps),
         })
     }
 
@@ -51,54 +48,50 @@ impl Dtm {
     pub fn table(&self) -> &AffinityTable {
         &self.table
     }
-
-    #[inline]
-    fn serve(&mut self, fp: usize, block: u64) -> Outcome {
-        let b = self.buckets.bucket_of(block);
-        let mut seen = None;
-        if self.counted == CountedAccesses::Every {
-            self.stats.at_updates += 1;
-            seen = Some(self.table.request(b, fp));
-        }
-        // Nobody owns b only when the table has not counted this access;
-        // then p is about to become its first owner.
-        let owns = seen.or_else(|| self.table.owner(b)).is_none_or(|o| o == fp);
-        if self.caches[fp].hit(block, owns) {
-            return Outcome::LocalHit;
-        }
-        self.stats.at_lookups += 1;
-        let owner = match seen {
-            Some(o) => o,
-            None => {
-                self.stats.at_updates += 1;
-                self.table.request(b, fp)
-            }
-        };
-        serve_by_owner(&mut self.caches, fp, owner, block, &mut self.stats)
-    }
 }
 
 impl Organization for Dtm {
     const FLOW: Flow = Flow::Central;
 
     #[inline]
-    fn access(&mut self, fp: usize, block: u64) -> Outcome {
-        let outcome = self.serve(fp, block);
+    fn serve(&mut self, fp: usize, block: u64) -> Outcome {
+        let b = self.buckets.bucket_of(block);
+        let mut seen = None;
+        if self.counted == CountedAccesses::Every {
+            self.fps.stats.at_updates += 1;
+            seen = Some(self.table.request(b, fp));
+        }
+        // Nobody owns b only when the table has not counted this access;
+        // then p is about to become its first owner.
+        let owns = seen.or_else(|| self.table.owner(b)).is_none_or(|o| o == fp);
+        if self.fps.hit(fp, block, owns) {
+            return Outcome::LocalHit;
+        }
+        self.fps.stats.at_lookups += 1;
+        let owner = match seen {
+            Some(o) => o,
+            None => {
+                self.fps.stats.at_updates += 1;
+                self.table.request(b, fp)
+            }
+        };
+        self.fps.serve_by_owner(fp, owner, block)
+    }
+
+    #[inline]
+    fn after(&mut self) {
         if self.epoch.tick() {
             self.table.end_epoch();
-            self.stats.epochs = self.epoch.ended();
+            self.fps.stats.epochs = self.epoch.ended();
         }
-        self.stats.ownership_changes = self.table.ownership_changes();
-        let n = holders(&self.caches, block);
-        self.stats.record(outcome, n);
-        outcome
+        self.fps.stats.ownership_changes = self.table.ownership_changes();
     }
 
-    fn stats(&self) -> &NucaStats {
-        &self.stats
+    fn fps(&self) -> &TextureCaches {
+        &self.fps
     }
 
-    fn caches(&self) -> &[TextureCache] {
-        &self.caches
+    fn fps_mut(&mut self) -> &mut TextureCaches {
+        &mut self.fps
     }
 }

@@ -4,17 +4,16 @@
 //! the others within an epoch. A request reaching a node that no longer
 //! owns the bucket is still served there (ours).
 
-use super::{holders, private_caches, serve_by_owner, Flow, Organization};
+use super::{Flow, Organization, TextureCaches};
 use crate::bucket::Buckets;
 use crate::counter::counter_max;
 use crate::epoch::Epoch;
 use crate::node_table::{synchronize, NodeTable};
-use crate::stats::{NucaStats, Outcome};
-use crate::texture_cache::TextureCache;
+use crate::stats::Outcome;
 use crate::{CountedAccesses, EpochReset, NucaConfig, NucaError};
 
 pub struct DtmDistributed {
-    caches: Vec<TextureCache>,
+    fps: TextureCaches,
     buckets: Buckets,
     tables: Vec<NodeTable>,
     epoch: Epoch,
@@ -25,18 +24,17 @@ pub struct DtmDistributed {
     /// Per node, the buckets it announced at the last epoch's end.
     announced: Vec<u32>,
     entry_bits: u32,
-    stats: NucaStats,
 }
 
 impl DtmDistributed {
     pub fn new(config: &NucaConfig) -> Result<DtmDistributed, NucaError> {
-        let caches = private_caches(config)?;
+        let fps = TextureCaches::private(config)?;
         let buckets = Buckets::new(config.page_blocks, config.buckets);
         Ok(DtmDistributed {
             tables: (0..config.fps)
                 .map(|n| NodeTable::new(n, buckets.len()))
                 .collect(),
-            caches,
+            fps,
             buckets,
             epoch: Epoch::new(config.epoch),
             max: counter_max(config.counter_bits),
@@ -45,7 +43,6 @@ impl DtmDistributed {
             counted: config.counted,
             announced: vec![0; config.fps],
             entry_bits: config.buckets.next_power_of_two().trailing_zeros() + config.counter_bits,
-            stats: NucaStats::new(config.fps),
         })
     }
 
@@ -56,11 +53,15 @@ impl DtmDistributed {
 
     #[inline]
     fn count(&mut self, fp: usize, b: usize) {
-        self.stats.at_updates += 1;
+        self.fps.stats.at_updates += 1;
         if self.tables[fp].record(b, self.max, self.margin_percent) {
-            self.stats.ownership_changes += 1;
+            self.fps.stats.ownership_changes += 1;
         }
     }
+}
+
+impl Organization for DtmDistributed {
+    const FLOW: Flow = Flow::Distributed;
 
     #[inline]
     fn serve(&mut self, fp: usize, block: u64) -> Outcome {
@@ -69,44 +70,36 @@ impl DtmDistributed {
         if self.counted == CountedAccesses::Every {
             self.count(fp, b);
         }
-        if self.caches[fp].hit(block, owner == fp) {
+        if self.fps.hit(fp, block, owner == fp) {
             return Outcome::LocalHit;
         }
-        self.stats.at_lookups += 1;
+        self.fps.stats.at_lookups += 1;
         if self.counted == CountedAccesses::LocalMisses {
             self.count(fp, b);
         }
-        serve_by_owner(&mut self.caches, fp, owner, block, &mut self.stats)
+        self.fps.serve_by_owner(fp, owner, block)
     }
-}
-
-impl Organization for DtmDistributed {
-    const FLOW: Flow = Flow::Distributed;
 
     #[inline]
-    fn access(&mut self, fp: usize, block: u64) -> Outcome {
-        let outcome = self.serve(fp, block);
+    fn after(&mut self) {
         if self.epoch.tick() {
             for (a, t) in self.announced.iter_mut().zip(&self.tables) {
                 *a = t.owned();
             }
             let done = synchronize(&mut self.tables, self.epoch_reset);
-            self.stats.epochs = self.epoch.ended();
-            self.stats.broadcasts += done.broadcasts;
-            self.stats.broadcast_buckets += done.buckets_announced;
-            self.stats.ownership_changes += done.ownership_changes;
+            self.fps.stats.epochs = self.epoch.ended();
+            self.fps.stats.broadcasts += done.broadcasts;
+            self.fps.stats.broadcast_buckets += done.buckets_announced;
+            self.fps.stats.ownership_changes += done.ownership_changes;
         }
-        let n = holders(&self.caches, block);
-        self.stats.record(outcome, n);
-        outcome
     }
 
-    fn stats(&self) -> &NucaStats {
-        &self.stats
+    fn fps(&self) -> &TextureCaches {
+        &self.fps
     }
 
-    fn caches(&self) -> &[TextureCache] {
-        &self.caches
+    fn fps_mut(&mut self) -> &mut TextureCaches {
+        &mut self.fps
     }
 
     fn announced(&self, node: usize) -> u32 {

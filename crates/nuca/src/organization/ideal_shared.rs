@@ -3,23 +3,18 @@
 //! shared by every fragment processor at no distance. Every hit counts as
 //! local.
 
-use super::{fill, Flow, Organization};
-use crate::stats::{NucaStats, Outcome};
-use crate::texture_cache::TextureCache;
+use super::{Flow, Organization, TextureCaches};
+use crate::stats::Outcome;
 use crate::{NucaConfig, NucaError};
 
 pub struct IdealShared {
-    cache: [TextureCache; 1],
-    stats: NucaStats,
+    fps: TextureCaches,
 }
 
 impl IdealShared {
     pub fn new(config: &NucaConfig) -> Result<IdealShared, NucaError> {
-        config.check()?;
-        let geom = config.shared_geometry().expect("checked");
         Ok(IdealShared {
-            cache: [TextureCache::new(&geom)],
-            stats: NucaStats::new(config.fps),
+            fps: TextureCaches::shared(config)?,
         })
     }
 }
@@ -28,22 +23,19 @@ impl Organization for IdealShared {
     const FLOW: Flow = Flow::Private;
 
     #[inline]
-    fn access(&mut self, _fp: usize, block: u64) -> Outcome {
-        let outcome = if self.cache[0].hit(block, true) {
-            Outcome::LocalHit
-        } else {
-            fill(&mut self.cache[0], block, &mut self.stats);
-            Outcome::L2 { owner: None }
-        };
-        self.stats.record(outcome, 1);
-        outcome
+    fn serve(&mut self, _fp: usize, block: u64) -> Outcome {
+        if self.fps.hit(0, block, true) {
+            return Outcome::LocalHit;
+        }
+        self.fps.fill(0, block);
+        Outcome::L2 { owner: None }
     }
 
-    fn stats(&self) -> &NucaStats {
-        &self.stats
+    fn fps(&self) -> &TextureCaches {
+        &self.fps
     }
 
-    fn caches(&self) -> &[TextureCache] {
-        &self.cache
+    fn fps_mut(&mut self) -> &mut TextureCaches {
+        &mut self.fps
     }
 }

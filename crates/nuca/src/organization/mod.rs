@@ -44,20 +44,46 @@ pub enum Flow {
 /// addresses shifted by the block size; `fp` must be below the
 /// configuration's `fps` (the replay checks its input; a direct caller that
 /// passes a larger one gets a panic).
+///
+/// An organization says where a request is served ([`Organization::serve`])
+/// and what its tables do after it ([`Organization::after`]); counting the
+/// outcome and the copies of the block is the same for all
+/// ([`Organization::access`]).
 pub trait Organization {
     /// How its requests travel.
     const FLOW: Flow;
 
+    /// Serves one texture access of fragment processor `fp` to `block`
+    /// (its own counters aside from the outcome) and says where.
+    fn serve(&mut self, fp: usize, block: u64) -> Outcome;
+
+    /// After each access: epochs and what they change.
+    #[inline]
+    fn after(&mut self) {}
+
+    /// Its texture caches and counts.
+    fn fps(&self) -> &TextureCaches;
+    fn fps_mut(&mut self) -> &mut TextureCaches;
+
     /// Serves one texture access of fragment processor `fp` to `block`,
     /// counts it and says where it was served.
-    fn access(&mut self, fp: usize, block: u64) -> Outcome;
+    #[inline]
+    fn access(&mut self, fp: usize, block: u64) -> Outcome {
+        let outcome = self.serve(fp, block);
+        self.after();
+        self.fps_mut().record(outcome, block)
+    }
 
     /// The counts so far.
-    fn stats(&self) -> &NucaStats;
+    fn stats(&self) -> &NucaStats {
+        &self.fps().stats
+    }
 
     /// The texture caches, by fragment processor (the ideal shared cache:
     /// its one cache). For the replication count and for tests.
-    fn caches(&self) -> &[TextureCache];
+    fn caches(&self) -> &[TextureCache] {
+        &self.fps().caches
+    }
 
     /// Buckets node `node` announced in its last epoch broadcast (only the
     /// distributed Affinity Table broadcasts).
@@ -71,46 +97,71 @@ pub trait Organization {
     }
 }
 
-/// In how many of `caches` `block` is.
-#[inline]
-pub(crate) fn holders(caches: &[TextureCache], block: u64) -> usize {
-    caches.iter().filter(|c| c.contains(block)).count()
+/// The texture caches of an organization, by fragment processor (the
+/// ideal shared cache: its one cache), and what it counted.
+pub struct TextureCaches {
+    pub(crate) caches: Vec<TextureCache>,
+    pub(crate) stats: NucaStats,
 }
 
-/// One empty texture cache per fragment processor of a checked `config`.
-pub(crate) fn private_caches(config: &NucaConfig) -> Result<Vec<TextureCache>, NucaError> {
-    config.check()?;
-    let geom = config.tc_geometry().expect("checked");
-    Ok((0..config.fps).map(|_| TextureCache::new(&geom)).collect())
-}
-
-/// The block `fp` fills into its own cache (or `owner` into its cache on
-/// `fp`'s behalf): one more eviction when it displaces one.
-#[inline]
-pub(crate) fn fill(cache: &mut TextureCache, block: u64, stats: &mut NucaStats) -> Option<u64> {
-    let victim = cache.fill(block);
-    stats.evictions += u64::from(victim.is_some());
-    victim
-}
-
-/// A request of `fp` that missed in its own cache, sent to the bucket's
-/// `owner`: the owner's cache serves it (a remote hit), or else whoever
-/// is asked reads the L2 and fills its own cache (the owner forwards the
-/// block to `fp`, which keeps no copy). `owner == fp` is the requester
-/// reading the L2 for itself.
-#[inline]
-pub(crate) fn serve_by_owner(
-    caches: &mut [TextureCache],
-    fp: usize,
-    owner: usize,
-    block: u64,
-    stats: &mut NucaStats,
-) -> Outcome {
-    if owner != fp && caches[owner].hit(block, true) {
-        return Outcome::RemoteHit { owner };
+impl TextureCaches {
+    /// One empty texture cache per fragment processor of `config`.
+    pub(crate) fn private(config: &NucaConfig) -> Result<TextureCaches, NucaError> {
+        config.check()?;
+        let geom = config.tc_geometry().expect("checked");
+        Ok(TextureCaches {
+            caches: (0..config.fps).map(|_| TextureCache::new(&geom)).collect(),
+            stats: NucaStats::new(config.fps),
+        })
     }
-    fill(&mut caches[owner], block, stats);
-    Outcome::L2 {
-        owner: (owner != fp).then_some(owner),
+
+    /// One cache of all the capacity, shared by every fragment processor.
+    pub(crate) fn shared(config: &NucaConfig) -> Result<TextureCaches, NucaError> {
+        config.check()?;
+        let geom = config.shared_geometry().expect("checked");
+        Ok(TextureCaches {
+            caches: vec![TextureCache::new(&geom)],
+            stats: NucaStats::new(config.fps),
+        })
+    }
+
+    /// Counts a served access and the caches that then hold its block.
+    #[inline]
+    fn record(&mut self, outcome: Outcome, block: u64) -> Outcome {
+        let n = self.caches.iter().filter(|c| c.contains(block)).count();
+        self.stats.record(outcome, n);
+        outcome
+    }
+
+    /// Cache `fp`'s lookup of `block`; a hit moves the line to MRU only with
+    /// `refresh` (the no-LRU-update rule).
+    #[inline]
+    pub(crate) fn hit(&mut self, fp: usize, block: u64, refresh: bool) -> bool {
+        self.caches[fp].hit(block, refresh)
+    }
+
+    /// The block `fp` fills into its own cache (or an owner into its cache
+    /// on another's behalf): one more eviction when it displaces one.
+    #[inline]
+    pub(crate) fn fill(&mut self, fp: usize, block: u64) -> Option<u64> {
+        let victim = self.caches[fp].fill(block);
+        self.stats.evictions += u64::from(victim.is_some());
+        victim
+    }
+
+    /// A request of `fp` that missed in its own cache, sent to the bucket's
+    /// `owner`: the owner's cache serves it (a remote hit), or else whoever
+    /// is asked reads the L2 and fills its own cache (the owner forwards
+    /// the block to `fp`, which keeps no copy). `owner == fp` is the
+    /// requester reading the L2 for itself.
+    #[inline]
+    pub(crate) fn serve_by_owner(&mut self, fp: usize, owner: usize, block: u64) -> Outcome {
+        if owner != fp && self.caches[owner].hit(block, true) {
+            return Outcome::RemoteHit { owner };
+        }
+        self.fill(owner, block);
+        Outcome::L2 {
+            owner: (owner != fp).then_some(owner),
+        }
     }
 }

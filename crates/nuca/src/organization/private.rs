@@ -1,21 +1,18 @@
 //! The baseline (Section VI): each fragment processor's texture cache is
 //! private; a miss reads the L2 over a bus and fills the local cache.
 
-use super::{fill, holders, private_caches, Flow, Organization};
-use crate::stats::{NucaStats, Outcome};
-use crate::texture_cache::TextureCache;
+use super::{Flow, Organization, TextureCaches};
+use crate::stats::Outcome;
 use crate::{NucaConfig, NucaError};
 
 pub struct Private {
-    caches: Vec<TextureCache>,
-    stats: NucaStats,
+    fps: TextureCaches,
 }
 
 impl Private {
     pub fn new(config: &NucaConfig) -> Result<Private, NucaError> {
         Ok(Private {
-            caches: private_caches(config)?,
-            stats: NucaStats::new(config.fps),
+            fps: TextureCaches::private(config)?,
         })
     }
 }
@@ -24,23 +21,19 @@ impl Organization for Private {
     const FLOW: Flow = Flow::Private;
 
     #[inline]
-    fn access(&mut self, fp: usize, block: u64) -> Outcome {
-        let outcome = if self.caches[fp].hit(block, true) {
-            Outcome::LocalHit
-        } else {
-            fill(&mut self.caches[fp], block, &mut self.stats);
-            Outcome::L2 { owner: None }
-        };
-        let n = holders(&self.caches, block);
-        self.stats.record(outcome, n);
-        outcome
+    fn serve(&mut self, fp: usize, block: u64) -> Outcome {
+        if self.fps.hit(fp, block, true) {
+            return Outcome::LocalHit;
+        }
+        self.fps.fill(fp, block);
+        Outcome::L2 { owner: None }
     }
 
-    fn stats(&self) -> &NucaStats {
-        &self.stats
+    fn fps(&self) -> &TextureCaches {
+        &self.fps
     }
 
-    fn caches(&self) -> &[TextureCache] {
-        &self.caches
+    fn fps_mut(&mut self) -> &mut TextureCaches {
+        &mut self.fps
     }
 }

@@ -3,30 +3,27 @@
 //! processor b mod P, always, with no table. No replication, no
 //! migration.
 
-use super::{holders, private_caches, serve_by_owner, Flow, Organization};
+use super::{Flow, Organization, TextureCaches};
 use crate::bucket::Buckets;
-use crate::stats::{NucaStats, Outcome};
-use crate::texture_cache::TextureCache;
+use crate::stats::Outcome;
 use crate::{NucaConfig, NucaError};
 
 pub struct SNuca {
-    caches: Vec<TextureCache>,
+    fps: TextureCaches,
     buckets: Buckets,
-    stats: NucaStats,
 }
 
 impl SNuca {
     pub fn new(config: &NucaConfig) -> Result<SNuca, NucaError> {
         Ok(SNuca {
-            caches: private_caches(config)?,
+            fps: TextureCaches::private(config)?,
             buckets: Buckets::new(config.page_blocks, config.buckets),
-            stats: NucaStats::new(config.fps),
         })
     }
 
     /// The fragment processor whose cache holds `block`'s bucket.
     pub fn home(&self, block: u64) -> usize {
-        self.buckets.bucket_of(block) % self.caches.len()
+        self.buckets.bucket_of(block) % self.fps.caches.len()
     }
 }
 
@@ -34,23 +31,19 @@ impl Organization for SNuca {
     const FLOW: Flow = Flow::Static;
 
     #[inline]
-    fn access(&mut self, fp: usize, block: u64) -> Outcome {
+    fn serve(&mut self, fp: usize, block: u64) -> Outcome {
         let home = self.home(block);
-        let outcome = if home == fp && self.caches[fp].hit(block, true) {
-            Outcome::LocalHit
-        } else {
-            serve_by_owner(&mut self.caches, fp, home, block, &mut self.stats)
-        };
-        let n = holders(&self.caches, block);
-        self.stats.record(outcome, n);
-        outcome
+        if home == fp && self.fps.hit(fp, block, true) {
+            return Outcome::LocalHit;
+        }
+        self.fps.serve_by_owner(fp, home, block)
     }
 
-    fn stats(&self) -> &NucaStats {
-        &self.stats
+    fn fps(&self) -> &TextureCaches {
+        &self.fps
     }
 
-    fn caches(&self) -> &[TextureCache] {
-        &self.caches
+    fn fps_mut(&mut self) -> &mut TextureCaches {
+        &mut self.fps
     }
 }
