@@ -511,3 +511,44 @@ fn whole_tiles_go_to_one_processor_in_traversal_order() {
     }
     assert!(checked > 1000, "{checked} texture reads in tiles");
 }
+
+#[test]
+fn a_screen_block_goes_to_one_processor_by_its_interleave() {
+    // Blocks of 64 pixels over 32-pixel tiles: each tile lies in one
+    // block, block (bx, by) of a pass `ceil(w / 64)` blocks wide.
+    let fps = 3;
+    let t = render(
+        "atrium",
+        assigned(fps, FpAssignment::Blocks { side: 64 }),
+        1,
+        true,
+    );
+    let mut passes = t.binned.iter();
+    let (mut pass, mut in_pass, mut tile) = (None, false, None);
+    let mut checked = 0;
+    for r in &t.records {
+        match r {
+            Record::Marker(Marker::DrawBegin { .. }) if !in_pass => {
+                pass = Some(&passes.next().expect("a binned pass per render pass").frame);
+                in_pass = true;
+            }
+            Record::Marker(Marker::TileBegin { tile: id }) => {
+                in_pass = false;
+                let f = pass.expect("a render pass");
+                let (tx, ty) = (id % f.tiles_x, id / f.tiles_x);
+                let per_row = f.tiles_x.div_ceil(2);
+                tile = Some(((tx / 2 + ty / 2 * per_row) % u32::from(fps)) as u16);
+            }
+            Record::Marker(Marker::TileEnd { .. }) => tile = None,
+            Record::Access(a) if a.stream == Stream::Tex => {
+                if let Some(fp) = tile {
+                    assert_eq!(a.unit, fp);
+                    checked += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(passes.next().is_none(), "render passes left over");
+    assert!(checked > 1000, "{checked} texture reads in tiles");
+}
