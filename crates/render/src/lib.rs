@@ -85,8 +85,8 @@ pub use graph::Preset;
 pub use hiz::Hiz;
 pub use math::{Mat4, Vec2, Vec3, Vec4};
 pub use pipeline::{
-    unit_of, ColorId, DepthId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, Stats,
-    TbrConfig, TbrStats, WritesDepth,
+    unit_of, ColorId, DepthId, Draw, FpAssignment, FragmentOutput, FragmentShader, Fragments,
+    Pipeline, Stats, TbrConfig, TbrStats, WritesDepth,
 };
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
 pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};

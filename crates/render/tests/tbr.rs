@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use gfxcache_render::frame::{FrameConfig, FrameRenderer};
 use gfxcache_render::pipeline::BinnedPass;
 use gfxcache_render::scene::resolve;
-use gfxcache_render::{Allocator, ColorFormat, ColorTarget, Pipeline, TbrConfig, TbrStats};
+use gfxcache_render::{
+    Allocator, ColorFormat, ColorTarget, FpAssignment, Pipeline, TbrConfig, TbrStats,
+};
 use gfxcache_trace::binned::TileOrder;
 use gfxcache_trace::{Marker, Op, PassKind, Record, RecordSink, Stream};
 
@@ -333,6 +335,13 @@ fn bad_configurations_are_errors() {
             },
             "1000 fragment processors",
         ),
+        (
+            TbrConfig {
+                fp_assignment: FpAssignment::Blocks { side: 6 },
+                ..TbrConfig::default()
+            },
+            "blocks of 6 pixels",
+        ),
     ] {
         let cfg = FrameConfig {
             tbr: Some(t),
@@ -432,4 +441,114 @@ fn a_clear_no_render_pass_consumes_still_reaches_memory() {
     // 40x24 pixels of 4x4 blocks.
     assert_eq!(writes, 10 * 6);
     assert_eq!(p.color(id).read(39, 23), [1.0, 0.0, 0.0, 1.0]);
+}
+
+fn assigned(fps: u16, fp_assignment: FpAssignment) -> Option<TbrConfig> {
+    Some(TbrConfig {
+        fps,
+        fp_assignment,
+        ..TbrConfig::default()
+    })
+}
+
+#[test]
+fn every_fp_assignment_deals_each_quad_once_and_keeps_the_pixels() {
+    let rr = render("atrium", assigned(4, FpAssignment::RoundRobin), 1, true);
+    let rr_fps = rr.tbr.as_ref().unwrap().quads_per_fp.clone();
+    assert_eq!(rr_fps.iter().sum::<u64>(), rr.quads);
+    for a in [
+        FpAssignment::Blocks { side: 16 },
+        FpAssignment::Blocks { side: 8 },
+        FpAssignment::Tiles,
+    ] {
+        let t = render("atrium", assigned(4, a), 1, true);
+        assert!(t.picture == rr.picture, "{a:?}: pictures differ");
+        assert_eq!(t.quads, rr.quads, "{a:?}");
+        let per_fp = &t.tbr.as_ref().unwrap().quads_per_fp;
+        assert_eq!(per_fp.len(), 4, "{a:?}");
+        assert_eq!(per_fp.iter().sum::<u64>(), t.quads, "{a:?}: {per_fp:?}");
+        assert_ne!(per_fp, &rr_fps, "{a:?} dealt as round-robin does");
+        // Only which processor reads changes: the same texture reads.
+        let tex = |r: &Rendered| -> Vec<u64> {
+            let mut v: Vec<u64> = r
+                .records
+                .iter()
+                .filter_map(|r| match r {
+                    Record::Access(a) if a.stream == Stream::Tex => Some(a.addr),
+                    _ => None,
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        assert!(tex(&t) == tex(&rr), "{a:?}: other texture reads");
+    }
+}
+
+#[test]
+fn whole_tiles_go_to_one_processor_in_traversal_order() {
+    let fps = 3;
+    let t = render("atrium", assigned(fps, FpAssignment::Tiles), 1, true);
+    // The i-th tile of a render pass (a pass's tiles follow its draws'
+    // DrawBegin markers) reads its textures as processor i % fps.
+    let (mut i, mut inside, mut checked) = (0u16, None, 0);
+    for r in &t.records {
+        match r {
+            Record::Marker(Marker::TileBegin { .. }) => inside = Some(i % fps),
+            Record::Marker(Marker::TileEnd { .. }) => {
+                inside = None;
+                i += 1;
+            }
+            Record::Marker(Marker::DrawBegin { .. }) => i = 0,
+            Record::Access(a) if a.stream == Stream::Tex => {
+                if let Some(fp) = inside {
+                    assert_eq!(a.unit, fp, "tile {i} of its pass");
+                    checked += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(checked > 1000, "{checked} texture reads in tiles");
+}
+
+#[test]
+fn a_screen_block_goes_to_one_processor_by_its_interleave() {
+    // Blocks of 64 pixels over 32-pixel tiles: each tile lies in one
+    // block, block (bx, by) of a pass `ceil(w / 64)` blocks wide.
+    let fps = 3;
+    let t = render(
+        "atrium",
+        assigned(fps, FpAssignment::Blocks { side: 64 }),
+        1,
+        true,
+    );
+    let mut passes = t.binned.iter();
+    let (mut pass, mut in_pass, mut tile) = (None, false, None);
+    let mut checked = 0;
+    for r in &t.records {
+        match r {
+            Record::Marker(Marker::DrawBegin { .. }) if !in_pass => {
+                pass = Some(&passes.next().expect("a binned pass per render pass").frame);
+                in_pass = true;
+            }
+            Record::Marker(Marker::TileBegin { tile: id }) => {
+                in_pass = false;
+                let f = pass.expect("a render pass");
+                let (tx, ty) = (id % f.tiles_x, id / f.tiles_x);
+                let per_row = f.tiles_x.div_ceil(2);
+                tile = Some(((tx / 2 + ty / 2 * per_row) % u32::from(fps)) as u16);
+            }
+            Record::Marker(Marker::TileEnd { .. }) => tile = None,
+            Record::Access(a) if a.stream == Stream::Tex => {
+                if let Some(fp) = tile {
+                    assert_eq!(a.unit, fp);
+                    checked += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(passes.next().is_none(), "render passes left over");
+    assert!(checked > 1000, "{checked} texture reads in tiles");
 }

@@ -24,7 +24,9 @@
 //! [`RecordStage`] (a stage that passes on what it makes of a stream), in
 //! [`sink`]; [`binned`] has the binned render passes themselves
 //! ([`binned::BinnedFrame`], the tile orders) and their JSON file, which
-//! the renderer writes and the Tiling Engine models read.
+//! the renderer writes and the Tiling Engine models read; [`texreq`] is
+//! the `.gtq` file of texture requests before the texture caches, with the
+//! shader work between them, for texture cache timing models.
 //!
 //! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
 //! decoder gets its speed from the format's layout instead.
@@ -49,6 +51,7 @@ pub mod meta;
 pub mod record;
 pub mod sink;
 pub mod synth;
+pub mod texreq;
 mod text;
 pub mod text_writer;
 mod varint;

@@ -223,3 +223,34 @@ fn mutated_valid_payloads_never_panic() {
     // different delta, by the chunk checksum in a real file).
     assert!(failures > 0);
 }
+
+/// The fuzz target `texreq_reader` on its seed, cut and flipped: records
+/// or an error, never a panic; the whole seed writes back to its bytes.
+#[test]
+fn texreq_seed_reads_whole_and_its_mutations_never_panic() {
+    use gfxcache_trace::texreq::{TexReqReader, TexReqRecord, TexReqWriter};
+    let seed = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/seeds/texreq_reader/frame"
+    ))
+    .expect("seed");
+    let path = Path::new("seed.gtq");
+    let read = |b: &[u8]| -> Result<Vec<TexReqRecord>, gfxcache_trace::TraceError> {
+        TexReqReader::new(b, path)?.collect()
+    };
+    let records = read(&seed).expect("the seed is a whole file");
+    assert_eq!(records.len(), 7);
+    let mut w = TexReqWriter::new(Vec::new(), path).unwrap();
+    for r in &records {
+        w.write(r).unwrap();
+    }
+    assert_eq!(w.into_inner().unwrap(), seed);
+    for at in 0..seed.len() {
+        let _ = read(&seed[..at]);
+        for x in [0x01u8, 0x40, 0x80, 0xff] {
+            let mut b = seed.clone();
+            b[at] ^= x;
+            let _ = read(&b);
+        }
+    }
+}

@@ -263,6 +263,7 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec
         fps: args.fps,
         hsr: args.hsr,
         binning_mode: args.binning.into(),
+        ..TbrConfig::default()
     };
     let request = RenderRequest {
         width: args.width,

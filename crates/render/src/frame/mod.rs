@@ -90,6 +90,7 @@ mod gbuffer;
 mod io;
 mod lighting;
 mod post;
+mod program;
 mod reflection;
 pub mod shaders;
 mod shadow;

@@ -68,7 +68,7 @@ mod tile_pass;
 pub use binning::{tcor_attributes, BinnedPass, BinningConfig, BinningMode};
 pub use shader::{FragmentOutput, FragmentShader, Fragments, WritesDepth};
 pub use stats::Stats;
-pub use tbr::{TbrConfig, TbrStats};
+pub use tbr::{FpAssignment, TbrConfig, TbrStats};
 
 use back_end::{access, StampJob};
 use bands::Rounds;

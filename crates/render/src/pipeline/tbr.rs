@@ -29,6 +29,87 @@ pub struct TbrConfig {
     /// when absent: configurations from before the mode existed).
     #[serde(default)]
     pub binning_mode: BinningMode,
+    /// How the raster phase deals a tile's quads to the fragment
+    /// processors (round-robin when absent: configurations from before
+    /// the choice existed).
+    #[serde(default)]
+    pub fp_assignment: FpAssignment,
+}
+
+/// How the raster phase deals quads to fragment processors. The papers do
+/// not say how their simulators do it, and on a DTM-NUCA which processor
+/// shades which pixels decides its local hits, so it is a knob.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FpAssignment {
+    /// One 4x4 stamp (a triangle's quads in one 4x4-pixel square) at a
+    /// time, to processors 0, 1, 2, ... in turn, from 0 in every tile.
+    #[default]
+    RoundRobin,
+    /// Screen-space squares of `side` pixels (a multiple of the 4-pixel
+    /// stamp): block (bx, by) goes to processor
+    /// `(bx + by * blocks_per_row) % fps`, `blocks_per_row` being the
+    /// blocks across the render pass's targets.
+    Blocks { side: u32 },
+    /// A whole tile to one processor: the pass's i-th tile in traversal
+    /// order to processor `i % fps`.
+    Tiles,
+}
+
+impl FpAssignment {
+    /// The default block side of [`FpAssignment::Blocks`]: 16 pixels, the
+    /// squares immediate mode interleaves over its sampler units.
+    pub const DEFAULT_BLOCK_SIDE: u32 = 16;
+
+    /// `round-robin`, `blocks:SIDE` or `tiles` (what [`FpAssignment::parse`]
+    /// reads).
+    pub fn name(&self) -> String {
+        match self {
+            FpAssignment::RoundRobin => "round-robin".into(),
+            FpAssignment::Blocks { side } => format!("blocks:{side}"),
+            FpAssignment::Tiles => "tiles".into(),
+        }
+    }
+
+    /// `round-robin`, `blocks` (side [`FpAssignment::DEFAULT_BLOCK_SIDE`]),
+    /// `blocks:SIDE` or `tiles`; the error says what was expected.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let a = match s {
+            "round-robin" => FpAssignment::RoundRobin,
+            "tiles" => FpAssignment::Tiles,
+            "blocks" => FpAssignment::Blocks {
+                side: Self::DEFAULT_BLOCK_SIDE,
+            },
+            _ => match s.strip_prefix("blocks:") {
+                Some(n) => FpAssignment::Blocks {
+                    side: n.parse().map_err(|_| {
+                        format!("'{s}': expected blocks:SIDE with SIDE a number of pixels")
+                    })?,
+                },
+                None => {
+                    return Err(format!(
+                        "'{s}': expected round-robin, blocks, blocks:SIDE or tiles"
+                    ))
+                }
+            },
+        };
+        a.check()?;
+        Ok(a)
+    }
+
+    /// Why this assignment cannot be used, if it cannot: a block side must
+    /// be a positive multiple of the stamp, so a stamp lies in one block.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            FpAssignment::Blocks { side } if *side == 0 || side % super::STAMP != 0 => {
+                Err(format!(
+                    "blocks of {side} pixels: expected a positive multiple of {}",
+                    super::STAMP
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Default for TbrConfig {
@@ -39,6 +120,7 @@ impl Default for TbrConfig {
             fps: 4,
             hsr: false,
             binning_mode: BinningMode::Exact,
+            fp_assignment: FpAssignment::RoundRobin,
         }
     }
 }
@@ -59,7 +141,7 @@ impl TbrConfig {
                 Self::MAX_FPS
             ));
         }
-        Ok(())
+        self.fp_assignment.check()
     }
 
     /// How the Polygon List Builder bins for this configuration.

@@ -27,10 +27,12 @@
 //! the HiZ kill counts may differ (HiZ is conservative and its bounds
 //! evolve in another order).
 //!
-//! **Fragment processors.** The quads of a tile are dealt round-robin, one
-//! 4x4 stamp (a triangle's quads in one 4x4-pixel square) at a time, to
-//! [`super::TbrConfig::fps`] processors, starting at processor 0 in every
-//! tile; a stamp's texture reads carry its processor as `unit`.
+//! **Fragment processors.** The quads of a tile are dealt, one 4x4 stamp
+//! (a triangle's quads in one 4x4-pixel square) at a time, to
+//! [`super::TbrConfig::fps`] processors as [`super::FpAssignment`] says:
+//! round-robin from processor 0 in every tile (the default), by
+//! screen-space blocks, or a whole tile to one processor; a stamp's
+//! texture reads carry its processor as `unit`.
 //!
 //! **Which blocks.** A tile transfers the blocks of a surface whose
 //! top-left pixel lies in the tile. With a tile side that is a multiple of
@@ -48,7 +50,7 @@ use super::bands::{Rounds, TargetRows, PARALLEL_QUADS, ROUND_QUADS};
 use super::binning::Binner;
 use super::front_end::FrontBatch;
 use super::hsr::{self, Hsr};
-use super::tbr::{BinnedTri, LoadOp, TileBins, TileGrid};
+use super::tbr::{BinnedTri, FpAssignment, LoadOp, TileBins, TileGrid};
 
 use super::{access, ColorId, DepthId, Draw, Pipeline, Stats, STAMP};
 
@@ -80,6 +82,9 @@ struct RenderPass<'a, 'd> {
     hsr: bool,
     tile_size: u32,
     fps: u16,
+    assignment: FpAssignment,
+    /// Blocks of [`FpAssignment::Blocks`] across the targets.
+    blocks_per_row: u32,
     colors: &'a [Transfer],
     depth: Transfer,
 }
@@ -148,6 +153,11 @@ impl Pipeline {
             hsr: cfg.hsr && eligible.iter().any(|&e| e),
             tile_size: cfg.tile_size,
             fps,
+            assignment: cfg.fp_assignment,
+            blocks_per_row: match cfg.fp_assignment {
+                FpAssignment::Blocks { side } => w.div_ceil(side),
+                _ => 0,
+            },
             colors: &colors,
             depth,
         };
@@ -159,7 +169,7 @@ impl Pipeline {
                 quads += bins.quads[order[t1] as usize].len();
                 t1 += 1;
             }
-            self.raster_round(&pass, &grid, &order[t0..t1], quads, sink);
+            self.raster_round(&pass, &grid, (t0, &order[t0..t1]), quads, sink);
             t0 = t1;
         }
         for g in &mut self.rounds.groups {
@@ -179,15 +189,16 @@ impl Pipeline {
         self.stats.since(&before)
     }
 
-    /// The raster phase for a run of `tiles` (in traversal order) holding
-    /// `quads` quads: shared out by bands of tile rows when the pipeline
-    /// has threads and the run is large, else tile after tile here; the
-    /// records go out tile after tile either way.
+    /// The raster phase for a run of `tiles` (in traversal order, the first
+    /// being the pass's `first`-th) holding `quads` quads: shared out by
+    /// bands of tile rows when the pipeline has threads and the run is
+    /// large, else tile after tile here; the records go out tile after
+    /// tile either way.
     fn raster_round(
         &mut self,
         pass: &RenderPass,
         grid: &TileGrid,
-        tiles: &[u32],
+        (first_tile, tiles): (usize, &[u32]),
         quads: usize,
         sink: &mut impl RecordSink,
     ) {
@@ -219,7 +230,8 @@ impl Pipeline {
                     rows,
                     pool,
                     |j, px, out, scr| {
-                        raster_tile(pass, tiles[j], grid.rect(tiles[j]), px, scr, out)
+                        let tile = (first_tile + j, tiles[j]);
+                        raster_tile(pass, tile, grid.rect(tiles[j]), px, scr, out)
                     },
                 );
                 for (j, &tile) in tiles.iter().enumerate() {
@@ -235,7 +247,7 @@ impl Pipeline {
                 }
                 let mut out = std::mem::take(&mut self.direct);
                 let mut scr = std::mem::take(&mut self.rounds.groups[0].scratch);
-                for &tile in tiles {
+                for (j, &tile) in tiles.iter().enumerate() {
                     let rect = grid.rect(tile);
                     self.open_tile(pass, tile, rect, sink);
                     out.clear();
@@ -247,7 +259,8 @@ impl Pipeline {
                         first.depth,
                         &cuts,
                     );
-                    raster_tile(pass, tile, rect, &mut px[0], &mut scr, &mut out);
+                    let t = (first_tile + j, tile);
+                    raster_tile(pass, t, rect, &mut px[0], &mut scr, &mut out);
                     sink.accesses(&out);
                     self.close_tile(pass, tile, rect, sink);
                 }
@@ -480,12 +493,12 @@ impl Pipeline {
     }
 }
 
-/// The stamps of one tile of the raster phase, round-robin over the
-/// fragment processors (only the visible fragments with HSR), on the rows
-/// `px` of the render pass's targets (which hold the tile).
+/// The stamps of one tile of the raster phase (the pass's `traversal`-th),
+/// dealt to the fragment processors (only the visible fragments with HSR),
+/// on the rows `px` of the render pass's targets (which hold the tile).
 fn raster_tile(
     pass: &RenderPass,
-    tile: u32,
+    (traversal, tile): (usize, u32),
     rect: [u32; 4],
     px: &mut TargetRows,
     scr: &mut Scratch,
@@ -513,7 +526,7 @@ fn raster_tile(
         }
         _ => None,
     };
-    let mut fp = 0u16;
+    let mut next_fp = 0u16;
     let mut i = 0;
     while i < quads.len() {
         let key = (quads[i].y / STAMP, quads[i].x / STAMP);
@@ -543,6 +556,21 @@ fn raster_tile(
         if stamp_quads.is_empty() {
             continue;
         }
+        let fp = match pass.assignment {
+            FpAssignment::RoundRobin => {
+                let fp = next_fp;
+                next_fp = (next_fp + 1) % pass.fps;
+                fp
+            }
+            FpAssignment::Blocks { side } => {
+                let (bx, by) = (
+                    u64::from(key.1 * STAMP / side),
+                    u64::from(key.0 * STAMP / side),
+                );
+                ((bx + by * u64::from(pass.blocks_per_row)) % u64::from(pass.fps)) as u16
+            }
+            FpAssignment::Tiles => (traversal % pass.fps as usize) as u16,
+        };
         scr.quads_per_fp[fp as usize] += stamp_quads.len() as u64;
         stamp(
             &pass.setups[t.draw as usize],
@@ -553,7 +581,6 @@ fn raster_tile(
             fp,
             out,
         );
-        fp = (fp + 1) % pass.fps;
     }
     scr.hsr = kept;
 }

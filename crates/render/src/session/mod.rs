@@ -56,7 +56,7 @@ use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
 
 use crate::frame::{FrameConfig, FrameError, FrameRenderer};
 use crate::graph::Preset;
-use crate::pipeline::{BinningConfig, BinningMode, TbrConfig};
+use crate::pipeline::{BinningConfig, BinningMode, FpAssignment, TbrConfig};
 use crate::scene::{Passes, Scene};
 
 use consumer::Consumer;
@@ -206,9 +206,11 @@ impl RenderRequest {
     /// The header of a trace of this session's stream: scene, resolution,
     /// mode, frames, 64-byte blocks, and the stream and (tile by tile) the
     /// tile size, order, fragment processors, HSR and, unless exact, the
-    /// binning mode (`binning`: `bbox`) as extra fields. A tile-based
-    /// trace without `binning` was binned exactly, so exact traces keep
-    /// the header they had before the mode existed.
+    /// binning mode (`binning`: `bbox`) and, unless round-robin, the
+    /// fragment processor assignment (`fp_assignment`) as extra fields. A
+    /// tile-based trace without `binning` was binned exactly and one
+    /// without `fp_assignment` dealt round-robin, so such traces keep the
+    /// header they had before the choices existed.
     pub fn trace_meta(&self, scene: &str) -> TraceMeta {
         let mut extra = std::collections::BTreeMap::new();
         extra.insert("stream".into(), self.stream().into());
@@ -219,6 +221,9 @@ impl RenderRequest {
             extra.insert("hsr".into(), t.hsr.into());
             if t.binning_mode != BinningMode::Exact {
                 extra.insert("binning".into(), t.binning_mode.name().into());
+            }
+            if t.fp_assignment != FpAssignment::RoundRobin {
+                extra.insert("fp_assignment".into(), t.fp_assignment.name().into());
             }
         }
         TraceMeta {

@@ -64,6 +64,9 @@ pub struct TbrFigures {
     pub hsr: bool,
     /// The Polygon List Builder's overlap test: `exact` or `bbox`.
     pub binning: &'static str,
+    /// How quads reach the fragment processors: `round-robin`,
+    /// `blocks:SIDE` or `tiles`.
+    pub fp_assignment: String,
     pub render_passes: u64,
     pub tiles: u64,
     pub quads_per_fp: Vec<u64>,
@@ -195,6 +198,7 @@ fn tbr_figures(r: &FrameRenderer, consumed: &Consumed) -> Option<TbrFigures> {
         fps: c.fps,
         hsr: c.hsr,
         binning: c.binning_mode.name(),
+        fp_assignment: c.fp_assignment.name(),
         render_passes: t.render_passes,
         tiles: t.tiles,
         quads_per_fp: t.quads_per_fp.clone(),

@@ -19,7 +19,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use gfxcache_render::pipeline::{BinningConfig, BinningMode};
 use gfxcache_render::session::{self, Mode, Picture, RenderRequest, RenderSummary};
-use gfxcache_render::{Scene, TbrConfig};
+use gfxcache_render::{FpAssignment, Scene, TbrConfig};
 use gfxcache_tcor::{PbTrafficStage, PbTrafficStats};
 use gfxcache_trace::binned::TileOrder;
 use gfxcache_trace::{
@@ -77,6 +77,14 @@ pub struct Args {
     /// --mode tbr: fragment processors, each with its own texture cache.
     #[arg(long, default_value_t = 4)]
     pub fps: u16,
+    /// --mode tbr: how a tile's quads reach the fragment processors:
+    /// `round-robin` (one 4x4 stamp at a time, from processor 0 in every
+    /// tile), `blocks[:SIDE]` (screen-space squares of SIDE pixels, a
+    /// multiple of 4, default 16; block (bx, by) to processor
+    /// (bx + by * blocks across) % fps) or `tiles` (the pass's i-th tile
+    /// in traversal order to processor i % fps).
+    #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
+    pub fp_assignment: FpAssignment,
     /// --mode tbr: hidden-surface removal (TBDR): shade only the visible
     /// fragment of each pixel among opaque draws. Same picture.
     #[arg(long)]
@@ -175,6 +183,10 @@ impl From<OrderArg> for TileOrder {
     }
 }
 
+fn parse_fp_assignment(s: &str) -> Result<FpAssignment, String> {
+    FpAssignment::parse(s)
+}
+
 impl Args {
     /// Whether `--mode tbr` was asked for (`--mode` is checked by
     /// [`Args::check`]).
@@ -214,6 +226,9 @@ impl Args {
         if self.binning != BinningArg::Exact && !self.tbr() && self.binned.is_none() {
             bail!("--binning: binning needs --mode tbr or --binned");
         }
+        if self.fp_assignment != FpAssignment::RoundRobin && !self.tbr() {
+            bail!("--fp-assignment: fragment processors need --mode tbr");
+        }
         if self.tbr() && !(1..=TbrConfig::MAX_FPS).contains(&self.fps) {
             bail!(
                 "--fps {}: expected 1 to {} fragment processors",
@@ -233,6 +248,7 @@ impl Args {
                 fps: self.fps,
                 hsr: self.hsr,
                 binning_mode: self.binning.into(),
+                fp_assignment: self.fp_assignment,
             })
         } else {
             Mode::Imr

@@ -66,6 +66,9 @@ struct TbrJson<'a> {
     hsr: bool,
     /// The Polygon List Builder's overlap test: `exact` or `bbox`.
     binning: &'a str,
+    /// How quads reach the fragment processors: `round-robin`,
+    /// `blocks:SIDE` or `tiles`.
+    fp_assignment: &'a str,
     render_passes: u64,
     tiles: u64,
     quads_per_fp: &'a [u64],
@@ -120,6 +123,7 @@ impl Output {
                 fps: t.fps,
                 hsr: t.hsr,
                 binning: t.binning,
+                fp_assignment: &t.fp_assignment,
                 render_passes: t.render_passes,
                 tiles: t.tiles,
                 quads_per_fp: &t.quads_per_fp,
@@ -257,14 +261,16 @@ fn caches_table(caches: &[CacheFigures]) -> String {
 
 fn tbr_text(t: &TbrJson) -> String {
     let mut s = format!(
-        "\ntiles: {} in {} render passes ({}x{} pixels, {} order, {} binning); blocks loaded {}, \
-         flushed {}; Parameter Buffer to L2: {} reads, {} writes{}\n",
+        "\ntiles: {} in {} render passes ({}x{} pixels, {} order, {} binning, quads to fragment \
+         processors {}); blocks loaded {}, flushed {}; Parameter Buffer to L2: {} reads, {} \
+         writes{}\n",
         thousands(t.tiles),
         thousands(t.render_passes),
         t.tile_size,
         t.tile_size,
         t.order,
         t.binning,
+        t.fp_assignment,
         thousands(t.loaded_blocks),
         thousands(t.flushed_blocks),
         thousands(t.pb_l2_reads),

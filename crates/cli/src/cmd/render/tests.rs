@@ -73,6 +73,7 @@ fn args(dir: &Path, threads: usize, raw: bool) -> Args {
         tile_order: OrderArg::ZOrder,
         binning: BinningArg::Exact,
         fps: 4,
+        fp_assignment: FpAssignment::RoundRobin,
         hsr: false,
         raw,
         json: true,
@@ -93,6 +94,32 @@ fn default_resolution_depends_on_the_mode() {
     assert_eq!(a.resolution(), (1960, 100));
     a.fps = 0;
     assert!(a.check().unwrap_err().to_string().contains("--fps 0"));
+}
+
+#[test]
+fn fp_assignment_needs_tile_based_mode_and_reaches_the_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = args(dir.path(), 1, false);
+    a.fp_assignment = FpAssignment::Tiles;
+    let e = a.check().unwrap_err().to_string();
+    assert!(e.contains("--fp-assignment"), "{e}");
+    a.mode = "tbr".into();
+    a.check().unwrap();
+    let tbr = a.request().mode.tbr().unwrap();
+    assert_eq!(tbr.fp_assignment, FpAssignment::Tiles);
+    assert_eq!(
+        parse_fp_assignment("blocks").unwrap(),
+        FpAssignment::Blocks { side: 16 }
+    );
+    assert_eq!(
+        parse_fp_assignment("blocks:32").unwrap(),
+        FpAssignment::Blocks { side: 32 }
+    );
+    for bad in ["blocks:0", "blocks:6", "blocks:x", "stripes"] {
+        assert!(parse_fp_assignment(bad).is_err(), "{bad}");
+    }
+    let meta = a.request().trace_meta("s");
+    assert_eq!(meta.extra["fp_assignment"], "tiles");
 }
 
 #[test]

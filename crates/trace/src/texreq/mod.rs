@@ -1,0 +1,141 @@
+//! Texture requests before the texture caches (`.gtq`): what a model of a
+//! texture cache with its own miss handling (a non-blocking texture cache,
+//! DTM-NUCA's per-processor caches) replays, with the shader work between
+//! requests so that the time between them comes from the frame.
+//!
+//! Per texture request: the fragment processor, the pixel, the request's
+//! index within its fragment, the filter as the sampler applied it, the
+//! texel size and the 1-8 texel byte addresses in tap order (not
+//! de-duplicated), and the ALU instructions the fragment ran since its
+//! previous request (or its start). Per fragment, the instructions after
+//! its last request ([`TexReqRecord::FragmentEnd`]). Markers: `PassBegin`,
+//! `TileBegin`/`TileEnd`, `FrameEnd`. Records are in the order the
+//! processors' requests occur (trace order).
+//!
+//! **Byte layout**, all integers little-endian, no padding:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `GFXTEXRQ` |
+//! | 4 | version, u32 = 1 |
+//!
+//! then records, each a tag byte and its fields:
+//!
+//! | tag | record | fields |
+//! |---|---|---|
+//! | 1 | `PassBegin` | pass u32 (index within the frame) |
+//! | 2 | `TileBegin` | tile u32 |
+//! | 3 | `TileEnd` | tile u32 |
+//! | 4 | `Request` | fp u16, x u16, y u16, index u8, filter u8 (0 nearest, 1 bilinear, 2 trilinear), texel bytes u8 (1-16), taps u8 (1-8), alu u32, taps x address u64 |
+//! | 5 | `FragmentEnd` | fp u16, x u16, y u16, alu u32 |
+//! | 6 | `FrameEnd` | frame u32 |
+//!
+//! The file ends after a whole record. [`TexReqWriter`] writes it under a
+//! temporary name and renames it into place when finished
+//! ([`crate::atomic`]); [`TexReqReader`] streams it back, and damaged input
+//! is a [`crate::TraceError`] naming the byte offset and what was expected
+//! there, never a panic.
+
+mod reader;
+mod writer;
+
+pub use reader::TexReqReader;
+pub use writer::TexReqWriter;
+
+/// The file's first 8 bytes.
+pub const MAGIC: [u8; 8] = *b"GFXTEXRQ";
+/// The format version this crate reads and writes.
+pub const VERSION: u32 = 1;
+/// Most texel addresses of one request (a trilinear footprint: 2 x 4).
+pub const MAX_TAPS: usize = 8;
+
+/// How the sampler filtered a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FilterKind {
+    Nearest,
+    Bilinear,
+    Trilinear,
+}
+
+impl FilterKind {
+    pub fn code(self) -> u8 {
+        match self {
+            FilterKind::Nearest => 0,
+            FilterKind::Bilinear => 1,
+            FilterKind::Trilinear => 2,
+        }
+    }
+
+    pub fn from_code(c: u8) -> Option<FilterKind> {
+        match c {
+            0 => Some(FilterKind::Nearest),
+            1 => Some(FilterKind::Bilinear),
+            2 => Some(FilterKind::Trilinear),
+            _ => None,
+        }
+    }
+}
+
+/// One texture request of one fragment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexRequest {
+    /// The fragment processor that issued it.
+    pub fp: u16,
+    /// The fragment's pixel.
+    pub x: u16,
+    pub y: u16,
+    /// Its index among its fragment's requests, from 0.
+    pub index: u8,
+    pub filter: FilterKind,
+    /// Bytes of one texel (of one BC block for block-compressed textures).
+    pub texel_bytes: u8,
+    /// ALU instructions the fragment ran since its previous request (since
+    /// its start for the first).
+    pub alu: u32,
+    /// Texel byte addresses in tap order; `taps[..len]` hold them.
+    pub taps: [u64; MAX_TAPS],
+    pub len: u8,
+}
+
+impl TexRequest {
+    /// The request's texel addresses, in tap order.
+    pub fn addresses(&self) -> &[u64] {
+        &self.taps[..self.len as usize]
+    }
+}
+
+/// A record of a `.gtq` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexReqRecord {
+    PassBegin {
+        pass: u32,
+    },
+    TileBegin {
+        tile: u32,
+    },
+    TileEnd {
+        tile: u32,
+    },
+    Request(TexRequest),
+    /// A fragment's ALU instructions after its last request (all of them
+    /// for a fragment that made none).
+    FragmentEnd {
+        fp: u16,
+        x: u16,
+        y: u16,
+        alu: u32,
+    },
+    FrameEnd {
+        frame: u32,
+    },
+}
+
+pub(crate) const TAG_PASS_BEGIN: u8 = 1;
+pub(crate) const TAG_TILE_BEGIN: u8 = 2;
+pub(crate) const TAG_TILE_END: u8 = 3;
+pub(crate) const TAG_REQUEST: u8 = 4;
+pub(crate) const TAG_FRAGMENT_END: u8 = 5;
+pub(crate) const TAG_FRAME_END: u8 = 6;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,197 @@
+//! The streaming `.gtq` reader.
+
+use std::fs::File;
+use std::io::{BufReader, ErrorKind, Read};
+use std::path::{Path, PathBuf};
+
+use crate::TraceError;
+
+use super::*;
+
+/// Reads texture request records one by one from a file or any `Read`.
+/// Every error names the byte offset and what was expected there; after
+/// an error the reader yields nothing more.
+pub struct TexReqReader<R: Read = BufReader<File>> {
+    input: R,
+    path: PathBuf,
+    /// Bytes consumed so far.
+    offset: u64,
+    failed: bool,
+}
+
+impl TexReqReader<BufReader<File>> {
+    /// A reader of the file at `path`, its header checked.
+    pub fn open(path: &Path) -> Result<Self, TraceError> {
+        let f = File::open(path).map_err(|e| TraceError::io(path, e))?;
+        Self::new(BufReader::with_capacity(1 << 16, f), path)
+    }
+}
+
+impl<R: Read> TexReqReader<R> {
+    /// A reader of `input` (named `path` in errors), its header checked.
+    pub fn new(input: R, path: &Path) -> Result<Self, TraceError> {
+        let mut r = TexReqReader {
+            input,
+            path: path.to_path_buf(),
+            offset: 0,
+            failed: false,
+        };
+        let mut magic = [0u8; 8];
+        r.exact(&mut magic, "the magic GFXTEXRQ")?;
+        if magic != MAGIC {
+            return Err(TraceError::corrupt(
+                &r.path,
+                0,
+                "expected the magic GFXTEXRQ of a texture request file",
+            ));
+        }
+        let version = r.u32("the format version")?;
+        if version != VERSION {
+            return Err(TraceError::corrupt(
+                &r.path,
+                8,
+                format!("format version {version}: expected {VERSION}"),
+            ));
+        }
+        Ok(r)
+    }
+
+    /// The next record, `None` at the end of the file, or what is wrong.
+    pub fn read_record(&mut self) -> Result<Option<TexReqRecord>, TraceError> {
+        if self.failed {
+            return Ok(None);
+        }
+        let r = self.record();
+        self.failed = r.is_err();
+        r
+    }
+
+    fn record(&mut self) -> Result<Option<TexReqRecord>, TraceError> {
+        let start = self.offset;
+        let mut tag = [0u8; 1];
+        loop {
+            match self.input.read(&mut tag) {
+                Ok(0) => return Ok(None),
+                Ok(_) => break,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(TraceError::io(&self.path, e)),
+            }
+        }
+        self.offset += 1;
+        Ok(Some(match tag[0] {
+            TAG_PASS_BEGIN => TexReqRecord::PassBegin {
+                pass: self.u32("a PassBegin's pass")?,
+            },
+            TAG_TILE_BEGIN => TexReqRecord::TileBegin {
+                tile: self.u32("a TileBegin's tile")?,
+            },
+            TAG_TILE_END => TexReqRecord::TileEnd {
+                tile: self.u32("a TileEnd's tile")?,
+            },
+            TAG_FRAME_END => TexReqRecord::FrameEnd {
+                frame: self.u32("a FrameEnd's frame")?,
+            },
+            TAG_FRAGMENT_END => {
+                let [fp, x, y] = self.pixel("a FragmentEnd")?;
+                let alu = self.u32("a FragmentEnd's instructions")?;
+                TexReqRecord::FragmentEnd { fp, x, y, alu }
+            }
+            TAG_REQUEST => TexReqRecord::Request(self.request()?),
+            t => {
+                return Err(TraceError::corrupt(
+                    &self.path,
+                    start,
+                    format!("record tag {t}: expected 1 to 6"),
+                ))
+            }
+        }))
+    }
+
+    fn request(&mut self) -> Result<TexRequest, TraceError> {
+        let [fp, x, y] = self.pixel("a request")?;
+        let at = self.offset;
+        let mut f = [0u8; 4];
+        self.exact(&mut f, "a request's index, filter, texel size and taps")?;
+        let [index, filter, texel_bytes, len] = f;
+        let filter = FilterKind::from_code(filter).ok_or_else(|| {
+            TraceError::corrupt(
+                &self.path,
+                at + 1,
+                format!("filter {filter}: expected 0 (nearest), 1 (bilinear) or 2 (trilinear)"),
+            )
+        })?;
+        if !(1..=16).contains(&texel_bytes) {
+            return Err(TraceError::corrupt(
+                &self.path,
+                at + 2,
+                format!("texel size {texel_bytes}: expected 1 to 16 bytes"),
+            ));
+        }
+        if !(1..=MAX_TAPS as u8).contains(&len) {
+            return Err(TraceError::corrupt(
+                &self.path,
+                at + 3,
+                format!("{len} taps: expected 1 to {MAX_TAPS}"),
+            ));
+        }
+        let alu = self.u32("a request's instructions")?;
+        let mut taps = [0u64; MAX_TAPS];
+        for t in taps.iter_mut().take(len as usize) {
+            let mut b = [0u8; 8];
+            self.exact(&mut b, "a request's texel address")?;
+            *t = u64::from_le_bytes(b);
+        }
+        Ok(TexRequest {
+            fp,
+            x,
+            y,
+            index,
+            filter,
+            texel_bytes,
+            alu,
+            taps,
+            len,
+        })
+    }
+
+    fn pixel(&mut self, what: &str) -> Result<[u16; 3], TraceError> {
+        let mut b = [0u8; 6];
+        self.exact(&mut b, &format!("{what}'s processor and pixel"))?;
+        Ok([0, 2, 4].map(|i| u16::from_le_bytes([b[i], b[i + 1]])))
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, TraceError> {
+        let mut b = [0u8; 4];
+        self.exact(&mut b, what)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    /// Fill `buf`, or say the file ended where `what` was expected.
+    fn exact(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
+        let mut got = 0;
+        while got < buf.len() {
+            match self.input.read(&mut buf[got..]) {
+                Ok(0) => {
+                    return Err(TraceError::truncated(
+                        &self.path,
+                        self.offset + got as u64,
+                        format!("expected {what}"),
+                    ))
+                }
+                Ok(n) => got += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(TraceError::io(&self.path, e)),
+            }
+        }
+        self.offset += buf.len() as u64;
+        Ok(())
+    }
+}
+
+impl<R: Read> Iterator for TexReqReader<R> {
+    type Item = Result<TexReqRecord, TraceError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read_record().transpose()
+    }
+}

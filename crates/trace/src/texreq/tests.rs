@@ -1,0 +1,184 @@
+use std::path::Path;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::TraceError;
+
+fn request(fp: u16, index: u8, taps: &[u64]) -> TexRequest {
+    let mut t = [0u64; MAX_TAPS];
+    t[..taps.len()].copy_from_slice(taps);
+    TexRequest {
+        fp,
+        x: 17,
+        y: 300,
+        index,
+        filter: FilterKind::Trilinear,
+        texel_bytes: 4,
+        alu: 44,
+        taps: t,
+        len: taps.len() as u8,
+    }
+}
+
+fn sample() -> Vec<TexReqRecord> {
+    vec![
+        TexReqRecord::PassBegin { pass: 0 },
+        TexReqRecord::TileBegin { tile: 7 },
+        TexReqRecord::Request(request(3, 0, &[0x1000, 0x1004, 0x1100, 0x1104])),
+        TexReqRecord::Request(request(3, 1, &[u64::MAX; 8])),
+        TexReqRecord::FragmentEnd {
+            fp: 3,
+            x: 17,
+            y: 300,
+            alu: 56,
+        },
+        TexReqRecord::TileEnd { tile: 7 },
+        TexReqRecord::FrameEnd { frame: 0 },
+    ]
+}
+
+fn bytes(records: &[TexReqRecord]) -> Vec<u8> {
+    let mut w = TexReqWriter::new(Vec::new(), Path::new("t.gtq")).unwrap();
+    for r in records {
+        w.write(r).unwrap();
+    }
+    w.into_inner().unwrap()
+}
+
+fn read(data: &[u8]) -> Result<Vec<TexReqRecord>, TraceError> {
+    TexReqReader::new(data, Path::new("t.gtq"))?.collect()
+}
+
+#[test]
+fn the_layout_is_the_documented_one() {
+    let b = bytes(&[
+        TexReqRecord::TileBegin { tile: 0x01020304 },
+        TexReqRecord::Request(request(0x0102, 5, &[0x1122334455667788])),
+    ]);
+    let mut want = b"GFXTEXRQ".to_vec();
+    want.extend([1, 0, 0, 0]);
+    want.extend([2, 4, 3, 2, 1]);
+    want.extend([4, 2, 1, 17, 0, 44, 1, 5, 2, 4, 1, 44, 0, 0, 0]);
+    want.extend([0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]);
+    assert_eq!(b, want);
+}
+
+#[test]
+fn records_read_back_as_written_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f.gtq");
+    let mut w = TexReqWriter::create(&path).unwrap();
+    for r in sample() {
+        w.write(&r).unwrap();
+    }
+    assert!(!path.exists(), "the file appears only when finished");
+    w.finish().unwrap();
+    let back: Vec<_> = TexReqReader::open(&path)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(back, sample());
+    // Dropped unfinished: nothing is left.
+    let other = dir.path().join("g.gtq");
+    drop(TexReqWriter::create(&other).unwrap());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn every_truncation_is_an_error_naming_its_offset() {
+    let b = bytes(&sample());
+    // Record boundaries: a cut there is a shorter, valid file.
+    let mut ends = vec![12];
+    for r in sample() {
+        let last = *ends.last().unwrap();
+        ends.push(last + bytes(&[r]).len() - 12);
+    }
+    for cut in 0..b.len() {
+        match read(&b[..cut]) {
+            Ok(records) => assert!(ends.contains(&cut), "cut at {cut} read {records:?}"),
+            Err(TraceError::Truncated { offset, what, .. }) => {
+                assert_eq!(offset, cut as u64, "{what}");
+                assert!(what.starts_with("expected "), "{what}");
+            }
+            Err(e) => panic!("cut at {cut}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn corrupt_fields_name_their_offset_and_what_was_expected() {
+    let b = bytes(&sample());
+    let first_request = 12 + 5 + 5;
+    for (at, value, offset, says) in [
+        (0, b'X', 0, "magic"),
+        (8, 2, 8, "version 2"),
+        (12, 9, 12, "record tag 9"),
+        (first_request + 8, 3, first_request + 8, "filter 3"),
+        (first_request + 9, 0, first_request + 9, "texel size 0"),
+        (first_request + 10, 9, first_request + 10, "9 taps"),
+    ] {
+        let mut c = b.clone();
+        c[at] = value;
+        match read(&c) {
+            Err(TraceError::Corrupt {
+                offset: o, what, ..
+            }) => {
+                assert_eq!(o, offset as u64, "{what}");
+                assert!(what.contains(says) && what.contains("expected"), "{what}");
+            }
+            r => panic!("byte {at} = {value}: {r:?}"),
+        }
+    }
+}
+
+fn any_record() -> impl Strategy<Value = TexReqRecord> {
+    prop_oneof![
+        any::<u32>().prop_map(|pass| TexReqRecord::PassBegin { pass }),
+        any::<u32>().prop_map(|tile| TexReqRecord::TileBegin { tile }),
+        any::<u32>().prop_map(|tile| TexReqRecord::TileEnd { tile }),
+        any::<u32>().prop_map(|frame| TexReqRecord::FrameEnd { frame }),
+        (any::<u16>(), any::<u16>(), any::<u16>(), any::<u32>())
+            .prop_map(|(fp, x, y, alu)| TexReqRecord::FragmentEnd { fp, x, y, alu }),
+        (
+            (any::<u16>(), any::<u16>(), any::<u16>(), any::<u8>()),
+            (0u8..3, 1u8..=16, any::<u32>()),
+            prop::collection::vec(any::<u64>(), 1..=MAX_TAPS),
+        )
+            .prop_map(|((fp, x, y, index), (f, texel_bytes, alu), taps)| {
+                let mut t = [0u64; MAX_TAPS];
+                t[..taps.len()].copy_from_slice(&taps);
+                TexReqRecord::Request(TexRequest {
+                    fp,
+                    x,
+                    y,
+                    index,
+                    filter: FilterKind::from_code(f).unwrap(),
+                    texel_bytes,
+                    alu,
+                    taps: t,
+                    len: taps.len() as u8,
+                })
+            }),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn any_records_round_trip(records in prop::collection::vec(any_record(), 0..40)) {
+        prop_assert_eq!(read(&bytes(&records)).unwrap(), records);
+    }
+
+    #[test]
+    fn any_bytes_read_or_fail_without_panicking(
+        records in prop::collection::vec(any_record(), 0..8),
+        flips in prop::collection::vec((any::<usize>(), any::<u8>()), 0..4),
+    ) {
+        let mut b = bytes(&records);
+        for (at, v) in flips {
+            let n = b.len();
+            b[at % n] ^= v;
+        }
+        let _ = read(&b);
+    }
+}
