@@ -2,25 +2,19 @@
 //! timed on its own, and a frame's figures do not depend on how many
 //! frames the trace has.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
 use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, StudyError, TimelineConfig};
 use gfxcache_mem::GpuConfig;
-use gfxcache_trace::{Access, Marker, Op, Record, Stream, TraceMeta};
+use gfxcache_trace::{Marker, Op, Record, Stream, TraceMeta};
 
 /// One frame's accesses: texture reads of `blocks` distinct 64 B blocks,
 /// then render-target writes of as many others, the same every frame.
 fn frame_records(blocks: u64) -> Vec<Record> {
-    let access = |addr: u64, stream, op| {
-        Record::Access(Access {
-            addr,
-            size: 64,
-            unit: 0,
-            stream,
-            op,
-        })
-    };
+    let access = |addr, stream, op| Record::Access(common::block_access(addr, stream, op));
     let tex = (0..blocks).map(|b| access(b * 64, Stream::Tex, Op::Read));
     let rt = (0..blocks).map(|b| access((1 << 30) + b * 64, Stream::Rt, Op::Write));
     tex.chain(rt).collect()
@@ -189,13 +183,7 @@ fn two_pass_trace(dir: &Path, frames: u32, blocks: u64) -> PathBuf {
         ..TraceMeta::default()
     };
     let mut w = gfxcache_trace::create(&path, &meta).unwrap();
-    let access = |addr: u64, stream, op| Access {
-        addr,
-        size: 64,
-        unit: 0,
-        stream,
-        op,
-    };
+    let access = common::block_access;
     for frame in 0..frames {
         w.write_marker(&Marker::FrameBegin { frame }).unwrap();
         for (name, kind, stream, op) in [

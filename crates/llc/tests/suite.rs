@@ -2,13 +2,15 @@
 //! the scenes' figures, ratios included (each scene weighs the same, as
 //! the paper averages its applications).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::suite::{SceneReport, SuiteReport};
 use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, TimelineConfig};
 use gfxcache_mem::GpuConfig;
-use gfxcache_trace::{Access, Op, Stream, TraceMeta};
+use gfxcache_trace::{Op, Stream, TraceMeta};
 
 /// `rounds` passes over `blocks` texture blocks, each followed by a
 /// render-target write of a block of its own: more blocks than the LLC
@@ -16,13 +18,7 @@ use gfxcache_trace::{Access, Op, Stream, TraceMeta};
 fn write_trace(dir: &Path, name: &str, blocks: u64, rounds: u32) -> PathBuf {
     let path = dir.join(name);
     let mut w = gfxcache_trace::create(&path, &TraceMeta::default()).unwrap();
-    let access = |addr: u64, stream, op| Access {
-        addr,
-        size: 64,
-        unit: 0,
-        stream,
-        op,
-    };
+    let access = common::block_access;
     for round in 0..u64::from(rounds) {
         for b in 0..blocks {
             w.write_access(&access(b * 64, Stream::Tex, Op::Read))

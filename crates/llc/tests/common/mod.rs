@@ -1,10 +1,22 @@
 //! Shared by the integration tests: a cache of one of this crate's
-//! policies, driven block by block, and a small deterministic RNG.
+//! policies, driven block by block, a whole-block access, and a small
+//! deterministic RNG.
 
 #![allow(dead_code)]
 
 use gfxcache_cache::{Cache, Env, Geometry, Params, Policy, PolicySpec, StreamMask};
-use gfxcache_trace::Stream;
+use gfxcache_trace::{Access, Op, Stream};
+
+/// A whole-block access of unit 0, as the study's trace tests write them.
+pub fn block_access(addr: u64, stream: Stream, op: Op) -> Access {
+    Access {
+        addr,
+        size: 64,
+        unit: 0,
+        stream,
+        op,
+    }
+}
 
 /// A cache of policy `P` built from `spec` (its name is not checked), with
 /// `display` unallocated under `+ucd` as the registry does.
