@@ -149,15 +149,7 @@ impl ColorTarget {
     pub fn read(&self, x: u32, y: u32) -> [f32; 4] {
         let i = self.idx(x, y);
         match &self.data {
-            ColorData::Rgba8(d) => {
-                let [r, g, b, a] = d[i];
-                [
-                    unorm8_value(r),
-                    unorm8_value(g),
-                    unorm8_value(b),
-                    unorm8_value(a),
-                ]
-            }
+            ColorData::Rgba8(d) => unorm8x4(d[i]),
             ColorData::Rgba16F(d) => f16x4_to_f32(d[i]),
         }
     }
@@ -247,8 +239,16 @@ fn rgba8_of(h: u16) -> u8 {
     unorm8(f16_to_f32(h))
 }
 
-fn unorm8_value(v: u8) -> f32 {
-    v as f32 / 255.0
+/// Four unorm8 channels in `[0, 1]`, written out so that no call to an
+/// array map is left in a per-texel loop.
+#[inline(always)]
+pub(crate) fn unorm8x4([r, g, b, a]: [u8; 4]) -> [f32; 4] {
+    [
+        r as f32 / 255.0,
+        g as f32 / 255.0,
+        b as f32 / 255.0,
+        a as f32 / 255.0,
+    ]
 }
 
 /// A colour target's stored pixels (see [`ColorTarget::pixels`]).
@@ -282,15 +282,7 @@ impl ColorRows<'_> {
     pub(crate) fn read(&self, x: u32, y: u32) -> [f32; 4] {
         let i = self.idx(x, y);
         match &self.data {
-            RowsData::Rgba8(d) => {
-                let [r, g, b, a] = d[i];
-                [
-                    unorm8_value(r),
-                    unorm8_value(g),
-                    unorm8_value(b),
-                    unorm8_value(a),
-                ]
-            }
+            RowsData::Rgba8(d) => unorm8x4(d[i]),
             RowsData::Rgba16F(d) => f16x4_to_f32(d[i]),
         }
     }

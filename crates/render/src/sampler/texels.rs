@@ -4,7 +4,7 @@
 //! four texels of a bilinear footprint cost two of each.
 
 use crate::surface::{BlockParts, Surface, BLOCK_BYTES};
-use crate::target::{f16x4_to_f32, ColorTarget, DepthTarget};
+use crate::target::{f16x4_to_f32, unorm8x4, ColorTarget, DepthTarget};
 use crate::texture::{MipLevel, Texture};
 
 /// One level of a view: its size, its texels' values and their blocks.
@@ -67,18 +67,6 @@ impl LevelTexels for TextureLevel<'_> {
         // block boundary.
         self.level.base + ((column | row) & !(BLOCK_BYTES - 1))
     }
-}
-
-/// Four unorm8 channels in `[0, 1]`, written out so that no call to an
-/// array map is left in the per-texel loop.
-#[inline(always)]
-fn unorm8x4([r, g, b, a]: [u8; 4]) -> [f32; 4] {
-    [
-        r as f32 / 255.0,
-        g as f32 / 255.0,
-        b as f32 / 255.0,
-        a as f32 / 255.0,
-    ]
 }
 
 /// A render target's pixels at its surface's addresses: a colour
