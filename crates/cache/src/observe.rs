@@ -68,9 +68,6 @@ pub struct Reuse {
     pub z_epoch_resident: [u64; EPOCHS],
     /// Fills per stream (by [`Stream::index`]).
     pub fills: [u64; Stream::COUNT],
-    /// Fills per stream inserted at the largest RRPV; all zero for policies
-    /// without RRPVs.
-    pub fills_at_max_rrpv: [u64; Stream::COUNT],
     /// Fills per stream by insertion RRPV, `[stream][max - rrpv]` with the
     /// last band gathering every lower RRPV ([`RRPV_BANDS`]); all zero for
     /// policies without RRPVs.
@@ -117,9 +114,6 @@ impl Reuse {
             z_epoch_entries: minus(self.z_epoch_entries, earlier.z_epoch_entries),
             z_epoch_resident: self.z_epoch_resident,
             fills: std::array::from_fn(|i| self.fills[i] - earlier.fills[i]),
-            fills_at_max_rrpv: std::array::from_fn(|i| {
-                self.fills_at_max_rrpv[i] - earlier.fills_at_max_rrpv[i]
-            }),
             fills_by_rrpv: std::array::from_fn(|i| {
                 std::array::from_fn(|b| self.fills_by_rrpv[i][b] - earlier.fills_by_rrpv[i][b])
             }),
@@ -127,12 +121,14 @@ impl Reuse {
         }
     }
 
+    /// Fills of `stream` inserted at the largest RRPV (the first band).
+    pub fn fills_at_max_rrpv(&self, stream: Stream) -> u64 {
+        self.fills_by_rrpv[stream.index()][0]
+    }
+
     /// Fraction of the fills of `stream` inserted at the largest RRPV (Figure 8).
     pub fn fills_at_max_fraction(&self, stream: Stream) -> f64 {
-        ratio(
-            self.fills_at_max_rrpv[stream.index()],
-            self.fills[stream.index()],
-        )
+        ratio(self.fills_at_max_rrpv(stream), self.fills[stream.index()])
     }
 }
 
@@ -264,7 +260,6 @@ impl<P: Policy> Policy for Observed<P> {
         self.tally.fills[s] += 1;
         if let Some((v, max)) = self.inner.rrpv(ctx.set, way) {
             self.tally.has_rrpv = true;
-            self.tally.fills_at_max_rrpv[s] += u64::from(v == max);
             let band = usize::from(max.saturating_sub(v)).min(RRPV_BANDS - 1);
             self.tally.fills_by_rrpv[s][band] += 1;
         }
