@@ -75,24 +75,30 @@ impl SeriesPanel {
         self
     }
 
+    /// The largest x (`axis` 0) or y (1) of any point, or 1 when none is
+    /// above 0.
+    fn largest(&self, axis: usize) -> f64 {
+        let values = self.series.iter().flat_map(|s| {
+            s.points
+                .iter()
+                .map(move |p| if axis == 0 { p.0 } else { p.1 })
+        });
+        let hi = values.fold(0.0f64, f64::max);
+        if hi > 0.0 {
+            hi
+        } else {
+            1.0
+        }
+    }
+
     fn x_range(&self) -> Range<f64> {
-        let xs = self
-            .series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.0));
-        let hi = xs.fold(0.0f64, f64::max);
-        0.0..if hi > 0.0 { hi } else { 1.0 }
+        0.0..self.largest(0)
     }
 
     /// From 0 to past the largest value, with room for the legend and the
     /// marks' labels.
     fn y_range(&self) -> Range<f64> {
-        let ys = self
-            .series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1));
-        let hi = ys.fold(0.0f64, f64::max);
-        let hi = if hi > 0.0 { hi } else { 1.0 };
+        let hi = self.largest(1);
         0.0..hi * (1.2 + 0.08 * self.series.len() as f64)
     }
 }
