@@ -43,23 +43,33 @@ impl Batch {
         }
     }
 
-    /// The accesses cut at every `FrameEnd` marker, in order: each piece
-    /// with whether a frame ends right after it. Every access is in
-    /// exactly one piece; the last piece (possibly empty) never ends a
-    /// frame, since the next batch may continue it.
-    pub fn frame_pieces(&self) -> impl Iterator<Item = (&[Access], bool)> + '_ {
+    /// The accesses cut at every marker `cut` selects, in order: each
+    /// piece with the marker that ends it. Every access is in exactly one
+    /// piece; the last piece (possibly empty) ends with no marker, since
+    /// the next batch may continue it.
+    pub fn pieces<F>(&self, cut: F) -> impl Iterator<Item = (&[Access], Option<&Marker>)> + '_
+    where
+        F: Fn(&Marker) -> bool + 'static,
+    {
         let ends = self
             .markers
             .iter()
-            .filter(|(_, m)| matches!(m, Marker::FrameEnd { .. }))
-            .map(|(i, _)| (*i, true));
+            .filter(move |(_, m)| cut(m))
+            .map(|(i, m)| (*i, Some(m)));
         let mut from = 0;
-        ends.chain(std::iter::once((self.accesses.len(), false)))
-            .map(move |(to, ends)| {
+        ends.chain(std::iter::once((self.accesses.len(), None)))
+            .map(move |(to, marker)| {
                 let piece = &self.accesses[from..to];
                 from = to;
-                (piece, ends)
+                (piece, marker)
             })
+    }
+
+    /// The accesses cut at every `FrameEnd` marker ([`Batch::pieces`]):
+    /// each piece with whether a frame ends right after it.
+    pub fn frame_pieces(&self) -> impl Iterator<Item = (&[Access], bool)> + '_ {
+        self.pieces(|m| matches!(m, Marker::FrameEnd { .. }))
+            .map(|(piece, end)| (piece, end.is_some()))
     }
 
     /// The records in trace order.
@@ -123,5 +133,37 @@ mod tests {
             ]
         );
         assert_eq!(Batch::default().frame_pieces().count(), 1);
+    }
+
+    #[test]
+    fn pieces_end_at_the_markers_chosen() {
+        let mut b = Batch::default();
+        let pass = Marker::PassBegin {
+            name: "p".into(),
+            kind: crate::record::PassKind::GBuffer,
+        };
+        for r in [
+            access(0),
+            Record::Marker(pass.clone()),
+            access(1),
+            Record::Marker(Marker::DrawBegin { draw: 0 }),
+            access(2),
+            Record::Marker(Marker::FrameEnd { frame: 0 }),
+        ] {
+            b.push(r);
+        }
+        let cut = |m: &Marker| matches!(m, Marker::PassBegin { .. } | Marker::FrameEnd { .. });
+        let pieces: Vec<(Vec<u64>, Option<Marker>)> = b
+            .pieces(cut)
+            .map(|(p, m)| (p.iter().map(|a| a.addr).collect(), m.cloned()))
+            .collect();
+        assert_eq!(
+            pieces,
+            vec![
+                (vec![0], Some(pass)),
+                (vec![1, 2], Some(Marker::FrameEnd { frame: 0 })),
+                (vec![], None),
+            ]
+        );
     }
 }

@@ -65,25 +65,24 @@ impl Run {
     /// The next batch of the trace; a `FrameEnd` marker ends a frame and a
     /// `PassBegin` marker starts a pass of the timeline.
     pub(super) fn batch(&mut self, batch: &Batch) {
-        let mut from = 0;
-        for (at, marker) in &batch.markers {
+        let passes = self.timeline.is_some();
+        let cut = move |m: &Marker| match m {
+            Marker::FrameEnd { .. } => true,
+            Marker::PassBegin { .. } => passes,
+            _ => false,
+        };
+        for (accesses, marker) in batch.pieces(cut) {
+            self.accesses(accesses);
             match marker {
-                Marker::FrameEnd { .. } => {}
-                Marker::PassBegin { .. } if self.timeline.is_some() => {}
-                _ => continue,
-            }
-            self.accesses(&batch.accesses[from..*at]);
-            from = *at;
-            match marker {
-                Marker::PassBegin { name, kind } => {
+                Some(Marker::PassBegin { name, kind }) => {
                     if let Some(t) = &mut self.timeline {
                         t.begin_pass(name, *kind, &*self.cache, &self.misses);
                     }
                 }
-                _ => self.end_frame(),
+                Some(_) => self.end_frame(),
+                None => {}
             }
         }
-        self.accesses(&batch.accesses[from..]);
     }
 
     /// The trace is over: accesses after its last `FrameEnd` (or in a
