@@ -56,6 +56,7 @@ pub mod mesh;
 pub mod node_table;
 pub mod organization;
 pub mod replay;
+pub mod schedule;
 pub mod stats;
 pub mod texture_cache;
 pub mod timing;
@@ -79,6 +80,7 @@ pub use organization::{
 pub use replay::{
     replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayEvent, ReplayReport, TextureAccess,
 };
+pub use schedule::{ReplayOrder, Scheduler, TilePlan};
 pub use stats::{NucaStats, Outcome};
 pub use texture_cache::{Lookup, TextureCache};
 pub use timing::{FpClocks, L2Attach, TimingConfig, TimingStats};

@@ -84,11 +84,37 @@ impl<O: Organization> Machine<O> {
         })
     }
 
-    /// One texture access of `fp` to `block` after `work` cycles of shader
-    /// work: served, timed and counted.
+    /// One texture access of `fp` to `block`, the first block of a request
+    /// after `work` cycles of shader work: served, timed and counted.
     #[inline]
     pub fn texture(&mut self, fp: usize, block: u64, work: u32) -> Outcome {
         let t = self.clocks.issue(fp, work);
+        self.access(fp, block, t)
+    }
+
+    /// Another block of `fp`'s current request ([`FpClocks::issue_more`]).
+    #[inline]
+    pub fn texture_more(&mut self, fp: usize, block: u64) -> Outcome {
+        let t = self.clocks.issue_more(fp);
+        self.access(fp, block, t)
+    }
+
+    /// `work` cycles of `fp`'s shader work that end no request
+    /// ([`FpClocks::work`]).
+    pub fn work(&mut self, fp: usize, work: u32) {
+        self.clocks.work(fp, work);
+    }
+
+    /// When `fp` would issue a request after `work` cycles of work
+    /// ([`FpClocks::next_issue`]).
+    #[inline]
+    pub fn next_issue(&self, fp: usize, work: u32) -> u64 {
+        self.clocks.next_issue(fp, work)
+    }
+
+    /// The access of `fp` to `block` issued at `t`.
+    #[inline]
+    fn access(&mut self, fp: usize, block: u64, t: u64) -> Outcome {
         let before = Before::of(self.org.stats());
         let outcome = self.org.access(fp, block);
         let done = self.serve(fp, block, outcome, t);

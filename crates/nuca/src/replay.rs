@@ -1,9 +1,11 @@
-//! Replaying a sequence of events (texture accesses by fragment processor,
-//! the frame's other L2 accesses, tile ends) through every organization on
-//! its machine: one pass over the input, the organizations in parallel over
-//! each chunk of it (`gfxcache_cache::run::for_each_consumer`). Each organization sees
-//! every access in input order whatever the thread count, so the results
-//! are the same with one thread or many.
+//! Replaying a sequence of events (texture requests by fragment processor,
+//! shader work, the frame's other L2 accesses, tile ends) through
+//! organizations on their machines: one pass over the input, the runs in
+//! parallel over each chunk of it (`gfxcache_cache::run::for_each_consumer`).
+//! A run plays each tile in clock or trace order ([`crate::schedule`]);
+//! either way its order depends on the input and its own clocks only, so
+//! the results are the same with one thread or many and however the input
+//! is cut into chunks.
 
 use std::convert::Infallible;
 
@@ -16,20 +18,39 @@ use crate::l2::L2Stats;
 use crate::machine::{Machine, MachineCounts};
 use crate::mesh::MeshStats;
 use crate::organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
+use crate::schedule::{play, ReplayOrder, Scheduler, TilePlan};
 use crate::stats::NucaStats;
 use crate::timing::TimingStats;
 use crate::{NucaConfig, NucaError};
 
 /// One texture access: fragment processor `fp` reads the block holding
-/// byte address `addr` after `work` cycles of shader work (since its
-/// context's previous texture access returned; the renderer's shader cost,
-/// never fitted to the paper).
+/// byte address `addr`. The first block of a texture request comes after
+/// `work` cycles of shader work (since its context's previous request
+/// returned; the renderer's shader cost, never fitted to the paper); a
+/// request's other blocks follow it with `more` set and no work of their
+/// own ([`crate::FpClocks::issue_more`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextureAccess {
     pub fp: u32,
     pub addr: u64,
     #[serde(default)]
     pub work: u32,
+    /// Another block of the request of `fp`'s previous access, which it
+    /// immediately follows in the input.
+    #[serde(default)]
+    pub more: bool,
+}
+
+impl TextureAccess {
+    /// The first block of a request of `fp` after `work` cycles of work.
+    pub fn new(fp: u32, addr: u64, work: u32) -> TextureAccess {
+        TextureAccess {
+            fp,
+            addr,
+            work,
+            more: false,
+        }
+    }
 }
 
 /// One event of a replay's input, in trace order.
@@ -38,6 +59,9 @@ pub struct TextureAccess {
 pub enum ReplayEvent {
     /// A texture access by a fragment processor.
     Texture(TextureAccess),
+    /// Shader work of `fp` that ends no texture request: the fragments'
+    /// work after their last request, before the tile ends.
+    Work { fp: u32, work: u32 },
     /// The frame's other L2 traffic (not texture): one access to the block
     /// holding `addr`, a write or a read. Changes the L2's contents and
     /// counts, takes no time ([`crate::l2`]).
@@ -155,9 +179,21 @@ impl AnyOrganization {
     }
 
     /// Runs `events` (whose fragment processors are in range) through
-    /// this organization, blocks `block_shift` bits below byte addresses.
+    /// this organization in input order, blocks `block_shift` bits below
+    /// byte addresses.
     pub fn run(&mut self, events: &[ReplayEvent], block_shift: u32) {
         each!(self, m => run_all(m, events, block_shift))
+    }
+
+    /// Runs one tile (`tile`, planned as `plan`) in clock order.
+    pub fn run_tile(
+        &mut self,
+        scheduler: &mut Scheduler,
+        tile: &[ReplayEvent],
+        plan: &TilePlan,
+        block_shift: u32,
+    ) {
+        each!(self, m => scheduler.run(m, tile, plan, block_shift))
     }
 
     /// Everything the organization's run measured, on `config`.
@@ -177,13 +213,7 @@ impl AnyOrganization {
 /// The hot loop, monomorphized per organization.
 fn run_all<O: Organization>(m: &mut Machine<O>, events: &[ReplayEvent], block_shift: u32) {
     for e in events {
-        match *e {
-            ReplayEvent::Texture(a) => {
-                m.texture(a.fp as usize, a.addr >> block_shift, a.work);
-            }
-            ReplayEvent::Other { addr, write } => m.l2_other(addr >> block_shift, write),
-            ReplayEvent::TileEnd => m.tile_end(),
-        }
+        play(m, *e, block_shift);
     }
 }
 
@@ -222,11 +252,25 @@ impl ReplayReport {
     }
 }
 
-/// A replay in progress: organizations fed chunk by chunk.
-pub struct Replay {
+/// One organization on one configuration, in a [`Replay`].
+struct Run {
     config: NucaConfig,
+    org: AnyOrganization,
+    scheduler: Scheduler,
+}
+
+/// A replay in progress: runs (each an organization on a configuration)
+/// fed chunk by chunk. Runs in clock order see each tile once it is whole
+/// (the input up to its `TileEnd`); [`Replay::finish`] plays what is left.
+pub struct Replay {
+    runs: Vec<Run>,
+    fps: usize,
     block_shift: u32,
-    organizations: Vec<AnyOrganization>,
+    /// Input after the last whole tile, not yet played by clock-order runs.
+    pending: Vec<ReplayEvent>,
+    /// The tiles of the input being played, and their plans (reused).
+    tiles: Vec<(usize, usize)>,
+    plans: Vec<TilePlan>,
     accesses: u64,
     events: u64,
 }
@@ -234,64 +278,171 @@ pub struct Replay {
 impl Replay {
     /// Empty organizations of `kinds` (in that order) on `config`.
     pub fn new(config: &NucaConfig, kinds: &[OrgKind]) -> Result<Replay, NucaError> {
-        config.check()?;
+        Replay::of_runs(kinds.iter().map(|&k| (config.clone(), k)).collect())
+    }
+
+    /// Empty runs, each an organization on its own configuration (all
+    /// with the same fragment processors and block size: they replay one
+    /// input).
+    pub fn of_runs(runs: Vec<(NucaConfig, OrgKind)>) -> Result<Replay, NucaError> {
+        let Some((first, _)) = runs.first() else {
+            return Err(NucaError::Config {
+                field: "runs",
+                value: "none".into(),
+                expected: "at least one organization to replay".into(),
+            });
+        };
+        let (fps, block_bytes) = (first.fps, first.block_bytes);
+        for (config, _) in &runs {
+            config.check()?;
+            if config.fps != fps || config.block_bytes != block_bytes {
+                return Err(NucaError::Config {
+                    field: "fps",
+                    value: format!("{} and {} B blocks", config.fps, config.block_bytes),
+                    expected: format!(
+                        "the same as every run of the replay: {fps} and {block_bytes} B blocks"
+                    ),
+                });
+            }
+        }
         Ok(Replay {
-            config: config.clone(),
-            block_shift: config.block_bytes.trailing_zeros(),
-            organizations: kinds
-                .iter()
-                .map(|&k| AnyOrganization::new(k, config))
-                .collect::<Result<_, _>>()?,
+            runs: runs
+                .into_iter()
+                .map(|(config, kind)| {
+                    let org = AnyOrganization::new(kind, &config)?;
+                    Ok(Run {
+                        config,
+                        org,
+                        scheduler: Scheduler::default(),
+                    })
+                })
+                .collect::<Result<_, NucaError>>()?,
+            fps,
+            block_shift: block_bytes.trailing_zeros(),
+            pending: Vec::new(),
+            tiles: Vec::new(),
+            plans: Vec::new(),
             accesses: 0,
             events: 0,
         })
     }
 
-    /// Runs the next `events` through every organization. A texture
-    /// access with a fragment processor out of range is an error naming
-    /// its event's index in the whole input, and then nothing of `events`
-    /// has run.
+    /// Runs the next `events`. A texture access with a fragment processor
+    /// out of range is an error naming its event's index in the whole
+    /// input, and then nothing of `events` has run.
     pub fn feed(&mut self, events: &[ReplayEvent], threads: Threads) -> Result<(), NucaError> {
         let mut accesses = 0u64;
         for (i, e) in events.iter().enumerate() {
-            if let ReplayEvent::Texture(a) = e {
-                if a.fp as usize >= self.config.fps {
-                    return Err(NucaError::FpOutOfRange {
-                        index: self.events + i as u64,
-                        fp: a.fp,
-                        fps: self.config.fps,
-                    });
+            let fp = match *e {
+                ReplayEvent::Texture(a) => {
+                    accesses += 1;
+                    a.fp
                 }
-                accesses += 1;
+                ReplayEvent::Work { fp, .. } => fp,
+                _ => continue,
+            };
+            if fp as usize >= self.fps {
+                return Err(NucaError::FpOutOfRange {
+                    index: self.events + i as u64,
+                    fp,
+                    fps: self.fps,
+                });
             }
         }
-        let shift = self.block_shift;
-        for_each_consumer(&mut self.organizations, threads, |o| {
-            o.run(events, shift);
-            Ok::<(), Infallible>(())
-        })
-        .unwrap_or_else(|never| match never {});
         self.accesses += accesses;
         self.events += events.len() as u64;
+        self.pending.extend_from_slice(events);
+        let clock = self
+            .runs
+            .iter()
+            .any(|r| r.config.timing.order == ReplayOrder::Clock);
+        let whole = match clock {
+            false => self.pending.len(),
+            true => self
+                .pending
+                .iter()
+                .rposition(|e| matches!(e, ReplayEvent::TileEnd))
+                .map_or(0, |i| i + 1),
+        };
+        self.play(whole, threads);
         Ok(())
     }
 
-    /// The organizations so far. For checks.
-    pub fn organizations(&self) -> &[AnyOrganization] {
-        &self.organizations
+    /// Plays what is left of the input (a last tile without its end).
+    pub fn finish(&mut self, threads: Threads) {
+        self.play(self.pending.len(), threads);
     }
 
-    /// The counts so far.
+    /// Plays the first `n` pending events (whole tiles, or the rest).
+    fn play(&mut self, n: usize, threads: Threads) {
+        if n == 0 {
+            return;
+        }
+        let input = &self.pending[..n];
+        self.tiles.clear();
+        let mut start = 0;
+        for (i, e) in input.iter().enumerate() {
+            if matches!(e, ReplayEvent::TileEnd) {
+                self.tiles.push((start, i + 1));
+                start = i + 1;
+            }
+        }
+        if start < n {
+            self.tiles.push((start, n));
+        }
+        let clock = self
+            .runs
+            .iter()
+            .any(|r| r.config.timing.order == ReplayOrder::Clock);
+        if clock {
+            if self.plans.len() < self.tiles.len() {
+                self.plans.resize_with(self.tiles.len(), TilePlan::default);
+            }
+            for (plan, &(a, b)) in self.plans.iter_mut().zip(&self.tiles) {
+                plan.build(&input[a..b], self.fps);
+            }
+        }
+        let (shift, tiles, plans) = (self.block_shift, &self.tiles, &self.plans);
+        for_each_consumer(&mut self.runs, threads, |run| {
+            match run.config.timing.order {
+                ReplayOrder::Trace => run.org.run(input, shift),
+                ReplayOrder::Clock => {
+                    for (plan, &(a, b)) in plans.iter().zip(tiles) {
+                        run.org
+                            .run_tile(&mut run.scheduler, &input[a..b], plan, shift);
+                    }
+                }
+            }
+            Ok::<(), Infallible>(())
+        })
+        .unwrap_or_else(|never| match never {});
+        self.pending.drain(..n);
+    }
+
+    /// The organizations so far. For checks.
+    pub fn organizations(&self) -> impl Iterator<Item = &AnyOrganization> {
+        self.runs.iter().map(|r| &r.org)
+    }
+
+    /// Texture accesses and events fed so far.
+    pub fn fed(&self) -> (u64, u64) {
+        (self.accesses, self.events)
+    }
+
+    /// Each run's results so far, in run order (what has been played:
+    /// call [`Replay::finish`] first for the whole input).
+    pub fn results(&self) -> Vec<OrgResult> {
+        self.runs.iter().map(|r| r.org.result(&r.config)).collect()
+    }
+
+    /// The counts so far, on the first run's configuration (what has been
+    /// played: call [`Replay::finish`] first for the whole input).
     pub fn report(&self) -> ReplayReport {
         ReplayReport {
-            config: self.config.clone(),
+            config: self.runs[0].config.clone(),
             texture_accesses: self.accesses,
             events: self.events,
-            results: self
-                .organizations
-                .iter()
-                .map(|o| o.result(&self.config))
-                .collect(),
+            results: self.results(),
         }
     }
 }
@@ -317,5 +468,6 @@ pub fn replay<E: Into<ReplayEvent>>(
         }
     }
     run.feed(&chunk, threads)?;
+    run.finish(threads);
     Ok(run.report())
 }

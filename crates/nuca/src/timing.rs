@@ -27,6 +27,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::schedule::ReplayOrder;
+
 /// Where the L2 is reached from a texture cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -78,6 +80,9 @@ pub struct TimingConfig {
     /// Whether a tile end synchronises the fragment processors. (ours):
     /// true, a tile-based GPU's tile by tile order.
     pub sync_tiles: bool,
+    /// In which order each tile's requests are replayed. (ours): by the
+    /// simulated clocks, as concurrent fragment processors issue them.
+    pub order: ReplayOrder,
 }
 
 impl Default for TimingConfig {
@@ -92,6 +97,7 @@ impl Default for TimingConfig {
             bus_reply_cycles: 5,
             contexts: 1,
             sync_tiles: true,
+            order: ReplayOrder::Clock,
         }
     }
 }
@@ -111,14 +117,22 @@ pub struct TimingStats {
 }
 
 /// The fragment processors' clocks.
+///
+/// A texture request may touch several blocks (a bilinear footprint across
+/// a block boundary, the two levels of a trilinear one): its first block
+/// issues after the request's shader work ([`FpClocks::issue`]), the
+/// others one a cycle after it without waiting for its data
+/// ([`FpClocks::issue_more`]), and the context waits for the last of them.
 #[derive(Clone, Debug)]
 pub struct FpClocks {
     contexts: usize,
     /// Per fragment processor, `contexts` slots: when each context's last
-    /// texture access returned its data.
+    /// texture request has all its data.
     ready: Vec<u64>,
-    /// Per fragment processor, the context its next access uses.
+    /// Per fragment processor, the context its next request uses.
     next: Vec<u32>,
+    /// Per fragment processor, the context of its current request.
+    current: Vec<u32>,
     /// Per fragment processor, the first cycle its core is free.
     core_free: Vec<u64>,
     /// The latest data return so far.
@@ -135,31 +149,65 @@ impl FpClocks {
             contexts,
             ready: vec![0; fps * contexts],
             next: vec![0; fps],
+            current: vec![0; fps],
             core_free: vec![0; fps],
             latest: 0,
             stats: TimingStats::default(),
         }
     }
 
-    /// When fragment processor `fp` issues its next texture access, which
-    /// follows `work` cycles of shader work.
+    /// When fragment processor `fp` would issue a request that follows
+    /// `work` cycles of shader work, were it the next to issue.
+    #[inline]
+    pub fn next_issue(&self, fp: usize, work: u32) -> u64 {
+        let slot = fp * self.contexts + self.next[fp] as usize;
+        self.ready[slot].max(self.core_free[fp]) + u64::from(work)
+    }
+
+    /// When fragment processor `fp` issues the first block of its next
+    /// texture request, which follows `work` cycles of shader work.
     #[inline]
     pub fn issue(&mut self, fp: usize, work: u32) -> u64 {
-        let slot = fp * self.contexts + self.next[fp] as usize;
-        let t = self.ready[slot].max(self.core_free[fp]) + u64::from(work);
+        let t = self.next_issue(fp, work);
+        let context = self.next[fp];
+        self.current[fp] = context;
+        self.next[fp] = ((context as usize + 1) % self.contexts) as u32;
+        self.ready[fp * self.contexts + context as usize] = t;
         self.core_free[fp] = t + 1;
         self.stats.work_cycles += u64::from(work);
         t
     }
 
-    /// The access `fp` issued at `issued` has its data at `done`.
+    /// When fragment processor `fp` issues another block of its current
+    /// request: the cycle after the previous one.
+    #[inline]
+    pub fn issue_more(&mut self, fp: usize) -> u64 {
+        let t = self.core_free[fp];
+        self.core_free[fp] = t + 1;
+        t
+    }
+
+    /// A block `fp` issued at `issued` for its current request has its
+    /// data at `done`.
     #[inline]
     pub fn complete(&mut self, fp: usize, issued: u64, done: u64) {
-        let slot = fp * self.contexts + self.next[fp] as usize;
-        self.ready[slot] = done;
-        self.next[fp] = ((self.next[fp] as usize + 1) % self.contexts) as u32;
+        let slot = fp * self.contexts + self.current[fp] as usize;
+        self.ready[slot] = self.ready[slot].max(done);
         self.latest = self.latest.max(done);
         self.stats.texture_latency_cycles += done - issued;
+    }
+
+    /// `fp` runs `work` cycles of shader work that end no texture request
+    /// (a fragment's work after its last request, before the tile ends):
+    /// after the data of every context's request, as the fragment's last
+    /// instructions use it.
+    pub fn work(&mut self, fp: usize, work: u32) {
+        let contexts = fp * self.contexts..(fp + 1) * self.contexts;
+        let data = self.ready[contexts].iter().copied().max().unwrap_or(0);
+        let end = data.max(self.core_free[fp]) + u64::from(work);
+        self.core_free[fp] = end;
+        self.latest = self.latest.max(end);
+        self.stats.work_cycles += u64::from(work);
     }
 
     /// A tile ends: with `sync`, every fragment processor waits for the

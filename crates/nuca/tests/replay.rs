@@ -5,49 +5,56 @@ mod common;
 
 use common::{small, synthetic};
 use gfxcache_nuca::{
-    replay, NucaConfig, NucaError, OrgKind, Replay, ReplayEvent, TextureAccess, Threads,
+    replay, NucaConfig, NucaError, OrgKind, Replay, ReplayEvent, ReplayOrder, TextureAccess,
+    Threads,
 };
 
 #[test]
 fn results_do_not_depend_on_threads_or_chunks() {
-    let config = NucaConfig {
-        fps: 8,
-        epoch: 1000,
-        ..NucaConfig::default()
-    };
-    // More than one replay chunk, so the chunks' boundaries are crossed.
-    let accesses = synthetic(8, 3000, 150_000, 7);
-    let one = replay(&config, accesses.iter().copied(), Threads::One).unwrap();
-    let many = replay(&config, accesses.iter().copied(), Threads::Many).unwrap();
-    assert_eq!(one, many);
-    let mut cut = Replay::new(&config, &OrgKind::ALL).unwrap();
-    for piece in accesses.chunks(997) {
-        let events: Vec<ReplayEvent> = piece.iter().map(|&a| a.into()).collect();
-        cut.feed(&events, Threads::Many).unwrap();
+    for order in [ReplayOrder::Clock, ReplayOrder::Trace] {
+        let mut config = NucaConfig {
+            fps: 8,
+            epoch: 1000,
+            ..NucaConfig::default()
+        };
+        config.timing.order = order;
+        // More than one replay chunk, so the chunks' boundaries are
+        // crossed, and tiles of 1000 accesses, which chunks cut.
+        let accesses = synthetic(8, 3000, 150_000, 7);
+        let events: Vec<ReplayEvent> = accesses
+            .chunks(1000)
+            .flat_map(|tile| tile.iter().map(|&a| a.into()).chain([ReplayEvent::TileEnd]))
+            .collect();
+        let one = replay(&config, events.iter().copied(), Threads::One).unwrap();
+        let many = replay(&config, events.iter().copied(), Threads::Many).unwrap();
+        assert_eq!(one, many);
+        let mut cut = Replay::new(&config, &OrgKind::ALL).unwrap();
+        for piece in events.chunks(997) {
+            cut.feed(piece, Threads::Many).unwrap();
+        }
+        cut.finish(Threads::Many);
+        assert_eq!(cut.report(), one);
+        assert_eq!(
+            serde_json::to_string(&one).unwrap(),
+            serde_json::to_string(&many).unwrap()
+        );
+        // Every organization ran, and did something.
+        assert_eq!(one.texture_accesses, 150_000);
+        for kind in OrgKind::ALL {
+            let s = one.stats(kind).unwrap();
+            assert_eq!(s.texture_accesses, 150_000, "{}", kind.name());
+            assert!(s.local_hits > 0 && s.l2_requests > 0, "{}", kind.name());
+            let r = one.results.iter().find(|r| r.organization == kind).unwrap();
+            assert_eq!(r.timing.tiles, 150, "{}", kind.name());
+        }
+        assert!(one.stats(OrgKind::Dtm).unwrap().epochs == 150);
     }
-    assert_eq!(cut.report(), one);
-    assert_eq!(
-        serde_json::to_string(&one).unwrap(),
-        serde_json::to_string(&many).unwrap()
-    );
-    // Every organization ran, and did something.
-    assert_eq!(one.texture_accesses, 150_000);
-    for kind in OrgKind::ALL {
-        let s = one.stats(kind).unwrap();
-        assert_eq!(s.texture_accesses, 150_000, "{}", kind.name());
-        assert!(s.local_hits > 0 && s.l2_requests > 0, "{}", kind.name());
-    }
-    assert!(one.stats(OrgKind::Dtm).unwrap().epochs == 150);
 }
 
 #[test]
 fn the_block_is_the_address_over_the_block_size() {
     let config = small(2, 4, 2, 10);
-    let at = |addr| TextureAccess {
-        fp: 0,
-        addr,
-        work: 0,
-    };
+    let at = |addr| TextureAccess::new(0, addr, 0);
     let r = replay(
         &config,
         [at(0), at(63), at(64), at(127), at(1 << 40)],
@@ -61,11 +68,7 @@ fn the_block_is_the_address_over_the_block_size() {
 #[test]
 fn a_fragment_processor_out_of_range_is_named() {
     let config = small(4, 1, 1, 10);
-    let ok = TextureAccess {
-        fp: 3,
-        addr: 0,
-        work: 0,
-    };
+    let ok = TextureAccess::new(3, 0, 0);
     let bad = TextureAccess { fp: 4, ..ok };
     let err = replay(&config, [ok, ok, bad, ok], Threads::One).unwrap_err();
     assert_eq!(
@@ -92,6 +95,7 @@ fn a_fragment_processor_out_of_range_is_named() {
         matches!(err, NucaError::FpOutOfRange { index: 4, .. }),
         "{err}"
     );
+    r.finish(Threads::One);
     assert_eq!(r.report().texture_accesses, 3);
     assert_eq!(r.report().results[0].stats.texture_accesses, 3);
 }

@@ -6,16 +6,12 @@ mod common;
 
 use common::synthetic;
 use gfxcache_nuca::{
-    replay, NucaConfig, NucaEnergyModel, OrgKind, OrgResult, Replay, ReplayEvent, TextureAccess,
-    Threads,
+    replay, NucaConfig, NucaEnergyModel, OrgKind, OrgResult, Replay, ReplayEvent, ReplayOrder,
+    TextureAccess, Threads,
 };
 
 fn tex(fp: u32, block: u64, work: u32) -> ReplayEvent {
-    ReplayEvent::Texture(TextureAccess {
-        fp,
-        addr: block * 64,
-        work,
-    })
+    ReplayEvent::Texture(TextureAccess::new(fp, block * 64, work))
 }
 
 fn result(report: &gfxcache_nuca::ReplayReport, kind: OrgKind) -> &OrgResult {
@@ -58,6 +54,7 @@ fn all_local_hits_cost_the_same_in_every_organization() {
         }
     }
     run.feed(&events, Threads::Many).unwrap();
+    run.finish(Threads::Many);
     let after = run.report();
     let longest = *sums.iter().max().unwrap();
     assert_eq!(longest, 8 * 2 + (0..8).map(|i| 21 + i).sum::<u64>());
@@ -237,4 +234,86 @@ fn l2_answers_every_request_and_threads_do_not_matter() {
     let private = result(&one, OrgKind::Private);
     assert_eq!(private.mesh.flit_hops, 0);
     assert_eq!(private.machine.tc_reads, 40_000);
+}
+
+/// A request's second block issues the cycle after its first, without
+/// waiting for its data; the next request waits for both. Two requests of
+/// one block each wait for each other.
+#[test]
+fn a_requests_blocks_overlap() {
+    let config = NucaConfig {
+        fps: 1,
+        ..NucaConfig::default()
+    };
+    let miss = 2 + 2 + 18 + 75 + 5;
+    let more = ReplayEvent::Texture(TextureAccess {
+        more: true,
+        ..TextureAccess::new(0, 64, 0)
+    });
+    let one_request = replay(&config, [tex(0, 0, 0), more, tex(0, 2, 4)], Threads::One).unwrap();
+    // The second block arrives a cycle after the first (different L2
+    // banks); the third request's work starts after it.
+    assert_eq!(
+        result(&one_request, OrgKind::Private).timing.cycles,
+        (miss + 1) + 4 + miss
+    );
+    let two_requests = replay(
+        &config,
+        [tex(0, 0, 0), tex(0, 1, 0), tex(0, 2, 4)],
+        Threads::One,
+    )
+    .unwrap();
+    assert_eq!(
+        result(&two_requests, OrgKind::Private).timing.cycles,
+        2 * miss + 4 + miss
+    );
+}
+
+/// In clock order a request later in the input but earlier on the clocks
+/// is served first: fragment processor 1 reads block 0 before processor 0,
+/// whose request comes after 100 cycles of work, so D-NUCA keeps the block
+/// in processor 1's cache and its second read hits locally. In trace order
+/// processor 0 fills it first and processor 1 reads it remotely twice.
+#[test]
+fn clock_order_serves_the_earliest_request_first() {
+    let events = [
+        tex(0, 0, 100),
+        tex(1, 0, 0),
+        tex(1, 0, 0),
+        ReplayEvent::TileEnd,
+    ];
+    for (order, local, remote) in [(ReplayOrder::Clock, 1, 1), (ReplayOrder::Trace, 0, 2)] {
+        let mut config = NucaConfig {
+            fps: 2,
+            ..NucaConfig::default()
+        };
+        config.timing.order = order;
+        let r = replay(&config, events, Threads::One).unwrap();
+        let s = &result(&r, OrgKind::DNuca).stats;
+        assert_eq!(
+            (s.local_hits, s.remote_hits, s.l2_requests),
+            (local, remote, 1),
+            "{order:?}"
+        );
+    }
+}
+
+/// Shader work that ends no request runs after the data of the last one
+/// and lengthens the tile.
+#[test]
+fn trailing_work_lengthens_the_tile() {
+    let config = NucaConfig {
+        fps: 2,
+        ..NucaConfig::default()
+    };
+    let miss = 2 + 2 + 18 + 75 + 5;
+    let events = [
+        tex(0, 0, 3),
+        ReplayEvent::Work { fp: 0, work: 50 },
+        ReplayEvent::Work { fp: 1, work: 7 },
+        ReplayEvent::TileEnd,
+    ];
+    let r = replay(&config, events, Threads::One).unwrap();
+    assert_eq!(result(&r, OrgKind::Private).timing.cycles, 3 + miss + 50);
+    assert_eq!(result(&r, OrgKind::Private).timing.work_cycles, 60);
 }

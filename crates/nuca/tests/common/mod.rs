@@ -100,11 +100,7 @@ pub fn synthetic(
             } else {
                 (*c + next() % 5) % blocks
             };
-            gfxcache_nuca::TextureAccess {
-                fp,
-                addr: *c * 64 + next() % 64,
-                work: (next() % 8) as u32,
-            }
+            gfxcache_nuca::TextureAccess::new(fp, *c * 64 + next() % 64, (next() % 8) as u32)
         })
         .collect()
 }
