@@ -1,0 +1,374 @@
+//! A rendered frame as replay input: the renderer's texture requests (a
+//! `.gtq`, before any texture cache) and, optionally, its trace of L2
+//! traffic (a tile-based `.gtr`), merged tile by tile into
+//! [`ReplayEvent`]s.
+//!
+//! - **Texture accesses.** Each request's taps fall in one or more 64-byte
+//!   blocks; the texture cache sees each distinct block once per request,
+//!   in the order the taps first touch them. The first block carries the
+//!   request's shader work, the others follow it (`more`).
+//! - **Shader work.** A request's ALU instructions since the fragment's
+//!   previous request, plus the instructions after the last request of the
+//!   fragment processor's previous fragment (carried, since a fragment
+//!   processor runs its fragments one after another), times
+//!   `alu_cycles`. What is still carried at a tile's end is a
+//!   [`ReplayEvent::Work`] before the `TileEnd`.
+//! - **Other L2 traffic.** The trace's accesses of every stream but `tex`
+//!   (whose L2 traffic the organizations make themselves) become
+//!   [`ReplayEvent::Other`]: those between tiles (the geometry phase) as
+//!   they come; inside a tile, each is placed among the tile's texture
+//!   accesses at the same fraction of the way through as it stood among
+//!   the trace's `tex` records (a tile's loads before its first texture
+//!   access, its stores after its last).
+//!
+//! The two files must list the same tiles in the same order; where they do
+//! not, the error names both files and the tile.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use gfxcache_trace::texreq::{TexReqReader, TexReqRecord, TexRequest};
+use gfxcache_trace::{Access, Batch, Marker, Op, Stream, TraceError, TraceRead};
+
+use crate::replay::{ReplayEvent, TextureAccess};
+
+/// What stops reading a frame's input.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error(transparent)]
+    Trace(#[from] TraceError),
+    /// The texture requests and the trace disagree about the tiles.
+    #[error("{requests} and {trace} do not hold the same frame: {what}")]
+    Mismatch {
+        requests: PathBuf,
+        trace: PathBuf,
+        what: String,
+    },
+    /// A texture request outside any tile: not a tile-based frame's.
+    #[error("{path}: texture request {index} is outside any tile: expected the requests of a tile-based frame (render --mode tbr)")]
+    OutsideTile { path: PathBuf, index: u64 },
+}
+
+/// The frame's trace, record by record: accesses and tile markers.
+struct TraceCursor {
+    reader: Box<dyn TraceRead>,
+    path: PathBuf,
+    batch: Batch,
+    access: usize,
+    marker: usize,
+    done: bool,
+}
+
+/// A record of the trace the merge needs.
+enum TraceItem {
+    Access(Access),
+    TileBegin(u32),
+    TileEnd(u32),
+}
+
+impl TraceCursor {
+    fn next(&mut self) -> Result<Option<TraceItem>, TraceError> {
+        loop {
+            let next_marker = self.batch.markers.get(self.marker);
+            match next_marker {
+                Some((i, m)) if *i <= self.access => {
+                    self.marker += 1;
+                    match *m {
+                        Marker::TileBegin { tile } => return Ok(Some(TraceItem::TileBegin(tile))),
+                        Marker::TileEnd { tile } => return Ok(Some(TraceItem::TileEnd(tile))),
+                        _ => continue,
+                    }
+                }
+                _ => {}
+            }
+            if let Some(a) = self.batch.accesses.get(self.access) {
+                self.access += 1;
+                return Ok(Some(TraceItem::Access(*a)));
+            }
+            if self.done {
+                return Ok(None);
+            }
+            self.batch.clear();
+            (self.access, self.marker) = (0, 0);
+            self.done = !self.reader.read_batch(&mut self.batch)?;
+        }
+    }
+}
+
+/// A frame's input, read tile by tile.
+pub struct FrameInput<R: Read> {
+    requests: TexReqReader<R>,
+    requests_path: PathBuf,
+    trace: Option<TraceCursor>,
+    alu_cycles: u32,
+    /// The byte address bits above a block.
+    block_mask: u64,
+    /// Per fragment processor, ALU instructions not yet charged.
+    carry: Vec<u64>,
+    /// Requests read so far.
+    request_count: u64,
+    /// The current tile's texture accesses and other accesses (with the
+    /// `tex` records before each in the trace).
+    textures: Vec<TextureAccess>,
+    others: Vec<(u64, Access)>,
+    finished: bool,
+}
+
+impl<R: Read> FrameInput<R> {
+    /// The frame of `requests` (read from `requests_path`) with the other
+    /// L2 traffic of the trace at `trace`, if given; shader work at
+    /// `alu_cycles` cycles per ALU instruction, blocks of `block_bytes` (a
+    /// power of two).
+    pub fn new(
+        requests: TexReqReader<R>,
+        requests_path: &Path,
+        trace: Option<&Path>,
+        alu_cycles: u32,
+        block_bytes: u32,
+    ) -> Result<FrameInput<R>, InputError> {
+        let trace = match trace {
+            None => None,
+            Some(path) => Some(TraceCursor {
+                reader: gfxcache_trace::open(path)?,
+                path: path.to_path_buf(),
+                batch: Batch::default(),
+                access: 0,
+                marker: 0,
+                done: false,
+            }),
+        };
+        Ok(FrameInput {
+            requests,
+            requests_path: requests_path.to_path_buf(),
+            trace,
+            alu_cycles,
+            block_mask: !(u64::from(block_bytes.max(1)) - 1),
+            carry: Vec::new(),
+            request_count: 0,
+            textures: Vec::new(),
+            others: Vec::new(),
+            finished: false,
+        })
+    }
+
+    /// Appends the events up to the end of the next tile (the geometry
+    /// phase's other traffic before it, then the tile) to `out`; at the
+    /// end of the input, whatever other traffic is left. False once
+    /// nothing is left.
+    pub fn next_tile(&mut self, out: &mut Vec<ReplayEvent>) -> Result<bool, InputError> {
+        if self.finished {
+            return Ok(false);
+        }
+        let Some(tile) = self.next_tile_begin()? else {
+            self.finished = true;
+            self.others_until_tile(out, None)?;
+            return Ok(!out.is_empty());
+        };
+        self.others_until_tile(out, Some(tile))?;
+        let tex_in_trace = self.trace_tile(tile)?;
+        self.request_tile(tile)?;
+        self.merge(tex_in_trace, out);
+        Ok(true)
+    }
+
+    /// Texture accesses and requests read so far.
+    pub fn requests(&self) -> u64 {
+        self.request_count
+    }
+
+    /// The next `TileBegin` of the requests, `None` at their end.
+    fn next_tile_begin(&mut self) -> Result<Option<u32>, InputError> {
+        while let Some(r) = self.requests.read_record()? {
+            match r {
+                TexReqRecord::TileBegin { tile } => return Ok(Some(tile)),
+                TexReqRecord::Request(_) | TexReqRecord::FragmentEnd { .. } => {
+                    return Err(InputError::OutsideTile {
+                        path: self.requests_path.clone(),
+                        index: self.request_count,
+                    })
+                }
+                TexReqRecord::TileEnd { tile } => {
+                    return Err(
+                        self.mismatch(format!("tile {tile} ends in the requests before it begins"))
+                    )
+                }
+                TexReqRecord::PassBegin { .. } | TexReqRecord::FrameEnd { .. } => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// The trace's accesses up to the `TileBegin` of `tile` (or its end,
+    /// for `None`) as other traffic.
+    fn others_until_tile(
+        &mut self,
+        out: &mut Vec<ReplayEvent>,
+        tile: Option<u32>,
+    ) -> Result<(), InputError> {
+        let Some(cursor) = self.trace.as_mut() else {
+            return Ok(());
+        };
+        while let Some(item) = cursor.next()? {
+            match item {
+                TraceItem::Access(a) => push_other(out, &a, self.block_mask),
+                TraceItem::TileBegin(t) if Some(t) == tile => return Ok(()),
+                TraceItem::TileBegin(t) => {
+                    let what = match tile {
+                        Some(want) => {
+                            format!("the trace's next tile is tile {t}, the requests' tile {want}")
+                        }
+                        None => format!("the trace has tile {t} after the requests' last"),
+                    };
+                    return Err(self.mismatch(what));
+                }
+                TraceItem::TileEnd(t) => {
+                    return Err(
+                        self.mismatch(format!("tile {t} ends in the trace before it begins"))
+                    )
+                }
+            }
+        }
+        match tile {
+            None => Ok(()),
+            Some(t) => Err(self.mismatch(format!("the trace ends before tile {t}"))),
+        }
+    }
+
+    /// The trace's records of `tile` up to its `TileEnd`: the other
+    /// accesses, each with the `tex` records before it, into `others`.
+    /// Returns the tile's `tex` records.
+    fn trace_tile(&mut self, tile: u32) -> Result<u64, InputError> {
+        self.others.clear();
+        let Some(cursor) = self.trace.as_mut() else {
+            return Ok(0);
+        };
+        let mut tex = 0u64;
+        while let Some(item) = cursor.next()? {
+            match item {
+                TraceItem::Access(a) if a.stream == Stream::Tex => tex += 1,
+                TraceItem::Access(a) => self.others.push((tex, a)),
+                TraceItem::TileEnd(t) if t == tile => return Ok(tex),
+                TraceItem::TileEnd(t) | TraceItem::TileBegin(t) => {
+                    return Err(self.mismatch(format!("tile {t} inside tile {tile} in the trace")))
+                }
+            }
+        }
+        Err(self.mismatch(format!("the trace ends inside tile {tile}")))
+    }
+
+    /// The requests of `tile` up to its `TileEnd`, into `textures`.
+    fn request_tile(&mut self, tile: u32) -> Result<(), InputError> {
+        self.textures.clear();
+        while let Some(r) = self.requests.read_record()? {
+            match r {
+                TexReqRecord::Request(q) => {
+                    self.request_count += 1;
+                    self.request(&q);
+                }
+                TexReqRecord::FragmentEnd { fp, alu, .. } => *self.carry_of(fp) += u64::from(alu),
+                TexReqRecord::TileEnd { tile: t } if t == tile => return Ok(()),
+                TexReqRecord::PassBegin { .. } => {}
+                TexReqRecord::TileEnd { tile: t } | TexReqRecord::TileBegin { tile: t } => {
+                    return Err(
+                        self.mismatch(format!("tile {t} inside tile {tile} in the requests"))
+                    )
+                }
+                TexReqRecord::FrameEnd { .. } => {
+                    return Err(
+                        self.mismatch(format!("the frame ends inside tile {tile} in the requests"))
+                    )
+                }
+            }
+        }
+        Err(self.mismatch(format!("the requests end inside tile {tile}")))
+    }
+
+    fn carry_of(&mut self, fp: u16) -> &mut u64 {
+        let fp = fp as usize;
+        if self.carry.len() <= fp {
+            self.carry.resize(fp + 1, 0);
+        }
+        &mut self.carry[fp]
+    }
+
+    /// One request's distinct blocks as texture accesses.
+    fn request(&mut self, q: &TexRequest) {
+        let alu = std::mem::take(self.carry_of(q.fp)) + u64::from(q.alu);
+        let work = u32::try_from(alu * u64::from(self.alu_cycles)).unwrap_or(u32::MAX);
+        let first = self.textures.len();
+        for &addr in q.addresses() {
+            let block = addr & self.block_mask;
+            if self.textures[first..].iter().any(|a| a.addr == block) {
+                continue;
+            }
+            let more = self.textures.len() > first;
+            self.textures.push(TextureAccess {
+                fp: u32::from(q.fp),
+                addr: block,
+                work: if more { 0 } else { work },
+                more,
+            });
+        }
+    }
+
+    /// The tile's texture accesses with its other accesses placed among
+    /// them, its trailing work, and its end, into `out`.
+    fn merge(&mut self, tex_in_trace: u64, out: &mut Vec<ReplayEvent>) {
+        let k = self.textures.len() as u64;
+        // Where other access j goes: before texture access `at`.
+        let at = |before: u64| match tex_in_trace {
+            0 => 0,
+            n => before * k / n,
+        };
+        let mut others = self.others.iter().peekable();
+        for (i, a) in self.textures.iter().enumerate() {
+            // A request's blocks stay together.
+            if !a.more {
+                while let Some((_, o)) = others.next_if(|(j, _)| at(*j) <= i as u64) {
+                    push_other(out, o, self.block_mask);
+                }
+            }
+            out.push(ReplayEvent::Texture(*a));
+        }
+        for (_, o) in others {
+            push_other(out, o, self.block_mask);
+        }
+        for (fp, carry) in self.carry.iter_mut().enumerate() {
+            if *carry > 0 {
+                let work = (*carry * u64::from(self.alu_cycles)).min(u64::from(u32::MAX)) as u32;
+                out.push(ReplayEvent::Work {
+                    fp: fp as u32,
+                    work,
+                });
+                *carry = 0;
+            }
+        }
+        out.push(ReplayEvent::TileEnd);
+    }
+
+    fn mismatch(&self, what: String) -> InputError {
+        InputError::Mismatch {
+            requests: self.requests_path.clone(),
+            trace: self
+                .trace
+                .as_ref()
+                .map_or_else(PathBuf::new, |c| c.path.clone()),
+            what,
+        }
+    }
+}
+
+/// A trace access as other L2 traffic: one event per block (`mask` keeps
+/// a block's bits) it touches.
+fn push_other(out: &mut Vec<ReplayEvent>, a: &Access, mask: u64) {
+    let write = a.op == Op::Write;
+    let last = a.addr.saturating_add(u64::from(a.size.max(1)) - 1) & mask;
+    let mut block = a.addr & mask;
+    loop {
+        out.push(ReplayEvent::Other { addr: block, write });
+        if block >= last {
+            break;
+        }
+        block += !mask + 1;
+    }
+}

@@ -1,0 +1,205 @@
+//! A frame's texture requests and trace merged into replay events, by
+//! hand: blocks of a request once each, work carried from a fragment's end
+//! to its processor's next request, other traffic placed by its position
+//! among the trace's `tex` records, and disagreeing files named.
+
+use std::path::Path;
+
+use gfxcache_nuca::{FrameInput, InputError, ReplayEvent, TextureAccess};
+use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexReqWriter, TexRequest};
+use gfxcache_trace::{Access, Marker, Op, Stream, TraceMeta};
+
+fn request(fp: u16, alu: u32, taps: &[u64]) -> TexReqRecord {
+    let mut q = TexRequest {
+        fp,
+        x: 0,
+        y: 0,
+        index: 0,
+        filter: FilterKind::Bilinear,
+        texel_bytes: 4,
+        alu,
+        taps: [0; 8],
+        len: taps.len() as u8,
+    };
+    q.taps[..taps.len()].copy_from_slice(taps);
+    TexReqRecord::Request(q)
+}
+
+fn fragment_end(fp: u16, alu: u32) -> TexReqRecord {
+    TexReqRecord::FragmentEnd {
+        fp,
+        x: 0,
+        y: 0,
+        alu,
+    }
+}
+
+fn write_requests(path: &Path, records: &[TexReqRecord]) {
+    let mut w = TexReqWriter::create(path).unwrap();
+    for r in records {
+        w.write(r).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+enum T {
+    A(u64, Stream, Op),
+    M(Marker),
+}
+
+fn write_trace(path: &Path, records: &[T]) {
+    let mut w = gfxcache_trace::create(path, &TraceMeta::default()).unwrap();
+    for r in records {
+        match r {
+            T::A(addr, stream, op) => w
+                .write_access(&Access {
+                    addr: *addr,
+                    size: 64,
+                    unit: 0,
+                    stream: *stream,
+                    op: *op,
+                })
+                .unwrap(),
+            T::M(m) => w.write_marker(m).unwrap(),
+        }
+    }
+    w.finish().unwrap();
+}
+
+fn events(requests: &Path, trace: Option<&Path>, alu_cycles: u32) -> Vec<ReplayEvent> {
+    let mut input = FrameInput::new(
+        TexReqReader::open(requests).unwrap(),
+        requests,
+        trace,
+        alu_cycles,
+        64,
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    while input.next_tile(&mut out).unwrap() {}
+    out
+}
+
+fn tex(fp: u32, addr: u64, work: u32) -> ReplayEvent {
+    ReplayEvent::Texture(TextureAccess::new(fp, addr, work))
+}
+
+fn more(fp: u32, addr: u64) -> ReplayEvent {
+    ReplayEvent::Texture(TextureAccess {
+        more: true,
+        ..TextureAccess::new(fp, addr, 0)
+    })
+}
+
+fn other(addr: u64, write: bool) -> ReplayEvent {
+    ReplayEvent::Other { addr, write }
+}
+
+fn tile_requests() -> Vec<TexReqRecord> {
+    vec![
+        TexReqRecord::PassBegin { pass: 0 },
+        TexReqRecord::TileBegin { tile: 0 },
+        // Blocks 0 and 64, each once, in the order first touched.
+        request(0, 5, &[8, 0, 72, 64]),
+        fragment_end(0, 3),
+        request(1, 2, &[130]),
+        fragment_end(1, 0),
+        // Processor 0's next fragment: its work plus the 3 carried.
+        request(0, 4, &[0]),
+        fragment_end(0, 6),
+        TexReqRecord::TileEnd { tile: 0 },
+        TexReqRecord::FrameEnd { frame: 0 },
+    ]
+}
+
+#[test]
+fn a_tile_merges_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let (q, t) = (dir.path().join("f.gtq"), dir.path().join("f.gtr"));
+    write_requests(&q, &tile_requests());
+    use Op::{Read, Write};
+    write_trace(
+        &t,
+        &[
+            T::A(4096, Stream::Vtx, Read),
+            T::M(Marker::TileBegin { tile: 0 }),
+            T::A(8192, Stream::Rt, Read),
+            T::A(999 * 64, Stream::Tex, Read),
+            T::A(8256, Stream::Rt, Write),
+            T::A(998 * 64, Stream::Tex, Read),
+            T::A(9024, Stream::Z, Write),
+            T::M(Marker::TileEnd { tile: 0 }),
+            T::A(12288, Stream::Display, Write),
+        ],
+    );
+    // Four texture accesses, two `tex` records in the trace: the write
+    // after the first record goes halfway, before the third access.
+    let want = vec![
+        other(4096, false),
+        other(8192, false),
+        tex(0, 0, 5),
+        more(0, 64),
+        other(8256, true),
+        tex(1, 128, 2),
+        tex(0, 0, 7),
+        other(9024, true),
+        ReplayEvent::Work { fp: 0, work: 6 },
+        ReplayEvent::TileEnd,
+        other(12288, true),
+    ];
+    assert_eq!(events(&q, Some(&t), 1), want);
+    // Two cycles an instruction double every work; no trace, no others.
+    let doubled: Vec<ReplayEvent> = want
+        .iter()
+        .filter(|e| !matches!(e, ReplayEvent::Other { .. }))
+        .map(|e| match *e {
+            ReplayEvent::Texture(a) => ReplayEvent::Texture(TextureAccess {
+                work: 2 * a.work,
+                ..a
+            }),
+            ReplayEvent::Work { fp, work } => ReplayEvent::Work { fp, work: 2 * work },
+            e => e,
+        })
+        .collect();
+    assert_eq!(events(&q, None, 2), doubled);
+}
+
+#[test]
+fn files_of_different_frames_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (q, t) = (dir.path().join("f.gtq"), dir.path().join("f.gtr"));
+    write_requests(&q, &tile_requests());
+    write_trace(
+        &t,
+        &[
+            T::M(Marker::TileBegin { tile: 3 }),
+            T::M(Marker::TileEnd { tile: 3 }),
+        ],
+    );
+    let mut input = FrameInput::new(TexReqReader::open(&q).unwrap(), &q, Some(&t), 1, 64).unwrap();
+    let err = input.next_tile(&mut Vec::new()).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, InputError::Mismatch { .. }), "{text}");
+    assert!(
+        text.contains("f.gtq") && text.contains("f.gtr") && text.contains("tile 3"),
+        "{text}"
+    );
+    // A trace that ends before the requests' tile.
+    write_trace(&t, &[T::A(0, Stream::Vtx, Op::Read)]);
+    let mut input = FrameInput::new(TexReqReader::open(&q).unwrap(), &q, Some(&t), 1, 64).unwrap();
+    let err = input.next_tile(&mut Vec::new()).unwrap_err().to_string();
+    assert!(err.contains("ends before tile 0"), "{err}");
+}
+
+#[test]
+fn a_request_outside_a_tile_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = dir.path().join("f.gtq");
+    write_requests(&q, &[request(0, 1, &[0])]);
+    let mut input = FrameInput::new(TexReqReader::open(&q).unwrap(), &q, None, 1, 64).unwrap();
+    let err = input.next_tile(&mut Vec::new()).unwrap_err().to_string();
+    assert!(
+        err.contains("outside any tile") && err.contains("f.gtq"),
+        "{err}"
+    );
+}
