@@ -59,6 +59,7 @@ pub mod organization;
 pub mod replay;
 pub mod schedule;
 pub mod stats;
+pub mod study;
 pub mod texture_cache;
 pub mod timing;
 

@@ -1,0 +1,487 @@
+//! The DTM-NUCA paper's study (Section V) on rendered frames: a
+//! configuration in ([`NucaStudyConfig`]: the machine, the frames' files,
+//! the sizes, counts and sweeps), a report out ([`NucaReport`]), progress
+//! by callback. It reads its inputs and writes nothing.
+//!
+//! Each frame is read once: its events go, chunk by chunk, to every run
+//! that replays it (an organization on a configuration), the runs in
+//! parallel ([`crate::Replay`]). The main frame carries the organizations
+//! (Figures 6, 8, 9, 10), the private sizes (Figure 7) and the sweeps; a
+//! frame per other number of fragment processors carries Figure 11 (and
+//! Figure 1, from the fewest); a frame per other quad assignment carries
+//! that sensitivity.
+
+pub mod mean;
+pub mod paper;
+pub mod report;
+
+use std::path::{Path, PathBuf};
+
+use gfxcache_cache::progress::{Progress, ProgressFn};
+use gfxcache_cache::run::Threads;
+use gfxcache_trace::texreq::TexReqReader;
+use serde::{Deserialize, Serialize};
+
+use crate::input::{FrameInput, InputError};
+use crate::replay::{OrgKind, OrgResult, Replay, ReplayEvent, REPLAY_CHUNK};
+use crate::schedule::ReplayOrder;
+use crate::{NucaConfig, NucaError};
+
+pub use mean::NucaMean;
+pub use report::{
+    AssignmentPoint, CapacityPoint, Figures, FrameSummary, NucaReport, OrgRow, Replication,
+    ScalingPoint, SweepPoint,
+};
+
+/// A rendered frame's files: its texture requests (`.gtq`) and, for the
+/// other L2 traffic, its trace (`.gtr`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrameFiles {
+    pub requests: PathBuf,
+    pub trace: Option<PathBuf>,
+}
+
+/// The knob values the sweeps try on the main frame, each with the other
+/// knobs at the machine's (the machine's own value is the main run).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Sweeps {
+    pub epoch: Vec<u64>,
+    pub buckets: Vec<u32>,
+    pub counter_bits: Vec<u32>,
+    pub page_blocks: Vec<u32>,
+    /// Replay the main frame in trace order as well.
+    pub trace_order: bool,
+    /// The organizations the sweeps run.
+    pub organizations: Vec<OrgKind>,
+}
+
+impl Default for Sweeps {
+    /// Around the paper's values, by factors of 2 to 4 (ours).
+    fn default() -> Sweeps {
+        Sweeps {
+            epoch: vec![5_000, 10_000, 40_000, 80_000],
+            buckets: vec![8, 16, 64, 128],
+            counter_bits: vec![2, 3, 6, 8],
+            page_blocks: vec![1, 2, 4, 16, 32],
+            trace_order: true,
+            organizations: vec![OrgKind::Dtm, OrgKind::DtmDist],
+        }
+    }
+}
+
+impl Sweeps {
+    /// No sweeps.
+    pub fn none() -> Sweeps {
+        Sweeps {
+            epoch: vec![],
+            buckets: vec![],
+            counter_bits: vec![],
+            page_blocks: vec![],
+            trace_order: false,
+            organizations: vec![],
+        }
+    }
+}
+
+/// Everything a study needs.
+#[derive(Clone, Debug)]
+pub struct NucaStudyConfig {
+    /// The main machine (the paper's Table I by default).
+    pub machine: NucaConfig,
+    /// The frame rendered with `machine.fps` fragment processors.
+    pub frame: FrameFiles,
+    /// How its quads reached the fragment processors (a name for reports).
+    pub assignment: String,
+    /// The organizations of the main and scaling runs.
+    pub organizations: Vec<OrgKind>,
+    /// Figure 7: private texture cache sizes, in bytes.
+    pub private_sizes: Vec<u64>,
+    /// Figure 11: the same frame rendered with other numbers of fragment
+    /// processors.
+    pub scaling: Vec<(usize, FrameFiles)>,
+    /// The same frame with other quad assignments (name, files).
+    pub assignments: Vec<(String, FrameFiles)>,
+    pub sweeps: Sweeps,
+    /// Cycles per ALU instruction of shader work. (ours): 1, a scalar
+    /// in-order core per fragment processor.
+    pub alu_cycles: u32,
+    pub threads: Threads,
+}
+
+impl NucaStudyConfig {
+    /// The paper's study of `frame` on the paper's machine: every
+    /// organization, private caches of 16 to 512 KiB, the default sweeps,
+    /// no other frames.
+    pub fn new(frame: FrameFiles) -> NucaStudyConfig {
+        NucaStudyConfig {
+            machine: NucaConfig::default(),
+            frame,
+            assignment: "round-robin".into(),
+            organizations: OrgKind::ALL.to_vec(),
+            private_sizes: (4..=9).map(|k| 1024u64 << k).collect(),
+            scaling: Vec::new(),
+            assignments: Vec::new(),
+            sweeps: Sweeps::default(),
+            alu_cycles: 1,
+            threads: Threads::Many,
+        }
+    }
+
+    /// Why the study cannot run, before anything is read.
+    pub fn check(&self) -> Result<(), StudyError> {
+        self.machine.check().map_err(StudyError::Config)?;
+        if !self.organizations.contains(&OrgKind::Private) {
+            return Err(StudyError::Invalid(
+                "the organizations must include private, the baseline of every figure".into(),
+            ));
+        }
+        if self.alu_cycles == 0 {
+            return Err(StudyError::Invalid(
+                "alu_cycles: expected at least 1 cycle per instruction".into(),
+            ));
+        }
+        for config in self.main_runs().iter().map(|(c, _, _)| c) {
+            config.check().map_err(StudyError::Config)?;
+        }
+        for &(fps, _) in &self.scaling {
+            let c = NucaConfig {
+                fps,
+                ..self.machine.clone()
+            };
+            c.check().map_err(StudyError::Config)?;
+        }
+        Ok(())
+    }
+
+    /// The runs of the main frame: (configuration, organization, what it
+    /// is for).
+    fn main_runs(&self) -> Vec<(NucaConfig, OrgKind, Purpose)> {
+        let m = &self.machine;
+        let mut runs: Vec<_> = self
+            .organizations
+            .iter()
+            .map(|&k| (m.clone(), k, Purpose::Main))
+            .collect();
+        for &bytes in &self.private_sizes {
+            if bytes != m.tc_bytes {
+                let c = NucaConfig {
+                    tc_bytes: bytes,
+                    ..m.clone()
+                };
+                runs.push((c, OrgKind::Private, Purpose::Capacity));
+            }
+        }
+        let s = &self.sweeps;
+        let mut knob = |name: &'static str, value: String, c: NucaConfig| {
+            for &k in &s.organizations {
+                runs.push((c.clone(), k, Purpose::Sweep(name, value.clone())));
+            }
+        };
+        for &v in s.epoch.iter().filter(|&&v| v != m.epoch) {
+            knob(
+                "epoch",
+                v.to_string(),
+                NucaConfig {
+                    epoch: v,
+                    ..m.clone()
+                },
+            );
+        }
+        for &v in s.buckets.iter().filter(|&&v| v != m.buckets) {
+            knob(
+                "buckets",
+                v.to_string(),
+                NucaConfig {
+                    buckets: v,
+                    ..m.clone()
+                },
+            );
+        }
+        for &v in s.counter_bits.iter().filter(|&&v| v != m.counter_bits) {
+            let c = NucaConfig {
+                counter_bits: v,
+                ..m.clone()
+            };
+            knob("counter_bits", v.to_string(), c);
+        }
+        for &v in s.page_blocks.iter().filter(|&&v| v != m.page_blocks) {
+            let c = NucaConfig {
+                page_blocks: v,
+                ..m.clone()
+            };
+            knob("page_blocks", v.to_string(), c);
+        }
+        if s.trace_order {
+            let other = match m.timing.order {
+                ReplayOrder::Clock => ReplayOrder::Trace,
+                ReplayOrder::Trace => ReplayOrder::Clock,
+            };
+            let mut c = m.clone();
+            c.timing.order = other;
+            let name = match other {
+                ReplayOrder::Clock => "clock",
+                ReplayOrder::Trace => "trace",
+            };
+            knob("order", name.into(), c.clone());
+            runs.push((c, OrgKind::Private, Purpose::Sweep("order", name.into())));
+        }
+        runs
+    }
+}
+
+/// What a run of the main frame is for.
+#[derive(Clone, Debug, PartialEq)]
+enum Purpose {
+    Main,
+    Capacity,
+    Sweep(&'static str, String),
+}
+
+/// What stops a study.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    #[error(transparent)]
+    Config(NucaError),
+    #[error("nuca study: {0}")]
+    Invalid(String),
+    /// A frame's files could not be read as one frame.
+    #[error("reading the frame of {path}")]
+    Input {
+        path: PathBuf,
+        #[source]
+        source: InputError,
+    },
+    #[error("replaying the frame of {path}")]
+    Replay {
+        path: PathBuf,
+        #[source]
+        source: NucaError,
+    },
+}
+
+/// Runs the study.
+pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaReport, StudyError> {
+    config.check()?;
+    let m = &config.machine;
+    let main_runs = config.main_runs();
+    let frames = 1 + config.scaling.len() + config.assignments.len();
+    let mut done = 0u64;
+    let mut step = |what: &'static str| {
+        progress(Progress::items(what, done, frames as u64));
+        done += 1;
+    };
+    step("replaying frames");
+    let runs: Vec<_> = main_runs.iter().map(|(c, k, _)| (c.clone(), *k)).collect();
+    let (frame, results) = replay_frame(&config.frame, runs, config)?;
+    let mut organizations = Vec::new();
+    let mut capacity = Vec::new();
+    let mut sweep_results = Vec::new();
+    for ((c, _, purpose), r) in main_runs.iter().zip(results) {
+        match purpose {
+            Purpose::Main => organizations.push(r),
+            Purpose::Capacity => capacity.push((c.tc_bytes, r)),
+            Purpose::Sweep(knob, value) => sweep_results.push((*knob, value.clone(), r)),
+        }
+    }
+    let organizations = report::rows(organizations);
+    let private = organizations
+        .iter()
+        .find(|r| r.organization == OrgKind::Private)
+        .map(|r| r.result.clone())
+        .expect("checked: private is studied");
+    let private_in_order = |order: &str| {
+        sweep_results
+            .iter()
+            .find(|(k, v, r)| *k == "order" && v == order && r.organization == OrgKind::Private)
+            .map(|(_, _, r)| r.clone())
+    };
+    let sweeps = sweep_results
+        .iter()
+        .filter(|(_, _, r)| r.organization != OrgKind::Private)
+        .map(|(knob, value, r)| {
+            // Against the private caches replayed the same way.
+            let base = match *knob {
+                "order" => private_in_order(value).unwrap_or_else(|| private.clone()),
+                _ => private.clone(),
+            };
+            SweepPoint {
+                knob: knob.to_string(),
+                value: value.clone(),
+                organization: r.organization,
+                figures: Figures::of(r, &base),
+            }
+        })
+        .collect();
+    let mut capacity: Vec<CapacityPoint> = capacity
+        .into_iter()
+        .chain([(m.tc_bytes, private.clone())])
+        .map(|(tc_bytes, r)| CapacityPoint {
+            tc_bytes,
+            l2_requests: r.stats.l2_requests,
+            local_hit_percent: Figures::of(&r, &r).local_hit_percent,
+            cycles: r.timing.cycles,
+        })
+        .collect();
+    capacity.sort_by_key(|p| p.tc_bytes);
+
+    let mut scaling = Vec::new();
+    for (fps, files) in &config.scaling {
+        step("replaying frames");
+        let c = NucaConfig {
+            fps: *fps,
+            ..m.clone()
+        };
+        let runs = config
+            .organizations
+            .iter()
+            .map(|&k| (c.clone(), k))
+            .collect();
+        let (_, results) = replay_frame(files, runs, config)?;
+        scaling.push(ScalingPoint {
+            fps: *fps,
+            rows: report::rows(results),
+        });
+    }
+    scaling.push(ScalingPoint {
+        fps: m.fps,
+        rows: organizations.clone(),
+    });
+    scaling.sort_by_key(|p| p.fps);
+    let fewest = &scaling[0];
+    let replication = fewest
+        .rows
+        .iter()
+        .find(|r| r.organization == OrgKind::Private)
+        .map(|r| Replication::of(&r.result, fewest.fps))
+        .unwrap_or_default();
+
+    let mut assignments = vec![AssignmentPoint {
+        assignment: config.assignment.clone(),
+        rows: organizations.clone(),
+    }];
+    for (name, files) in &config.assignments {
+        step("replaying frames");
+        let runs = config
+            .organizations
+            .iter()
+            .map(|&k| (m.clone(), k))
+            .collect();
+        let (_, results) = replay_frame(files, runs, config)?;
+        assignments.push(AssignmentPoint {
+            assignment: name.clone(),
+            rows: report::rows(results),
+        });
+    }
+    progress(Progress::items(
+        "replaying frames",
+        frames as u64,
+        frames as u64,
+    ));
+    let mut warnings = Vec::new();
+    if config.frame.trace.is_none() {
+        warnings.push(
+            "no trace of the frame was given: the L2 holds texture blocks only, and the \"all streams\" L2 figures equal the texture ones".to_string(),
+        );
+    }
+    let late: u64 = organizations
+        .iter()
+        .map(|r| r.result.l2.late_reservations)
+        .sum();
+    if late > 0 {
+        warnings.push(format!(
+            "{late} L2 bank reservations fell more than a calendar window behind and were held to its start"
+        ));
+    }
+    Ok(NucaReport {
+        machine: m.clone(),
+        alu_cycles: config.alu_cycles,
+        frame: FrameSummary {
+            fps: m.fps,
+            assignment: config.assignment.clone(),
+            ..frame
+        },
+        organizations,
+        replication,
+        capacity,
+        scaling,
+        sweeps,
+        assignments,
+        paper: paper::numbers(),
+        warnings,
+    })
+}
+
+/// Replays the frame of `files` through `runs`; its summary and the runs'
+/// results in order.
+fn replay_frame(
+    files: &FrameFiles,
+    runs: Vec<(NucaConfig, OrgKind)>,
+    config: &NucaStudyConfig,
+) -> Result<(FrameSummary, Vec<OrgResult>), StudyError> {
+    let path = files.requests.clone();
+    let input_error = |source| StudyError::Input {
+        path: path.clone(),
+        source,
+    };
+    let block_bytes = runs[0].0.block_bytes;
+    let reader =
+        TexReqReader::open(&files.requests).map_err(|e| input_error(InputError::Trace(e)))?;
+    let mut input = FrameInput::new(
+        reader,
+        &files.requests,
+        files.trace.as_deref(),
+        config.alu_cycles,
+        block_bytes,
+    )
+    .map_err(input_error)?;
+    let mut replay = Replay::of_runs(runs).map_err(|source| StudyError::Replay {
+        path: path.clone(),
+        source,
+    })?;
+    let mut summary = FrameSummary::default();
+    let mut chunk: Vec<ReplayEvent> = Vec::with_capacity(REPLAY_CHUNK + 4096);
+    loop {
+        let more = input.next_tile(&mut chunk).map_err(input_error)?;
+        if chunk.len() >= REPLAY_CHUNK || !more {
+            count(&chunk, &mut summary);
+            replay
+                .feed(&chunk, config.threads)
+                .map_err(|source| StudyError::Replay {
+                    path: path.clone(),
+                    source,
+                })?;
+            chunk.clear();
+        }
+        if !more {
+            break;
+        }
+    }
+    replay.finish(config.threads);
+    summary.texture_requests = input.requests();
+    Ok((summary, replay.results()))
+}
+
+/// Adds `events` to the frame's summary.
+fn count(events: &[ReplayEvent], s: &mut FrameSummary) {
+    for e in events {
+        match *e {
+            ReplayEvent::Texture(a) => {
+                s.texture_accesses += 1;
+                s.work_cycles += u64::from(a.work);
+            }
+            ReplayEvent::Work { work, .. } => s.work_cycles += u64::from(work),
+            ReplayEvent::Other { .. } => s.other_accesses += 1,
+            ReplayEvent::TileEnd => s.tiles += 1,
+        }
+    }
+}
+
+/// The frame files `dir/frame.gtq.zst` and `dir/frame.gtr`, as a command
+/// that renders into `dir` names them.
+pub fn frame_files_in(dir: &Path, stem: &str) -> FrameFiles {
+    FrameFiles {
+        requests: dir.join(format!("{stem}.gtq.zst")),
+        trace: Some(dir.join(format!("{stem}.gtr"))),
+    }
+}

@@ -1,0 +1,255 @@
+//! What a DTM-NUCA study reports: every run's results and, derived from
+//! them against the private caches of the same frame, the figures of the
+//! paper's Section V.
+
+use serde::Serialize;
+
+use crate::replay::{OrgKind, OrgResult};
+use crate::NucaConfig;
+
+use super::paper::PaperNumbers;
+
+/// A study of one frame.
+#[derive(Serialize, Clone, Debug)]
+pub struct NucaReport {
+    /// The machine of the main runs (Table I's by default).
+    pub machine: NucaConfig,
+    /// Cycles per ALU instruction of the shader work.
+    pub alu_cycles: u32,
+    /// The main frame (rendered with `machine.fps` fragment processors).
+    pub frame: FrameSummary,
+    /// Every organization on the main frame (Figures 6, 8, 9, 10).
+    pub organizations: Vec<OrgRow>,
+    /// Figure 1: the private caches' replication with the fewest
+    /// fragment processors studied (4 by default).
+    pub replication: Replication,
+    /// Figure 7: private caches of each size against DTM-NUCA's.
+    pub capacity: Vec<CapacityPoint>,
+    /// Figure 11: each organization with each number of fragment
+    /// processors, against private caches with as many.
+    pub scaling: Vec<ScalingPoint>,
+    /// Our sweeps of the DTM-NUCA knobs, one changed at a time.
+    pub sweeps: Vec<SweepPoint>,
+    /// The quad assignments: each organization on frames whose quads reach
+    /// the fragment processors another way.
+    pub assignments: Vec<AssignmentPoint>,
+    pub paper: PaperNumbers,
+    /// What the reader should know (e.g. no other L2 traffic was given).
+    pub warnings: Vec<String>,
+}
+
+/// What the main frame held.
+#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameSummary {
+    pub fps: usize,
+    /// How its quads reached the fragment processors.
+    pub assignment: String,
+    pub tiles: u64,
+    pub texture_requests: u64,
+    /// Distinct blocks of each request, all requests.
+    pub texture_accesses: u64,
+    /// The frame's other L2 traffic, in blocks.
+    pub other_accesses: u64,
+    pub work_cycles: u64,
+}
+
+/// One organization's results and its figures against the private caches.
+#[derive(Serialize, Clone, Debug)]
+pub struct OrgRow {
+    pub organization: OrgKind,
+    pub figures: Figures,
+    pub result: OrgResult,
+}
+
+/// An organization's figures against private caches of the same frame and
+/// machine. Percentages; a change is (this / private - 1) x 100.
+#[derive(Serialize, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Figures {
+    /// Figure 8: shares of the texture accesses.
+    pub local_hit_percent: f64,
+    pub remote_hit_percent: f64,
+    pub l2_hit_percent: f64,
+    pub l2_miss_percent: f64,
+    /// Figure 6: the texture caches' L2 requests, and the L2's accesses of
+    /// every stream (texture requests and the other traffic).
+    pub l2_texture_change_percent: f64,
+    pub l2_all_change_percent: f64,
+    /// Figure 9: private cycles / cycles - 1.
+    pub speedup_percent: f64,
+    /// Figure 10: energy, on the GPU (texture caches, tables, network, L2,
+    /// static) and in memory (DRAM), and in all.
+    pub energy_change_percent: f64,
+    pub gpu_energy_change_percent: f64,
+    pub memory_energy_change_percent: f64,
+    /// Mean cycles from a texture access's issue to its data.
+    pub mean_latency_cycles: f64,
+}
+
+fn change(this: f64, base: f64) -> f64 {
+    if base == 0.0 {
+        0.0
+    } else {
+        (this / base - 1.0) * 100.0
+    }
+}
+
+fn share(part: u64, all: u64) -> f64 {
+    if all == 0 {
+        0.0
+    } else {
+        part as f64 * 100.0 / all as f64
+    }
+}
+
+impl Figures {
+    /// The field-by-field mean of `all` (at least one).
+    pub fn mean(all: &[Figures]) -> Figures {
+        let m = |f: fn(&Figures) -> f64| gfxcache_cache::suite::mean(all.iter().map(f));
+        Figures {
+            local_hit_percent: m(|f| f.local_hit_percent),
+            remote_hit_percent: m(|f| f.remote_hit_percent),
+            l2_hit_percent: m(|f| f.l2_hit_percent),
+            l2_miss_percent: m(|f| f.l2_miss_percent),
+            l2_texture_change_percent: m(|f| f.l2_texture_change_percent),
+            l2_all_change_percent: m(|f| f.l2_all_change_percent),
+            speedup_percent: m(|f| f.speedup_percent),
+            energy_change_percent: m(|f| f.energy_change_percent),
+            gpu_energy_change_percent: m(|f| f.gpu_energy_change_percent),
+            memory_energy_change_percent: m(|f| f.memory_energy_change_percent),
+            mean_latency_cycles: m(|f| f.mean_latency_cycles),
+        }
+    }
+
+    /// `r`'s figures against `private`'s (runs of the same frame).
+    pub fn of(r: &OrgResult, private: &OrgResult) -> Figures {
+        let s = &r.stats;
+        let all = |x: &OrgResult| (x.l2.texture_requests + x.l2.other_accesses) as f64;
+        Figures {
+            local_hit_percent: share(s.local_hits, s.texture_accesses),
+            remote_hit_percent: share(s.remote_hits, s.texture_accesses),
+            l2_hit_percent: share(s.l2_hits, s.texture_accesses),
+            l2_miss_percent: share(s.l2_misses, s.texture_accesses),
+            l2_texture_change_percent: change(
+                s.l2_requests as f64,
+                private.stats.l2_requests as f64,
+            ),
+            l2_all_change_percent: change(all(r), all(private)),
+            speedup_percent: match r.timing.cycles {
+                0 => 0.0,
+                c => (private.timing.cycles as f64 / c as f64 - 1.0) * 100.0,
+            },
+            energy_change_percent: change(r.energy.total_nj, private.energy.total_nj),
+            gpu_energy_change_percent: change(r.energy.gpu_nj, private.energy.gpu_nj),
+            memory_energy_change_percent: change(r.energy.memory_nj, private.energy.memory_nj),
+            mean_latency_cycles: match s.texture_accesses {
+                0 => 0.0,
+                n => r.timing.texture_latency_cycles as f64 / n as f64,
+            },
+        }
+    }
+}
+
+/// Figure 1.
+#[derive(Serialize, Clone, Debug, Default, PartialEq)]
+pub struct Replication {
+    pub fps: usize,
+    /// Entry i: the share of texture accesses after which the block was in
+    /// i private caches (i = 1 ..= fps; entry 0 is always 0).
+    pub in_caches_percent: Vec<f64>,
+    /// The share in more than one.
+    pub replicated_percent: f64,
+}
+
+impl Replication {
+    pub fn of(private: &OrgResult, fps: usize) -> Replication {
+        let r = &private.stats.replication;
+        let all: u64 = r.iter().sum();
+        let in_caches_percent: Vec<f64> = r.iter().map(|&n| share(n, all)).collect();
+        Replication {
+            fps,
+            replicated_percent: in_caches_percent.iter().skip(2).sum(),
+            in_caches_percent,
+        }
+    }
+}
+
+/// Figure 7: one private texture cache size.
+#[derive(Serialize, Clone, Debug)]
+pub struct CapacityPoint {
+    pub tc_bytes: u64,
+    /// The private caches' L2 requests and local hit share at this size.
+    pub l2_requests: u64,
+    pub local_hit_percent: f64,
+    pub cycles: u64,
+}
+
+/// Figure 11: the organizations with one number of fragment processors.
+#[derive(Serialize, Clone, Debug)]
+pub struct ScalingPoint {
+    pub fps: usize,
+    pub rows: Vec<OrgRow>,
+}
+
+/// One knob at one value, the others at the main machine's.
+#[derive(Serialize, Clone, Debug)]
+pub struct SweepPoint {
+    /// The knob: `epoch`, `buckets`, `counter_bits`, `page_blocks`,
+    /// `order`.
+    pub knob: String,
+    pub value: String,
+    pub organization: OrgKind,
+    pub figures: Figures,
+}
+
+/// One quad assignment.
+#[derive(Serialize, Clone, Debug)]
+pub struct AssignmentPoint {
+    pub assignment: String,
+    pub rows: Vec<OrgRow>,
+}
+
+impl NucaReport {
+    /// The main frame's row of `kind`.
+    pub fn row(&self, kind: OrgKind) -> Option<&OrgRow> {
+        self.organizations.iter().find(|r| r.organization == kind)
+    }
+
+    /// The smallest private size whose L2 requests are no more than
+    /// `kind`'s at the main size (Figure 7's "effective capacity"), if any
+    /// studied size reaches it.
+    pub fn effective_capacity(&self, kind: OrgKind) -> Option<u64> {
+        let target = self.row(kind)?.result.stats.l2_requests;
+        self.capacity
+            .iter()
+            .filter(|p| p.l2_requests <= target)
+            .map(|p| p.tc_bytes)
+            .min()
+    }
+}
+
+/// Rows of `results` (one per organization, private among them) with
+/// their figures.
+pub fn rows(results: Vec<OrgResult>) -> Vec<OrgRow> {
+    let Some(private) = results
+        .iter()
+        .find(|r| r.organization == OrgKind::Private)
+        .cloned()
+    else {
+        return results
+            .into_iter()
+            .map(|result| OrgRow {
+                organization: result.organization,
+                figures: Figures::default(),
+                result,
+            })
+            .collect();
+    };
+    results
+        .into_iter()
+        .map(|result| OrgRow {
+            organization: result.organization,
+            figures: Figures::of(&result, &private),
+            result,
+        })
+        .collect()
+}

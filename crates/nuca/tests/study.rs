@@ -1,0 +1,209 @@
+//! The study on synthetic frames written as texture request files: every
+//! run accounts for every access, the figures are against the private
+//! caches of the same frame, one fragment processor makes every
+//! organization private, and nothing depends on the thread count.
+
+use std::path::Path;
+
+use gfxcache_cache::progress::quiet;
+use gfxcache_cache::run::Threads;
+use gfxcache_nuca::study::{self, FrameFiles, NucaStudyConfig, Sweeps};
+use gfxcache_nuca::{NucaConfig, OrgKind};
+use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexReqWriter, TexRequest};
+
+/// A frame of `tiles` tiles whose fragment processors (`fps`) sample a
+/// shared texture around their tile's position: nearby tiles reuse blocks,
+/// and a request's four taps span one or two blocks.
+fn write_frame(path: &Path, fps: u16, tiles: u32, seed: u64) {
+    let mut w = TexReqWriter::create(path).unwrap();
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        state >> 33
+    };
+    w.write(&TexReqRecord::PassBegin { pass: 0 }).unwrap();
+    for tile in 0..tiles {
+        w.write(&TexReqRecord::TileBegin { tile }).unwrap();
+        for px in 0..256u32 {
+            let fp = ((px / 16) % u32::from(fps)) as u16;
+            let base = u64::from(tile) * 4096 + (next() % 16384) * 4;
+            let taps = [base, base + 4, base + 1024, base + 1028];
+            let mut q = TexRequest {
+                fp,
+                x: (px % 16) as u16,
+                y: (px / 16) as u16,
+                index: 0,
+                filter: FilterKind::Bilinear,
+                texel_bytes: 4,
+                alu: (next() % 20) as u32,
+                taps: [0; 8],
+                len: 4,
+            };
+            q.taps[..4].copy_from_slice(&taps);
+            w.write(&TexReqRecord::Request(q)).unwrap();
+            let (x, y) = (q.x, q.y);
+            let alu = (next() % 10) as u32;
+            w.write(&TexReqRecord::FragmentEnd { fp, x, y, alu })
+                .unwrap();
+        }
+        w.write(&TexReqRecord::TileEnd { tile }).unwrap();
+    }
+    w.write(&TexReqRecord::FrameEnd { frame: 0 }).unwrap();
+    w.finish().unwrap();
+}
+
+fn files(path: &Path) -> FrameFiles {
+    FrameFiles {
+        requests: path.to_path_buf(),
+        trace: None,
+    }
+}
+
+fn config(dir: &Path) -> NucaStudyConfig {
+    let main = dir.join("p8.gtq");
+    write_frame(&main, 8, 60, 1);
+    let p2 = dir.join("p2.gtq");
+    write_frame(&p2, 2, 60, 1);
+    let tiles = dir.join("tiles.gtq");
+    write_frame(&tiles, 8, 60, 2);
+    NucaStudyConfig {
+        machine: NucaConfig {
+            fps: 8,
+            epoch: 2000,
+            tc_bytes: 4096,
+            ..NucaConfig::default()
+        },
+        scaling: vec![(2, files(&p2))],
+        assignments: vec![("tiles".into(), files(&tiles))],
+        private_sizes: vec![2048, 4096, 16384],
+        sweeps: Sweeps {
+            epoch: vec![500, 2000],
+            buckets: vec![16],
+            counter_bits: vec![],
+            page_blocks: vec![4],
+            trace_order: true,
+            organizations: vec![OrgKind::Dtm],
+        },
+        ..NucaStudyConfig::new(files(&main))
+    }
+}
+
+#[test]
+fn every_run_accounts_for_every_access() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let report = study::run(&config, &quiet).unwrap();
+    assert_eq!(report.frame.tiles, 60);
+    assert_eq!(report.frame.texture_requests, 60 * 256);
+    let accesses = report.frame.texture_accesses;
+    assert!(
+        accesses > report.frame.texture_requests,
+        "some requests span two blocks"
+    );
+    assert_eq!(report.organizations.len(), OrgKind::ALL.len());
+    for row in &report.organizations {
+        let s = &row.result.stats;
+        assert_eq!(s.texture_accesses, accesses, "{:?}", row.organization);
+        assert_eq!(s.local_hits + s.remote_hits + s.l2_requests, accesses);
+        assert_eq!(s.l2_hits + s.l2_misses, s.l2_requests);
+        let f = &row.figures;
+        let shares =
+            f.local_hit_percent + f.remote_hit_percent + f.l2_hit_percent + f.l2_miss_percent;
+        assert!((shares - 100.0).abs() < 1e-9, "{shares}");
+        assert_eq!(row.result.timing.tiles, 60);
+    }
+    let private = report.row(OrgKind::Private).unwrap();
+    assert_eq!(private.figures.speedup_percent, 0.0);
+    assert_eq!(private.figures.l2_texture_change_percent, 0.0);
+    assert_eq!(private.result.stats.remote_hits, 0);
+    // Figure 7: the sizes in order, the main size's point the main run.
+    let sizes: Vec<u64> = report.capacity.iter().map(|p| p.tc_bytes).collect();
+    assert_eq!(sizes, [2048, 4096, 16384]);
+    let main = report.capacity.iter().find(|p| p.tc_bytes == 4096).unwrap();
+    assert_eq!(main.l2_requests, private.result.stats.l2_requests);
+    // Figure 11 from the two-processor frame and the main one; Figure 1
+    // from the fewest.
+    let fps: Vec<usize> = report.scaling.iter().map(|p| p.fps).collect();
+    assert_eq!(fps, [2, 8]);
+    assert_eq!(report.replication.fps, 2);
+    assert_eq!(report.replication.in_caches_percent.len(), 3);
+    let replication_sum: f64 = report.replication.in_caches_percent.iter().sum();
+    assert!((replication_sum - 100.0).abs() < 1e-9);
+    // The sweeps: epoch 2000 is the machine's, so only 500; the order
+    // point is against private caches replayed in trace order.
+    let knobs: Vec<(&str, &str)> = report
+        .sweeps
+        .iter()
+        .map(|p| (p.knob.as_str(), p.value.as_str()))
+        .collect();
+    assert_eq!(
+        knobs,
+        [
+            ("epoch", "500"),
+            ("buckets", "16"),
+            ("page_blocks", "4"),
+            ("order", "trace")
+        ]
+    );
+    assert_eq!(report.assignments.len(), 2);
+    assert_eq!(report.assignments[1].assignment, "tiles");
+    assert!(report.warnings.iter().any(|w| w.contains("no trace")));
+}
+
+#[test]
+fn one_fragment_processor_makes_every_organization_private() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p1.gtq");
+    write_frame(&path, 1, 30, 5);
+    let config = NucaStudyConfig {
+        machine: NucaConfig {
+            fps: 1,
+            tc_bytes: 4096,
+            ..NucaConfig::default()
+        },
+        private_sizes: vec![],
+        sweeps: Sweeps::none(),
+        ..NucaStudyConfig::new(files(&path))
+    };
+    let report = study::run(&config, &quiet).unwrap();
+    let private = &report.row(OrgKind::Private).unwrap().result.stats;
+    for row in &report.organizations {
+        let s = &row.result.stats;
+        assert_eq!(
+            (s.local_hits, s.remote_hits, s.l2_requests),
+            (private.local_hits, private.remote_hits, private.l2_requests),
+            "{:?}",
+            row.organization
+        );
+    }
+}
+
+#[test]
+fn the_report_does_not_depend_on_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.threads = Threads::One;
+    let one = serde_json::to_string(&study::run(&config, &quiet).unwrap()).unwrap();
+    config.threads = Threads::Many;
+    let many = serde_json::to_string(&study::run(&config, &quiet).unwrap()).unwrap();
+    assert_eq!(one, many);
+}
+
+#[test]
+fn bad_studies_are_refused_with_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.organizations = vec![OrgKind::Dtm];
+    let err = study::run(&config, &quiet).unwrap_err().to_string();
+    assert!(err.contains("private"), "{err}");
+    let mut config = self::config(dir.path());
+    config.frame.requests = dir.path().join("missing.gtq");
+    let err = study::run(&config, &quiet).unwrap_err();
+    let chain = format!("{err}: {}", std::error::Error::source(&err).unwrap());
+    assert!(chain.contains("missing.gtq"), "{chain}");
+    let mut config = self::config(dir.path());
+    config.scaling = vec![(0, files(&dir.path().join("p2.gtq")))];
+    assert!(study::run(&config, &quiet).is_err());
+}
