@@ -263,6 +263,7 @@ pub enum StudyError {
 /// Runs the study.
 pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaReport, StudyError> {
     config.check()?;
+    let start = std::time::Instant::now();
     let m = &config.machine;
     let main_runs = config.main_runs();
     let frames = 1 + config.scaling.len() + config.assignments.len();
@@ -393,7 +394,12 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
             "{late} L2 bank reservations fell more than a calendar window behind and were held to its start"
         ));
     }
+    let seconds = [("replay".to_string(), start.elapsed().as_secs_f64())].into();
     Ok(NucaReport {
+        scene: None,
+        requests: config.frame.requests.display().to_string(),
+        trace: config.frame.trace.as_ref().map(|t| t.display().to_string()),
+        seconds,
         machine: m.clone(),
         alu_cycles: config.alu_cycles,
         frame: FrameSummary {

@@ -2,6 +2,8 @@
 //! them against the private caches of the same frame, the figures of the
 //! paper's Section V.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::replay::{OrgKind, OrgResult};
@@ -12,6 +14,13 @@ use super::paper::PaperNumbers;
 /// A study of one frame.
 #[derive(Serialize, Clone, Debug)]
 pub struct NucaReport {
+    /// The scene, when the command rendered it (set by the caller).
+    pub scene: Option<String>,
+    /// The main frame's files, as the caller names them.
+    pub requests: String,
+    pub trace: Option<String>,
+    /// Wall-clock seconds by phase (`replay`; the caller adds `render`).
+    pub seconds: BTreeMap<String, f64>,
     /// The machine of the main runs (Table I's by default).
     pub machine: NucaConfig,
     /// Cycles per ALU instruction of the shader work.
