@@ -55,18 +55,15 @@ impl Calendar {
         } else {
             t
         };
-        'search: loop {
+        loop {
             self.cover(c + len);
-            for i in 0..len {
-                if self.is_set(c + i) {
-                    c += i + 1;
-                    continue 'search;
+            match self.last_set(c, len) {
+                Some(busy) => c = busy + 1,
+                None => {
+                    self.set_run(c, len);
+                    return c;
                 }
             }
-            for i in 0..len {
-                self.set(c + i);
-            }
-            return c;
         }
     }
 
@@ -93,16 +90,48 @@ impl Calendar {
         self.base = new_base;
     }
 
+    /// The bits of the run of `len` cycles from `c` that lie in one word:
+    /// (word index, mask, cycles covered), for the run's first word.
     #[inline]
-    fn is_set(&self, c: u64) -> bool {
+    fn word_run(c: u64, len: u64) -> (usize, u64, u64) {
         let i = c % WINDOW;
-        self.bits[(i / 64) as usize] & (1 << (i % 64)) != 0
+        let offset = i % 64;
+        let n = len.min(64 - offset);
+        let mask = if n == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << n) - 1) << offset
+        };
+        ((i / 64) as usize, mask, n)
     }
 
+    /// The last busy cycle among the `len` from `c`, if any: the next free
+    /// run can start only after it.
     #[inline]
-    fn set(&mut self, c: u64) {
-        let i = c % WINDOW;
-        self.bits[(i / 64) as usize] |= 1 << (i % 64);
+    fn last_set(&self, mut c: u64, mut len: u64) -> Option<u64> {
+        let mut last = None;
+        while len > 0 {
+            let (word, mask, n) = Self::word_run(c, len);
+            let busy = self.bits[word] & mask;
+            if busy != 0 {
+                let bit = 63 - u64::from(busy.leading_zeros());
+                last = Some(c - c % 64 + bit);
+            }
+            c += n;
+            len -= n;
+        }
+        last
+    }
+
+    /// Marks the `len` cycles from `c` busy.
+    #[inline]
+    fn set_run(&mut self, mut c: u64, mut len: u64) {
+        while len > 0 {
+            let (word, mask, n) = Self::word_run(c, len);
+            self.bits[word] |= mask;
+            c += n;
+            len -= n;
+        }
     }
 }
 

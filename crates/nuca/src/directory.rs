@@ -4,12 +4,12 @@
 //! in hardware grows with the caches, which is the point the paper makes
 //! against it.
 
-use std::collections::HashMap;
+use crate::block_hash::{block_map, BlockMap};
 
 /// Block -> the fragment processor whose texture cache holds it.
 #[derive(Clone, Debug, Default)]
 pub struct Directory {
-    holders: HashMap<u64, u16>,
+    holders: BlockMap<u16>,
 }
 
 impl Directory {
@@ -18,7 +18,7 @@ impl Directory {
     /// blocks).
     pub fn with_capacity(blocks: usize) -> Directory {
         Directory {
-            holders: HashMap::with_capacity(blocks),
+            holders: block_map(blocks),
         }
     }
 

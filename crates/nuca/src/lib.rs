@@ -43,6 +43,7 @@
 //! command that writes reports composes this crate with the renderer.
 
 pub mod affinity_table;
+pub mod block_hash;
 pub mod bucket;
 pub mod calendar;
 pub mod config;

@@ -13,9 +13,6 @@
 //! accesses take no time: each is played once as many of the tile's texture
 //! accesses have been played as preceded it in the input.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::machine::Machine;
@@ -127,9 +124,15 @@ impl TilePlan {
 /// allocation per access.
 #[derive(Clone, Debug, Default)]
 pub struct Scheduler {
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Per fragment processor, when its next group would start
+    /// ([`IDLE`] when it has none left). A scan for the smallest beats a
+    /// heap at the tens of processors a GPU has.
+    next: Vec<u64>,
     cursor: Vec<u32>,
 }
+
+/// No group left.
+const IDLE: u64 = u64::MAX;
 
 impl Scheduler {
     /// Replays `tile` on `m` in clock order by `plan` (built from `tile`),
@@ -145,28 +148,24 @@ impl Scheduler {
         let fps = plan.fp_groups.len() - 1;
         self.cursor.clear();
         self.cursor.extend_from_slice(&plan.fp_groups[..fps]);
-        self.heap.clear();
+        self.next.clear();
         for fp in 0..fps {
-            if let Some(t) = next_time(m, tile, plan, fp, self.cursor[fp]) {
-                self.heap.push(Reverse((t, fp as u32)));
-            }
+            let t = next_time(m, tile, plan, fp, self.cursor[fp]);
+            self.next.push(t);
         }
         let mut played = 0u32;
         let mut others = plan.others.iter().peekable();
-        while let Some(Reverse((_, fp))) = self.heap.pop() {
+        while let Some(fp) = earliest(&self.next) {
             while let Some(&(_, i)) = others.next_if(|o| o.0 <= played) {
                 play(m, tile[i as usize], block_shift);
             }
-            let fp = fp as usize;
             let g = plan.groups[self.cursor[fp] as usize];
             for e in &tile[g.start as usize..(g.start + g.len) as usize] {
                 played += u32::from(matches!(e, ReplayEvent::Texture(_)));
                 play(m, *e, block_shift);
             }
             self.cursor[fp] += 1;
-            if let Some(t) = next_time(m, tile, plan, fp, self.cursor[fp]) {
-                self.heap.push(Reverse((t, fp as u32)));
-            }
+            self.next[fp] = next_time(m, tile, plan, fp, self.cursor[fp]);
         }
         for &(_, i) in others {
             play(m, tile[i as usize], block_shift);
@@ -177,7 +176,21 @@ impl Scheduler {
     }
 }
 
-/// When `fp`'s group at `cursor` would start, if it has one left.
+/// The processor whose next group starts first (the lowest of those
+/// tied), if any has one left.
+#[inline]
+fn earliest(next: &[u64]) -> Option<usize> {
+    let (mut best, mut at) = (IDLE, 0);
+    for (fp, &t) in next.iter().enumerate() {
+        if t < best {
+            (best, at) = (t, fp);
+        }
+    }
+    (best != IDLE).then_some(at)
+}
+
+/// When `fp`'s group at `cursor` would start ([`IDLE`] if it has none
+/// left).
 #[inline]
 fn next_time<O: Organization>(
     m: &Machine<O>,
@@ -185,9 +198,9 @@ fn next_time<O: Organization>(
     plan: &TilePlan,
     fp: usize,
     cursor: u32,
-) -> Option<u64> {
+) -> u64 {
     if cursor >= plan.fp_groups[fp + 1] {
-        return None;
+        return IDLE;
     }
     let g = plan.groups[cursor as usize];
     let work = match tile[g.start as usize] {
@@ -195,7 +208,7 @@ fn next_time<O: Organization>(
         ReplayEvent::Work { work, .. } => work,
         _ => 0,
     };
-    Some(m.next_issue(fp, work))
+    m.next_issue(fp, work).min(IDLE - 1)
 }
 
 /// One event on `m`.

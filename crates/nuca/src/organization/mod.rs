@@ -16,6 +16,7 @@ pub use ideal_shared::IdealShared;
 pub use private::Private;
 pub use s_nuca::SNuca;
 
+use crate::block_hash::{block_map, BlockMap};
 use crate::stats::{NucaStats, Outcome};
 use crate::texture_cache::TextureCache;
 use crate::{NucaConfig, NucaError};
@@ -102,6 +103,10 @@ pub trait Organization {
 pub struct TextureCaches {
     pub(crate) caches: Vec<TextureCache>,
     pub(crate) stats: NucaStats,
+    /// Per block held somewhere, the caches holding it: kept at every fill
+    /// and eviction, so that counting an access's copies (Figure 1) is
+    /// one lookup, not a probe of every cache.
+    copies: BlockMap<u16>,
 }
 
 impl TextureCaches {
@@ -112,6 +117,7 @@ impl TextureCaches {
         Ok(TextureCaches {
             caches: (0..config.fps).map(|_| TextureCache::new(&geom)).collect(),
             stats: NucaStats::new(config.fps),
+            copies: block_map(geom.blocks() * config.fps),
         })
     }
 
@@ -122,14 +128,19 @@ impl TextureCaches {
         Ok(TextureCaches {
             caches: vec![TextureCache::new(&geom)],
             stats: NucaStats::new(config.fps),
+            copies: block_map(geom.blocks()),
         })
     }
 
     /// Counts a served access and the caches that then hold its block.
     #[inline]
     fn record(&mut self, outcome: Outcome, block: u64) -> Outcome {
-        let n = self.caches.iter().filter(|c| c.contains(block)).count();
-        self.stats.record(outcome, n);
+        let n = self.copies.get(&block).copied().unwrap_or(0);
+        debug_assert_eq!(
+            n as usize,
+            self.caches.iter().filter(|c| c.contains(block)).count()
+        );
+        self.stats.record(outcome, n as usize);
         outcome
     }
 
@@ -145,7 +156,16 @@ impl TextureCaches {
     #[inline]
     pub(crate) fn fill(&mut self, fp: usize, block: u64) -> Option<u64> {
         let victim = self.caches[fp].fill(block);
-        self.stats.evictions += u64::from(victim.is_some());
+        *self.copies.entry(block).or_insert(0) += 1;
+        if let Some(v) = victim {
+            self.stats.evictions += 1;
+            match self.copies.get_mut(&v) {
+                Some(n) if *n > 1 => *n -= 1,
+                _ => {
+                    self.copies.remove(&v);
+                }
+            }
+        }
         victim
     }
 

@@ -3,6 +3,10 @@
 
 use serde::Serialize;
 
+/// The class of frames the paper measured: Android games on a tile-based
+/// GPU (the built-in suite of that name).
+pub const SUITE: &str = "mobile";
+
 /// What the paper reports, per figure.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct PaperNumbers {
