@@ -53,6 +53,18 @@ fn paper_effective_bytes(paper: &PaperNumbers, kind: OrgKind) -> Option<u64> {
     }
 }
 
+/// `sizes` and the paper's Figure 7 sizes, in order: where Figure 7's
+/// flat lines run, so that the paper's marks sit on them.
+fn capacity_axis(sizes: impl IntoIterator<Item = u64>, paper: &PaperNumbers) -> Vec<u64> {
+    let marks = [OrgKind::Dtm, OrgKind::DtmDist]
+        .into_iter()
+        .filter_map(|k| paper_effective_bytes(paper, k));
+    let mut all: Vec<u64> = sizes.into_iter().chain(marks).collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
 /// The names of [`Figures`]' fields, as the CSV files' columns.
 const FIGURE_COLUMNS: [&str; 11] = [
     "local_hit_percent",

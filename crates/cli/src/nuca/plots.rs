@@ -14,8 +14,8 @@ use gfxcache_nuca::study::{Figures, NucaReport};
 use gfxcache_nuca::{OrgKind, ReplayOrder};
 
 use super::{
-    against_private, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_ALL, L2_TEXTURE,
-    LOCAL_HITS, SPEEDUP,
+    against_private, capacity_axis, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_ALL,
+    L2_TEXTURE, LOCAL_HITS, SPEEDUP,
 };
 use crate::report::bars::{Panel, Unit};
 use crate::report::curves::{CurvePanel, Stroke};
@@ -207,7 +207,8 @@ fn fig7(r: &NucaReport) -> Vec<CurvePanel> {
     for (colour, kind) in [(1, OrgKind::Dtm), (2, OrgKind::DtmDist)] {
         let Some(row) = r.row(kind) else { continue };
         let level = row.result.stats.l2_requests as f64;
-        let flat = r.capacity.iter().map(|p| (p.tc_bytes, level)).collect();
+        let axis = capacity_axis(r.capacity.iter().map(|p| p.tc_bytes), &r.paper);
+        let flat = axis.into_iter().map(|b| (b, level)).collect();
         let name = format!("{} at {at}", kind.name());
         panel = panel.line(name, colour, Stroke::Dashed, flat);
         if let Some(bytes) = paper_effective_bytes(&r.paper, kind) {

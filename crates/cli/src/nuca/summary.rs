@@ -17,12 +17,11 @@ use crate::table::{thousands, Table};
 pub fn text(r: &NucaReport) -> String {
     let f = &r.frame;
     let mut out = format!(
-        "DTM-NUCA study of {} ({} fragment processors, {} quads, {} texture caches of {}): {} tiles, {} texture requests, {} texture block accesses, {} other L2 accesses\n\n",
+        "DTM-NUCA study of {} ({} fragment processors with texture caches of {}, {} quad assignment): {} tiles, {} texture requests, {} texture block accesses, {} other L2 accesses\n\n",
         r.scene.as_deref().unwrap_or(&r.requests),
         f.fps,
-        f.assignment,
-        r.machine.fps,
         format_size(r.machine.tc_bytes),
+        f.assignment,
         thousands(f.tiles),
         thousands(f.texture_requests),
         thousands(f.texture_accesses),
@@ -101,13 +100,13 @@ fn capacity(r: &NucaReport) -> String {
             continue;
         }
         let ours = match (r.effective_capacity(kind), largest) {
-            (Some(b), _) => format!("private caches of {}", format_size(b)),
-            (None, Some(b)) => format!("more than private caches of {}", format_size(b)),
-            (None, None) => "no private sizes studied".to_string(),
+            (Some(b), _) => format!("private caches of {} make as few", format_size(b)),
+            (None, Some(b)) => format!("no private size up to {} makes as few", format_size(b)),
+            (None, None) => "no private sizes were studied".to_string(),
         };
         let paper = paper_effective_bytes(&r.paper, kind).map_or("-".into(), format_size);
         out += &format!(
-            "Figure 7: {} with {} caches makes as few L2 requests as {ours} (paper: {paper})\n",
+            "Figure 7: against {} with {} caches, {ours} L2 requests (paper: private caches of {paper} for 16KiB)\n",
             kind.name(),
             format_size(r.machine.tc_bytes),
         );
@@ -177,7 +176,10 @@ mod tests {
             share(r.replication.replicated_percent)
         )));
         assert!(s.contains("(paper, 4 caches: 84.6%)"));
-        assert!(s.contains("Figure 7: dtm-nuca with 4KiB caches") && s.contains("(paper: 128KiB)"));
+        assert!(
+            s.contains("Figure 7: against dtm-nuca with 4KiB caches, no private size up to 16KiB makes as few L2 requests (paper: private caches of 128KiB for 16KiB)"),
+            "{s}"
+        );
         assert!(s.contains("Figure 11, P = 4: d-nuca "));
         assert!(s.contains("(paper +10.2%)"));
         assert_eq!(s.lines().filter(|l| l.starts_with("Figure 11")).count(), 2);

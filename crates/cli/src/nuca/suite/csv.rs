@@ -179,13 +179,12 @@ mod tests {
                     .unwrap_or_else(|| panic!("no {scene} row of {}", kind.name()))
             };
             let (a, b, mean) = (of("a<1>"), of("b"), of(MEAN));
-            for c in 2..rows[0].len() {
+            for (c, column) in rows[0].iter().enumerate().skip(2) {
                 let expected = (value(a, c) + value(b, c)) / 2.0;
                 assert!(
                     (value(mean, c) - expected).abs() < 1e-9,
-                    "{} {}: {} vs {expected}",
+                    "{} {column}: {} vs {expected}",
                     kind.name(),
-                    rows[0][c],
                     value(mean, c)
                 );
             }

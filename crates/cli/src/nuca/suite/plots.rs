@@ -10,8 +10,8 @@ use gfxcache_cache::format_size;
 use gfxcache_nuca::OrgKind;
 
 use super::super::{
-    against_private, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_ALL, L2_TEXTURE,
-    LOCAL_HITS, SPEEDUP,
+    against_private, capacity_axis, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_ALL,
+    L2_TEXTURE, LOCAL_HITS, SPEEDUP,
 };
 use super::{categories, kind_named, kinds, mean_of, per_scene, NucaSuite};
 use crate::report::bars::{Panel, Unit};
@@ -189,7 +189,8 @@ fn fig7(r: &NucaSuite) -> Vec<CurvePanel> {
     for (colour, kind) in [(1, OrgKind::Dtm), (2, OrgKind::DtmDist)] {
         let Some(f) = mean_of(r, kind) else { continue };
         let level = ratio(f.l2_texture_change_percent);
-        let flat = curve.iter().map(|&(b, _)| (b, level)).collect();
+        let axis = capacity_axis(curve.iter().map(|&(b, _)| b), &r.mean.paper);
+        let flat = axis.into_iter().map(|b| (b, level)).collect();
         panel = panel.line(
             format!("{} at {at}", kind.name()),
             colour,
