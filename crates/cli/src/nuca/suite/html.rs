@@ -1,0 +1,200 @@
+//! The suite's `index.html`: the mean over the scenes first, beside the
+//! paper's numbers, then each scene (a row per scene, linked to the
+//! scene's own page), then the figures.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use gfxcache_cache::format_size;
+use gfxcache_nuca::OrgKind;
+
+use super::super::html::figures_table;
+use super::super::{against_private, paper_scaling, share, signed};
+use super::plots::about;
+use super::{capacity_change, NucaSuite, MEAN};
+use crate::report::html::{
+    cell, esc, figures_section, paper_cell, scene_link, scene_seconds_table, section, strings,
+    suite_head, text, Cell, TAIL,
+};
+
+/// The whole page.
+pub fn page(r: &NucaSuite, figures: &[PathBuf]) -> String {
+    let mut h = suite_head("DTM-NUCA", r);
+    h += &setup(r);
+    h += &figures_table(
+        "Mean over the scenes: Figures 6, 8, 9, 10 against private caches",
+        &r.mean.organizations,
+        &r.mean.paper,
+    );
+    h += &replication(r);
+    h += &capacity(r);
+    h += &scaling(r);
+    h += &scenes(r);
+    h += &figures_section(figures, about);
+    h += &scene_seconds_table(
+        r.scenes
+            .iter()
+            .map(|s| (s.scene.as_str(), &s.report.seconds)),
+    );
+    h += TAIL;
+    h
+}
+
+fn setup(r: &NucaSuite) -> String {
+    let names: Vec<&str> = r.scenes.iter().map(|s| s.scene.as_str()).collect();
+    let mut h = format!(
+        "<p>The DTM-NUCA study on each scene of the {} suite ({}). The mean is the \
+         arithmetic mean of the scenes' figures, as the paper averages its games, so each \
+         scene weighs the same. The paper's numbers are shown in grey italics.</p>\n",
+        esc(&r.suite),
+        esc(&names.join(", "))
+    );
+    for w in &r.warnings {
+        let _ = writeln!(h, "<p><strong>Warning:</strong> {}</p>", esc(w));
+    }
+    h
+}
+
+/// Figure 1 per scene, the mean and the paper's.
+fn replication(r: &NucaSuite) -> String {
+    let scenes = r.scenes.iter().map(|s| {
+        let p = &s.report.replication;
+        vec![
+            scene_link(&s.scene),
+            cell(Some(p.fps.to_string())),
+            cell(Some(share(p.replicated_percent))),
+            paper_cell(None),
+        ]
+    });
+    let m = &r.mean;
+    let mean = vec![
+        text(MEAN),
+        cell(Some(m.replication_fps.to_string())),
+        cell(Some(share(m.replicated_percent))),
+        paper_cell(Some(share(m.paper.replicated_percent))),
+    ];
+    section(
+        "Figure 1: texture accesses to replicated blocks",
+        &strings(&[
+            "scene",
+            "private caches",
+            "in more than one",
+            "paper (4 caches)",
+        ]),
+        scenes.chain([mean]),
+    )
+}
+
+/// Figure 7: each private size's L2 requests against the main size's, per
+/// scene and the mean.
+fn capacity(r: &NucaSuite) -> String {
+    let sizes: Vec<u64> = r.mean.capacity.iter().map(|(b, _)| *b).collect();
+    let mut head = vec!["scene".to_string()];
+    head.extend(sizes.iter().map(|&b| format_size(b)));
+    let scenes = r.scenes.iter().map(|s| {
+        let mut row = vec![scene_link(&s.scene)];
+        row.extend(
+            sizes
+                .iter()
+                .map(|&b| cell(capacity_change(&s.report, b).map(signed))),
+        );
+        row
+    });
+    let mut mean = vec![text(MEAN)];
+    mean.extend(r.mean.capacity.iter().map(|&(_, c)| cell(Some(signed(c)))));
+    section(
+        "Figure 7: private L2 requests by size against the main size",
+        &head,
+        scenes.chain([mean]),
+    )
+}
+
+/// Figure 11's mean, the paper's beside.
+fn scaling(r: &NucaSuite) -> String {
+    let rows = r
+        .mean
+        .scaling
+        .iter()
+        .filter(|(_, k, _)| *k != OrgKind::Private)
+        .map(|(fps, k, f)| {
+            vec![
+                text(&fps.to_string()),
+                text(k.name()),
+                cell(Some(signed(f.speedup_percent))),
+                paper_cell(paper_scaling(&r.mean.paper, *k, *fps).map(signed)),
+                cell(Some(signed(f.l2_texture_change_percent))),
+                cell(Some(share(f.local_hit_percent))),
+            ]
+        });
+    section(
+        "Figure 11: mean by number of fragment processors",
+        &strings(&[
+            "fragment processors",
+            "organization",
+            "speedup",
+            "paper",
+            "L2 texture requests",
+            "local hits",
+        ]),
+        rows,
+    )
+}
+
+/// A row per scene and organization: its main figures, linked to its page.
+fn scenes(r: &NucaSuite) -> String {
+    let kinds = against_private(r.mean.organizations.iter().map(|(k, _)| *k));
+    let rows = r.scenes.iter().flat_map(|s| {
+        kinds.clone().into_iter().filter_map(move |k| {
+            let f = s.report.row(k)?.figures;
+            let cells: Vec<Cell> = vec![
+                scene_link(&s.scene),
+                text(k.name()),
+                cell(Some(share(f.local_hit_percent))),
+                cell(Some(signed(f.l2_texture_change_percent))),
+                cell(Some(signed(f.speedup_percent))),
+                cell(Some(signed(f.energy_change_percent))),
+                cell(Some(s.report.warnings.len().to_string())),
+            ];
+            Some(cells)
+        })
+    });
+    section(
+        "Scenes (each links to its own report)",
+        &strings(&[
+            "scene",
+            "organization",
+            "local hits",
+            "L2 texture requests",
+            "speedup",
+            "energy",
+            "warnings",
+        ]),
+        rows,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nuca::suite::mean_of;
+    use crate::nuca::suite::test_suite::suite;
+
+    #[test]
+    fn the_mean_comes_first_then_each_scene_linked() {
+        let r = suite();
+        let html = page(&r, &[]);
+        let mean = html.find("Mean over the scenes").expect("a mean table");
+        let scenes = html.find("Scenes (each links").expect("a scenes table");
+        assert!(mean < scenes);
+        assert!(html.contains("<a href=\"a&lt;1&gt;/index.html\">a&lt;1&gt;</a>"));
+        let dtm = mean_of(&r, OrgKind::Dtm).unwrap();
+        let row = format!(
+            "<tr><td>dtm-nuca</td><td>{}</td><td class=\"paper\">66.3%</td>",
+            share(dtm.local_hit_percent)
+        );
+        assert!(html.contains(&row), "{row}");
+        assert!(html.contains("<td class=\"paper\">84.6%</td>"));
+        assert!(html.contains(&share(r.mean.replicated_percent)));
+        assert!(html.ends_with("</html>\n"));
+    }
+}

@@ -1,0 +1,170 @@
+//! The files of a DTM-NUCA study on a workload suite (`nuca --suite`): the
+//! suite's `nuca.json` (every scene's report and the mean), CSV files with
+//! a row per scene and the mean's, figures with a bar per scene, the mean
+//! and the paper's number, the page, and the summary
+//! ([`crate::report::suite::SuiteFiles`] for [`NucaReport`]). Each scene's
+//! own files are its report's, in its directory. The mean is
+//! [`gfxcache_nuca::study::NucaMean`], computed by the design crate.
+
+pub mod csv;
+pub mod html;
+pub mod plots;
+pub mod summary;
+
+use gfxcache_cache::SuiteReport;
+use gfxcache_nuca::study::{Figures, NucaReport};
+use gfxcache_nuca::OrgKind;
+
+/// A DTM-NUCA study on a suite.
+pub type NucaSuite = SuiteReport<NucaReport>;
+
+/// The name of the mean's row, bar and column.
+pub const MEAN: &str = "mean";
+
+/// The scenes' names and then the mean's: the categories of a per-scene
+/// chart.
+pub fn categories(r: &NucaSuite) -> Vec<String> {
+    r.scenes
+        .iter()
+        .map(|s| s.scene.clone())
+        .chain([MEAN.to_string()])
+        .collect()
+}
+
+/// The organizations with a mean, in report order.
+pub fn kinds(r: &NucaSuite) -> Vec<OrgKind> {
+    r.mean.organizations.iter().map(|(k, _)| *k).collect()
+}
+
+/// The mean figures of `kind` on the main frames, if every scene ran it.
+pub fn mean_of(r: &NucaSuite, kind: OrgKind) -> Option<Figures> {
+    r.mean
+        .organizations
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, f)| *f)
+}
+
+/// For each scene in order and then the mean, `of` the figures of `kind`
+/// on the main frame: a row of a per-scene chart.
+pub fn per_scene(r: &NucaSuite, kind: OrgKind, of: fn(&Figures) -> f64) -> Vec<Option<f64>> {
+    r.scenes
+        .iter()
+        .map(|s| s.report.row(kind).map(|row| of(&row.figures)))
+        .chain([mean_of(r, kind).map(|f| of(&f))])
+        .collect()
+}
+
+/// The organization named `name`, as the charts' series name them.
+pub fn kind_named(name: &str) -> Option<OrgKind> {
+    OrgKind::ALL.into_iter().find(|k| k.name() == name)
+}
+
+/// A scene's private L2 requests at size `tc_bytes` against its private
+/// caches of the main size, in percent: what the mean's `capacity` averages
+/// (`gfxcache_nuca::study::mean`), per scene.
+pub fn capacity_change(r: &NucaReport, tc_bytes: u64) -> Option<f64> {
+    let at = r.capacity.iter().find(|p| p.tc_bytes == tc_bytes)?;
+    let base = r.row(OrgKind::Private)?.result.stats.l2_requests;
+    Some(if base == 0 {
+        0.0
+    } else {
+        (at.l2_requests as f64 / base as f64 - 1.0) * 100.0
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod test_suite {
+    //! A suite of two scenes' studies, with the mean the design crate
+    //! computes.
+
+    use gfxcache_cache::suite::{SceneReport, SuiteReport};
+
+    use super::NucaSuite;
+    use crate::nuca::test_report::{other_report, report};
+
+    pub fn suite() -> NucaSuite {
+        let scenes = vec![
+            SceneReport {
+                scene: "a<1>".into(),
+                report: report(),
+            },
+            SceneReport {
+                scene: "b".into(),
+                report: other_report(),
+            },
+        ];
+        SuiteReport::new("desktop", scenes, Vec::new()).expect("two scenes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_suite::suite;
+    use super::*;
+    use crate::report::write_all;
+
+    #[test]
+    fn writes_the_suites_files_non_empty() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let written = write_all(&suite(), dir.path())?;
+        let names: Vec<String> = written
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(String::from))
+            .collect();
+        let csv = [
+            "organizations.csv",
+            "replication.csv",
+            "capacity.csv",
+            "scaling.csv",
+            "sweeps.csv",
+            "assignments.csv",
+        ];
+        let figures = plots::FIGURES
+            .iter()
+            .map(|f| f.file)
+            .chain(plots::CAPACITY.iter().map(|f| f.file));
+        for file in ["nuca.json", "index.html"]
+            .into_iter()
+            .chain(csv)
+            .chain(figures)
+        {
+            assert!(names.iter().any(|n| n == file), "{file} not written");
+        }
+        for path in &written {
+            assert!(
+                std::fs::metadata(path)?.len() > 0,
+                "{} empty",
+                path.display()
+            );
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("nuca.json"))?)?;
+        assert_eq!(v["suite"], "desktop");
+        assert_eq!(v["scenes"][1]["scene"], "b");
+        assert_eq!(v["mean"]["scenes"], 2);
+        Ok(())
+    }
+
+    /// The mean's capacity is the mean of the scenes' changes as
+    /// [`capacity_change`] computes them.
+    #[test]
+    fn capacity_changes_average_to_the_mean() {
+        let r = suite();
+        assert!(!r.mean.capacity.is_empty());
+        for &(bytes, mean) in &r.mean.capacity {
+            let scenes: Vec<f64> = r
+                .scenes
+                .iter()
+                .map(|s| capacity_change(&s.report, bytes).unwrap())
+                .collect();
+            let expected = scenes.iter().sum::<f64>() / scenes.len() as f64;
+            assert!(
+                (mean - expected).abs() < 1e-9,
+                "{bytes}: {mean} vs {expected}"
+            );
+        }
+        assert_eq!(kind_named("dtm-nuca-dist"), Some(OrgKind::DtmDist));
+        assert_eq!(categories(&r), ["a<1>", "b", "mean"]);
+    }
+}

@@ -1,0 +1,187 @@
+//! What `gfxcache nuca` prints without `--json`: the organizations'
+//! figures beside the paper's, Figure 1's replication, Figure 7's
+//! effective capacity and Figure 11 in a line per number of fragment
+//! processors.
+
+use gfxcache_cache::format_size;
+use gfxcache_nuca::study::paper::PaperNumbers;
+use gfxcache_nuca::study::{Figures, NucaReport};
+use gfxcache_nuca::OrgKind;
+
+use super::{
+    paper_effective_bytes, paper_scaling, share, signed, ENERGY, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
+};
+use crate::table::{thousands, Table};
+
+/// The summary.
+pub fn text(r: &NucaReport) -> String {
+    let f = &r.frame;
+    let mut out = format!(
+        "DTM-NUCA study of {} ({} fragment processors with texture caches of {}, {} quad assignment): {} tiles, {} texture requests, {} texture block accesses, {} other L2 accesses\n\n",
+        r.scene.as_deref().unwrap_or(&r.requests),
+        f.fps,
+        format_size(r.machine.tc_bytes),
+        f.assignment,
+        thousands(f.tiles),
+        thousands(f.texture_requests),
+        thousands(f.texture_accesses),
+        thousands(f.other_accesses),
+    );
+    let rows: Vec<(OrgKind, Figures)> = r
+        .organizations
+        .iter()
+        .map(|row| (row.organization, row.figures))
+        .collect();
+    out += &organizations(&rows, &r.paper);
+    let p = &r.replication;
+    out += &format!(
+        "\nFigure 1: with {} private caches, {} of texture accesses find their block in more than one (paper, 4 caches: {})\n",
+        p.fps,
+        share(p.replicated_percent),
+        share(r.paper.replicated_percent)
+    );
+    out += &capacity(r);
+    out += &scaling(r);
+    out
+}
+
+/// A row per organization, ours and then, where the paper gives them, the
+/// paper's.
+pub(super) fn organizations(rows: &[(OrgKind, Figures)], paper: &PaperNumbers) -> String {
+    let mut t = Table::new([
+        "organization",
+        "",
+        "local",
+        "remote",
+        "L2",
+        "L2 requests",
+        "speedup",
+        "energy",
+    ])
+    .left(1);
+    for &(k, ref f) in rows {
+        t.row([
+            k.name().to_string(),
+            "ours".into(),
+            share(f.local_hit_percent),
+            share(f.remote_hit_percent),
+            share(f.l2_hit_percent + f.l2_miss_percent),
+            signed(f.l2_texture_change_percent),
+            signed(f.speedup_percent),
+            signed(f.energy_change_percent),
+        ]);
+        let paper = |m: super::Metric| m.paper(paper, k);
+        if let Some(local) = paper(LOCAL_HITS) {
+            let or_dash = |v: Option<f64>| v.map_or("-".to_string(), signed);
+            t.row([
+                String::new(),
+                "paper".into(),
+                share(local),
+                "-".into(),
+                "-".into(),
+                or_dash(paper(L2_TEXTURE)),
+                or_dash(paper(SPEEDUP)),
+                or_dash(paper(ENERGY)),
+            ]);
+        }
+    }
+    format!(
+        "Against private caches (local, remote, L2: shares of texture accesses)\n{}",
+        t.render()
+    )
+}
+
+/// Figure 7 in a line per DTM-NUCA form.
+fn capacity(r: &NucaReport) -> String {
+    let mut out = String::new();
+    let largest = r.capacity.iter().map(|p| p.tc_bytes).max();
+    for kind in [OrgKind::Dtm, OrgKind::DtmDist] {
+        if r.row(kind).is_none() {
+            continue;
+        }
+        let ours = match (r.effective_capacity(kind), largest) {
+            (Some(b), _) => format!("private caches of {} make as few", format_size(b)),
+            (None, Some(b)) => format!("no private size up to {} makes as few", format_size(b)),
+            (None, None) => "no private sizes were studied".to_string(),
+        };
+        let paper = paper_effective_bytes(&r.paper, kind).map_or("-".into(), format_size);
+        out += &format!(
+            "Figure 7: against {} with {} caches, {ours} L2 requests (paper: private caches of {paper} for 16KiB)\n",
+            kind.name(),
+            format_size(r.machine.tc_bytes),
+        );
+    }
+    out
+}
+
+/// Figure 11 in a line per number of fragment processors.
+fn scaling(r: &NucaReport) -> String {
+    let mut out = String::new();
+    for p in &r.scaling {
+        let parts: Vec<String> = p
+            .rows
+            .iter()
+            .filter(|row| row.organization != OrgKind::Private)
+            .map(|row| {
+                let k = row.organization;
+                let paper = paper_scaling(&r.paper, k, p.fps)
+                    .map_or(String::new(), |v| format!(" (paper {})", signed(v)));
+                format!(
+                    "{} {}{paper}",
+                    k.name(),
+                    signed(row.figures.speedup_percent)
+                )
+            })
+            .collect();
+        out += &format!("Figure 11, P = {}: {}\n", p.fps, parts.join(", "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nuca::test_report::report;
+
+    #[test]
+    fn mentions_each_organization_and_the_papers_numbers() {
+        let r = report();
+        let s = text(&r);
+        assert!(
+            s.starts_with("DTM-NUCA study of a<1> (8 fragment processors"),
+            "{s}"
+        );
+        for row in &r.organizations {
+            let name = row.organization.name();
+            let line = s
+                .lines()
+                .find(|l| l.starts_with(&format!("{name} ")))
+                .unwrap_or_else(|| panic!("no line for {name}:\n{s}"));
+            assert!(
+                line.contains(&signed(row.figures.speedup_percent)),
+                "{line}"
+            );
+        }
+        let paper = s
+            .lines()
+            .filter(|l| l.trim_start().starts_with("paper"))
+            .count();
+        assert_eq!(
+            paper, 3,
+            "a paper row for D-NUCA, DTM-NUCA and its distributed form\n{s}"
+        );
+        assert!(s.contains("+16.9%") && s.contains("66.3%"));
+        assert!(s.contains(&format!(
+            "Figure 1: with 4 private caches, {} of texture accesses",
+            share(r.replication.replicated_percent)
+        )));
+        assert!(s.contains("(paper, 4 caches: 84.6%)"));
+        assert!(
+            s.contains("Figure 7: against dtm-nuca with 4KiB caches, no private size up to 16KiB makes as few L2 requests (paper: private caches of 128KiB for 16KiB)"),
+            "{s}"
+        );
+        assert!(s.contains("Figure 11, P = 4: d-nuca "));
+        assert!(s.contains("(paper +10.2%)"));
+        assert_eq!(s.lines().filter(|l| l.starts_with("Figure 11")).count(), 2);
+    }
+}
