@@ -30,6 +30,24 @@ pub enum ReplayOrder {
     Trace,
 }
 
+impl ReplayOrder {
+    /// The name reports use (the serde name).
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplayOrder::Clock => "clock",
+            ReplayOrder::Trace => "trace",
+        }
+    }
+
+    /// The other order.
+    pub fn other(self) -> ReplayOrder {
+        match self {
+            ReplayOrder::Clock => ReplayOrder::Trace,
+            ReplayOrder::Trace => ReplayOrder::Clock,
+        }
+    }
+}
+
 /// One fragment processor's unit of replay: a texture request (its first
 /// block and the blocks that continue it) or a run of work.
 #[derive(Clone, Copy, Debug)]

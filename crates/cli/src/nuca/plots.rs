@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::format_size;
 use gfxcache_nuca::study::{Figures, NucaReport};
-use gfxcache_nuca::{OrgKind, ReplayOrder};
+use gfxcache_nuca::OrgKind;
 
 use super::{
     against_private, capacity_axis, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_ALL,
@@ -315,11 +315,7 @@ fn main_value(r: &NucaReport, knob: &str) -> Option<String> {
         "buckets" => m.buckets.to_string(),
         "counter_bits" => m.counter_bits.to_string(),
         "page_blocks" => m.page_blocks.to_string(),
-        "order" => match m.timing.order {
-            ReplayOrder::Clock => "clock",
-            ReplayOrder::Trace => "trace",
-        }
-        .to_string(),
+        "order" => m.timing.order.name().to_string(),
         _ => return None,
     })
 }

@@ -66,15 +66,7 @@ impl SuiteMean for NucaReport {
             .filter_map(|p| {
                 let changes: Option<Vec<f64>> = reports
                     .iter()
-                    .map(|r| {
-                        let at = r.capacity.iter().find(|q| q.tc_bytes == p.tc_bytes)?;
-                        let base = r.row(OrgKind::Private)?.result.stats.l2_requests;
-                        Some(if base == 0 {
-                            0.0
-                        } else {
-                            (at.l2_requests as f64 / base as f64 - 1.0) * 100.0
-                        })
-                    })
+                    .map(|r| r.capacity_change(p.tc_bytes))
                     .collect();
                 Some((p.tc_bytes, mean(changes?)))
             })

@@ -24,7 +24,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::{FrameInput, InputError};
 use crate::replay::{OrgKind, OrgResult, Replay, ReplayEvent, REPLAY_CHUNK};
-use crate::schedule::ReplayOrder;
 use crate::{NucaConfig, NucaError};
 
 pub use mean::NucaMean;
@@ -213,16 +212,9 @@ impl NucaStudyConfig {
             knob("page_blocks", v.to_string(), c);
         }
         if s.trace_order {
-            let other = match m.timing.order {
-                ReplayOrder::Clock => ReplayOrder::Trace,
-                ReplayOrder::Trace => ReplayOrder::Clock,
-            };
             let mut c = m.clone();
-            c.timing.order = other;
-            let name = match other {
-                ReplayOrder::Clock => "clock",
-                ReplayOrder::Trace => "trace",
-            };
+            c.timing.order = m.timing.order.other();
+            let name = c.timing.order.name();
             knob("order", name.into(), c.clone());
             runs.push((c, OrgKind::Private, Purpose::Sweep("order", name.into())));
         }

@@ -223,6 +223,15 @@ impl NucaReport {
         self.organizations.iter().find(|r| r.organization == kind)
     }
 
+    /// Figure 7: the L2 requests of private caches of `tc_bytes` against
+    /// those of the main size's, in percent change, if that size was
+    /// studied.
+    pub fn capacity_change(&self, tc_bytes: u64) -> Option<f64> {
+        let at = self.capacity.iter().find(|p| p.tc_bytes == tc_bytes)?;
+        let base = self.row(OrgKind::Private)?.result.stats.l2_requests;
+        Some(change(at.l2_requests as f64, base as f64))
+    }
+
     /// The smallest private size whose L2 requests are no more than
     /// `kind`'s at the main size (Figure 7's "effective capacity"), if any
     /// studied size reaches it.

@@ -12,7 +12,7 @@ use gfxcache_nuca::OrgKind;
 
 use super::super::csv::{header, with_figures};
 use super::super::figure_values;
-use super::{capacity_change, NucaSuite, MEAN};
+use super::{NucaSuite, MEAN};
 use crate::report::write_csvs;
 
 /// Writes the CSV files into `dir` and returns their paths.
@@ -85,7 +85,7 @@ fn capacity(r: &NucaSuite) -> Vec<Vec<String>> {
     ])];
     for s in &r.scenes {
         for p in &s.report.capacity {
-            let change = capacity_change(&s.report, p.tc_bytes);
+            let change = s.report.capacity_change(p.tc_bytes);
             rows.push(vec![
                 s.scene.clone(),
                 p.tc_bytes.to_string(),

@@ -11,7 +11,7 @@ use gfxcache_nuca::OrgKind;
 use super::super::html::figures_table;
 use super::super::{against_private, paper_scaling, share, signed};
 use super::plots::about;
-use super::{capacity_change, NucaSuite, MEAN};
+use super::{NucaSuite, MEAN};
 use crate::report::html::{
     cell, esc, figures_section, paper_cell, scene_link, scene_seconds_table, section, strings,
     suite_head, text, Cell, TAIL,
@@ -96,7 +96,7 @@ fn capacity(r: &NucaSuite) -> String {
         row.extend(
             sizes
                 .iter()
-                .map(|&b| cell(capacity_change(&s.report, b).map(signed))),
+                .map(|&b| cell(s.report.capacity_change(b).map(signed))),
         );
         row
     });

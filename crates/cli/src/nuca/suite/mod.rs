@@ -60,19 +60,6 @@ pub fn kind_named(name: &str) -> Option<OrgKind> {
     OrgKind::ALL.into_iter().find(|k| k.name() == name)
 }
 
-/// A scene's private L2 requests at size `tc_bytes` against its private
-/// caches of the main size, in percent: what the mean's `capacity` averages
-/// (`gfxcache_nuca::study::mean`), per scene.
-pub fn capacity_change(r: &NucaReport, tc_bytes: u64) -> Option<f64> {
-    let at = r.capacity.iter().find(|p| p.tc_bytes == tc_bytes)?;
-    let base = r.row(OrgKind::Private)?.result.stats.l2_requests;
-    Some(if base == 0 {
-        0.0
-    } else {
-        (at.l2_requests as f64 / base as f64 - 1.0) * 100.0
-    })
-}
-
 #[cfg(test)]
 pub(crate) mod test_suite {
     //! A suite of two scenes' studies, with the mean the design crate
@@ -147,7 +134,7 @@ mod tests {
     }
 
     /// The mean's capacity is the mean of the scenes' changes as
-    /// [`capacity_change`] computes them.
+    /// `NucaReport::capacity_change` computes them.
     #[test]
     fn capacity_changes_average_to_the_mean() {
         let r = suite();
@@ -156,7 +143,7 @@ mod tests {
             let scenes: Vec<f64> = r
                 .scenes
                 .iter()
-                .map(|s| capacity_change(&s.report, bytes).unwrap())
+                .map(|s| s.report.capacity_change(bytes).unwrap())
                 .collect();
             let expected = scenes.iter().sum::<f64>() / scenes.len() as f64;
             assert!(
