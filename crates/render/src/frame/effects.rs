@@ -16,6 +16,7 @@ use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 use crate::target::{ColorTarget, DepthTarget};
 
 use super::shaders::{encode, world_of, Program};
+use super::draws::Shading;
 use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo, View};
 
 /// Constant slot of an effect's draws (after the bloom, luminance and
@@ -45,11 +46,12 @@ fn overwrite<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     target: ColorId,
     shader: &dyn FragmentShader,
-    program: Program,
+    shading: impl Into<Shading>,
     sink: &mut Counted<'_, S>,
 ) {
+    let shading = shading.into();
     r.pipeline.discard_color(target);
-    let slot = r.fullscreen_slot(slot_of(program));
+    let slot = r.fullscreen_slot(slot_of(shading.program));
     fullscreen(
         &mut r.pipeline,
         &r.gpu,
@@ -57,7 +59,7 @@ fn overwrite<S: RecordSink>(
         None,
         screen_state(),
         shader,
-        program,
+        shading,
         slot,
         sink,
     );
@@ -179,7 +181,7 @@ pub(super) fn ssao<S: RecordSink>(
             *out = [ao, 0.0, 0.0, 1.0];
         }
     };
-    overwrite(r, target, &shader, Program::Ssao, sink);
+    overwrite(r, target, &shader, Program::Ssao.with_taps(taps), sink);
     r.pipeline.replace_depth(depth_id, depth);
     if let (Some(id), Some(t)) = (normal_id, normal) {
         r.pipeline.replace_color(id, t);
@@ -226,7 +228,7 @@ pub(super) fn blur<S: RecordSink>(
         }
         o.color[0] = acc;
     };
-    overwrite(r, target, &shader, Program::Blur, sink);
+    overwrite(r, target, &shader, Program::Blur.with_taps(taps), sink);
     r.pipeline.replace_color(src_id, src);
 }
 
@@ -296,7 +298,7 @@ pub(super) fn depth_of_field<S: RecordSink>(
         }
         o.color[0] = acc.map(|c| c.map(|x| x / (taps + 1) as f32));
     };
-    overwrite(r, target, &shader, Program::DepthOfField, sink);
+    overwrite(r, target, &shader, Program::DepthOfField.with_taps(taps), sink);
     r.pipeline.replace_color(src_id, src);
     r.pipeline.replace_depth(depth_id, depth);
 }
@@ -350,7 +352,7 @@ pub(super) fn motion_blur<S: RecordSink>(
         }
         o.color[0] = acc;
     };
-    overwrite(r, target, &shader, Program::MotionBlur, sink);
+    overwrite(r, target, &shader, Program::MotionBlur.with_taps(taps), sink);
     r.pipeline.replace_color(src_id, src);
     r.pipeline.replace_depth(depth_id, depth);
 }

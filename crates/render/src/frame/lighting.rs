@@ -160,6 +160,7 @@ pub(super) fn run<S: RecordSink>(
         depth: Some(depth),
         shader: &shader,
         attributes: Program::Lighting.attributes(),
+        work: Program::Lighting.work(0),
     }];
     let mut programs = vec![(Program::Lighting, slot)];
     drawn.append(v.vp, &target, depth, &mut draws, &mut programs);

@@ -23,7 +23,7 @@
 
 use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
-pub use super::program::{FragmentWork, Program, TapWork};
+pub use super::program::{FragmentWork, Program, ShaderWork, TapWork};
 use crate::math::{Mat4, Vec3, Vec4};
 use crate::pipeline::Fragments;
 use crate::sampler::{Filter, Sampler, TexView, Wrap};

@@ -64,11 +64,13 @@ mod shader;
 mod stats;
 mod tbr;
 mod tile_pass;
+mod work;
 
 pub use binning::{tcor_attributes, BinnedPass, BinningConfig, BinningMode};
 pub use shader::{FragmentOutput, FragmentShader, Fragments, WritesDepth};
 pub use stats::Stats;
 pub use tbr::{FpAssignment, TbrConfig, TbrStats};
+pub use work::{FragmentWork, ShaderWork, TapWork};
 
 use back_end::{access, StampJob};
 use bands::Rounds;
@@ -118,6 +120,11 @@ pub struct Draw<'a> {
     /// vector: [`tcor_attributes`]): what the Polygon List Builder stores
     /// for each of its triangles. At least 1.
     pub attributes: u32,
+    /// What its fragment shader runs around its texture requests (the
+    /// draw's program's, `frame::Program::work`), for the texture request
+    /// record ([`Pipeline::set_texture_requests`]); [`ShaderWork::NONE`]
+    /// for a draw of no program.
+    pub work: ShaderWork,
 }
 
 /// The software GPU's immediate-mode pipeline and the targets it owns.
