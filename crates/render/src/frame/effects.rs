@@ -15,8 +15,8 @@ use crate::sampler::{Filter, Sampler, TexView, Wrap};
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 use crate::target::{ColorTarget, DepthTarget};
 
-use super::shaders::{encode, world_of, Program};
 use super::draws::Shading;
+use super::shaders::{encode, world_of, Program};
 use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo, View};
 
 /// Constant slot of an effect's draws (after the bloom, luminance and
@@ -152,8 +152,9 @@ pub(super) fn ssao<S: RecordSink>(
         let px = f.pixels();
         let uv = centres(&px, w, h);
         let centre = f.sample_view(TexView::Depth(&depth), &point(), &uv);
-        if let Some(n) = &normal {
-            f.sample_view(TexView::Color(n), &point(), &uv);
+        match &normal {
+            Some(n) => drop(f.sample_view(TexView::Color(n), &point(), &uv)),
+            None => f.skip_request(),
         }
         let mut hidden = [0u32; 4];
         for k in 0..taps {
@@ -298,7 +299,13 @@ pub(super) fn depth_of_field<S: RecordSink>(
         }
         o.color[0] = acc.map(|c| c.map(|x| x / (taps + 1) as f32));
     };
-    overwrite(r, target, &shader, Program::DepthOfField.with_taps(taps), sink);
+    overwrite(
+        r,
+        target,
+        &shader,
+        Program::DepthOfField.with_taps(taps),
+        sink,
+    );
     r.pipeline.replace_color(src_id, src);
     r.pipeline.replace_depth(depth_id, depth);
 }
@@ -352,7 +359,13 @@ pub(super) fn motion_blur<S: RecordSink>(
         }
         o.color[0] = acc;
     };
-    overwrite(r, target, &shader, Program::MotionBlur.with_taps(taps), sink);
+    overwrite(
+        r,
+        target,
+        &shader,
+        Program::MotionBlur.with_taps(taps),
+        sink,
+    );
     r.pipeline.replace_color(src_id, src);
     r.pipeline.replace_depth(depth_id, depth);
 }
