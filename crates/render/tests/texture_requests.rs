@@ -100,8 +100,10 @@ fn quad_of(q: &TexRequest) -> ((u16, u16), u8) {
 fn expected_tex(requests: &[TexReqRecord]) -> Vec<(u64, u16)> {
     let mut out = Vec::new();
     let mut group: Vec<u64> = Vec::new();
-    let mut key: Option<(bool, (u16, u16), u8, u16, u8)> = None;
-    let mut flush = |group: &mut Vec<u64>, fp: u16, out: &mut Vec<(u64, u16)>| {
+    // Fetch or not, quad, position in it, x, index.
+    type Key = (bool, (u16, u16), u8, u16, u8);
+    let mut key: Option<Key> = None;
+    let flush = |group: &mut Vec<u64>, fp: u16, out: &mut Vec<(u64, u16)>| {
         let mut seen: Vec<u64> = Vec::new();
         for a in group.drain(..) {
             let b = a & !63;

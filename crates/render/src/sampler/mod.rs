@@ -630,6 +630,7 @@ impl Sampler {
     /// `out` once for that pixel, in the order first touched, as a
     /// [`Stream::Tex`] read by `unit`; `rec` is told every texel read. The
     /// view's kind and the filter's levels are chosen once for the quad.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn sample_quad(
         &self,
         tex: TexView<'_>,

@@ -8,7 +8,9 @@
 //! tile-based mode, so that the trace carries its Parameter Buffer traffic;
 //! the session renders (on as many threads as `--threads` says, with the
 //! same output for any count); then the picture, the binned passes and the
-//! summary (`output.rs`) are written.
+//! summary (`output.rs`) are written. With `--texture-requests` (tile by
+//! tile only) a [`TexReqWriter`] is the session's texture request sink
+//! (`session::render_with_requests`) and is finished after the trace.
 
 mod output;
 
