@@ -197,6 +197,7 @@ fn main() {
                 depth: Some(ds),
                 shader,
                 attributes: tcor_attributes(vb.attr_count),
+                work: gfxcache_render::pipeline::ShaderWork::NONE,
             },
             &mut sink,
         );

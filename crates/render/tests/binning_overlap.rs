@@ -80,6 +80,7 @@ fn bin(
         depth: Some(ds),
         shader: &flat,
         attributes: ATTRIBUTES,
+        work: gfxcache_render::pipeline::ShaderWork::NONE,
     };
     let mut recs = Vec::new();
     p.begin_pass("main", PassKind::Forward, &mut |r| recs.push(r));

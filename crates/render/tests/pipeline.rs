@@ -100,6 +100,7 @@ fn draw<'a>(
         depth,
         shader,
         attributes: tcor_attributes(g.vb.attr_count),
+        work: gfxcache_render::pipeline::ShaderWork::NONE,
     }
 }
 

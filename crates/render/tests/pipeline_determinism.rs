@@ -106,6 +106,7 @@ fn render() -> Frame {
             depth: Some(ds),
             shader: &textured,
             attributes: tcor_attributes(floor.attr_count),
+            work: gfxcache_render::pipeline::ShaderWork::NONE,
         },
         &mut sink,
     );
@@ -132,6 +133,7 @@ fn render() -> Frame {
             depth: Some(ds),
             shader: &flat,
             attributes: tcor_attributes(wall.attr_count),
+            work: gfxcache_render::pipeline::ShaderWork::NONE,
         },
         &mut sink,
     );
@@ -247,6 +249,7 @@ fn dense(threads: usize) -> (Vec<Record>, Vec<[u8; 4]>, gfxcache_render::Stats) 
                 depth: Some(ds),
                 shader: &shader,
                 attributes: tcor_attributes(vb.attr_count),
+                work: gfxcache_render::pipeline::ShaderWork::NONE,
             },
             &mut sink,
         );
@@ -435,6 +438,7 @@ fn banded(threads: usize, tbr: Option<TbrConfig>) -> Banded {
             depth: Some(ds),
             shader,
             attributes: tcor_attributes(vb.attr_count),
+            work: gfxcache_render::pipeline::ShaderWork::NONE,
         };
         p.draw(&draw, &mut sink);
     }
@@ -459,6 +463,7 @@ fn banded(threads: usize, tbr: Option<TbrConfig>) -> Banded {
             depth: Some(ds),
             shader,
             attributes: tcor_attributes(screen.attr_count),
+            work: gfxcache_render::pipeline::ShaderWork::NONE,
         };
         p.draw(&draw, &mut sink);
     }

@@ -271,6 +271,7 @@ fn frame() -> Vec<Record> {
             depth: Some(ds),
             shader: &shader,
             attributes: tcor_attributes(vb.attr_count),
+            work: gfxcache_render::pipeline::ShaderWork::NONE,
         };
         p.draw(&d, sink);
     }

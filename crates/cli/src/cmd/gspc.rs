@@ -182,6 +182,7 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
     let files = super::render::Files {
         trace: Some(trace.clone()),
         png: Some(dir.join("frame.png")),
+        texture_requests: None,
         binned: None,
     };
     super::render::render_to_files(&super::render::load_scene(scene)?, &request, &files)?;

@@ -277,6 +277,7 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec
     let files = super::render::Files {
         trace: Some(trace.clone()),
         png: Some(dir.join("frame.png")),
+        texture_requests: None,
         binned: Some(binned.clone()),
     };
     let scene = super::render::load_scene(scene)?;

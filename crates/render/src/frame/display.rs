@@ -102,8 +102,9 @@ pub(super) fn tone_map<S: RecordSink>(
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let px = f.pixels();
         let mut c = f.load(TexView::Color(&src), &px);
-        if let Some(b) = &bloom {
-            add_bloom(f, b, &sampler, &px, (w, h), &mut c);
+        match &bloom {
+            Some(b) => add_bloom(f, b, &sampler, &px, (w, h), &mut c),
+            None => f.skip_request(),
         }
         let exposure = match &lum {
             Some(t) => f.load(TexView::Color(t), &[[0, 0]; 4]).map(|l| {

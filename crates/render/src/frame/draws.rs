@@ -122,6 +122,7 @@ pub(crate) fn instance_draws<'a>(
                 depth: pass.depth,
                 shader,
                 attributes: program.attributes(),
+                work: program.work(0),
             }
         })
         .collect();
@@ -205,10 +206,11 @@ pub(crate) fn fullscreen<S: RecordSink>(
     depth: Option<DepthId>,
     state: State,
     shader: &dyn crate::pipeline::FragmentShader,
-    program: Program,
+    shading: impl Into<Shading>,
     slot: u64,
     sink: &mut Counted<'_, S>,
 ) {
+    let Shading { program, taps } = shading.into();
     let draw = Draw {
         indices: &gpu.fullscreen_ib,
         vertices: &gpu.fullscreen_vb,
@@ -218,8 +220,32 @@ pub(crate) fn fullscreen<S: RecordSink>(
         depth,
         shader,
         attributes: program.attributes(),
+        work: program.work(taps),
     };
     FrameRenderer::draw(pipeline, &gpu.heap, &draw, program, slot, sink);
+}
+
+/// A full-screen draw's program and the taps of its pass's loop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shading {
+    pub program: Program,
+    pub taps: u32,
+}
+
+impl From<Program> for Shading {
+    fn from(program: Program) -> Shading {
+        Shading { program, taps: 0 }
+    }
+}
+
+impl Program {
+    /// This program with `taps` taps in its loop.
+    pub(crate) fn with_taps(self, taps: u32) -> Shading {
+        Shading {
+            program: self,
+            taps,
+        }
+    }
 }
 
 /// The state of full-screen passes: no depth test, no culling.

@@ -15,6 +15,7 @@ use crate::sampler::{Filter, Sampler, TexView, Wrap};
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 use crate::target::{ColorTarget, DepthTarget};
 
+use super::draws::Shading;
 use super::shaders::{encode, world_of, Program};
 use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo, View};
 
@@ -45,11 +46,12 @@ fn overwrite<S: RecordSink>(
     r: &mut FrameRenderer<'_>,
     target: ColorId,
     shader: &dyn FragmentShader,
-    program: Program,
+    shading: impl Into<Shading>,
     sink: &mut Counted<'_, S>,
 ) {
+    let shading = shading.into();
     r.pipeline.discard_color(target);
-    let slot = r.fullscreen_slot(slot_of(program));
+    let slot = r.fullscreen_slot(slot_of(shading.program));
     fullscreen(
         &mut r.pipeline,
         &r.gpu,
@@ -57,7 +59,7 @@ fn overwrite<S: RecordSink>(
         None,
         screen_state(),
         shader,
-        program,
+        shading,
         slot,
         sink,
     );
@@ -150,8 +152,9 @@ pub(super) fn ssao<S: RecordSink>(
         let px = f.pixels();
         let uv = centres(&px, w, h);
         let centre = f.sample_view(TexView::Depth(&depth), &point(), &uv);
-        if let Some(n) = &normal {
-            f.sample_view(TexView::Color(n), &point(), &uv);
+        match &normal {
+            Some(n) => drop(f.sample_view(TexView::Color(n), &point(), &uv)),
+            None => f.skip_request(),
         }
         let mut hidden = [0u32; 4];
         for k in 0..taps {
@@ -179,7 +182,7 @@ pub(super) fn ssao<S: RecordSink>(
             *out = [ao, 0.0, 0.0, 1.0];
         }
     };
-    overwrite(r, target, &shader, Program::Ssao, sink);
+    overwrite(r, target, &shader, Program::Ssao.with_taps(taps), sink);
     r.pipeline.replace_depth(depth_id, depth);
     if let (Some(id), Some(t)) = (normal_id, normal) {
         r.pipeline.replace_color(id, t);
@@ -226,7 +229,7 @@ pub(super) fn blur<S: RecordSink>(
         }
         o.color[0] = acc;
     };
-    overwrite(r, target, &shader, Program::Blur, sink);
+    overwrite(r, target, &shader, Program::Blur.with_taps(taps), sink);
     r.pipeline.replace_color(src_id, src);
 }
 
@@ -296,7 +299,13 @@ pub(super) fn depth_of_field<S: RecordSink>(
         }
         o.color[0] = acc.map(|c| c.map(|x| x / (taps + 1) as f32));
     };
-    overwrite(r, target, &shader, Program::DepthOfField, sink);
+    overwrite(
+        r,
+        target,
+        &shader,
+        Program::DepthOfField.with_taps(taps),
+        sink,
+    );
     r.pipeline.replace_color(src_id, src);
     r.pipeline.replace_depth(depth_id, depth);
 }
@@ -350,7 +359,13 @@ pub(super) fn motion_blur<S: RecordSink>(
         }
         o.color[0] = acc;
     };
-    overwrite(r, target, &shader, Program::MotionBlur, sink);
+    overwrite(
+        r,
+        target,
+        &shader,
+        Program::MotionBlur.with_taps(taps),
+        sink,
+    );
     r.pipeline.replace_color(src_id, src);
     r.pipeline.replace_depth(depth_id, depth);
 }

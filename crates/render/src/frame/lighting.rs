@@ -49,7 +49,10 @@ impl FragmentShader for Lighting<'_> {
         let n = frag.load(TexView::Color(self.normal), &px);
         let e = match self.emissive {
             Some(t) => frag.load(TexView::Color(t), &px),
-            None => [[0.0; 4]; 4],
+            None => {
+                frag.skip_request();
+                [[0.0; 4]; 4]
+            }
         };
         let d = frag.load(TexView::Depth(self.depth), &px);
         let ao = match self.ao {
@@ -58,7 +61,10 @@ impl FragmentShader for Lighting<'_> {
                 let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
                 frag.sample_view(TexView::Color(t), &s, &uv).map(|c| c[0])
             }
-            None => [1.0; 4],
+            None => {
+                frag.skip_request();
+                [1.0; 4]
+            }
         };
         let world: [Vec3; 4] = std::array::from_fn(|i| {
             world_of(
@@ -160,6 +166,7 @@ pub(super) fn run<S: RecordSink>(
         depth: Some(depth),
         shader: &shader,
         attributes: Program::Lighting.attributes(),
+        work: Program::Lighting.work(0),
     }];
     let mut programs = vec![(Program::Lighting, slot)];
     drawn.append(v.vp, &target, depth, &mut draws, &mut programs);

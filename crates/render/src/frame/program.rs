@@ -3,6 +3,7 @@
 //! fragment shader (ALU instructions around its texture requests).
 
 use crate::pipeline::tcor_attributes;
+pub use crate::pipeline::{FragmentWork, ShaderWork, TapWork};
 
 /// The frame's shader programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +133,17 @@ impl Program {
         tcor_attributes(self.varyings())
     }
 
+    /// What every fragment of a draw of this program runs around its
+    /// texture requests, with `taps` taps in its loop (ignored without
+    /// one): what [`Draw::work`](crate::pipeline::Draw::work) of the draw
+    /// is.
+    pub const fn work(self, taps: u32) -> ShaderWork {
+        ShaderWork {
+            fragment: self.fragment_work(),
+            taps,
+        }
+    }
+
     /// Whether draws of this program read the frame's light constants.
     pub const fn reads_lights(self) -> bool {
         matches!(self, Program::ForwardLights)
@@ -169,66 +181,6 @@ impl Program {
         ]
         .into_iter()
         .flatten()
-    }
-}
-
-/// ALU work of a fragment shader around its texture requests, per
-/// fragment (pixel), from [`Program::fragment_work`].
-///
-/// A fragment makes the leading requests in order, then (programs with a
-/// tap loop) one request per tap of its pass; `segments` lists the ALU
-/// instructions before each request and, last, after the last one. Where a
-/// fragment skips an optional request (an untextured material, a material
-/// that does not reflect), the work before it still runs and counts
-/// toward the next request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FragmentWork {
-    /// ALU instructions before each leading request, in request order.
-    pub lead: &'static [u32],
-    /// After the leading requests, before the first tap's own work (only
-    /// with a tap loop; without one this is part of `tail`).
-    pub between: u32,
-    /// The tap loop: one request per tap of the pass (the `taps` of its
-    /// [`crate::graph::Op`]).
-    pub taps: Option<TapWork>,
-    /// ALU instructions after the last request.
-    pub tail: u32,
-}
-
-/// The ALU work of one tap of a loop: before its request (its
-/// coordinates) and after it (what the loop does with the texel).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TapWork {
-    pub before: u32,
-    pub after: u32,
-}
-
-impl FragmentWork {
-    /// Texture requests a fragment makes on the program's full path, with
-    /// `taps` taps (ignored without a loop).
-    pub fn requests(&self, taps: u32) -> u32 {
-        self.lead.len() as u32 + self.taps.map_or(0, |_| taps)
-    }
-
-    /// ALU instructions before each request, then after the last
-    /// (`requests(taps) + 1` numbers).
-    pub fn segments(&self, taps: u32) -> Vec<u32> {
-        let mut s: Vec<u32> = self.lead.to_vec();
-        let mut carry = 0;
-        if let Some(t) = self.taps {
-            carry = self.between;
-            for _ in 0..taps {
-                s.push(carry + t.before);
-                carry = t.after;
-            }
-        }
-        s.push(carry + self.tail);
-        s
-    }
-
-    /// ALU instructions of a fragment on the full path, with `taps` taps.
-    pub fn instructions(&self, taps: u32) -> u32 {
-        self.segments(taps).iter().sum()
     }
 }
 
@@ -442,6 +394,17 @@ mod tests {
             }
             // Only the shadow pass's depth-only program does no work.
             assert_eq!(w.instructions(4) == 0, p == Program::ShadowDepth, "{p:?}");
+            // A draw's segments are the table's, one by one, and none after.
+            for taps in [0, 3] {
+                let d = p.work(taps);
+                let s = w.segments(taps);
+                for (k, &want) in s.iter().enumerate() {
+                    assert_eq!(d.segment(k as u32), want, "{p:?} segment {k}");
+                }
+                assert_eq!(d.segment(s.len() as u32), 0, "{p:?}");
+                assert_eq!(d.segments(), s.len() as u32, "{p:?}");
+                assert_eq!(d.instructions(), w.instructions(taps), "{p:?}");
+            }
         }
     }
 }

@@ -23,7 +23,7 @@
 
 use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
-pub use super::program::{FragmentWork, Program, TapWork};
+pub use super::program::{FragmentWork, Program, ShaderWork, TapWork};
 use crate::math::{Mat4, Vec3, Vec4};
 use crate::pipeline::Fragments;
 use crate::sampler::{Filter, Sampler, TexView, Wrap};
@@ -211,6 +211,7 @@ pub fn shadow_factor(
 ) -> [f32; 4] {
     let mut lit = [1.0; 4];
     let live = frag.mask;
+    let mut sampled = 0u8;
     for (k, s) in shadows.iter().enumerate() {
         let mut uv = [[0.0f32; 2]; 4];
         let mut z = [0.0f32; 4];
@@ -236,6 +237,7 @@ pub fn shadow_factor(
             frag.mask = mine;
             let stored = frag.sample_view(TexView::Depth(s.map), &sampler, &uv);
             frag.mask = rest;
+            sampled |= mine;
             for i in 0..4 {
                 if inside & (1 << i) != 0 && z[i] - s.bias() > stored[i][0] {
                     lit[i] = 0.0;
@@ -247,6 +249,11 @@ pub fn shadow_factor(
         if last || frag.mask == 0 {
             break;
         }
+    }
+    // The pixels no cascade holds make no shadow request.
+    frag.mask = live & !sampled;
+    if frag.mask != 0 {
+        frag.skip_request();
     }
     frag.mask = live;
     lit
@@ -391,6 +398,29 @@ impl<'a> MaterialShader<'a> {
     }
 }
 
+/// The optional requests of a material shader's program (its
+/// `Program::fragment_work` rows) past the albedo, which every one has:
+/// those it skips where it makes none.
+struct OptionalRequests {
+    reflection: bool,
+    scene_depth: bool,
+}
+
+impl MaterialShader<'_> {
+    /// What its program's table row lists: the G-buffer, forward and
+    /// transparent programs sample the reflection; the transparent and
+    /// particle programs load the scene depth.
+    fn requests(&self) -> OptionalRequests {
+        let transparent = self.mode == Mode::Transparent;
+        let particle = transparent && self.material.particle;
+        OptionalRequests {
+            reflection: matches!(self.mode, Mode::GBuffer | Mode::Forward)
+                || (transparent && !particle),
+            scene_depth: transparent,
+        }
+    }
+}
+
 impl crate::pipeline::FragmentShader for MaterialShader<'_> {
     fn discards(&self) -> bool {
         self.material.alpha == crate::scene::AlphaMode::Mask || self.mirror.is_some()
@@ -399,6 +429,9 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut crate::pipeline::FragmentOutput) {
         let m = self.material;
         let mut base = [m.base_color; 4];
+        if self.texture.is_none() {
+            frag.skip_request();
+        }
         if let Some(t) = self.texture {
             let uv = frag.uv(3);
             let s = frag.sample(t, self.sampler, &uv);
@@ -445,7 +478,12 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
                 let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
                 Some(frag.sample_view(TexView::Color(r), &s, &uv))
             }
-            _ => None,
+            _ => {
+                if self.requests().reflection {
+                    frag.skip_request();
+                }
+                None
+            }
         };
         let albedo = |i: usize| {
             let k = if refl.is_some() {
@@ -497,7 +535,12 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
         }
         let fade = match &self.soft {
             Some(s) => s.fade(frag),
-            None => [1.0; 4],
+            None => {
+                if self.requests().scene_depth {
+                    frag.skip_request();
+                }
+                [1.0; 4]
+            }
         };
         let behind = self.refraction.map(|t| {
             let uv: [[f32; 2]; 4] = std::array::from_fn(|i| {

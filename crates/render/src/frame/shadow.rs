@@ -94,6 +94,7 @@ pub(super) fn run<S: RecordSink>(
                 depth: Some(depth),
                 shader,
                 attributes: program.attributes(),
+                work: program.work(0),
             }
         })
         .collect();

@@ -224,6 +224,7 @@ impl Hud {
             depth,
             shader,
             attributes: Program::Ui.attributes(),
+            work: Program::Ui.work(0),
         }
     }
 }

@@ -12,6 +12,7 @@
 //! out, and sends the records in triangle and stamp order either way.
 
 use gfxcache_trace::binned::is_tile_buffer;
+use gfxcache_trace::texreq::TexReqRecord;
 use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
 use crate::buffers::MAX_ATTRS;
@@ -23,8 +24,10 @@ use crate::target::{ColorTarget, DepthTarget};
 use super::bands::{Rounds, TargetRows, BAND_ROWS, PARALLEL_QUADS, ROUND_QUADS};
 use super::front_end::FrontBatch;
 use super::hsr::Hsr;
+use super::requests::QuadRequests;
 use super::{
-    unit_of, ColorId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, Stats, STAMP,
+    unit_of, ColorId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, ShaderWork, Stats,
+    STAMP,
 };
 
 /// Most quads of one triangle in one stamp (a clipped triangle's fan can
@@ -91,6 +94,8 @@ pub(super) struct StampSetup<'d> {
     /// Per colour slot: the target's surface and stream.
     colors: [Option<(Surface, Stream)>; MAX_TARGETS],
     depth: Option<DepthBlocks>,
+    /// With a texture request record: the draw's fragment work.
+    work: Option<ShaderWork>,
 }
 
 impl<'d> StampSetup<'d> {
@@ -99,6 +104,7 @@ impl<'d> StampSetup<'d> {
         colors: &[ColorTarget],
         depths: &[DepthTarget],
         on_chip: bool,
+        record: bool,
     ) -> StampSetup<'d> {
         let st = draw.state;
         let late = draw.shader.writes_depth() || draw.shader.discards();
@@ -128,6 +134,7 @@ impl<'d> StampSetup<'d> {
                     hiz: t.hiz.surface.clone(),
                 }
             }),
+            work: record.then_some(draw.work),
         }
     }
 
@@ -172,6 +179,9 @@ pub(super) struct Scratch {
     pub(super) quads_per_fp: Vec<u64>,
     pub(super) hsr_hidden: u64,
     pub(super) hsr: Option<Hsr>,
+    /// The texture request record of the stamps run since it was last
+    /// emptied (with [`StampSetup::work`]).
+    pub(super) requests: Vec<TexReqRecord>,
 }
 
 /// The back end for the quads of one triangle inside one 4x4 stamp, on
@@ -190,6 +200,7 @@ pub(super) fn stamp(
         masks,
         outputs,
         stats,
+        requests,
         ..
     } = scr;
     masks.clear();
@@ -230,8 +241,12 @@ pub(super) fn stamp(
                 unit,
                 tex: out,
                 texels: &mut stats.texels,
+                requests: s.work.map(|w| QuadRequests::new(requests, w, unit, q)),
             };
             s.shader.shade(&mut frag, &mut o);
+            if let Some(r) = frag.requests {
+                r.end(m);
+            }
         }
         outputs.push(o);
     }
@@ -445,7 +460,7 @@ impl Pipeline {
         self.stamp_jobs(draw, batch, &mut jobs);
         let run = BatchRun {
             draw,
-            setup: StampSetup::new(draw, &self.colors, &self.depths, false),
+            setup: StampSetup::new(draw, &self.colors, &self.depths, false, false),
             height,
             batch,
         };

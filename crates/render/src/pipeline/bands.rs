@@ -25,6 +25,7 @@
 
 use rayon::prelude::*;
 
+use gfxcache_trace::texreq::TexReqRecord;
 use gfxcache_trace::Access;
 
 use crate::state::MAX_TARGETS;
@@ -86,8 +87,10 @@ impl<'a> TargetRows<'a> {
 pub(super) struct Group {
     /// The round's jobs this group runs, in order.
     jobs: Vec<u32>,
-    /// Where each job's accesses end in `accesses`.
+    /// Where each job's accesses end in `accesses`, and its texture
+    /// requests in the scratch's.
     ends: Vec<u32>,
+    request_ends: Vec<u32>,
     accesses: Vec<Access>,
     pub(super) scratch: Scratch,
 }
@@ -176,9 +179,12 @@ impl Rounds {
                 .for_each(|(g, mut rows)| {
                     g.accesses.clear();
                     g.ends.clear();
+                    g.request_ends.clear();
+                    g.scratch.requests.clear();
                     for &j in &g.jobs {
                         work(j as usize, &mut rows, &mut g.accesses, &mut g.scratch);
                         g.ends.push(g.accesses.len() as u32);
+                        g.request_ends.push(g.scratch.requests.len() as u32);
                     }
                 })
         });
@@ -190,5 +196,17 @@ impl Rounds {
         let g = &self.groups[g as usize];
         let start = if k == 0 { 0 } else { g.ends[k as usize - 1] };
         &g.accesses[start as usize..g.ends[k as usize] as usize]
+    }
+
+    /// The texture requests job `j` of the last round run recorded.
+    pub(super) fn requests(&self, j: usize) -> &[TexReqRecord] {
+        let (g, k) = self.place[j];
+        let g = &self.groups[g as usize];
+        let start = if k == 0 {
+            0
+        } else {
+            g.request_ends[k as usize - 1]
+        };
+        &g.scratch.requests[start as usize..g.request_ends[k as usize] as usize]
     }
 }

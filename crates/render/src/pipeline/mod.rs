@@ -60,15 +60,18 @@ mod binning;
 mod clears;
 mod front_end;
 mod hsr;
+mod requests;
 mod shader;
 mod stats;
 mod tbr;
 mod tile_pass;
+mod work;
 
 pub use binning::{tcor_attributes, BinnedPass, BinningConfig, BinningMode};
 pub use shader::{FragmentOutput, FragmentShader, Fragments, WritesDepth};
 pub use stats::Stats;
 pub use tbr::{FpAssignment, TbrConfig, TbrStats};
+pub use work::{FragmentWork, ShaderWork, TapWork};
 
 use back_end::{access, StampJob};
 use bands::Rounds;
@@ -78,6 +81,7 @@ use front_end::FrontBatch;
 use tbr::{LoadOp, TileBins};
 
 use gfxcache_trace::binned::BinnedFrame;
+use gfxcache_trace::texreq::{TexReqRecord, TexReqSink};
 use gfxcache_trace::{Access, Marker, PassKind, Record, RecordSink};
 
 use crate::buffers::{IndexBuffer, VertexBuffer, VertexCache};
@@ -118,6 +122,11 @@ pub struct Draw<'a> {
     /// vector: [`tcor_attributes`]): what the Polygon List Builder stores
     /// for each of its triangles. At least 1.
     pub attributes: u32,
+    /// What its fragment shader runs around its texture requests (the
+    /// draw's program's, `frame::Program::work`), for the texture request
+    /// record ([`Pipeline::set_texture_requests`]); [`ShaderWork::NONE`]
+    /// for a draw of no program.
+    pub work: ShaderWork,
 }
 
 /// The software GPU's immediate-mode pipeline and the targets it owns.
@@ -161,6 +170,11 @@ pub struct Pipeline {
     color_load: Vec<LoadOp>,
     depth_load: Vec<LoadOp>,
     depth_store: Vec<bool>,
+    /// The texture request record's sink (see
+    /// [`Pipeline::set_texture_requests`]) and the passes begun in this
+    /// frame.
+    requests: Option<Box<dyn TexReqSink>>,
+    passes_in_frame: u32,
 }
 
 impl Pipeline {
@@ -222,6 +236,34 @@ impl Pipeline {
         Pipeline::default()
     }
 
+    /// Tile-based mode: record every texture request the fragment shaders
+    /// make to `sink` (`Some`), or none (`None`, the default), as a
+    /// `.gtq` file holds them ([`gfxcache_trace::texreq`]): per shaded
+    /// quad, each request of each pixel with its fragment processor,
+    /// taps and the draw's shader work since the pixel's previous
+    /// request ([`Draw::work`]), then each pixel's `FragmentEnd`
+    /// (`requests.rs`); `PassBegin` (the pass's index in the frame) at
+    /// each [`Pipeline::begin_pass`], `TileBegin`/`TileEnd` around each
+    /// tile's quads, `FrameEnd`. The records follow the stamps' order, so
+    /// they do not depend on the thread count; the records and pixels of
+    /// the trace do not change. Immediate-mode draws record no requests.
+    pub fn set_texture_requests(&mut self, sink: Option<Box<dyn TexReqSink>>) {
+        self.requests = sink;
+    }
+
+    /// The sink of [`Pipeline::set_texture_requests`], taken back (to be
+    /// finished).
+    pub fn take_texture_requests(&mut self) -> Option<Box<dyn TexReqSink>> {
+        self.requests.take()
+    }
+
+    /// One marker of the texture request record, if one is kept.
+    fn request_marker(&mut self, r: TexReqRecord) {
+        if let Some(q) = &mut self.requests {
+            q.records(&[r]);
+        }
+    }
+
     pub fn add_color(&mut self, t: ColorTarget) -> ColorId {
         self.colors.push(t);
         self.color_load.push(LoadOp::Load);
@@ -273,11 +315,13 @@ impl Pipeline {
 
     pub fn begin_frame(&mut self, frame: u32, sink: &mut impl RecordSink) {
         self.frame_number = frame;
+        self.passes_in_frame = 0;
         sink.record(Record::Marker(Marker::FrameBegin { frame }));
     }
 
     pub fn end_frame(&mut self, frame: u32, sink: &mut impl RecordSink) {
         assert!(!self.pass_open, "frame ended inside a pass");
+        self.request_marker(TexReqRecord::FrameEnd { frame });
         sink.record(Record::Marker(Marker::FrameEnd { frame }));
     }
 
@@ -287,6 +331,9 @@ impl Pipeline {
         self.pass_open = true;
         self.pass_name.clear();
         self.pass_name.push_str(name);
+        let pass = self.passes_in_frame;
+        self.passes_in_frame += 1;
+        self.request_marker(TexReqRecord::PassBegin { pass });
         sink.record(Record::Marker(Marker::PassBegin {
             name: name.to_string(),
             kind,

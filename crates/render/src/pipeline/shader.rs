@@ -7,10 +7,12 @@ use gfxcache_trace::{Access, Op, Stream};
 
 use crate::buffers::MAX_ATTRS;
 use crate::raster::Quad;
-use crate::sampler::{Derivs, Sampler, TexView};
+use crate::sampler::{Derivs, NoTaps, Sampler, TexView};
 use crate::state::MAX_TARGETS;
 use crate::surface::BLOCK_BYTES;
 use crate::texture::Texture;
+
+use super::requests::{QuadRequests, SampleTaps};
 
 /// What the fragment shader sees of one quad.
 pub struct Fragments<'a> {
@@ -22,6 +24,8 @@ pub struct Fragments<'a> {
     pub unit: u16,
     pub(super) tex: &'a mut Vec<Access>,
     pub(super) texels: &'a mut u64,
+    /// The quad's texture request record, when one is kept.
+    pub(super) requests: Option<QuadRequests<'a>>,
 }
 
 impl Fragments<'_> {
@@ -51,9 +55,27 @@ impl Fragments<'_> {
     ) -> [[f32; 4]; 4] {
         // One LOD for the quad: its pixels share their derivatives.
         let lod = sampler.quad_lod(tex, &Derivs::from_quad(uv));
-        let (out, texels) = sampler.sample_quad(tex, &lod, uv, self.mask, self.unit, self.tex);
+        let (mask, unit) = (self.mask, self.unit);
+        let (out, texels) = match &mut self.requests {
+            None => sampler.sample_quad(tex, &lod, uv, mask, unit, self.tex, &mut NoTaps),
+            Some(r) => {
+                let mut taps = SampleTaps::new(r, tex, sampler.filter, lod.probes);
+                sampler.sample_quad(tex, &lod, uv, mask, unit, self.tex, &mut taps)
+            }
+        };
         *self.texels += texels;
         out
+    }
+
+    /// The live pixels skip the shader's next texture request (an
+    /// optional one: no texture, no reflection, no cascade holding the
+    /// pixel): with a texture request record, the work before it counts
+    /// toward the request after it (see `requests.rs`). Without one, or
+    /// when no request follows, it changes nothing.
+    pub fn skip_request(&mut self) {
+        if let Some(r) = &mut self.requests {
+            r.skip(self.mask);
+        }
     }
 
     /// Fetch texel `(x, y)` of level 0 of `tex` for every live pixel (no
@@ -70,7 +92,11 @@ impl Fragments<'_> {
                 let (x, y) = (xy[i][0].min(w - 1), xy[i][1].min(h - 1));
                 *o = tex.fetch(0, x, y);
                 *self.texels += 1;
-                let b = tex.texel_addr(0, x, y) & !(BLOCK_BYTES - 1);
+                let a = tex.texel_addr(0, x, y);
+                if let Some(r) = &mut self.requests {
+                    r.fetch(i, a, tex.texel_bytes());
+                }
+                let b = a & !(BLOCK_BYTES - 1);
                 if !blocks[..n].contains(&b) {
                     blocks[n] = b;
                     n += 1;

@@ -40,6 +40,7 @@
 //! the tile's blocks; otherwise a block straddling two tiles moves with
 //! the tile holding its origin, so every block still moves once per pass.
 
+use gfxcache_trace::texreq::TexReqRecord;
 use gfxcache_trace::{Access, Marker, Op, Record, RecordSink, Stream};
 
 use crate::raster::Quad;
@@ -141,9 +142,10 @@ impl Pipeline {
         }
         self.tbr_stats.render_passes += 1;
         let eligible: Vec<bool> = draws.iter().map(hsr::eligible).collect();
+        let record = self.requests.is_some();
         let setups: Vec<StampSetup> = draws
             .iter()
-            .map(|d| StampSetup::new(d, &self.colors, &self.depths, true))
+            .map(|d| StampSetup::new(d, &self.colors, &self.depths, true, record))
             .collect();
         let pass = RenderPass {
             draws,
@@ -238,6 +240,9 @@ impl Pipeline {
                     let rect = grid.rect(tile);
                     self.open_tile(pass, tile, rect, sink);
                     sink.accesses(self.rounds.accesses(j));
+                    if let Some(q) = &mut self.requests {
+                        q.records(self.rounds.requests(j));
+                    }
                     self.close_tile(pass, tile, rect, sink);
                 }
             }
@@ -260,8 +265,12 @@ impl Pipeline {
                         &cuts,
                     );
                     let t = (first_tile + j, tile);
+                    scr.requests.clear();
                     raster_tile(pass, t, rect, &mut px[0], &mut scr, &mut out);
                     sink.accesses(&out);
+                    if let Some(q) = &mut self.requests {
+                        q.records(&scr.requests);
+                    }
                     self.close_tile(pass, tile, rect, sink);
                 }
                 self.rounds.groups[0].scratch = scr;
@@ -279,6 +288,7 @@ impl Pipeline {
         sink: &mut impl RecordSink,
     ) {
         self.tbr_stats.tiles += 1;
+        self.request_marker(TexReqRecord::TileBegin { tile });
         sink.record(Record::Marker(Marker::TileBegin { tile }));
         self.transfer_tile(
             &pass.draws[0],
@@ -306,6 +316,7 @@ impl Pipeline {
             Op::Write,
             sink,
         );
+        self.request_marker(TexReqRecord::TileEnd { tile });
         sink.record(Record::Marker(Marker::TileEnd { tile }));
     }
 

@@ -117,6 +117,16 @@ impl TexView<'_> {
         }
     }
 
+    /// Bytes of one texel (of one BC block for block-compressed
+    /// textures).
+    pub fn texel_bytes(&self) -> u32 {
+        match self {
+            TexView::Texture(t) => t.format.block_bytes(),
+            TexView::Color(c) => c.surface.format.bytes(),
+            TexView::Depth(d) => d.surface.format.bytes(),
+        }
+    }
+
     /// Address of the first byte of texel `(x, y)` of `level` (its element
     /// for block-compressed textures).
     #[inline]
@@ -129,11 +139,35 @@ impl TexView<'_> {
     }
 }
 
+/// What [`Sampler::sample_quad`] tells of each texel it reads, in tap
+/// order, pixel by pixel: the texture request record's taps
+/// (`pipeline::Fragments`). [`NoTaps`] (`ON` false) compiles the calls
+/// away, so the ordinary path does not change.
+pub(crate) trait TapRecorder {
+    const ON: bool;
+    /// The next texel the pixel being sampled reads.
+    fn tap(&mut self, level: u32, x: u32, y: u32);
+    /// Pixel `pixel` (of the quad) has read all its texels.
+    fn pixel_done(&mut self, pixel: usize);
+}
+
+/// No taps recorded.
+pub(crate) struct NoTaps;
+
+impl TapRecorder for NoTaps {
+    const ON: bool = false;
+    #[inline(always)]
+    fn tap(&mut self, _: u32, _: u32, _: u32) {}
+    #[inline(always)]
+    fn pixel_done(&mut self, _: usize) {}
+}
+
 /// Most probes of an anisotropic sample.
 pub const MAX_ANISO: u32 = 16;
 /// Fractional bits of the LOD and of texel positions.
 pub const FRAC_BITS: u32 = 8;
-const MAX_TAPS: usize = MAX_ANISO as usize * 8;
+/// Most texels one sample reads: every probe trilinear.
+pub(crate) const MAX_TAPS: usize = MAX_ANISO as usize * 8;
 
 /// Minification/magnification filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -594,8 +628,9 @@ impl Sampler {
     /// derivatives), for the pixels in `mask` (the others get zero), and
     /// the texels read. Each distinct block a pixel reads is appended to
     /// `out` once for that pixel, in the order first touched, as a
-    /// [`Stream::Tex`] read by `unit`. The view's kind and the filter's
-    /// levels are chosen once for the quad.
+    /// [`Stream::Tex`] read by `unit`; `rec` is told every texel read. The
+    /// view's kind and the filter's levels are chosen once for the quad.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn sample_quad(
         &self,
         tex: TexView<'_>,
@@ -604,31 +639,33 @@ impl Sampler {
         mask: u8,
         unit: u16,
         out: &mut Vec<Access>,
+        rec: &mut impl TapRecorder,
     ) -> ([[f32; 4]; 4], u64) {
         match tex {
             TexView::Texture(t) => {
                 let levels = self.levels(|l| TextureLevel::new(t, l), t.level_count(), lod);
-                self.quad(&levels, lod, uv, mask, unit, out)
+                self.quad(&levels, lod, uv, mask, unit, out, rec)
             }
             TexView::Color(c) => match c.pixels() {
                 ColorPixels::Rgba8(p) => {
                     let levels = self.levels(|_| TargetLevel::color(c, p), 1, lod);
-                    self.quad(&levels, lod, uv, mask, unit, out)
+                    self.quad(&levels, lod, uv, mask, unit, out, rec)
                 }
                 ColorPixels::Rgba16F(p) => {
                     let levels = self.levels(|_| TargetLevel::color(c, p), 1, lod);
-                    self.quad(&levels, lod, uv, mask, unit, out)
+                    self.quad(&levels, lod, uv, mask, unit, out, rec)
                 }
             },
             TexView::Depth(d) => {
                 let levels = self.levels(|_| TargetLevel::depth(d), 1, lod);
-                self.quad(&levels, lod, uv, mask, unit, out)
+                self.quad(&levels, lod, uv, mask, unit, out, rec)
             }
         }
     }
 
     /// [`Sampler::sample_quad`] on the levels chosen.
-    fn quad<L: LevelTexels>(
+    #[allow(clippy::too_many_arguments)]
+    fn quad<L: LevelTexels, R: TapRecorder>(
         &self,
         levels: &Levels<L>,
         lod: &Lod,
@@ -636,6 +673,7 @@ impl Sampler {
         mask: u8,
         unit: u16,
         out: &mut Vec<Access>,
+        rec: &mut R,
     ) -> ([[f32; 4]; 4], u64) {
         let mut colors = [[0.0f32; 4]; 4];
         let mut texels = 0u64;
@@ -651,6 +689,9 @@ impl Sampler {
             let mut recent = [u64::MAX; 2];
             self.taps(levels, lod, uv[i][0], uv[i][1], |t, texel| {
                 texels += 1;
+                if R::ON {
+                    rec.tap(t.level, t.x, t.y);
+                }
                 accumulate(color, t.weight, texel);
                 let last = &mut recent[(t.level & 1) as usize];
                 if *last != t.block {
@@ -660,6 +701,9 @@ impl Sampler {
                     *last = t.block;
                 }
             });
+            if R::ON {
+                rec.pixel_done(i);
+            }
         }
         (colors, texels)
     }

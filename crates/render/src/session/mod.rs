@@ -52,6 +52,7 @@ mod threads;
 use serde::{Deserialize, Serialize};
 
 use gfxcache_trace::binned::BinnedPass;
+use gfxcache_trace::texreq::TexReqSink;
 use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
 
 use crate::frame::{FrameConfig, FrameError, FrameRenderer};
@@ -255,6 +256,9 @@ pub struct Rendered<T, S> {
     pub binned: Vec<BinnedPass>,
     pub stage: T,
     pub sink: S,
+    /// With [`render_with_requests`]: the texture request sink, to be
+    /// finished.
+    pub texture_requests: Option<Box<dyn TexReqSink>>,
 }
 
 /// Renders `request.frames` frames of `scene` to `sink` through `stage`
@@ -269,9 +273,34 @@ pub fn render<T: RecordStage, S: RecordSink>(
     sink: S,
     progress: impl FnMut(u32),
 ) -> Result<Rendered<T, S>, FrameError> {
+    render_with_requests(scene, request, stage, sink, None, progress)
+}
+
+/// [`render`], and with `requests` (tile-based mode only: an error in
+/// immediate mode, before any frame) every texture request of the frames
+/// to it as a `.gtq` file holds them
+/// ([`Pipeline::set_texture_requests`](crate::pipeline::Pipeline::set_texture_requests)),
+/// on the renderer's thread; it comes back in
+/// [`Rendered::texture_requests`], to be finished. The records the sink
+/// gets do not change.
+pub fn render_with_requests<T: RecordStage, S: RecordSink>(
+    scene: &Scene,
+    request: &RenderRequest,
+    stage: T,
+    sink: S,
+    requests: Option<Box<dyn TexReqSink>>,
+    progress: impl FnMut(u32),
+) -> Result<Rendered<T, S>, FrameError> {
     let start = std::time::Instant::now();
     request.check()?;
+    if requests.is_some() && request.mode.tbr().is_none() {
+        return Err(FrameError::Config(
+            "texture requests are recorded tile by tile only (mode tbr), not in immediate mode"
+                .into(),
+        ));
+    }
     let mut renderer = FrameRenderer::new(scene, request.frame_config(scene))?;
+    renderer.pipeline.set_texture_requests(requests);
     let consumer = Consumer::new(request, stage, sink);
     let (frames, consumer, binned) = if request.threads >= 2 {
         threads::render_beside(&mut renderer, request, consumer, progress)
@@ -279,6 +308,7 @@ pub fn render<T: RecordStage, S: RecordSink>(
         threads::render_inline(&mut renderer, request, consumer, progress)
     };
     let (consumed, stage, sink) = consumer.finish();
+    let texture_requests = renderer.pipeline.take_texture_requests();
     let picture = renderer.picture_rgba()?;
     let mut summary = summary::summarize(scene, request, &renderer, &frames, &consumed);
     summary.seconds = start.elapsed().as_secs_f64();
@@ -288,6 +318,7 @@ pub fn render<T: RecordStage, S: RecordSink>(
         binned,
         stage,
         sink,
+        texture_requests,
     })
 }
 

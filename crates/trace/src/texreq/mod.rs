@@ -4,11 +4,12 @@
 //! requests so that the time between them comes from the frame.
 //!
 //! Per texture request: the fragment processor, the pixel, the request's
-//! index within its fragment, the filter as the sampler applied it, the
-//! texel size and the 1-8 texel byte addresses in tap order (not
-//! de-duplicated), and the ALU instructions the fragment ran since its
-//! previous request (or its start). Per fragment, the instructions after
-//! its last request ([`TexReqRecord::FragmentEnd`]). Markers: `PassBegin`,
+//! index within its fragment, the filter as the sampler applied it (or a
+//! texel fetch, which filters nothing), the texel size and the 1-8 texel
+//! byte addresses in tap order (not de-duplicated), and the ALU
+//! instructions the fragment ran since its previous request (or its
+//! start). Per fragment, the instructions after its last request
+//! ([`TexReqRecord::FragmentEnd`]). Markers: `PassBegin`,
 //! `TileBegin`/`TileEnd`, `FrameEnd`. Records are in the order the
 //! processors' requests occur (trace order).
 //!
@@ -26,21 +27,31 @@
 //! | 1 | `PassBegin` | pass u32 (index within the frame) |
 //! | 2 | `TileBegin` | tile u32 |
 //! | 3 | `TileEnd` | tile u32 |
-//! | 4 | `Request` | fp u16, x u16, y u16, index u8, filter u8 (0 nearest, 1 bilinear, 2 trilinear), texel bytes u8 (1-16), taps u8 (1-8), alu u32, taps x address u64 |
+//! | 4 | `Request` | fp u16, x u16, y u16, index u8, filter u8 (0 nearest, 1 bilinear, 2 trilinear, 3 fetch), texel bytes u8 (1-16), taps u8 (1-8), alu u32, taps x address u64 |
 //! | 5 | `FragmentEnd` | fp u16, x u16, y u16, alu u32 |
 //! | 6 | `FrameEnd` | frame u32 |
 //!
-//! The file ends after a whole record. [`TexReqWriter`] writes it under a
-//! temporary name and renames it into place when finished
-//! ([`crate::atomic`]); [`TexReqReader`] streams it back, and damaged input
-//! is a [`crate::TraceError`] naming the byte offset and what was expected
-//! there, never a panic.
+//! The file ends after a whole record. A path ending in `.zst` holds
+//! these bytes zstd-compressed (a frame at 2160x1080 makes some ten
+//! million requests): [`TexReqWriter::create`] compresses and
+//! [`TexReqReader::open`] decompresses by the name, and the byte offsets
+//! of errors are then offsets in the decompressed bytes (damage to the
+//! zstd stream itself is named at its compressed offset).
+//! [`TexReqWriter`] writes under a temporary name and renames it into
+//! place when finished ([`crate::atomic`]); [`TexReqReader`] streams it
+//! back, and damaged input is a [`crate::TraceError`] naming the byte
+//! offset and what was expected there, never a panic.
+//!
+//! A producer hands its records to a [`TexReqSink`] (a writer is one), a
+//! run at a time.
 
 mod reader;
 mod writer;
 
-pub use reader::TexReqReader;
-pub use writer::TexReqWriter;
+pub use reader::{TexReqReader, TexReqSource};
+pub use writer::{TexReqFile, TexReqWriter};
+
+use crate::TraceError;
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"GFXTEXRQ";
@@ -55,6 +66,9 @@ pub enum FilterKind {
     Nearest,
     Bilinear,
     Trilinear,
+    /// A texel fetch (a shader's `load` of texel `(x, y)`): no LOD, no
+    /// filtering, one tap.
+    Fetch,
 }
 
 impl FilterKind {
@@ -63,6 +77,7 @@ impl FilterKind {
             FilterKind::Nearest => 0,
             FilterKind::Bilinear => 1,
             FilterKind::Trilinear => 2,
+            FilterKind::Fetch => 3,
         }
     }
 
@@ -71,6 +86,7 @@ impl FilterKind {
             0 => Some(FilterKind::Nearest),
             1 => Some(FilterKind::Bilinear),
             2 => Some(FilterKind::Trilinear),
+            3 => Some(FilterKind::Fetch),
             _ => None,
         }
     }
@@ -128,6 +144,15 @@ pub enum TexReqRecord {
     FrameEnd {
         frame: u32,
     },
+}
+
+/// Where a producer of texture requests puts them: a run of records at a
+/// time, in order. Writing cannot fail here: a sink keeps its first error
+/// and [`TexReqSink::finish`] returns it.
+pub trait TexReqSink: Send {
+    fn records(&mut self, records: &[TexReqRecord]);
+    /// Completes the output (a file is put in place), or the first error.
+    fn finish(self: Box<Self>) -> Result<(), TraceError>;
 }
 
 pub(crate) const TAG_PASS_BEGIN: u8 = 1;

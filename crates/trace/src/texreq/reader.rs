@@ -1,17 +1,36 @@
 //! The streaming `.gtq` reader.
 
 use std::fs::File;
-use std::io::{BufReader, ErrorKind, Read};
+use std::io::{self, BufReader, ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
+use crate::io::{read_error, Counted, Unzstd};
 use crate::TraceError;
 
 use super::*;
 
+/// The bytes of a `.gtq` file as [`TexReqReader::open`] reads them:
+/// decompressed when the name ends in `.zst`.
+pub struct TexReqSource(Source);
+
+enum Source {
+    Plain(BufReader<File>),
+    Zstd(Box<Unzstd<BufReader<File>>>),
+}
+
+impl Read for TexReqSource {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match &mut self.0 {
+            Source::Plain(r) => r.read(buf),
+            Source::Zstd(r) => r.read(buf),
+        }
+    }
+}
+
 /// Reads texture request records one by one from a file or any `Read`.
 /// Every error names the byte offset and what was expected there; after
 /// an error the reader yields nothing more.
-pub struct TexReqReader<R: Read = BufReader<File>> {
+pub struct TexReqReader<R: Read = TexReqSource> {
     input: R,
     path: PathBuf,
     /// Bytes consumed so far.
@@ -19,11 +38,20 @@ pub struct TexReqReader<R: Read = BufReader<File>> {
     failed: bool,
 }
 
-impl TexReqReader<BufReader<File>> {
-    /// A reader of the file at `path`, its header checked.
+impl TexReqReader<TexReqSource> {
+    /// A reader of the file at `path` (decompressed when the name ends in
+    /// `.zst`), its header checked.
     pub fn open(path: &Path) -> Result<Self, TraceError> {
         let f = File::open(path).map_err(|e| TraceError::io(path, e))?;
-        Self::new(BufReader::with_capacity(1 << 16, f), path)
+        let f = BufReader::with_capacity(1 << 16, f);
+        let source = if path.extension().is_some_and(|e| e == "zst") {
+            let (counted, consumed) = Counted::new(f);
+            let unzstd = Unzstd::new(counted, consumed).map_err(|e| read_error(path, e))?;
+            TexReqSource(Source::Zstd(Box::new(unzstd)))
+        } else {
+            TexReqSource(Source::Plain(f))
+        };
+        Self::new(source, path)
     }
 }
 
@@ -74,7 +102,7 @@ impl<R: Read> TexReqReader<R> {
                 Ok(0) => return Ok(None),
                 Ok(_) => break,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(TraceError::io(&self.path, e)),
+                Err(e) => return Err(read_error(&self.path, e)),
             }
         }
         self.offset += 1;
@@ -117,7 +145,9 @@ impl<R: Read> TexReqReader<R> {
             TraceError::corrupt(
                 &self.path,
                 at + 1,
-                format!("filter {filter}: expected 0 (nearest), 1 (bilinear) or 2 (trilinear)"),
+                format!(
+                    "filter {filter}: expected 0 (nearest), 1 (bilinear), 2 (trilinear) or 3 (fetch)"
+                ),
             )
         })?;
         if !(1..=16).contains(&texel_bytes) {
@@ -180,7 +210,7 @@ impl<R: Read> TexReqReader<R> {
                 }
                 Ok(n) => got += n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(TraceError::io(&self.path, e)),
+                Err(e) => return Err(read_error(&self.path, e)),
             }
         }
         self.offset += buf.len() as u64;

@@ -114,7 +114,7 @@ fn corrupt_fields_name_their_offset_and_what_was_expected() {
         (0, b'X', 0, "magic"),
         (8, 2, 8, "version 2"),
         (12, 9, 12, "record tag 9"),
-        (first_request + 8, 3, first_request + 8, "filter 3"),
+        (first_request + 8, 4, first_request + 8, "filter 4"),
         (first_request + 9, 0, first_request + 9, "texel size 0"),
         (first_request + 10, 9, first_request + 10, "9 taps"),
     ] {
@@ -142,7 +142,7 @@ fn any_record() -> impl Strategy<Value = TexReqRecord> {
             .prop_map(|(fp, x, y, alu)| TexReqRecord::FragmentEnd { fp, x, y, alu }),
         (
             (any::<u16>(), any::<u16>(), any::<u16>(), any::<u8>()),
-            (0u8..3, 1u8..=16, any::<u32>()),
+            (0u8..4, 1u8..=16, any::<u32>()),
             prop::collection::vec(any::<u64>(), 1..=MAX_TAPS),
         )
             .prop_map(|((fp, x, y, index), (f, texel_bytes, alu), taps)| {
@@ -180,5 +180,51 @@ proptest! {
             b[at % n] ^= v;
         }
         let _ = read(&b);
+    }
+}
+
+/// Through files: plain and `.zst` (by the name) hold the same records,
+/// the compressed one is smaller, and a writer as a sink writes the same.
+#[test]
+fn files_round_trip_plain_and_zstd() {
+    let dir = tempfile::tempdir().unwrap();
+    let records: Vec<TexReqRecord> = (0..2000).flat_map(|_| sample()).collect();
+    let mut sizes = Vec::new();
+    for name in ["t.gtq", "t.gtq.zst"] {
+        let path = dir.path().join(name);
+        let mut w: Box<dyn TexReqSink> = Box::new(TexReqWriter::create(&path).unwrap());
+        w.records(&records[..5]);
+        w.records(&records[5..]);
+        assert!(!path.exists(), "{name} appears only when finished");
+        w.finish().unwrap();
+        let back: Vec<TexReqRecord> = TexReqReader::open(&path)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(back, records, "{name}");
+        sizes.push(std::fs::metadata(&path).unwrap().len());
+    }
+    assert_eq!(sizes[0], bytes(&records).len() as u64);
+    assert!(sizes[1] * 10 < sizes[0], "{sizes:?}");
+}
+
+/// A `.zst` file cut short is an error naming an offset, never a panic or
+/// a short list passed off as whole.
+#[test]
+fn a_truncated_zstd_file_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.gtq.zst");
+    let mut w = TexReqWriter::create(&path).unwrap();
+    for r in (0..200).flat_map(|_| sample()) {
+        w.write(&r).unwrap();
+    }
+    w.finish().unwrap();
+    let whole = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &whole[..whole.len() / 2]).unwrap();
+    let r: Result<Vec<TexReqRecord>, TraceError> =
+        TexReqReader::open(&path).and_then(|r| r.collect());
+    match r {
+        Err(TraceError::Truncated { .. }) | Err(TraceError::Corrupt { .. }) => {}
+        other => panic!("{other:?}"),
     }
 }

@@ -1,33 +1,70 @@
 //! The streaming `.gtq` writer.
 
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::atomic::AtomicFile;
+use crate::io::FileSink;
 use crate::TraceError;
 
 use super::*;
 
+/// The file a [`TexReqWriter::create`] writes: a temporary beside its
+/// target (zstd-compressed for a `.zst` name) until finished.
+pub struct TexReqFile(FileSink);
+
+impl Write for TexReqFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Writes texture request records to a file (or any `Write`), whole or
 /// not at all: the file appears under its name at [`TexReqWriter::finish`].
-pub struct TexReqWriter<W: Write = AtomicFile> {
+pub struct TexReqWriter<W: Write = TexReqFile> {
     out: BufWriter<W>,
     path: PathBuf,
     buf: Vec<u8>,
+    /// As a [`TexReqSink`]: the first error, returned at the end.
+    failed: Option<TraceError>,
 }
 
-impl TexReqWriter<AtomicFile> {
-    /// A writer of `path` (a temporary beside it until finished).
+impl TexReqWriter<TexReqFile> {
+    /// A writer of `path` (a temporary beside it until finished),
+    /// zstd-compressed when the name ends in `.zst`.
     pub fn create(path: &Path) -> Result<Self, TraceError> {
-        let file = AtomicFile::create(path).map_err(|e| TraceError::io(path, e))?;
-        Self::new(file, path)
+        let zstd = path.extension().is_some_and(|e| e == "zst");
+        Self::new(TexReqFile(FileSink::create(path, zstd)?), path)
     }
 
     /// Flush, and put the file in place.
     pub fn finish(self) -> Result<(), TraceError> {
-        let path = self.path.clone();
-        let file = self.into_inner()?;
-        file.commit().map_err(|e| TraceError::io(path, e))
+        self.into_inner()?.0.commit()
+    }
+}
+
+impl TexReqSink for TexReqWriter<TexReqFile> {
+    fn records(&mut self, records: &[TexReqRecord]) {
+        if self.failed.is_some() {
+            return;
+        }
+        for r in records {
+            if let Err(e) = self.write(r) {
+                self.failed = Some(e);
+                return;
+            }
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), TraceError> {
+        TexReqWriter::finish(*self)
     }
 }
 
@@ -38,6 +75,7 @@ impl<W: Write> TexReqWriter<W> {
             out: BufWriter::with_capacity(1 << 16, out),
             path: path.to_path_buf(),
             buf: Vec::with_capacity(96),
+            failed: None,
         };
         w.buf.extend_from_slice(&MAGIC);
         w.buf.extend_from_slice(&VERSION.to_le_bytes());
@@ -76,8 +114,12 @@ impl<W: Write> TexReqWriter<W> {
         self.flush_buf()
     }
 
-    /// Flush and hand back the output.
+    /// Flush and hand back the output (or the first error the writer
+    /// met as a [`TexReqSink`]).
     pub fn into_inner(self) -> Result<W, TraceError> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
         let path = self.path;
         self.out
             .into_inner()

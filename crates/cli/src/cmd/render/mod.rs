@@ -8,7 +8,9 @@
 //! tile-based mode, so that the trace carries its Parameter Buffer traffic;
 //! the session renders (on as many threads as `--threads` says, with the
 //! same output for any count); then the picture, the binned passes and the
-//! summary (`output.rs`) are written.
+//! summary (`output.rs`) are written. With `--texture-requests` (tile by
+//! tile only) a [`TexReqWriter`] is the session's texture request sink
+//! (`session::render_with_requests`) and is finished after the trace.
 
 mod output;
 
@@ -22,6 +24,7 @@ use gfxcache_render::session::{self, Mode, Picture, RenderRequest, RenderSummary
 use gfxcache_render::{FpAssignment, Scene, TbrConfig};
 use gfxcache_tcor::{PbTrafficStage, PbTrafficStats};
 use gfxcache_trace::binned::TileOrder;
+use gfxcache_trace::texreq::{TexReqSink, TexReqWriter};
 use gfxcache_trace::{
     PassThrough, Record, RecordSink, RecordStage, TraceError, TraceMeta, TraceWrite,
 };
@@ -89,6 +92,14 @@ pub struct Args {
     /// fragment of each pixel among opaque draws. Same picture.
     #[arg(long)]
     pub hsr: bool,
+    /// --mode tbr: write every texture request of the fragment processors
+    /// here (`.gtq`, zstd-compressed when the name ends in `.zst`, e.g.
+    /// `frame.gtq.zst`): per fragment and request its processor, pixel,
+    /// filter, texel addresses in tap order and the shader's ALU
+    /// instructions since its previous request, with pass, tile and frame
+    /// markers. The trace does not change.
+    #[arg(long, value_name = "FILE")]
+    pub texture_requests: Option<PathBuf>,
     /// Write the unfiltered pipeline stream instead of the render caches'
     /// misses and write-backs.
     #[arg(long)]
@@ -226,6 +237,11 @@ impl Args {
         if self.binning != BinningArg::Exact && !self.tbr() && self.binned.is_none() {
             bail!("--binning: binning needs --mode tbr or --binned");
         }
+        if self.texture_requests.is_some() && !self.tbr() {
+            bail!(
+                "--texture-requests: texture requests are recorded tile by tile only (--mode tbr)"
+            );
+        }
         if self.fp_assignment != FpAssignment::RoundRobin && !self.tbr() {
             bail!("--fp-assignment: fragment processors need --mode tbr");
         }
@@ -275,6 +291,7 @@ impl Args {
             trace: self.out.clone(),
             png: self.png.clone(),
             binned: self.binned.clone(),
+            texture_requests: self.texture_requests.clone(),
         }
     }
 }
@@ -288,6 +305,8 @@ pub struct Files {
     pub png: Option<PathBuf>,
     /// The binned passes, as JSON (with a `binning` in the request).
     pub binned: Option<PathBuf>,
+    /// Tile by tile: the texture requests (`.gtq`, `.gtq.zst`).
+    pub texture_requests: Option<PathBuf>,
 }
 
 /// A session rendered into its files.
@@ -318,6 +337,7 @@ pub fn run(args: Args) -> Result<()> {
             ("--out", args.out.as_deref()),
             ("--png", args.png.as_deref()),
             ("--binned", args.binned.as_deref()),
+            ("--texture-requests", args.texture_requests.as_deref()),
         ],
         &[("--scene", Some(Path::new(&args.scene)))],
     )?;
@@ -338,6 +358,7 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
         done,
         out: args.out.as_ref().map(|p| p.display().to_string()),
         png: args.png.as_ref().map(|p| p.display().to_string()),
+        texture_requests: (args.texture_requests.as_ref()).map(|p| p.display().to_string()),
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -349,10 +370,23 @@ fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {
 pub fn render_to_files(scene: &Scene, request: &RenderRequest, files: &Files) -> Result<Done> {
     let meta = request.trace_meta(&scene.name);
     let sink = TraceSink::create(files.trace.as_deref(), &meta)?;
+    let requests = match &files.texture_requests {
+        Some(path) => {
+            let w = TexReqWriter::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
+            Some((path, Box::new(w) as Box<dyn TexReqSink>))
+        }
+        None => None,
+    };
+    let (requests_path, requests) = requests.unzip();
     let (parts, pb) = match request.mode {
-        Mode::Imr => (session_with(scene, request, PassThrough, sink)?.0, None),
+        Mode::Imr => (
+            session_with(scene, request, PassThrough, sink, requests)?.0,
+            None,
+        ),
         Mode::Tbr(_) => {
-            let (parts, stage) = session_with(scene, request, PbTrafficStage::baseline(), sink)?;
+            let baseline = PbTrafficStage::baseline();
+            let (parts, stage) = session_with(scene, request, baseline, sink, requests)?;
             let pb = stage
                 .finish()
                 .context("the baseline Tiling Engine's Parameter Buffer traffic")?;
@@ -360,6 +394,10 @@ pub fn render_to_files(scene: &Scene, request: &RenderRequest, files: &Files) ->
         }
     };
     parts.sink.finish()?;
+    if let (Some(path), Some(q)) = (requests_path, parts.texture_requests) {
+        q.finish()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if let Some(path) = &files.png {
         write_png(path, &parts.picture)?;
     }
@@ -380,6 +418,7 @@ struct Parts {
     picture: Picture,
     binned: Vec<gfxcache_trace::binned::BinnedPass>,
     sink: TraceSink,
+    texture_requests: Option<Box<dyn TexReqSink>>,
 }
 
 fn session_with<T: RecordStage>(
@@ -387,9 +426,10 @@ fn session_with<T: RecordStage>(
     request: &RenderRequest,
     stage: T,
     sink: TraceSink,
+    requests: Option<Box<dyn TexReqSink>>,
 ) -> Result<(Parts, T)> {
     let bar = progress::count("rendering", u64::from(request.frames));
-    let r = session::render(scene, request, stage, sink, |n| {
+    let r = session::render_with_requests(scene, request, stage, sink, requests, |n| {
         bar.set_position(u64::from(n))
     })?;
     bar.finish_and_clear();
@@ -398,6 +438,7 @@ fn session_with<T: RecordStage>(
         picture: r.picture,
         binned: r.binned,
         sink: r.sink,
+        texture_requests: r.texture_requests,
     };
     Ok((parts, r.stage))
 }

@@ -18,6 +18,7 @@ pub(super) struct Output {
     pub(super) done: Done,
     pub(super) out: Option<String>,
     pub(super) png: Option<String>,
+    pub(super) texture_requests: Option<String>,
     /// The whole command: rendering and writing the files.
     pub(super) seconds: f64,
 }
@@ -177,7 +178,11 @@ pub(super) fn text(o: &Output) -> String {
         out.push_str(&tbr_text(t));
     }
     out.push_str(&super::super::binned::table(&o.done.binned));
-    for (what, f) in [("trace", &o.out), ("picture", &o.png)] {
+    for (what, f) in [
+        ("trace", &o.out),
+        ("picture", &o.png),
+        ("texture requests", &o.texture_requests),
+    ] {
         if let Some(f) = f {
             out.push_str(&format!("wrote {what} {f}\n"));
         }

@@ -75,6 +75,7 @@ fn args(dir: &Path, threads: usize, raw: bool) -> Args {
         fps: 4,
         fp_assignment: FpAssignment::RoundRobin,
         hsr: false,
+        texture_requests: None,
         raw,
         json: true,
         threads,

@@ -1,0 +1,344 @@
+//! The texture request record of tile-based frames (`.gtq`,
+//! `session::render_with_requests`): its requests are the raw stream's
+//! `tex` records before de-duplication, for every fragment processor
+//! assignment; it does not depend on the thread count; each fragment's ALU
+//! instructions sum to its program's, optional requests skipped or not;
+//! immediate mode refuses it.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use gfxcache_render::frame::shaders::Program;
+use gfxcache_render::scene::resolve;
+use gfxcache_render::session::{render_with_requests, Mode, RenderRequest};
+use gfxcache_render::{FpAssignment, Preset, TbrConfig};
+use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexReqSink, TexRequest};
+use gfxcache_trace::{Marker, PassThrough, Record, Stream, TraceError};
+
+/// A sink the test reads back.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<TexReqRecord>>>);
+
+impl TexReqSink for Shared {
+    fn records(&mut self, records: &[TexReqRecord]) {
+        self.0.lock().unwrap().extend_from_slice(records);
+    }
+    fn finish(self: Box<Self>) -> Result<(), TraceError> {
+        Ok(())
+    }
+}
+
+struct Frame {
+    raw: Vec<Record>,
+    requests: Vec<TexReqRecord>,
+}
+
+fn request(fps: u16, fp_assignment: FpAssignment, preset: Option<Preset>) -> RenderRequest {
+    let mut r = RenderRequest::new(Mode::Tbr(TbrConfig {
+        fps,
+        fp_assignment,
+        ..TbrConfig::default()
+    }));
+    r.width = 192;
+    r.height = 128;
+    r.raw = true;
+    r.passes.preset = preset;
+    r.passes.shadow_size = Some(128);
+    r
+}
+
+fn render(scene: &str, req: &RenderRequest) -> Frame {
+    let scene = resolve(scene).expect("built-in scene");
+    let shared = Shared::default();
+    let mut raw = Vec::new();
+    let done = render_with_requests(
+        &scene,
+        req,
+        PassThrough,
+        |r| raw.push(r),
+        Some(Box::new(shared.clone())),
+        |_| {},
+    )
+    .expect("rendered");
+    assert!(done.texture_requests.is_some(), "the sink comes back");
+    drop(done);
+    let requests = std::mem::take(&mut *shared.0.lock().unwrap());
+    Frame { raw, requests }
+}
+
+/// Each tile's raw `tex` records (block, unit), in tile order.
+fn raw_tiles(raw: &[Record]) -> Vec<Vec<(u64, u16)>> {
+    let mut tiles = Vec::new();
+    let mut cur: Option<Vec<(u64, u16)>> = None;
+    for r in raw {
+        match r {
+            Record::Marker(Marker::TileBegin { .. }) => cur = Some(Vec::new()),
+            Record::Marker(Marker::TileEnd { .. }) => tiles.push(cur.take().expect("open tile")),
+            Record::Access(a) if a.stream == Stream::Tex => cur
+                .as_mut()
+                .expect("tex reads only inside tiles")
+                .push((a.addr, a.unit)),
+            _ => {}
+        }
+    }
+    tiles
+}
+
+/// A record's quad (its pixel's 2x2) and position in it.
+fn quad_of(q: &TexRequest) -> ((u16, u16), u8) {
+    ((q.x / 2, q.y / 2), ((q.x & 1) + 2 * (q.y & 1)) as u8)
+}
+
+/// What the raw stream makes of one tile's requests: a sample's taps
+/// (one pixel, all its probes: the requests of one pixel and index in a
+/// row) become its distinct 64-byte blocks in first-touched order; a
+/// load's (a run of `Fetch` requests of one quad, pixels in increasing
+/// order) become the distinct blocks of the run, since the pipeline
+/// reports a load's blocks once per quad. Loads in this renderer are made
+/// with the quad's whole mask, so a run is one load; were two loads with
+/// narrowed masks to merge, the comparison would fail, not pass.
+fn expected_tex(requests: &[TexReqRecord]) -> Vec<(u64, u16)> {
+    let mut out = Vec::new();
+    let mut group: Vec<u64> = Vec::new();
+    // Fetch or not, quad, position in it, x, index.
+    type Key = (bool, (u16, u16), u8, u16, u8);
+    let mut key: Option<Key> = None;
+    let flush = |group: &mut Vec<u64>, fp: u16, out: &mut Vec<(u64, u16)>| {
+        let mut seen: Vec<u64> = Vec::new();
+        for a in group.drain(..) {
+            let b = a & !63;
+            if !seen.contains(&b) {
+                seen.push(b);
+                out.push((b, fp));
+            }
+        }
+    };
+    let mut last_fp = 0;
+    for r in requests {
+        let TexReqRecord::Request(q) = r else {
+            flush(&mut group, last_fp, &mut out);
+            key = None;
+            continue;
+        };
+        let fetch = q.filter == FilterKind::Fetch;
+        let (quad, pos) = quad_of(q);
+        let same = match key {
+            Some((f, k_quad, k_pos, k_xy, k_index)) if f == fetch => {
+                if fetch {
+                    k_quad == quad && pos > k_pos
+                } else {
+                    k_quad == quad && k_pos == pos && k_xy == q.x && k_index == q.index
+                }
+            }
+            _ => false,
+        };
+        if !same {
+            flush(&mut group, last_fp, &mut out);
+        }
+        key = Some((fetch, quad, pos, q.x, q.index));
+        last_fp = q.fp;
+        group.extend_from_slice(q.addresses());
+    }
+    flush(&mut group, last_fp, &mut out);
+    out
+}
+
+/// Each tile's requests.
+fn request_tiles(requests: &[TexReqRecord]) -> Vec<Vec<TexReqRecord>> {
+    let mut tiles = Vec::new();
+    let mut cur: Option<Vec<TexReqRecord>> = None;
+    for r in requests {
+        match r {
+            TexReqRecord::TileBegin { .. } => cur = Some(Vec::new()),
+            TexReqRecord::TileEnd { .. } => tiles.push(cur.take().expect("open tile")),
+            TexReqRecord::Request(_) | TexReqRecord::FragmentEnd { .. } => {
+                cur.as_mut().expect("requests only inside tiles").push(*r)
+            }
+            _ => {}
+        }
+    }
+    tiles
+}
+
+#[test]
+fn the_requests_blocks_are_the_raw_streams_tex_records_for_every_assignment() {
+    for (fps, fa) in [
+        (4, FpAssignment::RoundRobin),
+        (3, FpAssignment::Blocks { side: 16 }),
+        (5, FpAssignment::Tiles),
+    ] {
+        for preset in [None, Some(Preset::Dx11Deferred)] {
+            let f = render("racer", &request(fps, fa, preset));
+            let raw = raw_tiles(&f.raw);
+            let req = request_tiles(&f.requests);
+            assert_eq!(raw.len(), req.len(), "tiles, {fa:?} {preset:?}");
+            let mut compared = 0;
+            for (k, (r, q)) in raw.iter().zip(&req).enumerate() {
+                assert_eq!(&expected_tex(q), r, "tile {k}, {fa:?} {preset:?}");
+                compared += r.len();
+            }
+            assert!(compared > 10_000, "{compared} tex records");
+            let kinds: BTreeMap<(u8, u8), usize> = f
+                .requests
+                .iter()
+                .filter_map(|r| match r {
+                    TexReqRecord::Request(q) => Some((q.filter.code(), q.len)),
+                    _ => None,
+                })
+                .fold(BTreeMap::new(), |mut m, k| {
+                    *m.entry(k).or_default() += 1;
+                    m
+                });
+            let fps_seen: std::collections::BTreeSet<u16> = f
+                .requests
+                .iter()
+                .filter_map(|r| match r {
+                    TexReqRecord::Request(q) => Some(q.fp),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(fps_seen.len(), fps as usize, "{fa:?}: {fps_seen:?}");
+            // Not vacuous: loads and filtered samples both there.
+            assert!(kinds.contains_key(&(3, 1)), "{kinds:?}");
+            assert!(kinds.keys().any(|&(f, n)| f != 3 && n >= 4), "{kinds:?}");
+        }
+    }
+}
+
+#[test]
+fn anisotropic_samples_are_trilinear_probes_sharing_their_index_with_the_alu_on_the_first() {
+    let f = render("racer", &request(4, FpAssignment::RoundRobin, None));
+    let mut probes = 0;
+    for w in f.requests.windows(2) {
+        if let [TexReqRecord::Request(a), TexReqRecord::Request(b)] = w {
+            if (a.x, a.y, a.index) == (b.x, b.y, b.index) {
+                probes += 1;
+                assert_eq!(b.filter, FilterKind::Trilinear);
+                assert_eq!(b.alu, 0, "a later probe carries no ALU");
+            }
+        }
+    }
+    assert!(probes > 100, "{probes} later probes");
+}
+
+#[test]
+fn the_record_is_the_same_for_one_and_two_threads() {
+    let mut req = request(
+        4,
+        FpAssignment::Blocks { side: 16 },
+        Some(Preset::Dx11Deferred),
+    );
+    req.width = 320;
+    req.height = 192;
+    req.threads = 1;
+    let one = render("racer", &req);
+    req.threads = 2;
+    let two = render("racer", &req);
+    assert!(one.requests.len() > 100_000, "{}", one.requests.len());
+    assert!(one.requests == two.requests, "the records differ");
+    assert!(one.raw == two.raw);
+}
+
+/// Per fragment (in a pass's tiles): the ALU of its requests and its end,
+/// and how many requests it made.
+fn fragments(requests: &[TexReqRecord], pass: u32) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut open: BTreeMap<(u16, u16), (u32, u32)> = BTreeMap::new();
+    let mut current = None;
+    for r in requests {
+        match *r {
+            TexReqRecord::PassBegin { pass } => current = Some(pass),
+            _ if current != Some(pass) => {}
+            TexReqRecord::Request(q) => {
+                let e = open.entry((q.x, q.y)).or_default();
+                e.0 += q.alu;
+                e.1 = e.1.max(u32::from(q.index) + 1);
+            }
+            TexReqRecord::FragmentEnd { x, y, alu, .. } => {
+                let (sum, n) = open.remove(&(x, y)).unwrap_or_default();
+                out.push((sum + alu, n));
+            }
+            _ => {}
+        }
+    }
+    assert!(open.is_empty(), "requests without a FragmentEnd");
+    out
+}
+
+/// The index of pass `name` in the frame (its `PassBegin`s in order).
+fn pass_index(raw: &[Record], name: &str) -> u32 {
+    raw.iter()
+        .filter_map(|r| match r {
+            Record::Marker(Marker::PassBegin { name, .. }) => Some(name.as_str()),
+            _ => None,
+        })
+        .position(|n| n == name)
+        .unwrap_or_else(|| panic!("no pass {name}")) as u32
+}
+
+#[test]
+fn a_fragments_alu_sums_to_its_programs_instructions() {
+    // City's frame has SSAO, its blurs and a refraction copy.
+    let f = render("city", &request(4, FpAssignment::RoundRobin, None));
+    for (name, program, taps_fixed) in [
+        ("ssao-blur-x", Program::Blur, false),
+        ("refraction-copy", Program::Copy, true),
+    ] {
+        let frags = fragments(&f.requests, pass_index(&f.raw, name));
+        assert!(frags.len() > 1000, "{name}: {} fragments", frags.len());
+        let w = program.fragment_work();
+        for &(alu, n) in &frags {
+            // Full-screen passes make every request of their path: the
+            // taps are what the leading requests leave.
+            let taps = n - w.lead.len() as u32;
+            if taps_fixed {
+                assert_eq!(taps, 0, "{name}");
+            }
+            assert_eq!(w.requests(taps), n, "{name}");
+            assert_eq!(alu, w.instructions(taps), "{name}: {n} requests");
+        }
+    }
+}
+
+#[test]
+fn skipped_optional_requests_keep_the_fragments_total() {
+    // City's frame has shadow cascades and ambient occlusion.
+    let f = render("city", &request(4, FpAssignment::RoundRobin, None));
+    // The G-buffer: every draw is the G-buffer program; untextured or
+    // unreflective materials skip a request, the work stays.
+    let frags = fragments(&f.requests, pass_index(&f.raw, "gbuffer"));
+    let full = Program::GBuffer.fragment_work();
+    let total = full.instructions(0);
+    let short = frags.iter().filter(|&&(_, n)| n < full.requests(0)).count();
+    assert!(short > 100, "{short} fragments skipped a request");
+    for &(alu, _) in &frags {
+        assert_eq!(alu, total);
+    }
+    // Lighting: the ambient occlusion is sampled, the shadow skipped
+    // where no cascade holds the pixel; the full-screen draw's fragments
+    // all sum to the lighting program's.
+    let light = Program::Lighting.fragment_work().instructions(0);
+    let frags = fragments(&f.requests, pass_index(&f.raw, "lighting"));
+    let lit = frags.iter().filter(|&&(alu, _)| alu == light).count();
+    assert!(lit * 10 > frags.len() * 9, "{lit} of {}", frags.len());
+}
+
+#[test]
+fn immediate_mode_refuses_a_texture_request_record() {
+    let scene = resolve("racer").unwrap();
+    let mut req = RenderRequest::new(Mode::Imr);
+    req.width = 64;
+    req.height = 64;
+    let r = render_with_requests(
+        &scene,
+        &req,
+        PassThrough,
+        |_| {},
+        Some(Box::new(Shared::default())),
+        |_| {},
+    );
+    match r {
+        Err(e) => assert!(e.to_string().contains("tile by tile"), "{e}"),
+        Ok(_) => panic!("immediate mode recorded texture requests"),
+    }
+}
