@@ -45,6 +45,8 @@ enum Command {
     Gspc(cmd::gspc::Args),
     /// The TCOR paper's study on one tile-based frame, or each scene of a suite and their mean: Attribute Cache curves, PB traffic, energy.
     Tcor(cmd::tcor::Args),
+    /// The DTM-NUCA paper's study on one tile-based frame, or each scene of a suite and their mean: private, D-NUCA and DTM-NUCA texture caches, hits, L2 traffic, speedup, energy, scaling, sweeps.
+    Nuca(cmd::nuca::Args),
     /// Render frames of a scene: the LLC trace, the picture, a summary.
     Render(cmd::render::Args),
     /// List the built-in scenes, by workload suite.
@@ -104,6 +106,7 @@ fn main() -> ExitCode {
         Command::Policies(a) => cmd::policies::run(a),
         Command::Gspc(a) => cmd::gspc::run(a),
         Command::Tcor(a) => cmd::tcor::run(a),
+        Command::Nuca(a) => cmd::nuca::run(a),
         Command::Render(a) => cmd::render::run(a),
         Command::Scenes(a) => cmd::scenes::run(a),
     };

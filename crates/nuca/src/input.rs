@@ -3,16 +3,23 @@
 //! traffic (a tile-based `.gtr`), merged tile by tile into
 //! [`ReplayEvent`]s.
 //!
-//! - **Texture accesses.** Each request's taps fall in one or more 64-byte
-//!   blocks; the texture cache sees each distinct block once per request,
-//!   in the order the taps first touch them. The first block carries the
-//!   request's shader work, the others follow it (`more`).
+//! - **Texture accesses.** What the texture cache sees as one request is
+//!   the [`RequestUnit`]: by default a quad's (a shader's texture
+//!   instruction for the quad's live pixels, issued together, as a GPU's
+//!   texture unit takes quads); or a pixel's, with a quad's texel fetches
+//!   still one request, which is how the renderer's own texture caches
+//!   count. The request's taps fall in one or more blocks; the cache sees
+//!   each distinct block once per request, in the order the taps first
+//!   touch them. The first block carries the request's shader work, the
+//!   others follow it (`more`).
 //! - **Shader work.** A request's ALU instructions since the fragment's
-//!   previous request, plus the instructions after the last request of the
-//!   fragment processor's previous fragment (carried, since a fragment
-//!   processor runs its fragments one after another), times
-//!   `alu_cycles`. What is still carried at a tile's end is a
-//!   [`ReplayEvent::Work`] before the `TileEnd`.
+//!   previous request (a quad's pixels run in lockstep: the most of its
+//!   pixels'; a pixel's own, or the sum of a fetch's pixels, per pixel),
+//!   plus the instructions after the last request of the fragment
+//!   processor's previous fragment (carried, since a fragment processor
+//!   runs its fragments one after another), times `alu_cycles`. What is
+//!   still carried at a tile's end is a [`ReplayEvent::Work`] before the
+//!   `TileEnd`.
 //! - **Other L2 traffic.** The trace's accesses of every stream but `tex`
 //!   (whose L2 traffic the organizations make themselves) become
 //!   [`ReplayEvent::Other`]: those between tiles (the geometry phase) as
@@ -27,10 +34,48 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use gfxcache_trace::texreq::{TexReqReader, TexReqRecord, TexRequest};
+use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexRequest};
 use gfxcache_trace::{Access, Batch, Marker, Op, Stream, TraceError, TraceRead};
+use serde::{Deserialize, Serialize};
 
 use crate::replay::{ReplayEvent, TextureAccess};
+
+/// What a texture cache sees as one request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestUnit {
+    /// A quad's texture instruction: its live pixels' taps together, the
+    /// work of the slowest pixel (ours: the default, a SIMD quad per
+    /// fragment processor).
+    #[default]
+    Quad,
+    /// Each pixel's sample on its own, a quad's texel fetch as one (the
+    /// renderer's texture caches' count), the pixels' work one after
+    /// another (a scalar core).
+    Pixel,
+}
+
+impl RequestUnit {
+    pub fn name(self) -> &'static str {
+        match self {
+            RequestUnit::Quad => "quad",
+            RequestUnit::Pixel => "pixel",
+        }
+    }
+}
+
+/// The request being gathered: later records of the same fragment
+/// processor, request index and quad (or pixel) join it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Gathering {
+    fp: u16,
+    index: u8,
+    /// The quad's (or, per pixel, the pixel's) coordinates.
+    at: (u16, u16),
+    fetch: bool,
+    /// Its first block's place in the tile's accesses.
+    start: usize,
+}
 
 /// What stops reading a frame's input.
 #[derive(Debug, thiserror::Error)]
@@ -101,10 +146,16 @@ pub struct FrameInput<R: Read> {
     requests_path: PathBuf,
     trace: Option<TraceCursor>,
     alu_cycles: u32,
+    unit: RequestUnit,
     /// The byte address bits above a block.
     block_mask: u64,
     /// Per fragment processor, ALU instructions not yet charged.
     carry: Vec<u64>,
+    /// Per fragment processor, the quad whose fragment ends are being
+    /// read, and the most work after their last requests so far (a quad's
+    /// pixels finish together).
+    tail: Vec<(Option<(u16, u16)>, u64)>,
+    gathering: Option<Gathering>,
     /// Requests read so far.
     request_count: u64,
     /// The current tile's texture accesses and other accesses (with the
@@ -117,13 +168,14 @@ pub struct FrameInput<R: Read> {
 impl<R: Read> FrameInput<R> {
     /// The frame of `requests` (read from `requests_path`) with the other
     /// L2 traffic of the trace at `trace`, if given; shader work at
-    /// `alu_cycles` cycles per ALU instruction, blocks of `block_bytes` (a
-    /// power of two).
+    /// `alu_cycles` cycles per ALU instruction, requests of `unit`, blocks
+    /// of `block_bytes` (a power of two).
     pub fn new(
         requests: TexReqReader<R>,
         requests_path: &Path,
         trace: Option<&Path>,
         alu_cycles: u32,
+        unit: RequestUnit,
         block_bytes: u32,
     ) -> Result<FrameInput<R>, InputError> {
         let trace = match trace {
@@ -142,8 +194,11 @@ impl<R: Read> FrameInput<R> {
             requests_path: requests_path.to_path_buf(),
             trace,
             alu_cycles,
+            unit,
             block_mask: !(u64::from(block_bytes.max(1)) - 1),
             carry: Vec::new(),
+            tail: Vec::new(),
+            gathering: None,
             request_count: 0,
             textures: Vec::new(),
             others: Vec::new(),
@@ -167,6 +222,7 @@ impl<R: Read> FrameInput<R> {
         self.others_until_tile(out, Some(tile))?;
         let tex_in_trace = self.trace_tile(tile)?;
         self.request_tile(tile)?;
+        self.gathering = None;
         self.merge(tex_in_trace, out);
         Ok(true)
     }
@@ -260,12 +316,15 @@ impl<R: Read> FrameInput<R> {
     fn request_tile(&mut self, tile: u32) -> Result<(), InputError> {
         self.textures.clear();
         while let Some(r) = self.requests.read_record()? {
+            if !matches!(r, TexReqRecord::Request(_)) {
+                self.gathering = None;
+            }
             match r {
                 TexReqRecord::Request(q) => {
                     self.request_count += 1;
                     self.request(&q);
                 }
-                TexReqRecord::FragmentEnd { fp, alu, .. } => *self.carry_of(fp) += u64::from(alu),
+                TexReqRecord::FragmentEnd { fp, x, y, alu } => self.fragment_end(fp, (x, y), alu),
                 TexReqRecord::TileEnd { tile: t } if t == tile => return Ok(()),
                 TexReqRecord::PassBegin { .. } => {}
                 TexReqRecord::TileEnd { tile: t } | TexReqRecord::TileBegin { tile: t } => {
@@ -283,25 +342,87 @@ impl<R: Read> FrameInput<R> {
         Err(self.mismatch(format!("the requests end inside tile {tile}")))
     }
 
-    fn carry_of(&mut self, fp: u16) -> &mut u64 {
+    /// Fragment processor `fp`'s state, grown to hold it.
+    fn grow(&mut self, fp: u16) -> usize {
         let fp = fp as usize;
         if self.carry.len() <= fp {
             self.carry.resize(fp + 1, 0);
+            self.tail.resize(fp + 1, (None, 0));
         }
-        &mut self.carry[fp]
+        fp
     }
 
-    /// One request's distinct blocks as texture accesses.
+    /// A fragment's work after its last request, at pixel `at`.
+    fn fragment_end(&mut self, fp: u16, at: (u16, u16), alu: u32) {
+        let fp = self.grow(fp);
+        let alu = u64::from(alu);
+        match self.unit {
+            RequestUnit::Pixel => self.carry[fp] += alu,
+            RequestUnit::Quad => {
+                let quad = Some((at.0 / 2, at.1 / 2));
+                let (q, most) = &mut self.tail[fp];
+                if *q == quad {
+                    *most = (*most).max(alu);
+                } else {
+                    self.carry[fp] += std::mem::replace(most, alu);
+                    *q = quad;
+                }
+            }
+        }
+    }
+
+    /// The work `fp` has run since its last request, taken.
+    fn take_carry(&mut self, fp: usize) -> u64 {
+        let (_, most) = std::mem::take(&mut self.tail[fp]);
+        std::mem::take(&mut self.carry[fp]) + most
+    }
+
+    /// One request record: a request of its own, or part of the one being
+    /// gathered.
     fn request(&mut self, q: &TexRequest) {
-        let alu = std::mem::take(self.carry_of(q.fp)) + u64::from(q.alu);
-        let work = u32::try_from(alu * u64::from(self.alu_cycles)).unwrap_or(u32::MAX);
-        let first = self.textures.len();
+        let fp = self.grow(q.fp);
+        let fetch = q.filter == FilterKind::Fetch;
+        let at = match (self.unit, fetch) {
+            (RequestUnit::Pixel, false) => (q.x, q.y),
+            _ => (q.x / 2, q.y / 2),
+        };
+        let alu_cycles = u64::from(self.alu_cycles);
+        let cycles = move |alu: u64| u32::try_from(alu * alu_cycles).unwrap_or(u32::MAX);
+        let start = match self.gathering {
+            Some(g) if g.fp == q.fp && g.index == q.index && g.at == at && g.fetch == fetch => {
+                let work = cycles(u64::from(q.alu));
+                let head = &mut self.textures[g.start].work;
+                *head = match self.unit {
+                    RequestUnit::Quad => (*head).max(work),
+                    RequestUnit::Pixel => head.saturating_add(work),
+                };
+                g.start
+            }
+            _ => {
+                let alu = self.take_carry(fp) + u64::from(q.alu);
+                let start = self.textures.len();
+                self.gathering = Some(Gathering {
+                    fp: q.fp,
+                    index: q.index,
+                    at,
+                    fetch,
+                    start,
+                });
+                self.push_blocks(q, start, cycles(alu));
+                return;
+            }
+        };
+        self.push_blocks(q, start, 0);
+    }
+
+    /// The blocks of `q`'s taps not yet among the request's from `start`.
+    fn push_blocks(&mut self, q: &TexRequest, start: usize, work: u32) {
         for &addr in q.addresses() {
             let block = addr & self.block_mask;
-            if self.textures[first..].iter().any(|a| a.addr == block) {
+            if self.textures[start..].iter().any(|a| a.addr == block) {
                 continue;
             }
-            let more = self.textures.len() > first;
+            let more = self.textures.len() > start;
             self.textures.push(TextureAccess {
                 fp: u32::from(q.fp),
                 addr: block,
@@ -333,14 +454,14 @@ impl<R: Read> FrameInput<R> {
         for (_, o) in others {
             push_other(out, o, self.block_mask);
         }
-        for (fp, carry) in self.carry.iter_mut().enumerate() {
-            if *carry > 0 {
-                let work = (*carry * u64::from(self.alu_cycles)).min(u64::from(u32::MAX)) as u32;
+        for fp in 0..self.carry.len() {
+            let carry = self.take_carry(fp);
+            if carry > 0 {
+                let work = (carry * u64::from(self.alu_cycles)).min(u64::from(u32::MAX)) as u32;
                 out.push(ReplayEvent::Work {
                     fp: fp as u32,
                     work,
                 });
-                *carry = 0;
             }
         }
         out.push(ReplayEvent::TileEnd);

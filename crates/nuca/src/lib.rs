@@ -73,7 +73,7 @@ pub use epoch::Epoch;
 pub use error::NucaError;
 pub use gfxcache_cache::run::Threads;
 pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
-pub use input::{FrameInput, InputError};
+pub use input::{FrameInput, InputError, RequestUnit};
 pub use l2::{L2Config, L2Stats, SharedL2};
 pub use machine::{Machine, MachineCounts};
 pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};

@@ -5,17 +5,28 @@
 
 use std::path::Path;
 
-use gfxcache_nuca::{FrameInput, InputError, ReplayEvent, TextureAccess};
+use gfxcache_nuca::{FrameInput, InputError, ReplayEvent, RequestUnit, TextureAccess};
 use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexReqWriter, TexRequest};
 use gfxcache_trace::{Access, Marker, Op, Stream, TraceMeta};
 
 fn request(fp: u16, alu: u32, taps: &[u64]) -> TexReqRecord {
+    request_at(fp, (0, 0), 0, FilterKind::Bilinear, alu, taps)
+}
+
+fn request_at(
+    fp: u16,
+    (x, y): (u16, u16),
+    index: u8,
+    filter: FilterKind,
+    alu: u32,
+    taps: &[u64],
+) -> TexReqRecord {
     let mut q = TexRequest {
         fp,
-        x: 0,
-        y: 0,
-        index: 0,
-        filter: FilterKind::Bilinear,
+        x,
+        y,
+        index,
+        filter,
         texel_bytes: 4,
         alu,
         taps: [0; 8],
@@ -67,14 +78,17 @@ fn write_trace(path: &Path, records: &[T]) {
 }
 
 fn events(requests: &Path, trace: Option<&Path>, alu_cycles: u32) -> Vec<ReplayEvent> {
-    let mut input = FrameInput::new(
-        TexReqReader::open(requests).unwrap(),
-        requests,
-        trace,
-        alu_cycles,
-        64,
-    )
-    .unwrap();
+    events_of(requests, trace, alu_cycles, RequestUnit::Quad)
+}
+
+fn events_of(
+    requests: &Path,
+    trace: Option<&Path>,
+    alu_cycles: u32,
+    unit: RequestUnit,
+) -> Vec<ReplayEvent> {
+    let reader = TexReqReader::open(requests).unwrap();
+    let mut input = FrameInput::new(reader, requests, trace, alu_cycles, unit, 64).unwrap();
     let mut out = Vec::new();
     while input.next_tile(&mut out).unwrap() {}
     out
@@ -176,7 +190,15 @@ fn files_of_different_frames_are_named() {
             T::M(Marker::TileEnd { tile: 3 }),
         ],
     );
-    let mut input = FrameInput::new(TexReqReader::open(&q).unwrap(), &q, Some(&t), 1, 64).unwrap();
+    let mut input = FrameInput::new(
+        TexReqReader::open(&q).unwrap(),
+        &q,
+        Some(&t),
+        1,
+        RequestUnit::Quad,
+        64,
+    )
+    .unwrap();
     let err = input.next_tile(&mut Vec::new()).unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, InputError::Mismatch { .. }), "{text}");
@@ -186,7 +208,15 @@ fn files_of_different_frames_are_named() {
     );
     // A trace that ends before the requests' tile.
     write_trace(&t, &[T::A(0, Stream::Vtx, Op::Read)]);
-    let mut input = FrameInput::new(TexReqReader::open(&q).unwrap(), &q, Some(&t), 1, 64).unwrap();
+    let mut input = FrameInput::new(
+        TexReqReader::open(&q).unwrap(),
+        &q,
+        Some(&t),
+        1,
+        RequestUnit::Quad,
+        64,
+    )
+    .unwrap();
     let err = input.next_tile(&mut Vec::new()).unwrap_err().to_string();
     assert!(err.contains("ends before tile 0"), "{err}");
 }
@@ -196,10 +226,75 @@ fn a_request_outside_a_tile_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let q = dir.path().join("f.gtq");
     write_requests(&q, &[request(0, 1, &[0])]);
-    let mut input = FrameInput::new(TexReqReader::open(&q).unwrap(), &q, None, 1, 64).unwrap();
+    let mut input = FrameInput::new(
+        TexReqReader::open(&q).unwrap(),
+        &q,
+        None,
+        1,
+        RequestUnit::Quad,
+        64,
+    )
+    .unwrap();
     let err = input.next_tile(&mut Vec::new()).unwrap_err().to_string();
     assert!(
         err.contains("outside any tile") && err.contains("f.gtq"),
         "{err}"
+    );
+}
+
+/// A quad's four pixels sample blocks {0, 64}, {0}, {128}, {0}, then
+/// fetch a texel each from block 192, then end with 3, 5, 2 and 5
+/// instructions. As a quad: one sample request of blocks 0, 64, 128 with
+/// the most work, one fetch, the most tail. Per pixel: four samples with
+/// their own work, the fetch still one request (its pixels' work summed),
+/// the tails summed.
+#[test]
+fn a_quads_pixels_make_one_request_or_one_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = dir.path().join("f.gtq");
+    let pixels = [(2, 4), (3, 4), (2, 5), (3, 5)];
+    let samples: [&[u64]; 4] = [&[0, 64], &[8], &[130], &[4]];
+    let mut records = vec![TexReqRecord::TileBegin { tile: 0 }];
+    for (i, (&at, taps)) in pixels.iter().zip(samples).enumerate() {
+        records.push(request_at(
+            1,
+            at,
+            0,
+            FilterKind::Bilinear,
+            10 + i as u32,
+            taps,
+        ));
+    }
+    for &at in &pixels {
+        records.push(request_at(1, at, 1, FilterKind::Fetch, 2, &[192]));
+    }
+    for (&(x, y), alu) in pixels.iter().zip([3, 5, 2, 5]) {
+        records.push(TexReqRecord::FragmentEnd { fp: 1, x, y, alu });
+    }
+    records.push(TexReqRecord::TileEnd { tile: 0 });
+    write_requests(&q, &records);
+    assert_eq!(
+        events_of(&q, None, 1, RequestUnit::Quad),
+        vec![
+            tex(1, 0, 13),
+            more(1, 64),
+            more(1, 128),
+            tex(1, 192, 2),
+            ReplayEvent::Work { fp: 1, work: 5 },
+            ReplayEvent::TileEnd,
+        ]
+    );
+    assert_eq!(
+        events_of(&q, None, 1, RequestUnit::Pixel),
+        vec![
+            tex(1, 0, 10),
+            more(1, 64),
+            tex(1, 0, 11),
+            tex(1, 128, 12),
+            tex(1, 0, 13),
+            tex(1, 192, 8),
+            ReplayEvent::Work { fp: 1, work: 15 },
+            ReplayEvent::TileEnd,
+        ]
     );
 }

@@ -126,7 +126,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     config.check()?;
     // A scene file is an input too (a built-in name is no file).
-    let scene = args.scene.as_deref().map(Path::new);
+    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
     let inputs: Vec<&Path> = args.trace.as_deref().into_iter().chain(scene).collect();
     if let Some(suite) = args.suite {
         let suite = super::suite_of(suite, paper::SUITE);

@@ -3,6 +3,7 @@
 pub mod binned;
 pub mod gspc;
 pub mod mrc;
+pub mod nuca;
 pub mod policies;
 pub mod render;
 pub mod scenes;

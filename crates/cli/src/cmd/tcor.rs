@@ -209,7 +209,7 @@ pub fn run(args: Args) -> Result<()> {
         .into_iter()
         .flatten();
     // A scene file is an input too (a built-in name is no file).
-    let scene = args.scene.as_deref().map(Path::new);
+    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
     let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
     if let Some(suite) = args.suite {
         let suite = super::suite_of(suite, paper::SUITE);

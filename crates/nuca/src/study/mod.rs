@@ -22,7 +22,7 @@ use gfxcache_cache::run::Threads;
 use gfxcache_trace::texreq::TexReqReader;
 use serde::{Deserialize, Serialize};
 
-use crate::input::{FrameInput, InputError};
+use crate::input::{FrameInput, InputError, RequestUnit};
 use crate::replay::{OrgKind, OrgResult, Replay, ReplayEvent, REPLAY_CHUNK};
 use crate::{NucaConfig, NucaError};
 
@@ -102,9 +102,11 @@ pub struct NucaStudyConfig {
     /// The same frame with other quad assignments (name, files).
     pub assignments: Vec<(String, FrameFiles)>,
     pub sweeps: Sweeps,
-    /// Cycles per ALU instruction of shader work. (ours): 1, a scalar
-    /// in-order core per fragment processor.
+    /// Cycles per ALU instruction of shader work. (ours): 1, one
+    /// instruction a cycle for a quad's pixels together.
     pub alu_cycles: u32,
+    /// What the texture cache sees as one request. (ours): a quad's.
+    pub request_unit: RequestUnit,
     pub threads: Threads,
 }
 
@@ -123,6 +125,7 @@ impl NucaStudyConfig {
             assignments: Vec::new(),
             sweeps: Sweeps::default(),
             alu_cycles: 1,
+            request_unit: RequestUnit::Quad,
             threads: Threads::Many,
         }
     }
@@ -394,6 +397,7 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
         seconds,
         machine: m.clone(),
         alu_cycles: config.alu_cycles,
+        request_unit: config.request_unit,
         frame: FrameSummary {
             fps: m.fps,
             assignment: config.assignment.clone(),
@@ -430,6 +434,7 @@ fn replay_frame(
         &files.requests,
         files.trace.as_deref(),
         config.alu_cycles,
+        config.request_unit,
         block_bytes,
     )
     .map_err(input_error)?;

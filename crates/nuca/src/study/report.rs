@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::input::RequestUnit;
 use crate::replay::{OrgKind, OrgResult};
 use crate::NucaConfig;
 
@@ -25,6 +26,8 @@ pub struct NucaReport {
     pub machine: NucaConfig,
     /// Cycles per ALU instruction of the shader work.
     pub alu_cycles: u32,
+    /// What the texture caches saw as one request.
+    pub request_unit: RequestUnit,
     /// The main frame (rendered with `machine.fps` fragment processors).
     pub frame: FrameSummary,
     /// Every organization on the main frame (Figures 6, 8, 9, 10).

@@ -194,7 +194,7 @@ impl From<OrderArg> for TileOrder {
     }
 }
 
-fn parse_fp_assignment(s: &str) -> Result<FpAssignment, String> {
+pub fn parse_fp_assignment(s: &str) -> Result<FpAssignment, String> {
     FpAssignment::parse(s)
 }
 

@@ -1,0 +1,405 @@
+//! `gfxcache nuca`: the DTM-NUCA paper's study on one frame rendered tile
+//! by tile with its texture requests (or on given request and trace
+//! files), or on each scene of a workload suite and their mean, into a
+//! directory of report files.
+//!
+//! Rendering a scene makes the main frame (`frame.gtq.zst`, `frame.gtr`,
+//! `frame.png`) with `--fps` fragment processors and `--fp-assignment`,
+//! one frame per other count of `--scaling` (`p<N>.*`, Figure 11) and one
+//! per other quad assignment of `--assignments` (`<name>.*`); the study
+//! (`gfxcache_nuca::study`) replays them.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use gfxcache_cache::parse_size;
+use gfxcache_cache::run::Threads;
+use gfxcache_nuca::study::{self, paper, FrameFiles, NucaReport, NucaStudyConfig, Sweeps};
+use gfxcache_nuca::{NucaConfig, OrgKind, ReplayOrder, RequestUnit};
+use gfxcache_render::scene::builtin::Suite;
+use gfxcache_render::session::{Mode, RenderRequest};
+use gfxcache_render::{FpAssignment, TbrConfig};
+
+use crate::report::run_study;
+use crate::report::suite::{run_suite, SceneDir};
+
+use super::render::{parse_fp_assignment, OrderArg};
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderOfReplay {
+    /// Each tile's requests by the fragment processors' simulated clocks.
+    Clock,
+    /// As the renderer listed them.
+    Trace,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnitArg {
+    /// A quad's texture instruction, its pixels together.
+    Quad,
+    /// Each pixel's sample (a quad's texel fetch stays one), as the
+    /// renderer's own texture caches count.
+    Pixel,
+}
+
+#[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene", "suite"]))]
+pub struct Args {
+    /// A tile-based frame's texture requests (`render --mode tbr
+    /// --texture-requests`); with --trace, its L2 traffic.
+    pub requests: Option<PathBuf>,
+    /// The trace of REQUESTS' frame (`render --mode tbr --out`): the other
+    /// L2 traffic. Without it the L2 holds texture blocks only.
+    #[arg(long, requires = "requests")]
+    pub trace: Option<PathBuf>,
+    /// Render one tile-based frame of this scene (built-in name or file)
+    /// and study it; its files are kept in --out.
+    #[arg(long)]
+    pub scene: Option<String>,
+    /// Study each scene of this suite in turn (into --out/<scene>/), then
+    /// their mean, as the paper averages its games. The paper measured
+    /// mobile frames.
+    #[arg(long, value_parser = super::suite_parser())]
+    pub suite: Option<Suite>,
+    /// Screen size (DTM-NUCA Table I: 2160x1080).
+    #[arg(long, default_value_t = 2160)]
+    pub width: u32,
+    #[arg(long, default_value_t = 1080)]
+    pub height: u32,
+    /// Tile side in pixels (Table I: 32).
+    #[arg(long, default_value_t = 32)]
+    pub tile_size: u32,
+    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
+    pub order: OrderArg,
+    /// Fragment processors, each with a texture cache (Table I: 32).
+    #[arg(long, default_value_t = 32)]
+    pub fps: u16,
+    /// How a tile's quads reach the fragment processors when rendering:
+    /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
+    #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
+    pub fp_assignment: FpAssignment,
+    /// Render without hidden-surface removal (Table I's GPU is a TBDR).
+    #[arg(long)]
+    pub no_hsr: bool,
+    #[command(flatten)]
+    pub passes: super::render::PassSwitches,
+    /// Figure 11: other numbers of fragment processors, each a frame of
+    /// its own (comma-separated; `none` for none). Figure 1 uses the
+    /// fewest.
+    #[arg(long, value_delimiter = ',', default_value = "4,8,16")]
+    pub scaling: Vec<String>,
+    /// Other quad assignments to render and study (comma-separated;
+    /// `none` for none).
+    #[arg(long, value_delimiter = ',', default_value = "blocks,tiles")]
+    pub assignments: Vec<String>,
+    /// Figure 7: private texture cache sizes.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "16KiB,32KiB,64KiB,128KiB,256KiB,512KiB"
+    )]
+    pub private_sizes: Vec<String>,
+    /// Sweep values of the Affinity Table's epoch (texture accesses).
+    #[arg(long, value_delimiter = ',', default_value = "5000,10000,40000,80000")]
+    pub sweep_epoch: Vec<u64>,
+    /// Sweep values of the bucket count.
+    #[arg(long, value_delimiter = ',', default_value = "8,16,64,128")]
+    pub sweep_buckets: Vec<u32>,
+    /// Sweep values of the counter width (bits).
+    #[arg(long, value_delimiter = ',', default_value = "2,3,6,8")]
+    pub sweep_counter_bits: Vec<u32>,
+    /// Sweep values of the page size (blocks).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,16,32")]
+    pub sweep_page_blocks: Vec<u32>,
+    /// No sweeps (and no replay in the other order).
+    #[arg(long)]
+    pub no_sweeps: bool,
+    /// A JSON file of machine settings (any fields of `nuca.json`'s
+    /// `machine`; the others keep Table I's values). The flags below
+    /// override it.
+    #[arg(long)]
+    pub machine: Option<PathBuf>,
+    /// Texture cache capacity and ways (Table I: 16 KiB, 4-way).
+    #[arg(long)]
+    pub tc_size: Option<String>,
+    #[arg(long)]
+    pub tc_ways: Option<u32>,
+    /// Affinity Table buckets, blocks per page, counter bits, epoch
+    /// (Table I: 32, 8, 4, 20000).
+    #[arg(long)]
+    pub buckets: Option<u32>,
+    #[arg(long)]
+    pub page_blocks: Option<u32>,
+    #[arg(long)]
+    pub counter_bits: Option<u32>,
+    #[arg(long)]
+    pub epoch: Option<u64>,
+    /// Thread contexts per fragment processor (ours: 1).
+    #[arg(long)]
+    pub contexts: Option<u32>,
+    /// Replay order within a tile (ours: clock).
+    #[arg(long, value_enum)]
+    pub replay_order: Option<OrderOfReplay>,
+    /// Cycles per ALU instruction of shader work (ours: 1).
+    #[arg(long, default_value_t = 1)]
+    pub alu_cycles: u32,
+    /// What a texture cache sees as one request (ours: a quad's).
+    #[arg(long, value_enum, default_value_t = UnitArg::Quad)]
+    pub request_unit: UnitArg,
+    /// Directory for nuca.json, the CSV files, the SVG plots and
+    /// index.html.
+    #[arg(long, default_value = "nuca")]
+    pub out: PathBuf,
+    /// Print nuca.json on stdout (and nothing else) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Render and replay on the calling thread only; results are
+    /// identical.
+    #[arg(long)]
+    pub single_thread: bool,
+}
+
+impl Args {
+    fn threads(&self) -> Threads {
+        if self.single_thread {
+            Threads::One
+        } else {
+            Threads::Many
+        }
+    }
+}
+
+/// The machine: Table I, then --machine's fields, then the flags.
+fn machine(args: &Args) -> Result<NucaConfig> {
+    let mut m = match &args.machine {
+        None => NucaConfig::default(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            serde_json::from_str(&text).with_context(|| {
+                format!(
+                    "{}: expected the fields of nuca.json's \"machine\" (see its defaults there)",
+                    path.display()
+                )
+            })?
+        }
+    };
+    m.fps = usize::from(args.fps);
+    if let Some(s) = &args.tc_size {
+        m.tc_bytes = parse_size(s).context("--tc-size")?;
+    }
+    let set = |field: &mut u32, v: Option<u32>| {
+        if let Some(v) = v {
+            *field = v;
+        }
+    };
+    set(&mut m.tc_ways, args.tc_ways);
+    set(&mut m.buckets, args.buckets);
+    set(&mut m.page_blocks, args.page_blocks);
+    set(&mut m.counter_bits, args.counter_bits);
+    set(&mut m.timing.contexts, args.contexts);
+    if let Some(e) = args.epoch {
+        m.epoch = e;
+    }
+    if let Some(o) = args.replay_order {
+        m.timing.order = match o {
+            OrderOfReplay::Clock => ReplayOrder::Clock,
+            OrderOfReplay::Trace => ReplayOrder::Trace,
+        };
+    }
+    m.check().context("the machine")?;
+    Ok(m)
+}
+
+/// `--scaling`'s counts other than the main one.
+fn scaling(args: &Args) -> Result<Vec<u16>> {
+    let mut out = Vec::new();
+    for s in args.scaling.iter().filter(|s| s.as_str() != "none") {
+        let n: u16 = s.trim().parse().ok().filter(|&n| n > 0).with_context(|| {
+            format!("--scaling: '{s}': expected a number of fragment processors")
+        })?;
+        if n != args.fps && !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    Ok(out)
+}
+
+/// `--assignments`' other than the main one, by name.
+fn assignments(args: &Args) -> Result<Vec<FpAssignment>> {
+    let mut out = Vec::new();
+    for s in args.assignments.iter().filter(|s| s.as_str() != "none") {
+        let a = parse_fp_assignment(s).map_err(|e| anyhow::anyhow!("--assignments: {e}"))?;
+        if a != args.fp_assignment && !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    Ok(out)
+}
+
+fn study_config(args: &Args, frame: FrameFiles) -> Result<NucaStudyConfig> {
+    let mut sizes = args
+        .private_sizes
+        .iter()
+        .map(|s| parse_size(s).with_context(|| format!("--private-sizes: '{s}'")))
+        .collect::<Result<Vec<u64>>>()?;
+    sizes.sort_unstable();
+    sizes.dedup();
+    let sweeps = if args.no_sweeps {
+        Sweeps::none()
+    } else {
+        Sweeps {
+            epoch: args.sweep_epoch.clone(),
+            buckets: args.sweep_buckets.clone(),
+            counter_bits: args.sweep_counter_bits.clone(),
+            page_blocks: args.sweep_page_blocks.clone(),
+            ..Sweeps::default()
+        }
+    };
+    Ok(NucaStudyConfig {
+        machine: machine(args)?,
+        assignment: args.fp_assignment.name(),
+        organizations: OrgKind::ALL.to_vec(),
+        private_sizes: sizes,
+        sweeps,
+        alu_cycles: args.alu_cycles,
+        request_unit: match args.request_unit {
+            UnitArg::Quad => RequestUnit::Quad,
+            UnitArg::Pixel => RequestUnit::Pixel,
+        },
+        threads: args.threads(),
+        ..NucaStudyConfig::new(frame)
+    })
+}
+
+pub fn run(args: Args) -> Result<()> {
+    // Every setting checked before anything is rendered.
+    let probe = study_config(
+        &args,
+        FrameFiles {
+            requests: PathBuf::new(),
+            trace: None,
+        },
+    )?;
+    probe.check()?;
+    scaling(&args)?;
+    assignments(&args)?;
+    let files = [&args.requests, &args.trace, &args.machine]
+        .into_iter()
+        .flatten();
+    // A scene file is an input too (a built-in name is no file).
+    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
+    let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
+    if let Some(suite) = args.suite {
+        let suite = super::suite_of(suite, paper::SUITE);
+        return run_suite(&args.out, &suite, &inputs, args.json, |at, progress| {
+            study_scene(&args, at, progress)
+        });
+    }
+    run_study(&args.out, &inputs, args.json, |dir, progress| {
+        match (&args.requests, &args.scene) {
+            (Some(requests), _) => {
+                let frame = FrameFiles {
+                    requests: requests.clone(),
+                    trace: args.trace.clone(),
+                };
+                let config = study_config(&args, frame)?;
+                Ok(study::run(&config, progress)?)
+            }
+            (None, Some(scene)) => {
+                let at = SceneDir {
+                    scene,
+                    staged: dir,
+                    placed: &args.out,
+                };
+                study_scene(&args, &at, progress)
+            }
+            _ => bail!("give REQUESTS, --scene or --suite"),
+        }
+    })
+}
+
+/// Renders `at.scene`'s frames into its directory and studies them.
+fn study_scene(
+    args: &Args,
+    at: &SceneDir,
+    progress: gfxcache_cache::ProgressFn<'_>,
+) -> Result<NucaReport> {
+    let start = std::time::Instant::now();
+    let scene = super::render::load_scene(at.scene)?;
+    let frame = render(
+        args,
+        &scene,
+        at.staged,
+        "frame",
+        args.fps,
+        args.fp_assignment,
+        true,
+    )?;
+    let mut config = study_config(args, frame)?;
+    for n in scaling(args)? {
+        let f = render(
+            args,
+            &scene,
+            at.staged,
+            &format!("p{n}"),
+            n,
+            args.fp_assignment,
+            false,
+        )?;
+        config.scaling.push((usize::from(n), f));
+    }
+    for a in assignments(args)? {
+        let name = a.name().replace(':', "-");
+        let f = render(args, &scene, at.staged, &name, args.fps, a, false)?;
+        config.assignments.push((a.name(), f));
+    }
+    let render_seconds = start.elapsed().as_secs_f64();
+    let mut report = study::run(&config, progress)?;
+    report.seconds.insert("render".into(), render_seconds);
+    report.scene = Some(scene.name.clone());
+    // The files' paths once the report is in place.
+    report.requests = at.placed.join("frame.gtq.zst").display().to_string();
+    report.trace = Some(at.placed.join("frame.gtr").display().to_string());
+    Ok(report)
+}
+
+/// Renders one tile-based frame of `scene` with `fps` fragment processors
+/// and `assignment` into `dir` as `<stem>.gtq.zst` and `<stem>.gtr` (and
+/// the picture, with `png`).
+fn render(
+    args: &Args,
+    scene: &gfxcache_render::Scene,
+    dir: &Path,
+    stem: &str,
+    fps: u16,
+    assignment: FpAssignment,
+    png: bool,
+) -> Result<FrameFiles> {
+    let frame = study::frame_files_in(dir, stem);
+    let tbr = TbrConfig {
+        tile_size: args.tile_size,
+        order: args.order.into(),
+        fps,
+        hsr: !args.no_hsr,
+        fp_assignment: assignment,
+        ..TbrConfig::default()
+    };
+    let request = RenderRequest {
+        width: args.width,
+        height: args.height,
+        frames: 1,
+        passes: args.passes.into(),
+        threads: if args.single_thread { 1 } else { 2 },
+        ..RenderRequest::new(Mode::Tbr(tbr))
+    };
+    let files = super::render::Files {
+        trace: frame.trace.clone(),
+        png: png.then(|| dir.join(format!("{stem}.png"))),
+        binned: None,
+        texture_requests: Some(frame.requests.clone()),
+    };
+    super::render::render_to_files(scene, &request, &files)
+        .with_context(|| format!("rendering {} with {fps} fragment processors", scene.name))?;
+    Ok(frame)
+}
