@@ -442,27 +442,77 @@ fn replay_frame(
         path: path.clone(),
         source,
     })?;
+    let replay_error = |source| StudyError::Replay {
+        path: path.clone(),
+        source,
+    };
     let mut summary = FrameSummary::default();
-    let mut chunk: Vec<ReplayEvent> = Vec::with_capacity(REPLAY_CHUNK + 4096);
-    loop {
-        let more = input.next_tile(&mut chunk).map_err(input_error)?;
-        if chunk.len() >= REPLAY_CHUNK || !more {
-            count(&chunk, &mut summary);
-            replay
-                .feed(&chunk, config.threads)
-                .map_err(|source| StudyError::Replay {
-                    path: path.clone(),
-                    source,
-                })?;
-            chunk.clear();
+    // With threads, the frame is read and decoded on a thread of its own,
+    // a chunk ahead of the replay; the chunks and their order are the
+    // same either way.
+    let requests = match config.threads {
+        Threads::One => {
+            let mut chunk = Vec::with_capacity(REPLAY_CHUNK + 4096);
+            loop {
+                let more = next_chunk(&mut input, &mut chunk).map_err(input_error)?;
+                count(&chunk, &mut summary);
+                replay.feed(&chunk, config.threads).map_err(replay_error)?;
+                chunk.clear();
+                if !more {
+                    break;
+                }
+            }
+            input.requests()
         }
-        if !more {
-            break;
+        Threads::Many => std::thread::scope(|scope| {
+            let (full, filled) = std::sync::mpsc::sync_channel::<Vec<ReplayEvent>>(1);
+            let (empty, emptied) = std::sync::mpsc::channel::<Vec<ReplayEvent>>();
+            let reader = scope.spawn(move || {
+                let mut chunk = Vec::with_capacity(REPLAY_CHUNK + 4096);
+                loop {
+                    let more = next_chunk(&mut input, &mut chunk)?;
+                    if full.send(std::mem::take(&mut chunk)).is_err() || !more {
+                        break;
+                    }
+                    chunk = emptied
+                        .recv()
+                        .unwrap_or_else(|_| Vec::with_capacity(REPLAY_CHUNK + 4096));
+                    chunk.clear();
+                }
+                Ok(input.requests())
+            });
+            for mut chunk in filled {
+                count(&chunk, &mut summary);
+                replay.feed(&chunk, config.threads).map_err(replay_error)?;
+                chunk.clear();
+                let _ = empty.send(chunk);
+            }
+            reader
+                .join()
+                .expect("the frame reader does not panic")
+                .map_err(input_error)
+        })?,
+    };
+    replay.finish(config.threads);
+    summary.texture_requests = requests;
+    Ok((summary, replay.results()))
+}
+
+/// Reads whole tiles into `chunk` until it holds a replay chunk's events
+/// (true: more may follow) or the input ends (false: the last, possibly
+/// empty, chunk).
+fn next_chunk<R: std::io::Read>(
+    input: &mut FrameInput<R>,
+    chunk: &mut Vec<ReplayEvent>,
+) -> Result<bool, InputError> {
+    loop {
+        if !input.next_tile(chunk)? {
+            return Ok(false);
+        }
+        if chunk.len() >= REPLAY_CHUNK {
+            return Ok(true);
         }
     }
-    replay.finish(config.threads);
-    summary.texture_requests = input.requests();
-    Ok((summary, replay.results()))
 }
 
 /// Adds `events` to the frame's summary.

@@ -45,9 +45,11 @@
 //! A producer hands its records to a [`TexReqSink`] (a writer is one), a
 //! run at a time.
 
+mod behind;
 mod reader;
 mod writer;
 
+pub use behind::TexReqBehind;
 pub use reader::{TexReqReader, TexReqSource};
 pub use writer::{TexReqFile, TexReqWriter};
 

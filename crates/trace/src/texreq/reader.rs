@@ -15,7 +15,10 @@ pub struct TexReqSource(Source);
 
 enum Source {
     Plain(BufReader<File>),
-    Zstd(Box<Unzstd<BufReader<File>>>),
+    /// Buffered on the decompressed side too: the reader takes a record's
+    /// fields a few bytes at a time, and each read of the decoder itself
+    /// is a decompression call.
+    Zstd(Box<BufReader<Unzstd<BufReader<File>>>>),
 }
 
 impl Read for TexReqSource {
@@ -47,7 +50,10 @@ impl TexReqReader<TexReqSource> {
         let source = if path.extension().is_some_and(|e| e == "zst") {
             let (counted, consumed) = Counted::new(f);
             let unzstd = Unzstd::new(counted, consumed).map_err(|e| read_error(path, e))?;
-            TexReqSource(Source::Zstd(Box::new(unzstd)))
+            TexReqSource(Source::Zstd(Box::new(BufReader::with_capacity(
+                1 << 16,
+                unzstd,
+            ))))
         } else {
             TexReqSource(Source::Plain(f))
         };
@@ -120,7 +126,7 @@ impl<R: Read> TexReqReader<R> {
                 frame: self.u32("a FrameEnd's frame")?,
             },
             TAG_FRAGMENT_END => {
-                let [fp, x, y] = self.pixel("a FragmentEnd")?;
+                let [fp, x, y] = self.pixel("a FragmentEnd's processor and pixel")?;
                 let alu = self.u32("a FragmentEnd's instructions")?;
                 TexReqRecord::FragmentEnd { fp, x, y, alu }
             }
@@ -136,7 +142,7 @@ impl<R: Read> TexReqReader<R> {
     }
 
     fn request(&mut self) -> Result<TexRequest, TraceError> {
-        let [fp, x, y] = self.pixel("a request")?;
+        let [fp, x, y] = self.pixel("a request's processor and pixel")?;
         let at = self.offset;
         let mut f = [0u8; 4];
         self.exact(&mut f, "a request's index, filter, texel size and taps")?;
@@ -186,7 +192,7 @@ impl<R: Read> TexReqReader<R> {
 
     fn pixel(&mut self, what: &str) -> Result<[u16; 3], TraceError> {
         let mut b = [0u8; 6];
-        self.exact(&mut b, &format!("{what}'s processor and pixel"))?;
+        self.exact(&mut b, what)?;
         Ok([0, 2, 4].map(|i| u16::from_le_bytes([b[i], b[i + 1]])))
     }
 

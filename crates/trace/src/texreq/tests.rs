@@ -228,3 +228,37 @@ fn a_truncated_zstd_file_is_an_error() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Written behind the producer, in runs larger and smaller than the
+/// writer's, the file is the direct writer's byte for byte; dropped
+/// unfinished, no file appears.
+#[test]
+fn a_writer_behind_the_producer_writes_the_same_file_or_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let (direct, behind) = (dir.path().join("a.gtq.zst"), dir.path().join("b.gtq.zst"));
+    let records: Vec<TexReqRecord> = std::iter::repeat_n(sample(), 12_000).flatten().collect();
+    let mut w = TexReqWriter::create(&direct).unwrap();
+    for r in &records {
+        w.write(r).unwrap();
+    }
+    w.finish().unwrap();
+    let mut b: Box<dyn TexReqSink> = Box::new(TexReqBehind::new(Box::new(
+        TexReqWriter::create(&behind).unwrap(),
+    )));
+    for piece in records.chunks(5_003) {
+        b.records(piece);
+    }
+    b.finish().unwrap();
+    assert_eq!(
+        std::fs::read(&direct).unwrap(),
+        std::fs::read(&behind).unwrap()
+    );
+
+    let abandoned = dir.path().join("c.gtq");
+    let mut b = TexReqBehind::new(Box::new(TexReqWriter::create(&abandoned).unwrap()));
+    b.records(&records[..80_000]);
+    drop(b);
+    assert!(!abandoned.exists());
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}

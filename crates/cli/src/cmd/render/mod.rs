@@ -24,7 +24,7 @@ use gfxcache_render::session::{self, Mode, Picture, RenderRequest, RenderSummary
 use gfxcache_render::{FpAssignment, Scene, TbrConfig};
 use gfxcache_tcor::{PbTrafficStage, PbTrafficStats};
 use gfxcache_trace::binned::TileOrder;
-use gfxcache_trace::texreq::{TexReqSink, TexReqWriter};
+use gfxcache_trace::texreq::{TexReqBehind, TexReqSink, TexReqWriter};
 use gfxcache_trace::{
     PassThrough, Record, RecordSink, RecordStage, TraceError, TraceMeta, TraceWrite,
 };
@@ -374,7 +374,9 @@ pub fn render_to_files(scene: &Scene, request: &RenderRequest, files: &Files) ->
         Some(path) => {
             let w = TexReqWriter::create(path)
                 .with_context(|| format!("cannot create {}", path.display()))?;
-            Some((path, Box::new(w) as Box<dyn TexReqSink>))
+            // Encoded and compressed beside the renderer.
+            let behind = TexReqBehind::new(Box::new(w));
+            Some((path, Box::new(behind) as Box<dyn TexReqSink>))
         }
         None => None,
     };
