@@ -2,7 +2,7 @@
 //! paper's values (Table I) as defaults. A field the paper does not give is
 //! ours, and its doc says so ("(ours)").
 
-use gfxcache_cache::{Geometry, Ways};
+use gfxcache_cache::{Geometry, IndexFn, Ways};
 use gfxcache_mem::NucaEnergyModel;
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +38,29 @@ pub enum CountedAccesses {
     LocalMisses,
 }
 
+/// How a texture cache picks a block's set. (ours): the paper does not
+/// say; with its page and bucket sizes a bucket's blocks share three of
+/// the six set bits under modulo indexing, so an owner keeps its buckets
+/// in 8 of its 64 sets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcIndex {
+    /// The block address modulo the sets (the default).
+    #[default]
+    Modulo,
+    /// The block address cut into set-index-wide pieces, XORed together.
+    XorFold,
+}
+
+impl TcIndex {
+    pub fn name(self) -> &'static str {
+        match self {
+            TcIndex::Modulo => "modulo",
+            TcIndex::XorFold => "xor-fold",
+        }
+    }
+}
+
 /// The machine and the DTM-NUCA mechanism, as the functional models see
 /// them. Built with [`Default`] (the paper's machine) and changed field by
 /// field; [`NucaConfig::check`] says what is wrong with a changed one.
@@ -52,6 +75,8 @@ pub struct NucaConfig {
     pub tc_ways: u32,
     /// Block (line) size in bytes, a power of two. Paper: 64.
     pub block_bytes: u32,
+    /// The texture caches' set index. (ours): modulo.
+    pub tc_index: TcIndex,
     /// Buckets of the Affinity Table (n). Paper: 32.
     pub buckets: u32,
     /// Blocks per page (m): block a is in page a / m, in bucket
@@ -88,6 +113,7 @@ impl Default for NucaConfig {
             tc_bytes: 16 * 1024,
             tc_ways: 4,
             block_bytes: 64,
+            tc_index: TcIndex::Modulo,
             buckets: 32,
             page_blocks: 8,
             counter_bits: 4,
@@ -236,7 +262,15 @@ impl NucaConfig {
 
     /// One texture cache's geometry (checked by the cache engine's rules).
     pub fn tc_geometry(&self) -> Result<Geometry, gfxcache_cache::CacheError> {
-        Geometry::from_size(self.tc_bytes, Ways::N(self.tc_ways), self.block_bytes)
+        Geometry::from_size(self.tc_bytes, Ways::N(self.tc_ways), self.block_bytes)?
+            .with_index(self.index_fn())
+    }
+
+    fn index_fn(&self) -> IndexFn {
+        match self.tc_index {
+            TcIndex::Modulo => IndexFn::Modulo,
+            TcIndex::XorFold => IndexFn::XorFold,
+        }
     }
 
     /// The ideal shared cache's geometry: P times the capacity and P times
@@ -249,7 +283,7 @@ impl NucaConfig {
             .checked_mul(u64::from(fps))
             .ok_or_else(too_big)?;
         let ways = self.tc_ways.checked_mul(fps).ok_or_else(too_big)?;
-        Geometry::from_size(bytes, Ways::N(ways), self.block_bytes)
+        Geometry::from_size(bytes, Ways::N(ways), self.block_bytes)?.with_index(self.index_fn())
     }
 
     /// The size of this configuration's Affinity Table in bits

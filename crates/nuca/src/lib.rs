@@ -67,7 +67,7 @@ pub mod timing;
 pub use affinity_table::{affinity_table_bits, AffinityTable};
 pub use bucket::{Bucket, Buckets};
 pub use calendar::Calendar;
-pub use config::{CountedAccesses, EpochReset, NucaConfig};
+pub use config::{CountedAccesses, EpochReset, NucaConfig, TcIndex};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;

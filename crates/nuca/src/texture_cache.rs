@@ -10,7 +10,7 @@
 //! which the tests need): a lookup already scans the set, and the victim
 //! is found by the same scan, on misses only.
 
-use gfxcache_cache::Geometry;
+use gfxcache_cache::{Geometry, IndexFn};
 
 /// A tag that no block address has: blocks are byte addresses shifted by
 /// at least one bit.
@@ -30,6 +30,8 @@ pub enum Lookup {
 /// One texture cache. Block addresses are byte addresses shifted by the
 /// block size.
 pub struct TextureCache {
+    /// The set index function ([`Geometry::set_of`]).
+    geom: Geometry,
     sets: usize,
     ways: usize,
     /// `sets - 1` when the set count is a power of two.
@@ -51,11 +53,11 @@ impl TextureCache {
     pub fn new(geom: &Geometry) -> TextureCache {
         let (sets, ways) = (geom.sets as usize, geom.ways as usize);
         TextureCache {
+            geom: *geom,
             sets,
             ways,
-            set_mask: geom
-                .sets
-                .is_power_of_two()
+            // The common case without a call: modulo a power of two.
+            set_mask: (geom.sets.is_power_of_two() && geom.index == IndexFn::Modulo)
                 .then(|| u64::from(geom.sets) - 1),
             tags: vec![INVALID; sets * ways],
             filled: vec![0; sets],
@@ -76,7 +78,7 @@ impl TextureCache {
     fn set_of(&self, block: u64) -> usize {
         match self.set_mask {
             Some(mask) => (block & mask) as usize,
-            None => (block % self.sets as u64) as usize,
+            None => self.geom.set_of(block),
         }
     }
 

@@ -84,6 +84,7 @@ fn config(dir: &Path) -> NucaStudyConfig {
             counter_bits: vec![],
             page_blocks: vec![4],
             trace_order: true,
+            tc_index: true,
             organizations: vec![OrgKind::Dtm],
         },
         ..NucaStudyConfig::new(files(&main))
@@ -131,8 +132,8 @@ fn every_run_accounts_for_every_access() {
     assert_eq!(report.replication.in_caches_percent.len(), 3);
     let replication_sum: f64 = report.replication.in_caches_percent.iter().sum();
     assert!((replication_sum - 100.0).abs() < 1e-9);
-    // The sweeps: epoch 2000 is the machine's, so only 500; the order
-    // point is against private caches replayed in trace order.
+    // The sweeps: epoch 2000 is the machine's, so only 500; the order and
+    // index points are against private caches with the same setting.
     let knobs: Vec<(&str, &str)> = report
         .sweeps
         .iter()
@@ -144,7 +145,8 @@ fn every_run_accounts_for_every_access() {
             ("epoch", "500"),
             ("buckets", "16"),
             ("page_blocks", "4"),
-            ("order", "trace")
+            ("order", "trace"),
+            ("tc_index", "xor-fold")
         ]
     );
     assert_eq!(report.assignments.len(), 2);

@@ -54,3 +54,32 @@ fn non_power_of_two_sets() {
     assert_eq!(c.access(3), evicts(0), "3 mod 3 = set 0");
     assert!(c.contains(1) && c.contains(2) && !c.contains(0));
 }
+
+/// The paper's machine under modulo indexing keeps one bucket's blocks
+/// in 8 of a texture cache's 64 sets (bucket bits 3-7 of the block
+/// address share bits 3-5 with the set index): 32 of them fit. XOR-folded
+/// indexing spreads them over every set.
+#[test]
+fn a_buckets_blocks_fill_an_eighth_of_a_modulo_cache_and_all_of_a_xor_one() {
+    use gfxcache_nuca::{Buckets, NucaConfig, TcIndex};
+    let held = |index: TcIndex| {
+        let config = NucaConfig {
+            tc_index: index,
+            ..NucaConfig::default()
+        };
+        let buckets = Buckets::new(config.page_blocks, config.buckets);
+        let mut c = TextureCache::new(&config.tc_geometry().unwrap());
+        let blocks: Vec<u64> = (0..100_000u64)
+            .filter(|&b| buckets.bucket_of(b) == buckets.bucket_of(5 * 8))
+            .take(256)
+            .collect();
+        for &b in &blocks {
+            if !c.contains(b) {
+                let _ = c.access(b);
+            }
+        }
+        blocks.iter().filter(|&&b| c.contains(b)).count()
+    };
+    assert_eq!(held(TcIndex::Modulo), 32);
+    assert_eq!(held(TcIndex::XorFold), 256);
+}

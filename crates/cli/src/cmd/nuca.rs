@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_nuca::study::{self, paper, FrameFiles, NucaReport, NucaStudyConfig, Sweeps};
-use gfxcache_nuca::{NucaConfig, OrgKind, ReplayOrder, RequestUnit};
+use gfxcache_nuca::{NucaConfig, OrgKind, ReplayOrder, RequestUnit, TcIndex};
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 use gfxcache_render::{FpAssignment, TbrConfig};
@@ -31,6 +31,14 @@ pub enum OrderOfReplay {
     Clock,
     /// As the renderer listed them.
     Trace,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum IndexArg {
+    /// The block address modulo the sets.
+    Modulo,
+    /// The block address cut into set-index-wide pieces, XORed together.
+    XorFold,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -124,6 +132,9 @@ pub struct Args {
     pub tc_size: Option<String>,
     #[arg(long)]
     pub tc_ways: Option<u32>,
+    /// Texture cache set index (ours: modulo).
+    #[arg(long, value_enum)]
+    pub tc_index: Option<IndexArg>,
     /// Affinity Table buckets, blocks per page, counter bits, epoch
     /// (Table I: 32, 8, 4, 20000).
     #[arg(long)]
@@ -194,6 +205,12 @@ fn machine(args: &Args) -> Result<NucaConfig> {
         }
     };
     set(&mut m.tc_ways, args.tc_ways);
+    if let Some(i) = args.tc_index {
+        m.tc_index = match i {
+            IndexArg::Modulo => TcIndex::Modulo,
+            IndexArg::XorFold => TcIndex::XorFold,
+        };
+    }
     set(&mut m.buckets, args.buckets);
     set(&mut m.page_blocks, args.page_blocks);
     set(&mut m.counter_bits, args.counter_bits);

@@ -268,6 +268,7 @@ pub(crate) mod test_report {
                 counter_bits: vec![],
                 page_blocks: vec![4],
                 trace_order: true,
+                tc_index: true,
                 organizations: vec![OrgKind::Dtm, OrgKind::DtmDist],
             },
             ..NucaStudyConfig::new(frame("p8.gtq", 8, seed))

@@ -316,6 +316,7 @@ fn main_value(r: &NucaReport, knob: &str) -> Option<String> {
         "counter_bits" => m.counter_bits.to_string(),
         "page_blocks" => m.page_blocks.to_string(),
         "order" => m.timing.order.name().to_string(),
+        "tc_index" => m.tc_index.name().to_string(),
         _ => return None,
     })
 }

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::{FrameInput, InputError, RequestUnit};
 use crate::replay::{OrgKind, OrgResult, Replay, ReplayEvent, REPLAY_CHUNK};
-use crate::{NucaConfig, NucaError};
+use crate::{NucaConfig, NucaError, TcIndex};
 
 pub use mean::NucaMean;
 pub use report::{
@@ -49,8 +49,10 @@ pub struct Sweeps {
     pub buckets: Vec<u32>,
     pub counter_bits: Vec<u32>,
     pub page_blocks: Vec<u32>,
-    /// Replay the main frame in trace order as well.
+    /// Replay the main frame in the other order as well.
     pub trace_order: bool,
+    /// Run the main frame with the other texture cache set index as well.
+    pub tc_index: bool,
     /// The organizations the sweeps run.
     pub organizations: Vec<OrgKind>,
 }
@@ -64,6 +66,7 @@ impl Default for Sweeps {
             counter_bits: vec![2, 3, 6, 8],
             page_blocks: vec![1, 2, 4, 16, 32],
             trace_order: true,
+            tc_index: true,
             organizations: vec![OrgKind::Dtm, OrgKind::DtmDist],
         }
     }
@@ -78,6 +81,7 @@ impl Sweeps {
             counter_bits: vec![],
             page_blocks: vec![],
             trace_order: false,
+            tc_index: false,
             organizations: vec![],
         }
     }
@@ -175,6 +179,8 @@ impl NucaStudyConfig {
             }
         }
         let s = &self.sweeps;
+        // The private caches of the knobs that change them too.
+        let mut privates = Vec::new();
         let mut knob = |name: &'static str, value: String, c: NucaConfig| {
             for &k in &s.organizations {
                 runs.push((c.clone(), k, Purpose::Sweep(name, value.clone())));
@@ -219,8 +225,19 @@ impl NucaStudyConfig {
             c.timing.order = m.timing.order.other();
             let name = c.timing.order.name();
             knob("order", name.into(), c.clone());
-            runs.push((c, OrgKind::Private, Purpose::Sweep("order", name.into())));
+            privates.push((c, OrgKind::Private, Purpose::Sweep("order", name.into())));
         }
+        if s.tc_index {
+            let mut c = m.clone();
+            c.tc_index = match m.tc_index {
+                TcIndex::Modulo => TcIndex::XorFold,
+                TcIndex::XorFold => TcIndex::Modulo,
+            };
+            let name = c.tc_index.name();
+            knob("tc_index", name.into(), c.clone());
+            privates.push((c, OrgKind::Private, Purpose::Sweep("tc_index", name.into())));
+        }
+        runs.extend(privates);
         runs
     }
 }
@@ -286,10 +303,12 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
         .find(|r| r.organization == OrgKind::Private)
         .map(|r| r.result.clone())
         .expect("checked: private is studied");
-    let private_in_order = |order: &str| {
+    // Knobs that change the private caches too are against private
+    // caches with the same setting.
+    let private_with = |knob: &str, value: &str| {
         sweep_results
             .iter()
-            .find(|(k, v, r)| *k == "order" && v == order && r.organization == OrgKind::Private)
+            .find(|(k, v, r)| *k == knob && v == value && r.organization == OrgKind::Private)
             .map(|(_, _, r)| r.clone())
     };
     let sweeps = sweep_results
@@ -297,10 +316,7 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
         .filter(|(_, _, r)| r.organization != OrgKind::Private)
         .map(|(knob, value, r)| {
             // Against the private caches replayed the same way.
-            let base = match *knob {
-                "order" => private_in_order(value).unwrap_or_else(|| private.clone()),
-                _ => private.clone(),
-            };
+            let base = private_with(knob, value).unwrap_or_else(|| private.clone());
             SweepPoint {
                 knob: knob.to_string(),
                 value: value.clone(),

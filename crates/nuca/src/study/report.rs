@@ -206,7 +206,8 @@ pub struct ScalingPoint {
 #[derive(Serialize, Clone, Debug)]
 pub struct SweepPoint {
     /// The knob: `epoch`, `buckets`, `counter_bits`, `page_blocks`,
-    /// `order`.
+    /// `order`, `tc_index` (the last two against private caches with the
+    /// same setting).
     pub knob: String,
     pub value: String,
     pub organization: OrgKind,
