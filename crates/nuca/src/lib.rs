@@ -31,10 +31,16 @@
 //!   timing knob ([`TimingConfig`], ours but for the paper's latencies).
 //! - [`machine`]: an organization on its machine ([`Machine`]): the
 //!   messages each flow sends, their latency, the counts energy needs.
-//! - [`mod@replay`]: every organization over one sequence of events
-//!   (texture accesses with shader work, other L2 accesses, tile ends), in
-//!   parallel ([`replay()`], [`Replay`]), with energy by part
-//!   ([`NucaEnergy`], from `gfxcache-mem`).
+//! - [`mod@replay`]: organizations on their configurations over one
+//!   sequence of events (texture accesses with shader work, other L2
+//!   accesses, tile ends), in parallel ([`replay()`], [`Replay`]), with
+//!   energy by part ([`NucaEnergy`], from `gfxcache-mem`); [`schedule`]:
+//!   each tile in the order of the simulated clocks.
+//! - [`input`]: a rendered frame's texture requests (`.gtq`) and L2 trace
+//!   (`.gtr`) as replay events ([`FrameInput`], [`RequestUnit`]).
+//! - [`study`]: the paper's Section V on rendered frames (config in,
+//!   [`study::NucaReport`] out, progress by callback) and its suite mean.
+//! - [`block_hash`]: the hasher of maps keyed by block.
 //!
 //! Depends on `gfxcache-cache` (the geometry rules, the cache engine, the
 //! parallel fan-out), `gfxcache-trace` (stream names) and `gfxcache-mem`
