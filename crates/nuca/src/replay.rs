@@ -86,8 +86,10 @@ pub enum OrgKind {
     /// D-NUCA: a directory, one holder per block.
     DNuca,
     /// DTM-NUCA with the centralized Affinity Table.
+    #[serde(rename = "dtm-nuca")]
     Dtm,
     /// DTM-NUCA with a distributed Affinity Table.
+    #[serde(rename = "dtm-nuca-dist")]
     DtmDist,
     /// S-NUCA: bucket b in the cache of fragment processor b mod P (ours).
     SNuca,

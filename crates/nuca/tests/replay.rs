@@ -111,3 +111,13 @@ fn a_bad_config_is_refused_before_anything_runs() {
         Err(NucaError::Config { field: "fps", .. })
     ));
 }
+
+/// Reports name an organization the same in JSON as in their tables.
+#[test]
+fn the_serde_name_is_the_reports_name() {
+    for kind in OrgKind::ALL {
+        let json = serde_json::to_string(&kind).unwrap();
+        assert_eq!(json, format!("\"{}\"", kind.name()));
+        assert_eq!(serde_json::from_str::<OrgKind>(&json).unwrap(), kind);
+    }
+}
