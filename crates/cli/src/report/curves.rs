@@ -11,7 +11,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::bars::OURS;
-use super::figure::{chart_builder, draw_legend, Plot};
+use super::figure::{chart_builder, compact, draw_legend, Plot};
 use gfxcache_cache::format_size;
 
 /// How a line is drawn: solid with dots, or dashed with triangles, so two
@@ -150,15 +150,21 @@ impl Plot for CurvePanel {
             range: lo - pad..hi + pad,
             ticks: self.ticks(),
         };
-        let mut chart =
-            chart_builder(area, &self.subtitle, 40).build_cartesian_2d(x, self.y_range())?;
-        chart
-            .configure_mesh()
-            .x_desc("size")
+        let y = self.y_range();
+        // Counts (not ratios) get short labels, so that they fit beside
+        // the axis's name.
+        let counts = y.end >= 1e4;
+        let mut chart = chart_builder(area, &self.subtitle, 40).build_cartesian_2d(x, y)?;
+        let label = |v: &f64| compact(*v);
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc("size")
             .y_desc(self.y_label.as_str())
             .max_light_lines(1)
-            .label_style(("sans-serif", 14))
-            .draw()?;
+            .label_style(("sans-serif", 14));
+        if counts {
+            mesh.y_label_formatter(&label);
+        }
+        mesh.draw()?;
         for line in &self.lines {
             draw_line(&mut chart, line)?;
         }

@@ -112,3 +112,18 @@ pub fn draw_legend<'a, 'b: 'a, CT: CoordTranslate>(
         .draw()?;
     Ok(())
 }
+
+/// A count in few characters, for a bar's label or an axis: `987`,
+/// `12.3k`, `4.56M`.
+pub fn compact(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.2}G", v / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.2}M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1}k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}

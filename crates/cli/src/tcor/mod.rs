@@ -67,20 +67,6 @@ fn find_curve<'a>(r: &'a TcorReport, policy: &str, ways: &str) -> Option<&'a Cur
         .find(|c| c.policy == policy && c.ways == ways)
 }
 
-/// A count in few characters, for a bar's label: `987`, `12.3k`, `4.56M`.
-fn compact(v: f64) -> String {
-    let a = v.abs();
-    if a >= 1e9 {
-        format!("{:.2}G", v / 1e9)
-    } else if a >= 1e6 {
-        format!("{:.2}M", v / 1e6)
-    } else if a >= 1e4 {
-        format!("{:.1}k", v / 1e3)
-    } else {
-        format!("{v:.0}")
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod test_report {
     //! A small hand-made report the writers' tests share: made-up numbers,
@@ -423,6 +409,7 @@ mod tests {
         assert_eq!(compact(987.0), "987");
         assert_eq!(compact(12_345.0), "12.3k");
         assert_eq!(compact(4_560_000.0), "4.56M");
+        assert_eq!(compact(700_000.0), "700.0k");
         assert_eq!(value(&r.pb_l2_accesses, "64KiB", "tcor"), Some(7130));
         assert!(value(&r.pb_l2_accesses, "32KiB", "tcor").is_none());
         assert!(find_run(&r, "tcor", "128KiB").is_some());

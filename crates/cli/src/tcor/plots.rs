@@ -12,9 +12,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{compact, find_curve, find_run, tile_caches, value};
+use super::{find_curve, find_run, tile_caches, value};
 use crate::report::bars::{Panel, Unit};
 use crate::report::curves::{CurvePanel, Stroke};
+use crate::report::figure::compact;
 use crate::report::figure::{self, write_figures, Figure};
 use gfxcache_tcor::study::report::{Curve, Reductions, TcorReport, ENGINES};
 
