@@ -127,3 +127,17 @@ pub fn compact(v: f64) -> String {
         format!("{v:.0}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::compact;
+
+    #[test]
+    fn compact_counts() {
+        assert_eq!(compact(987.0), "987");
+        assert_eq!(compact(12_345.0), "12.3k");
+        assert_eq!(compact(700_000.0), "700.0k");
+        assert_eq!(compact(4_560_000.0), "4.56M");
+        assert_eq!(compact(-2.5e9), "-2.50G");
+    }
+}
