@@ -9,48 +9,14 @@ use gfxcache_cache::progress::quiet;
 use gfxcache_cache::run::Threads;
 use gfxcache_nuca::study::{self, FrameFiles, NucaStudyConfig, Sweeps};
 use gfxcache_nuca::{NucaConfig, OrgKind};
-use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexReqWriter, TexRequest};
+use gfxcache_trace::texreq::{synth, TexReqWriter};
 
-/// A frame of `tiles` tiles whose fragment processors (`fps`) sample a
-/// shared texture around their tile's position: nearby tiles reuse blocks,
-/// and a request's four taps span one or two blocks.
+/// The synthetic frame of `gfxcache_trace::texreq::synth`, written.
 fn write_frame(path: &Path, fps: u16, tiles: u32, seed: u64) {
     let mut w = TexReqWriter::create(path).unwrap();
-    let mut state = seed;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        state >> 33
-    };
-    w.write(&TexReqRecord::PassBegin { pass: 0 }).unwrap();
-    for tile in 0..tiles {
-        w.write(&TexReqRecord::TileBegin { tile }).unwrap();
-        for px in 0..256u32 {
-            let fp = ((px / 16) % u32::from(fps)) as u16;
-            let base = u64::from(tile) * 4096 + (next() % 16384) * 4;
-            let taps = [base, base + 4, base + 1024, base + 1028];
-            let mut q = TexRequest {
-                fp,
-                x: (px % 16) as u16,
-                y: (px / 16) as u16,
-                index: 0,
-                filter: FilterKind::Bilinear,
-                texel_bytes: 4,
-                alu: (next() % 20) as u32,
-                taps: [0; 8],
-                len: 4,
-            };
-            q.taps[..4].copy_from_slice(&taps);
-            w.write(&TexReqRecord::Request(q)).unwrap();
-            let (x, y) = (q.x, q.y);
-            let alu = (next() % 10) as u32;
-            w.write(&TexReqRecord::FragmentEnd { fp, x, y, alu })
-                .unwrap();
-        }
-        w.write(&TexReqRecord::TileEnd { tile }).unwrap();
+    for r in &synth::frame(fps, tiles, seed) {
+        w.write(r).unwrap();
     }
-    w.write(&TexReqRecord::FrameEnd { frame: 0 }).unwrap();
     w.finish().unwrap();
 }
 

@@ -47,6 +47,7 @@
 
 mod behind;
 mod reader;
+pub mod synth;
 mod writer;
 
 pub use behind::TexReqBehind;

@@ -262,3 +262,24 @@ fn a_writer_behind_the_producer_writes_the_same_file_or_none() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+#[test]
+fn the_synthetic_frame_is_its_seeds_and_whole() {
+    let f = synth::frame(4, 3, 9);
+    assert_eq!(f, synth::frame(4, 3, 9));
+    assert_ne!(f, synth::frame(4, 3, 10));
+    let requests = f
+        .iter()
+        .filter(|r| matches!(r, TexReqRecord::Request(_)))
+        .count();
+    assert_eq!(requests, 3 * 256);
+    assert_eq!(f.last(), Some(&TexReqRecord::FrameEnd { frame: 0 }));
+    let fps: std::collections::BTreeSet<u16> = f
+        .iter()
+        .filter_map(|r| match r {
+            TexReqRecord::Request(q) => Some(q.fp),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fps.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+}
