@@ -357,15 +357,9 @@ fn sweeps(r: &NucaReport) -> String {
                 } else {
                     v.0.clone()
                 };
-                Some(vec![
-                    text(knob),
-                    text(&value),
-                    text(k.name()),
-                    cell(Some(share(f.local_hit_percent))),
-                    cell(Some(signed(f.l2_texture_change_percent))),
-                    cell(Some(signed(f.speedup_percent))),
-                    cell(Some(signed(f.energy_change_percent))),
-                ])
+                let mut cells = vec![text(knob), text(&value), text(k.name())];
+                cells.extend(main_cells(&f));
+                Some(cells)
             })
         })
     });
@@ -384,20 +378,27 @@ fn sweeps(r: &NucaReport) -> String {
     )
 }
 
+/// An organization's main figures against private caches, as the tables
+/// of sweeps, assignments and scenes show them: local hits, L2 texture
+/// requests, speedup, energy.
+pub(super) fn main_cells(f: &Figures) -> [Cell; 4] {
+    [
+        cell(Some(share(f.local_hit_percent))),
+        cell(Some(signed(f.l2_texture_change_percent))),
+        cell(Some(signed(f.speedup_percent))),
+        cell(Some(signed(f.energy_change_percent))),
+    ]
+}
+
 /// Each quad assignment's frame, every organization against its private.
 fn assignments(r: &NucaReport) -> String {
     let rows = r.assignments.iter().flat_map(|p| {
         let kinds = against_private(p.rows.iter().map(|row| row.organization));
         kinds.into_iter().filter_map(move |k| {
             let f = p.rows.iter().find(|row| row.organization == k)?.figures;
-            Some(vec![
-                text(&p.assignment),
-                text(k.name()),
-                cell(Some(share(f.local_hit_percent))),
-                cell(Some(signed(f.l2_texture_change_percent))),
-                cell(Some(signed(f.speedup_percent))),
-                cell(Some(signed(f.energy_change_percent))),
-            ])
+            let mut cells = vec![text(&p.assignment), text(k.name())];
+            cells.extend(main_cells(&f));
+            Some(cells)
         })
     });
     section(

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use gfxcache_cache::format_size;
 use gfxcache_nuca::OrgKind;
 
-use super::super::html::figures_table;
+use super::super::html::{figures_table, main_cells};
 use super::super::{against_private, paper_scaling, share, signed};
 use super::plots::about;
 use super::{NucaSuite, MEAN};
@@ -146,15 +146,9 @@ fn scenes(r: &NucaSuite) -> String {
     let rows = r.scenes.iter().flat_map(|s| {
         kinds.clone().into_iter().filter_map(move |k| {
             let f = s.report.row(k)?.figures;
-            let cells: Vec<Cell> = vec![
-                scene_link(&s.scene),
-                text(k.name()),
-                cell(Some(share(f.local_hit_percent))),
-                cell(Some(signed(f.l2_texture_change_percent))),
-                cell(Some(signed(f.speedup_percent))),
-                cell(Some(signed(f.energy_change_percent))),
-                cell(Some(s.report.warnings.len().to_string())),
-            ];
+            let mut cells: Vec<Cell> = vec![scene_link(&s.scene), text(k.name())];
+            cells.extend(main_cells(&f));
+            cells.push(cell(Some(s.report.warnings.len().to_string())));
             Some(cells)
         })
     });
