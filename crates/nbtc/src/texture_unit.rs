@@ -76,6 +76,13 @@ impl TextureUnit {
     /// Replays `events` (one pixel processor's input, in order) from an
     /// empty cache and buffers until every fragment has finished.
     pub fn run(&mut self, events: &[UnitEvent]) -> Result<UnitStats, NbtcError> {
+        self.run_warm(events, &[])
+    }
+
+    /// [`TextureUnit::run`] with the L1 first holding the blocks of the
+    /// byte addresses `warm`, filled in order (the last the most recently
+    /// used), as a cache that ran before would.
+    pub fn run_warm(&mut self, events: &[UnitEvent], warm: &[u64]) -> Result<UnitStats, NbtcError> {
         for (index, e) in events.iter().enumerate() {
             if let UnitEvent::Request(r) = e {
                 if r.len == 0 || r.len as usize > MAX_TEXELS {
@@ -84,6 +91,9 @@ impl TextureUnit {
             }
         }
         *self = TextureUnit::new(&self.config)?;
+        for &addr in warm {
+            self.l1.fill(addr >> self.block_shift);
+        }
         let mut pp = PixelProcessor::new(
             self.config.fragments_in_flight as usize,
             self.config.alu_cycles,
