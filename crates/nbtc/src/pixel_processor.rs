@@ -69,8 +69,19 @@ impl PixelProcessor {
         f.waiting = false;
     }
 
-    /// Retires finished fragments and admits new ones in input order.
+    /// Retires finished fragments and admits new ones in input order
+    /// (again, as long as an admitted fragment finishes at once: one with
+    /// no request and no work).
     pub fn refill(&mut self, events: &[UnitEvent]) {
+        loop {
+            self.retire(events);
+            if !self.admit(events) {
+                break;
+            }
+        }
+    }
+
+    fn retire(&mut self, events: &[UnitEvent]) {
         let slots = &mut self.slots;
         let free = &mut self.free;
         self.active.retain(|&s| {
@@ -87,6 +98,11 @@ impl PixelProcessor {
             }
             !done
         });
+    }
+
+    /// Admits fragments while there is room; whether any was admitted.
+    fn admit(&mut self, events: &[UnitEvent]) -> bool {
+        let mut admitted = false;
         while self.next < events.len() {
             let Some(slot) = self.free.pop() else { break };
             let start = self.next;
@@ -102,7 +118,9 @@ impl PixelProcessor {
             };
             self.active.push(slot);
             self.next = end;
+            admitted = true;
         }
+        admitted
     }
 
     /// The oldest fragment that is not waiting for a result, if any, and

@@ -128,3 +128,36 @@ fn blocking_matches_closed_form() {
         assert_eq!(s.secondary_misses, 1, "the second tap in block 4");
     }
 }
+
+/// NBTC <= BTC in cycles is not an invariant: the processor gives its
+/// cycle to the oldest fragment that can use it, and a result that comes
+/// back earlier can hand the cycle to work off the critical path (a
+/// Graham scheduling anomaly). Latency 6, WLB 2, two fragments in flight,
+/// all at (0,0), block A = 0:  F0: r0 [A], end 0;  F1: r1 [A], end 1;
+/// F2: 1 instruction, r2 [A], end 0.
+/// NBTC: 0 r0 misses A (back at 6); 1 r1 secondary miss; 6 MUX r0 (ready
+///   10); 7 MUX r1 (ready 11); 10 r0 completes, F2 admitted, runs its
+///   instruction; 11 r1 completes and F1, older, takes the cycle for its
+///   end work; 12 r2 hits (ready 17); 17 completes: 18 cycles.
+/// Parallel BTC: 0 r0 misses; 1-5 r1 blocked; 6 MUX r0 (ready 10), r1
+///   loses the MUX; 7 r1 hits (ready 12); 10 r0 completes, F2 runs; 11 r2
+///   hits (ready 16); 12 r1 completes, F1 runs; 16 r2 completes: 17.
+#[test]
+fn an_earlier_result_can_finish_later() {
+    let events = vec![
+        req(0, 0, 0, &[0]),
+        end(0),
+        req(0, 0, 0, &[0]),
+        end(1),
+        req(0, 0, 1, &[0]),
+        end(0),
+    ];
+    let config = |mode| NbtcConfig {
+        wlb_entries: 2,
+        ..small(mode, 6, 2)
+    };
+    let nbtc = run(&config(Mode::Nbtc), &events);
+    let btc = run(&config(Mode::Blocking { serial: false }), &events);
+    assert_eq!((nbtc.cycles, btc.cycles), (18, 17));
+    assert_eq!((nbtc.secondary_misses, btc.hits), (1, 2));
+}
