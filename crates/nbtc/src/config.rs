@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::NbtcError;
 
 /// Most texels one request (and one Waiting List Buffer entry) holds: a
-/// trilinear footprint, 2 x 4 [slides].
+/// trilinear footprint, 2 x 4, the slides.
 pub const MAX_TEXELS: usize = 8;
 
 /// How the texture cache handles a miss.
@@ -30,24 +30,24 @@ pub enum Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NbtcConfig {
-    /// L1 texture cache bytes (32 KiB [slides]).
+    /// L1 texture cache bytes (32 KiB, the slides).
     pub l1_bytes: u64,
-    /// L1 ways (4 [slides]); LRU (ours).
+    /// L1 ways (4, the slides); LRU (ours).
     pub l1_ways: u32,
-    /// Block bytes (eight 32-bit words, 32 B [slides]).
+    /// Block bytes (eight 32-bit words, 32 B, the slides).
     pub block_bytes: u32,
     /// Cycles from sending a block request to its fill (the slides sweep
     /// 50, 100, 200, 300; 100 by default).
     pub memory_latency: u64,
-    /// Retry Buffer entries (32 [slides]): requests sent and not yet
+    /// Retry Buffer entries (32, the slides): requests sent and not yet
     /// returned to the shader.
     pub rb_entries: u32,
-    /// Waiting List Buffer entries (32 [slides]).
+    /// Waiting List Buffer entries (32, the slides).
     pub wlb_entries: u32,
-    /// Block Address Buffer entries (32 [slides]): blocks missing, sent or
+    /// Block Address Buffer entries (32, the slides): blocks missing, sent or
     /// waiting to be sent.
     pub bab_entries: u32,
-    /// Texels per Waiting List Buffer entry (8 [slides]).
+    /// Texels per Waiting List Buffer entry (8, the slides).
     pub texels_per_entry: u32,
     /// Cycles of a lookup that hits, H (1, ours).
     pub hit_latency: u64,

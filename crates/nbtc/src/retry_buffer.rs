@@ -2,7 +2,7 @@
 //! returned to the shader, in input order, with its ready bit (here the
 //! cycle its filtered result is ready). Completion is out of order except
 //! between requests of the same screen coordinate (x, y), which complete
-//! in input order [slides: "conditional IO completion"].
+//! in input order (slides: "conditional IO completion").
 //!
 //! The slides also look the RB up before the tag check so that a retried
 //! request finds its ready result; our pixel processors never retry a
