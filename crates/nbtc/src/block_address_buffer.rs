@@ -18,6 +18,8 @@ pub struct BlockAddressBuffer {
     len: usize,
     in_flight: usize,
     next_seq: u64,
+    /// No sent block returns before this cycle: most cycles skip the scan.
+    next_arrival: u64,
 }
 
 impl BlockAddressBuffer {
@@ -27,6 +29,7 @@ impl BlockAddressBuffer {
             len: 0,
             in_flight: 0,
             next_seq: 0,
+            next_arrival: u64::MAX,
         }
     }
 
@@ -45,6 +48,16 @@ impl BlockAddressBuffer {
     /// Blocks sent and not yet returned.
     pub fn in_flight(&self) -> usize {
         self.in_flight
+    }
+
+    /// Blocks waiting to be sent.
+    pub fn unsent(&self) -> usize {
+        self.len - self.in_flight
+    }
+
+    /// No sent block returns before this cycle (a lower bound).
+    pub fn next_arrival(&self) -> u64 {
+        self.next_arrival
     }
 
     pub fn contains(&self, block: u64) -> bool {
@@ -82,6 +95,7 @@ impl BlockAddressBuffer {
             Some(e) => {
                 e.arrival = Some(arrival);
                 self.in_flight += 1;
+                self.next_arrival = self.next_arrival.min(arrival);
                 true
             }
             None => false,
@@ -91,10 +105,24 @@ impl BlockAddressBuffer {
     /// Removes a block memory returns at `now` and gives it; call until
     /// `None`.
     pub fn take_arrived(&mut self, now: u64) -> Option<u64> {
-        let e = self
+        if now < self.next_arrival {
+            return None;
+        }
+        let found = self
             .entries
             .iter_mut()
-            .find(|e| e.valid && e.arrival == Some(now))?;
+            .find(|e| e.valid && e.arrival == Some(now));
+        let Some(e) = found else {
+            self.next_arrival = self
+                .entries
+                .iter()
+                .filter(|e| e.valid)
+                .filter_map(|e| e.arrival)
+                .min()
+                .unwrap_or(u64::MAX);
+            debug_assert!(self.next_arrival > now, "a block missed its arrival");
+            return None;
+        };
         e.valid = false;
         self.len -= 1;
         self.in_flight -= 1;

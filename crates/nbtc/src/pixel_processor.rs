@@ -140,7 +140,12 @@ impl PixelProcessor {
 
     /// Runs one cycle of `slot`'s shader work.
     pub fn run_one(&mut self, slot: u32) {
-        self.slots[slot as usize].alu_left -= 1;
+        self.run_many(slot, 1);
+    }
+
+    /// Runs `cycles` cycles of `slot`'s shader work, no more than it has.
+    pub fn run_many(&mut self, slot: u32, cycles: u64) {
+        self.slots[slot as usize].alu_left -= cycles;
     }
 
     /// `slot`'s request was accepted: it waits, and its next step's work

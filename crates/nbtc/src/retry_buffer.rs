@@ -26,6 +26,8 @@ struct Entry {
 pub struct RetryBuffer {
     entries: Box<[Entry]>,
     len: usize,
+    /// No entry is ready before this cycle: most cycles skip the scan.
+    earliest_ready: u64,
 }
 
 impl RetryBuffer {
@@ -33,6 +35,7 @@ impl RetryBuffer {
         RetryBuffer {
             entries: vec![Entry::default(); entries].into_boxed_slice(),
             len: 0,
+            earliest_ready: NOT_READY,
         }
     }
 
@@ -63,16 +66,25 @@ impl RetryBuffer {
         Some(slot)
     }
 
+    /// No entry's result is ready before this cycle (a lower bound).
+    pub fn earliest_ready(&self) -> u64 {
+        self.earliest_ready
+    }
+
     /// The filter delivers `slot`'s result at cycle `at`.
     pub fn set_ready(&mut self, slot: usize, at: u64) {
         debug_assert!(self.entries[slot].valid);
         self.entries[slot].ready_at = at;
+        self.earliest_ready = self.earliest_ready.min(at);
     }
 
     /// Completes the oldest entry whose result is ready by cycle `now` and
     /// that has no older entry of the same (x, y); frees it and returns
     /// the fragment waiting for it.
     pub fn complete(&mut self, now: u64) -> Option<u32> {
+        if now < self.earliest_ready {
+            return None;
+        }
         let mut best: Option<usize> = None;
         for (i, e) in self.entries.iter().enumerate() {
             if !e.valid || e.ready_at > now {
@@ -92,6 +104,13 @@ impl RetryBuffer {
         let slot = best?;
         self.entries[slot].valid = false;
         self.len -= 1;
+        self.earliest_ready = self
+            .entries
+            .iter()
+            .filter(|e| e.valid)
+            .map(|e| e.ready_at)
+            .min()
+            .unwrap_or(NOT_READY);
         Some(self.entries[slot].fragment)
     }
 }

@@ -14,10 +14,10 @@ pub struct Occupancy {
 
 impl Occupancy {
     #[inline]
-    pub(crate) fn sample(&mut self, n: usize) {
+    pub(crate) fn sample(&mut self, n: usize, cycles: u64) {
         let n = n as u64;
         self.max = self.max.max(n);
-        self.sum += n;
+        self.sum += n * cycles;
         self.end = n;
     }
 

@@ -33,6 +33,8 @@ pub fn full_mask(len: u8) -> u8 {
 pub struct WaitingListBuffer {
     entries: Box<[Entry]>,
     len: usize,
+    /// Entries whose texels are all ready: most cycles have none.
+    ready: usize,
 }
 
 impl WaitingListBuffer {
@@ -40,6 +42,7 @@ impl WaitingListBuffer {
         WaitingListBuffer {
             entries: vec![Entry::default(); entries].into_boxed_slice(),
             len: 0,
+            ready: 0,
         }
     }
 
@@ -51,12 +54,18 @@ impl WaitingListBuffer {
         self.len == 0
     }
 
+    /// Some entry has all its texels.
+    pub fn has_ready(&self) -> bool {
+        self.ready > 0
+    }
+
     pub fn is_full(&self) -> bool {
         self.len == self.entries.len()
     }
 
     /// Takes a free entry for a request whose texels are in `blocks`, with
-    /// ready bits `ready` for its hits. The caller checked it is not full.
+    /// ready bits `ready` for its hits (not all: a request that hits
+    /// everywhere needs no entry). The caller checked it is not full.
     pub fn allocate(
         &mut self,
         seq: u64,
@@ -65,6 +74,7 @@ impl WaitingListBuffer {
         len: u8,
         ready: u8,
     ) {
+        debug_assert!(ready != full_mask(len), "an all-hit request in the WLB");
         let slot = self
             .entries
             .iter()
@@ -83,11 +93,18 @@ impl WaitingListBuffer {
 
     /// Memory returned `block`: every waiting texel in it is ready.
     pub fn fill(&mut self, block: u64) {
-        for e in self.entries.iter_mut().filter(|e| e.valid) {
+        for e in self
+            .entries
+            .iter_mut()
+            .filter(|e| e.valid && !e.all_ready())
+        {
             for (i, &b) in e.blocks[..e.len as usize].iter().enumerate() {
                 if b == block {
                     e.ready |= 1 << i;
                 }
+            }
+            if e.all_ready() {
+                self.ready += 1;
             }
         }
     }
@@ -95,6 +112,9 @@ impl WaitingListBuffer {
     /// Frees the oldest entry whose texels are all ready and returns its
     /// Retry Buffer entry.
     pub fn take_oldest_ready(&mut self) -> Option<usize> {
+        if self.ready == 0 {
+            return None;
+        }
         let slot = self
             .entries
             .iter()
@@ -104,6 +124,7 @@ impl WaitingListBuffer {
             .map(|(i, _)| i)?;
         self.entries[slot].valid = false;
         self.len -= 1;
+        self.ready -= 1;
         Some(self.entries[slot].rb_slot as usize)
     }
 }

@@ -99,6 +99,18 @@ proptest! {
         }
     }
 
+    /// Skipping quiet stretches changes nothing: the fast path equals the
+    /// loop that steps every cycle, count for count.
+    #[test]
+    fn quiet_stretches_skip_nothing(c in configs(), events in events(64)) {
+        for mode in [Mode::Nbtc, Mode::Blocking { serial: true }, Mode::Blocking { serial: false }] {
+            let c = NbtcConfig { mode, ..c };
+            let mut unit = TextureUnit::new(&c).unwrap();
+            let every = unit.run_every_cycle(&events, &[]).unwrap();
+            prop_assert_eq!(unit.run(&events).unwrap(), every);
+        }
+    }
+
     /// "NBTC cycles <= BTC cycles" is not an invariant (see
     /// `hand_traces::an_earlier_result_can_finish_later`); this is: with
     /// one fragment in flight a request is issued only after the previous
