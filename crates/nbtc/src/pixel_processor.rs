@@ -1,6 +1,8 @@
 //! The pixel processor (shading unit) in front of a texture unit: it runs
 //! fragments in input order, up to `fragments_in_flight` at once, and
-//! each cycle gives its one cycle to the oldest fragment that can use it.
+//! each cycle gives its one cycle to the oldest fragment not waiting for
+//! a result (ours); if that fragment's request is refused, the cycle is a
+//! stall: a younger fragment does not jump ahead of it.
 //!
 //! Our reading (the slides give no shader model): a fragment's work after
 //! its request k (the work before request k + 1, or its trailing work)
