@@ -1,0 +1,172 @@
+//! Every parameter of the texture unit: the slides' values as defaults,
+//! ours marked "(ours)".
+
+use gfxcache_cache::{Geometry, Ways};
+use serde::{Deserialize, Serialize};
+
+use crate::error::NbtcError;
+
+/// Most texels one request (and one Waiting List Buffer entry) holds: a
+/// trilinear footprint, 2 x 4, the slides.
+pub const MAX_TEXELS: usize = 8;
+
+/// How the texture cache handles a miss.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// The baseline blocking texture cache (BTC): on a miss it accepts no
+    /// lookup until the request's missing blocks are filled. `serial`:
+    /// the missing blocks are fetched one after another (the spec's
+    /// default, ours), else all at once, one memory request a cycle.
+    Blocking { serial: bool },
+    /// The non-blocking texture cache: misses wait in the Waiting List
+    /// Buffer, their blocks in the Block Address Buffer, and the unit
+    /// takes the next request.
+    #[default]
+    Nbtc,
+}
+
+/// One pixel processor's texture unit and its memory path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NbtcConfig {
+    /// L1 texture cache bytes (32 KiB, the slides).
+    pub l1_bytes: u64,
+    /// L1 ways (4, the slides); LRU (ours).
+    pub l1_ways: u32,
+    /// Block bytes (eight 32-bit words, 32 B, the slides).
+    pub block_bytes: u32,
+    /// Cycles from sending a block request to its fill (the slides sweep
+    /// 50, 100, 200, 300; 100 by default).
+    pub memory_latency: u64,
+    /// Retry Buffer entries (32, the slides): requests sent and not yet
+    /// returned to the shader.
+    pub rb_entries: u32,
+    /// Waiting List Buffer entries (32, the slides).
+    pub wlb_entries: u32,
+    /// Block Address Buffer entries (32, the slides): blocks missing, sent or
+    /// waiting to be sent.
+    pub bab_entries: u32,
+    /// Texels per Waiting List Buffer entry (8, the slides).
+    pub texels_per_entry: u32,
+    /// Cycles of a lookup that hits, H (1, ours).
+    pub hit_latency: u64,
+    /// Cycles of the texture filter, F (4, ours).
+    pub filter_latency: u64,
+    /// Cycles per shader instruction (1, ours).
+    pub alu_cycles: u64,
+    /// Fragments a pixel processor keeps in flight, switching to another
+    /// when one waits for a texture result (8, ours; with 1 the shader
+    /// blocks on every request and only a request's own blocks overlap).
+    pub fragments_in_flight: u32,
+    pub mode: Mode,
+}
+
+impl Default for NbtcConfig {
+    fn default() -> NbtcConfig {
+        NbtcConfig {
+            l1_bytes: 32 * 1024,
+            l1_ways: 4,
+            block_bytes: 32,
+            memory_latency: 100,
+            rb_entries: 32,
+            wlb_entries: 32,
+            bab_entries: 32,
+            texels_per_entry: MAX_TEXELS as u32,
+            hit_latency: 1,
+            filter_latency: 4,
+            alu_cycles: 1,
+            fragments_in_flight: 8,
+            mode: Mode::Nbtc,
+        }
+    }
+}
+
+/// Most entries of any buffer: far beyond a buffer small enough to scan
+/// each cycle, which is what the hardware does.
+pub const MAX_ENTRIES: u32 = 4096;
+
+impl NbtcConfig {
+    /// The default configuration in the blocking mode (serial fetches).
+    pub fn blocking() -> NbtcConfig {
+        NbtcConfig {
+            mode: Mode::Blocking { serial: true },
+            ..NbtcConfig::default()
+        }
+    }
+
+    /// The L1's geometry.
+    pub fn l1_geometry(&self) -> Result<Geometry, gfxcache_cache::CacheError> {
+        Geometry::from_size(self.l1_bytes, Ways::N(self.l1_ways), self.block_bytes)
+    }
+
+    /// `Ok` when every field is usable, else an error naming the first
+    /// field that is not, its value and what was expected.
+    pub fn check(&self) -> Result<(), NbtcError> {
+        let bad = |field: &'static str, value: String, expected: &str| {
+            Err(NbtcError::Config {
+                field,
+                value,
+                expected: expected.to_string(),
+            })
+        };
+        if let Err(e) = self.l1_geometry() {
+            return bad(
+                "l1_bytes, l1_ways, block_bytes",
+                format!(
+                    "{} B, {} ways, {} B blocks",
+                    self.l1_bytes, self.l1_ways, self.block_bytes
+                ),
+                &e.to_string(),
+            );
+        }
+        let entries = [
+            ("rb_entries", self.rb_entries),
+            ("wlb_entries", self.wlb_entries),
+            ("fragments_in_flight", self.fragments_in_flight),
+        ];
+        for (field, n) in entries {
+            if n == 0 || n > MAX_ENTRIES {
+                return bad(field, n.to_string(), "1 to 4096 entries");
+            }
+        }
+        // A request with all its texels in distinct missing blocks must
+        // fit, or it could never be accepted.
+        if self.bab_entries < MAX_TEXELS as u32 || self.bab_entries > MAX_ENTRIES {
+            return bad(
+                "bab_entries",
+                self.bab_entries.to_string(),
+                "8 to 4096 entries (one request's 8 texels may miss 8 blocks)",
+            );
+        }
+        if self.texels_per_entry != MAX_TEXELS as u32 {
+            return bad(
+                "texels_per_entry",
+                self.texels_per_entry.to_string(),
+                "8 (a trilinear request's texels; other widths are not modelled)",
+            );
+        }
+        if self.hit_latency == 0 || self.filter_latency == 0 {
+            return bad(
+                "hit_latency, filter_latency",
+                format!("{}, {}", self.hit_latency, self.filter_latency),
+                "at least 1 cycle each",
+            );
+        }
+        if self.memory_latency == 0 || self.memory_latency > 1 << 20 {
+            return bad(
+                "memory_latency",
+                self.memory_latency.to_string(),
+                "1 to 1048576 cycles",
+            );
+        }
+        if self.alu_cycles > 1 << 10 {
+            return bad(
+                "alu_cycles",
+                self.alu_cycles.to_string(),
+                "0 to 1024 cycles per instruction",
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,48 @@
+//! NBTC, the non-blocking texture cache (Hong, Woo, Seo, Kim, Kwon, Jung,
+//! Lee and Park, Sejong University and Samsung SAIT, 2013; slides only):
+//! a pixel processor's texture unit whose L1 keeps taking requests while
+//! misses are handled, with a Retry Buffer (results back in order per
+//! screen coordinate), a Waiting List Buffer (an inverted MSHR holding
+//! every texel of a waiting request) and a Block Address Buffer (each
+//! missing block fetched once); beside it the blocking texture cache it is
+//! measured against, on the same L1, memory and shader work.
+//!
+//! Step 1 of issue 21: one texture unit, cycle by cycle
+//! ([`TextureUnit::run`]). The specification is
+//! `shared/specs/nbtc.md`; its timing model is ours and named so. One
+//! concept per file, in the slides' words:
+//!
+//! - [`config`]: [`NbtcConfig`] (the slides' values as defaults, ours
+//!   marked), [`Mode`] and [`NbtcConfig::check`].
+//! - [`event`]: the input, [`UnitRequest`], [`Work`], [`UnitEvent`], and
+//!   [`unit_events`] from a `.gtq` record stream.
+//! - [`mod@l1`]: the L1 texture cache (LRU, probe and fill apart).
+//! - [`retry_buffer`], [`waiting_list_buffer`], [`block_address_buffer`]:
+//!   the three buffers.
+//! - [`pixel_processor`]: the shader side, fragments in flight.
+//! - [`texture_unit`]: [`TextureUnit`], the cycle loop.
+//! - [`stats`]: [`UnitStats`], [`Occupancy`].
+//!
+//! Depends on `gfxcache-cache` (the L1's geometry) and `gfxcache-trace`
+//! (the `.gtq` records) only; never on `render`, `mem`, another design
+//! crate or `cli`, and it never prints or touches a file.
+
+pub mod block_address_buffer;
+pub mod config;
+pub mod error;
+pub mod event;
+pub mod l1;
+pub mod pixel_processor;
+pub mod retry_buffer;
+pub mod stats;
+pub mod texture_unit;
+pub mod waiting_list_buffer;
+
+pub use block_address_buffer::BlockAddressBuffer;
+pub use config::{Mode, NbtcConfig, MAX_TEXELS};
+pub use error::NbtcError;
+pub use event::{unit_events, UnitEvent, UnitRequest, Work};
+pub use retry_buffer::RetryBuffer;
+pub use stats::{Occupancy, UnitStats};
+pub use texture_unit::TextureUnit;
+pub use waiting_list_buffer::WaitingListBuffer;

@@ -1,0 +1,96 @@
+//! What one texture unit's run counts.
+
+use serde::{Deserialize, Serialize};
+
+/// A buffer's occupancy over a run, sampled at the end of every cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Occupancy {
+    pub max: u64,
+    /// Sum of the per-cycle samples; [`Occupancy::mean`] divides it.
+    pub sum: u64,
+    /// Entries still held when the run ended (0 unless a model is wrong).
+    pub end: u64,
+}
+
+impl Occupancy {
+    #[inline]
+    pub(crate) fn sample(&mut self, n: usize, cycles: u64) {
+        let n = n as u64;
+        self.max = self.max.max(n);
+        self.sum += n * cycles;
+        self.end = n;
+    }
+
+    pub fn mean(&self, cycles: u64) -> f64 {
+        if cycles == 0 {
+            0.0
+        } else {
+            self.sum as f64 / cycles as f64
+        }
+    }
+}
+
+/// One pixel processor and its texture unit over one input. Every cycle
+/// is exactly one of `run_cycles`, `issue_cycles`, `ps_stall_cycles`,
+/// `nbtc_stall_cycles`, `bab_full_cycles`, `rb_full_cycles`,
+/// `mux_conflict_cycles`, `blocked_cycles` or `drain_cycles`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UnitStats {
+    pub cycles: u64,
+    /// The shader ran an instruction.
+    pub run_cycles: u64,
+    /// The unit accepted a request.
+    pub issue_cycles: u64,
+    /// PS stall: every fragment in flight waits for a texture result.
+    pub ps_stall_cycles: u64,
+    /// NBTC stall: a request with a miss found the WLB full.
+    pub nbtc_stall_cycles: u64,
+    /// A request's new missing blocks did not fit in the BAB.
+    pub bab_full_cycles: u64,
+    /// A request found the RB full.
+    pub rb_full_cycles: u64,
+    /// An all-hit request lost the MUX to a ready WLB entry.
+    pub mux_conflict_cycles: u64,
+    /// The blocking cache refused a request while it handled a miss.
+    pub blocked_cycles: u64,
+    /// No fragment left; the last results were on their way.
+    pub drain_cycles: u64,
+    /// Requests accepted.
+    pub requests: u64,
+    /// Texel tag checks of accepted requests (a request's taps, not
+    /// de-duplicated).
+    pub texel_lookups: u64,
+    pub hits: u64,
+    /// Missing texels whose block this lookup put in the BAB.
+    pub primary_misses: u64,
+    /// Missing texels whose block was already in the BAB (sent or not).
+    pub secondary_misses: u64,
+    /// Block requests sent to memory.
+    pub memory_requests: u64,
+    /// `memory_requests` x block bytes.
+    pub traffic_bytes: u64,
+    /// Requests whose texels all hit (straight to the filter).
+    pub all_hit_requests: u64,
+    pub rb: Occupancy,
+    pub wlb: Occupancy,
+    pub bab: Occupancy,
+}
+
+impl UnitStats {
+    pub fn misses(&self) -> u64 {
+        self.primary_misses + self.secondary_misses
+    }
+
+    /// The sum of the cycle categories (equals `cycles`).
+    pub fn accounted_cycles(&self) -> u64 {
+        self.run_cycles
+            + self.issue_cycles
+            + self.ps_stall_cycles
+            + self.nbtc_stall_cycles
+            + self.bab_full_cycles
+            + self.rb_full_cycles
+            + self.mux_conflict_cycles
+            + self.blocked_cycles
+            + self.drain_cycles
+    }
+}

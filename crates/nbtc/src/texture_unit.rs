@@ -1,0 +1,369 @@
+//! One pixel processor's texture unit, cycle by cycle: the L1, the Retry
+//! Buffer, the Waiting List Buffer, the Block Address Buffer, the MUX in
+//! front of the filter, and a fixed-latency memory. The blocking cache
+//! (BTC) is the same unit that accepts no lookup while a miss is handled.
+//!
+//! Each cycle, in order:
+//! 1. fills: blocks memory returns this cycle are written to the L1 and
+//!    set the ready bits of every waiting WLB entry (and leave the BAB);
+//! 2. MUX: the oldest WLB entry whose texels are all ready goes to the
+//!    filter (result at + F) and leaves the WLB;
+//! 3. completion: the oldest RB entry whose result is ready and has no
+//!    older entry of its (x, y) returns to its fragment (one a cycle, ours;
+//!    it does not take the processor's cycle);
+//! 4. the processor: the oldest fragment not waiting for a result runs an
+//!    instruction or issues its request; the lookup checks the tag of
+//!    every texel; a request whose texels all hit takes the MUX if step 2
+//!    left it free (result at + H + F), one with a miss takes a WLB entry
+//!    (ready bits for its hits) and puts its new missing blocks in the
+//!    BAB; a refused request stalls the processor, counted by cause;
+//! 5. memory: the oldest unsent BAB block is sent (one a cycle; the serial
+//!    blocking cache only when nothing is in flight), back at + latency.
+//!
+//! A stretch of cycles in which no step of the unit can act (no fill,
+//! ready entry, completion or send due) and the processor would do the
+//! same each cycle (run one fragment's instructions, wait, or see its
+//! request refused) is counted at once; the buffers keep the next cycle
+//! anything is due, so most cycles also skip their scans.
+
+use crate::block_address_buffer::BlockAddressBuffer;
+use crate::config::{Mode, NbtcConfig, MAX_TEXELS};
+use crate::error::NbtcError;
+use crate::event::{UnitEvent, UnitRequest};
+use crate::l1::L1;
+use crate::pixel_processor::PixelProcessor;
+use crate::retry_buffer::RetryBuffer;
+use crate::stats::UnitStats;
+use crate::waiting_list_buffer::{full_mask, WaitingListBuffer};
+
+/// Why the unit refused a request this cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    RbFull,
+    WlbFull,
+    BabFull,
+    MuxConflict,
+    Blocked,
+}
+
+/// A texture unit on its configuration; [`TextureUnit::run`] replays one
+/// pixel processor's events from an empty cache.
+pub struct TextureUnit {
+    config: NbtcConfig,
+    block_shift: u32,
+    l1: L1,
+    rb: RetryBuffer,
+    wlb: WaitingListBuffer,
+    bab: BlockAddressBuffer,
+    /// The MUX passed a request to the filter this cycle.
+    mux_taken: bool,
+    /// Requests accepted so far: their input order.
+    seq: u64,
+    stats: UnitStats,
+}
+
+impl TextureUnit {
+    pub fn new(config: &NbtcConfig) -> Result<TextureUnit, NbtcError> {
+        config.check()?;
+        let geom = config.l1_geometry().expect("checked");
+        Ok(TextureUnit {
+            config: *config,
+            block_shift: geom.block_shift(),
+            l1: L1::new(&geom),
+            rb: RetryBuffer::new(config.rb_entries as usize),
+            wlb: WaitingListBuffer::new(config.wlb_entries as usize),
+            bab: BlockAddressBuffer::new(config.bab_entries as usize),
+            mux_taken: false,
+            seq: 0,
+            stats: UnitStats::default(),
+        })
+    }
+
+    /// Replays `events` (one pixel processor's input, in order) from an
+    /// empty cache and buffers until every fragment has finished.
+    pub fn run(&mut self, events: &[UnitEvent]) -> Result<UnitStats, NbtcError> {
+        self.run_warm(events, &[])
+    }
+
+    /// [`TextureUnit::run`] with the L1 first holding the blocks of the
+    /// byte addresses `warm`, filled in order (the last the most recently
+    /// used), as a cache that ran before would.
+    pub fn run_warm(&mut self, events: &[UnitEvent], warm: &[u64]) -> Result<UnitStats, NbtcError> {
+        self.replay(events, warm, true)
+    }
+
+    /// [`TextureUnit::run_warm`] without skipping quiet stretches: the
+    /// reference the tests hold the fast path to.
+    #[doc(hidden)]
+    pub fn run_every_cycle(
+        &mut self,
+        events: &[UnitEvent],
+        warm: &[u64],
+    ) -> Result<UnitStats, NbtcError> {
+        self.replay(events, warm, false)
+    }
+
+    fn replay(
+        &mut self,
+        events: &[UnitEvent],
+        warm: &[u64],
+        skip: bool,
+    ) -> Result<UnitStats, NbtcError> {
+        for (index, e) in events.iter().enumerate() {
+            if let UnitEvent::Request(r) = e {
+                if r.len == 0 || r.len as usize > MAX_TEXELS {
+                    return Err(NbtcError::Texels { index, len: r.len });
+                }
+            }
+        }
+        *self = TextureUnit::new(&self.config)?;
+        for &addr in warm {
+            self.l1.fill(addr >> self.block_shift);
+        }
+        let mut pp = PixelProcessor::new(
+            self.config.fragments_in_flight as usize,
+            self.config.alu_cycles,
+        );
+        let mut now = 0u64;
+        loop {
+            pp.refill(events);
+            if pp.is_done(events) && self.rb.is_empty() && self.wlb.is_empty() {
+                break;
+            }
+            if skip {
+                let span = self.quiet_stretch(now, &mut pp, events);
+                if span > 0 {
+                    self.sample(span);
+                    now += span;
+                    continue;
+                }
+            }
+            self.fill(now);
+            self.mux(now);
+            if let Some(fragment) = self.rb.complete(now) {
+                pp.deliver(fragment);
+                pp.refill(events);
+            }
+            self.processor_cycle(now, &mut pp, events);
+            self.send(now);
+            self.sample(1);
+            now += 1;
+        }
+        self.stats.cycles = now;
+        self.stats.traffic_bytes = self.stats.memory_requests * u64::from(self.config.block_bytes);
+        Ok(self.stats)
+    }
+
+    fn sample(&mut self, cycles: u64) {
+        self.stats.rb.sample(self.rb.len(), cycles);
+        self.stats.wlb.sample(self.wlb.len(), cycles);
+        self.stats.bab.sample(self.bab.len(), cycles);
+    }
+
+    /// The first cycle from `now` at which a step of the unit may do
+    /// something: a fill, a MUX pass, a completion or a send.
+    fn next_unit_event(&self, now: u64) -> u64 {
+        let serial = matches!(self.config.mode, Mode::Blocking { serial: true });
+        let sendable = self.bab.unsent() > 0 && (!serial || self.bab.in_flight() == 0);
+        if sendable || self.wlb.has_ready() {
+            return now;
+        }
+        self.bab
+            .next_arrival()
+            .min(self.rb.earliest_ready())
+            .max(now)
+    }
+
+    /// Cycles from `now` in which the unit does nothing and the processor
+    /// does the same thing each cycle (runs one fragment's instructions,
+    /// waits, or has a request refused for a reason only the unit can
+    /// lift), done at once and counted; 0 if `now` is not quiet. The
+    /// cycle-by-cycle loop gives the same counts (tested).
+    fn quiet_stretch(&mut self, now: u64, pp: &mut PixelProcessor, events: &[UnitEvent]) -> u64 {
+        let quiet = self.next_unit_event(now);
+        if quiet == now {
+            return 0;
+        }
+        let span = quiet - now;
+        let (slot, any) = pp.pick();
+        let Some(slot) = slot else {
+            if any {
+                self.stats.ps_stall_cycles += span;
+            } else {
+                self.stats.drain_cycles += span;
+            }
+            return span;
+        };
+        let f = pp.fragment(slot);
+        if f.alu_left > 0 {
+            let run = f.alu_left.min(span);
+            pp.run_many(slot, run);
+            self.stats.run_cycles += run;
+            return run;
+        }
+        let UnitEvent::Request(request) = &events[f.pos] else {
+            unreachable!("a fragment at its end is retired before it is picked")
+        };
+        // No WLB entry is ready, so this cycle's MUX would pass nothing.
+        self.mux_taken = false;
+        match self.classify(request) {
+            Ok(_) => 0,
+            Err(refusal) => {
+                *self.refusal_count(refusal) += span;
+                span
+            }
+        }
+    }
+
+    fn refusal_count(&mut self, refusal: Refusal) -> &mut u64 {
+        let s = &mut self.stats;
+        match refusal {
+            Refusal::RbFull => &mut s.rb_full_cycles,
+            Refusal::WlbFull => &mut s.nbtc_stall_cycles,
+            Refusal::BabFull => &mut s.bab_full_cycles,
+            Refusal::MuxConflict => &mut s.mux_conflict_cycles,
+            Refusal::Blocked => &mut s.blocked_cycles,
+        }
+    }
+
+    fn fill(&mut self, now: u64) {
+        while let Some(block) = self.bab.take_arrived(now) {
+            self.l1.fill(block);
+            self.wlb.fill(block);
+        }
+    }
+
+    fn mux(&mut self, now: u64) {
+        self.mux_taken = false;
+        if let Some(rb_slot) = self.wlb.take_oldest_ready() {
+            self.rb.set_ready(rb_slot, now + self.config.filter_latency);
+            self.mux_taken = true;
+        }
+    }
+
+    fn send(&mut self, now: u64) {
+        let serial = matches!(self.config.mode, Mode::Blocking { serial: true });
+        if serial && self.bab.in_flight() > 0 {
+            return;
+        }
+        if self.bab.send_oldest(now + self.config.memory_latency) {
+            self.stats.memory_requests += 1;
+        }
+    }
+
+    /// The processor's cycle: an instruction, a request, or a stall.
+    fn processor_cycle(&mut self, now: u64, pp: &mut PixelProcessor, events: &[UnitEvent]) {
+        let s = &mut self.stats;
+        let (slot, any) = pp.pick();
+        let Some(slot) = slot else {
+            if any {
+                s.ps_stall_cycles += 1;
+            } else {
+                s.drain_cycles += 1;
+            }
+            return;
+        };
+        let f = pp.fragment(slot);
+        if f.alu_left > 0 {
+            pp.run_one(slot);
+            s.run_cycles += 1;
+            return;
+        }
+        let UnitEvent::Request(request) = &events[f.pos] else {
+            unreachable!("a fragment at its end is retired before it is picked")
+        };
+        match self.lookup(request, now, slot) {
+            Ok(()) => {
+                pp.issued(slot, events);
+                self.stats.issue_cycles += 1;
+            }
+            Err(refusal) => *self.refusal_count(refusal) += 1,
+        }
+    }
+
+    /// The tag check of every texel of `r` and whether the unit can take
+    /// it this cycle; changes nothing.
+    fn classify(&self, r: &UnitRequest) -> Result<Lookup, Refusal> {
+        if matches!(self.config.mode, Mode::Blocking { .. }) && !self.wlb.is_empty() {
+            return Err(Refusal::Blocked);
+        }
+        let mut l = Lookup {
+            blocks: [0; MAX_TEXELS],
+            ready: 0,
+            new: [0; MAX_TEXELS],
+            new_len: 0,
+        };
+        for (i, &addr) in r.addresses().iter().enumerate() {
+            let block = addr >> self.block_shift;
+            l.blocks[i] = block;
+            if self.l1.probe(block) {
+                l.ready |= 1 << i;
+            } else if !l.new[..l.new_len].contains(&block) && !self.bab.contains(block) {
+                l.new[l.new_len] = block;
+                l.new_len += 1;
+            }
+        }
+        let all_hit = l.ready == full_mask(r.len);
+        if self.rb.is_full() {
+            return Err(Refusal::RbFull);
+        }
+        if all_hit && self.mux_taken {
+            return Err(Refusal::MuxConflict);
+        }
+        if !all_hit && self.wlb.is_full() {
+            return Err(Refusal::WlbFull);
+        }
+        if !all_hit && self.bab.free() < l.new_len {
+            return Err(Refusal::BabFull);
+        }
+        Ok(l)
+    }
+
+    /// `r`'s way through the unit if the unit takes it.
+    fn lookup(&mut self, r: &UnitRequest, now: u64, fragment: u32) -> Result<(), Refusal> {
+        let l = self.classify(r)?;
+        let len = r.len as usize;
+        let all_hit = l.ready == full_mask(r.len);
+        let seq = self.seq;
+        self.seq += 1;
+        let rb_slot = self
+            .rb
+            .allocate(r.x, r.y, seq, fragment)
+            .expect("checked not full");
+        let s = &mut self.stats;
+        s.requests += 1;
+        s.texel_lookups += len as u64;
+        let hits = u64::from(l.ready.count_ones());
+        s.hits += hits;
+        s.primary_misses += l.new_len as u64;
+        s.secondary_misses += len as u64 - hits - l.new_len as u64;
+        for (i, &block) in l.blocks[..len].iter().enumerate() {
+            if l.ready & (1 << i) != 0 {
+                self.l1.touch(block);
+            }
+        }
+        if all_hit {
+            s.all_hit_requests += 1;
+            self.mux_taken = true;
+            let at = now + self.config.hit_latency + self.config.filter_latency;
+            self.rb.set_ready(rb_slot, at);
+        } else {
+            self.wlb.allocate(seq, rb_slot, &l.blocks, r.len, l.ready);
+            for &block in &l.new[..l.new_len] {
+                self.bab.push(block);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A request's tag check.
+struct Lookup {
+    /// The block of each texel.
+    blocks: [u64; MAX_TEXELS],
+    /// Bit i: texel i hits.
+    ready: u8,
+    /// The missing blocks not in the BAB yet, once each.
+    new: [u64; MAX_TEXELS],
+    new_len: usize,
+}

@@ -1,0 +1,27 @@
+//! Builders for hand-made inputs.
+#![allow(dead_code)]
+
+use gfxcache_nbtc::{UnitEvent, UnitRequest, Work, MAX_TEXELS};
+
+/// Block size of the tests' configurations.
+pub const BLOCK: u64 = 32;
+
+/// A request at (x, y) for texels in `blocks` (one texel at the start of
+/// each block), after `alu` instructions.
+pub fn req(x: u16, y: u16, alu: u32, blocks: &[u64]) -> UnitEvent {
+    let mut taps = [0u64; MAX_TEXELS];
+    for (t, b) in taps.iter_mut().zip(blocks) {
+        *t = b * BLOCK;
+    }
+    UnitEvent::Request(UnitRequest {
+        x,
+        y,
+        taps,
+        len: blocks.len() as u8,
+        alu_before: alu,
+    })
+}
+
+pub fn end(cycles: u32) -> UnitEvent {
+    UnitEvent::FragmentEnd(Work { cycles })
+}
