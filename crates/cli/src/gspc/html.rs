@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::{find, main_size, paper_fps, policy_names, PAPER_SIZE};
+use crate::report::html::warnings;
 use crate::report::html::{
     cell, esc, figures_section, head, paper_cell, ratio, scene, seconds_table, section, strings,
     text, TAIL,
@@ -75,9 +76,7 @@ fn setup(r: &GspcReport) -> String {
         r.block,
         r.banks
     );
-    for w in &r.warnings {
-        let _ = writeln!(h, "<p><strong>Warning:</strong> {}</p>", esc(w));
-    }
+    h += &warnings(&r.warnings);
     h
 }
 

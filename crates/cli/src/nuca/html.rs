@@ -5,7 +5,6 @@
 //!
 //! Every string from the report goes through [`esc`].
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use gfxcache_cache::format_size;
@@ -18,6 +17,7 @@ use super::{
     against_private, paper_effective_bytes, paper_scaling, share, signed, Metric, ENERGY, L2_ALL,
     L2_TEXTURE, LOCAL_HITS, SPEEDUP,
 };
+use crate::report::html::warnings;
 use crate::report::html::{
     cell, esc, figures_section, head, paper_cell, seconds_table, section, strings, text, Cell, TAIL,
 };
@@ -83,9 +83,7 @@ fn setup(r: &NucaReport) -> String {
         r.machine.block_bytes,
         esc(&format_size(r.machine.l2.bytes)),
     );
-    for w in &r.warnings {
-        let _ = writeln!(h, "<p><strong>Warning:</strong> {}</p>", esc(w));
-    }
+    h += &warnings(&r.warnings);
     h
 }
 

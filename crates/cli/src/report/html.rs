@@ -170,6 +170,13 @@ pub fn scene_seconds_table<'a>(
     section("Wall-clock seconds per scene and phase", &head, rows)
 }
 
+/// A study's warnings, a paragraph each.
+pub fn warnings(list: &[String]) -> String {
+    list.iter()
+        .map(|w| format!("<p><strong>Warning:</strong> {}</p>\n", esc(w)))
+        .collect()
+}
+
 pub fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use gfxcache_tcor::TileBuffers;
 
 use super::{by_size, find_run, plots, tile_caches};
+use crate::report::html::warnings;
 use crate::report::html::{
     cell, esc, figures_section, head, paper_cell, ratio, scene, seconds_table, section, strings,
     text, TAIL,
@@ -79,11 +80,7 @@ fn setup(r: &TcorReport) -> String {
         stalls(r),
         overflow(r),
         frames(r),
-    ) + &r
-        .warnings
-        .iter()
-        .map(|w| format!("<p><strong>Warning:</strong> {}</p>\n", esc(w)))
-        .collect::<String>()
+    ) + &warnings(&r.warnings)
 }
 
 /// TCOR's stalls on locked lines, in words.

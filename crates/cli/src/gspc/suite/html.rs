@@ -2,7 +2,6 @@
 //! paper's averages, then each scene (a row per scene, linked to the
 //! scene's own page), then the figures.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use gfxcache_cache::format_size;
@@ -12,6 +11,7 @@ use gfxcache_llc::study::report::GspcReport;
 use super::super::{find, paper_fps, FPS_POLICIES, PAPER_SIZE, TABLE6};
 use super::plots::FIGURES;
 use super::{find_mean, main_size, sizes, timing_configs, GspcSuite, MEAN};
+use crate::report::html::warnings;
 use crate::report::html::{
     cell, esc, figures_section, paper_cell, ratio, scene_link, scene_seconds_table, section,
     strings, suite_head, text, TAIL,
@@ -103,9 +103,7 @@ fn setup(r: &GspcSuite) -> String {
         esc(&r.suite),
         esc(&names.join(", "))
     );
-    for w in &r.warnings {
-        let _ = writeln!(h, "<p><strong>Warning:</strong> {}</p>", esc(w));
-    }
+    h += &warnings(&r.warnings);
     h
 }
 

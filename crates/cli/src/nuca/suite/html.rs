@@ -2,7 +2,6 @@
 //! paper's numbers, then each scene (a row per scene, linked to the
 //! scene's own page), then the figures.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use gfxcache_cache::format_size;
@@ -12,6 +11,7 @@ use super::super::html::{figures_table, main_cells};
 use super::super::{against_private, paper_scaling, share, signed};
 use super::plots::about;
 use super::{NucaSuite, MEAN};
+use crate::report::html::warnings;
 use crate::report::html::{
     cell, esc, figures_section, paper_cell, scene_link, scene_seconds_table, section, strings,
     suite_head, text, Cell, TAIL,
@@ -49,9 +49,7 @@ fn setup(r: &NucaSuite) -> String {
         esc(&r.suite),
         esc(&names.join(", "))
     );
-    for w in &r.warnings {
-        let _ = writeln!(h, "<p><strong>Warning:</strong> {}</p>", esc(w));
-    }
+    h += &warnings(&r.warnings);
     h
 }
 

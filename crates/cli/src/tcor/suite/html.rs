@@ -2,7 +2,6 @@
 //! paper's averages, then each scene (a row per scene, linked to the
 //! scene's own page), then the figures.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use gfxcache_tcor::study::mean::EngineFigure;
@@ -11,6 +10,7 @@ use gfxcache_tcor::study::report::Reductions;
 use super::super::html::{mib, micro, reductions_section, times};
 use super::plots::about;
 use super::{TcorSuite, MEAN};
+use crate::report::html::warnings;
 use crate::report::html::{
     cell, esc, figures_section, ratio, scene_link, scene_seconds_table, section, strings,
     suite_head, text, Cell, TAIL,
@@ -50,9 +50,7 @@ fn setup(r: &TcorSuite) -> String {
         esc(&r.suite),
         esc(&names.join(", "))
     );
-    for w in &r.warnings {
-        let _ = writeln!(h, "<p><strong>Warning:</strong> {}</p>", esc(w));
-    }
+    h += &warnings(&r.warnings);
     h
 }
 
