@@ -19,6 +19,11 @@
 //!   first-come first-served ([`Scheduler::Fcfs`]); or a fixed latency with
 //!   infinite bandwidth for sweeps.
 //!
+//! [`MissQueue`] (`miss_queue.rs`) is the non-blocking caches' shared
+//! part: outstanding block requests (MSHRs), one entry per missing block,
+//! answered after a latency. The NBTC's Block Address Buffer and TCOR's
+//! Tile Fetcher use it.
+//!
 //! Beside the timing, [`EnergyModel`] (`energy.rs`) gives the dynamic energy
 //! of a memory hierarchy from its access counts ([`MemoryEnergy`]: L1s, L2,
 //! DRAM, for the TCOR paper's Figures 20-21), with documented per-access
@@ -69,6 +74,7 @@ pub mod error;
 pub mod frame;
 pub mod gpu;
 pub mod llc;
+pub mod miss_queue;
 pub mod nuca_energy;
 
 pub use dram::{Dram, DramConfig, DramStats, Scheduler};
@@ -77,6 +83,7 @@ pub use error::MemError;
 pub use frame::{FrameTimer, FrameTiming};
 pub use gpu::GpuConfig;
 pub use llc::{Llc, LlcTiming};
+pub use miss_queue::{MissQueue, MissRefused, UNLIMITED_TARGETS};
 pub use nuca_energy::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
 
 /// Bytes in the LLC line that every part of this crate moves, as in the

@@ -23,8 +23,9 @@
 //! - [`texture_unit`]: [`TextureUnit`], the cycle loop.
 //! - [`stats`]: [`UnitStats`], [`Occupancy`].
 //!
-//! Depends on `gfxcache-cache` (the L1's geometry) and `gfxcache-trace`
-//! (the `.gtq` records) only; never on `render`, `mem`, another design
+//! Depends on `gfxcache-cache` (the L1's geometry), `gfxcache-mem` (the
+//! [`MissQueue`](gfxcache_mem::MissQueue) under the Block Address Buffer)
+//! and `gfxcache-trace` (the `.gtq` records) only; never on `render`, `mem`, another design
 //! crate or `cli`, and it never prints or touches a file.
 
 pub mod block_address_buffer;

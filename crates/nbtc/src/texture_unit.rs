@@ -26,7 +26,7 @@
 //! request refused) is counted at once; the buffers keep the next cycle
 //! anything is due, so most cycles also skip their scans.
 
-use crate::block_address_buffer::BlockAddressBuffer;
+use crate::block_address_buffer::{block_address_buffer, BlockAddressBuffer};
 use crate::config::{Mode, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitRequest};
@@ -72,7 +72,7 @@ impl TextureUnit {
             l1: L1::new(&geom),
             rb: RetryBuffer::new(config.rb_entries as usize),
             wlb: WaitingListBuffer::new(config.wlb_entries as usize),
-            bab: BlockAddressBuffer::new(config.bab_entries as usize),
+            bab: block_address_buffer(config.bab_entries as usize),
             mux_taken: false,
             seq: 0,
             stats: UnitStats::default(),
@@ -246,7 +246,8 @@ impl TextureUnit {
         if serial && self.bab.in_flight() > 0 {
             return;
         }
-        if self.bab.send_oldest(now + self.config.memory_latency) {
+        let latency = self.config.memory_latency;
+        if self.bab.send_oldest(now, |_| latency).is_some() {
             self.stats.memory_requests += 1;
         }
     }
