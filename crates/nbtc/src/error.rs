@@ -14,4 +14,8 @@ pub enum NbtcError {
     /// `len` texels.
     #[error("nbtc input: event {index}: a request with {len} texels: expected 1 to 8")]
     Texels { index: usize, len: u8 },
+    /// The `record`-th record of a frame's requests (from 0) has `len`
+    /// texels.
+    #[error("nbtc input: record {record}: a request with {len} texels: expected 1 to 8")]
+    RecordTexels { record: u64, len: u8 },
 }

@@ -1,10 +1,12 @@
 //! What one pixel processor asks of its texture unit, in order: texture
 //! requests with the shader work before each, and each fragment's work
-//! after its last request.
+//! after its last request; and [`UnitInput`], the window of whole
+//! fragments a unit reads, so that a frame streams through the units.
 
 use gfxcache_trace::texreq::TexReqRecord;
 
 use crate::config::MAX_TEXELS;
+use crate::error::NbtcError;
 
 /// One texture request of one fragment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,19 +47,13 @@ pub enum UnitEvent {
     FragmentEnd(Work),
 }
 
-/// A `.gtq` stream split into one event list per fragment processor
-/// (`fp`), each in the stream's order: a `Request`'s `alu` is the work
-/// before it, a `FragmentEnd`'s the work after the fragment's last
-/// request. Markers (passes, tiles, frames) are dropped: in this model
-/// the processors run independently and nothing waits at a tile's end.
-pub fn unit_events<I>(records: I) -> Vec<Vec<UnitEvent>>
-where
-    I: IntoIterator<Item = TexReqRecord>,
-{
-    let mut units: Vec<Vec<UnitEvent>> = Vec::new();
-    for record in records {
-        let (fp, event) = match record {
-            TexReqRecord::Request(r) => (
+impl UnitEvent {
+    /// A `.gtq` record's event and its fragment processor; `None` for
+    /// markers (passes, tiles, frames): in this model the processors run
+    /// independently and nothing waits at a tile's end.
+    pub fn of_record(record: &TexReqRecord) -> Option<(usize, UnitEvent)> {
+        match *record {
+            TexReqRecord::Request(ref r) => Some((
                 usize::from(r.fp),
                 UnitEvent::Request(UnitRequest {
                     x: r.x,
@@ -66,12 +62,28 @@ where
                     len: r.len,
                     alu_before: r.alu,
                 }),
-            ),
-            TexReqRecord::FragmentEnd { fp, alu, .. } => (
+            )),
+            TexReqRecord::FragmentEnd { fp, alu, .. } => Some((
                 usize::from(fp),
                 UnitEvent::FragmentEnd(Work { cycles: alu }),
-            ),
-            _ => continue,
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// A `.gtq` stream split into one event list per fragment processor
+/// (`fp`), each in the stream's order: a `Request`'s `alu` is the work
+/// before it, a `FragmentEnd`'s the work after the fragment's last
+/// request. It holds the whole frame: [`UnitInput`] streams.
+pub fn unit_events<I>(records: I) -> Vec<Vec<UnitEvent>>
+where
+    I: IntoIterator<Item = TexReqRecord>,
+{
+    let mut units: Vec<Vec<UnitEvent>> = Vec::new();
+    for record in records {
+        let Some((fp, event)) = UnitEvent::of_record(&record) else {
+            continue;
         };
         if units.len() <= fp {
             units.resize_with(fp + 1, Vec::new);
@@ -79,4 +91,130 @@ where
         units[fp].push(event);
     }
     units
+}
+
+/// One pixel processor's input as a window of whole fragments: the
+/// driver pushes fragments as it reads them and discards those every run
+/// has finished with, so a frame never has to be held. Event and
+/// fragment indices are absolute (from the start of the input).
+///
+/// A fragment with no request and no work is not kept: it would take a
+/// processor slot and give it back in the same cycle, which changes
+/// nothing, and leaving it out bounds how many fragments a cycle can
+/// admit (see [`UnitInput::can_advance`]).
+#[derive(Clone, Debug, Default)]
+pub struct UnitInput {
+    events: Vec<UnitEvent>,
+    /// Absolute index of `events[0]`.
+    base: usize,
+    /// Absolute index one past each fragment's last event, from fragment
+    /// `ends_base` on.
+    ends: Vec<usize>,
+    ends_base: usize,
+    /// Events of the fragment being gathered (not ended yet).
+    open: Vec<UnitEvent>,
+    /// Events taken so far, kept or not: errors name them.
+    taken: usize,
+    finished: bool,
+}
+
+impl UnitInput {
+    pub fn new() -> UnitInput {
+        UnitInput::default()
+    }
+
+    /// A finished input of `events`.
+    pub fn whole(events: &[UnitEvent]) -> Result<UnitInput, NbtcError> {
+        let mut input = UnitInput::new();
+        for &e in events {
+            input.push(e)?;
+        }
+        input.finish();
+        Ok(input)
+    }
+
+    /// The next event of the input; a fragment is kept once its
+    /// `FragmentEnd` arrives.
+    pub fn push(&mut self, event: UnitEvent) -> Result<(), NbtcError> {
+        let index = self.taken;
+        self.taken += 1;
+        if let UnitEvent::Request(r) = &event {
+            if r.len == 0 || r.len as usize > MAX_TEXELS {
+                return Err(NbtcError::Texels { index, len: r.len });
+            }
+        }
+        debug_assert!(!self.finished, "an event after the input finished");
+        let end = matches!(event, UnitEvent::FragmentEnd(_));
+        self.open.push(event);
+        if end {
+            self.close_fragment();
+        }
+        Ok(())
+    }
+
+    fn close_fragment(&mut self) {
+        let empty = matches!(
+            self.open[..],
+            [] | [UnitEvent::FragmentEnd(Work { cycles: 0 })]
+        );
+        if !empty {
+            self.events.append(&mut self.open);
+            self.ends.push(self.base + self.events.len());
+        }
+        self.open.clear();
+    }
+
+    /// No more events: a fragment without its end is kept as it is.
+    pub fn finish(&mut self) {
+        if !self.open.is_empty() {
+            self.close_fragment();
+        }
+        self.finished = true;
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Whole fragments pushed so far.
+    pub fn fragments(&self) -> usize {
+        self.ends_base + self.ends.len()
+    }
+
+    /// One past the last event of the fragments pushed so far.
+    pub fn events_end(&self) -> usize {
+        self.base + self.events.len()
+    }
+
+    #[inline]
+    pub(crate) fn event(&self, index: usize) -> &UnitEvent {
+        &self.events[index - self.base]
+    }
+
+    /// One past the last event of fragment `fragment`.
+    #[inline]
+    pub(crate) fn fragment_end(&self, fragment: usize) -> usize {
+        self.ends[fragment - self.ends_base]
+    }
+
+    /// Whether a processor that has admitted `admitted` fragments and
+    /// keeps `in_flight` at once may run its next cycle: the input is
+    /// finished, or holds every fragment that cycle could admit (a slot
+    /// for each, and one more for the fragment a result completes within
+    /// the cycle; an admitted fragment cannot finish in the cycle that
+    /// admits it).
+    pub fn can_advance(&self, admitted: usize, in_flight: usize) -> bool {
+        self.finished || self.fragments() >= admitted + in_flight + 1
+    }
+
+    /// Forgets the events before `event` and the fragments before
+    /// `fragment` (no run needs them any more).
+    pub fn discard_before(&mut self, event: usize, fragment: usize) {
+        let e = event.saturating_sub(self.base).min(self.events.len());
+        self.events.drain(..e);
+        self.base += e;
+        let f = fragment.saturating_sub(self.ends_base).min(self.ends.len());
+        self.ends.drain(..f);
+        self.ends_base += f;
+    }
 }

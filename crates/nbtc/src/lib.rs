@@ -14,13 +14,17 @@
 //!
 //! - [`config`]: [`NbtcConfig`] (the slides' values as defaults, ours
 //!   marked), [`Mode`] and [`NbtcConfig::check`].
-//! - [`event`]: the input, [`UnitRequest`], [`Work`], [`UnitEvent`], and
-//!   [`unit_events`] from a `.gtq` record stream.
+//! - [`event`]: the input, [`UnitRequest`], [`Work`], [`UnitEvent`],
+//!   [`unit_events`] from a `.gtq` record stream, and [`UnitInput`], the
+//!   window of whole fragments a unit reads.
 //! - [`mod@l1`]: the L1 texture cache (LRU, probe and fill apart).
 //! - [`retry_buffer`], [`waiting_list_buffer`], [`block_address_buffer`]:
 //!   the three buffers.
 //! - [`pixel_processor`]: the shader side, fragments in flight.
-//! - [`texture_unit`]: [`TextureUnit`], the cycle loop.
+//! - [`texture_unit`]: [`TextureUnit`], the cycle loop, resumable as its
+//!   input streams in.
+//! - [`replay`]: [`Replay`], many configurations' units over one frame,
+//!   in parallel, streamed.
 //! - [`stats`]: [`UnitStats`], [`Occupancy`].
 //!
 //! Depends on `gfxcache-cache` (the L1's geometry), `gfxcache-mem` (the
@@ -34,6 +38,7 @@ pub mod error;
 pub mod event;
 pub mod l1;
 pub mod pixel_processor;
+pub mod replay;
 pub mod retry_buffer;
 pub mod stats;
 pub mod texture_unit;
@@ -42,7 +47,8 @@ pub mod waiting_list_buffer;
 pub use block_address_buffer::BlockAddressBuffer;
 pub use config::{Mode, NbtcConfig, MAX_TEXELS};
 pub use error::NbtcError;
-pub use event::{unit_events, UnitEvent, UnitRequest, Work};
+pub use event::{unit_events, UnitEvent, UnitInput, UnitRequest, Work};
+pub use replay::{Replay, RunResult};
 pub use retry_buffer::RetryBuffer;
 pub use stats::{Occupancy, UnitStats};
 pub use texture_unit::TextureUnit;

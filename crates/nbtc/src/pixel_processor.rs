@@ -11,7 +11,7 @@
 //! That is where a non-blocking cache can help: with one fragment in
 //! flight only a request's own missing blocks overlap.
 
-use crate::event::UnitEvent;
+use crate::event::{UnitEvent, UnitInput};
 
 /// One fragment in flight.
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,15 +35,19 @@ pub struct PixelProcessor {
     free: Vec<u32>,
     /// The first event no fragment has taken yet.
     next: usize,
+    /// Fragments admitted so far.
+    admitted: usize,
     alu_cycles: u64,
 }
 
-/// The shader work of the step at `pos`.
-fn step_alu(events: &[UnitEvent], pos: usize, alu_cycles: u64) -> u64 {
-    let alu = match events.get(pos) {
-        Some(UnitEvent::Request(r)) => r.alu_before,
-        Some(UnitEvent::FragmentEnd(w)) => w.cycles,
-        None => 0,
+/// The shader work of the step at `pos` of a fragment ending at `end`.
+fn step_alu(input: &UnitInput, pos: usize, end: usize, alu_cycles: u64) -> u64 {
+    if pos >= end {
+        return 0;
+    }
+    let alu = match input.event(pos) {
+        UnitEvent::Request(r) => r.alu_before,
+        UnitEvent::FragmentEnd(w) => w.cycles,
     };
     u64::from(alu) * alu_cycles
 }
@@ -55,13 +59,25 @@ impl PixelProcessor {
             active: Vec::with_capacity(fragments),
             free: (0..fragments as u32).rev().collect(),
             next: 0,
+            admitted: 0,
             alu_cycles,
         }
     }
 
     /// No fragment left to run or admit.
-    pub fn is_done(&self, events: &[UnitEvent]) -> bool {
-        self.active.is_empty() && self.next == events.len()
+    pub fn is_done(&self, input: &UnitInput) -> bool {
+        self.active.is_empty() && input.is_finished() && self.admitted == input.fragments()
+    }
+
+    /// Fragments admitted so far.
+    pub fn admitted(&self) -> usize {
+        self.admitted
+    }
+
+    /// The earliest event a fragment in flight, or one to come, needs.
+    pub fn first_needed_event(&self) -> usize {
+        let active = self.active.iter().map(|&s| self.slots[s as usize].pos);
+        active.fold(self.next, usize::min)
     }
 
     /// A request's result reached fragment `slot`.
@@ -74,23 +90,23 @@ impl PixelProcessor {
     /// Retires finished fragments and admits new ones in input order
     /// (again, as long as an admitted fragment finishes at once: one with
     /// no request and no work).
-    pub fn refill(&mut self, events: &[UnitEvent]) {
+    pub fn refill(&mut self, input: &UnitInput) {
         loop {
-            self.retire(events);
-            if !self.admit(events) {
+            self.retire(input);
+            if !self.admit(input) {
                 break;
             }
         }
     }
 
-    fn retire(&mut self, events: &[UnitEvent]) {
+    fn retire(&mut self, input: &UnitInput) {
         let slots = &mut self.slots;
         let free = &mut self.free;
         self.active.retain(|&s| {
             let f = &mut slots[s as usize];
             // A step that is a fragment end with no work left is done.
             if !f.waiting && f.alu_left == 0 && f.pos < f.end {
-                if let UnitEvent::FragmentEnd(_) = events[f.pos] {
+                if let UnitEvent::FragmentEnd(_) = input.event(f.pos) {
                     f.pos += 1;
                 }
             }
@@ -103,23 +119,21 @@ impl PixelProcessor {
     }
 
     /// Admits fragments while there is room; whether any was admitted.
-    fn admit(&mut self, events: &[UnitEvent]) -> bool {
+    fn admit(&mut self, input: &UnitInput) -> bool {
         let mut admitted = false;
-        while self.next < events.len() {
+        while self.admitted < input.fragments() {
             let Some(slot) = self.free.pop() else { break };
             let start = self.next;
-            let end = events[start..]
-                .iter()
-                .position(|e| matches!(e, UnitEvent::FragmentEnd(_)))
-                .map_or(events.len(), |i| start + i + 1);
+            let end = input.fragment_end(self.admitted);
             self.slots[slot as usize] = Fragment {
                 pos: start,
                 end,
-                alu_left: step_alu(events, start, self.alu_cycles),
+                alu_left: step_alu(input, start, end, self.alu_cycles),
                 waiting: false,
             };
             self.active.push(slot);
             self.next = end;
+            self.admitted += 1;
             admitted = true;
         }
         admitted
@@ -152,14 +166,10 @@ impl PixelProcessor {
 
     /// `slot`'s request was accepted: it waits, and its next step's work
     /// is loaded.
-    pub fn issued(&mut self, slot: u32, events: &[UnitEvent]) {
+    pub fn issued(&mut self, slot: u32, input: &UnitInput) {
         let f = &mut self.slots[slot as usize];
         f.pos += 1;
         f.waiting = true;
-        f.alu_left = if f.pos < f.end {
-            step_alu(events, f.pos, self.alu_cycles)
-        } else {
-            0
-        };
+        f.alu_left = step_alu(input, f.pos, f.end, self.alu_cycles);
     }
 }

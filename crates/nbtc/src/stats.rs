@@ -21,6 +21,13 @@ impl Occupancy {
         self.end = n;
     }
 
+    /// Adds another unit's occupancy (maxima take the larger).
+    pub fn add(&mut self, o: &Occupancy) {
+        self.max = self.max.max(o.max);
+        self.sum += o.sum;
+        self.end += o.end;
+    }
+
     pub fn mean(&self, cycles: u64) -> f64 {
         if cycles == 0 {
             0.0
@@ -77,6 +84,31 @@ pub struct UnitStats {
 }
 
 impl UnitStats {
+    /// Adds another unit's counts to these.
+    pub fn add(&mut self, o: &UnitStats) {
+        self.cycles += o.cycles;
+        self.run_cycles += o.run_cycles;
+        self.issue_cycles += o.issue_cycles;
+        self.ps_stall_cycles += o.ps_stall_cycles;
+        self.nbtc_stall_cycles += o.nbtc_stall_cycles;
+        self.bab_full_cycles += o.bab_full_cycles;
+        self.rb_full_cycles += o.rb_full_cycles;
+        self.mux_conflict_cycles += o.mux_conflict_cycles;
+        self.blocked_cycles += o.blocked_cycles;
+        self.drain_cycles += o.drain_cycles;
+        self.requests += o.requests;
+        self.texel_lookups += o.texel_lookups;
+        self.hits += o.hits;
+        self.primary_misses += o.primary_misses;
+        self.secondary_misses += o.secondary_misses;
+        self.memory_requests += o.memory_requests;
+        self.traffic_bytes += o.traffic_bytes;
+        self.all_hit_requests += o.all_hit_requests;
+        self.rb.add(&o.rb);
+        self.wlb.add(&o.wlb);
+        self.bab.add(&o.bab);
+    }
+
     pub fn misses(&self) -> u64 {
         self.primary_misses + self.secondary_misses
     }

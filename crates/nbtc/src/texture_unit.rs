@@ -29,7 +29,7 @@
 use crate::block_address_buffer::{block_address_buffer, BlockAddressBuffer};
 use crate::config::{Mode, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
-use crate::event::{UnitEvent, UnitRequest};
+use crate::event::{UnitEvent, UnitInput, UnitRequest};
 use crate::l1::L1;
 use crate::pixel_processor::PixelProcessor;
 use crate::retry_buffer::RetryBuffer;
@@ -46,8 +46,9 @@ enum Refusal {
     Blocked,
 }
 
-/// A texture unit on its configuration; [`TextureUnit::run`] replays one
-/// pixel processor's events from an empty cache.
+/// A texture unit and its pixel processor on a configuration, from an
+/// empty cache: [`TextureUnit::advance`] replays an input as it streams
+/// in, [`TextureUnit::run`] a whole one.
 pub struct TextureUnit {
     config: NbtcConfig,
     block_shift: u32,
@@ -55,6 +56,11 @@ pub struct TextureUnit {
     rb: RetryBuffer,
     wlb: WaitingListBuffer,
     bab: BlockAddressBuffer,
+    pp: PixelProcessor,
+    /// The next cycle.
+    now: u64,
+    /// Quiet stretches are counted at once (else cycle by cycle).
+    skip: bool,
     /// The MUX passed a request to the filter this cycle.
     mux_taken: bool,
     /// Requests accepted so far: their input order.
@@ -73,21 +79,35 @@ impl TextureUnit {
             rb: RetryBuffer::new(config.rb_entries as usize),
             wlb: WaitingListBuffer::new(config.wlb_entries as usize),
             bab: block_address_buffer(config.bab_entries as usize),
+            pp: PixelProcessor::new(config.fragments_in_flight as usize, config.alu_cycles),
+            now: 0,
+            skip: true,
             mux_taken: false,
             seq: 0,
             stats: UnitStats::default(),
         })
     }
 
-    /// Replays `events` (one pixel processor's input, in order) from an
-    /// empty cache and buffers until every fragment has finished.
+    pub fn config(&self) -> &NbtcConfig {
+        &self.config
+    }
+
+    /// Fills the L1 with the blocks of the byte addresses `warm`, in order
+    /// (the last the most recently used), as a cache that ran before
+    /// would; before the first [`TextureUnit::advance`].
+    pub fn warm(&mut self, warm: &[u64]) {
+        for &addr in warm {
+            self.l1.fill(addr >> self.block_shift);
+        }
+    }
+
+    /// Replays `events` (one pixel processor's whole input, in order) from
+    /// an empty cache and buffers until every fragment has finished.
     pub fn run(&mut self, events: &[UnitEvent]) -> Result<UnitStats, NbtcError> {
         self.run_warm(events, &[])
     }
 
-    /// [`TextureUnit::run`] with the L1 first holding the blocks of the
-    /// byte addresses `warm`, filled in order (the last the most recently
-    /// used), as a cache that ran before would.
+    /// [`TextureUnit::run`] after [`TextureUnit::warm`] with `warm`.
     pub fn run_warm(&mut self, events: &[UnitEvent], warm: &[u64]) -> Result<UnitStats, NbtcError> {
         self.replay(events, warm, true)
     }
@@ -109,49 +129,63 @@ impl TextureUnit {
         warm: &[u64],
         skip: bool,
     ) -> Result<UnitStats, NbtcError> {
-        for (index, e) in events.iter().enumerate() {
-            if let UnitEvent::Request(r) = e {
-                if r.len == 0 || r.len as usize > MAX_TEXELS {
-                    return Err(NbtcError::Texels { index, len: r.len });
-                }
-            }
-        }
+        let input = UnitInput::whole(events)?;
         *self = TextureUnit::new(&self.config)?;
-        for &addr in warm {
-            self.l1.fill(addr >> self.block_shift);
-        }
-        let mut pp = PixelProcessor::new(
-            self.config.fragments_in_flight as usize,
-            self.config.alu_cycles,
-        );
-        let mut now = 0u64;
+        self.skip = skip;
+        self.warm(warm);
+        let done = self.advance(&input);
+        debug_assert!(done, "a whole input runs to its end");
+        Ok(self.stats())
+    }
+
+    /// The counts so far (of the whole run once [`TextureUnit::advance`]
+    /// said it is done).
+    pub fn stats(&self) -> UnitStats {
+        let mut s = self.stats;
+        s.cycles = self.now;
+        s.traffic_bytes = s.memory_requests * u64::from(self.config.block_bytes);
+        s
+    }
+
+    /// The earliest event and fragment of its input the unit still needs:
+    /// the driver may discard what comes before.
+    pub fn first_needed(&self) -> (usize, usize) {
+        (self.pp.first_needed_event(), self.pp.admitted())
+    }
+
+    /// Runs on `input` as far as it can: `true` once every fragment of a
+    /// finished input has finished, `false` when the unit needs more of
+    /// the input first. Runs the same cycles however the input is cut.
+    pub fn advance(&mut self, input: &UnitInput) -> bool {
+        let in_flight = self.config.fragments_in_flight as usize;
         loop {
-            pp.refill(events);
-            if pp.is_done(events) && self.rb.is_empty() && self.wlb.is_empty() {
-                break;
+            if !input.can_advance(self.pp.admitted(), in_flight) {
+                return false;
             }
-            if skip {
-                let span = self.quiet_stretch(now, &mut pp, events);
+            self.pp.refill(input);
+            if self.pp.is_done(input) && self.rb.is_empty() && self.wlb.is_empty() {
+                return true;
+            }
+            let now = self.now;
+            if self.skip {
+                let span = self.quiet_stretch(now, input);
                 if span > 0 {
                     self.sample(span);
-                    now += span;
+                    self.now += span;
                     continue;
                 }
             }
             self.fill(now);
             self.mux(now);
             if let Some(fragment) = self.rb.complete(now) {
-                pp.deliver(fragment);
-                pp.refill(events);
+                self.pp.deliver(fragment);
+                self.pp.refill(input);
             }
-            self.processor_cycle(now, &mut pp, events);
+            self.processor_cycle(now, input);
             self.send(now);
             self.sample(1);
-            now += 1;
+            self.now += 1;
         }
-        self.stats.cycles = now;
-        self.stats.traffic_bytes = self.stats.memory_requests * u64::from(self.config.block_bytes);
-        Ok(self.stats)
     }
 
     fn sample(&mut self, cycles: u64) {
@@ -179,12 +213,13 @@ impl TextureUnit {
     /// waits, or has a request refused for a reason only the unit can
     /// lift), done at once and counted; 0 if `now` is not quiet. The
     /// cycle-by-cycle loop gives the same counts (tested).
-    fn quiet_stretch(&mut self, now: u64, pp: &mut PixelProcessor, events: &[UnitEvent]) -> u64 {
+    fn quiet_stretch(&mut self, now: u64, input: &UnitInput) -> u64 {
         let quiet = self.next_unit_event(now);
         if quiet == now {
             return 0;
         }
         let span = quiet - now;
+        let pp = &mut self.pp;
         let (slot, any) = pp.pick();
         let Some(slot) = slot else {
             if any {
@@ -201,7 +236,7 @@ impl TextureUnit {
             self.stats.run_cycles += run;
             return run;
         }
-        let UnitEvent::Request(request) = &events[f.pos] else {
+        let UnitEvent::Request(request) = input.event(f.pos) else {
             unreachable!("a fragment at its end is retired before it is picked")
         };
         // No WLB entry is ready, so this cycle's MUX would pass nothing.
@@ -253,9 +288,9 @@ impl TextureUnit {
     }
 
     /// The processor's cycle: an instruction, a request, or a stall.
-    fn processor_cycle(&mut self, now: u64, pp: &mut PixelProcessor, events: &[UnitEvent]) {
+    fn processor_cycle(&mut self, now: u64, input: &UnitInput) {
         let s = &mut self.stats;
-        let (slot, any) = pp.pick();
+        let (slot, any) = self.pp.pick();
         let Some(slot) = slot else {
             if any {
                 s.ps_stall_cycles += 1;
@@ -264,18 +299,18 @@ impl TextureUnit {
             }
             return;
         };
-        let f = pp.fragment(slot);
+        let f = self.pp.fragment(slot);
         if f.alu_left > 0 {
-            pp.run_one(slot);
+            self.pp.run_one(slot);
             s.run_cycles += 1;
             return;
         }
-        let UnitEvent::Request(request) = &events[f.pos] else {
+        let UnitEvent::Request(request) = input.event(f.pos) else {
             unreachable!("a fragment at its end is retired before it is picked")
         };
         match self.lookup(request, now, slot) {
             Ok(()) => {
-                pp.issued(slot, events);
+                self.pp.issued(slot, input);
                 self.stats.issue_cycles += 1;
             }
             Err(refusal) => *self.refusal_count(refusal) += 1,
