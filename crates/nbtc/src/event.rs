@@ -204,7 +204,7 @@ impl UnitInput {
     /// the cycle; an admitted fragment cannot finish in the cycle that
     /// admits it).
     pub fn can_advance(&self, admitted: usize, in_flight: usize) -> bool {
-        self.finished || self.fragments() >= admitted + in_flight + 1
+        self.finished || self.fragments() > admitted + in_flight
     }
 
     /// Forgets the events before `event` and the fragments before
