@@ -4,7 +4,10 @@
 use gfxcache_cache::{Geometry, Ways};
 use serde::{Deserialize, Serialize};
 
+use gfxcache_mem::{MissQueue, UNLIMITED_TARGETS};
+
 use crate::error::NbtcError;
+use crate::retry_buffer::Completion;
 
 /// Most texels one request (and one Waiting List Buffer entry) holds: a
 /// trilinear footprint, 2 x 4, the slides.
@@ -21,9 +24,74 @@ pub enum Mode {
     Blocking { serial: bool },
     /// The non-blocking texture cache: misses wait in the Waiting List
     /// Buffer, their blocks in the Block Address Buffer, and the unit
-    /// takes the next request.
+    /// takes the next request; results return out of order except
+    /// between requests of the same pixel.
     #[default]
     Nbtc,
+    /// For context: a conventional non-blocking cache (gem5's classic
+    /// cache, as Emerald uses it): `mshrs` missing blocks in flight, each
+    /// with at most `targets` requests waiting for it (a request missing
+    /// a block is one target); the unit stalls when a miss finds neither.
+    /// Waiting requests hold no other buffer and results return as they
+    /// are ready, in any order.
+    Mshr { mshrs: u32, targets: u32 },
+    /// For context: Igehy, Eldridge and Proudfoot's prefetching texture
+    /// cache (HWWS'98) as GPGPU-Sim's `tex_cache` implements it: a miss
+    /// takes its line's tag at once (so a later lookup of the block
+    /// finds it and waits for the same fill), its block waits in a
+    /// request FIFO of `request_fifo` entries to be sent and in a reorder
+    /// buffer of `rob` entries until it returns, and requests complete in
+    /// input order through a fragment FIFO of `fragment_fifo` requests.
+    /// A lookup that misses the tags of a block still on its way waits for
+    /// that fill (GPGPU-Sim sends the block again; ours). GPGPU-Sim looks up one block a cycle; our unit looks up a request
+    /// (up to 8 texels) at once, so a request whose new blocks do not fit
+    /// in the request FIFO enters it whole when it is empty (ours).
+    Prefetching {
+        fragment_fifo: u32,
+        request_fifo: u32,
+        rob: u32,
+    },
+}
+
+impl Mode {
+    /// The blocking cache with serial fetches.
+    pub const BTC: Mode = Mode::Blocking { serial: true };
+
+    /// [`Mode::Mshr`] with as many blocks in flight as the NBTC's Block
+    /// Address Buffer (32, so that the two differ only in where waiting
+    /// requests are held and in what order they return; ours) and gem5's
+    /// 20 targets per MSHR (its L1 default, `tgts_per_mshr`). gem5's 4
+    /// MSHRs cannot be modelled: our unit looks a request's 8 texels up at
+    /// once, so it needs room for 8 missing blocks.
+    pub const fn mshr() -> Mode {
+        Mode::Mshr {
+            mshrs: 32,
+            targets: 20,
+        }
+    }
+
+    /// [`Mode::Prefetching`] with GPGPU-Sim's Fermi texture cache
+    /// (`-gpgpu_tex_cache:l1 ...,F:128:4,128:2`: fragment FIFO 128,
+    /// request FIFO 4, reorder buffer 128).
+    pub const fn prefetching() -> Mode {
+        Mode::Prefetching {
+            fragment_fifo: 128,
+            request_fifo: 4,
+            rob: 128,
+        }
+    }
+
+    /// A short name for reports: `btc`, `btc-parallel`, `nbtc`, `mshr`,
+    /// `prefetching`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Mode::Blocking { serial: true } => "btc",
+            Mode::Blocking { serial: false } => "btc-parallel",
+            Mode::Nbtc => "nbtc",
+            Mode::Mshr { .. } => "mshr",
+            Mode::Prefetching { .. } => "prefetching",
+        }
+    }
 }
 
 /// One pixel processor's texture unit and its memory path.
@@ -95,6 +163,46 @@ impl NbtcConfig {
         }
     }
 
+    /// Requests accepted and not yet returned, at most: the Retry Buffer,
+    /// or the prefetching cache's fragment FIFO.
+    pub fn rb_capacity(&self) -> usize {
+        match self.mode {
+            Mode::Prefetching { fragment_fifo, .. } => fragment_fifo as usize,
+            _ => self.rb_entries as usize,
+        }
+    }
+
+    /// Which results wait for older ones.
+    pub fn completion(&self) -> Completion {
+        match self.mode {
+            Mode::Blocking { .. } | Mode::Nbtc => Completion::SamePixel,
+            Mode::Mshr { .. } => Completion::AnyOrder,
+            Mode::Prefetching { .. } => Completion::InOrder,
+        }
+    }
+
+    /// Requests waiting for a block, at most: the Waiting List Buffer; in
+    /// the MSHR and prefetching caches nothing but the requests in flight
+    /// bounds them.
+    pub fn wlb_capacity(&self) -> usize {
+        match self.mode {
+            Mode::Blocking { .. } | Mode::Nbtc => self.wlb_entries as usize,
+            Mode::Mshr { .. } | Mode::Prefetching { .. } => self.rb_capacity(),
+        }
+    }
+
+    /// The missing blocks in flight: the Block Address Buffer, the MSHRs,
+    /// or the prefetching cache's reorder buffer.
+    pub fn miss_queue(&self) -> MissQueue {
+        match self.mode {
+            Mode::Blocking { .. } | Mode::Nbtc => {
+                crate::block_address_buffer::block_address_buffer(self.bab_entries as usize)
+            }
+            Mode::Mshr { mshrs, targets } => MissQueue::new(mshrs as usize, targets),
+            Mode::Prefetching { rob, .. } => MissQueue::new(rob as usize, UNLIMITED_TARGETS),
+        }
+    }
+
     /// The L1's geometry.
     pub fn l1_geometry(&self) -> Result<Geometry, gfxcache_cache::CacheError> {
         Geometry::from_size(self.l1_bytes, Ways::N(self.l1_ways), self.block_bytes)
@@ -145,6 +253,40 @@ impl NbtcConfig {
                 self.texels_per_entry.to_string(),
                 "8 (a trilinear request's texels; other widths are not modelled)",
             );
+        }
+        let sizes: &[(&'static str, u32)] = match self.mode {
+            Mode::Mshr { mshrs, targets } => {
+                &[("mode.mshr.mshrs", mshrs), ("mode.mshr.targets", targets)]
+            }
+            Mode::Prefetching {
+                fragment_fifo,
+                request_fifo,
+                rob,
+            } => &[
+                ("mode.prefetching.fragment_fifo", fragment_fifo),
+                ("mode.prefetching.request_fifo", request_fifo),
+                ("mode.prefetching.rob", rob),
+            ],
+            _ => &[],
+        };
+        for &(field, n) in sizes {
+            if n == 0 || n > MAX_ENTRIES {
+                return bad(field, n.to_string(), "1 to 4096 entries");
+            }
+        }
+        let blocks_in_flight = match self.mode {
+            Mode::Prefetching { rob, .. } => Some(("mode.prefetching.rob", rob)),
+            Mode::Mshr { mshrs, .. } => Some(("mode.mshr.mshrs", mshrs)),
+            _ => None,
+        };
+        if let Some((field, n)) = blocks_in_flight {
+            if n < MAX_TEXELS as u32 {
+                return bad(
+                    field,
+                    n.to_string(),
+                    "8 to 4096 entries (one request's 8 texels may miss 8 blocks)",
+                );
+            }
         }
         if self.hit_latency == 0 || self.filter_latency == 0 {
             return bad(

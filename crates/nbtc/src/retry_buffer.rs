@@ -8,6 +8,17 @@
 //! request finds its ready result; our pixel processors never retry a
 //! request, so that lookup never hits and is not modelled.
 
+/// Which results must wait for older ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// Older requests of the same screen coordinate (the NBTC).
+    SamePixel,
+    /// Every older request (an in-order fragment FIFO).
+    InOrder,
+    /// None (results return as they are ready).
+    AnyOrder,
+}
+
 /// `ready_at` of an entry whose result is not filtered yet.
 const NOT_READY: u64 = u64::MAX;
 
@@ -25,15 +36,17 @@ struct Entry {
 
 pub struct RetryBuffer {
     entries: Box<[Entry]>,
+    completion: Completion,
     len: usize,
     /// No entry is ready before this cycle: most cycles skip the scan.
     earliest_ready: u64,
 }
 
 impl RetryBuffer {
-    pub fn new(entries: usize) -> RetryBuffer {
+    pub fn new(entries: usize, completion: Completion) -> RetryBuffer {
         RetryBuffer {
             entries: vec![Entry::default(); entries].into_boxed_slice(),
+            completion,
             len: 0,
             earliest_ready: NOT_READY,
         }
@@ -79,8 +92,8 @@ impl RetryBuffer {
     }
 
     /// Completes the oldest entry whose result is ready by cycle `now` and
-    /// that has no older entry of the same (x, y); frees it and returns
-    /// the fragment waiting for it.
+    /// that no older entry holds back (see [`Completion`]); frees it and
+    /// returns the fragment waiting for it.
     pub fn complete(&mut self, now: u64) -> Option<u32> {
         if now < self.earliest_ready {
             return None;
@@ -93,10 +106,14 @@ impl RetryBuffer {
             if best.is_some_and(|b| self.entries[b].seq < e.seq) {
                 continue;
             }
-            let blocked = self
-                .entries
-                .iter()
-                .any(|o| o.valid && o.seq < e.seq && o.x == e.x && o.y == e.y);
+            let blocked = match self.completion {
+                Completion::SamePixel => self
+                    .entries
+                    .iter()
+                    .any(|o| o.valid && o.seq < e.seq && o.x == e.x && o.y == e.y),
+                Completion::InOrder => self.entries.iter().any(|o| o.valid && o.seq < e.seq),
+                Completion::AnyOrder => false,
+            };
             if !blocked {
                 best = Some(i);
             }

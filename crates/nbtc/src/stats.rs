@@ -39,7 +39,7 @@ impl Occupancy {
 
 /// One pixel processor and its texture unit over one input. Every cycle
 /// is exactly one of `run_cycles`, `issue_cycles`, `ps_stall_cycles`,
-/// `nbtc_stall_cycles`, `bab_full_cycles`, `rb_full_cycles`,
+/// `nbtc_stall_cycles`, `miss_queue_full_cycles`, `rb_full_cycles`,
 /// `mux_conflict_cycles`, `blocked_cycles` or `drain_cycles`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct UnitStats {
@@ -52,8 +52,10 @@ pub struct UnitStats {
     pub ps_stall_cycles: u64,
     /// NBTC stall: a request with a miss found the WLB full.
     pub nbtc_stall_cycles: u64,
-    /// A request's new missing blocks did not fit in the BAB.
-    pub bab_full_cycles: u64,
+    /// A request's missing blocks found no room: the BAB (NBTC and BTC),
+    /// an MSHR or a target (MSHR cache), the reorder buffer or the request
+    /// FIFO (prefetching cache).
+    pub miss_queue_full_cycles: u64,
     /// A request found the RB full.
     pub rb_full_cycles: u64,
     /// An all-hit request lost the MUX to a ready WLB entry.
@@ -91,7 +93,7 @@ impl UnitStats {
         self.issue_cycles += o.issue_cycles;
         self.ps_stall_cycles += o.ps_stall_cycles;
         self.nbtc_stall_cycles += o.nbtc_stall_cycles;
-        self.bab_full_cycles += o.bab_full_cycles;
+        self.miss_queue_full_cycles += o.miss_queue_full_cycles;
         self.rb_full_cycles += o.rb_full_cycles;
         self.mux_conflict_cycles += o.mux_conflict_cycles;
         self.blocked_cycles += o.blocked_cycles;
@@ -119,7 +121,7 @@ impl UnitStats {
             + self.issue_cycles
             + self.ps_stall_cycles
             + self.nbtc_stall_cycles
-            + self.bab_full_cycles
+            + self.miss_queue_full_cycles
             + self.rb_full_cycles
             + self.mux_conflict_cycles
             + self.blocked_cycles

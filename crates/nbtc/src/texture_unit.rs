@@ -26,7 +26,7 @@
 //! request refused) is counted at once; the buffers keep the next cycle
 //! anything is due, so most cycles also skip their scans.
 
-use crate::block_address_buffer::{block_address_buffer, BlockAddressBuffer};
+use crate::block_address_buffer::BlockAddressBuffer;
 use crate::config::{Mode, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitInput, UnitRequest};
@@ -41,7 +41,7 @@ use crate::waiting_list_buffer::{full_mask, WaitingListBuffer};
 enum Refusal {
     RbFull,
     WlbFull,
-    BabFull,
+    MissQueueFull,
     MuxConflict,
     Blocked,
 }
@@ -76,9 +76,9 @@ impl TextureUnit {
             config: *config,
             block_shift: geom.block_shift(),
             l1: L1::new(&geom),
-            rb: RetryBuffer::new(config.rb_entries as usize),
-            wlb: WaitingListBuffer::new(config.wlb_entries as usize),
-            bab: block_address_buffer(config.bab_entries as usize),
+            rb: RetryBuffer::new(config.rb_capacity(), config.completion()),
+            wlb: WaitingListBuffer::new(config.wlb_capacity()),
+            bab: config.miss_queue(),
             pp: PixelProcessor::new(config.fragments_in_flight as usize, config.alu_cycles),
             now: 0,
             skip: true,
@@ -255,15 +255,21 @@ impl TextureUnit {
         match refusal {
             Refusal::RbFull => &mut s.rb_full_cycles,
             Refusal::WlbFull => &mut s.nbtc_stall_cycles,
-            Refusal::BabFull => &mut s.bab_full_cycles,
+            Refusal::MissQueueFull => &mut s.miss_queue_full_cycles,
             Refusal::MuxConflict => &mut s.mux_conflict_cycles,
             Refusal::Blocked => &mut s.blocked_cycles,
         }
     }
 
     fn fill(&mut self, now: u64) {
+        // The prefetching cache took the block's tag at the miss (and a
+        // later miss may have taken it since): the fill only wakes the
+        // requests waiting for it.
+        let prefetching = matches!(self.config.mode, Mode::Prefetching { .. });
         while let Some(block) = self.bab.take_arrived(now) {
-            self.l1.fill(block);
+            if !prefetching {
+                self.l1.fill(block);
+            }
             self.wlb.fill(block);
         }
     }
@@ -320,21 +326,37 @@ impl TextureUnit {
     /// The tag check of every texel of `r` and whether the unit can take
     /// it this cycle; changes nothing.
     fn classify(&self, r: &UnitRequest) -> Result<Lookup, Refusal> {
-        if matches!(self.config.mode, Mode::Blocking { .. }) && !self.wlb.is_empty() {
+        let mode = self.config.mode;
+        if matches!(mode, Mode::Blocking { .. }) && !self.wlb.is_empty() {
             return Err(Refusal::Blocked);
         }
+        let prefetching = matches!(mode, Mode::Prefetching { .. });
         let mut l = Lookup {
             blocks: [0; MAX_TEXELS],
             ready: 0,
+            hits: 0,
             new: [0; MAX_TEXELS],
             new_len: 0,
+            waiting: [0; MAX_TEXELS],
+            waiting_len: 0,
         };
         for (i, &addr) in r.addresses().iter().enumerate() {
             let block = addr >> self.block_shift;
             l.blocks[i] = block;
-            if self.l1.probe(block) {
+            let tag = self.l1.probe(block);
+            // The prefetching cache's tag may name a block still on its way.
+            if tag && !(prefetching && self.bab.contains(block)) {
                 l.ready |= 1 << i;
-            } else if !l.new[..l.new_len].contains(&block) && !self.bab.contains(block) {
+                l.hits += 1;
+            } else if l.new[..l.new_len].contains(&block)
+                || l.waiting[..l.waiting_len].contains(&block)
+            {
+                // Counted once per request.
+                continue;
+            } else if tag || self.bab.contains(block) {
+                l.waiting[l.waiting_len] = block;
+                l.waiting_len += 1;
+            } else {
                 l.new[l.new_len] = block;
                 l.new_len += 1;
             }
@@ -346,11 +368,32 @@ impl TextureUnit {
         if all_hit && self.mux_taken {
             return Err(Refusal::MuxConflict);
         }
-        if !all_hit && self.wlb.is_full() {
+        if all_hit {
+            return Ok(l);
+        }
+        if self.wlb.is_full() {
             return Err(Refusal::WlbFull);
         }
-        if !all_hit && self.bab.free() < l.new_len {
-            return Err(Refusal::BabFull);
+        if self.bab.free() < l.new_len {
+            return Err(Refusal::MissQueueFull);
+        }
+        match mode {
+            Mode::Mshr { .. } => {
+                // One more target on each block already in flight.
+                let full = l.waiting[..l.waiting_len]
+                    .iter()
+                    .any(|&b| self.bab.can_take(b).is_err());
+                if full {
+                    return Err(Refusal::MissQueueFull);
+                }
+            }
+            Mode::Prefetching { request_fifo, .. } => {
+                let unsent = self.bab.unsent();
+                if unsent > 0 && unsent + l.new_len > request_fifo as usize {
+                    return Err(Refusal::MissQueueFull);
+                }
+            }
+            _ => {}
         }
         Ok(l)
     }
@@ -369,13 +412,18 @@ impl TextureUnit {
         let s = &mut self.stats;
         s.requests += 1;
         s.texel_lookups += len as u64;
-        let hits = u64::from(l.ready.count_ones());
+        let hits = u64::from(l.hits);
         s.hits += hits;
         s.primary_misses += l.new_len as u64;
         s.secondary_misses += len as u64 - hits - l.new_len as u64;
         for (i, &block) in l.blocks[..len].iter().enumerate() {
             if l.ready & (1 << i) != 0 {
                 self.l1.touch(block);
+            }
+        }
+        if let Mode::Prefetching { .. } = self.config.mode {
+            for &block in &l.new[..l.new_len] {
+                self.l1.fill(block);
             }
         }
         if all_hit {
@@ -388,6 +436,11 @@ impl TextureUnit {
             for &block in &l.new[..l.new_len] {
                 self.bab.push(block);
             }
+            if let Mode::Mshr { .. } = self.config.mode {
+                for &block in &l.waiting[..l.waiting_len] {
+                    self.bab.miss(block);
+                }
+            }
         }
         Ok(())
     }
@@ -397,9 +450,14 @@ impl TextureUnit {
 struct Lookup {
     /// The block of each texel.
     blocks: [u64; MAX_TEXELS],
-    /// Bit i: texel i hits.
+    /// Bit i: texel i's data is in the L1.
     ready: u8,
-    /// The missing blocks not in the BAB yet, once each.
+    /// Texels whose data is in the L1.
+    hits: u32,
+    /// The missing blocks not requested yet, once each.
     new: [u64; MAX_TEXELS],
     new_len: usize,
+    /// The missing blocks already requested, once each.
+    waiting: [u64; MAX_TEXELS],
+    waiting_len: usize,
 }

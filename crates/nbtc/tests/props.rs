@@ -47,6 +47,24 @@ fn configs() -> impl Strategy<Value = NbtcConfig> {
         )
 }
 
+/// Every mode, its buffers sized from `c`'s (so that they fill).
+fn modes(c: &NbtcConfig, targets: u32) -> [Mode; 5] {
+    [
+        Mode::Nbtc,
+        Mode::Blocking { serial: true },
+        Mode::Blocking { serial: false },
+        Mode::Mshr {
+            mshrs: c.bab_entries,
+            targets,
+        },
+        Mode::Prefetching {
+            fragment_fifo: c.rb_entries,
+            request_fifo: targets,
+            rob: c.bab_entries,
+        },
+    ]
+}
+
 fn run(config: &NbtcConfig, events: &[UnitEvent]) -> UnitStats {
     TextureUnit::new(config).unwrap().run(events).unwrap()
 }
@@ -69,9 +87,9 @@ fn check_counts(c: &NbtcConfig, events: &[UnitEvent], s: &UnitStats) -> Result<(
     prop_assert_eq!(s.memory_requests, s.primary_misses);
     prop_assert_eq!(s.accounted_cycles(), s.cycles);
     prop_assert_eq!((s.rb.end, s.wlb.end, s.bab.end), (0, 0, 0));
-    prop_assert!(s.rb.max <= u64::from(c.rb_entries));
-    prop_assert!(s.wlb.max <= u64::from(c.wlb_entries));
-    prop_assert!(s.bab.max <= u64::from(c.bab_entries));
+    prop_assert!(s.rb.max <= c.rb_capacity() as u64);
+    prop_assert!(s.wlb.max <= c.wlb_capacity() as u64);
+    prop_assert!(s.bab.max <= c.miss_queue().capacity() as u64);
     Ok(())
 }
 
@@ -82,18 +100,18 @@ proptest! {
     /// a duplicate (`BlockAddressBuffer::push` asserts it in debug builds,
     /// which tests are).
     #[test]
-    fn counts_add_up_and_buffers_drain(c in configs(), events in events(64)) {
+    fn counts_add_up_and_buffers_drain(c in configs(), events in events(64), targets in 1u32..4) {
         if !cfg!(debug_assertions) {
             panic!("the BAB's duplicate check needs debug assertions");
         }
-        for mode in [Mode::Nbtc, Mode::Blocking { serial: true }, Mode::Blocking { serial: false }] {
+        for mode in modes(&c, targets) {
             let c = NbtcConfig { mode, ..c };
             let s = run(&c, &events);
             check_counts(&c, &events, &s)?;
             prop_assert_eq!(run(&c, &events), s, "not deterministic");
-            if mode != Mode::Nbtc {
+            if matches!(mode, Mode::Blocking { .. }) {
                 // Its secondary misses are a request's taps in one missing block.
-                prop_assert_eq!(s.nbtc_stall_cycles + s.bab_full_cycles, 0);
+                prop_assert_eq!(s.nbtc_stall_cycles + s.miss_queue_full_cycles, 0);
                 prop_assert!(s.wlb.max <= 1);
             }
         }
@@ -102,8 +120,8 @@ proptest! {
     /// Skipping quiet stretches changes nothing: the fast path equals the
     /// loop that steps every cycle, count for count.
     #[test]
-    fn quiet_stretches_skip_nothing(c in configs(), events in events(64)) {
-        for mode in [Mode::Nbtc, Mode::Blocking { serial: true }, Mode::Blocking { serial: false }] {
+    fn quiet_stretches_skip_nothing(c in configs(), events in events(64), targets in 1u32..4) {
+        for mode in modes(&c, targets) {
             let c = NbtcConfig { mode, ..c };
             let mut unit = TextureUnit::new(&c).unwrap();
             let every = unit.run_every_cycle(&events, &[]).unwrap();
