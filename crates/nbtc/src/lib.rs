@@ -26,6 +26,8 @@
 //! - [`replay`]: [`Replay`], many configurations' units over one frame,
 //!   in parallel, streamed.
 //! - [`stats`]: [`UnitStats`], [`Occupancy`].
+//! - [`study`]: the study (`gfxcache nbtc`): [`study::NbtcStudyConfig`]
+//!   in, [`study::NbtcReport`] out; [`study::NbtcMean`] over a suite.
 //!
 //! Depends on `gfxcache-cache` (the L1's geometry), `gfxcache-mem` (the
 //! [`MissQueue`](gfxcache_mem::MissQueue) under the Block Address Buffer)
@@ -41,6 +43,7 @@ pub mod pixel_processor;
 pub mod replay;
 pub mod retry_buffer;
 pub mod stats;
+pub mod study;
 pub mod texture_unit;
 pub mod waiting_list_buffer;
 

@@ -1,0 +1,388 @@
+//! The NBTC study (issue 21): per filter mode (a frame rendered with
+//! every material sampler in that mode), per memory latency, the cycles
+//! of every texture cache design against the blocking cache, with the
+//! stall breakdown, miss rates and memory traffic; sweeps of the buffer
+//! sizes, the block size and each timing value that is ours; the slides'
+//! numbers beside. Config in ([`NbtcStudyConfig`]), [`NbtcReport`] out,
+//! progress by callback; the frames are `.gtq` files the caller renders.
+
+pub mod mean;
+pub mod paper;
+pub mod report;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use gfxcache_cache::progress::{Progress, ProgressFn};
+use gfxcache_cache::run::Threads;
+use gfxcache_trace::texreq::TexReqReader;
+use gfxcache_trace::TraceError;
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Mode, NbtcConfig};
+use crate::error::NbtcError;
+use crate::replay::{Replay, RunResult};
+pub use mean::NbtcMean;
+pub use report::{change, FilterReport, NbtcReport, RunRow, Sweep, SweepPoint};
+
+/// Records read and fed to the units at a time.
+pub const CHUNK: usize = 1 << 16;
+
+/// One frame's texture requests, rendered in one filter mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterFrame {
+    pub filter: String,
+    pub requests: PathBuf,
+}
+
+/// The knobs swept, on the frame of filter `filter` at latency `latency`
+/// (an empty list sweeps nothing).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Sweeps {
+    /// Bilinear by default: the filter mobile games use most (ours).
+    pub filter: String,
+    /// 300 cycles by default: the slides' longest latency, where the
+    /// buffers matter most.
+    pub latency: u64,
+    pub wlb_entries: Vec<u32>,
+    pub bab_entries: Vec<u32>,
+    pub rb_entries: Vec<u32>,
+    pub block_bytes: Vec<u32>,
+    pub hit_latency: Vec<u64>,
+    pub filter_latency: Vec<u64>,
+    pub alu_cycles: Vec<u64>,
+    pub fragments_in_flight: Vec<u32>,
+}
+
+impl Default for Sweeps {
+    fn default() -> Sweeps {
+        Sweeps {
+            filter: "bilinear".into(),
+            latency: 300,
+            wlb_entries: vec![1, 2, 4, 8, 16, 32, 64],
+            bab_entries: vec![8, 16, 32, 64],
+            rb_entries: vec![4, 8, 16, 32, 64],
+            block_bytes: vec![16, 32, 64, 128],
+            hit_latency: vec![1, 2, 4],
+            filter_latency: vec![1, 4, 8],
+            alu_cycles: vec![1, 2, 4],
+            fragments_in_flight: vec![1, 2, 4, 8, 16],
+        }
+    }
+}
+
+/// Which sweeps change the blocking cache too (the buffers' do not: its
+/// runs would repeat the main grid's).
+const BOTH_MODES: [&str; 5] = [
+    "block_bytes",
+    "hit_latency",
+    "filter_latency",
+    "alu_cycles",
+    "fragments_in_flight",
+];
+
+impl Sweeps {
+    pub fn none() -> Sweeps {
+        Sweeps {
+            wlb_entries: vec![],
+            bab_entries: vec![],
+            rb_entries: vec![],
+            block_bytes: vec![],
+            hit_latency: vec![],
+            filter_latency: vec![],
+            alu_cycles: vec![],
+            fragments_in_flight: vec![],
+            ..Sweeps::default()
+        }
+    }
+
+    /// Each knob with its values and how a value sets it.
+    fn knobs(&self) -> Vec<(&'static str, Vec<u64>, fn(&mut NbtcConfig, u64))> {
+        let w = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<u64>>();
+        vec![
+            ("wlb_entries", w(&self.wlb_entries), |c, v| {
+                c.wlb_entries = v as u32
+            }),
+            ("bab_entries", w(&self.bab_entries), |c, v| {
+                c.bab_entries = v as u32
+            }),
+            ("rb_entries", w(&self.rb_entries), |c, v| {
+                c.rb_entries = v as u32
+            }),
+            ("block_bytes", w(&self.block_bytes), |c, v| {
+                c.block_bytes = v as u32
+            }),
+            ("hit_latency", self.hit_latency.clone(), |c, v| {
+                c.hit_latency = v
+            }),
+            ("filter_latency", self.filter_latency.clone(), |c, v| {
+                c.filter_latency = v
+            }),
+            ("alu_cycles", self.alu_cycles.clone(), |c, v| {
+                c.alu_cycles = v
+            }),
+            (
+                "fragments_in_flight",
+                w(&self.fragments_in_flight),
+                |c, v| c.fragments_in_flight = v as u32,
+            ),
+        ]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NbtcStudyConfig {
+    /// The scene or file the frames come from (for the report).
+    pub name: String,
+    /// The texture unit (its `mode` and `memory_latency` are each run's).
+    pub unit: NbtcConfig,
+    /// The slides' 50, 100, 200 and 300 cycles.
+    pub latencies: Vec<u64>,
+    /// The designs; the blocking cache with serial fetches is the
+    /// baseline and is run whether listed or not.
+    pub modes: Vec<Mode>,
+    pub sweeps: Sweeps,
+    #[serde(skip)]
+    pub threads: Threads,
+}
+
+impl Default for NbtcStudyConfig {
+    fn default() -> NbtcStudyConfig {
+        NbtcStudyConfig {
+            name: String::new(),
+            unit: NbtcConfig::default(),
+            latencies: vec![50, 100, 200, 300],
+            modes: vec![
+                Mode::BTC,
+                Mode::Blocking { serial: false },
+                Mode::Nbtc,
+                Mode::mshr(),
+                Mode::prefetching(),
+            ],
+            sweeps: Sweeps::default(),
+            threads: Threads::Many,
+        }
+    }
+}
+
+/// What stops a study.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    #[error(transparent)]
+    Config(#[from] NbtcError),
+    #[error("nbtc study: {0}")]
+    Invalid(String),
+    #[error("reading {path}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: TraceError,
+    },
+    #[error("replaying {path}")]
+    Replay {
+        path: PathBuf,
+        #[source]
+        source: NbtcError,
+    },
+}
+
+impl NbtcStudyConfig {
+    /// The designs run: the baseline first, then the others listed.
+    pub fn modes_run(&self) -> Vec<Mode> {
+        let mut modes = vec![Mode::BTC];
+        modes.extend(self.modes.iter().copied().filter(|&m| m != Mode::BTC));
+        modes
+    }
+
+    fn at(&self, mode: Mode, latency: u64) -> NbtcConfig {
+        NbtcConfig {
+            mode,
+            memory_latency: latency,
+            ..self.unit
+        }
+    }
+
+    /// Every configuration of the main grid and of the sweeps is usable.
+    pub fn check(&self) -> Result<(), StudyError> {
+        if self.latencies.is_empty() {
+            return Err(StudyError::Invalid("no latency to run".into()));
+        }
+        for &l in &self.latencies {
+            for m in self.modes_run() {
+                self.at(m, l).check()?;
+            }
+        }
+        for (knob, values, set) in self.sweeps.knobs() {
+            for v in values {
+                for c in self.sweep_configs(set, v) {
+                    c.check()
+                        .map_err(|e| StudyError::Invalid(format!("sweep of {knob} at {v}: {e}")))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A sweep point's NBTC and blocking configurations.
+    fn sweep_configs(&self, set: fn(&mut NbtcConfig, u64), value: u64) -> [NbtcConfig; 2] {
+        let mut nbtc = self.at(Mode::Nbtc, self.sweeps.latency);
+        set(&mut nbtc, value);
+        let mut btc = self.at(Mode::BTC, self.sweeps.latency);
+        set(&mut btc, value);
+        [nbtc, btc]
+    }
+}
+
+/// Distinct configurations in first-seen order.
+#[derive(Default)]
+struct Runs {
+    configs: Vec<NbtcConfig>,
+    index: HashMap<String, usize>,
+}
+
+impl Runs {
+    fn add(&mut self, c: NbtcConfig) -> usize {
+        let key = serde_json::to_string(&c).expect("a config serializes");
+        *self.index.entry(key).or_insert_with(|| {
+            self.configs.push(c);
+            self.configs.len() - 1
+        })
+    }
+}
+
+/// Replays one frame's requests through every configuration.
+pub fn replay_file(
+    path: &Path,
+    configs: &[NbtcConfig],
+    threads: Threads,
+) -> Result<Vec<RunResult>, StudyError> {
+    let read = |source| StudyError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let replay_error = |source| StudyError::Replay {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = TexReqReader::open(path).map_err(read)?;
+    let mut replay = Replay::new(configs).map_err(replay_error)?;
+    let mut chunk = Vec::with_capacity(CHUNK);
+    loop {
+        chunk.clear();
+        while chunk.len() < CHUNK {
+            match reader.read_record().map_err(read)? {
+                Some(r) => chunk.push(r),
+                None => break,
+            }
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        replay.feed(&chunk, threads).map_err(replay_error)?;
+    }
+    Ok(replay.finish(threads))
+}
+
+/// Runs the study on `frames` (one per filter mode).
+pub fn run(
+    config: &NbtcStudyConfig,
+    frames: &[FilterFrame],
+    progress: ProgressFn<'_>,
+) -> Result<NbtcReport, StudyError> {
+    config.check()?;
+    if frames.is_empty() {
+        return Err(StudyError::Invalid("no frame to study".into()));
+    }
+    let start = std::time::Instant::now();
+    let modes = config.modes_run();
+    let mut report = NbtcReport {
+        name: config.name.clone(),
+        unit: config.unit,
+        latencies: config.latencies.clone(),
+        modes: modes.clone(),
+        frames: Vec::new(),
+        sweeps: Vec::new(),
+        paper: paper::numbers(),
+        runs: 0,
+        seconds: 0.0,
+    };
+    for (i, frame) in frames.iter().enumerate() {
+        progress(Progress::items(
+            "nbtc frames",
+            i as u64,
+            frames.len() as u64,
+        ));
+        let mut runs = Runs::default();
+        let grid: Vec<(Mode, u64, usize)> = config
+            .latencies
+            .iter()
+            .flat_map(|&l| modes.iter().map(move |&m| (m, l)))
+            .map(|(m, l)| (m, l, runs.add(config.at(m, l))))
+            .collect();
+        let sweep_here = frame.filter == config.sweeps.filter;
+        let mut sweeps = Vec::new();
+        if sweep_here {
+            for (knob, values, set) in config.sweeps.knobs() {
+                let points: Vec<(u64, usize, usize)> = values
+                    .iter()
+                    .map(|&v| {
+                        let [nbtc, btc] = config.sweep_configs(set, v);
+                        let btc = if BOTH_MODES.contains(&knob) {
+                            btc
+                        } else {
+                            config.at(Mode::BTC, config.sweeps.latency)
+                        };
+                        (v, runs.add(nbtc), runs.add(btc))
+                    })
+                    .collect();
+                if !points.is_empty() {
+                    sweeps.push((knob, points));
+                }
+            }
+        }
+        let results = replay_file(&frame.requests, &runs.configs, config.threads)?;
+        report.runs += runs.configs.len();
+        let btc_at = |l: u64| {
+            &results[grid
+                .iter()
+                .find(|g| g.0 == Mode::BTC && g.1 == l)
+                .unwrap()
+                .2]
+        };
+        let first = &results[0].total;
+        report.frames.push(FilterReport {
+            filter: frame.filter.clone(),
+            pixel_processors: results[0].units.len(),
+            requests: first.requests,
+            texel_lookups: first.texel_lookups,
+            runs: grid
+                .iter()
+                .map(|&(_, l, i)| RunRow::of(&results[i], btc_at(l)))
+                .collect(),
+        });
+        for (knob, points) in sweeps {
+            report.sweeps.push(Sweep {
+                knob: knob.to_string(),
+                filter: frame.filter.clone(),
+                latency: config.sweeps.latency,
+                points: points
+                    .into_iter()
+                    .map(|(value, n, b)| SweepPoint {
+                        value,
+                        nbtc: RunRow::of(&results[n], &results[b]),
+                        btc: RunRow::of(&results[b], &results[b]),
+                    })
+                    .collect(),
+            });
+        }
+    }
+    progress(Progress::items(
+        "nbtc frames",
+        frames.len() as u64,
+        frames.len() as u64,
+    ));
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}

@@ -1,0 +1,114 @@
+//! The study on synthetic frames written as `.gtq` files.
+
+use gfxcache_cache::progress::quiet;
+use gfxcache_cache::run::Threads;
+use gfxcache_nbtc::study::{self, FilterFrame, NbtcMean, NbtcStudyConfig, Sweeps};
+use gfxcache_nbtc::Mode;
+use gfxcache_trace::texreq::{synth, TexReqWriter};
+
+fn frame(dir: &std::path::Path, filter: &str, seed: u64) -> FilterFrame {
+    let path = dir.join(format!("{filter}.gtq"));
+    let mut w = TexReqWriter::create(&path).unwrap();
+    for r in synth::frame(8, 4, seed) {
+        w.write(&r).unwrap();
+    }
+    w.finish().unwrap();
+    FilterFrame {
+        filter: filter.into(),
+        requests: path,
+    }
+}
+
+fn config(threads: Threads) -> NbtcStudyConfig {
+    NbtcStudyConfig {
+        latencies: vec![50, 300],
+        sweeps: Sweeps {
+            wlb_entries: vec![1, 32],
+            block_bytes: vec![32, 64],
+            ..Sweeps::none()
+        },
+        threads,
+        ..NbtcStudyConfig::default()
+    }
+}
+
+#[test]
+fn every_design_and_latency_against_the_blocking_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = [
+        frame(dir.path(), "nearest", 1),
+        frame(dir.path(), "bilinear", 2),
+    ];
+    let report = study::run(&config(Threads::Many), &frames, &quiet).unwrap();
+    assert_eq!(report.frames.len(), 2);
+    for f in &report.frames {
+        assert_eq!(f.runs.len(), 2 * 5, "{}", f.filter);
+        assert_eq!(f.pixel_processors, 8);
+        for r in &f.runs {
+            assert_eq!(
+                r.stats.requests, f.requests,
+                "every design sees every request"
+            );
+            assert_eq!(r.stats.accounted_cycles(), r.stats.cycles);
+        }
+        for l in [50, 300] {
+            let btc = f.row(Mode::BTC, l).unwrap();
+            assert_eq!((btc.cycles_change, btc.traffic_change), (0.0, 0.0));
+            let nbtc = f.row(Mode::Nbtc, l).unwrap();
+            let expect = (nbtc.stats.cycles as f64 / btc.stats.cycles as f64 - 1.0) * 100.0;
+            assert!((nbtc.cycles_change - expect).abs() < 1e-9);
+        }
+    }
+    // Sweeps run on the bilinear frame only, at 300 cycles.
+    assert_eq!(report.sweeps.len(), 2);
+    let wlb = &report.sweeps[0];
+    assert_eq!(
+        (wlb.knob.as_str(), wlb.filter.as_str(), wlb.latency),
+        ("wlb_entries", "bilinear", 300)
+    );
+    let main = report.frames[1].row(Mode::Nbtc, 300).unwrap();
+    assert_eq!(
+        wlb.points[1].nbtc.stats, main.stats,
+        "the default WLB is the main run"
+    );
+    let block = &report.sweeps[1];
+    assert_ne!(
+        block.points[0].btc.stats, block.points[1].btc.stats,
+        "a block size changes the BTC too"
+    );
+    // Threads change nothing; the mean of one scene is that scene.
+    let one = study::run(&config(Threads::One), &frames, &quiet).unwrap();
+    assert_eq!(one.frames, report.frames);
+    assert_eq!(one.sweeps, report.sweeps);
+    let mean = NbtcMean::of(std::slice::from_ref(&report));
+    let m = mean.row("bilinear", Mode::Nbtc, 300).unwrap();
+    assert_eq!((m.cycles_change, m.scenes), (main.cycles_change, 1));
+}
+
+#[test]
+fn bad_studies_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = [frame(dir.path(), "bilinear", 1)];
+    let no_latency = NbtcStudyConfig {
+        latencies: vec![],
+        ..config(Threads::One)
+    };
+    assert!(study::run(&no_latency, &frames, &quiet).is_err());
+    let bad_sweep = NbtcStudyConfig {
+        sweeps: Sweeps {
+            block_bytes: vec![48],
+            ..Sweeps::none()
+        },
+        ..config(Threads::One)
+    };
+    let e = study::run(&bad_sweep, &frames, &quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("block_bytes at 48"), "{e}");
+    let missing = [FilterFrame {
+        filter: "bilinear".into(),
+        requests: dir.path().join("none.gtq"),
+    }];
+    let e = study::run(&config(Threads::One), &missing, &quiet).unwrap_err();
+    assert!(format!("{e:#}").contains("none.gtq"), "{e:#}");
+}
