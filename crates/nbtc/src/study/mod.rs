@@ -72,6 +72,9 @@ impl Default for Sweeps {
     }
 }
 
+/// A swept knob: its name, its values, how a value sets it.
+type Knob = (&'static str, Vec<u64>, fn(&mut NbtcConfig, u64));
+
 /// Which sweeps change the blocking cache too (the buffers' do not: its
 /// runs would repeat the main grid's).
 const BOTH_MODES: [&str; 5] = [
@@ -98,7 +101,7 @@ impl Sweeps {
     }
 
     /// Each knob with its values and how a value sets it.
-    fn knobs(&self) -> Vec<(&'static str, Vec<u64>, fn(&mut NbtcConfig, u64))> {
+    fn knobs(&self) -> Vec<Knob> {
         let w = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<u64>>();
         vec![
             ("wlb_entries", w(&self.wlb_entries), |c, v| {
