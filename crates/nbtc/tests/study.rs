@@ -80,7 +80,7 @@ fn every_design_and_latency_against_the_blocking_cache() {
     let one = study::run(&config(Threads::One), &frames, &quiet).unwrap();
     assert_eq!(one.frames, report.frames);
     assert_eq!(one.sweeps, report.sweeps);
-    let mean = NbtcMean::of(std::slice::from_ref(&report));
+    let mean = NbtcMean::of(&[&report]);
     let m = mean.row("bilinear", Mode::Nbtc, 300).unwrap();
     assert_eq!((m.cycles_change, m.scenes), (main.cycles_change, 1));
 }

@@ -2,6 +2,7 @@
 //! miss rates) averaged over the scenes that have them, the way the
 //! slides' benchmark averages would be read.
 
+use gfxcache_cache::SuiteMean;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Mode;
@@ -46,9 +47,21 @@ fn mean(v: &[f64]) -> f64 {
     }
 }
 
+impl SuiteMean for NbtcReport {
+    type Mean = NbtcMean;
+
+    fn suite_mean(reports: &[&NbtcReport]) -> NbtcMean {
+        NbtcMean::of(reports)
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
 impl NbtcMean {
     /// The mean of `reports`, in the first report's order of rows.
-    pub fn of(reports: &[NbtcReport]) -> NbtcMean {
+    pub fn of(reports: &[&NbtcReport]) -> NbtcMean {
         let mut rows = Vec::new();
         let mut sweeps = Vec::new();
         if let Some(first) = reports.first() {

@@ -308,6 +308,7 @@ pub fn run(
         frames: Vec::new(),
         sweeps: Vec::new(),
         paper: paper::numbers(),
+        warnings: Vec::new(),
         runs: 0,
         seconds: 0.0,
     };
@@ -347,6 +348,13 @@ pub fn run(
         }
         let results = replay_file(&frame.requests, &runs.configs, config.threads)?;
         report.runs += runs.configs.len();
+        if results[0].total.requests == 0 {
+            report.warnings.push(format!(
+                "the {} frame ({}) has no texture request: every design takes the same cycles",
+                frame.filter,
+                frame.requests.display()
+            ));
+        }
         let btc_at = |l: u64| {
             &results[grid
                 .iter()

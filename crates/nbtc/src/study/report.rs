@@ -109,6 +109,8 @@ pub struct NbtcReport {
     pub frames: Vec<FilterReport>,
     pub sweeps: Vec<Sweep>,
     pub paper: PaperNumbers,
+    /// What the reader should know about the input.
+    pub warnings: Vec<String>,
     /// Distinct unit configurations replayed, over all frames.
     pub runs: usize,
     pub seconds: f64,
