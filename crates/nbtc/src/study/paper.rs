@@ -4,6 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The class of frames the slides measured: Taiji, a mobile benchmark.
+pub const SUITE: &str = "mobile";
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PaperNumbers {
     /// Pixel-shader cycles of the NBTC against the BTC, percent, per DRAM
