@@ -282,7 +282,7 @@ fn light(c: RGBColor) -> RGBColor {
 
 /// The x extent of series `j` of `m` in category `i`: the bars of a group
 /// share 80% of its width, leaving a gap between groups.
-fn bar_x(i: usize, j: usize, m: usize) -> (f64, f64) {
+pub(super) fn bar_x(i: usize, j: usize, m: usize) -> (f64, f64) {
     let w = 0.8 / m as f64;
     let x0 = i as f64 + 0.1 + j as f64 * w;
     (x0, x0 + w)
@@ -303,7 +303,7 @@ fn y_range(p: &Panel) -> Range<f64> {
 
 /// An x axis of named categories: category `i` spans `i..i+1`, and its label
 /// sits at the centre.
-struct Categories(Vec<String>);
+pub(super) struct Categories(pub(super) Vec<String>);
 
 impl Ranged for Categories {
     type FormatOption = NoDefaultFormatting;

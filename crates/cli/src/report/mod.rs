@@ -1,6 +1,7 @@
 //! What the studies' report writers share (`gspc`, `tcor`): writing CSV
 //! tables, the SVG figures ([`figure`], with
-//! grouped bar charts in [`bars`] and miss-ratio curves in [`curves`]) and
+//! grouped bar charts in [`bars`], stacked ones in [`stacked`] and
+//! miss-ratio curves in [`curves`]) and
 //! the HTML page's pieces ([`html`]).
 //!
 //! A study's writer decides what to show ([`StudyFiles`]); this module
@@ -13,6 +14,7 @@ pub mod curves;
 pub mod figure;
 pub mod html;
 pub mod series;
+pub mod stacked;
 pub mod staged;
 pub mod suite;
 

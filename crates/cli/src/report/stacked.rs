@@ -1,0 +1,244 @@
+//! Stacked bar charts: a group per category, a bar per design within it,
+//! each bar cut into segments (the parts of a whole, e.g. a cycle count's
+//! run, stall and wait cycles), named above with its total.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::bars::{bar_x, Categories, OURS};
+use super::figure::{chart_builder, compact, draw_legend, Plot};
+
+/// One part of every bar: its name and, per group and bar, its value
+/// (`None` where the bar is not there).
+struct Segment {
+    name: String,
+    values: Vec<Vec<Option<f64>>>,
+}
+
+/// One chart of stacked bars: groups along the x axis, the same bars in
+/// each, every bar the sum of its segments.
+pub struct StackedPanel {
+    subtitle: String,
+    y_label: String,
+    groups: Vec<String>,
+    bars: Vec<String>,
+    segments: Vec<Segment>,
+}
+
+impl StackedPanel {
+    pub fn new(
+        subtitle: &str,
+        y_label: &str,
+        groups: Vec<String>,
+        bars: Vec<String>,
+    ) -> StackedPanel {
+        StackedPanel {
+            subtitle: subtitle.into(),
+            y_label: y_label.into(),
+            groups,
+            bars,
+            segments: Vec::new(),
+        }
+    }
+
+    /// A segment of every bar, `values[group][bar]`, stacked on the ones
+    /// added before it. A segment that is zero or absent everywhere is not
+    /// kept: its legend entry would name nothing drawn.
+    pub fn segment(mut self, name: impl Into<String>, values: Vec<Vec<Option<f64>>>) -> Self {
+        let drawn = values.iter().flatten().flatten().any(|&v| v != 0.0);
+        if drawn {
+            self.segments.push(Segment {
+                name: name.into(),
+                values,
+            });
+        }
+        self
+    }
+
+    fn value(&self, s: &Segment, g: usize, b: usize) -> Option<f64> {
+        s.values
+            .get(g)
+            .and_then(|row| row.get(b))
+            .copied()
+            .flatten()
+    }
+
+    /// The total of bar `b` in group `g`, if any segment has it.
+    fn total(&self, g: usize, b: usize) -> Option<f64> {
+        let parts: Vec<f64> = self
+            .segments
+            .iter()
+            .filter_map(|s| self.value(s, g, b))
+            .collect();
+        (!parts.is_empty()).then(|| parts.iter().sum())
+    }
+
+    fn label(&self, g: usize, b: usize) -> Option<String> {
+        let total = self.total(g, b)?;
+        Some(format!("{} {}", self.bars[b], compact(total)))
+    }
+}
+
+impl Plot for StackedPanel {
+    /// Drops groups and bars with no segment; false if nothing is left.
+    fn prune(&mut self) -> bool {
+        let keep_group: Vec<bool> = (0..self.groups.len())
+            .map(|g| (0..self.bars.len()).any(|b| self.total(g, b).is_some()))
+            .collect();
+        let keep_bar: Vec<bool> = (0..self.bars.len())
+            .map(|b| (0..self.groups.len()).any(|g| self.total(g, b).is_some()))
+            .collect();
+        let kept = |keep: &[bool], i: usize| keep[i];
+        for s in &mut self.segments {
+            let mut g = 0;
+            s.values.retain(|_| {
+                g += 1;
+                kept(&keep_group, g - 1)
+            });
+            for row in &mut s.values {
+                let mut b = 0;
+                row.retain(|_| {
+                    b += 1;
+                    kept(&keep_bar, b - 1)
+                });
+            }
+        }
+        let mut g = 0;
+        self.groups.retain(|_| {
+            g += 1;
+            keep_group[g - 1]
+        });
+        let mut b = 0;
+        self.bars.retain(|_| {
+            b += 1;
+            keep_bar[b - 1]
+        });
+        !self.groups.is_empty() && !self.bars.is_empty()
+    }
+
+    /// Wide enough for every bar's label (its name and total) side by side.
+    fn width(&self) -> u32 {
+        let label = (0..self.groups.len())
+            .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.label(g, b)))
+            .map(|l| l.chars().count() as u32)
+            .max()
+            .unwrap_or(0);
+        let group = (self.bars.len() as u32 * (label * 7 + 8) + 24).max(120);
+        (140 + group * self.groups.len() as u32).max(640)
+    }
+
+    fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
+        let highest = (0..self.groups.len())
+            .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.total(g, b)))
+            .fold(0.0f64, f64::max);
+        let span = if highest > 0.0 { highest } else { 1.0 };
+        let top = span * (1.2 + 0.07 * self.segments.len() as f64);
+        let x = Categories(self.groups.clone());
+        let mut chart = chart_builder(area, &self.subtitle, 30).build_cartesian_2d(x, 0.0..top)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .y_desc(self.y_label.as_str())
+            .max_light_lines(1)
+            .label_style(("sans-serif", 14))
+            .draw()?;
+        let m = self.bars.len();
+        let mut base = vec![vec![0.0f64; m]; self.groups.len()];
+        for (k, s) in self.segments.iter().enumerate() {
+            let color = OURS[k % OURS.len()];
+            let mut rects = Vec::new();
+            for (g, row) in base.iter_mut().enumerate() {
+                for (b, at) in row.iter_mut().enumerate() {
+                    let Some(v) = self.value(s, g, b) else {
+                        continue;
+                    };
+                    let (x0, x1) = bar_x(g, b, m);
+                    rects.push(Rectangle::new([(x0, *at), (x1, *at + v)], color.filled()));
+                    *at += v;
+                }
+            }
+            chart
+                .draw_series(rects)?
+                .label(s.name.as_str())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled())
+                });
+        }
+        let style = TextStyle::from(("sans-serif", 12).into_font())
+            .pos(Pos::new(HPos::Center, VPos::Bottom));
+        let labels = (0..self.groups.len()).flat_map(|g| {
+            let style = style.clone();
+            (0..m).filter_map(move |b| {
+                let (x0, x1) = bar_x(g, b, m);
+                let text = self.label(g, b)?;
+                Some(Text::new(
+                    text,
+                    ((x0 + x1) / 2.0, self.total(g, b)?),
+                    style.clone(),
+                ))
+            })
+        });
+        chart.draw_series(labels)?;
+        draw_legend(&mut chart)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::figure::render;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn bars_stack_their_segments_and_carry_their_totals() -> anyhow::Result<()> {
+        let mut p = StackedPanel::new(
+            "t",
+            "cycles",
+            names(&["50", "300"]),
+            names(&["btc", "nbtc"]),
+        )
+        .segment(
+            "run",
+            vec![vec![Some(100.0), Some(100.0)], vec![Some(100.0), None]],
+        )
+        .segment(
+            "stall",
+            vec![vec![Some(50.0), Some(20.0)], vec![Some(400.0), None]],
+        )
+        .segment("never", vec![vec![Some(0.0), None], vec![None, None]]);
+        assert_eq!(p.segments.len(), 2, "an all-zero segment is dropped");
+        assert_eq!(p.total(0, 0), Some(150.0));
+        assert_eq!(p.total(1, 1), None);
+        assert!(p.prune());
+        assert_eq!(p.bars, ["btc", "nbtc"]);
+        let svg = render("Stacked", &[p])?;
+        for text in [
+            "\nbtc 150\n",
+            "\nnbtc 120\n",
+            "\nbtc 500\n",
+            "\nrun\n",
+            "\nstall\n",
+        ] {
+            assert!(svg.contains(text), "{text:?} missing");
+        }
+        assert!(!svg.contains("\nnever\n"));
+        Ok(())
+    }
+
+    #[test]
+    fn prune_drops_empty_groups_and_bars() {
+        let mut p = StackedPanel::new("t", "y", names(&["a", "b"]), names(&["x", "y"]))
+            .segment("s", vec![vec![Some(1.0), None], vec![None, None]]);
+        assert!(p.prune());
+        assert_eq!(p.groups, ["a"]);
+        assert_eq!(p.bars, ["x"]);
+        assert_eq!(p.segments[0].values, vec![vec![Some(1.0)]]);
+        let mut empty = StackedPanel::new("t", "y", names(&["a"]), names(&["x"]));
+        assert!(!empty.prune());
+    }
+}
