@@ -8,6 +8,7 @@
 
 mod cmd;
 mod gspc;
+mod nbtc;
 mod nuca;
 mod output;
 mod progress;
