@@ -3,6 +3,7 @@
 pub mod binned;
 pub mod gspc;
 pub mod mrc;
+pub mod nbtc;
 pub mod nuca;
 pub mod policies;
 pub mod render;

@@ -1,0 +1,667 @@
+//! `gfxcache nbtc`: the NBTC slides' study on one tile-based frame per
+//! filter mode (or on a given texture request file), or on each scene of
+//! a workload suite and their mean, into a directory of report files.
+//!
+//! Rendering a scene makes one frame per `--filters` mode, every material
+//! sampler forced to it (`<filter>.gtq.zst`, and the first's picture
+//! `<filter>.png`), with `--pixel-processors` fragment processors (the
+//! slides' 8 pixel processors); the study (`gfxcache_nbtc::study`) replays
+//! each through every design at every latency. The texture unit is the
+//! slides' (`NbtcConfig::default()`), then `--unit F.json`'s fields, then
+//! the flags; every setting is checked, naming its flag, before anything
+//! is rendered.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use gfxcache_cache::parse_size;
+use gfxcache_cache::run::Threads;
+use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig, Sweeps};
+use gfxcache_nbtc::{Mode, NbtcConfig, NbtcError};
+use gfxcache_render::scene::builtin::Suite;
+use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
+use gfxcache_render::{FpAssignment, TbrConfig};
+
+use crate::report::run_study;
+use crate::report::suite::{run_suite, SceneDir};
+
+use super::render::{parse_fp_assignment, OrderArg};
+
+/// The filter a frame's material samplers are forced to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FilterArg {
+    /// Each sampler as its material says.
+    AsAuthored,
+    Nearest,
+    Bilinear,
+    Trilinear,
+}
+
+impl FilterArg {
+    fn name(self) -> &'static str {
+        match self {
+            FilterArg::AsAuthored => "as-authored",
+            FilterArg::Nearest => "nearest",
+            FilterArg::Bilinear => "bilinear",
+            FilterArg::Trilinear => "trilinear",
+        }
+    }
+}
+
+/// A texture cache design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// The blocking cache, a request's missing blocks fetched one after
+    /// another (the baseline; always run).
+    Btc,
+    /// The blocking cache, a request's missing blocks fetched at once.
+    BtcParallel,
+    /// The non-blocking texture cache.
+    Nbtc,
+    /// A conventional non-blocking cache (gem5/Emerald): --mshrs x
+    /// --mshr-targets.
+    Mshr,
+    /// Igehy's prefetching texture cache (GPGPU-Sim's tex_cache):
+    /// --fragment-fifo, --request-fifo, --rob.
+    Prefetching,
+}
+
+#[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene", "suite"]))]
+pub struct Args {
+    /// A tile-based frame's texture requests (`render --mode tbr
+    /// --texture-requests`), studied as rendered (filter `as-authored`).
+    pub requests: Option<PathBuf>,
+    /// Render one tile-based frame of this scene (built-in name or file)
+    /// per --filters mode and study them; the frames are kept in --out.
+    #[arg(long)]
+    pub scene: Option<String>,
+    /// Study each scene of this suite in turn (into --out/<scene>/), then
+    /// their mean. The slides measured a mobile benchmark (Taiji).
+    #[arg(long, value_parser = super::suite_parser())]
+    pub suite: Option<Suite>,
+    /// The filter modes to render a frame in, each forcing every material
+    /// sampler (the slides: nearest, bilinear and trilinear).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "nearest,bilinear,trilinear",
+        conflicts_with = "requests"
+    )]
+    pub filters: Vec<FilterArg>,
+    /// Screen size (the mobile frame of the other mobile studies, TCOR
+    /// Table I: 1960x768).
+    #[arg(long, default_value_t = 1960)]
+    pub width: u32,
+    #[arg(long, default_value_t = 768)]
+    pub height: u32,
+    /// Tile side in pixels.
+    #[arg(long, default_value_t = 32)]
+    pub tile_size: u32,
+    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
+    pub order: OrderArg,
+    /// Pixel processors, each with its texture unit (the slides: 8); the
+    /// tile-based renderer's fragment processors.
+    #[arg(long, default_value_t = 8)]
+    pub pixel_processors: u16,
+    /// How a tile's quads reach the pixel processors when rendering:
+    /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
+    #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
+    pub fp_assignment: FpAssignment,
+    /// Hidden-surface removal (TBDR) when rendering.
+    #[arg(long)]
+    pub hsr: bool,
+    #[command(flatten)]
+    pub passes: super::render::PassSwitches,
+    /// A JSON file of texture unit settings (any fields of `nbtc.json`'s
+    /// `unit` but `mode` and `memory_latency`, which are each run's:
+    /// --modes and --latencies). The flags below override it.
+    #[arg(long, value_name = "F.json")]
+    pub unit: Option<PathBuf>,
+    /// L1 texture cache size (the slides: 32KiB), ways (4) and block
+    /// bytes (32).
+    #[arg(long)]
+    pub l1_size: Option<String>,
+    #[arg(long)]
+    pub l1_ways: Option<u32>,
+    #[arg(long)]
+    pub block_bytes: Option<u32>,
+    /// Retry, Waiting List and Block Address Buffer entries (the slides:
+    /// 32 each).
+    #[arg(long)]
+    pub rb_entries: Option<u32>,
+    #[arg(long)]
+    pub wlb_entries: Option<u32>,
+    #[arg(long)]
+    pub bab_entries: Option<u32>,
+    /// Cycles of a lookup that hits (ours: 1) and of the filter (ours: 4).
+    #[arg(long)]
+    pub hit_latency: Option<u64>,
+    #[arg(long)]
+    pub filter_latency: Option<u64>,
+    /// Cycles per shader ALU instruction (ours: 1).
+    #[arg(long)]
+    pub alu_cycles: Option<u64>,
+    /// Fragments a pixel processor keeps in flight (ours: 8).
+    #[arg(long)]
+    pub fragments_in_flight: Option<u32>,
+    /// The MSHR cache's MSHRs (ours: 32, the BAB's entries) and targets per
+    /// MSHR (gem5: 20).
+    #[arg(long)]
+    pub mshrs: Option<u32>,
+    #[arg(long)]
+    pub mshr_targets: Option<u32>,
+    /// The prefetching cache's fragment FIFO, request FIFO and reorder
+    /// buffer (GPGPU-Sim's Fermi: 128, 4, 128).
+    #[arg(long)]
+    pub fragment_fifo: Option<u32>,
+    #[arg(long)]
+    pub request_fifo: Option<u32>,
+    #[arg(long)]
+    pub rob: Option<u32>,
+    /// Memory latencies in cycles (the slides: 50, 100, 200, 300).
+    #[arg(long, value_delimiter = ',', default_value = "50,100,200,300")]
+    pub latencies: Vec<u64>,
+    /// The designs (the BTC is the baseline and is run whether listed or
+    /// not).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "btc,btc-parallel,nbtc,mshr,prefetching"
+    )]
+    pub modes: Vec<ModeArg>,
+    /// Sweep values of the Waiting List Buffer's entries (`none` for no
+    /// sweep; default 1,2,4,8,16,32,64).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_wlb: Option<Vec<String>>,
+    /// Sweep values of the Block Address Buffer's entries (default
+    /// 8,16,32,64).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_bab: Option<Vec<String>>,
+    /// Sweep values of the Retry Buffer's entries (default 4,8,16,32,64).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_rb: Option<Vec<String>>,
+    /// Sweep values of the block bytes (default 16,32,64,128).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_block: Option<Vec<String>>,
+    /// Sweep values of the hit latency (default 1,2,4).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_hit: Option<Vec<String>>,
+    /// Sweep values of the filter latency (default 1,4,8).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_filter_latency: Option<Vec<String>>,
+    /// Sweep values of the cycles per ALU instruction (default 1,2,4).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_alu: Option<Vec<String>>,
+    /// Sweep values of the fragments in flight (default 1,2,4,8,16).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_fragments: Option<Vec<String>>,
+    /// The memory latency of the sweeps (default 300, the slides'
+    /// longest).
+    #[arg(long)]
+    pub sweep_latency: Option<u64>,
+    /// The frame the sweeps run on (default bilinear, or the first of
+    /// --filters without it; a given frame's is `as-authored`).
+    #[arg(long, value_enum)]
+    pub sweep_on: Option<FilterArg>,
+    /// No sweeps.
+    #[arg(long)]
+    pub no_sweeps: bool,
+    /// Directory for nbtc.json, the CSV files, the SVG plots and
+    /// index.html (and the frames rendered).
+    #[arg(long, default_value = "nbtc")]
+    pub out: PathBuf,
+    /// Print nbtc.json on stdout (and nothing else) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Render and replay on the calling thread only; results are
+    /// identical.
+    #[arg(long)]
+    pub single_thread: bool,
+}
+
+impl Args {
+    fn threads(&self) -> Threads {
+        if self.single_thread {
+            Threads::One
+        } else {
+            Threads::Many
+        }
+    }
+
+    /// The filter modes of the frames studied, each once.
+    fn frame_filters(&self) -> Vec<FilterArg> {
+        if self.requests.is_some() {
+            return vec![FilterArg::AsAuthored];
+        }
+        let mut out = Vec::new();
+        for &f in &self.filters {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+/// The flag (or flags) that set `field` of [`NbtcConfig`].
+fn flag_of(field: &str) -> &'static str {
+    match field {
+        "l1_bytes, l1_ways, block_bytes" => "--l1-size, --l1-ways, --block-bytes",
+        "rb_entries" => "--rb-entries",
+        "wlb_entries" => "--wlb-entries",
+        "bab_entries" => "--bab-entries",
+        "fragments_in_flight" => "--fragments-in-flight",
+        "hit_latency, filter_latency" => "--hit-latency, --filter-latency",
+        "alu_cycles" => "--alu-cycles",
+        "memory_latency" => "--latencies",
+        "mode.mshr.mshrs" => "--mshrs",
+        "mode.mshr.targets" => "--mshr-targets",
+        "mode.prefetching.fragment_fifo" => "--fragment-fifo",
+        "mode.prefetching.request_fifo" => "--request-fifo",
+        "mode.prefetching.rob" => "--rob",
+        _ => "--unit",
+    }
+}
+
+/// `config`'s check, its error naming the flag of the field it refuses
+/// (and `--unit`, whose file may have set it).
+fn check_unit(config: &NbtcConfig, unit_file: Option<&Path>) -> Result<()> {
+    config.check().map_err(|e| {
+        let flag = match &e {
+            NbtcError::Config { field, .. } => flag_of(field),
+            _ => "--unit",
+        };
+        let file = unit_file.map_or(String::new(), |p| format!(" (or --unit {})", p.display()));
+        anyhow::Error::new(e).context(format!("{flag}{file}"))
+    })
+}
+
+/// The texture unit: the slides', then --unit's fields, then the flags.
+fn unit(args: &Args) -> Result<NbtcConfig> {
+    let mut u = match &args.unit {
+        None => NbtcConfig::default(),
+        Some(path) => read_unit(path)?,
+    };
+    if let Some(s) = &args.l1_size {
+        u.l1_bytes = parse_size(s).context("--l1-size")?;
+    }
+    let set = |field: &mut u32, v: Option<u32>| {
+        if let Some(v) = v {
+            *field = v;
+        }
+    };
+    set(&mut u.l1_ways, args.l1_ways);
+    set(&mut u.block_bytes, args.block_bytes);
+    set(&mut u.rb_entries, args.rb_entries);
+    set(&mut u.wlb_entries, args.wlb_entries);
+    set(&mut u.bab_entries, args.bab_entries);
+    set(&mut u.fragments_in_flight, args.fragments_in_flight);
+    let set = |field: &mut u64, v: Option<u64>| {
+        if let Some(v) = v {
+            *field = v;
+        }
+    };
+    set(&mut u.hit_latency, args.hit_latency);
+    set(&mut u.filter_latency, args.filter_latency);
+    set(&mut u.alu_cycles, args.alu_cycles);
+    u.mode = Mode::Nbtc;
+    check_unit(&u, args.unit.as_deref())?;
+    Ok(u)
+}
+
+/// --unit's file: `NbtcConfig`'s fields but the two each run sets.
+fn read_unit(path: &Path) -> Result<NbtcConfig> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let expected = || {
+        format!(
+            "{}: expected a JSON object of the fields of nbtc.json's \"unit\" (see its defaults there)",
+            path.display()
+        )
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).with_context(expected)?;
+    for each_runs in ["mode", "memory_latency"] {
+        if value.get(each_runs).is_some() {
+            bail!(
+                "{}: \"{each_runs}\" is each run's own: set the designs with --modes and the latencies with --latencies",
+                path.display()
+            );
+        }
+    }
+    serde_json::from_value(value).with_context(expected)
+}
+
+/// The designs of --modes, each once, with the MSHR and prefetching
+/// caches' sizes.
+fn modes(args: &Args) -> Vec<Mode> {
+    let mut out = Vec::new();
+    for m in &args.modes {
+        let mode = match m {
+            ModeArg::Btc => Mode::BTC,
+            ModeArg::BtcParallel => Mode::Blocking { serial: false },
+            ModeArg::Nbtc => Mode::Nbtc,
+            ModeArg::Mshr => match Mode::mshr() {
+                Mode::Mshr { mshrs, targets } => Mode::Mshr {
+                    mshrs: args.mshrs.unwrap_or(mshrs),
+                    targets: args.mshr_targets.unwrap_or(targets),
+                },
+                other => other,
+            },
+            ModeArg::Prefetching => match Mode::prefetching() {
+                Mode::Prefetching {
+                    fragment_fifo,
+                    request_fifo,
+                    rob,
+                } => Mode::Prefetching {
+                    fragment_fifo: args.fragment_fifo.unwrap_or(fragment_fifo),
+                    request_fifo: args.request_fifo.unwrap_or(request_fifo),
+                    rob: args.rob.unwrap_or(rob),
+                },
+                other => other,
+            },
+        };
+        if !out.contains(&mode) {
+            out.push(mode);
+        }
+    }
+    out
+}
+
+/// A sweep flag's values: `given`, or `default` without the flag; `none`
+/// for none; each at most `max`.
+fn sweep_values(
+    flag: &str,
+    given: &Option<Vec<String>>,
+    default: Vec<u64>,
+    max: u64,
+) -> Result<Vec<u64>> {
+    let Some(given) = given else {
+        return Ok(default);
+    };
+    let mut out = Vec::new();
+    for s in given.iter().map(|s| s.trim()).filter(|s| *s != "none") {
+        let v: u64 = s.parse().ok().filter(|&v| v <= max).with_context(|| {
+            format!("{flag}: '{s}': expected a whole number up to {max}, or none")
+        })?;
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    Ok(out)
+}
+
+fn narrow(values: Vec<u64>) -> Vec<u32> {
+    values.into_iter().map(|v| v as u32).collect()
+}
+
+/// The knobs swept and their flags, a setter each (to check each value
+/// alone, naming its flag).
+type SweepFlag = (&'static str, fn(&mut NbtcConfig, u64));
+
+const SWEEP_FLAGS: [SweepFlag; 8] = [
+    ("--sweep-wlb", |c, v| c.wlb_entries = v as u32),
+    ("--sweep-bab", |c, v| c.bab_entries = v as u32),
+    ("--sweep-rb", |c, v| c.rb_entries = v as u32),
+    ("--sweep-block", |c, v| c.block_bytes = v as u32),
+    ("--sweep-hit", |c, v| c.hit_latency = v),
+    ("--sweep-filter-latency", |c, v| c.filter_latency = v),
+    ("--sweep-alu", |c, v| c.alu_cycles = v),
+    ("--sweep-fragments", |c, v| c.fragments_in_flight = v as u32),
+];
+
+/// The sweeps, each value checked on the unit alone, naming its flag.
+fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[FilterArg]) -> Result<Sweeps> {
+    if args.no_sweeps {
+        return Ok(Sweeps::none());
+    }
+    let d = Sweeps::default();
+    let wide = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<u64>>();
+    let small = u64::from(u32::MAX);
+    let lists = [
+        sweep_values("--sweep-wlb", &args.sweep_wlb, wide(&d.wlb_entries), small)?,
+        sweep_values("--sweep-bab", &args.sweep_bab, wide(&d.bab_entries), small)?,
+        sweep_values("--sweep-rb", &args.sweep_rb, wide(&d.rb_entries), small)?,
+        sweep_values(
+            "--sweep-block",
+            &args.sweep_block,
+            wide(&d.block_bytes),
+            small,
+        )?,
+        sweep_values(
+            "--sweep-hit",
+            &args.sweep_hit,
+            d.hit_latency.clone(),
+            u64::MAX,
+        )?,
+        sweep_values(
+            "--sweep-filter-latency",
+            &args.sweep_filter_latency,
+            d.filter_latency.clone(),
+            u64::MAX,
+        )?,
+        sweep_values(
+            "--sweep-alu",
+            &args.sweep_alu,
+            d.alu_cycles.clone(),
+            u64::MAX,
+        )?,
+        sweep_values(
+            "--sweep-fragments",
+            &args.sweep_fragments,
+            wide(&d.fragments_in_flight),
+            small,
+        )?,
+    ];
+    let latency = args.sweep_latency.unwrap_or(d.latency);
+    let at = NbtcConfig {
+        memory_latency: latency,
+        ..*unit
+    };
+    at.check()
+        .with_context(|| format!("--sweep-latency: {latency}"))?;
+    for ((flag, set), values) in SWEEP_FLAGS.iter().zip(&lists) {
+        for &v in values {
+            let mut c = at;
+            set(&mut c, v);
+            c.check().with_context(|| format!("{flag}: {v}"))?;
+        }
+    }
+    let [wlb, bab, rb, block, hit, filter, alu, fragments] = lists;
+    Ok(Sweeps {
+        filter: sweep_on(args, filters)?.name().to_string(),
+        latency,
+        wlb_entries: narrow(wlb),
+        bab_entries: narrow(bab),
+        rb_entries: narrow(rb),
+        block_bytes: narrow(block),
+        hit_latency: hit,
+        filter_latency: filter,
+        alu_cycles: alu,
+        fragments_in_flight: narrow(fragments),
+    })
+}
+
+/// The frame the sweeps run on: --sweep-on's, which must be studied; else
+/// bilinear if it is, else the first.
+fn sweep_on(args: &Args, filters: &[FilterArg]) -> Result<FilterArg> {
+    match args.sweep_on {
+        Some(f) if filters.contains(&f) => Ok(f),
+        Some(f) => {
+            let names: Vec<&str> = filters.iter().map(|f| f.name()).collect();
+            bail!(
+                "--sweep-on {}: no such frame is studied (the frames: {})",
+                f.name(),
+                names.join(", ")
+            )
+        }
+        None if filters.contains(&FilterArg::Bilinear) => Ok(FilterArg::Bilinear),
+        None => Ok(filters[0]),
+    }
+}
+
+/// The study's configuration from the arguments, every setting checked,
+/// each error naming its flag.
+fn study_config(args: &Args) -> Result<NbtcStudyConfig> {
+    let unit = unit(args)?;
+    let mut latencies = args.latencies.clone();
+    latencies.sort_unstable();
+    latencies.dedup();
+    if latencies.is_empty() {
+        bail!("--latencies: expected at least one memory latency");
+    }
+    for &l in &latencies {
+        let at = NbtcConfig {
+            memory_latency: l,
+            ..unit
+        };
+        at.check().with_context(|| format!("--latencies: {l}"))?;
+    }
+    let modes = modes(args);
+    for &mode in &modes {
+        check_unit(&NbtcConfig { mode, ..unit }, None)?;
+    }
+    let filters = args.frame_filters();
+    let config = NbtcStudyConfig {
+        name: String::new(),
+        unit,
+        latencies,
+        modes,
+        sweeps: sweeps(args, &unit, &filters)?,
+        threads: args.threads(),
+    };
+    config.check().context("the study")?;
+    Ok(config)
+}
+
+/// The render settings' own checks (the renderer's are its).
+fn check_render(args: &Args) -> Result<()> {
+    if args.width == 0 || args.height == 0 {
+        bail!(
+            "--width, --height: {}x{}: expected at least 1 pixel each",
+            args.width,
+            args.height
+        );
+    }
+    if args.tile_size < 2 || !args.tile_size.is_multiple_of(2) {
+        bail!(
+            "--tile-size {}: expected an even number of pixels, at least 2",
+            args.tile_size
+        );
+    }
+    if !(1..=TbrConfig::MAX_FPS).contains(&args.pixel_processors) {
+        bail!(
+            "--pixel-processors {}: expected 1 to {}",
+            args.pixel_processors,
+            TbrConfig::MAX_FPS
+        );
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> Result<()> {
+    // Every setting checked before anything is rendered.
+    let config = study_config(&args)?;
+    check_render(&args)?;
+    let files = [&args.requests, &args.unit].into_iter().flatten();
+    // A scene file is an input too (a built-in name is no file).
+    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
+    let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
+    if let Some(suite) = args.suite {
+        let suite = super::suite_of(suite, paper::SUITE);
+        return run_suite(&args.out, &suite, &inputs, args.json, |at, progress| {
+            study_scene(&args, &config, at, progress)
+        });
+    }
+    run_study(&args.out, &inputs, args.json, |dir, progress| {
+        match (&args.requests, &args.scene) {
+            (Some(requests), _) => {
+                let frame = FilterFrame {
+                    filter: FilterArg::AsAuthored.name().to_string(),
+                    requests: requests.clone(),
+                };
+                let config = NbtcStudyConfig {
+                    name: requests.display().to_string(),
+                    ..config.clone()
+                };
+                Ok(study::run(&config, &[frame], progress)?)
+            }
+            (None, Some(scene)) => {
+                let at = SceneDir {
+                    scene,
+                    staged: dir,
+                    placed: &args.out,
+                };
+                study_scene(&args, &config, &at, progress)
+            }
+            _ => bail!("give REQUESTS, --scene or --suite"),
+        }
+    })
+}
+
+/// Renders `at.scene`'s frame in each filter mode into its directory and
+/// studies them.
+fn study_scene(
+    args: &Args,
+    config: &NbtcStudyConfig,
+    at: &SceneDir,
+    progress: gfxcache_cache::ProgressFn<'_>,
+) -> Result<NbtcReport> {
+    let scene = super::render::load_scene(at.scene)?;
+    let frames = args
+        .frame_filters()
+        .into_iter()
+        .enumerate()
+        .map(|(i, filter)| render(args, &scene, at.staged, filter, i == 0))
+        .collect::<Result<Vec<FilterFrame>>>()?;
+    let config = NbtcStudyConfig {
+        name: scene.name.clone(),
+        ..config.clone()
+    };
+    Ok(study::run(&config, &frames, progress)?)
+}
+
+/// Renders one tile-based frame of `scene` with every material sampler in
+/// `filter` into `dir` as `<filter>.gtq.zst` (and `<filter>.png`, with
+/// `png`).
+fn render(
+    args: &Args,
+    scene: &gfxcache_render::Scene,
+    dir: &Path,
+    filter: FilterArg,
+    png: bool,
+) -> Result<FilterFrame> {
+    let requests = dir.join(format!("{}.gtq.zst", filter.name()));
+    let tbr = TbrConfig {
+        tile_size: args.tile_size,
+        order: args.order.into(),
+        fps: args.pixel_processors,
+        hsr: args.hsr,
+        fp_assignment: args.fp_assignment,
+        ..TbrConfig::default()
+    };
+    let request = RenderRequest {
+        width: args.width,
+        height: args.height,
+        frames: 1,
+        passes: args.passes.into(),
+        threads: if args.single_thread { 1 } else { 2 },
+        // h21-filter: the render request's texture filter override is set
+        // here (every material sampler in `filter`) once it lands in main.
+        ..RenderRequest::new(RenderMode::Tbr(tbr))
+    };
+    let files = super::render::Files {
+        trace: None,
+        png: png.then(|| dir.join(format!("{}.png", filter.name()))),
+        binned: None,
+        texture_requests: Some(requests.clone()),
+    };
+    super::render::render_to_files(scene, &request, &files)
+        .with_context(|| format!("rendering {} with {} filtering", scene.name, filter.name()))?;
+    Ok(FilterFrame {
+        filter: filter.name().to_string(),
+        requests,
+    })
+}

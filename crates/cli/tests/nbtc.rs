@@ -1,0 +1,251 @@
+//! `gfxcache nbtc`: a scene's study writes its frames and report; on a
+//! given request file `--json` prints one document whose numbers are the
+//! CSV's; bad settings and inputs are refused by name before anything is
+//! rendered or written.
+
+use std::path::Path;
+
+mod common;
+use common::{gfxcache, json, ok};
+
+/// A mobile scene small enough for a whole study in well under a second.
+const SCENE: &[&str] = &[
+    "--scene",
+    "match3",
+    "--width",
+    "64",
+    "--height",
+    "32",
+    "--no-shadow",
+    "--no-post",
+];
+
+/// Every sweep off but the WLB's, at two values.
+const FEW_SWEEPS: &[&str] = &[
+    "--sweep-wlb",
+    "1,8",
+    "--sweep-bab",
+    "none",
+    "--sweep-rb",
+    "none",
+    "--sweep-block",
+    "none",
+    "--sweep-hit",
+    "none",
+    "--sweep-filter-latency",
+    "none",
+    "--sweep-alu",
+    "none",
+    "--sweep-fragments",
+    "none",
+];
+
+const DESIGNS: [&str; 5] = ["btc", "btc-parallel", "nbtc", "mshr", "prefetching"];
+
+/// A small tile-based frame's texture requests, rendered with 8 fragment
+/// processors.
+fn requests(dir: &Path) -> String {
+    let path = dir.join("f.gtq.zst").display().to_string();
+    let render = [
+        &["render"][..],
+        SCENE,
+        &["--mode", "tbr", "--fps", "8", "--texture-requests", &path],
+    ]
+    .concat();
+    ok(&render);
+    path
+}
+
+fn read_csv(path: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+#[test]
+fn a_scenes_study_writes_its_frames_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n");
+    let text = ok(&[
+        &["nbtc"][..],
+        SCENE,
+        &["--filters", "bilinear", "--latencies", "50,300"],
+        FEW_SWEEPS,
+        &["--out", out.to_str().unwrap()],
+    ]
+    .concat());
+    for design in DESIGNS {
+        assert!(text.contains(&format!(" {design} ")), "{design}: {text}");
+    }
+    assert!(text.contains("-41.6%") && text.contains("Sweep of wlb_entries"));
+    for f in [
+        "nbtc.json",
+        "index.html",
+        "runs.csv",
+        "sweeps.csv",
+        "paper.csv",
+        "bilinear.gtq.zst",
+        "bilinear.png",
+        "ps_cycles.svg",
+        "cycles_change.svg",
+        "miss_rate.svg",
+        "traffic.svg",
+        "sweep_wlb_entries.svg",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    assert!(!out.join("sweep_bab_entries.svg").exists());
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("nbtc.json")).unwrap()).unwrap();
+    assert_eq!(report["name"], "match3");
+    let frames = report["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 1);
+    assert_eq!(frames[0]["filter"], "bilinear");
+    assert_eq!(frames[0]["pixel_processors"], 8, "the slides' 8");
+    assert!(frames[0]["requests"].as_u64().unwrap() > 1000);
+    let runs = frames[0]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2 * DESIGNS.len());
+    assert_eq!(report["sweeps"][0]["filter"], "bilinear");
+    assert_eq!(report["sweeps"][0]["latency"], 300);
+}
+
+/// `--json` prints the report and nothing else; its rows are a filter x
+/// latency x design each, and runs.csv holds the same numbers.
+#[test]
+fn json_is_one_document_and_agrees_with_the_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = requests(dir.path());
+    let unit = dir.path().join("unit.json");
+    std::fs::write(&unit, r#"{"wlb_entries": 16}"#).unwrap();
+    let out = dir.path().join("j");
+    let report = json(
+        &[
+            &["nbtc", &requests, "--latencies", "300,50,300", "--json"][..],
+            &["--unit", unit.to_str().unwrap(), "--bab-entries", "64"],
+            FEW_SWEEPS,
+            &["--out", out.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(report["unit"]["wlb_entries"], 16, "--unit's");
+    assert_eq!(report["unit"]["bab_entries"], 64, "the flag's");
+    assert_eq!(report["latencies"], serde_json::json!([50, 300]));
+    let frames = report["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 1);
+    assert_eq!(frames[0]["filter"], "as-authored");
+    let runs = frames[0]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2 * DESIGNS.len());
+    let sweep = &report["sweeps"][0];
+    assert_eq!(
+        (&sweep["knob"], &sweep["filter"]),
+        (
+            &serde_json::json!("wlb_entries"),
+            &serde_json::json!("as-authored")
+        ),
+        "a given frame is swept"
+    );
+
+    let csv = read_csv(&out.join("runs.csv"));
+    assert_eq!(csv.len(), 1 + runs.len());
+    let col = |name: &str| csv[0].iter().position(|c| c == name).unwrap();
+    for row in runs {
+        let (latency, mode) = (row["latency"].to_string(), row["mode"].clone());
+        let name = match mode.as_str() {
+            Some(n) => n.to_string(),
+            None => mode.as_object().unwrap().keys().next().unwrap().clone(),
+        };
+        let name = match (name.as_str(), mode["blocking"]["serial"].as_bool()) {
+            ("blocking", Some(true)) => "btc".to_string(),
+            ("blocking", Some(false)) => "btc-parallel".to_string(),
+            _ => name,
+        };
+        let line = csv
+            .iter()
+            .find(|l| l[col("latency")] == latency && l[col("mode")] == name)
+            .unwrap_or_else(|| panic!("no CSV row for {name} at {latency}"));
+        let stats = &row["stats"];
+        for field in [
+            "cycles",
+            "ps_stall_cycles",
+            "nbtc_stall_cycles",
+            "traffic_bytes",
+        ] {
+            assert_eq!(line[col(field)], stats[field].to_string(), "{name} {field}");
+        }
+        // serde_json reads floats to within an ulp or so.
+        for (column, field) in [
+            ("cycles_change_percent", "cycles_change"),
+            ("traffic_change_percent", "traffic_change"),
+            ("miss_rate_percent", "miss_rate"),
+        ] {
+            let csv: f64 = line[col(column)].parse().unwrap();
+            let json = row[field].as_f64().unwrap();
+            assert!(
+                (csv - json).abs() <= 1e-12 * json.abs().max(1.0),
+                "{name} {field}: {csv} vs {json}"
+            );
+        }
+    }
+    let names: Vec<&str> = csv[1..].iter().map(|l| l[col("mode")].as_str()).collect();
+    for design in DESIGNS {
+        assert_eq!(
+            names.iter().filter(|&&n| n == design).count(),
+            2,
+            "{design}"
+        );
+    }
+}
+
+#[test]
+fn bad_settings_and_inputs_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n");
+    let out = out.to_str().unwrap();
+    let refused = |args: &[&str], expect: &str| {
+        let all = [&["nbtc"][..], args, &["--out", out]].concat();
+        let o = gfxcache(&all);
+        assert!(!o.status.success(), "{all:?} succeeded");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expect), "{all:?}: {err}");
+        assert!(o.stdout.is_empty(), "{all:?}");
+        assert!(!Path::new(out).exists(), "{all:?} wrote {out}");
+        assert!(
+            std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+            "{all:?} left a file beside --out"
+        );
+    };
+    fn scene<'a>(more: &[&'a str]) -> Vec<&'a str> {
+        [SCENE, more].concat()
+    }
+    refused(&scene(&["--latencies", "0"]), "--latencies");
+    refused(&scene(&["--modes", "nbtc,foo"]), "--modes");
+    refused(&scene(&["--l1-size", "1000"]), "--l1-size");
+    refused(
+        &scene(&["--l1-size", "3KiB", "--l1-ways", "5"]),
+        "--l1-ways",
+    );
+    refused(&scene(&["--l1-size", "lots"]), "--l1-size");
+    refused(&scene(&["--wlb-entries", "0"]), "--wlb-entries");
+    refused(&scene(&["--rob", "4"]), "--rob");
+    refused(&scene(&["--sweep-bab", "4"]), "--sweep-bab");
+    refused(&scene(&["--sweep-block", "48"]), "--sweep-block");
+    refused(&scene(&["--sweep-wlb", "x"]), "--sweep-wlb");
+    refused(&scene(&["--sweep-latency", "0"]), "--sweep-latency");
+    refused(
+        &scene(&["--filters", "bilinear", "--sweep-on", "trilinear"]),
+        "--sweep-on",
+    );
+    refused(&scene(&["--pixel-processors", "0"]), "--pixel-processors");
+    refused(&scene(&["--tile-size", "7"]), "--tile-size");
+    let units = tempfile::tempdir().unwrap();
+    let unit = units.path().join("unit.json");
+    std::fs::write(&unit, r#"{"mode": "mshr"}"#).unwrap();
+    refused(&scene(&["--unit", unit.to_str().unwrap()]), "--modes");
+    std::fs::write(&unit, r#"{"wlb_entries": 0}"#).unwrap();
+    refused(&scene(&["--unit", unit.to_str().unwrap()]), "unit.json");
+    std::fs::write(&unit, r#"{"wlb": 4}"#).unwrap();
+    refused(&scene(&["--unit", unit.to_str().unwrap()]), "unit.json");
+    let missing = units.path().join("missing.gtq");
+    refused(&[missing.to_str().unwrap()], "missing.gtq");
+}
