@@ -123,6 +123,11 @@ pub struct NbtcConfig {
     pub filter_latency: u64,
     /// Cycles per shader instruction (1, ours).
     pub alu_cycles: u64,
+    /// Shader instructions a pixel processor issues per cycle (1, ours: a
+    /// scalar in-order processor; the slides' SRP is a VLIW whose width
+    /// they do not give). A step of `n` instructions takes
+    /// `ceil(n x alu_cycles / alu_width)` cycles.
+    pub alu_width: u32,
     /// Fragments a pixel processor keeps in flight, switching to another
     /// when one waits for a texture result (8, ours; with 1 the shader
     /// blocks on every request and only a request's own blocks overlap).
@@ -144,6 +149,7 @@ impl Default for NbtcConfig {
             hit_latency: 1,
             filter_latency: 4,
             alu_cycles: 1,
+            alu_width: 1,
             fragments_in_flight: 8,
             mode: Mode::Nbtc,
         }
@@ -300,6 +306,13 @@ impl NbtcConfig {
                 "memory_latency",
                 self.memory_latency.to_string(),
                 "1 to 1048576 cycles",
+            );
+        }
+        if self.alu_width == 0 || self.alu_width > 64 {
+            return bad(
+                "alu_width",
+                self.alu_width.to_string(),
+                "1 to 64 instructions per cycle",
             );
         }
         if self.alu_cycles > 1 << 10 {

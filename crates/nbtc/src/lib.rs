@@ -5,12 +5,16 @@
 //! screen coordinate), a Waiting List Buffer (an inverted MSHR holding
 //! every texel of a waiting request) and a Block Address Buffer (each
 //! missing block fetched once); beside it the blocking texture cache it is
-//! measured against, on the same L1, memory and shader work.
+//! measured against, on the same L1, memory and shader work; and for
+//! context the designs a reader compares it with: a conventional MSHR
+//! cache (gem5, Emerald) and Igehy's prefetching texture cache (as
+//! GPGPU-Sim implements it).
 //!
-//! Step 1 of issue 21: one texture unit, cycle by cycle
-//! ([`TextureUnit::run`]). The specification is
-//! `shared/specs/nbtc.md`; its timing model is ours and named so. One
-//! concept per file, in the slides' words:
+//! Each pixel processor's unit runs cycle by cycle ([`TextureUnit`]); a
+//! frame's `.gtq` requests stream through many configurations' units in
+//! parallel ([`Replay`]); [`study`] is `gfxcache nbtc`. The
+//! specification is `shared/specs/nbtc.md`; its timing model is ours and
+//! named so. One concept per file, in the slides' words:
 //!
 //! - [`config`]: [`NbtcConfig`] (the slides' values as defaults, ours
 //!   marked), [`Mode`] and [`NbtcConfig::check`].

@@ -38,10 +38,11 @@ pub struct PixelProcessor {
     /// Fragments admitted so far.
     admitted: usize,
     alu_cycles: u64,
+    alu_width: u64,
 }
 
 /// The shader work of the step at `pos` of a fragment ending at `end`.
-fn step_alu(input: &UnitInput, pos: usize, end: usize, alu_cycles: u64) -> u64 {
+fn step_alu(input: &UnitInput, pos: usize, end: usize, alu_cycles: u64, alu_width: u64) -> u64 {
     if pos >= end {
         return 0;
     }
@@ -49,11 +50,11 @@ fn step_alu(input: &UnitInput, pos: usize, end: usize, alu_cycles: u64) -> u64 {
         UnitEvent::Request(r) => r.alu_before,
         UnitEvent::FragmentEnd(w) => w.cycles,
     };
-    u64::from(alu) * alu_cycles
+    (u64::from(alu) * alu_cycles).div_ceil(alu_width)
 }
 
 impl PixelProcessor {
-    pub fn new(fragments: usize, alu_cycles: u64) -> PixelProcessor {
+    pub fn new(fragments: usize, alu_cycles: u64, alu_width: u32) -> PixelProcessor {
         PixelProcessor {
             slots: vec![Fragment::default(); fragments].into_boxed_slice(),
             active: Vec::with_capacity(fragments),
@@ -61,6 +62,7 @@ impl PixelProcessor {
             next: 0,
             admitted: 0,
             alu_cycles,
+            alu_width: u64::from(alu_width),
         }
     }
 
@@ -128,7 +130,7 @@ impl PixelProcessor {
             self.slots[slot as usize] = Fragment {
                 pos: start,
                 end,
-                alu_left: step_alu(input, start, end, self.alu_cycles),
+                alu_left: step_alu(input, start, end, self.alu_cycles, self.alu_width),
                 waiting: false,
             };
             self.active.push(slot);
@@ -170,6 +172,6 @@ impl PixelProcessor {
         let f = &mut self.slots[slot as usize];
         f.pos += 1;
         f.waiting = true;
-        f.alu_left = step_alu(input, f.pos, f.end, self.alu_cycles);
+        f.alu_left = step_alu(input, f.pos, f.end, self.alu_cycles, self.alu_width);
     }
 }

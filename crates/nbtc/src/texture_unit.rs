@@ -79,7 +79,11 @@ impl TextureUnit {
             rb: RetryBuffer::new(config.rb_capacity(), config.completion()),
             wlb: WaitingListBuffer::new(config.wlb_capacity()),
             bab: config.miss_queue(),
-            pp: PixelProcessor::new(config.fragments_in_flight as usize, config.alu_cycles),
+            pp: PixelProcessor::new(
+                config.fragments_in_flight as usize,
+                config.alu_cycles,
+                config.alu_width,
+            ),
             now: 0,
             skip: true,
             mux_taken: false,

@@ -318,3 +318,17 @@ fn config_round_trips_through_json_with_defaults() {
     let back: NbtcConfig = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
     assert_eq!(back, c);
 }
+
+#[test]
+fn a_wider_processor_runs_a_step_in_fewer_cycles() {
+    let events = vec![req(0, 0, 10, &[1]), end(5)];
+    let run = |alu_width| {
+        let c = NbtcConfig {
+            alu_width,
+            ..config(Mode::Nbtc, 10)
+        };
+        run_warm(&c, &events, &[common::BLOCK]).run_cycles
+    };
+    // ceil(10 / w) + ceil(5 / w).
+    assert_eq!((run(1), run(4), run(16)), (15, 5, 2));
+}

@@ -52,6 +52,7 @@ pub struct Sweeps {
     pub hit_latency: Vec<u64>,
     pub filter_latency: Vec<u64>,
     pub alu_cycles: Vec<u64>,
+    pub alu_width: Vec<u32>,
     pub fragments_in_flight: Vec<u32>,
 }
 
@@ -66,7 +67,9 @@ impl Default for Sweeps {
             block_bytes: vec![16, 32, 64, 128],
             hit_latency: vec![1, 2, 4],
             filter_latency: vec![1, 4, 8],
-            alu_cycles: vec![1, 2, 4],
+            // 0: shading is free, the texture-bound limit.
+            alu_cycles: vec![0, 1, 2],
+            alu_width: vec![1, 2, 4, 8],
             fragments_in_flight: vec![1, 2, 4, 8, 16],
         }
     }
@@ -77,11 +80,12 @@ type Knob = (&'static str, Vec<u64>, fn(&mut NbtcConfig, u64));
 
 /// Which sweeps change the blocking cache too (the buffers' do not: its
 /// runs would repeat the main grid's).
-const BOTH_MODES: [&str; 5] = [
+const BOTH_MODES: [&str; 6] = [
     "block_bytes",
     "hit_latency",
     "filter_latency",
     "alu_cycles",
+    "alu_width",
     "fragments_in_flight",
 ];
 
@@ -95,6 +99,7 @@ impl Sweeps {
             hit_latency: vec![],
             filter_latency: vec![],
             alu_cycles: vec![],
+            alu_width: vec![],
             fragments_in_flight: vec![],
             ..Sweeps::default()
         }

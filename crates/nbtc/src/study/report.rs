@@ -90,7 +90,7 @@ pub struct SweepPoint {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sweep {
     /// `wlb_entries`, `bab_entries`, `rb_entries`, `block_bytes`,
-    /// `hit_latency`, `filter_latency`, `alu_cycles`,
+    /// `hit_latency`, `filter_latency`, `alu_cycles`, `alu_width`,
     /// `fragments_in_flight`.
     pub knob: String,
     pub filter: String,
