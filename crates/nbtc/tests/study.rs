@@ -112,3 +112,46 @@ fn bad_studies_are_refused() {
     let e = study::run(&config(Threads::One), &missing, &quiet).unwrap_err();
     assert!(format!("{e:#}").contains("none.gtq"), "{e:#}");
 }
+
+/// Every knob given values is swept, in the order of `Sweeps`' fields.
+#[test]
+fn every_knob_with_values_is_swept() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = [frame(dir.path(), "bilinear", 1)];
+    let config = NbtcStudyConfig {
+        latencies: vec![300],
+        sweeps: Sweeps {
+            wlb_entries: vec![8],
+            bab_entries: vec![16],
+            rb_entries: vec![8],
+            block_bytes: vec![64],
+            hit_latency: vec![2],
+            filter_latency: vec![8],
+            alu_cycles: vec![2],
+            alu_width: vec![2],
+            fragments_in_flight: vec![4],
+            ..Sweeps::none()
+        },
+        threads: Threads::One,
+        ..NbtcStudyConfig::default()
+    };
+    let report = study::run(&config, &frames, &quiet).unwrap();
+    let knobs: Vec<&str> = report.sweeps.iter().map(|s| s.knob.as_str()).collect();
+    assert_eq!(
+        knobs,
+        [
+            "wlb_entries",
+            "bab_entries",
+            "rb_entries",
+            "block_bytes",
+            "hit_latency",
+            "filter_latency",
+            "alu_cycles",
+            "alu_width",
+            "fragments_in_flight"
+        ]
+    );
+    let width = &report.sweeps[7].points[0];
+    assert_ne!(width.nbtc.stats, width.btc.stats);
+    assert!(width.btc.stats.cycles < report.frames[0].row(Mode::BTC, 300).unwrap().stats.cycles);
+}

@@ -130,6 +130,9 @@ impl Sweeps {
             ("alu_cycles", self.alu_cycles.clone(), |c, v| {
                 c.alu_cycles = v
             }),
+            ("alu_width", w(&self.alu_width), |c, v| {
+                c.alu_width = v as u32
+            }),
             (
                 "fragments_in_flight",
                 w(&self.fragments_in_flight),
