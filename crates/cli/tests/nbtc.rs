@@ -36,6 +36,8 @@ const FEW_SWEEPS: &[&str] = &[
     "none",
     "--sweep-alu",
     "none",
+    "--sweep-alu-width",
+    "none",
     "--sweep-fragments",
     "none",
 ];
@@ -232,6 +234,8 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     refused(&scene(&["--sweep-block", "48"]), "--sweep-block");
     refused(&scene(&["--sweep-wlb", "x"]), "--sweep-wlb");
     refused(&scene(&["--sweep-latency", "0"]), "--sweep-latency");
+    refused(&scene(&["--alu-width", "0"]), "--alu-width");
+    refused(&scene(&["--sweep-alu-width", "65"]), "--sweep-alu-width");
     refused(
         &scene(&["--filters", "bilinear", "--sweep-on", "trilinear"]),
         "--sweep-on",

@@ -143,6 +143,9 @@ pub struct Args {
     /// Cycles per shader ALU instruction (ours: 1).
     #[arg(long)]
     pub alu_cycles: Option<u64>,
+    /// Shader instructions a pixel processor issues per cycle (ours: 1).
+    #[arg(long)]
+    pub alu_width: Option<u32>,
     /// Fragments a pixel processor keeps in flight (ours: 8).
     #[arg(long)]
     pub fragments_in_flight: Option<u32>,
@@ -192,9 +195,14 @@ pub struct Args {
     /// Sweep values of the filter latency (default 1,4,8).
     #[arg(long, value_delimiter = ',')]
     pub sweep_filter_latency: Option<Vec<String>>,
-    /// Sweep values of the cycles per ALU instruction (default 1,2,4).
+    /// Sweep values of the cycles per ALU instruction (default 0,1,2; 0:
+    /// shading is free, the texture-bound limit).
     #[arg(long, value_delimiter = ',')]
     pub sweep_alu: Option<Vec<String>>,
+    /// Sweep values of the instructions issued per cycle (default
+    /// 1,2,4,8).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_alu_width: Option<Vec<String>>,
     /// Sweep values of the fragments in flight (default 1,2,4,8,16).
     #[arg(long, value_delimiter = ',')]
     pub sweep_fragments: Option<Vec<String>>,
@@ -256,6 +264,7 @@ fn flag_of(field: &str) -> &'static str {
         "fragments_in_flight" => "--fragments-in-flight",
         "hit_latency, filter_latency" => "--hit-latency, --filter-latency",
         "alu_cycles" => "--alu-cycles",
+        "alu_width" => "--alu-width",
         "memory_latency" => "--latencies",
         "mode.mshr.mshrs" => "--mshrs",
         "mode.mshr.targets" => "--mshr-targets",
@@ -298,6 +307,7 @@ fn unit(args: &Args) -> Result<NbtcConfig> {
     set(&mut u.rb_entries, args.rb_entries);
     set(&mut u.wlb_entries, args.wlb_entries);
     set(&mut u.bab_entries, args.bab_entries);
+    set(&mut u.alu_width, args.alu_width);
     set(&mut u.fragments_in_flight, args.fragments_in_flight);
     let set = |field: &mut u64, v: Option<u64>| {
         if let Some(v) = v {
@@ -401,7 +411,7 @@ fn narrow(values: Vec<u64>) -> Vec<u32> {
 /// alone, naming its flag).
 type SweepFlag = (&'static str, fn(&mut NbtcConfig, u64));
 
-const SWEEP_FLAGS: [SweepFlag; 8] = [
+const SWEEP_FLAGS: [SweepFlag; 9] = [
     ("--sweep-wlb", |c, v| c.wlb_entries = v as u32),
     ("--sweep-bab", |c, v| c.bab_entries = v as u32),
     ("--sweep-rb", |c, v| c.rb_entries = v as u32),
@@ -409,6 +419,7 @@ const SWEEP_FLAGS: [SweepFlag; 8] = [
     ("--sweep-hit", |c, v| c.hit_latency = v),
     ("--sweep-filter-latency", |c, v| c.filter_latency = v),
     ("--sweep-alu", |c, v| c.alu_cycles = v),
+    ("--sweep-alu-width", |c, v| c.alu_width = v as u32),
     ("--sweep-fragments", |c, v| c.fragments_in_flight = v as u32),
 ];
 
@@ -449,6 +460,12 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[FilterArg]) -> Result<Sweep
             u64::MAX,
         )?,
         sweep_values(
+            "--sweep-alu-width",
+            &args.sweep_alu_width,
+            wide(&d.alu_width),
+            small,
+        )?,
+        sweep_values(
             "--sweep-fragments",
             &args.sweep_fragments,
             wide(&d.fragments_in_flight),
@@ -469,7 +486,7 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[FilterArg]) -> Result<Sweep
             c.check().with_context(|| format!("{flag}: {v}"))?;
         }
     }
-    let [wlb, bab, rb, block, hit, filter, alu, fragments] = lists;
+    let [wlb, bab, rb, block, hit, filter, alu, alu_width, fragments] = lists;
     Ok(Sweeps {
         filter: sweep_on(args, filters)?.name().to_string(),
         latency,
@@ -480,6 +497,7 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[FilterArg]) -> Result<Sweep
         hit_latency: hit,
         filter_latency: filter,
         alu_cycles: alu,
+        alu_width: narrow(alu_width),
         fragments_in_flight: narrow(fragments),
     })
 }

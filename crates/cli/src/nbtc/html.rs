@@ -56,7 +56,7 @@ fn setup(r: &NbtcReport) -> String {
         "<p>Frames, one per filter mode: {}. Each pixel processor has a texture unit with a \
          {} {}-way L1 of {}-byte blocks, a Retry Buffer of {}, a Waiting List Buffer of {} and \
          a Block Address Buffer of {} entries; hits take {} cycle(s), the filter {}, an ALU \
-         instruction {}; {} fragments in flight. Memory latencies {} cycles; designs {} \
+         instruction {}, {} instruction(s) issued a cycle; {} fragments in flight. Memory latencies {} cycles; designs {} \
          against the blocking cache with serial fetches (btc).</p>\n\
          <p>The slides' numbers (mRPsim, 8 pixel processors, the Taiji benchmark) are shown \
          in grey italics beside ours: the NBTC's pixel-shader cycles -12.47 % at 50 cycles \
@@ -71,6 +71,7 @@ fn setup(r: &NbtcReport) -> String {
         u.hit_latency,
         u.filter_latency,
         u.alu_cycles,
+        u.alu_width,
         u.fragments_in_flight,
         latencies.join(", "),
         esc(&modes.join(", ")),

@@ -115,7 +115,7 @@ pub(super) struct Knob {
     pub title: &'static str,
 }
 
-pub(super) const KNOBS: [Knob; 8] = [
+pub(super) const KNOBS: [Knob; 9] = [
     Knob {
         knob: "wlb_entries",
         title: "Waiting List Buffer entries",
@@ -145,6 +145,10 @@ pub(super) const KNOBS: [Knob; 8] = [
         title: "cycles per ALU instruction (ours)",
     },
     Knob {
+        knob: "alu_width",
+        title: "instructions issued per cycle (ours)",
+    },
+    Knob {
         knob: "fragments_in_flight",
         title: "fragments in flight per pixel processor (ours)",
     },
@@ -160,6 +164,7 @@ fn main_value(unit: &NbtcConfig, knob: &str) -> Option<u64> {
         "hit_latency" => unit.hit_latency,
         "filter_latency" => unit.filter_latency,
         "alu_cycles" => unit.alu_cycles,
+        "alu_width" => u64::from(unit.alu_width),
         "fragments_in_flight" => u64::from(unit.fragments_in_flight),
         _ => return None,
     })

@@ -82,6 +82,11 @@ pub const SWEEPS: &[Figure<NbtcReport, Panel>] = &[
         |r| sweep(r, "alu_cycles"),
     ),
     sweep_figure(
+        "sweep_alu_width.svg",
+        "Sweep: instructions issued per cycle (ours)",
+        |r| sweep(r, "alu_width"),
+    ),
+    sweep_figure(
         "sweep_fragments_in_flight.svg",
         "Sweep: fragments in flight (ours)",
         |r| sweep(r, "fragments_in_flight"),

@@ -81,6 +81,11 @@ pub const SWEEPS: &[Figure<NbtcSuite, Panel>] = &[
         |r| sweep(r, "alu_cycles"),
     ),
     sweep_figure(
+        "sweep_alu_width.svg",
+        "Sweep: instructions issued per cycle (ours) per scene",
+        |r| sweep(r, "alu_width"),
+    ),
+    sweep_figure(
         "sweep_fragments_in_flight.svg",
         "Sweep: fragments in flight (ours) per scene",
         |r| sweep(r, "fragments_in_flight"),
