@@ -332,10 +332,8 @@ mod tests {
             assert!(has(&text, series), "lacks {series}");
         }
         let nbtc = r.frames[0].row(Mode::Nbtc, 300).unwrap();
-        let label = format!(
-            "nbtc {}",
-            crate::report::figure::compact(nbtc.stats.cycles as f64)
-        );
+        let label = crate::report::figure::compact(nbtc.stats.cycles as f64);
+        assert!(has(&text, "nbtc") && has(&text, "btc-parallel"));
         assert!(has(&text, &label), "lacks {label}");
         Ok(())
     }

@@ -1,10 +1,12 @@
 //! Stacked bar charts: a group per category, a bar per design within it,
 //! each bar cut into segments (the parts of a whole, e.g. a cycle count's
-//! run, stall and wait cycles), named above with its total.
+//! run, stall and wait cycles), its total above it and its name up its
+//! foot (the bars of a group are alike in height, none too short for it).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
 
 use super::bars::{bar_x, Categories, OURS};
 use super::figure::{chart_builder, compact, draw_legend, Plot};
@@ -75,8 +77,7 @@ impl StackedPanel {
     }
 
     fn label(&self, g: usize, b: usize) -> Option<String> {
-        let total = self.total(g, b)?;
-        Some(format!("{} {}", self.bars[b], compact(total)))
+        self.total(g, b).map(compact)
     }
 }
 
@@ -89,18 +90,17 @@ impl Plot for StackedPanel {
         let keep_bar: Vec<bool> = (0..self.bars.len())
             .map(|b| (0..self.groups.len()).any(|g| self.total(g, b).is_some()))
             .collect();
-        let kept = |keep: &[bool], i: usize| keep[i];
         for s in &mut self.segments {
             let mut g = 0;
             s.values.retain(|_| {
                 g += 1;
-                kept(&keep_group, g - 1)
+                keep_group[g - 1]
             });
             for row in &mut s.values {
                 let mut b = 0;
                 row.retain(|_| {
                     b += 1;
-                    kept(&keep_bar, b - 1)
+                    keep_bar[b - 1]
                 });
             }
         }
@@ -117,7 +117,7 @@ impl Plot for StackedPanel {
         !self.groups.is_empty() && !self.bars.is_empty()
     }
 
-    /// Wide enough for every bar's label (its name and total) side by side.
+    /// Wide enough for every bar's total side by side.
     fn width(&self) -> u32 {
         let label = (0..self.groups.len())
             .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.label(g, b)))
@@ -140,6 +140,7 @@ impl Plot for StackedPanel {
             .configure_mesh()
             .disable_x_mesh()
             .y_desc(self.y_label.as_str())
+            .y_label_formatter(&|v| compact(*v))
             .max_light_lines(1)
             .label_style(("sans-serif", 14))
             .draw()?;
@@ -165,20 +166,27 @@ impl Plot for StackedPanel {
                     Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled())
                 });
         }
-        let style = TextStyle::from(("sans-serif", 12).into_font())
+        let above = TextStyle::from(("sans-serif", 12).into_font())
             .pos(Pos::new(HPos::Center, VPos::Bottom));
-        let labels = (0..self.groups.len()).flat_map(|g| {
-            let style = style.clone();
-            (0..m).filter_map(move |b| {
+        let up = TextStyle::from(
+            ("sans-serif", 12)
+                .into_font()
+                .transform(FontTransform::Rotate270),
+        )
+        .color(&WHITE)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+        let mut labels = Vec::new();
+        for g in 0..self.groups.len() {
+            for b in 0..m {
+                let (Some(total), Some(text)) = (self.total(g, b), self.label(g, b)) else {
+                    continue;
+                };
                 let (x0, x1) = bar_x(g, b, m);
-                let text = self.label(g, b)?;
-                Some(Text::new(
-                    text,
-                    ((x0 + x1) / 2.0, self.total(g, b)?),
-                    style.clone(),
-                ))
-            })
-        });
+                let x = (x0 + x1) / 2.0;
+                labels.push(Text::new(text, (x, total), above.clone()));
+                labels.push(Text::new(self.bars[b].clone(), (x, top * 0.02), up.clone()));
+            }
+        }
         chart.draw_series(labels)?;
         draw_legend(&mut chart)?;
         Ok(())
@@ -218,9 +226,11 @@ mod tests {
         assert_eq!(p.bars, ["btc", "nbtc"]);
         let svg = render("Stacked", &[p])?;
         for text in [
-            "\nbtc 150\n",
-            "\nnbtc 120\n",
-            "\nbtc 500\n",
+            "\n150\n",
+            "\n120\n",
+            "\n500\n",
+            "\nbtc\n",
+            "\nnbtc\n",
             "\nrun\n",
             "\nstall\n",
         ] {
