@@ -570,3 +570,152 @@ fn check_tcor_mean(m: &Value, reports: &[&Value]) {
     }
     assert!(!m["curves"].as_array().unwrap().is_empty());
 }
+
+/// A mobile scene's NBTC study in well under a second: one small frame,
+/// two latencies, one short sweep.
+const NBTC: &[&str] = &[
+    "--width",
+    "64",
+    "--height",
+    "32",
+    "--no-shadow",
+    "--no-post",
+    "--filters",
+    "bilinear",
+    "--latencies",
+    "50,300",
+    "--modes",
+    "nbtc,mshr",
+    "--sweep-wlb",
+    "1,8",
+    "--sweep-bab",
+    "none",
+    "--sweep-rb",
+    "none",
+    "--sweep-block",
+    "none",
+    "--sweep-hit",
+    "none",
+    "--sweep-filter-latency",
+    "none",
+    "--sweep-alu",
+    "none",
+    "--sweep-alu-width",
+    "none",
+    "--sweep-fragments",
+    "none",
+];
+
+#[test]
+fn nbtc_on_a_suite_is_each_scene_then_the_mean() {
+    let scenes = suite_scenes("mobile");
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("suite");
+    let mut args = vec!["nbtc", "--suite", "mobile", "--out", s(&dir), "--json"];
+    args.extend_from_slice(NBTC);
+    let o = gfxcache(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        !err.contains("another class"),
+        "the slides measured mobile frames: {err}"
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(v["suite"], "mobile");
+    let reports: Vec<&Value> = v["scenes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["report"])
+        .collect();
+    assert_eq!(reports.len(), scenes.len());
+    for (r, scene) in reports.iter().zip(&scenes) {
+        assert_eq!(r["name"], scene.as_str());
+    }
+    check_nbtc_mean(&v["mean"], &reports);
+
+    check_manifest(&dir);
+    for scene in &scenes {
+        for file in [
+            "bilinear.gtq.zst",
+            "bilinear.png",
+            "nbtc.json",
+            "runs.csv",
+            "ps_cycles.svg",
+            "index.html",
+        ] {
+            assert!(dir.join(scene).join(file).is_file(), "{scene}/{file}");
+        }
+    }
+    let csv = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
+    let runs = reports[0]["frames"][0]["runs"].as_array().unwrap().len();
+    assert_eq!(runs, 2 * 3, "the BTC, the NBTC and the MSHR cache");
+    assert_eq!(csv.lines().count(), 1 + runs * (scenes.len() + 1));
+    for file in ["cycles_change_scenes.svg", "sweep_wlb_entries.svg"] {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+
+    let last = scenes.last().unwrap();
+    let alone = root.path().join("alone");
+    let mut args = vec!["nbtc", "--scene", last, "--out", s(&alone)];
+    args.extend_from_slice(NBTC);
+    ok(&args);
+    check_same_as_alone(&dir, last, &alone, &[]);
+}
+
+/// The mean of every row and sweep point `NbtcMean` has, from the
+/// per-scene reports.
+fn check_nbtc_mean(m: &Value, reports: &[&Value]) {
+    let names: Vec<&Value> = reports.iter().map(|r| &r["name"]).collect();
+    assert_eq!(
+        m["scenes"].as_array().unwrap().iter().collect::<Vec<_>>(),
+        names
+    );
+    let rows = m["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2 * 3);
+    for row in rows {
+        let of: Vec<&Value> = reports
+            .iter()
+            .map(|r| {
+                let frame = r["frames"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|f| f["filter"] == row["filter"])
+                    .unwrap();
+                frame["runs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["mode"] == row["mode"] && x["latency"] == row["latency"])
+                    .unwrap()
+            })
+            .collect();
+        for key in [
+            "cycles_change",
+            "frame_cycles_change",
+            "traffic_change",
+            "miss_rate",
+        ] {
+            let expected = mean(of.iter().map(|x| f(&x[key])));
+            close(f(&row[key]), expected, &format!("{row} {key}"));
+        }
+        assert_eq!(row["scenes"].as_u64(), Some(reports.len() as u64));
+    }
+    let points = m["sweeps"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    for p in points {
+        let expected = mean(reports.iter().map(|r| {
+            let sweep = &r["sweeps"][0];
+            assert_eq!(sweep["knob"], p["knob"]);
+            let q = sweep["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|q| q["value"] == p["value"])
+                .unwrap();
+            f(&q["nbtc"]["cycles_change"])
+        }));
+        close(f(&p["cycles_change"]), expected, &format!("{p}"));
+    }
+}
