@@ -97,8 +97,11 @@ pub(super) const CATEGORIES: [Category; 9] = [
     },
 ];
 
+/// A count of [`UnitStats`]: its field and how to read it.
+pub(super) type Count = (&'static str, fn(&UnitStats) -> u64);
+
 /// The other counts of [`UnitStats`], by field.
-pub(super) const COUNTS: [(&str, fn(&UnitStats) -> u64); 8] = [
+pub(super) const COUNTS: [Count; 8] = [
     ("requests", |s| s.requests),
     ("texel_lookups", |s| s.texel_lookups),
     ("hits", |s| s.hits),

@@ -255,6 +255,9 @@ fn traffic(r: &NbtcReport) -> Vec<Panel> {
         .collect()
 }
 
+/// A sweep figure's panel: its y axis and what of a run it shows.
+type Metric = (&'static str, fn(&RunRow) -> f64);
+
 /// The NBTC's cycles and traffic against the BTC at each value of `knob`,
 /// a panel each; nothing if the knob was not swept.
 fn sweep(r: &NbtcReport, knob: &str) -> Vec<Panel> {
@@ -268,7 +271,7 @@ fn sweep(r: &NbtcReport, knob: &str) -> Vec<Panel> {
         .collect();
     let title = knob_title(knob);
     let at = format!("{} filtering, {}", s.filter, latency_label(s.latency));
-    let metrics: [(&str, fn(&RunRow) -> f64); 2] = [
+    let metrics: [Metric; 2] = [
         ("cycles vs BTC %", |row| row.cycles_change),
         ("traffic vs BTC %", |row| row.traffic_change),
     ];
