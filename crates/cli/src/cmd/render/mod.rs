@@ -14,6 +14,7 @@
 
 mod output;
 
+use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::Preset;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -283,6 +284,7 @@ impl Args {
             }),
             raw: self.raw,
             threads: self.threads,
+            texture_filter: FilterOverride::AsAuthored,
         }
     }
 
