@@ -3,17 +3,21 @@
 //! `tex` records before de-duplication, for every fragment processor
 //! assignment; it does not depend on the thread count; each fragment's ALU
 //! instructions sum to its program's, optional requests skipped or not;
-//! immediate mode refuses it.
+//! immediate mode refuses it. A forced filter (`RenderRequest::
+//! texture_filter`) is every filtered request's filter and tap count but
+//! the exact reads' (loads, shadow map and SSAO depth taps), which do not
+//! change; screen-space passes read the texels they read as authored.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 use gfxcache_render::frame::shaders::Program;
+use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::scene::resolve;
 use gfxcache_render::session::{render_with_requests, Mode, RenderRequest};
 use gfxcache_render::{FpAssignment, Preset, TbrConfig};
 use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexReqSink, TexRequest};
-use gfxcache_trace::{Marker, PassThrough, Record, Stream, TraceError};
+use gfxcache_trace::{Marker, Op, PassKind, PassThrough, Record, Stream, TraceError};
 
 /// A sink the test reads back.
 #[derive(Clone, Default)]
@@ -340,5 +344,199 @@ fn immediate_mode_refuses_a_texture_request_record() {
     match r {
         Err(e) => assert!(e.to_string().contains("tile by tile"), "{e}"),
         Ok(_) => panic!("immediate mode recorded texture requests"),
+    }
+}
+
+/// The 64-byte blocks the frame's shadow passes store: its shadow maps.
+fn shadow_map_blocks(raw: &[Record]) -> BTreeSet<u64> {
+    let mut in_shadow = false;
+    let mut blocks = BTreeSet::new();
+    for r in raw {
+        match r {
+            Record::Marker(Marker::PassBegin { kind, .. }) => in_shadow = *kind == PassKind::Shadow,
+            Record::Access(a) if in_shadow && a.stream == Stream::Z && a.op == Op::Write => {
+                blocks.insert(a.addr);
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// The requests of a frame by pass index, with whether each is an exact
+/// read a forced filter leaves alone: a tap of the shadow maps (a depth
+/// comparison) or of the SSAO pass (depth and normal taps), when the
+/// frame has them.
+fn classified(f: &Frame) -> Vec<(u32, bool, TexRequest)> {
+    let shadow = shadow_map_blocks(&f.raw);
+    let ssao = f
+        .raw
+        .iter()
+        .filter_map(|r| match r {
+            Record::Marker(Marker::PassBegin { name, .. }) => Some(name.as_str()),
+            _ => None,
+        })
+        .position(|n| n == "ssao")
+        .map_or(u32::MAX, |p| p as u32);
+    let mut pass = u32::MAX;
+    let mut out = Vec::new();
+    for r in &f.requests {
+        match *r {
+            TexReqRecord::PassBegin { pass: p } => pass = p,
+            TexReqRecord::Request(q) => {
+                let in_shadow_map = q.addresses().iter().all(|a| shadow.contains(&(a & !63)));
+                out.push((pass, pass == ssao || in_shadow_map, q));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn forced(scene: &str, filter: FilterOverride) -> Frame {
+    let mut req = request(4, FpAssignment::RoundRobin, None);
+    req.texture_filter = filter;
+    render(scene, &req)
+}
+
+#[test]
+fn a_forced_filter_is_every_filtered_requests_and_the_exact_reads_stay_exact() {
+    // City's frame has shadow cascades and SSAO; racer's (the mobile
+    // deferred-lite frame) no exact read but its loads.
+    for (scene, exact_reads) in [("city", true), ("racer", false)] {
+        // As authored, the exact reads are the nearest requests: the
+        // classification below is the renderer's, not a guess.
+        let authored = classified(&forced(scene, FilterOverride::AsAuthored));
+        let mut exact = 0;
+        for &(pass, is_exact, q) in &authored {
+            if q.filter != FilterKind::Fetch {
+                assert_eq!(
+                    q.filter == FilterKind::Nearest,
+                    is_exact,
+                    "{scene} pass {pass}: {q:?}"
+                );
+                exact += usize::from(is_exact);
+            }
+        }
+        assert_eq!(exact > 1000, exact_reads, "{scene}: {exact} exact reads");
+        for (filter, kind, taps) in [
+            (FilterOverride::Nearest, FilterKind::Nearest, &[1][..]),
+            (FilterOverride::Bilinear, FilterKind::Bilinear, &[4]),
+            (FilterOverride::Trilinear, FilterKind::Trilinear, &[4, 8]),
+        ] {
+            let f = forced(scene, filter);
+            // A forced filter takes the anisotropic probes away: no two
+            // requests in a row of one pixel and index.
+            let probes = f
+                .requests
+                .windows(2)
+                .filter(|w| match w {
+                    [TexReqRecord::Request(a), TexReqRecord::Request(b)] => {
+                        (a.x, a.y, a.index) == (b.x, b.y, b.index)
+                    }
+                    _ => false,
+                })
+                .count();
+            assert_eq!(probes, 0, "{scene}, {filter}");
+            let frame = classified(&f);
+            let mut count: BTreeMap<(u8, u8), usize> = BTreeMap::new();
+            for &(pass, is_exact, q) in &frame {
+                let ok = if q.filter == FilterKind::Fetch {
+                    q.len == 1
+                } else if is_exact {
+                    (q.filter, q.len) == (FilterKind::Nearest, 1)
+                } else {
+                    q.filter == kind && taps.contains(&q.len)
+                };
+                assert!(
+                    ok,
+                    "{scene}, {filter}, pass {pass}, exact {is_exact}: {q:?}"
+                );
+                *count.entry((q.filter.code(), q.len)).or_default() += 1;
+            }
+            let filtered: usize = taps
+                .iter()
+                .map(|&n| count.get(&(kind.code(), n)).copied().unwrap_or(0))
+                .sum();
+            assert!(filtered > 10_000, "{scene}, {filter}: {count:?}");
+            if filter == FilterOverride::Trilinear {
+                // Two levels read wherever the LOD falls between them.
+                assert!(
+                    count.get(&(kind.code(), 8)).copied().unwrap_or(0) > 1000,
+                    "{count:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The requests of pass `name`.
+fn pass_requests(f: &Frame, name: &str) -> Vec<TexRequest> {
+    let index = pass_index(&f.raw, name);
+    let mut pass = u32::MAX;
+    let mut out = Vec::new();
+    for r in &f.requests {
+        match *r {
+            TexReqRecord::PassBegin { pass: p } => pass = p,
+            TexReqRecord::Request(q) if pass == index => out.push(q),
+            _ => {}
+        }
+    }
+    assert!(out.len() > 1000, "{name}: {} requests", out.len());
+    out
+}
+
+#[test]
+fn exact_reads_do_not_change_and_screen_passes_read_their_texels_as_authored() {
+    // Full-screen passes of city's frame that read where their pixels
+    // are, whatever the pictures hold: the SSAO's depth and normal taps
+    // (exact), then bilinear as authored (blurs, the refraction copy, the
+    // luminance and bloom chains, tone mapping's bloom) with their loads.
+    let screen = [
+        "ssao-blur-x",
+        "ssao-blur-y",
+        "refraction-copy",
+        "luminance",
+        "bloom",
+        "tonemap",
+    ];
+    let authored = forced("city", FilterOverride::AsAuthored);
+    for filter in [
+        FilterOverride::Nearest,
+        FilterOverride::Bilinear,
+        FilterOverride::Trilinear,
+    ] {
+        let f = forced("city", filter);
+        assert!(
+            pass_requests(&f, "ssao") == pass_requests(&authored, "ssao"),
+            "{filter}: SSAO's taps changed"
+        );
+        for name in screen {
+            let (was, is) = (pass_requests(&authored, name), pass_requests(&f, name));
+            assert_eq!(was.len(), is.len(), "{filter}, {name}");
+            let mut filtered = 0;
+            for (a, b) in was.iter().zip(&is) {
+                let at = |q: &TexRequest| (q.fp, q.x, q.y, q.index, q.alu, q.texel_bytes);
+                assert_eq!(at(a), at(b), "{filter}, {name}");
+                match (a.filter, filter) {
+                    (FilterKind::Fetch, _) => assert_eq!(a, b, "{filter}, {name}: a load"),
+                    (FilterKind::Bilinear, FilterOverride::Bilinear) => assert_eq!(a, b),
+                    // A render target has one level: trilinear reads the
+                    // bilinear footprint.
+                    (FilterKind::Bilinear, FilterOverride::Trilinear) => {
+                        assert_eq!(b.filter, FilterKind::Trilinear);
+                        assert_eq!(a.addresses(), b.addresses(), "{name}");
+                    }
+                    (FilterKind::Bilinear, FilterOverride::Nearest) => {
+                        assert_eq!((b.filter, b.len), (FilterKind::Nearest, 1), "{name}");
+                        // The nearest texel is one of the footprint's.
+                        assert!(a.addresses().contains(&b.taps[0]), "{name}: {a:?} {b:?}");
+                    }
+                    _ => panic!("{name}: {a:?} as authored"),
+                }
+                filtered += usize::from(a.filter != FilterKind::Fetch);
+            }
+            assert!(filtered > 0, "{name}: no filtered request");
+        }
     }
 }

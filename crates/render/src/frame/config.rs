@@ -6,6 +6,8 @@ use crate::sampler::{Filter, Sampler};
 use crate::scene::Passes;
 use crate::storage::{human, TooLarge};
 
+use super::FilterOverride;
+
 /// Largest screen or shadow-map side accepted.
 pub const MAX_SIZE: u32 = 16384;
 
@@ -25,8 +27,16 @@ pub struct FrameConfig {
     pub reflection_scale: f32,
     /// Bloom levels below full resolution (0 = no bloom chain).
     pub bloom_levels: u32,
-    /// How material textures are filtered.
+    /// How material textures are filtered (as authored; see
+    /// [`FrameConfig::texture_filter`]).
     pub sampler: Sampler,
+    /// A filter forced on every sample whose filter is a quality choice
+    /// (material textures and screen-space filtered reads), never on
+    /// exact reads (texel loads, shadow map and SSAO depth taps); the rule
+    /// and each call site's side are in [`FilterOverride`]'s
+    /// documentation. The default, [`FilterOverride::AsAuthored`], forces
+    /// nothing.
+    pub texture_filter: FilterOverride,
     /// See the module documentation.
     pub threads: usize,
     /// Bin each pass's triangles to screen tiles as a tile-based GPU's
@@ -52,6 +62,7 @@ impl Default for FrameConfig {
             reflection_scale: 0.5,
             bloom_levels: 5,
             sampler: Sampler::new(Filter::Anisotropic).with_max_aniso(16),
+            texture_filter: FilterOverride::AsAuthored,
             threads: 1,
             binning: None,
             tbr: None,

@@ -8,7 +8,7 @@
 use gfxcache_trace::RecordSink;
 
 use crate::pipeline::{FragmentOutput, Fragments};
-use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::sampler::{Sampler, TexView};
 
 use super::shaders::Program;
 use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo};
@@ -39,7 +39,7 @@ pub(super) fn run<S: RecordSink>(
     let bloom = bloom_id.map(|id| r.lend_color(id));
     let post = tone_map && bloom.is_some();
     let (w, h) = (r.cfg.width, r.cfg.height);
-    let sampler = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
+    let sampler = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let px = f.pixels();
         let mut c = f.load(TexView::Color(&hdr), &px);
@@ -98,7 +98,7 @@ pub(super) fn tone_map<S: RecordSink>(
     let lum_id = io.color_read(Role::Luminance);
     let lum = lum_id.map(|id| r.lend_color(id));
     let (w, h) = (r.cfg.width, r.cfg.height);
-    let sampler = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
+    let sampler = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let px = f.pixels();
         let mut c = f.load(TexView::Color(&src), &px);

@@ -11,12 +11,13 @@ use gfxcache_trace::RecordSink;
 use crate::graph::{Axis, Role};
 use crate::math::{Vec3, Vec4};
 use crate::pipeline::{ColorId, DepthId, FragmentOutput, FragmentShader, Fragments};
-use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::sampler::{Sampler, TexView};
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 use crate::target::{ColorTarget, DepthTarget};
 
 use super::draws::Shading;
 use super::shaders::{encode, world_of, Program};
+use super::Samplers;
 use super::{centres, fullscreen, screen_state, Counted, FrameRenderer, PassIo, View};
 
 /// Constant slot of an effect's draws (after the bloom, luminance and
@@ -33,12 +34,10 @@ fn slot_of(program: Program) -> u64 {
     }
 }
 
-fn bilinear() -> Sampler {
-    Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp)
-}
-
+/// SSAO's depth and normal taps: exact reads, never filtered
+/// ([`FilterOverride`](super::FilterOverride)).
 fn point() -> Sampler {
-    Sampler::new(Filter::Point).with_wrap(Wrap::Clamp, Wrap::Clamp)
+    Samplers::exact()
 }
 
 /// One full-screen draw of `shader` over all of `target`.
@@ -210,6 +209,7 @@ pub(super) fn blur<S: RecordSink>(
         .map(|k| (-(k as f32 - half).powi(2) / (2.0 * sigma * sigma)).exp())
         .collect();
     let total: f32 = weights.iter().sum();
+    let screen = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let uv = centres(&f.pixels(), w, h);
         let mut acc = [[0.0f32; 4]; 4];
@@ -220,7 +220,7 @@ pub(super) fn blur<S: RecordSink>(
                 Axis::Y => (0.0, d * th),
             };
             let at: [[f32; 2]; 4] = std::array::from_fn(|i| [uv[i][0] + dx, uv[i][1] + dy]);
-            let s = f.sample_view(TexView::Color(&src), &bilinear(), &at);
+            let s = f.sample_view(TexView::Color(&src), &screen, &at);
             for i in 0..4 {
                 for c in 0..4 {
                     acc[i][c] += s[i][c] * wk / total;
@@ -242,9 +242,10 @@ pub(super) fn copy<S: RecordSink>(
     let target = io.target();
     let (w, h) = size_of(r, target);
     let (src_id, src) = lend_source(r, io);
+    let screen = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let uv = centres(&f.pixels(), w, h);
-        o.color[0] = f.sample_view(TexView::Color(&src), &bilinear(), &uv);
+        o.color[0] = f.sample_view(TexView::Color(&src), &screen, &uv);
     };
     overwrite(r, target, &shader, Program::Copy, sink);
     r.pipeline.replace_color(src_id, src);
@@ -273,11 +274,12 @@ pub(super) fn depth_of_field<S: RecordSink>(
     let focus = (v.camera.target - v.camera.eye).length().max(near);
     let max_coc = MAX_COC_AT_1080P * r.cfg.height as f32 / 1080.0;
     let taps = taps.max(1);
+    let screen = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let px = f.pixels();
         let uv = centres(&px, w, h);
         let d = f.load(TexView::Depth(&depth), &px);
-        let mut acc = f.sample_view(TexView::Color(&src), &bilinear(), &uv);
+        let mut acc = f.sample_view(TexView::Color(&src), &screen, &uv);
         let coc: [f32; 4] = std::array::from_fn(|i| {
             let z = linear_depth(d[i][0], near, far);
             ((z - focus) / (2.0 * focus)).clamp(0.0, 1.0) * max_coc
@@ -290,7 +292,7 @@ pub(super) fn depth_of_field<S: RecordSink>(
                     uv[i][1] + a.sin() * coc[i] / h as f32,
                 ]
             });
-            let s = f.sample_view(TexView::Color(&src), &bilinear(), &at);
+            let s = f.sample_view(TexView::Color(&src), &screen, &at);
             for i in 0..4 {
                 for c in 0..4 {
                     acc[i][c] += s[i][c];
@@ -326,6 +328,7 @@ pub(super) fn motion_blur<S: RecordSink>(
     let (depth_id, depth) = lend_depth(r, io);
     let (inv_vp, prev_vp) = (v.inv_vp, v.prev_vp);
     let taps = taps.max(1);
+    let screen = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let px = f.pixels();
         let uv = centres(&px, w, h);
@@ -350,7 +353,7 @@ pub(super) fn motion_blur<S: RecordSink>(
             };
             let at: [[f32; 2]; 4] =
                 std::array::from_fn(|i| [uv[i][0] - motion[i][0] * t, uv[i][1] - motion[i][1] * t]);
-            let s = f.sample_view(TexView::Color(&src), &bilinear(), &at);
+            let s = f.sample_view(TexView::Color(&src), &screen, &at);
             for i in 0..4 {
                 for c in 0..4 {
                     acc[i][c] += s[i][c] / taps as f32;
@@ -386,6 +389,7 @@ pub(super) fn fxaa<S: RecordSink>(
     let target = io.target();
     let (w, h) = size_of(r, target);
     let (src_id, src) = lend_source(r, io);
+    let screen = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let px = f.pixels();
         let at = |dx: i32, dy: i32| -> [[u32; 2]; 4] {
@@ -429,8 +433,8 @@ pub(super) fn fxaa<S: RecordSink>(
                 }
             })
         };
-        let a = f.sample_view(TexView::Color(&src), &bilinear(), &along(-1.0));
-        let b = f.sample_view(TexView::Color(&src), &bilinear(), &along(1.0));
+        let a = f.sample_view(TexView::Color(&src), &screen, &along(-1.0));
+        let b = f.sample_view(TexView::Color(&src), &screen, &along(1.0));
         f.mask = live;
         for i in 0..4 {
             if edge & (1 << i) != 0 {

@@ -89,7 +89,7 @@ impl<'a> SceneDraws<'a> {
                     mode,
                     scene,
                     gpu,
-                    &cfg.sampler,
+                    cfg.samplers(),
                     inst,
                     v.inv_vp,
                     (cfg.width, cfg.height),
@@ -106,7 +106,7 @@ impl<'a> SceneDraws<'a> {
         let hud =
             d.ui.filter(|_| v.interface.is_empty())
                 .and_then(|quads| Hud::of(gpu, quads))
-                .map(|h| (h, h.shader()));
+                .map(|h| (h, h.shader(cfg.samplers().screen)));
         let opaque_program = if d.lights > 0 {
             Program::ForwardLights
         } else {

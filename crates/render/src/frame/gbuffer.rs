@@ -53,7 +53,7 @@ pub(super) fn run<S: RecordSink>(
                 Mode::GBuffer,
                 scene,
                 &r.gpu,
-                &r.cfg.sampler,
+                r.cfg.samplers(),
                 inst,
                 v.inv_vp,
                 (w, h),

@@ -13,7 +13,7 @@ use gfxcache_trace::RecordSink;
 use crate::graph::Role;
 use crate::math::{Mat4, Vec3};
 use crate::pipeline::{FragmentOutput, FragmentShader, Fragments};
-use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::sampler::{Sampler, TexView};
 use crate::scene::Light;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 use crate::target::{ColorFormat, ColorTarget, DepthTarget};
@@ -40,6 +40,8 @@ struct Lighting<'a> {
     /// The normal target is unorm: normals are stored as `n / 2 + 1 / 2`.
     packed_normal: bool,
     encode: bool,
+    /// The ambient occlusion's sampler ([`Samplers::screen`](super::Samplers::screen)).
+    screen: Sampler,
 }
 
 impl FragmentShader for Lighting<'_> {
@@ -58,8 +60,8 @@ impl FragmentShader for Lighting<'_> {
         let ao = match self.ao {
             Some(t) => {
                 let uv = centres(&px, self.width, self.height);
-                let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
-                frag.sample_view(TexView::Color(t), &s, &uv).map(|c| c[0])
+                frag.sample_view(TexView::Color(t), &self.screen, &uv)
+                    .map(|c| c[0])
             }
             None => {
                 frag.skip_request();
@@ -145,6 +147,7 @@ pub(super) fn run<S: RecordSink>(
         height: r.cfg.height,
         packed_normal,
         encode: io.encode,
+        screen: r.cfg.samplers().screen,
     };
     let state = screen_state().with_stencil(StencilState::both(
         GEOMETRY,

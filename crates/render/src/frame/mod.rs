@@ -92,6 +92,7 @@ mod lighting;
 mod post;
 mod program;
 mod reflection;
+mod samplers;
 pub mod shaders;
 mod shadow;
 mod summary;
@@ -117,6 +118,7 @@ pub(crate) use draws::{
     InstancePass,
 };
 pub(crate) use io::PassIo;
+pub use samplers::{FilterOverride, Samplers};
 pub use summary::{add_stats, FrameSummary, PassSummary, StreamCounts};
 use targets::working_room;
 pub(crate) use targets::{TargetId, Targets};

@@ -8,7 +8,7 @@
 use gfxcache_trace::RecordSink;
 
 use crate::pipeline::{ColorId, FragmentOutput, Fragments};
-use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::sampler::TexView;
 use crate::state::Blend;
 
 use super::shaders::Program;
@@ -35,7 +35,7 @@ pub(super) fn resample<S: RecordSink>(
         let t = r.pipeline.color(dst);
         (t.width(), t.height())
     };
-    let sampler = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
+    let sampler = r.cfg.samplers().screen;
     let shader = |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
         let uv = centres(&f.pixels(), w, h);
         let c = f.sample_view(TexView::Color(&source), &sampler, &uv);

@@ -52,7 +52,7 @@ pub(super) fn run<S: RecordSink>(
                 Mode::Reflection,
                 scene,
                 &r.gpu,
-                &r.cfg.sampler,
+                r.cfg.samplers(),
                 &scene.instances[i],
                 inv_vp,
                 (w, h),

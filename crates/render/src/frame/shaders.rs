@@ -24,9 +24,10 @@
 use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
 pub use super::program::{FragmentWork, Program, ShaderWork, TapWork};
+use super::Samplers;
 use crate::math::{Mat4, Vec3, Vec4};
 use crate::pipeline::Fragments;
-use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::sampler::TexView;
 use crate::scene::Light;
 use crate::surface::{Allocator, BLOCK_BYTES};
 use crate::target::DepthTarget;
@@ -232,7 +233,8 @@ pub fn shadow_factor(
             frag.mask & inside
         };
         if mine != 0 {
-            let sampler = Sampler::new(Filter::Point).with_wrap(Wrap::Clamp, Wrap::Clamp);
+            // A depth comparison: never filtered (`FilterOverride`).
+            let sampler = Samplers::exact();
             let rest = frag.mask;
             frag.mask = mine;
             let stored = frag.sample_view(TexView::Depth(s.map), &sampler, &uv);
@@ -299,7 +301,9 @@ pub struct MaterialShader<'a> {
     pub mode: Mode,
     pub material: &'a crate::scene::Material,
     pub texture: Option<&'a crate::texture::Texture>,
-    pub sampler: &'a Sampler,
+    /// Its texture's sampler ([`Samplers::material`]) and the one of its
+    /// reflection and refraction reads ([`Samplers::screen`]).
+    pub samplers: Samplers,
     /// Object normals to world normals.
     pub normal_m: [[f32; 3]; 3],
     pub light: &'a Light,
@@ -371,7 +375,7 @@ impl<'a> MaterialShader<'a> {
         mode: Mode,
         scene: &'a crate::scene::Scene,
         gpu: &'a super::upload::GpuScene,
-        sampler: &'a Sampler,
+        samplers: Samplers,
         inst: &crate::scene::Instance,
         inv_vp: Mat4,
         size: (u32, u32),
@@ -381,7 +385,7 @@ impl<'a> MaterialShader<'a> {
             mode,
             material,
             texture: material.texture.map(|t| &gpu.textures[t]),
-            sampler,
+            samplers,
             normal_m: normal_matrix(&inst.transform),
             light: &scene.light,
             inv_vp,
@@ -434,7 +438,7 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
         }
         if let Some(t) = self.texture {
             let uv = frag.uv(3);
-            let s = frag.sample(t, self.sampler, &uv);
+            let s = frag.sample(t, &self.samplers.material, &uv);
             for (b, c) in base.iter_mut().zip(s) {
                 *b = [
                     b[0] * linear(c[0]),
@@ -475,8 +479,7 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
                         (y as f32 + 0.5) / self.height as f32,
                     ]
                 });
-                let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
-                Some(frag.sample_view(TexView::Color(r), &s, &uv))
+                Some(frag.sample_view(TexView::Color(r), &self.samplers.screen, &uv))
             }
             _ => {
                 if self.requests().reflection {
@@ -550,8 +553,7 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
                     (y as f32 + 0.5) / self.height as f32 - normals[i].y * REFRACTION_SHIFT,
                 ]
             });
-            let s = Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp);
-            frag.sample_view(TexView::Color(t), &s, &uv)
+            frag.sample_view(TexView::Color(t), &self.samplers.screen, &uv)
         });
         for i in 0..4 {
             let mut c = light(self.light, albedo(i), normals[i], shadow[i], extra(i));

@@ -19,7 +19,7 @@ use crate::target::DepthTarget;
 struct MaskDepth<'a> {
     material: &'a Material,
     texture: Option<&'a Texture>,
-    sampler: &'a Sampler,
+    sampler: Sampler,
 }
 
 impl FragmentShader for MaskDepth<'_> {
@@ -32,7 +32,7 @@ impl FragmentShader for MaskDepth<'_> {
         let alpha = match self.texture {
             Some(t) => {
                 let uv = frag.uv(3);
-                frag.sample(t, self.sampler, &uv).map(|c| c[3] * a)
+                frag.sample(t, &self.sampler, &uv).map(|c| c[3] * a)
             }
             None => [a; 4],
         };
@@ -66,7 +66,7 @@ pub(super) fn run<S: RecordSink>(
             MaskDepth {
                 material: mat,
                 texture: mat.texture.map(|t| &r.gpu.textures[t]),
-                sampler: &r.cfg.sampler,
+                sampler: r.cfg.samplers().material,
             }
         })
         .collect();

@@ -42,7 +42,7 @@ pub(super) fn run<S: RecordSink>(
             Mode::Transparent,
             scene,
             &r.gpu,
-            &r.cfg.sampler,
+            r.cfg.samplers(),
             inst,
             v.inv_vp,
             (w, h),

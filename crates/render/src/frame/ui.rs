@@ -17,7 +17,7 @@ use gfxcache_trace::RecordSink;
 use crate::buffers::{IndexBuffer, IndexFormat, Vertex, VertexBuffer};
 use crate::math::Vec3;
 use crate::pipeline::{FragmentOutput, Fragments};
-use crate::sampler::{Filter, Sampler, TexView, Wrap};
+use crate::sampler::{Sampler, TexView};
 use crate::scene::builtin::noise::hash;
 use crate::state::Blend;
 use crate::surface::Allocator;
@@ -181,7 +181,7 @@ impl Hud {
 /// Constant slot of the HUD's draw.
 const UI_SLOT: u64 = 60;
 
-/// The HUD's shader: the atlas, bilinear.
+/// The HUD's shader: the atlas, bilinear as authored.
 pub(super) struct HudShader<'a> {
     atlas: &'a Texture,
     sampler: Sampler,
@@ -200,10 +200,12 @@ impl Hud {
         gpu.huds.iter().find(|h| h.quads == quads)
     }
 
-    pub(super) fn shader(&self) -> HudShader<'_> {
+    /// Its shader, reading the atlas with `sampler` (the frame's
+    /// [`Samplers::screen`](super::Samplers::screen)).
+    pub(super) fn shader(&self, sampler: Sampler) -> HudShader<'_> {
         HudShader {
             atlas: &self.atlas,
-            sampler: Sampler::new(Filter::Bilinear).with_wrap(Wrap::Clamp, Wrap::Clamp),
+            sampler,
         }
     }
 
@@ -250,7 +252,7 @@ pub(super) fn interface_shader<'a>(
             Mode::Interface,
             scene,
             gpu,
-            &cfg.sampler,
+            cfg.samplers(),
             &scene.instances[inst],
             v.inv_vp,
             (cfg.width, cfg.height),
@@ -283,7 +285,7 @@ pub(super) fn run<S: RecordSink>(
         let Some(hud) = Hud::of(&r.gpu, quads) else {
             return;
         };
-        let shader = hud.shader();
+        let shader = hud.shader(r.cfg.samplers().screen);
         let draw = hud.draw(&shader, &target, None);
         FrameRenderer::draw(&mut r.pipeline, &r.gpu.heap, &draw, program, slot, sink);
         return;

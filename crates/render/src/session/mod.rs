@@ -55,7 +55,7 @@ use gfxcache_trace::binned::BinnedPass;
 use gfxcache_trace::texreq::TexReqSink;
 use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
 
-use crate::frame::{FrameConfig, FrameError, FrameRenderer};
+use crate::frame::{FilterOverride, FrameConfig, FrameError, FrameRenderer};
 use crate::graph::Preset;
 use crate::pipeline::{BinningConfig, BinningMode, FpAssignment, TbrConfig};
 use crate::scene::{Passes, Scene};
@@ -147,6 +147,11 @@ pub struct RenderRequest {
     /// 1: everything on the calling thread; 2 or more: see the module
     /// documentation. Results do not depend on it.
     pub threads: usize,
+    /// A filter forced on every material texture and screen-space
+    /// filtered read ([`FrameConfig::texture_filter`], where the rule is);
+    /// the default forces none.
+    #[serde(default)]
+    pub texture_filter: FilterOverride,
 }
 
 impl RenderRequest {
@@ -163,6 +168,7 @@ impl RenderRequest {
             binning: None,
             raw: false,
             threads: 2,
+            texture_filter: FilterOverride::AsAuthored,
         }
     }
 
@@ -189,6 +195,7 @@ impl RenderRequest {
                 Mode::Tbr(_) => None,
             },
             tbr: self.mode.tbr(),
+            texture_filter: self.texture_filter,
             ..FrameConfig::new(self.width, self.height)
         }
     }
@@ -208,10 +215,12 @@ impl RenderRequest {
     /// mode, frames, 64-byte blocks, and the stream and (tile by tile) the
     /// tile size, order, fragment processors, HSR and, unless exact, the
     /// binning mode (`binning`: `bbox`) and, unless round-robin, the
-    /// fragment processor assignment (`fp_assignment`) as extra fields. A
-    /// tile-based trace without `binning` was binned exactly and one
-    /// without `fp_assignment` dealt round-robin, so such traces keep the
-    /// header they had before the choices existed.
+    /// fragment processor assignment (`fp_assignment`) as extra fields,
+    /// and in either mode a forced filter (`texture_filter`: `nearest`,
+    /// `bilinear` or `trilinear`). A tile-based trace without `binning`
+    /// was binned exactly, one without `fp_assignment` dealt round-robin
+    /// and one without `texture_filter` filtered as authored, so such
+    /// traces keep the header they had before the choices existed.
     pub fn trace_meta(&self, scene: &str) -> TraceMeta {
         let mut extra = std::collections::BTreeMap::new();
         extra.insert("stream".into(), self.stream().into());
@@ -226,6 +235,9 @@ impl RenderRequest {
             if t.fp_assignment != FpAssignment::RoundRobin {
                 extra.insert("fp_assignment".into(), t.fp_assignment.name().into());
             }
+        }
+        if self.texture_filter != FilterOverride::AsAuthored {
+            extra.insert("texture_filter".into(), self.texture_filter.name().into());
         }
         TraceMeta {
             generator: format!("gfxcache {} render", env!("CARGO_PKG_VERSION")),

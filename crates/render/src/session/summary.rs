@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use gfxcache_trace::Stream;
 
-use crate::frame::{add_stats, FrameRenderer, FrameSummary, StreamCounts};
+use crate::frame::{add_stats, FilterOverride, FrameRenderer, FrameSummary, StreamCounts};
 use crate::pipeline::Stats;
 use crate::render_caches::RenderCacheStats;
 use crate::scene::Scene;
@@ -92,6 +92,10 @@ pub struct RenderSummary {
     pub frames: u32,
     pub raw: bool,
     pub threads: usize,
+    /// The filter forced on material textures and screen-space filtered
+    /// reads; left out of the JSON when none is.
+    #[serde(skip_serializing_if = "FilterOverride::is_as_authored")]
+    pub texture_filter: FilterOverride,
     /// The passes that ran, in frame order.
     pub passes: Vec<String>,
     pub triangles_in: u64,
@@ -239,6 +243,7 @@ pub(super) fn summarize(
         frames: request.frames,
         raw: request.raw,
         threads: request.threads.max(1),
+        texture_filter: request.texture_filter,
         // The passes that ran (one with nothing to draw runs not).
         passes: pass_stats(frames).iter().map(|x| x.0.to_string()).collect(),
         triangles_in: stats.triangles_in,

@@ -14,6 +14,7 @@
 
 mod output;
 
+use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::Preset;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -100,6 +101,15 @@ pub struct Args {
     /// markers. The trace does not change.
     #[arg(long, value_name = "FILE")]
     pub texture_requests: Option<PathBuf>,
+    /// Force one filter on every material texture and every screen-space
+    /// filtered read (bloom, blurs, copies, FXAA, ...): `nearest` (1
+    /// texel), `bilinear` (4, on the level the LOD selects) or
+    /// `trilinear` (8: two levels); texel loads, shadow map lookups and
+    /// SSAO's depth and normal taps stay exact reads. Changes the trace,
+    /// the picture and the texture requests; `as-authored` keeps each
+    /// sampler's own.
+    #[arg(long, value_enum, default_value_t = TextureFilterArg::AsAuthored)]
+    pub texture_filter: TextureFilterArg,
     /// Write the unfiltered pipeline stream instead of the render caches'
     /// misses and write-backs.
     #[arg(long)]
@@ -154,6 +164,32 @@ impl From<PassSwitches> for session::PassSwitches {
             no_post: p.no_post,
             preset: p.preset,
             shadow_size: p.shadow_size,
+        }
+    }
+}
+
+/// The filter forced on the frame's samplers ([`FilterOverride`]).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureFilterArg {
+    /// Each sampler's own filter (materials anisotropic, screen-space
+    /// reads bilinear).
+    AsAuthored,
+    /// The nearest texel of the nearest level: 1 texel a request.
+    Nearest,
+    /// 2x2 texels of the level the LOD selects: 4.
+    Bilinear,
+    /// 2x2 texels in each of the two levels around the LOD, blended: 8
+    /// (4 where there is one level to read).
+    Trilinear,
+}
+
+impl From<TextureFilterArg> for FilterOverride {
+    fn from(f: TextureFilterArg) -> Self {
+        match f {
+            TextureFilterArg::AsAuthored => Self::AsAuthored,
+            TextureFilterArg::Nearest => Self::Nearest,
+            TextureFilterArg::Bilinear => Self::Bilinear,
+            TextureFilterArg::Trilinear => Self::Trilinear,
         }
     }
 }
@@ -283,6 +319,7 @@ impl Args {
             }),
             raw: self.raw,
             threads: self.threads,
+            texture_filter: self.texture_filter.into(),
         }
     }
 

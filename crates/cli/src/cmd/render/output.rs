@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::session::{CacheFigures, PassFigures, Rw};
 use gfxcache_trace::Stream;
 use serde::Serialize;
@@ -33,6 +34,9 @@ pub(super) struct Json<'a> {
     frames: u32,
     raw: bool,
     threads: usize,
+    /// With `--texture-filter` other than `as-authored`: the filter forced.
+    #[serde(skip_serializing_if = "FilterOverride::is_as_authored")]
+    texture_filter: FilterOverride,
     passes: &'a [String],
     triangles_in: u64,
     triangles_after_cull: u64,
@@ -101,6 +105,7 @@ impl Output {
             frames: s.frames,
             raw: s.raw,
             threads: s.threads,
+            texture_filter: s.texture_filter,
             passes: &s.passes,
             triangles_in: s.triangles_in,
             triangles_after_cull: s.triangles_after_cull,
@@ -149,7 +154,7 @@ pub(super) fn text(o: &Output) -> String {
     let mut out = format!(
         "scene {}  {}x{}  {}  {} frame(s)  passes: {}\n\
          triangles {} in, {} after culling; fragments {} ({} shaded, overdraw {:.2}); texels sampled {}\n\
-         accesses: pipeline {}, {level} {}{}  ({:.2} s)\n\n",
+         accesses: pipeline {}, {level} {}{}  ({:.2} s)\n{}\n",
         s.scene,
         s.width,
         s.height,
@@ -166,6 +171,14 @@ pub(super) fn text(o: &Output) -> String {
         thousands(s.llc_accesses),
         if s.raw { " (raw: trace holds the pipeline stream)" } else { "" },
         o.seconds,
+        if s.texture_filter.is_as_authored() {
+            String::new()
+        } else {
+            format!(
+                "texture filter forced: {} (material textures and screen-space filtered reads)\n",
+                s.texture_filter
+            )
+        },
     );
     out.push_str(&passes_table(&s.per_pass, level));
     out.push('\n');

@@ -76,6 +76,7 @@ fn args(dir: &Path, threads: usize, raw: bool) -> Args {
         fp_assignment: FpAssignment::RoundRobin,
         hsr: false,
         texture_requests: None,
+        texture_filter: TextureFilterArg::AsAuthored,
         raw,
         json: true,
         threads,
