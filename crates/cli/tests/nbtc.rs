@@ -72,7 +72,7 @@ fn a_scenes_study_writes_its_frames_and_report() {
     let text = ok(&[
         &["nbtc"][..],
         SCENE,
-        &["--filters", "bilinear", "--latencies", "50,300"],
+        &["--filters", "nearest,bilinear", "--latencies", "50,300"],
         FEW_SWEEPS,
         &["--out", out.to_str().unwrap()],
     ]
@@ -87,8 +87,9 @@ fn a_scenes_study_writes_its_frames_and_report() {
         "runs.csv",
         "sweeps.csv",
         "paper.csv",
+        "nearest.gtq.zst",
         "bilinear.gtq.zst",
-        "bilinear.png",
+        "nearest.png",
         "ps_cycles.svg",
         "cycles_change.svg",
         "miss_rate.svg",
@@ -98,16 +99,32 @@ fn a_scenes_study_writes_its_frames_and_report() {
         assert!(out.join(f).is_file(), "{f} missing");
     }
     assert!(!out.join("sweep_bab_entries.svg").exists());
+    assert!(
+        !out.join("bilinear.png").exists(),
+        "the first frame's picture"
+    );
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("nbtc.json")).unwrap()).unwrap();
     assert_eq!(report["name"], "match3");
     let frames = report["frames"].as_array().unwrap();
-    assert_eq!(frames.len(), 1);
-    assert_eq!(frames[0]["filter"], "bilinear");
-    assert_eq!(frames[0]["pixel_processors"], 8, "the slides' 8");
-    assert!(frames[0]["requests"].as_u64().unwrap() > 1000);
-    let runs = frames[0]["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), 2 * DESIGNS.len());
+    assert_eq!(frames.len(), 2);
+    let taps = |f: &serde_json::Value| {
+        f["texel_lookups"].as_f64().unwrap() / f["requests"].as_f64().unwrap()
+    };
+    for (f, filter) in frames.iter().zip(["nearest", "bilinear"]) {
+        assert_eq!(f["filter"], filter);
+        assert_eq!(f["pixel_processors"], 8, "the slides' 8");
+        assert!(f["requests"].as_u64().unwrap() > 1000);
+        assert_eq!(f["runs"].as_array().unwrap().len(), 2 * DESIGNS.len());
+    }
+    // The filter is forced: nearest reads a texel a request (loads too),
+    // bilinear up to four.
+    assert!(taps(&frames[0]) < 1.2, "{}", taps(&frames[0]));
+    assert!(
+        taps(&frames[1]) > 2.0 * taps(&frames[0]),
+        "{}",
+        taps(&frames[1])
+    );
     assert_eq!(report["sweeps"][0]["filter"], "bilinear");
     assert_eq!(report["sweeps"][0]["latency"], 300);
 }

@@ -2,9 +2,10 @@
 //! filter mode (or on a given texture request file), or on each scene of
 //! a workload suite and their mean, into a directory of report files.
 //!
-//! Rendering a scene makes one frame per `--filters` mode, every material
-//! sampler forced to it (`<filter>.gtq.zst`, and the first's picture
-//! `<filter>.png`), with `--pixel-processors` fragment processors (the
+//! Rendering a scene makes one frame per `--filters` mode, forced on the
+//! frame's filtered texture reads (`RenderRequest::texture_filter`, as
+//! `render --texture-filter` does; exact loads stay exact) into
+//! `<filter>.gtq.zst`, and the first's picture into `<filter>.png`, with `--pixel-processors` fragment processors (the
 //! slides' 8 pixel processors); the study (`gfxcache_nbtc::study`) replays
 //! each through every design at every latency. The texture unit is the
 //! slides' (`NbtcConfig::default()`), then `--unit F.json`'s fields, then
@@ -18,6 +19,7 @@ use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig, Sweeps};
 use gfxcache_nbtc::{Mode, NbtcConfig, NbtcError};
+use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
 use gfxcache_render::{FpAssignment, TbrConfig};
@@ -25,28 +27,7 @@ use gfxcache_render::{FpAssignment, TbrConfig};
 use crate::report::run_study;
 use crate::report::suite::{run_suite, SceneDir};
 
-use super::render::{parse_fp_assignment, OrderArg};
-
-/// The filter a frame's material samplers are forced to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FilterArg {
-    /// Each sampler as its material says.
-    AsAuthored,
-    Nearest,
-    Bilinear,
-    Trilinear,
-}
-
-impl FilterArg {
-    fn name(self) -> &'static str {
-        match self {
-            FilterArg::AsAuthored => "as-authored",
-            FilterArg::Nearest => "nearest",
-            FilterArg::Bilinear => "bilinear",
-            FilterArg::Trilinear => "trilinear",
-        }
-    }
-}
+use super::render::{parse_fp_assignment, OrderArg, TextureFilterArg};
 
 /// A texture cache design.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -80,8 +61,10 @@ pub struct Args {
     /// their mean. The slides measured a mobile benchmark (Taiji).
     #[arg(long, value_parser = super::suite_parser())]
     pub suite: Option<Suite>,
-    /// The filter modes to render a frame in, each forcing every material
-    /// sampler (the slides: nearest, bilinear and trilinear).
+    /// The filter modes to render a frame in, each forced on the frame's
+    /// filtered texture reads as `render --texture-filter` forces it (the
+    /// slides: nearest, bilinear and trilinear; `as-authored` for the
+    /// samplers' own).
     #[arg(
         long,
         value_enum,
@@ -89,7 +72,7 @@ pub struct Args {
         default_value = "nearest,bilinear,trilinear",
         conflicts_with = "requests"
     )]
-    pub filters: Vec<FilterArg>,
+    pub filters: Vec<TextureFilterArg>,
     /// Screen size (the mobile frame of the other mobile studies, TCOR
     /// Table I: 1960x768).
     #[arg(long, default_value_t = 1960)]
@@ -213,7 +196,7 @@ pub struct Args {
     /// The frame the sweeps run on (default bilinear, or the first of
     /// --filters without it; a given frame's is `as-authored`).
     #[arg(long, value_enum)]
-    pub sweep_on: Option<FilterArg>,
+    pub sweep_on: Option<TextureFilterArg>,
     /// No sweeps.
     #[arg(long)]
     pub no_sweeps: bool,
@@ -240,9 +223,9 @@ impl Args {
     }
 
     /// The filter modes of the frames studied, each once.
-    fn frame_filters(&self) -> Vec<FilterArg> {
+    fn frame_filters(&self) -> Vec<TextureFilterArg> {
         if self.requests.is_some() {
-            return vec![FilterArg::AsAuthored];
+            return vec![TextureFilterArg::AsAuthored];
         }
         let mut out = Vec::new();
         for &f in &self.filters {
@@ -252,6 +235,11 @@ impl Args {
         }
         out
     }
+}
+
+/// A filter mode's name: the frame's, its file's and the report's.
+fn filter_name(filter: TextureFilterArg) -> &'static str {
+    FilterOverride::from(filter).name()
 }
 
 /// The flag (or flags) that set `field` of [`NbtcConfig`].
@@ -424,7 +412,7 @@ const SWEEP_FLAGS: [SweepFlag; 9] = [
 ];
 
 /// The sweeps, each value checked on the unit alone, naming its flag.
-fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[FilterArg]) -> Result<Sweeps> {
+fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Result<Sweeps> {
     if args.no_sweeps {
         return Ok(Sweeps::none());
     }
@@ -488,7 +476,7 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[FilterArg]) -> Result<Sweep
     }
     let [wlb, bab, rb, block, hit, filter, alu, alu_width, fragments] = lists;
     Ok(Sweeps {
-        filter: sweep_on(args, filters)?.name().to_string(),
+        filter: filter_name(sweep_on(args, filters)?).to_string(),
         latency,
         wlb_entries: narrow(wlb),
         bab_entries: narrow(bab),
@@ -504,18 +492,18 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[FilterArg]) -> Result<Sweep
 
 /// The frame the sweeps run on: --sweep-on's, which must be studied; else
 /// bilinear if it is, else the first.
-fn sweep_on(args: &Args, filters: &[FilterArg]) -> Result<FilterArg> {
+fn sweep_on(args: &Args, filters: &[TextureFilterArg]) -> Result<TextureFilterArg> {
     match args.sweep_on {
         Some(f) if filters.contains(&f) => Ok(f),
         Some(f) => {
-            let names: Vec<&str> = filters.iter().map(|f| f.name()).collect();
+            let names: Vec<&str> = filters.iter().map(|&f| filter_name(f)).collect();
             bail!(
                 "--sweep-on {}: no such frame is studied (the frames: {})",
-                f.name(),
+                filter_name(f),
                 names.join(", ")
             )
         }
-        None if filters.contains(&FilterArg::Bilinear) => Ok(FilterArg::Bilinear),
+        None if filters.contains(&TextureFilterArg::Bilinear) => Ok(TextureFilterArg::Bilinear),
         None => Ok(filters[0]),
     }
 }
@@ -597,7 +585,7 @@ pub fn run(args: Args) -> Result<()> {
         match (&args.requests, &args.scene) {
             (Some(requests), _) => {
                 let frame = FilterFrame {
-                    filter: FilterArg::AsAuthored.name().to_string(),
+                    filter: filter_name(TextureFilterArg::AsAuthored).to_string(),
                     requests: requests.clone(),
                 };
                 let config = NbtcStudyConfig {
@@ -648,10 +636,11 @@ fn render(
     args: &Args,
     scene: &gfxcache_render::Scene,
     dir: &Path,
-    filter: FilterArg,
+    filter: TextureFilterArg,
     png: bool,
 ) -> Result<FilterFrame> {
-    let requests = dir.join(format!("{}.gtq.zst", filter.name()));
+    let name = filter_name(filter);
+    let requests = dir.join(format!("{name}.gtq.zst"));
     let tbr = TbrConfig {
         tile_size: args.tile_size,
         order: args.order.into(),
@@ -666,20 +655,19 @@ fn render(
         frames: 1,
         passes: args.passes.into(),
         threads: if args.single_thread { 1 } else { 2 },
-        // h21-filter: the render request's texture filter override is set
-        // here (every material sampler in `filter`) once it lands in main.
+        texture_filter: filter.into(),
         ..RenderRequest::new(RenderMode::Tbr(tbr))
     };
     let files = super::render::Files {
         trace: None,
-        png: png.then(|| dir.join(format!("{}.png", filter.name()))),
+        png: png.then(|| dir.join(format!("{name}.png"))),
         binned: None,
         texture_requests: Some(requests.clone()),
     };
     super::render::render_to_files(scene, &request, &files)
-        .with_context(|| format!("rendering {} with {} filtering", scene.name, filter.name()))?;
+        .with_context(|| format!("rendering {} with {name} filtering", scene.name))?;
     Ok(FilterFrame {
-        filter: filter.name().to_string(),
+        filter: name.to_string(),
         requests,
     })
 }
