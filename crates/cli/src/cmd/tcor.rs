@@ -153,6 +153,7 @@ fn config(args: &Args) -> Result<TcorConfig> {
         timing: FetcherTiming {
             l2_cycles: args.l2_cycles,
             memory_cycles: args.memory_cycles,
+            ..FetcherTiming::default()
         },
         sizes,
         tolerance: args.tolerance,
