@@ -105,6 +105,7 @@ pub fn runs_html(r: &TcorReport) -> String {
 fn column(p: &SensitivityPoint) -> String {
     match p.mshrs {
         None => "blocking".to_string(),
+        Some(1) => "1 MSHR".to_string(),
         Some(m) => format!("{m} MSHRs"),
     }
 }

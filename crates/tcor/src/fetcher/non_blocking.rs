@@ -156,15 +156,16 @@ impl Fetcher<'_> {
         let reads = self.trace.primitive(p);
         let slot = p - self.oldest;
         while let Some(r) = reads.get(i) {
-            if let Err(refused) = self.mshrs.can_take(r.block) {
-                self.registering = Some((p, i));
-                return (progress, Some(refused.into()));
-            }
-            if self.mshrs.miss(r.block) {
-                self.unsent
-                    .push((r.block, self.timing.read_cycles(r.l2_hit)));
-            } else {
-                self.stats.merged_reads += 1;
+            match self.mshrs.try_miss(r.block) {
+                Ok(true) => {
+                    let latency = self.timing.read_cycles(r.l2_hit);
+                    self.unsent.push((r.block, latency));
+                }
+                Ok(false) => self.stats.merged_reads += 1,
+                Err(refused) => {
+                    self.registering = Some((p, i));
+                    return (progress, Some(refused.into()));
+                }
             }
             self.waiting.push((r.block, p));
             self.fifo[slot].pending += 1;

@@ -97,6 +97,9 @@ pub fn sensitivity(
     runs: &[EngineRun],
 ) -> BTreeMap<String, Vec<SensitivityPoint>> {
     let mut out: BTreeMap<String, Vec<SensitivityPoint>> = BTreeMap::new();
+    if points.is_empty() {
+        return out;
+    }
     for run in runs {
         let at = out
             .entry(run.tile_cache.clone())
