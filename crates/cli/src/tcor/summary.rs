@@ -57,7 +57,6 @@ pub fn text(r: &TcorReport) -> String {
     out += &t.render();
     out += &engine_notes(r);
     out += &super::fetcher::runs_text(r);
-    out.push('\n');
     let mut t = Table::new([
         "tile cache",
         "",
