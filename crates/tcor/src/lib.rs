@@ -38,10 +38,9 @@
 //!
 //! Depends on `gfxcache-trace` (streams, binned frames), `gfxcache-cache`
 //! (the conventional LRU caches) and `gfxcache-mem` (energy, and the Tile
-//! Fetcher's MSHRs: `MissQueue`) only; never on
-//! rendering or the command line: the renderer fills a [`BinnedFrame`] (a
-//! `gfxcache-trace` type both sides speak) and the `gfxcache tcor` command
-//! reads the statistics.
+//! Fetcher's MSHRs: `MissQueue`) only; never on rendering or the command
+//! line: the renderer fills a [`BinnedFrame`] (a `gfxcache-trace` type both
+//! sides speak) and the `gfxcache tcor` command reads the statistics.
 
 #![forbid(unsafe_code)]
 
