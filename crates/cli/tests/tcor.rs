@@ -83,7 +83,30 @@ fn study_of_a_rendered_tile_based_frame() {
             s["tile_buffer_writes"],
             runs[0]["stats"]["tile_buffer_writes"]
         );
-        assert!(s["fetcher"]["primitives_per_cycle"].as_f64().unwrap() <= 1.0);
+        let f = &s["fetcher"];
+        assert!(f["primitives_per_cycle"].as_f64().unwrap() <= 1.0);
+        assert_eq!(
+            u(&f["l2_requests"]) + u(&f["merged_reads"]),
+            u(&f["l2_reads"])
+        );
+        // The sweep on the same reads: the blocking fetcher is the serial
+        // sum of Table I's latencies, and the default non-blocking fetcher
+        // (16 MSHRs at 75 cycles) is the run's own.
+        let sweep = r["fetcher_sweep"].as_array().unwrap();
+        let points = v["l2"]["fetcher_sweep"].as_array().unwrap();
+        assert_eq!(sweep.len(), 15);
+        for (p, t) in sweep.iter().zip(points) {
+            assert_eq!(p["primitives"], f["primitives"]);
+            assert_eq!(p["l2_reads"], f["l2_reads"]);
+            if t["model"] == "blocking" {
+                let serial = u(&p["primitives"])
+                    + 12 * u(&p["l2_reads"])
+                    + u(&t["memory_cycles"]) * u(&p["l2_read_misses"]);
+                assert_eq!(u(&p["cycles"]), serial, "{t}");
+            } else if t["mshrs"] == 16 && t["memory_cycles"] == 75 {
+                assert_eq!(p, f, "{t}");
+            }
+        }
         let dead = u(&s["l2"]["dead_dirty_dropped"]);
         if r["l2_policy"] == "lru" {
             assert_eq!(dead, 0, "an LRU L2 writes every dirty line back");
@@ -138,10 +161,14 @@ fn study_of_a_rendered_tile_based_frame() {
     assert!(reach("opt") <= reach("lru"), "{}", v["reach"]);
     assert!(full("lru").len() >= SIZES.split(',').count());
 
+    let sensitivity = v["fetcher_sensitivity"]["64KiB"].as_array().unwrap();
+    assert_eq!(sensitivity.len(), 15);
+    assert!(sensitivity[0]["mshrs"].is_null() && sensitivity[1]["mshrs"] == 1);
     for f in [
         "tcor.json",
         "curves.csv",
         "engines.csv",
+        "fetcher.csv",
         "passes.csv",
         "index.html",
         "frame.gtr",
@@ -180,6 +207,8 @@ fn study_of_a_rendered_tile_based_frame() {
         "dram_accesses",
         "curves",
         "lower_bound",
+        "primitives_per_cycle",
+        "fetcher_sensitivity",
     ] {
         assert_eq!(v[key], w[key], "{key}");
     }
@@ -208,6 +237,58 @@ fn bad_inputs_are_clear_errors() {
         (
             vec!["tcor", "--scene", "no-such-scene", "--out", out],
             "no-such-scene",
+        ),
+        (
+            vec![
+                "tcor",
+                "--scene",
+                "city",
+                "--fetcher-mshrs",
+                "0",
+                "--out",
+                out,
+            ],
+            "--fetcher-mshrs: 0: expected 1 to 4096 MSHRs",
+        ),
+        (
+            vec![
+                "tcor",
+                "--scene",
+                "city",
+                "--fetcher-fifo",
+                "0",
+                "--out",
+                out,
+            ],
+            "--fetcher-fifo",
+        ),
+        (
+            vec![
+                "tcor",
+                "--scene",
+                "city",
+                "--fetcher-targets",
+                "0",
+                "--out",
+                out,
+            ],
+            "--fetcher-targets",
+        ),
+        (
+            vec![
+                "tcor",
+                "--scene",
+                "city",
+                "--fetcher-sweep-mshrs",
+                "4,0",
+                "--out",
+                out,
+            ],
+            "--fetcher-sweep-mshrs",
+        ),
+        (
+            vec!["tcor", "--scene", "city", "--l2-cycles", "0", "--out", out],
+            "--l2-cycles",
         ),
         (
             vec![

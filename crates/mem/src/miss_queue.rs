@@ -129,6 +129,27 @@ impl MissQueue {
         true
     }
 
+    /// [`MissQueue::can_take`] then [`MissQueue::miss`] in one look-up:
+    /// whether the miss was primary, or why it was refused (then nothing
+    /// changed).
+    pub fn try_miss(&mut self, block: u64) -> Result<bool, MissRefused> {
+        match self.find(block) {
+            Some(i) => {
+                let e = &mut self.entries[i];
+                if e.targets >= self.targets_per_entry {
+                    return Err(MissRefused::NoTarget);
+                }
+                e.targets += 1;
+                Ok(false)
+            }
+            None if self.len == self.entries.len() => Err(MissRefused::NoEntry),
+            None => {
+                self.push(block);
+                Ok(true)
+            }
+        }
+    }
+
     /// Adds a missing block that is not here. The caller checked there is
     /// room and that the block is not here already.
     pub fn push(&mut self, block: u64) {
@@ -156,6 +177,9 @@ impl MissQueue {
     /// cycles after `now`; gives the block, or `None` if every block is
     /// sent.
     pub fn send_oldest(&mut self, now: u64, latency: impl FnOnce(u64) -> u64) -> Option<u64> {
+        if self.unsent() == 0 {
+            return None;
+        }
         let e = self
             .entries
             .iter_mut()
@@ -170,26 +194,31 @@ impl MissQueue {
 
     /// Removes a block that returns at `now` (or earlier: a caller that
     /// skipped cycles with nothing due never skips an arrival) and gives
-    /// it; call until `None`.
+    /// it, the earliest first (then in miss order); call until `None`.
     pub fn take_arrived(&mut self, now: u64) -> Option<u64> {
         if now < self.next_arrival {
             return None;
         }
-        let found = self
-            .entries
-            .iter_mut()
-            .filter(|e| e.valid && e.arrival.is_some_and(|a| a <= now))
-            .min_by_key(|e| (e.arrival, e.seq));
-        let Some(e) = found else {
-            self.next_arrival = self
-                .entries
-                .iter()
-                .filter(|e| e.valid)
-                .filter_map(|e| e.arrival)
-                .min()
-                .unwrap_or(u64::MAX);
-            return None;
-        };
+        // One scan finds the block to give and when the next one is due.
+        let mut due: Option<(u64, u64, usize)> = None;
+        let mut next = u64::MAX;
+        for (i, e) in self.entries.iter().enumerate() {
+            let Some(at) = e.arrival.filter(|_| e.valid) else {
+                continue;
+            };
+            let key = (at, e.seq, i);
+            match due {
+                Some(d) if at <= now && key < d => {
+                    next = next.min(d.0);
+                    due = Some(key);
+                }
+                None if at <= now => due = Some(key),
+                _ => next = next.min(at),
+            }
+        }
+        self.next_arrival = next;
+        let (_, _, i) = due?;
+        let e = &mut self.entries[i];
         e.valid = false;
         self.len -= 1;
         self.in_flight -= 1;
@@ -218,6 +247,36 @@ mod tests {
         assert_eq!(q.take_arrived(16), None);
         assert_eq!(q.take_arrived(17), Some(7));
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn blocks_return_earliest_first_then_in_miss_order() {
+        let mut q = MissQueue::new(4, UNLIMITED_TARGETS);
+        for (block, latency) in [(1, 9), (2, 5), (3, 9), (4, 20)] {
+            q.miss(block);
+            assert_eq!(q.send_oldest(0, |_| latency), Some(block));
+        }
+        assert_eq!(q.send_oldest(1, |_| 1), None, "nothing left to send");
+        assert_eq!(q.take_arrived(4), None);
+        // Skipped to 12: three blocks due, the earliest first, then those
+        // due together in miss order; then none before 20.
+        let got: Vec<u64> = std::iter::from_fn(|| q.take_arrived(12)).collect();
+        assert_eq!(got, [2, 1, 3]);
+        assert_eq!(q.next_arrival(), 20);
+        assert_eq!(q.take_arrived(19), None);
+        assert_eq!(q.take_arrived(20), Some(4));
+        assert_eq!((q.next_arrival(), q.len()), (u64::MAX, 0));
+    }
+
+    #[test]
+    fn try_miss_is_can_take_then_miss() {
+        let mut q = MissQueue::new(2, 2);
+        assert_eq!(q.try_miss(1), Ok(true));
+        assert_eq!(q.try_miss(1), Ok(false));
+        assert_eq!(q.try_miss(1), Err(MissRefused::NoTarget));
+        assert_eq!(q.try_miss(2), Ok(true));
+        assert_eq!(q.try_miss(3), Err(MissRefused::NoEntry));
+        assert_eq!((q.len(), q.unsent()), (2, 2), "a refusal changes nothing");
     }
 
     #[test]

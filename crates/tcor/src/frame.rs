@@ -20,7 +20,7 @@ use crate::attribute_cache::{
 };
 use crate::binning::{Binning, TilePos};
 use crate::error::ConfigError;
-use crate::layout::{PbLayout, Phase, Section};
+use crate::layout::{PbAccess, PbLayout, Phase, Section};
 use crate::tile_cache::{ConventionalCache, ConventionalStats, L2Block, Serves};
 
 /// Where the Tiling Engine's L1s send their misses and write-backs.
@@ -37,6 +37,12 @@ pub trait L2Port {
     fn phase(&mut self, phase: Phase) {
         let _ = phase;
     }
+    /// The Tile Fetcher begins its next primitive (the read of its PMD, or
+    /// of the overflow-area pointer right before it): the blocks that
+    /// follow, until the next call or the next tile's, are its L2 traffic.
+    /// What tells the Tile Fetcher's timing which reads a primitive waits
+    /// for ([`crate::fetcher`]).
+    fn fetch_primitive(&mut self) {}
 }
 
 /// An [`L2Port`] that drops everything (the caches count their own L2
@@ -165,17 +171,31 @@ impl TcorStats {
     }
 }
 
-/// Tells `l2` about finished tiles as the stream's phase advances.
+/// Tells `l2` about finished tiles as the stream's phase advances, and
+/// where each fetched primitive begins.
 struct TileClock {
     done: u32,
+    /// The access before was a pointer read, whose PMD comes next.
+    after_pointer: bool,
 }
 
 impl TileClock {
-    fn at(&mut self, phase: Phase, l2: &mut impl L2Port) {
-        l2.phase(phase);
-        if let Phase::Fetch(pos) = phase {
-            self.advance(pos, l2);
+    fn new() -> TileClock {
+        TileClock {
+            done: 0,
+            after_pointer: false,
         }
+    }
+
+    fn at(&mut self, a: &PbAccess, l2: &mut impl L2Port) {
+        l2.phase(a.phase);
+        if let Phase::Fetch(pos) = a.phase {
+            self.advance(pos, l2);
+            if a.section == Section::PbLists && !self.after_pointer {
+                l2.fetch_primitive();
+            }
+        }
+        self.after_pointer = a.pointer;
     }
 
     fn advance(&mut self, done: TilePos, l2: &mut impl L2Port) {
@@ -199,9 +219,9 @@ pub fn simulate_baseline(
         Serves::Both,
         config.layout,
     )?;
-    let mut clock = TileClock { done: 0 };
+    let mut clock = TileClock::new();
     for a in config.layout.stream(b) {
-        clock.at(a.phase, l2);
+        clock.at(&a, l2);
         tc.access(&a, &mut |blk| l2.block(blk));
     }
     clock.advance(b.tiles(), l2);
@@ -226,9 +246,9 @@ pub fn simulate_tcor(
     )?;
     let mut ac = AttributeCache::new(config.attribute_cache)?;
     let mut queue = OutputQueue::new(config.queue_depth);
-    let mut clock = TileClock { done: 0 };
+    let mut clock = TileClock::new();
     for a in config.layout.stream(b) {
-        clock.at(a.phase, l2);
+        clock.at(&a, l2);
         match a.section {
             Section::PbLists => plc.access(&a, &mut |blk| l2.block(blk)),
             Section::PbAttributes => ac.access(&a, &mut queue, &mut |r: L2Request| {
@@ -261,6 +281,7 @@ mod tests {
         reads: u64,
         writes: u64,
         done: Vec<u32>,
+        primitives: u64,
     }
 
     impl L2Port for Count {
@@ -273,6 +294,9 @@ mod tests {
         }
         fn tiles_done(&mut self, done: u32) {
             self.done.push(done);
+        }
+        fn fetch_primitive(&mut self) {
+            self.primitives += 1;
         }
     }
 
@@ -301,9 +325,15 @@ mod tests {
         assert_eq!((c.reads, c.writes), (s.l2_reads(), s.l2_writes()));
         assert_eq!(*c.done.last().unwrap(), b.tiles());
         assert!(c.done.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            c.primitives,
+            b.total_uses(),
+            "one per PMD the fetcher reads"
+        );
         let mut c = Count::default();
         let s = simulate_baseline(&b, &BaselineConfig::kib64(), &mut c).unwrap();
         assert_eq!((c.reads, c.writes), (s.l2_reads(), s.l2_writes()));
+        assert_eq!(c.primitives, b.total_uses());
         let t = &s.tile_cache;
         assert_eq!(t.pb_lists.accesses, 2 * b.total_uses());
         assert_eq!(

@@ -24,20 +24,23 @@
 //!   Figure 2 ([`TileBuffers::Memory`]), or through it
 //!   ([`TileBuffers::L2`]).
 //! - The Tile Fetcher's throughput with an unbounded output queue
-//!   ([`FetcherTiming`]): one primitive per cycle at best, and a blocking
-//!   wait on every block it reads from the L2 (its L1s' misses), of the L2
-//!   latency plus the memory latency when the L2 misses too. Writes
-//!   (write-backs) are posted.
+//!   ([`crate::fetcher`]): each render pass's fetched primitives with the
+//!   blocks each read from the L2 and whether the L2 hit, in the order the
+//!   L2 saw them, are timed once the pass is done, by the configured
+//!   [`FetcherTiming`] and by any others asked for
+//!   ([`FrameL2::with_fetcher_sweep`]) without simulating the L2 again.
+//!   The fetcher's figures at a `FrameEnd` count the render passes done by
+//!   then.
 
 use serde::Serialize;
 
 use gfxcache_cache::block_range;
-use gfxcache_cache::stats::ratio;
 use gfxcache_trace::binned::is_tile_buffer;
 use gfxcache_trace::{Access, Batch, Marker, Stream};
 
 use crate::binning::{Binning, LastTileId, TileId, TilePos};
 use crate::error::ConfigError;
+use crate::fetcher::{self, FetchTrace, FetcherStats, FetcherTiming};
 use crate::frame::{simulate_baseline, simulate_tcor, BaselineConfig, L2Port, TcorConfig};
 use crate::l2::{last_tile, L2Cache, L2Config, L2Stats, LineKind};
 use crate::layout::{PbLayout, Phase, Section, BLOCK_BYTES};
@@ -60,25 +63,6 @@ pub enum TileBuffers {
     Memory,
     /// Through the L2, as non-Parameter-Buffer lines.
     L2,
-}
-
-/// The Tile Fetcher's wait for a block read from the L2, in GPU cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct FetcherTiming {
-    /// Table I: 12 cycles.
-    pub l2_cycles: u32,
-    /// Added when the L2 misses. Table I gives 50-100 cycles; 75 is the
-    /// middle of that range.
-    pub memory_cycles: u32,
-}
-
-impl Default for FetcherTiming {
-    fn default() -> FetcherTiming {
-        FetcherTiming {
-            l2_cycles: 12,
-            memory_cycles: 75,
-        }
-    }
 }
 
 /// One Parameter Buffer block on its way to the L2.
@@ -140,6 +124,9 @@ impl EngineCounts {
 pub struct PassTraffic {
     build: Vec<PbBlock>,
     pub(crate) fetch: Vec<(TilePos, PbBlock)>,
+    /// Where each fetched primitive's blocks begin in `fetch`, in the
+    /// order the Tile Fetcher outputs them.
+    fetch_primitives: Vec<usize>,
     /// The tiles in traversal order.
     pub(crate) sequence: Vec<TileId>,
     pub counts: EngineCounts,
@@ -178,6 +165,10 @@ impl L2Port for Collect<'_> {
     fn phase(&mut self, phase: Phase) {
         self.phase = phase;
     }
+
+    fn fetch_primitive(&mut self) {
+        self.out.fetch_primitives.push(self.out.fetch.len());
+    }
 }
 
 impl PassTraffic {
@@ -197,6 +188,7 @@ impl PassTraffic {
             out: PassTraffic {
                 build: Vec::new(),
                 fetch: Vec::new(),
+                fetch_primitives: Vec::new(),
                 sequence: b.sequence().to_vec(),
                 counts: EngineCounts::default(),
                 overflow: OverflowCounts::of_pass(
@@ -246,6 +238,13 @@ impl PassTraffic {
         self.fetch.iter().map(|(pos, b)| (*pos, b.l2_block()))
     }
 
+    /// The primitives the Tile Fetcher outputs, in order, each with the
+    /// index in [`PassTraffic::fetch_blocks`] of its first block (a
+    /// primitive without L2 traffic has the next one's).
+    pub fn fetch_primitives(&self) -> &[usize] {
+        &self.fetch_primitives
+    }
+
     /// Parameter Buffer blocks sent to the L2: (reads, writes).
     pub fn l2_blocks(&self) -> (u64, u64) {
         let all = self.build.iter().chain(self.fetch.iter().map(|(_, b)| b));
@@ -266,18 +265,6 @@ pub struct FrameMismatch {
     /// Index of the record (accesses and markers) in the trace.
     pub record: u64,
     pub what: String,
-}
-
-/// The Tile Fetcher over the frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct FetcherStats {
-    pub primitives: u64,
-    /// Blocks it read from the L2, and how many of those missed there.
-    pub l2_reads: u64,
-    pub l2_read_misses: u64,
-    pub cycles: u64,
-    /// Primitives output per cycle (at most 1).
-    pub primitives_per_cycle: f64,
 }
 
 /// What the L2 and main memory saw over the frame.
@@ -301,21 +288,6 @@ pub struct FrameL2Stats {
     /// tiles and PMDs that used the overflow area, and the engine's L2
     /// blocks there.
     pub overflow: OverflowCounts,
-}
-
-impl FetcherStats {
-    /// The work since `earlier`, a snapshot of the same fetcher.
-    pub fn since(&self, earlier: &FetcherStats) -> FetcherStats {
-        let mut f = FetcherStats {
-            primitives: self.primitives - earlier.primitives,
-            l2_reads: self.l2_reads - earlier.l2_reads,
-            l2_read_misses: self.l2_read_misses - earlier.l2_read_misses,
-            cycles: self.cycles - earlier.cycles,
-            primitives_per_cycle: 0.0,
-        };
-        f.primitives_per_cycle = ratio(f.primitives, f.cycles);
-        f
-    }
 }
 
 impl FrameL2Stats {
@@ -366,7 +338,16 @@ pub struct FrameL2<'a> {
     passes: &'a [PassTraffic],
     l2: L2Cache,
     tile_buffers: TileBuffers,
-    timing: FetcherTiming,
+    /// The Tile Fetcher's timing, then those of the sweep.
+    timings: Vec<FetcherTiming>,
+    /// The current render pass's fetched primitives and their L2 reads,
+    /// timed when the pass is done.
+    fetched: FetchTrace,
+    /// The next primitive of the pass to begin in `fetched`.
+    next_primitive: usize,
+    /// The fetcher over the sweep's timings so far, and at each `FrameEnd`.
+    sweep: Vec<FetcherStats>,
+    sweep_ends: Vec<Vec<FetcherStats>>,
     pass: usize,
     /// Tiles begun in the current render pass.
     tile: u32,
@@ -391,7 +372,11 @@ impl<'a> FrameL2<'a> {
             passes,
             l2: L2Cache::new(l2)?,
             tile_buffers,
-            timing,
+            timings: vec![timing],
+            fetched: FetchTrace::new(),
+            next_primitive: 0,
+            sweep: Vec::new(),
+            sweep_ends: Vec::new(),
             pass: 0,
             tile: 0,
             offset: 0,
@@ -401,6 +386,15 @@ impl<'a> FrameL2<'a> {
             stats: FrameL2Stats::default(),
             frame_ends: Vec::new(),
         })
+    }
+
+    /// Also times the Tile Fetcher by each of `timings`, on the same L2
+    /// reads ([`FrameL2::sweep_ends`], [`FrameL2::sweep_now`]).
+    pub fn with_fetcher_sweep(mut self, timings: &[FetcherTiming]) -> FrameL2<'a> {
+        self.timings.truncate(1);
+        self.timings.extend_from_slice(timings);
+        self.sweep = vec![FetcherStats::default(); timings.len()];
+        self
     }
 
     /// The next records of the trace.
@@ -455,7 +449,10 @@ impl<'a> FrameL2<'a> {
         match *m {
             Marker::TileBegin { tile } => self.tile_begin(tile)?,
             Marker::TileEnd { tile } => self.tile_end(tile)?,
-            Marker::FrameEnd { .. } => self.frame_ends.push(self.stats_now()),
+            Marker::FrameEnd { .. } => {
+                self.frame_ends.push(self.stats_now());
+                self.sweep_ends.push(self.sweep.clone());
+            }
             _ => {}
         }
         self.record += 1;
@@ -493,6 +490,7 @@ impl<'a> FrameL2<'a> {
             if *at > pos {
                 break;
             }
+            self.begin_primitives(p, self.next_fetch);
             self.pb(b, true);
             self.next_fetch += 1;
         }
@@ -509,6 +507,7 @@ impl<'a> FrameL2<'a> {
         self.tile += 1;
         let tiles = self.passes[self.pass].tiles();
         if self.tile == tiles {
+            self.time_fetcher();
             self.offset += tiles;
             self.l2.set_tiles_done(self.offset);
             self.pass += 1;
@@ -530,10 +529,34 @@ impl<'a> FrameL2<'a> {
         } else {
             self.stats.pb_l2_reads += 1;
             if fetch {
-                self.stats.fetcher.l2_reads += 1;
-                self.stats.fetcher.l2_read_misses += u64::from(!hit);
+                self.fetched.read(b.block, hit);
             }
         }
+    }
+
+    /// Begins in `fetched` the primitives of `p` whose blocks begin at or
+    /// before its fetch block `upto` (those without L2 traffic included).
+    fn begin_primitives(&mut self, p: &PassTraffic, upto: usize) {
+        while let Some(&start) = p.fetch_primitives.get(self.next_primitive) {
+            if start > upto {
+                break;
+            }
+            self.fetched.begin_primitive();
+            self.next_primitive += 1;
+        }
+    }
+
+    /// The render pass is done: times its Tile Fetcher.
+    fn time_fetcher(&mut self) {
+        let p = &self.passes[self.pass];
+        self.begin_primitives(p, usize::MAX);
+        let main = fetcher::time(&self.fetched, &self.timings[0]);
+        self.stats.fetcher.add(&main);
+        for (s, t) in self.sweep.iter_mut().zip(&self.timings[1..]) {
+            s.add(&fetcher::time(&self.fetched, t));
+        }
+        self.fetched.clear();
+        self.next_primitive = 0;
     }
 
     /// The statistics (since the start) at the end of each frame so far,
@@ -543,16 +566,22 @@ impl<'a> FrameL2<'a> {
         &self.frame_ends
     }
 
+    /// The Tile Fetcher by each timing of the sweep (in the order given to
+    /// [`FrameL2::with_fetcher_sweep`]) at each `FrameEnd` marker so far,
+    /// beside [`FrameL2::frame_ends`].
+    pub fn sweep_ends(&self) -> &[Vec<FetcherStats>] {
+        &self.sweep_ends
+    }
+
+    /// The Tile Fetcher by each timing of the sweep so far.
+    pub fn sweep_now(&self) -> &[FetcherStats] {
+        &self.sweep
+    }
+
     /// The statistics so far.
     fn stats_now(&self) -> FrameL2Stats {
         let mut s = self.stats;
         s.l2 = *self.l2.stats();
-        let f = &mut s.fetcher;
-        f.primitives = s.engine.primitives_fetched;
-        f.cycles = f.primitives
-            + f.l2_reads * u64::from(self.timing.l2_cycles)
-            + f.l2_read_misses * u64::from(self.timing.memory_cycles);
-        f.primitives_per_cycle = ratio(f.primitives, f.cycles);
         s
     }
 

@@ -25,8 +25,9 @@
 //!   baseline LRU L2.
 //! - [`frame_l2`]: a tile-based frame's trace with its Parameter Buffer
 //!   traffic replaced by a chosen Tiling Engine's, through the shared L2
-//!   to main memory, and the Tile Fetcher's throughput (Figures 14-19,
-//!   23-24); [`sweep`]: Attribute Cache miss ratios over sizes (Figures 1,
+//!   to main memory (Figures 14-19), and the Tile Fetcher's reads timed by
+//!   [`fetcher`] (blocking, or non-blocking with MSHRs: Figures 23-24);
+//!   [`sweep`]: Attribute Cache miss ratios over sizes (Figures 1,
 //!   11-13).
 //! - [`pb_stage`]: a stream stage that puts a Tiling Engine's Parameter
 //!   Buffer traffic (by default the baseline's, which `render --mode tbr`
@@ -36,10 +37,10 @@
 //!   passes: config in, a serde report out, progress by callback.
 //!
 //! Depends on `gfxcache-trace` (streams, binned frames), `gfxcache-cache`
-//! (the conventional LRU caches) and `gfxcache-mem` (energy) only; never on
-//! rendering or the command line: the renderer fills a [`BinnedFrame`] (a
-//! `gfxcache-trace` type both sides speak) and the `gfxcache tcor` command
-//! reads the statistics.
+//! (the conventional LRU caches) and `gfxcache-mem` (energy, and the Tile
+//! Fetcher's MSHRs: `MissQueue`) only; never on rendering or the command
+//! line: the renderer fills a [`BinnedFrame`] (a `gfxcache-trace` type both
+//! sides speak) and the `gfxcache tcor` command reads the statistics.
 
 #![forbid(unsafe_code)]
 
@@ -50,6 +51,7 @@ pub mod binning;
 pub mod bound;
 pub mod characteristics;
 pub mod error;
+pub mod fetcher;
 pub mod frame;
 pub mod frame_l2;
 pub mod l2;
@@ -70,13 +72,16 @@ pub use attribute_cache::{
 pub use binning::{Binning, LastTileId, ListEntry, OptNumber, TilePos};
 pub use characteristics::{characteristics, Characteristics};
 pub use error::{BinningError, ConfigError};
+pub use fetcher::{
+    FetchRead, FetchTrace, FetcherModel, FetcherStats, FetcherTiming, DEFAULT_FETCHER_FIFO,
+    DEFAULT_FETCHER_MSHRS, DEFAULT_FETCHER_TARGETS,
+};
 pub use frame::{
     simulate_baseline, simulate_tcor, BaselineConfig, BaselineStats, L2Port, NoL2, TcorConfig,
     TcorStats, DEFAULT_OUTPUT_QUEUE_DEPTH,
 };
 pub use frame_l2::{
-    EngineCounts, FetcherStats, FetcherTiming, FrameL2, FrameL2Stats, FrameMismatch, PassTraffic,
-    TileBuffers, TilingEngine,
+    EngineCounts, FrameL2, FrameL2Stats, FrameMismatch, PassTraffic, TileBuffers, TilingEngine,
 };
 pub use gfxcache_trace::binned::{
     is_tile_buffer, BinnedFrame, BinnedPass, BinnedPrimitive, TileId, TileOrder,

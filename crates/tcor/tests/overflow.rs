@@ -178,6 +178,9 @@ fn a_long_list_keeps_figure_3_for_1024_pmds_then_overflows() {
     assert!(lists.iter().all(|&a| a < l.attrs_ptr && a >= l.lists_ptr));
     let in_overflow = lists.iter().filter(|&&a| o.contains(a)).count() as u64;
     assert_eq!(t.overflow.l2_blocks, in_overflow);
+    // A pointer read belongs to the primitive whose PMD follows it: one
+    // fetched primitive per tile use still.
+    assert_eq!(t.fetch_primitives().len() as u64, b.total_uses());
 }
 
 #[test]

@@ -11,10 +11,13 @@ use gfxcache_mem::EnergyModel;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 use gfxcache_render::{TbrCacheConfig, TbrConfig};
-use gfxcache_tcor::{FetcherTiming, TileBuffers};
+use gfxcache_tcor::{
+    FetcherModel, FetcherTiming, TileBuffers, DEFAULT_FETCHER_FIFO, DEFAULT_FETCHER_MSHRS,
+    DEFAULT_FETCHER_TARGETS,
+};
 
 use gfxcache_tcor::study::report::OtherL1;
-use gfxcache_tcor::study::{self, paper, StudyError, TcorConfig, TcorReport};
+use gfxcache_tcor::study::{self, paper, FetcherSweep, StudyError, TcorConfig, TcorReport};
 
 use crate::report::run_study;
 use crate::report::suite::{run_suite, SceneDir};
@@ -27,6 +30,14 @@ pub enum TileBuffersArg {
     Memory,
     /// Through the L2 like other traffic.
     L2,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FetcherArg {
+    /// Up to --fetcher-mshrs blocks outstanding, primitives output in order.
+    NonBlocking,
+    /// A serial wait on every block read from the L2 (the model before).
+    Blocking,
 }
 
 #[derive(clap::Args)]
@@ -95,6 +106,35 @@ pub struct Args {
     pub l2_cycles: u32,
     #[arg(long, default_value_t = 75)]
     pub memory_cycles: u32,
+    /// How the Tile Fetcher waits for the blocks it reads from the L2
+    /// (Figures 23-24): non-blocking, with outstanding reads and primitives
+    /// output in order (the paper's Tile Fetcher), or blocking (a serial
+    /// wait on each, kept to compare).
+    #[arg(long, value_enum, default_value_t = FetcherArg::NonBlocking)]
+    pub fetcher: FetcherArg,
+    /// Non-blocking Tile Fetcher: blocks outstanding at once (MSHRs). The
+    /// paper gives none; ours is the L1 data cache of gem5's standard
+    /// library.
+    #[arg(long, default_value_t = DEFAULT_FETCHER_MSHRS)]
+    pub fetcher_mshrs: u32,
+    /// Non-blocking Tile Fetcher: reads one outstanding block serves (targets
+    /// per MSHR; gem5's L1 data cache: 20).
+    #[arg(long, default_value_t = DEFAULT_FETCHER_TARGETS)]
+    pub fetcher_targets: u32,
+    /// Non-blocking Tile Fetcher: primitives in flight in its temporary FIFO
+    /// (ours: as many as the output queue, 12).
+    #[arg(long, default_value_t = DEFAULT_FETCHER_FIFO)]
+    pub fetcher_fifo: u32,
+    /// Figures 23-24 again, on the same L2 reads, with the non-blocking
+    /// fetcher at each of these MSHR counts (and the blocking one), at each
+    /// --fetcher-sweep-memory latency.
+    #[arg(long, value_delimiter = ',', default_value = "1,4,16,64")]
+    pub fetcher_sweep_mshrs: Vec<u32>,
+    #[arg(long, value_delimiter = ',', default_value = "50,75,100")]
+    pub fetcher_sweep_memory: Vec<u32>,
+    /// No such sweep.
+    #[arg(long, conflicts_with_all = ["fetcher_sweep_mshrs", "fetcher_sweep_memory"])]
+    pub no_fetcher_sweep: bool,
     /// Primitives TCOR's Tile Fetcher output queue holds for the Rasterizer.
     /// A primitive's Attribute Cache line stays locked (unevictable) while it
     /// waits there, and a read that finds every candidate locked stalls until
@@ -151,8 +191,23 @@ fn config(args: &Args) -> Result<TcorConfig> {
             TileBuffersArg::L2 => TileBuffers::L2,
         },
         timing: FetcherTiming {
+            model: match args.fetcher {
+                FetcherArg::NonBlocking => FetcherModel::NonBlocking,
+                FetcherArg::Blocking => FetcherModel::Blocking,
+            },
             l2_cycles: args.l2_cycles,
             memory_cycles: args.memory_cycles,
+            mshrs: args.fetcher_mshrs,
+            targets_per_mshr: args.fetcher_targets,
+            fifo_entries: args.fetcher_fifo,
+        },
+        fetcher_sweep: if args.no_fetcher_sweep {
+            FetcherSweep::none()
+        } else {
+            FetcherSweep {
+                mshrs: args.fetcher_sweep_mshrs.clone(),
+                memory_cycles: args.fetcher_sweep_memory.clone(),
+            }
         },
         sizes,
         tolerance: args.tolerance,
@@ -184,6 +239,12 @@ fn flag(field: &str) -> &'static str {
         "energy" => "--energy",
         "warmup" => "--warmup",
         "queue_depth" => "--queue-depth",
+        "timing.l2_cycles" => "--l2-cycles",
+        "timing.mshrs" => "--fetcher-mshrs",
+        "timing.targets_per_mshr" => "--fetcher-targets",
+        "timing.fifo_entries" => "--fetcher-fifo",
+        "fetcher_sweep.mshrs" => "--fetcher-sweep-mshrs",
+        "fetcher_sweep.memory_cycles" => "--fetcher-sweep-memory",
         _ => "a setting",
     }
 }

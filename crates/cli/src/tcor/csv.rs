@@ -1,6 +1,8 @@
 //! The study's tables as CSV, for spreadsheets and scripts: `curves.csv`
 //! (Figures 1 and 11-13), `engines.csv` (Figures 14-24, absolute),
-//! `frames.csv` (those figures frame by frame) and `passes.csv` (Table II).
+//! `fetcher.csv` (Figures 23-24 by the fetcher's MSHRs and memory
+//! latency), `frames.csv` (those figures frame by frame) and `passes.csv`
+//! (Table II).
 //! Numbers are written in full precision.
 
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
     let files = [
         ("curves.csv", curves(report)),
         ("engines.csv", engines(report)),
+        ("fetcher.csv", fetcher(report)),
         ("frames.csv", frames(report)),
         ("passes.csv", passes(report)),
     ];
@@ -21,6 +24,13 @@ pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 
 fn header(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
+}
+
+/// One row per timing of the fetcher's sweep at every Tile Cache size.
+fn fetcher(r: &TcorReport) -> Vec<Vec<String>> {
+    std::iter::once(super::fetcher::sensitivity_header())
+        .chain(super::fetcher::sensitivity_rows(&r.fetcher_sensitivity))
+        .collect()
 }
 
 /// One row per counted frame of every engine run, then the run's mean
@@ -119,6 +129,14 @@ fn engines(r: &TcorReport) -> Vec<Vec<String>> {
         "fetcher_primitives",
         "fetcher_cycles",
         "primitives_per_cycle",
+        "fetcher_l2_reads",
+        "fetcher_l2_read_misses",
+        "fetcher_l2_requests",
+        "fetcher_merged_reads",
+        "fetcher_fifo_stall_cycles",
+        "fetcher_mshr_stall_cycles",
+        "fetcher_target_stall_cycles",
+        "fetcher_mlp",
         "attribute_cache_stalls",
         "overflow_passes",
         "overflow_pmds",
@@ -144,6 +162,14 @@ fn engines(r: &TcorReport) -> Vec<Vec<String>> {
             s.fetcher.primitives.to_string(),
             s.fetcher.cycles.to_string(),
             s.fetcher.primitives_per_cycle.to_string(),
+            s.fetcher.l2_reads.to_string(),
+            s.fetcher.l2_read_misses.to_string(),
+            s.fetcher.l2_requests.to_string(),
+            s.fetcher.merged_reads.to_string(),
+            s.fetcher.fifo_stall_cycles.to_string(),
+            s.fetcher.mshr_stall_cycles.to_string(),
+            s.fetcher.target_stall_cycles.to_string(),
+            s.fetcher.mlp.to_string(),
             s.engine.attribute_cache_stalls.to_string(),
             s.overflow.passes.to_string(),
             s.overflow.pmds.to_string(),
@@ -236,6 +262,28 @@ mod tests {
         assert_eq!(rows[1][8], s.memory_accesses().to_string());
         assert_ne!(s.memory_accesses(), s.l2.memory_reads + s.l2.memory_writes);
         assert_eq!(rows[1][12], run.energy.total_nj.to_string());
+        assert_eq!(rows[0][18], "fetcher_l2_requests");
+        assert_eq!(rows[1][18], s.fetcher.l2_requests.to_string());
+        assert_eq!(rows[1][23], s.fetcher.mlp.to_string());
+        assert!(rows.iter().all(|row| row.len() == rows[0].len()));
+        Ok(())
+    }
+
+    #[test]
+    fn fetcher_csv_has_a_row_per_timing_and_size() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = report();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("fetcher.csv"))?;
+        let points: usize = r.fetcher_sensitivity.values().map(Vec::len).sum();
+        assert_eq!(rows.len(), 1 + points);
+        assert_eq!(
+            rows[0][..4],
+            ["tile_cache", "model", "mshrs", "memory_cycles"]
+        );
+        let p = &r.fetcher_sensitivity["64KiB"][1];
+        assert_eq!(rows[2][..4], ["64KiB", "non-blocking", "1", "50"]);
+        assert_eq!(rows[2][7], p.speedup.to_string());
         Ok(())
     }
 

@@ -10,6 +10,7 @@
 //! study on a workload suite.
 
 mod csv;
+mod fetcher;
 mod html;
 mod plots;
 mod suite;
@@ -76,7 +77,10 @@ pub(crate) mod test_report {
     use std::collections::BTreeMap;
 
     use gfxcache_mem::{EnergyModel, MemoryEnergy};
-    use gfxcache_tcor::{Characteristics, FetcherTiming, FrameL2Stats, SweepPoint, TileBuffers};
+    use gfxcache_tcor::study::fetcher::{sensitivity, FetcherSweep};
+    use gfxcache_tcor::{
+        Characteristics, FetcherStats, FetcherTiming, FrameL2Stats, SweepPoint, TileBuffers,
+    };
 
     use gfxcache_tcor::study::by_size;
     use gfxcache_tcor::study::paper;
@@ -100,6 +104,7 @@ pub(crate) mod test_report {
             curve("lru", "4", 0.75),
             curve("drrip", "4", 0.72),
         ];
+        let sweep = FetcherSweep::default().points(&FetcherTiming::default());
         let runs: Vec<EngineRun> = ["64KiB", "128KiB"]
             .iter()
             .flat_map(|&size| ENGINES.iter().map(move |&e| run(e, size)))
@@ -141,6 +146,7 @@ pub(crate) mod test_report {
                 ways: 16,
                 tile_buffers: TileBuffers::Memory,
                 fetcher: FetcherTiming::default(),
+                fetcher_sweep: sweep.clone(),
                 queue_depth: 12,
             },
             reach: Reach {
@@ -166,6 +172,7 @@ pub(crate) mod test_report {
             dram_accesses: count(FrameL2Stats::memory_accesses),
             energy_nj: by_size(&runs, |r| r.energy.total_nj),
             primitives_per_cycle: by_size(&runs, |r| r.stats.fetcher.primitives_per_cycle),
+            fetcher_sensitivity: sensitivity(&sweep, &runs),
             runs,
             reductions,
             paper: paper::reductions(),
@@ -260,9 +267,31 @@ pub(crate) mod test_report {
         stats.l2.pb_memory_writes = (0.5 * pb_mem * k) as u64;
         stats.l2.memory_reads = 20_000 + stats.l2.pb_memory_reads;
         stats.l2.memory_writes = 5_000 + stats.l2.pb_memory_writes;
-        stats.fetcher.primitives = 3_150;
-        stats.fetcher.primitives_per_cycle = ppc;
-        stats.fetcher.cycles = (3_150.0 / ppc) as u64;
+        let fetcher = |ppc: f64| FetcherStats {
+            primitives: 3_150,
+            l2_reads: (0.8 * pb * k) as u64,
+            l2_read_misses: (0.5 * pb_mem * k) as u64,
+            l2_requests: (0.7 * pb * k) as u64,
+            merged_reads: (0.1 * pb * k) as u64,
+            cycles: (3_150.0 / ppc) as u64,
+            primitives_per_cycle: ppc,
+            fifo_stall_cycles: 100,
+            mshr_stall_cycles: 2_000,
+            target_stall_cycles: 3,
+            request_cycles: 30_000,
+            busy_cycles: 5_000,
+            mlp: 6.0,
+        };
+        stats.fetcher = fetcher(ppc);
+        // The sweep's points (5 per memory latency): slower with less
+        // parallelism and a longer latency, TCOR less so.
+        let fetcher_sweep = (0..15)
+            .map(|i| {
+                let (latency, parallel) = (i / 5, i % 5);
+                let slow = if engine == "baseline" { 0.1 } else { 0.05 };
+                fetcher(ppc * (1.0 - slow * f64::from(latency)) * (0.5 + 0.1 * f64::from(parallel)))
+            })
+            .collect();
         let l1 = 100.0;
         let l2 = pb * k * 0.05 + 300.0;
         let dram = (stats.memory_accesses() as f64) * 0.01;
@@ -289,6 +318,7 @@ pub(crate) mod test_report {
             }
             .into(),
             stats,
+            fetcher_sweep,
             energy: MemoryEnergy {
                 l1_nj: l1,
                 l2_nj: l2,
@@ -308,7 +338,13 @@ mod tests {
     use crate::report::{to_json, write_all};
     use std::path::PathBuf;
 
-    const CSV: [&str; 4] = ["curves.csv", "engines.csv", "frames.csv", "passes.csv"];
+    const CSV: [&str; 5] = [
+        "curves.csv",
+        "engines.csv",
+        "fetcher.csv",
+        "frames.csv",
+        "passes.csv",
+    ];
     const CURVE_FIGURES: [&str; 3] = ["fig11_full.svg", "fig12_ways.svg", "fig13_4way.svg"];
     const BAR_FIGURES: [&str; 5] = [
         "fig14_15_pb_l2.svg",

@@ -70,7 +70,7 @@ pub const BAR_FIGURES: &[Figure<TcorReport, Panel>] = &[
     Figure {
         file: "fig23_24_fetcher.svg",
         title: "Figures 23-24: Tile Fetcher throughput",
-        caption: "Primitives the Tile Fetcher outputs per cycle (at most one), waiting on every block it reads from the L2; absolute, so the paper's speedups are in the table above rather than here.",
+        caption: "Primitives the Tile Fetcher outputs per cycle (at most one) to an unbounded output queue, timed as the setup says; absolute, so the paper's speedups are in the tables above rather than here.",
         build: fig23_24,
     },
 ];

@@ -56,6 +56,7 @@ pub fn text(r: &TcorReport) -> String {
     }
     out += &t.render();
     out += &engine_notes(r);
+    out += &super::fetcher::runs_text(r);
     let mut t = Table::new([
         "tile cache",
         "",
@@ -88,6 +89,7 @@ pub fn text(r: &TcorReport) -> String {
         ENGINES[0]
     );
     out += &t.render();
+    out += &super::fetcher::sensitivity_text(&r.fetcher_sensitivity);
     out += &format!(
         "\nAttribute Cache reaches the lower bound (within {:.1}%):",
         r.reach.tolerance * 100.0

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use gfxcache_cache::suite::{mean, mean_of_all, SuiteMean};
 use serde::Serialize;
 
+use super::fetcher::{mean_sensitivity, SensitivityPoint};
 use super::report::{Reductions, TcorReport, ENGINES};
 
 /// The mean of a TCOR study over the scenes of a suite.
@@ -32,6 +33,9 @@ pub struct TcorMean {
     /// The Attribute Cache curves' mean miss ratios and bounds, at each
     /// size every scene swept.
     pub curves: Vec<CurveMean>,
+    /// Figures 23-24 by the fetcher's timing: the mean of the scenes'
+    /// throughputs and speedups, at the points every scene measured.
+    pub fetcher_sensitivity: BTreeMap<String, Vec<SensitivityPoint>>,
 }
 
 /// Table II per scene, averaged: the fields of
@@ -176,6 +180,12 @@ impl SuiteMean for TcorReport {
             reductions: reductions(reports),
             paper: super::paper::reductions(),
             curves: curves(reports),
+            fetcher_sensitivity: mean_sensitivity(
+                &reports
+                    .iter()
+                    .map(|r| &r.fetcher_sensitivity)
+                    .collect::<Vec<_>>(),
+            ),
         }
     }
 
@@ -360,6 +370,7 @@ mod tests {
                 ways: 8,
                 tile_buffers: TileBuffers::Memory,
                 fetcher: FetcherTiming::default(),
+                fetcher_sweep: Vec::new(),
                 queue_depth: 0,
             },
             curves: vec![Curve {
@@ -379,6 +390,7 @@ mod tests {
             dram_accesses: at(l2),
             energy_nj: real(1.0),
             primitives_per_cycle: real(0.5),
+            fetcher_sensitivity: BTreeMap::new(),
             reductions: BTreeMap::from([(
                 "64KiB".to_string(),
                 Reductions {
@@ -404,6 +416,7 @@ mod tests {
             about: String::new(),
             l2_policy: "lru".into(),
             stats: Default::default(),
+            fetcher_sweep: Vec::new(),
             energy: Default::default(),
             per_frame: Vec::new(),
             mean_per_frame: Default::default(),

@@ -22,6 +22,7 @@
 
 mod curves;
 mod engines;
+pub mod fetcher;
 pub mod mean;
 pub mod paper;
 mod reduce;
@@ -41,12 +42,13 @@ use rayon::prelude::*;
 use crate::binned_file::BinnedFileError;
 use crate::bound::frame_lower_bound;
 use crate::{
-    characteristics, AttributeCacheConfig, Binning, ConfigError, FetcherTiming, FrameL2,
-    FrameL2Stats, FrameMismatch, L2Config, L2Policy, ListOverflow, PassTraffic, PbLayout,
+    characteristics, AttributeCacheConfig, Binning, ConfigError, FetcherStats, FetcherTiming,
+    FrameL2, FrameL2Stats, FrameMismatch, L2Config, L2Policy, ListOverflow, PassTraffic, PbLayout,
     TileBuffers,
 };
 
 pub use curves::curve_set;
+pub use fetcher::FetcherSweep;
 pub use mean::TcorMean;
 pub use reduce::by_size;
 pub use report::TcorReport;
@@ -62,6 +64,8 @@ pub struct TcorConfig {
     pub l2_ways: u32,
     pub tile_buffers: TileBuffers,
     pub timing: FetcherTiming,
+    /// Other timings of the Tile Fetcher, measured on the same L2 reads.
+    pub fetcher_sweep: FetcherSweep,
     /// Attribute Cache sizes of the miss-ratio curves, increasing.
     pub sizes: Vec<u64>,
     /// How close to the lower bound counts as reaching it.
@@ -151,6 +155,22 @@ impl TcorConfig {
                 ),
             );
         }
+        let points = self.fetcher_sweep.points(&self.timing);
+        for t in std::iter::once(&self.timing).chain(&points) {
+            if let Err((field, what)) = t.check() {
+                let sweep = t != &self.timing;
+                let field = match (sweep, field) {
+                    (true, "mshrs") => "fetcher_sweep.mshrs",
+                    (true, "memory_cycles") => "fetcher_sweep.memory_cycles",
+                    (_, "l2_cycles") => "timing.l2_cycles",
+                    (_, "mshrs") => "timing.mshrs",
+                    (_, "targets_per_mshr") => "timing.targets_per_mshr",
+                    (_, "fifo_entries") => "timing.fifo_entries",
+                    _ => "timing",
+                };
+                return bad(field, what);
+            }
+        }
         for &s in &self.sizes {
             if let Err(e) = crate::config_of_size(s, Ways::Full, Default::default()) {
                 return bad("sizes", format!("{}: {e}", format_size(s)));
@@ -210,10 +230,11 @@ pub fn run(
         .map(|e| binnings.iter().map(|b| PassTraffic::new(b, e)).collect())
         .collect::<Result<_, _>>()
         .map_err(StudyError::Replay)?;
-    let (meta, stats) = simulate(trace, &traffic, &plans, config, progress)?;
+    let sweep = config.fetcher_sweep.points(&config.timing);
+    let (meta, stats) = simulate(trace, &traffic, &plans, config, &sweep, progress)?;
     seconds.insert("l2".to_string(), start.elapsed().as_secs_f64());
 
-    let frames = stats.first().map_or(0, Vec::len);
+    let frames = stats.first().map_or(0, |s| s.stats.len());
     let warmup = config.warmup as usize;
     if frames <= warmup {
         return Err(StudyError::Config {
@@ -244,6 +265,7 @@ pub fn run(
         .map(|(p, ends)| engine_run(config, p, ends, other_l1))
         .collect();
     let first = runs.first().map(|r| r.stats).unwrap_or_default();
+    let fetcher_sensitivity = fetcher::sensitivity(&sweep, &runs);
     let all_passes = std::mem::take(&mut passes);
     let (counted_passes, _): (Vec<_>, Vec<_>) = all_passes
         .into_iter()
@@ -263,6 +285,7 @@ pub fn run(
             ways: config.l2_ways,
             tile_buffers: config.tile_buffers,
             fetcher: config.timing,
+            fetcher_sweep: sweep,
             queue_depth: config.queue_depth,
         },
         reach: curves::reach(&curves, config.tolerance),
@@ -273,6 +296,7 @@ pub fn run(
         dram_accesses: by_size(&runs, |s| s.stats.memory_accesses()),
         energy_nj: by_size(&runs, |s| s.energy.total_nj),
         primitives_per_cycle: by_size(&runs, |s| s.stats.fetcher.primitives_per_cycle),
+        fetcher_sensitivity,
         reductions: BTreeMap::new(),
         paper: paper::reductions(),
         energy_model: config.energy,
@@ -296,16 +320,21 @@ pub fn run(
 
 /// One engine's run over the counted frames: `ends` are its statistics
 /// at the end of each frame of the trace (more than `warmup` of them).
-fn engine_run(
-    config: &TcorConfig,
-    p: &Plan,
-    ends: &[FrameL2Stats],
-    other_l1: &[OtherL1],
-) -> EngineRun {
+fn engine_run(config: &TcorConfig, p: &Plan, ends: &RunEnds, other_l1: &[OtherL1]) -> EngineRun {
+    let (sweep_ends, ends) = (&ends.sweep, &ends.stats[..]);
     let warmup = config.warmup as usize;
     let zero = FrameL2Stats::default();
     let base = warmup.checked_sub(1).map_or(&zero, |i| &ends[i]);
     let stats = ends.last().unwrap_or(&zero).since(base);
+    let fetcher_sweep = match (sweep_ends.last(), warmup.checked_sub(1)) {
+        (None, _) => Vec::new(),
+        (Some(last), None) => last.clone(),
+        (Some(last), Some(i)) => last
+            .iter()
+            .zip(&sweep_ends[i])
+            .map(|(l, b)| l.since(b))
+            .collect(),
+    };
     let mut prev = base;
     let per_frame: Vec<EngineFrame> = ends
         .iter()
@@ -335,6 +364,7 @@ fn engine_run(
         .to_string(),
         energy: energy(config, p, &stats, other_l1, warmup..ends.len()),
         stats,
+        fetcher_sweep,
         mean_per_frame: EngineFrameMean::of(&per_frame),
         per_frame,
     }
@@ -393,15 +423,23 @@ fn frame_characteristics(passes: &[PassCharacteristics]) -> FrameCharacteristics
     f
 }
 
-/// Feeds the trace to the six runs; each run's statistics at the end of
-/// every frame.
+/// A run's statistics at the end of every frame of the trace, and its Tile
+/// Fetcher by each timing of the sweep.
+struct RunEnds {
+    stats: Vec<FrameL2Stats>,
+    sweep: Vec<Vec<FetcherStats>>,
+}
+
+/// Feeds the trace to the six runs, their Tile Fetchers also timed by
+/// `sweep`.
 fn simulate(
     trace: &Path,
     traffic: &[Vec<PassTraffic>],
     plans: &[Plan],
     config: &TcorConfig,
+    sweep: &[FetcherTiming],
     progress: ProgressFn<'_>,
-) -> Result<(TraceMeta, Vec<Vec<FrameL2Stats>>), StudyError> {
+) -> Result<(TraceMeta, Vec<RunEnds>), StudyError> {
     let mut l2s = plans
         .iter()
         .map(|p| {
@@ -411,6 +449,7 @@ fn simulate(
                 config.tile_buffers,
                 config.timing,
             )
+            .map(|l2| l2.with_fetcher_sweep(sweep))
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(StudyError::L2)?;
@@ -431,13 +470,16 @@ fn simulate(
         l2s.into_iter()
             .map(|l2| {
                 let mut ends = l2.frame_ends().to_vec();
+                let mut sweep = l2.sweep_ends().to_vec();
+                let sweep_now = l2.sweep_now().to_vec();
                 let total = l2.finish()?;
                 // Records after the last frame end (or a trace without
                 // frame markers) make one more frame.
                 if ends.last() != Some(&total) {
                     ends.push(total);
+                    sweep.push(sweep_now);
                 }
-                Ok(ends)
+                Ok(RunEnds { stats: ends, sweep })
             })
             .collect::<Result<Vec<_>, _>>()
             .map_err(Feed::Mismatch)

@@ -3,7 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::{Characteristics, FetcherTiming, FrameL2Stats, OverflowUsage, SweepPoint, TileBuffers};
+use super::fetcher::SensitivityPoint;
+use crate::{
+    Characteristics, FetcherStats, FetcherTiming, FrameL2Stats, OverflowUsage, SweepPoint,
+    TileBuffers,
+};
 use gfxcache_mem::{EnergyModel, MemoryEnergy};
 use serde::Serialize;
 
@@ -49,6 +53,10 @@ pub struct TcorReport {
     pub dram_accesses: BTreeMap<String, BTreeMap<String, u64>>,
     pub energy_nj: BTreeMap<String, BTreeMap<String, f64>>,
     pub primitives_per_cycle: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Figures 23-24 again with each timing of `l2.fetcher_sweep`, keyed
+    /// by Tile Cache size: each engine's primitives per cycle and TCOR's
+    /// speedup.
+    pub fetcher_sensitivity: BTreeMap<String, Vec<SensitivityPoint>>,
     /// Decreases versus the baseline in percent, keyed by Tile Cache size,
     /// to set beside the paper's (`paper` has the same keys).
     pub reductions: BTreeMap<String, Reductions>,
@@ -114,6 +122,9 @@ pub struct L2Setup {
     pub ways: u32,
     pub tile_buffers: TileBuffers,
     pub fetcher: FetcherTiming,
+    /// The other timings the Tile Fetcher was measured with, on the same
+    /// L2 reads (each run's `fetcher_sweep`, `fetcher_sensitivity`).
+    pub fetcher_sweep: Vec<FetcherTiming>,
     /// TCOR's Tile Fetcher output queue, in primitives: its Attribute
     /// Cache lines stay locked while their primitives wait there.
     pub queue_depth: usize,
@@ -159,6 +170,8 @@ pub struct EngineRun {
     /// `lru` or `dead-aware`.
     pub l2_policy: String,
     pub stats: FrameL2Stats,
+    /// The Tile Fetcher by each timing of `l2.fetcher_sweep`, in order.
+    pub fetcher_sweep: Vec<FetcherStats>,
     pub energy: MemoryEnergy,
     /// Each counted frame on its own (the L2 stays warm from frame to
     /// frame), and the mean of those rows.

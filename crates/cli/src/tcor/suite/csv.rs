@@ -2,7 +2,8 @@
 //! then the mean's (`scene` is `mean`): `engines.csv` (Figures 14-24 per
 //! engine and Tile Cache size, absolute and over the baseline),
 //! `reductions.csv` (TCOR's decreases, and the paper's averages),
-//! `curves.csv` (the Attribute Cache curves' miss ratios and bounds) and
+//! `fetcher.csv` (Figures 23-24 by the fetcher's MSHRs and memory
+//! latency), `curves.csv` (the Attribute Cache curves' miss ratios and bounds) and
 //! `scenes.csv` (Table II per scene). Numbers in full precision; a value
 //! not measured is empty.
 
@@ -19,6 +20,7 @@ pub fn write_all(r: &TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let files = [
         ("engines.csv", engines(r)),
         ("reductions.csv", reductions(r)),
+        ("fetcher.csv", fetcher(r)),
         ("curves.csv", curves(r)),
         ("scenes.csv", scenes(r)),
     ];
@@ -118,6 +120,25 @@ fn reductions(r: &TcorSuite) -> Vec<Vec<String>> {
         .chain(means)
         .chain(paper)
         .collect()
+}
+
+/// Every timing of the fetcher's sweep per scene, then the mean's.
+fn fetcher(r: &TcorSuite) -> Vec<Vec<String>> {
+    use crate::tcor::fetcher::{sensitivity_header, sensitivity_rows};
+    let mut head = header(&["scene"]);
+    head.extend(sensitivity_header());
+    let keyed = |who: &str, m| {
+        sensitivity_rows(m).into_iter().map({
+            let who = who.to_string();
+            move |row| std::iter::once(who.clone()).chain(row).collect::<Vec<_>>()
+        })
+    };
+    let scenes = r
+        .scenes
+        .iter()
+        .flat_map(|s| keyed(&s.scene, &s.report.fetcher_sensitivity));
+    let mean = keyed(MEAN, &r.mean.fetcher_sensitivity);
+    std::iter::once(head).chain(scenes).chain(mean).collect()
 }
 
 /// Every point of every curve per scene, then the mean curves' points.
@@ -248,6 +269,25 @@ mod tests {
         let scenes = read(&dir.path().join("scenes.csv"))?;
         assert_eq!(scenes.len(), 1 + 2 + 1);
         assert_eq!(scenes[3][0], "mean");
+        Ok(())
+    }
+
+    #[test]
+    fn fetcher_csv_has_each_scenes_points_then_the_means() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let r = suite();
+        write_all(&r, dir.path())?;
+        let rows = read(&dir.path().join("fetcher.csv"))?;
+        let points: usize = r.mean.fetcher_sensitivity.values().map(Vec::len).sum();
+        assert_eq!(rows.len(), 1 + 3 * points);
+        assert_eq!(rows[0][..2], ["scene", "tile_cache"]);
+        let speedup = |who: &str| {
+            rows.iter()
+                .find(|x| x[0] == who && x[1] == "64KiB" && x[3] == "16" && x[4] == "75")
+                .map(|x| x[8].parse::<f64>().unwrap())
+                .unwrap()
+        };
+        assert!((speedup("mean") - (speedup("a<1>") + speedup("b")) / 2.0).abs() < 1e-9);
         Ok(())
     }
 }

@@ -27,6 +27,10 @@ pub fn page(r: &TcorSuite, figures: &[PathBuf]) -> String {
         &r.mean.paper,
     );
     h += &mean_engines_table(r);
+    h += &crate::tcor::fetcher::sensitivity_html(
+        "Mean over the scenes: Tile Fetcher speedup by fetcher and memory latency",
+        &r.mean.fetcher_sensitivity,
+    );
     h += &scenes_table(r);
     h += &per_scene_reductions(r);
     h += &figures_section(figures, about);
@@ -50,6 +54,12 @@ fn setup(r: &TcorSuite) -> String {
         esc(&r.suite),
         esc(&names.join(", "))
     );
+    if let Some(s) = r.scenes.first() {
+        h += &format!(
+            "<p>The Tile Fetcher is {} (each scene's page says its own).</p>\n",
+            esc(&crate::tcor::fetcher::timing_words(&s.report.l2.fetcher))
+        );
+    }
     h += &warnings(&r.warnings);
     h
 }

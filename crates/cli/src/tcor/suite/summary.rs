@@ -44,6 +44,10 @@ pub fn text(r: &TcorSuite) -> String {
         );
         out += &t.render();
     }
+    if !r.mean.fetcher_sensitivity.is_empty() {
+        out += "\nMean over the scenes:";
+        out += &crate::tcor::fetcher::sensitivity_text(&r.mean.fetcher_sensitivity);
+    }
     out
 }
 
