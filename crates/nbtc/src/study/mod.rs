@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::progress::{Progress, ProgressFn};
 use gfxcache_cache::run::Threads;
-use gfxcache_trace::texreq::TexReqReader;
+use gfxcache_trace::texreq::{TexReqReader, TexReqRecord};
 use gfxcache_trace::TraceError;
 use serde::{Deserialize, Serialize};
 
@@ -279,19 +279,52 @@ pub fn replay_file(
     };
     let mut reader = TexReqReader::open(path).map_err(read)?;
     let mut replay = Replay::new(configs).map_err(replay_error)?;
-    let mut chunk = Vec::with_capacity(CHUNK);
-    loop {
+    // Fills `chunk` with the next records; false once the input ended.
+    let next = |reader: &mut TexReqReader, chunk: &mut Vec<TexReqRecord>| {
         chunk.clear();
         while chunk.len() < CHUNK {
-            match reader.read_record().map_err(read)? {
+            match reader.read_record()? {
                 Some(r) => chunk.push(r),
-                None => break,
+                None => return Ok(false),
             }
         }
-        if chunk.is_empty() {
-            break;
+        Ok::<bool, TraceError>(true)
+    };
+    match threads {
+        Threads::One => {
+            let mut chunk = Vec::with_capacity(CHUNK);
+            loop {
+                let more = next(&mut reader, &mut chunk).map_err(read)?;
+                replay.feed(&chunk, threads).map_err(replay_error)?;
+                if !more {
+                    break;
+                }
+            }
         }
-        replay.feed(&chunk, threads).map_err(replay_error)?;
+        // The frame is decoded a chunk ahead on a thread of its own; the
+        // chunks and their order are the same either way.
+        Threads::Many => std::thread::scope(|scope| {
+            let (full, filled) = std::sync::mpsc::sync_channel::<Vec<TexReqRecord>>(1);
+            let (empty, emptied) = std::sync::mpsc::channel::<Vec<TexReqRecord>>();
+            let decoder = scope.spawn(move || {
+                let mut chunk = Vec::with_capacity(CHUNK);
+                loop {
+                    let more = next(&mut reader, &mut chunk)?;
+                    if full.send(std::mem::take(&mut chunk)).is_err() || !more {
+                        return Ok(());
+                    }
+                    chunk = emptied.recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK));
+                }
+            });
+            for chunk in filled {
+                replay.feed(&chunk, threads).map_err(replay_error)?;
+                let _ = empty.send(chunk);
+            }
+            decoder
+                .join()
+                .expect("the frame decoder does not panic")
+                .map_err(read)
+        })?,
     }
     Ok(replay.finish(threads))
 }
