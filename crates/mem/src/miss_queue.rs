@@ -102,6 +102,14 @@ impl MissQueue {
         self.find(block).is_some()
     }
 
+    /// Whether `block` waits here to be sent (an entry already sent does
+    /// not count).
+    pub fn contains_unsent(&self, block: u64) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.valid && e.block == block && e.arrival.is_none())
+    }
+
     /// Whether a miss on `block` would be taken now: as a new entry or as
     /// one more target of its entry. Changes nothing.
     pub fn can_take(&self, block: u64) -> Result<(), MissRefused> {
@@ -157,6 +165,21 @@ impl MissQueue {
             !self.contains(block),
             "duplicate block {block} in a miss queue"
         );
+        self.insert(block);
+    }
+
+    /// Adds a missing block that may be on its way already (a queue that
+    /// forgets a block once it is sent fetches it again); never one that
+    /// waits to be sent. The caller checked there is room.
+    pub fn push_again(&mut self, block: u64) {
+        debug_assert!(
+            !self.contains_unsent(block),
+            "duplicate unsent block {block} in a miss queue"
+        );
+        self.insert(block);
+    }
+
+    fn insert(&mut self, block: u64) {
         let slot = self
             .entries
             .iter()

@@ -115,6 +115,13 @@ pub struct NbtcConfig {
     /// Block Address Buffer entries (32, the slides): blocks missing, sent or
     /// waiting to be sent.
     pub bab_entries: u32,
+    /// A BAB entry stays until its block is filled, so that a miss on a
+    /// block already sent is a secondary miss that sends nothing (true,
+    /// ours); false: it leaves when its request is sent, and such a miss
+    /// sends the block again. The slides ("when data are loaded, all the
+    /// removed DRAM requests are found") fit either; the MSHR and
+    /// prefetching caches always merge.
+    pub bab_merges_sent: bool,
     /// Texels per Waiting List Buffer entry (8, the slides).
     pub texels_per_entry: u32,
     /// Cycles of a lookup that hits, H (1, ours).
@@ -145,6 +152,7 @@ impl Default for NbtcConfig {
             rb_entries: 32,
             wlb_entries: 32,
             bab_entries: 32,
+            bab_merges_sent: true,
             texels_per_entry: MAX_TEXELS as u32,
             hit_latency: 1,
             filter_latency: 4,

@@ -167,7 +167,13 @@ impl TextureUnit {
                 return false;
             }
             self.pp.refill(input);
-            if self.pp.is_done(input) && self.rb.is_empty() && self.wlb.is_empty() {
+            // (A BAB that forgets sent blocks may still wait for a second
+            // fetch nobody needs: the run ends when every entry is freed.)
+            if self.pp.is_done(input)
+                && self.rb.is_empty()
+                && self.wlb.is_empty()
+                && self.bab.is_empty()
+            {
                 return true;
             }
             let now = self.now;
@@ -327,6 +333,22 @@ impl TextureUnit {
         }
     }
 
+    /// The BAB forgets a block once it is sent (see
+    /// [`NbtcConfig::bab_merges_sent`]).
+    fn forgets_sent(&self) -> bool {
+        !self.config.bab_merges_sent
+            && matches!(self.config.mode, Mode::Nbtc | Mode::Blocking { .. })
+    }
+
+    /// Whether a miss on `block` finds it requested already.
+    fn in_miss_queue(&self, block: u64) -> bool {
+        if self.forgets_sent() {
+            self.bab.contains_unsent(block)
+        } else {
+            self.bab.contains(block)
+        }
+    }
+
     /// The tag check of every texel of `r` and whether the unit can take
     /// it this cycle; changes nothing.
     fn classify(&self, r: &UnitRequest) -> Result<Lookup, Refusal> {
@@ -357,7 +379,7 @@ impl TextureUnit {
             {
                 // Counted once per request.
                 continue;
-            } else if tag || self.bab.contains(block) {
+            } else if tag || self.in_miss_queue(block) {
                 l.waiting[l.waiting_len] = block;
                 l.waiting_len += 1;
             } else {
@@ -438,7 +460,11 @@ impl TextureUnit {
         } else {
             self.wlb.allocate(seq, rb_slot, &l.blocks, r.len, l.ready);
             for &block in &l.new[..l.new_len] {
-                self.bab.push(block);
+                if self.forgets_sent() {
+                    self.bab.push_again(block);
+                } else {
+                    self.bab.push(block);
+                }
             }
             if let Mode::Mshr { .. } = self.config.mode {
                 for &block in &l.waiting[..l.waiting_len] {

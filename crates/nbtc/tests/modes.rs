@@ -332,3 +332,39 @@ fn a_wider_processor_runs_a_step_in_fewer_cycles() {
     // ceil(10 / w) + ceil(5 / w).
     assert_eq!((run(1), run(4), run(16)), (15, 5, 2));
 }
+
+/// A BAB that forgets a block once sent fetches it again for a miss that
+/// comes during the fetch; one that keeps it until the fill does not.
+/// Latency 10: r0 misses A at 0 (sent at 0), r1 misses A at 1.
+#[test]
+fn a_bab_that_forgets_sent_blocks_fetches_them_again() {
+    let events = vec![req(0, 0, 0, &[0]), end(0), req(1, 0, 0, &[0]), end(0)];
+    let run = |bab_merges_sent| {
+        let c = NbtcConfig {
+            bab_merges_sent,
+            ..config(Mode::Nbtc, 10)
+        };
+        run_warm(&c, &events, &[])
+    };
+    let keeps = run(true);
+    assert_eq!(
+        (
+            keeps.memory_requests,
+            keeps.primary_misses,
+            keeps.secondary_misses
+        ),
+        (1, 1, 1)
+    );
+    let forgets = run(false);
+    assert_eq!(
+        (
+            forgets.memory_requests,
+            forgets.primary_misses,
+            forgets.secondary_misses
+        ),
+        (2, 2, 0)
+    );
+    assert_eq!(forgets.traffic_bytes, 2 * keeps.traffic_bytes);
+    // The first fill wakes both requests: the second fetch is traffic only.
+    assert_eq!(forgets.cycles, keeps.cycles);
+}

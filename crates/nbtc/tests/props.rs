@@ -49,6 +49,7 @@ fn configs() -> impl Strategy<Value = NbtcConfig> {
 
 /// Every mode, its buffers sized from `c`'s (so that they fill).
 fn modes(c: &NbtcConfig, targets: u32) -> [Mode; 5] {
+    // (the NBTC's BAB keeping or forgetting sent blocks: see `variants`)
     [
         Mode::Nbtc,
         Mode::Blocking { serial: true },
@@ -63,6 +64,14 @@ fn modes(c: &NbtcConfig, targets: u32) -> [Mode; 5] {
             rob: c.bab_entries,
         },
     ]
+}
+
+/// Every mode with the BAB keeping sent blocks, and the NBTC with a BAB
+/// that forgets them.
+fn variants(c: &NbtcConfig, targets: u32) -> Vec<(Mode, bool)> {
+    let mut v: Vec<(Mode, bool)> = modes(c, targets).into_iter().map(|m| (m, true)).collect();
+    v.push((Mode::Nbtc, false));
+    v
 }
 
 fn run(config: &NbtcConfig, events: &[UnitEvent]) -> UnitStats {
@@ -104,8 +113,8 @@ proptest! {
         if !cfg!(debug_assertions) {
             panic!("the BAB's duplicate check needs debug assertions");
         }
-        for mode in modes(&c, targets) {
-            let c = NbtcConfig { mode, ..c };
+        for (mode, bab_merges_sent) in variants(&c, targets) {
+            let c = NbtcConfig { mode, bab_merges_sent, ..c };
             let s = run(&c, &events);
             check_counts(&c, &events, &s)?;
             prop_assert_eq!(run(&c, &events), s, "not deterministic");
@@ -121,8 +130,8 @@ proptest! {
     /// loop that steps every cycle, count for count.
     #[test]
     fn quiet_stretches_skip_nothing(c in configs(), events in events(64), targets in 1u32..4) {
-        for mode in modes(&c, targets) {
-            let c = NbtcConfig { mode, ..c };
+        for (mode, bab_merges_sent) in variants(&c, targets) {
+            let c = NbtcConfig { mode, bab_merges_sent, ..c };
             let mut unit = TextureUnit::new(&c).unwrap();
             let every = unit.run_every_cycle(&events, &[]).unwrap();
             prop_assert_eq!(unit.run(&events).unwrap(), every);

@@ -118,6 +118,10 @@ pub struct Args {
     pub wlb_entries: Option<u32>,
     #[arg(long)]
     pub bab_entries: Option<u32>,
+    /// The BAB forgets a block once its request is sent, so a miss during
+    /// the fetch sends it again (ours: it keeps it until the fill).
+    #[arg(long)]
+    pub bab_forgets_sent: bool,
     /// Cycles of a lookup that hits (ours: 1) and of the filter (ours: 4).
     #[arg(long)]
     pub hit_latency: Option<u64>,
@@ -305,6 +309,9 @@ fn unit(args: &Args) -> Result<NbtcConfig> {
     set(&mut u.hit_latency, args.hit_latency);
     set(&mut u.filter_latency, args.filter_latency);
     set(&mut u.alu_cycles, args.alu_cycles);
+    if args.bab_forgets_sent {
+        u.bab_merges_sent = false;
+    }
     u.mode = Mode::Nbtc;
     check_unit(&u, args.unit.as_deref())?;
     Ok(u)
@@ -480,6 +487,7 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Resul
         latency,
         wlb_entries: narrow(wlb),
         bab_entries: narrow(bab),
+        bab_merges_sent: d.bab_merges_sent,
         rb_entries: narrow(rb),
         block_bytes: narrow(block),
         hit_latency: hit,

@@ -47,6 +47,9 @@ pub struct Sweeps {
     pub latency: u64,
     pub wlb_entries: Vec<u32>,
     pub bab_entries: Vec<u32>,
+    /// 1: the BAB keeps a sent block until its fill (ours), 0: it forgets
+    /// it once sent.
+    pub bab_merges_sent: Vec<u32>,
     pub rb_entries: Vec<u32>,
     pub block_bytes: Vec<u32>,
     pub hit_latency: Vec<u64>,
@@ -63,6 +66,7 @@ impl Default for Sweeps {
             latency: 300,
             wlb_entries: vec![1, 2, 4, 8, 16, 32, 64],
             bab_entries: vec![8, 16, 32, 64],
+            bab_merges_sent: vec![1, 0],
             rb_entries: vec![4, 8, 16, 32, 64],
             block_bytes: vec![16, 32, 64, 128],
             hit_latency: vec![1, 2, 4],
@@ -94,6 +98,7 @@ impl Sweeps {
         Sweeps {
             wlb_entries: vec![],
             bab_entries: vec![],
+            bab_merges_sent: vec![],
             rb_entries: vec![],
             block_bytes: vec![],
             hit_latency: vec![],
@@ -114,6 +119,9 @@ impl Sweeps {
             }),
             ("bab_entries", w(&self.bab_entries), |c, v| {
                 c.bab_entries = v as u32
+            }),
+            ("bab_merges_sent", w(&self.bab_merges_sent), |c, v| {
+                c.bab_merges_sent = v != 0
             }),
             ("rb_entries", w(&self.rb_entries), |c, v| {
                 c.rb_entries = v as u32
