@@ -26,6 +26,8 @@ const FEW_SWEEPS: &[&str] = &[
     "1,8",
     "--sweep-bab",
     "none",
+    "--sweep-bab-merges",
+    "none",
     "--sweep-rb",
     "none",
     "--sweep-block",
@@ -248,6 +250,7 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     refused(&scene(&["--wlb-entries", "0"]), "--wlb-entries");
     refused(&scene(&["--rob", "4"]), "--rob");
     refused(&scene(&["--sweep-bab", "4"]), "--sweep-bab");
+    refused(&scene(&["--sweep-bab-merges", "2"]), "--sweep-bab-merges");
     refused(&scene(&["--sweep-block", "48"]), "--sweep-block");
     refused(&scene(&["--sweep-wlb", "x"]), "--sweep-wlb");
     refused(&scene(&["--sweep-latency", "0"]), "--sweep-latency");

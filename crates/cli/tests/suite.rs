@@ -590,6 +590,8 @@ const NBTC: &[&str] = &[
     "1,8",
     "--sweep-bab",
     "none",
+    "--sweep-bab-merges",
+    "none",
     "--sweep-rb",
     "none",
     "--sweep-block",

@@ -170,6 +170,10 @@ pub struct Args {
     /// 8,16,32,64).
     #[arg(long, value_delimiter = ',')]
     pub sweep_bab: Option<Vec<String>>,
+    /// Sweep values of whether the BAB keeps a sent block until its fill:
+    /// 1 keeps it, 0 forgets it (default 1,0).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_bab_merges: Option<Vec<String>>,
     /// Sweep values of the Retry Buffer's entries (default 4,8,16,32,64).
     #[arg(long, value_delimiter = ',')]
     pub sweep_rb: Option<Vec<String>>,
@@ -406,9 +410,10 @@ fn narrow(values: Vec<u64>) -> Vec<u32> {
 /// alone, naming its flag).
 type SweepFlag = (&'static str, fn(&mut NbtcConfig, u64));
 
-const SWEEP_FLAGS: [SweepFlag; 9] = [
+const SWEEP_FLAGS: [SweepFlag; 10] = [
     ("--sweep-wlb", |c, v| c.wlb_entries = v as u32),
     ("--sweep-bab", |c, v| c.bab_entries = v as u32),
+    ("--sweep-bab-merges", |c, v| c.bab_merges_sent = v != 0),
     ("--sweep-rb", |c, v| c.rb_entries = v as u32),
     ("--sweep-block", |c, v| c.block_bytes = v as u32),
     ("--sweep-hit", |c, v| c.hit_latency = v),
@@ -429,6 +434,12 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Resul
     let lists = [
         sweep_values("--sweep-wlb", &args.sweep_wlb, wide(&d.wlb_entries), small)?,
         sweep_values("--sweep-bab", &args.sweep_bab, wide(&d.bab_entries), small)?,
+        sweep_values(
+            "--sweep-bab-merges",
+            &args.sweep_bab_merges,
+            wide(&d.bab_merges_sent),
+            1,
+        )?,
         sweep_values("--sweep-rb", &args.sweep_rb, wide(&d.rb_entries), small)?,
         sweep_values(
             "--sweep-block",
@@ -481,13 +492,13 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Resul
             c.check().with_context(|| format!("{flag}: {v}"))?;
         }
     }
-    let [wlb, bab, rb, block, hit, filter, alu, alu_width, fragments] = lists;
+    let [wlb, bab, bab_merges, rb, block, hit, filter, alu, alu_width, fragments] = lists;
     Ok(Sweeps {
         filter: filter_name(sweep_on(args, filters)?).to_string(),
         latency,
         wlb_entries: narrow(wlb),
         bab_entries: narrow(bab),
-        bab_merges_sent: d.bab_merges_sent,
+        bab_merges_sent: narrow(bab_merges),
         rb_entries: narrow(rb),
         block_bytes: narrow(block),
         hit_latency: hit,
