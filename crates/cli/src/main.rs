@@ -49,7 +49,7 @@ enum Command {
     /// The DTM-NUCA paper's study on one tile-based frame, or each scene of a suite and their mean: private, D-NUCA and DTM-NUCA texture caches, hits, L2 traffic, speedup, energy, scaling, sweeps.
     Nuca(cmd::nuca::Args),
     /// The NBTC slides' study on one tile-based frame per filter mode, or each scene of a suite and their mean: the blocking, non-blocking, MSHR and prefetching texture caches at each memory latency, stall cycles, miss rate, memory traffic, sweeps.
-    Nbtc(cmd::nbtc::Args),
+    Nbtc(Box<cmd::nbtc::Args>),
     /// Render frames of a scene: the LLC trace, the picture, a summary.
     Render(cmd::render::Args),
     /// List the built-in scenes, by workload suite.
@@ -110,7 +110,7 @@ fn main() -> ExitCode {
         Command::Gspc(a) => cmd::gspc::run(a),
         Command::Tcor(a) => cmd::tcor::run(a),
         Command::Nuca(a) => cmd::nuca::run(a),
-        Command::Nbtc(a) => cmd::nbtc::run(a),
+        Command::Nbtc(a) => cmd::nbtc::run(*a),
         Command::Render(a) => cmd::render::run(a),
         Command::Scenes(a) => cmd::scenes::run(a),
     };
