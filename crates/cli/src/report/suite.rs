@@ -19,6 +19,19 @@ use gfxcache_cache::ProgressFn;
 
 use super::{run_study_with_bars, write_all, StudyFiles};
 
+/// The name of the mean's row, bar and column.
+pub const MEAN: &str = "mean";
+
+/// The scenes' names and then the mean's: the categories of a per-scene
+/// chart.
+pub fn categories<R: SuiteMean>(r: &SuiteReport<R>) -> Vec<String> {
+    r.scenes
+        .iter()
+        .map(|s| s.scene.clone())
+        .chain([MEAN.to_string()])
+        .collect()
+}
+
 /// A study's suite form as the command line writes it: one implementation
 /// per study, in its writer module's `suite` submodule, with
 /// [`crate::suite_files!`].

@@ -19,8 +19,7 @@ use gfxcache_llc::study::report::{GspcReport, PolicyResult, TimingConfig};
 /// A GSPC study on a suite.
 pub type GspcSuite = SuiteReport<GspcReport>;
 
-/// The name of the mean's row, bar and column.
-pub const MEAN: &str = "mean";
+pub use crate::report::suite::{categories, MEAN};
 
 /// The sizes studied (every scene ran the same configuration: the
 /// first's).
@@ -60,16 +59,6 @@ pub fn per_scene<T>(
         .iter()
         .map(|s| super::find(&s.report, policy, size).and_then(&scene))
         .chain(std::iter::once(find_mean(r, policy, size).and_then(mean)))
-        .collect()
-}
-
-/// The scenes' names and then the mean's: the categories of a per-scene
-/// chart.
-pub fn categories(r: &GspcSuite) -> Vec<String> {
-    r.scenes
-        .iter()
-        .map(|s| s.scene.clone())
-        .chain([MEAN.to_string()])
         .collect()
 }
 

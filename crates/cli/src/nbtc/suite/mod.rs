@@ -19,8 +19,7 @@ use gfxcache_nbtc::Mode;
 /// An NBTC study on a suite.
 pub type NbtcSuite = SuiteReport<NbtcReport>;
 
-/// The name of the mean's row, bar and column.
-pub const MEAN: &str = "mean";
+pub use crate::report::suite::{categories, MEAN};
 
 /// The slides' numbers (every scene's report holds the same).
 pub fn paper_of(r: &NbtcSuite) -> PaperNumbers {
@@ -53,16 +52,6 @@ pub fn latencies(r: &NbtcSuite) -> Vec<u64> {
 /// The designs of the mean, in its order.
 pub fn modes(r: &NbtcSuite) -> Vec<Mode> {
     distinct(r.mean.rows.iter().map(|m| m.mode))
-}
-
-/// The scenes' names and then the mean's: the categories of a per-scene
-/// chart.
-pub fn categories(r: &NbtcSuite) -> Vec<String> {
-    r.scenes
-        .iter()
-        .map(|s| s.scene.clone())
-        .chain([MEAN.to_string()])
-        .collect()
 }
 
 #[cfg(test)]

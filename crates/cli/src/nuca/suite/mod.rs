@@ -18,18 +18,7 @@ use gfxcache_nuca::OrgKind;
 /// A DTM-NUCA study on a suite.
 pub type NucaSuite = SuiteReport<NucaReport>;
 
-/// The name of the mean's row, bar and column.
-pub const MEAN: &str = "mean";
-
-/// The scenes' names and then the mean's: the categories of a per-scene
-/// chart.
-pub fn categories(r: &NucaSuite) -> Vec<String> {
-    r.scenes
-        .iter()
-        .map(|s| s.scene.clone())
-        .chain([MEAN.to_string()])
-        .collect()
-}
+pub use crate::report::suite::{categories, MEAN};
 
 /// The organizations with a mean, in report order.
 pub fn kinds(r: &NucaSuite) -> Vec<OrgKind> {

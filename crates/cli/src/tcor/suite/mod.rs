@@ -18,8 +18,7 @@ use gfxcache_tcor::study::report::TcorReport;
 /// A TCOR study on a suite.
 pub type TcorSuite = SuiteReport<TcorReport>;
 
-/// The name of the mean's row, bar and column.
-pub const MEAN: &str = "mean";
+pub use crate::report::suite::{categories, MEAN};
 
 /// Every Tile Cache size a scene ran, in order.
 pub fn tile_caches(r: &TcorSuite) -> Vec<String> {
@@ -45,16 +44,6 @@ pub fn binning(r: &TcorSuite) -> Option<String> {
         }
     }
     (!modes.is_empty()).then(|| modes.join("/"))
-}
-
-/// The scenes' names and then the mean's: the categories of a per-scene
-/// chart.
-pub fn categories(r: &TcorSuite) -> Vec<String> {
-    r.scenes
-        .iter()
-        .map(|s| s.scene.clone())
-        .chain([MEAN.to_string()])
-        .collect()
 }
 
 #[cfg(test)]
