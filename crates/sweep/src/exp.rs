@@ -1,0 +1,496 @@
+//! The sweep file: its axes, checked, each error naming the file, the
+//! line and the key.
+//!
+//! ```toml
+//! name = "gspc-sizes"            # default: the file's stem
+//! studies = ["sim", "gspc"]      # sim, mrc, gspc, tcor, nuca, nbtc
+//! policies = ["lru", "drrip", "gspc", "gspztc+ucd:t=4"]   # for sim
+//!
+//! [frames]
+//! scenes = ["city", "racer"]     # built-in names or scene files
+//! suites = ["mobile"]            # every scene of a suite
+//! resolutions = ["1280x720"]     # default: 1920x1080 imr, 1960x768 tbr
+//! frames = [1]                   # default [1]
+//! warmup = [0]                   # default [0]
+//! modes = ["imr"]                # imr | tbr, default ["imr"]
+//! presets = ["dx11-deferred"]    # default: each scene's own
+//!
+//! [cache]                        # for sim: every combination
+//! sizes = ["2MiB", "4MiB", "8MiB"]
+//! ways = [16]                    # default [16]
+//! blocks = [64]                  # default [64]
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use gfxcache_cache::{parse_size, PolicySpec};
+use gfxcache_render::scene::builtin::{self, Suite};
+use gfxcache_render::Preset;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::error::SweepError;
+
+/// How a frame is rendered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PipelineMode {
+    /// Immediate mode, a desktop GPU.
+    Imr,
+    /// Tile-based, a mobile GPU.
+    Tbr,
+}
+
+impl PipelineMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            PipelineMode::Imr => "imr",
+            PipelineMode::Tbr => "tbr",
+        }
+    }
+
+    /// The render command's default screen for this mode.
+    pub fn default_resolution(self) -> (u32, u32) {
+        match self {
+            PipelineMode::Imr => (1920, 1080),
+            PipelineMode::Tbr => (1960, 768),
+        }
+    }
+}
+
+/// What runs on a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StudyKind {
+    Sim,
+    Mrc,
+    Gspc,
+    Tcor,
+    Nuca,
+    Nbtc,
+}
+
+impl StudyKind {
+    pub const ALL: [StudyKind; 6] = [
+        StudyKind::Sim,
+        StudyKind::Mrc,
+        StudyKind::Gspc,
+        StudyKind::Tcor,
+        StudyKind::Nuca,
+        StudyKind::Nbtc,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            StudyKind::Sim => "sim",
+            StudyKind::Mrc => "mrc",
+            StudyKind::Gspc => "gspc",
+            StudyKind::Tcor => "tcor",
+            StudyKind::Nuca => "nuca",
+            StudyKind::Nbtc => "nbtc",
+        }
+    }
+}
+
+/// One frame to render: a point of the frame axes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FramePoint {
+    /// A built-in scene's name or a scene file's path.
+    pub scene: String,
+    pub width: u32,
+    pub height: u32,
+    pub frames: u32,
+    pub warmup: u32,
+    pub mode: PipelineMode,
+    /// `None`: the scene's own frame.
+    pub preset: Option<String>,
+}
+
+/// One cache geometry of the `[cache]` axes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Geometry {
+    pub size_bytes: u64,
+    pub ways: u32,
+    pub block_bytes: u32,
+}
+
+/// A checked sweep file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Experiment {
+    pub name: String,
+    /// Every frame point, in the file's order (scenes, then suites' scenes,
+    /// outermost; then resolutions, frames, warm-up, modes, presets).
+    pub frames: Vec<FramePoint>,
+    pub geometries: Vec<Geometry>,
+    /// Policy specs, as `gfxcache sim --policies` takes them.
+    pub policies: Vec<String>,
+    pub studies: Vec<StudyKind>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExp {
+    name: Option<String>,
+    frames: RawFrames,
+    #[serde(default)]
+    cache: RawCache,
+    #[serde(default)]
+    policies: Vec<Spanned<String>>,
+    studies: Spanned<Vec<Spanned<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFrames {
+    #[serde(default)]
+    scenes: Vec<Spanned<String>>,
+    #[serde(default)]
+    suites: Vec<Spanned<String>>,
+    #[serde(default)]
+    resolutions: Vec<Spanned<String>>,
+    #[serde(default)]
+    frames: Vec<Spanned<u32>>,
+    #[serde(default)]
+    warmup: Vec<Spanned<u32>>,
+    #[serde(default)]
+    modes: Vec<Spanned<String>>,
+    #[serde(default)]
+    presets: Vec<Spanned<String>>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCache {
+    #[serde(default)]
+    sizes: Vec<Spanned<String>>,
+    #[serde(default)]
+    ways: Vec<Spanned<u32>>,
+    #[serde(default)]
+    blocks: Vec<Spanned<u32>>,
+}
+
+/// Where errors point: the file and its text.
+struct Source<'a> {
+    file: &'a Path,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    fn bad<T>(&self, at: &Spanned<T>, key: &str, value: String, expected: &str) -> SweepError {
+        SweepError::Value {
+            file: self.file.to_path_buf(),
+            line: self.line_of(at.span().start),
+            key: key.to_string(),
+            value,
+            expected: expected.to_string(),
+        }
+    }
+}
+
+impl Experiment {
+    /// Reads and checks the sweep file `file` whose text is `text`.
+    pub fn parse(text: &str, file: &Path) -> Result<Experiment, SweepError> {
+        let src = Source { file, text };
+        let raw: RawExp = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map_or(0, |s| s.start);
+            let line = src.line_of(offset);
+            let line_start = text[..offset.min(text.len())]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            SweepError::Toml {
+                file: file.to_path_buf(),
+                line,
+                column: offset.saturating_sub(line_start) + 1,
+                message: e.message().to_string(),
+            }
+        })?;
+        let studies = studies(&src, &raw.studies)?;
+        let frames = frames(&src, &raw.frames)?;
+        let geometries = geometries(&src, &raw.cache)?;
+        let policies = policies(&src, &raw.policies)?;
+        if studies.contains(&StudyKind::Sim) {
+            if geometries.is_empty() {
+                return Err(src.bad(
+                    &raw.studies,
+                    "studies",
+                    "\"sim\"".into(),
+                    "a [cache] table with sizes for sim",
+                ));
+            }
+            if policies.is_empty() {
+                return Err(src.bad(
+                    &raw.studies,
+                    "studies",
+                    "\"sim\"".into(),
+                    "policies = [...] for sim",
+                ));
+            }
+        }
+        for at in raw.studies.get_ref() {
+            let kind = StudyKind::ALL
+                .into_iter()
+                .find(|k| k.name() == at.get_ref())
+                .expect("checked by studies()");
+            if let Some(m) = crate::jobs::study_mode(kind) {
+                if !frames.iter().any(|f| f.mode == m) {
+                    return Err(src.bad(
+                        at,
+                        "studies",
+                        format!("{:?}", kind.name()),
+                        &format!("a frame of mode {} for it (frames.modes)", m.name()),
+                    ));
+                }
+            }
+        }
+        let name = raw.name.unwrap_or_else(|| {
+            file.file_stem()
+                .map_or("sweep".into(), |s| s.to_string_lossy().into_owned())
+        });
+        Ok(Experiment {
+            name,
+            frames,
+            geometries,
+            policies,
+            studies,
+        })
+    }
+
+    /// Reads and checks the sweep file at `path`.
+    pub fn read(path: &Path) -> Result<Experiment, SweepError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SweepError::Toml {
+            file: PathBuf::from(path),
+            line: 0,
+            column: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        Experiment::parse(&text, path)
+    }
+}
+
+fn studies(
+    src: &Source,
+    raw: &Spanned<Vec<Spanned<String>>>,
+) -> Result<Vec<StudyKind>, SweepError> {
+    if raw.get_ref().is_empty() {
+        return Err(src.bad(
+            raw,
+            "studies",
+            "[]".into(),
+            "at least one of sim, mrc, gspc, tcor, nuca, nbtc",
+        ));
+    }
+    let mut out = Vec::new();
+    for s in raw.get_ref() {
+        let kind = StudyKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s.get_ref())
+            .ok_or_else(|| {
+                src.bad(
+                    s,
+                    "studies",
+                    format!("{:?}", s.get_ref()),
+                    "one of sim, mrc, gspc, tcor, nuca, nbtc",
+                )
+            })?;
+        if !out.contains(&kind) {
+            out.push(kind);
+        }
+    }
+    Ok(out)
+}
+
+/// The values of an axis, or its default when the file gives none.
+fn or_default<T: Clone>(given: Vec<T>, default: T) -> Vec<T> {
+    if given.is_empty() {
+        vec![default]
+    } else {
+        given
+    }
+}
+
+fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> {
+    let mut scenes: Vec<String> = Vec::new();
+    for s in &raw.scenes {
+        let name = s.get_ref();
+        let is_file = Path::new(name).extension().is_some();
+        if !is_file && builtin::find(name).is_none() {
+            return Err(src.bad(s, "frames.scenes", format!("{name:?}"), "a built-in scene (`gfxcache scenes` lists them) or a scene file with its extension"));
+        }
+        scenes.push(name.clone());
+    }
+    for s in &raw.suites {
+        let suite = Suite::ALL
+            .into_iter()
+            .find(|x| x.name() == s.get_ref())
+            .ok_or_else(|| {
+                src.bad(
+                    s,
+                    "frames.suites",
+                    format!("{:?}", s.get_ref()),
+                    "desktop or mobile",
+                )
+            })?;
+        scenes.extend(suite.scenes().map(|b| b.name.to_string()));
+    }
+    if scenes.is_empty() {
+        return Err(SweepError::Value {
+            file: src.file.to_path_buf(),
+            line: 1,
+            key: "frames".into(),
+            value: "no scene".into(),
+            expected: "frames.scenes or frames.suites".into(),
+        });
+    }
+    let mut modes = Vec::new();
+    for m in &raw.modes {
+        modes.push(match m.get_ref().as_str() {
+            "imr" => PipelineMode::Imr,
+            "tbr" => PipelineMode::Tbr,
+            other => return Err(src.bad(m, "frames.modes", format!("{other:?}"), "imr or tbr")),
+        });
+    }
+    let modes = or_default(modes, PipelineMode::Imr);
+    let mut resolutions = Vec::new();
+    for r in &raw.resolutions {
+        let parsed = r
+            .get_ref()
+            .split_once('x')
+            .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
+            .filter(|&(w, h)| (16..=16384).contains(&w) && (16..=16384).contains(&h));
+        resolutions.push(parsed.ok_or_else(|| {
+            src.bad(
+                r,
+                "frames.resolutions",
+                format!("{:?}", r.get_ref()),
+                "\"WIDTHxHEIGHT\", each 16 to 16384",
+            )
+        })?);
+    }
+    let counts = |v: &[Spanned<u32>], key: &str, min: u32| -> Result<Vec<u32>, SweepError> {
+        v.iter()
+            .map(|n| {
+                let x = *n.get_ref();
+                if x < min || x > 64 {
+                    Err(src.bad(n, key, x.to_string(), &format!("{min} to 64")))
+                } else {
+                    Ok(x)
+                }
+            })
+            .collect()
+    };
+    let frame_counts = or_default(counts(&raw.frames, "frames.frames", 1)?, 1);
+    let warmups = or_default(counts(&raw.warmup, "frames.warmup", 0)?, 0);
+    let mut presets = Vec::new();
+    for p in &raw.presets {
+        Preset::from_str(p.get_ref())
+            .map_err(|e| src.bad(p, "frames.presets", format!("{:?}", p.get_ref()), &e))?;
+        presets.push(Some(p.get_ref().clone()));
+    }
+    let presets = or_default(presets, None);
+    let mut out = Vec::new();
+    for scene in &scenes {
+        for &mode in &modes {
+            let res = if resolutions.is_empty() {
+                vec![mode.default_resolution()]
+            } else {
+                resolutions.clone()
+            };
+            for &(width, height) in &res {
+                for &frames in &frame_counts {
+                    for &warmup in &warmups {
+                        for preset in &presets {
+                            let p = FramePoint {
+                                scene: scene.clone(),
+                                width,
+                                height,
+                                frames,
+                                warmup,
+                                mode,
+                                preset: preset.clone(),
+                            };
+                            if !out.contains(&p) {
+                                out.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn geometries(src: &Source, raw: &RawCache) -> Result<Vec<Geometry>, SweepError> {
+    let mut sizes = Vec::new();
+    for s in &raw.sizes {
+        sizes.push(parse_size(s.get_ref()).map_err(|e| {
+            src.bad(
+                s,
+                "cache.sizes",
+                format!("{:?}", s.get_ref()),
+                &e.to_string(),
+            )
+        })?);
+    }
+    let ways: Vec<u32> = or_default(raw.ways.iter().map(|w| *w.get_ref()).collect(), 16);
+    let blocks: Vec<u32> = or_default(raw.blocks.iter().map(|b| *b.get_ref()).collect(), 64);
+    let mut out = Vec::new();
+    for &size_bytes in &sizes {
+        for (wi, &ways) in ways.iter().enumerate() {
+            for (bi, &block_bytes) in blocks.iter().enumerate() {
+                let g = gfxcache_cache::Geometry::from_size(
+                    size_bytes,
+                    gfxcache_cache::Ways::N(ways),
+                    block_bytes,
+                );
+                if let Err(e) = g {
+                    let at = raw
+                        .ways
+                        .get(wi)
+                        .map(|w| w.span().start)
+                        .or_else(|| raw.blocks.get(bi).map(|b| b.span().start))
+                        .unwrap_or(0);
+                    return Err(SweepError::Value {
+                        file: src.file.to_path_buf(),
+                        line: src.line_of(at),
+                        key: "cache".into(),
+                        value: format!("{size_bytes} B, {ways} ways, {block_bytes} B blocks"),
+                        expected: e.to_string(),
+                    });
+                }
+                out.push(Geometry {
+                    size_bytes,
+                    ways,
+                    block_bytes,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn policies(src: &Source, raw: &[Spanned<String>]) -> Result<Vec<String>, SweepError> {
+    let mut out = Vec::new();
+    for p in raw {
+        let spec = PolicySpec::from_str(p.get_ref())
+            .map_err(|e| src.bad(p, "policies", format!("{:?}", p.get_ref()), &e.to_string()))?;
+        if gfxcache_llc::find(&spec.name).is_none() {
+            return Err(src.bad(
+                p,
+                "policies",
+                format!("{:?}", p.get_ref()),
+                "a policy `gfxcache policies` lists",
+            ));
+        }
+        out.push(p.get_ref().clone());
+    }
+    Ok(out)
+}

@@ -1,0 +1,146 @@
+//! A sweep's jobs: every frame point with every study that runs on it,
+//! and `sim` once per cache geometry (all its policies in one pass, as
+//! `gfxcache sim` runs them). Each job has a key: a hash of everything it
+//! depends on (its frame, its settings, the simulator's version), stable
+//! from run to run, so that a result store keyed by it keeps finished jobs
+//! and a changed point gets a new key.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::exp::{Experiment, FramePoint, Geometry, PipelineMode, StudyKind};
+
+/// What a job runs on its frame.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobKind {
+    /// Every policy of the file through one cache geometry.
+    Sim {
+        geometry: Geometry,
+        policies: Vec<String>,
+    },
+    /// LRU miss-ratio curves of the frame.
+    Mrc,
+    /// A paper's study (gspc, tcor, nuca, nbtc) with its defaults.
+    Study(StudyKind),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Job {
+    pub frame: FramePoint,
+    pub kind: JobKind,
+}
+
+/// The simulator's version, part of every key: results of another
+/// version are not reused.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// 16 hex digits of the SHA-256 of `what`'s JSON with [`VERSION`].
+fn hash_of(what: &impl Serialize) -> String {
+    let json = serde_json::to_string(what).expect("a job serializes");
+    let digest = Sha256::new()
+        .chain_update(VERSION.as_bytes())
+        .chain_update([0])
+        .chain_update(json.as_bytes())
+        .finalize();
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The mode a study's frames are rendered in, if it needs one.
+pub fn study_mode(kind: StudyKind) -> Option<PipelineMode> {
+    match kind {
+        StudyKind::Gspc => Some(PipelineMode::Imr),
+        StudyKind::Tcor | StudyKind::Nuca | StudyKind::Nbtc => Some(PipelineMode::Tbr),
+        StudyKind::Sim | StudyKind::Mrc => None,
+    }
+}
+
+impl FramePoint {
+    /// The key of the rendered frame, shared by every job on it.
+    pub fn key(&self) -> String {
+        hash_of(self)
+    }
+
+    /// A readable name: scene, size, mode, frames, preset.
+    pub fn slug(&self) -> String {
+        let scene = std::path::Path::new(&self.scene)
+            .file_stem()
+            .map_or(self.scene.clone(), |s| s.to_string_lossy().into_owned());
+        let mut s = format!(
+            "{scene}-{}x{}-{}-f{}w{}",
+            self.width,
+            self.height,
+            self.mode.name(),
+            self.frames,
+            self.warmup
+        );
+        if let Some(p) = &self.preset {
+            s.push('-');
+            s.push_str(p);
+        }
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    }
+}
+
+impl Job {
+    /// The job's key: any change to its frame or settings changes it.
+    pub fn key(&self) -> String {
+        hash_of(self)
+    }
+
+    /// A readable name for the job's directory (with its key, unique).
+    pub fn slug(&self) -> String {
+        let what = match &self.kind {
+            JobKind::Sim { geometry: g, .. } => {
+                format!("sim-{}-{}w-{}b", g.size_bytes, g.ways, g.block_bytes)
+            }
+            JobKind::Mrc => "mrc".into(),
+            JobKind::Study(k) => k.name().into(),
+        };
+        format!("{}-{what}-{}", self.frame.slug(), self.key())
+    }
+}
+
+impl Experiment {
+    /// Every job, frame by frame in the file's order; on each frame `sim`
+    /// per geometry, then `mrc`, then the studies, as listed. A study runs
+    /// on the frames of its pipeline mode only.
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut out = Vec::new();
+        for frame in &self.frames {
+            for &study in &self.studies {
+                match study {
+                    StudyKind::Sim => {
+                        for &geometry in &self.geometries {
+                            out.push(Job {
+                                frame: frame.clone(),
+                                kind: JobKind::Sim {
+                                    geometry,
+                                    policies: self.policies.clone(),
+                                },
+                            });
+                        }
+                    }
+                    StudyKind::Mrc => out.push(Job {
+                        frame: frame.clone(),
+                        kind: JobKind::Mrc,
+                    }),
+                    kind if study_mode(kind) == Some(frame.mode) => out.push(Job {
+                        frame: frame.clone(),
+                        kind: JobKind::Study(kind),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,23 @@
+//! Experiments at scale (issue 22): a sweep file (`EXP.toml`) names the
+//! axes of an experiment (scenes or suites, resolutions, frames and
+//! warm-up, pipeline mode and preset, cache geometries, policies, the
+//! studies to run on each point); this crate checks it, naming the file,
+//! line and key of anything wrong ([`exp`]), and expands it into jobs,
+//! each with a key that is stable across runs and changes when anything
+//! the job depends on changes ([`jobs`]), so that a result store can keep
+//! every finished job and a resumed sweep runs only the others.
+//!
+//! Step 1 of the issue: the file and the jobs. The store, the scheduler,
+//! the tidy table and `gfxcache sweep` come next.
+//!
+//! Depends on `cache` (sizes, policy specs), `llc` (the policy registry)
+//! and `render` (built-in scenes, suites, presets) to check names; never
+//! on `cli`, and it never prints.
+
+pub mod error;
+pub mod exp;
+pub mod jobs;
+
+pub use error::SweepError;
+pub use exp::{Experiment, FramePoint, Geometry, PipelineMode, StudyKind};
+pub use jobs::{Job, JobKind};

@@ -1,0 +1,205 @@
+//! Sweep files: checked with errors naming the line and key, expanded
+//! into jobs with stable keys.
+
+use std::path::Path;
+
+use gfxcache_sweep::{Experiment, JobKind, PipelineMode, StudyKind, SweepError};
+
+const EXAMPLE: &str = r#"
+studies = ["sim", "gspc"]
+policies = ["lru", "drrip", "gspc", "gspztc+ucd"]
+
+[frames]
+scenes = ["city", "racer"]
+resolutions = ["640x360"]
+
+[cache]
+sizes = ["2MiB", "4MiB", "8MiB"]
+"#;
+
+fn parse(text: &str) -> Result<Experiment, SweepError> {
+    Experiment::parse(text, Path::new("exp.toml"))
+}
+
+#[test]
+fn the_example_expands_into_its_jobs() {
+    let e = parse(EXAMPLE).unwrap();
+    assert_eq!(e.name, "exp");
+    assert_eq!(e.frames.len(), 2);
+    assert!(e
+        .frames
+        .iter()
+        .all(|f| (f.width, f.height, f.frames, f.warmup) == (640, 360, 1, 0)));
+    assert!(e
+        .frames
+        .iter()
+        .all(|f| f.mode == PipelineMode::Imr && f.preset.is_none()));
+    assert_eq!(e.geometries.len(), 3);
+    assert_eq!(e.geometries[1].size_bytes, 4 << 20);
+    assert_eq!(
+        (e.geometries[0].ways, e.geometries[0].block_bytes),
+        (16, 64)
+    );
+    let jobs = e.jobs();
+    // Per scene: sim at three sizes (four policies each), then gspc.
+    assert_eq!(jobs.len(), 2 * (3 + 1));
+    assert!(matches!(&jobs[0].kind, JobKind::Sim { policies, .. } if policies.len() == 4));
+    assert_eq!(jobs[3].kind, JobKind::Study(StudyKind::Gspc));
+    assert_eq!(jobs[4].frame.scene, "racer");
+    // Keys: stable, distinct, and a changed point changes only its jobs.
+    let keys: Vec<String> = jobs.iter().map(|j| j.key()).collect();
+    let mut distinct = keys.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), keys.len());
+    assert_eq!(
+        parse(EXAMPLE)
+            .unwrap()
+            .jobs()
+            .iter()
+            .map(|j| j.key())
+            .collect::<Vec<_>>(),
+        keys
+    );
+    let changed = parse(&EXAMPLE.replace("\"8MiB\"", "\"16MiB\""))
+        .unwrap()
+        .jobs();
+    let same = changed
+        .iter()
+        .zip(&jobs)
+        .filter(|(a, b)| a.key() == b.key())
+        .count();
+    assert_eq!(same, jobs.len() - 2, "only the two 8 MiB jobs change");
+    assert!(jobs[0]
+        .slug()
+        .starts_with("city-640x360-imr-f1w0-sim-2097152-16w-64b-"));
+    assert_eq!(
+        jobs[0].frame.key(),
+        jobs[3].frame.key(),
+        "one frame for every job on it"
+    );
+}
+
+#[test]
+fn studies_run_on_the_frames_of_their_mode_and_suites_expand() {
+    let e = parse(
+        r#"
+studies = ["mrc", "gspc", "nbtc"]
+[frames]
+suites = ["mobile"]
+scenes = ["city"]
+modes = ["imr", "tbr"]
+"#,
+    )
+    .unwrap();
+    let mobile = gfxcache_render::scene::builtin::Suite::Mobile
+        .scenes()
+        .count();
+    assert_eq!(e.frames.len(), 2 * (1 + mobile));
+    let tbr = e
+        .frames
+        .iter()
+        .find(|f| f.mode == PipelineMode::Tbr)
+        .unwrap();
+    assert_eq!((tbr.width, tbr.height), (1960, 768));
+    let jobs = e.jobs();
+    for j in &jobs {
+        match j.kind {
+            JobKind::Study(StudyKind::Gspc) => assert_eq!(j.frame.mode, PipelineMode::Imr),
+            JobKind::Study(StudyKind::Nbtc) => assert_eq!(j.frame.mode, PipelineMode::Tbr),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        jobs.len(),
+        e.frames.len() * 2,
+        "mrc everywhere, one study per mode"
+    );
+}
+
+/// `(text, line, words the message must hold)`.
+fn refused(text: &str, line: usize, words: &[&str]) {
+    let e = parse(text).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.starts_with(&format!("exp.toml:{line}:")), "{msg}");
+    for w in words {
+        assert!(msg.contains(w), "{w:?} not in {msg}");
+    }
+}
+
+#[test]
+fn bad_files_are_refused_naming_line_and_key() {
+    refused("studies = [\"sim\"\n", 1, &[]);
+    refused(
+        "studies = [\"sim\"]\n[frames]\nscenes = [\"city\"]\ncolour = 1\n",
+        4,
+        &["colour"],
+    );
+    refused(
+        "studies = [\"nope\"]\n[frames]\nscenes = [\"city\"]\n",
+        1,
+        &["studies", "nope", "gspc"],
+    );
+    refused(
+        "studies = [\"mrc\"]\n[frames]\nscenes = [\"nowhere\"]\n",
+        3,
+        &["frames.scenes", "nowhere"],
+    );
+    refused(
+        "studies = [\"mrc\"]\n[frames]\nscenes = [\"city\"]\nresolutions = [\"12x\"]\n",
+        4,
+        &["frames.resolutions", "WIDTHxHEIGHT"],
+    );
+    refused(
+        "studies = [\"mrc\"]\n[frames]\nscenes = [\"city\"]\nmodes = [\"deferred\"]\n",
+        4,
+        &["frames.modes", "imr or tbr"],
+    );
+    refused(
+        "studies = [\"mrc\"]\n[frames]\nscenes = [\"city\"]\npresets = [\"fancy\"]\n",
+        4,
+        &["frames.presets", "known"],
+    );
+    refused(
+        "studies = [\"mrc\"]\n[frames]\nsuites = [\"console\"]\n",
+        3,
+        &["frames.suites"],
+    );
+    refused(
+        "studies = [\"mrc\"]\npolicies = [\"fifo\", \"belady2\"]\n[frames]\nscenes = [\"city\"]\n",
+        2,
+        &["policies", "belady2"],
+    );
+    refused(
+        "studies = [\"sim\"]\npolicies = [\"lru\"]\n[frames]\nscenes = [\"city\"]\n",
+        1,
+        &["sim", "[cache]"],
+    );
+    refused("studies = [\"sim\"]\npolicies = [\"lru\"]\n[frames]\nscenes = [\"city\"]\n[cache]\nsizes = [\"lots\"]\n", 6, &["cache.sizes", "lots"]);
+    refused("studies = [\"sim\"]\npolicies = [\"lru\"]\n[frames]\nscenes = [\"city\"]\n[cache]\nsizes = [\"3KiB\"]\nways = [5]\n", 7, &["cache", "5 ways"]);
+    refused(
+        "studies = [\"mrc\", \"tcor\"]\n[frames]\nscenes = [\"city\"]\n",
+        1,
+        &["tcor", "tbr"],
+    );
+    refused(
+        "studies = [\"mrc\"]\n[frames]\nscenes = [\"city\"]\nframes = [0]\n",
+        4,
+        &["frames.frames", "1 to 64"],
+    );
+}
+
+#[test]
+fn the_examples_directory_holds_valid_sweeps() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sweeps");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let e = Experiment::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!e.jobs().is_empty(), "{}", path.display());
+            n += 1;
+        }
+    }
+    assert!(n > 0, "no example in {}", dir.display());
+}
