@@ -7,8 +7,10 @@
 //! the job depends on changes ([`jobs`]), so that a result store can keep
 //! every finished job and a resumed sweep runs only the others.
 //!
-//! Step 1 of the issue: the file and the jobs. The store, the scheduler,
-//! the tidy table and `gfxcache sweep` come next.
+//! The first steps of the issue: the file, the jobs, and the result store
+//! ([`store`]: each finished job's result on disk, written atomically; a
+//! resumed sweep runs only the jobs without one). The scheduler, the tidy
+//! table and `gfxcache sweep` come next.
 //!
 //! Depends on `cache` (sizes, policy specs), `llc` (the policy registry)
 //! and `render` (built-in scenes, suites, presets) to check names; never
@@ -17,7 +19,9 @@
 pub mod error;
 pub mod exp;
 pub mod jobs;
+pub mod store;
 
 pub use error::SweepError;
 pub use exp::{Experiment, FramePoint, Geometry, PipelineMode, StudyKind};
 pub use jobs::{Job, JobKind};
+pub use store::Store;
