@@ -9,8 +9,10 @@
 //!
 //! The first steps of the issue: the file, the jobs, and the result store
 //! ([`store`]: each finished job's result on disk, written atomically; a
-//! resumed sweep runs only the jobs without one). The scheduler, the tidy
-//! table and `gfxcache sweep` come next.
+//! resumed sweep runs only the jobs without one), and the schedule
+//! ([`run`]: each frame rendered once, the jobs in parallel, failures
+//! reported while the others go on) with the rendering and the work given
+//! by the caller. The tidy table and `gfxcache sweep` come next.
 //!
 //! Depends on `cache` (sizes, policy specs), `llc` (the policy registry)
 //! and `render` (built-in scenes, suites, presets) to check names; never
@@ -19,9 +21,11 @@
 pub mod error;
 pub mod exp;
 pub mod jobs;
+pub mod run;
 pub mod store;
 
 pub use error::SweepError;
 pub use exp::{Experiment, FramePoint, Geometry, PipelineMode, StudyKind};
 pub use jobs::{Job, JobKind};
+pub use run::{run, Failure, RunSummary};
 pub use store::Store;

@@ -1,0 +1,146 @@
+//! Runs a sweep's pending jobs: each frame they need rendered once (into
+//! the store, shared by every job on it), then the jobs in parallel, each
+//! result kept the moment its job finishes. A job that fails is reported
+//! and the others go on; a sweep started again runs only what has no
+//! result. What renders a frame and what runs a job are given (the
+//! command line and the Python package compose them from the design
+//! crates), so this module is the schedule and nothing else.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use gfxcache_cache::progress::{Progress, ProgressFn};
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::exp::FramePoint;
+use crate::jobs::Job;
+use crate::store::Store;
+
+/// A job that did not finish: its directory's name and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    pub job: String,
+    pub error: String,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RunSummary {
+    pub jobs: usize,
+    /// Jobs that had a result already (a resumed sweep).
+    pub already_done: usize,
+    pub ran: usize,
+    pub frames_rendered: usize,
+    pub failed: Vec<Failure>,
+}
+
+impl Store {
+    /// The directory of `frame`'s rendered files.
+    pub fn frame_dir(&self, frame: &FramePoint) -> PathBuf {
+        self.root()
+            .join("frames")
+            .join(format!("{}-{}", frame.slug(), frame.key()))
+    }
+}
+
+/// Renders `frame` into its directory unless it is there whole: into a
+/// fresh directory first, renamed into place when `render` succeeded.
+fn ensure_frame<R>(store: &Store, frame: &FramePoint, render: &R) -> Result<bool, String>
+where
+    R: Fn(&FramePoint, &Path) -> Result<(), String>,
+{
+    let dir = store.frame_dir(frame);
+    if dir.is_dir() {
+        return Ok(false);
+    }
+    let parent = dir.parent().expect("a frame directory has a parent");
+    std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    let staged = tempfile::Builder::new()
+        .prefix(".render-")
+        .tempdir_in(parent)
+        .map_err(|e| format!("{}: {e}", parent.display()))?;
+    render(frame, staged.path())?;
+    let staged = staged.keep();
+    std::fs::rename(&staged, &dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(true)
+}
+
+/// Runs every job of `jobs` without a result in `store`: their frames
+/// first (each once, in order), then the jobs in parallel. `exec` runs a
+/// job on its frame's directory and gives its result.
+pub fn run<R, E>(
+    jobs: &[Job],
+    store: &Store,
+    render: R,
+    exec: E,
+    progress: ProgressFn<'_>,
+) -> RunSummary
+where
+    R: Fn(&FramePoint, &Path) -> Result<(), String>,
+    E: Fn(&Job, &Path) -> Result<Value, String> + Sync,
+{
+    let pending = store.pending(jobs);
+    let mut summary = RunSummary {
+        jobs: jobs.len(),
+        already_done: jobs.len() - pending.len(),
+        ..RunSummary::default()
+    };
+    let mut frames: Vec<&FramePoint> = Vec::new();
+    for j in &pending {
+        if !frames.contains(&&j.frame) {
+            frames.push(&j.frame);
+        }
+    }
+    let mut broken: Vec<(&FramePoint, String)> = Vec::new();
+    for (i, frame) in frames.iter().enumerate() {
+        progress(Progress::items(
+            "sweep frames",
+            i as u64,
+            frames.len() as u64,
+        ));
+        match ensure_frame(store, frame, &render) {
+            Ok(rendered) => summary.frames_rendered += usize::from(rendered),
+            Err(e) => broken.push((frame, e)),
+        }
+    }
+    let total = jobs.len() as u64;
+    // Reported under the lock, so the counts arrive in order.
+    let done = Mutex::new(summary.already_done as u64);
+    progress(Progress::items(
+        "sweep jobs",
+        summary.already_done as u64,
+        total,
+    ));
+    let outcomes: Vec<Option<Failure>> = pending
+        .par_iter()
+        .with_max_len(1)
+        .map(|job| {
+            let failed = |error: String| {
+                Some(Failure {
+                    job: job.slug(),
+                    error,
+                })
+            };
+            let outcome = if let Some((_, e)) = broken.iter().find(|(f, _)| *f == &job.frame) {
+                failed(format!("rendering its frame: {e}"))
+            } else {
+                match exec(job, &store.frame_dir(&job.frame)) {
+                    Ok(result) => match store.save(job, &result) {
+                        Ok(()) => None,
+                        Err(e) => failed(format!("keeping its result: {e}")),
+                    },
+                    Err(e) => failed(e),
+                }
+            };
+            let mut n = done.lock().expect("no job panics holding it");
+            *n += 1;
+            progress(Progress::items("sweep jobs", *n, total));
+            outcome
+        })
+        .collect();
+    summary.ran = outcomes.iter().filter(|o| o.is_none()).count();
+    summary.failed = outcomes.into_iter().flatten().collect();
+    summary
+}

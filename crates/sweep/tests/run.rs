@@ -1,0 +1,110 @@
+//! The schedule: each frame rendered once, every job's result kept, a
+//! sweep that stopped part way resumed to the same results, failures
+//! reported while the others go on.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use gfxcache_cache::progress::quiet;
+use gfxcache_sweep::{run, Experiment, FramePoint, Job, Store};
+use serde_json::{json, Value};
+
+fn jobs() -> Vec<Job> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sweeps/two-scenes.toml");
+    Experiment::read(&path).unwrap().jobs()
+}
+
+/// A stand-in renderer: the frame's scene in a file.
+fn render(count: &AtomicUsize) -> impl Fn(&FramePoint, &Path) -> Result<(), String> + '_ {
+    move |frame, dir| {
+        count.fetch_add(1, Ordering::Relaxed);
+        std::fs::write(dir.join("frame.txt"), &frame.scene).map_err(|e| e.to_string())
+    }
+}
+
+/// A stand-in job: reads its frame, answers with the scene and its key.
+fn exec(job: &Job, dir: &Path) -> Result<Value, String> {
+    let scene = std::fs::read_to_string(dir.join("frame.txt")).map_err(|e| e.to_string())?;
+    Ok(json!({ "scene": scene, "key": job.key() }))
+}
+
+fn results(store: &Store, jobs: &[Job]) -> Vec<Option<Value>> {
+    jobs.iter().map(|j| store.load(j)).collect()
+}
+
+#[test]
+fn each_frame_renders_once_and_every_result_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let jobs = jobs();
+    let renders = AtomicUsize::new(0);
+    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    assert_eq!(
+        (s.jobs, s.already_done, s.ran, s.frames_rendered),
+        (8, 0, 8, 2)
+    );
+    assert!(s.failed.is_empty(), "{:?}", s.failed);
+    assert_eq!(renders.load(Ordering::Relaxed), 2);
+    for (j, r) in jobs.iter().zip(results(&store, &jobs)) {
+        assert_eq!(r, Some(json!({ "scene": j.frame.scene, "key": j.key() })));
+    }
+    // Again: nothing to do.
+    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    assert_eq!((s.already_done, s.ran, s.frames_rendered), (8, 0, 0));
+    assert_eq!(renders.load(Ordering::Relaxed), 2);
+}
+
+#[test]
+fn a_sweep_stopped_part_way_resumes_to_the_same_results() {
+    let whole = tempfile::tempdir().unwrap();
+    let whole_store = Store::open(whole.path()).unwrap();
+    let jobs = jobs();
+    let renders = AtomicUsize::new(0);
+    run(&jobs, &whole_store, render(&renders), exec, &quiet);
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    // The first run dies on every job on racer's frame.
+    let dying = |job: &Job, d: &Path| {
+        if job.frame.scene == "racer" {
+            Err("killed".to_string())
+        } else {
+            exec(job, d)
+        }
+    };
+    let s = run(&jobs, &store, render(&renders), dying, &quiet);
+    assert_eq!((s.ran, s.failed.len()), (4, 4));
+    assert!(s
+        .failed
+        .iter()
+        .all(|f| f.error == "killed" && f.job.starts_with("racer-")));
+    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    assert_eq!((s.already_done, s.ran, s.frames_rendered), (4, 4, 0));
+    assert_eq!(results(&store, &jobs), results(&whole_store, &jobs));
+}
+
+#[test]
+fn a_frame_that_fails_to_render_fails_its_jobs_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let jobs = jobs();
+    let broken = |frame: &FramePoint, d: &Path| {
+        if frame.scene == "city" {
+            Err("out of memory".to_string())
+        } else {
+            std::fs::write(d.join("frame.txt"), &frame.scene).map_err(|e| e.to_string())
+        }
+    };
+    let s = run(&jobs, &store, broken, exec, &quiet);
+    assert_eq!((s.ran, s.failed.len(), s.frames_rendered), (4, 4, 1));
+    assert!(s
+        .failed
+        .iter()
+        .all(|f| f.error.contains("rendering its frame: out of memory")));
+    // No half-rendered frame was left to be taken as whole.
+    let city = jobs.iter().find(|j| j.frame.scene == "city").unwrap();
+    assert!(!store.frame_dir(&city.frame).exists());
+    let renders = AtomicUsize::new(0);
+    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    assert_eq!((s.ran, s.frames_rendered), (4, 1));
+}
