@@ -1,5 +1,6 @@
-//! The graphics-stream-aware LLC policies of Gaur, Chaudhuri et al.,
-//! "Exploiting Graphics Stream Awareness in Last-level Caches" (MICRO'13):
+//! The graphics-stream-aware LLC policies of Gaur, Srinivasan, Subramoney
+//! and Chaudhuri, "Efficient Management of Last-level Caches in Graphics
+//! Processors for 3D Scene Rendering Workloads" (MICRO'13):
 //! GS-DRRIP, GSPZTC, GSPZTC+TSE and GSPC, as policies of the generic cache
 //! engine of `gfxcache-cache`, registered beside its classic ones.
 //!
