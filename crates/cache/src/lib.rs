@@ -49,6 +49,6 @@ pub use policy::{Ctx, Env, Policy};
 pub use progress::{Progress, ProgressFn, ProgressUnit};
 pub use registry::{build_cache, PolicyInfo, POLICIES};
 pub use sim::CacheSim;
-pub use spec::{Params, PolicySpec};
+pub use spec::{ParamInfo, Params, PolicySpec};
 pub use stats::{Counts, Stats};
 pub use suite::{SceneReport, SuiteMean, SuiteReport};

@@ -7,7 +7,7 @@ use crate::observe::Observed;
 use crate::policies::*;
 use crate::policy::{Env, Policy};
 use crate::sim::{CacheSim, Labelled};
-use crate::spec::{Params, PolicySpec};
+use crate::spec::{ParamInfo, Params, PolicySpec};
 use gfxcache_trace::Stream;
 
 /// Builds the cache of one policy.
@@ -15,6 +15,9 @@ type Builder = fn(&PolicySpec, &Geometry, &Env) -> Result<Box<dyn CacheSim>, Cac
 
 /// [`Policy::notes`] of one policy.
 type Notes = fn(&PolicySpec, &Geometry) -> Result<Vec<String>, CacheError>;
+
+/// The parameters one policy takes on a geometry.
+type Describe = fn(&Geometry) -> Vec<ParamInfo>;
 
 /// A registered policy. Other crates register their own with
 /// [`PolicyInfo::new`] (the GSPC family lives in `gfxcache-llc`).
@@ -25,6 +28,7 @@ pub struct PolicyInfo {
     build: Builder,
     build_observed: Builder,
     notes: Notes,
+    describe: Describe,
 }
 
 impl PolicyInfo {
@@ -37,7 +41,15 @@ impl PolicyInfo {
             build: build::<P>,
             build_observed: build::<Observed<P>>,
             notes: notes::<P>,
+            describe: describe::<P>,
         }
+    }
+
+    /// The parameters the policy takes, with their defaults on `geom`
+    /// (some depend on it, e.g. DRRIP's leader sets) and their ranges: what
+    /// building it from its bare name asks for.
+    pub fn params(&self, geom: &Geometry) -> Vec<ParamInfo> {
+        (self.describe)(geom)
     }
 
     /// The cache `spec` (whose name is this policy's) describes.
@@ -68,6 +80,20 @@ impl PolicyInfo {
     pub fn notes(&self, spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, CacheError> {
         (self.notes)(spec, geom)
     }
+}
+
+fn describe<P: Policy>(geom: &Geometry) -> Vec<ParamInfo> {
+    let spec = PolicySpec {
+        name: String::new(),
+        ucd: false,
+        params: Vec::new(),
+    };
+    let mut params = Params::new(&spec);
+    // Without next-use information OPT stops after taking its parameters:
+    // what is asked is all that is wanted.
+    let _ = P::build(&mut params, geom, &Env::default());
+    let _ = P::notes(&mut params, geom);
+    params.asked().to_vec()
 }
 
 fn notes<P: Policy>(spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, CacheError> {

@@ -74,11 +74,34 @@ impl fmt::Display for PolicySpec {
     }
 }
 
+/// One parameter a policy takes: what `gfxcache policies` lists.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ParamInfo {
+    pub key: String,
+    /// The value when the spec does not give one.
+    pub default: String,
+    /// The whole numbers accepted (none for a switch).
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+}
+
+impl fmt::Display for ParamInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.key, self.default)?;
+        match (self.min, self.max) {
+            (Some(a), Some(b)) => write!(f, " ({a}-{b})"),
+            _ => write!(f, " (true|false)"),
+        }
+    }
+}
+
 /// A policy's parameters while it is being built: each `take_*` call consumes
 /// one key; [`Params::finish`] rejects whatever was not consumed.
 pub struct Params {
     spec: String,
     items: Vec<(String, String, bool)>,
+    /// Every parameter asked for, with its default and range, in order.
+    asked: Vec<ParamInfo>,
 }
 
 impl Params {
@@ -90,6 +113,24 @@ impl Params {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone(), false))
                 .collect(),
+            asked: Vec::new(),
+        }
+    }
+
+    /// The parameters the policy asked for so far, with their defaults and
+    /// ranges (each once).
+    pub fn asked(&self) -> &[ParamInfo] {
+        &self.asked
+    }
+
+    fn ask(&mut self, key: &str, default: String, range: Option<(u64, u64)>) {
+        if !self.asked.iter().any(|a| a.key == key) {
+            self.asked.push(ParamInfo {
+                key: key.to_string(),
+                default,
+                min: range.map(|r| r.0),
+                max: range.map(|r| r.1),
+            });
         }
     }
 
@@ -114,6 +155,7 @@ impl Params {
         min: u64,
         max: u64,
     ) -> Result<u64, CacheError> {
+        self.ask(key, default.to_string(), Some((min, max)));
         let Some(v) = self.take_raw(key) else {
             return Ok(default);
         };
@@ -137,6 +179,7 @@ impl Params {
     }
 
     pub fn take_bool(&mut self, key: &str, default: bool) -> Result<bool, CacheError> {
+        self.ask(key, default.to_string(), None);
         let Some(v) = self.take_raw(key) else {
             return Ok(default);
         };

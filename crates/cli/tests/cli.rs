@@ -527,3 +527,38 @@ fn render_binned_writes_the_polygon_lists() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--tile-size 7"));
 }
+
+#[test]
+fn policies_lists_each_parameter_with_its_default_and_range() {
+    let v = json(&["policies", "--json"]);
+    let all = v.as_array().unwrap();
+    let find = |name: &str| all.iter().find(|p| p["name"] == name).unwrap();
+    assert!(find("lru")["params"].as_array().unwrap().is_empty());
+    let bits = &find("srrip")["params"][0];
+    assert_eq!(
+        (bits["key"].as_str(), bits["default"].as_str()),
+        (Some("bits"), Some("2"))
+    );
+    assert_eq!(
+        (bits["min"].as_u64(), bits["max"].as_u64()),
+        (Some(1), Some(8))
+    );
+    let bypass = &find("opt")["params"][0];
+    assert_eq!(
+        (bypass["key"].as_str(), bypass["default"].as_str()),
+        (Some("bypass"), Some("true"))
+    );
+    assert!(bypass["min"].is_null());
+    let gspc: Vec<&str> = find("gspc")["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(gspc, ["t", "counter-bits", "acc-bits", "rt-hi", "rt-lo"]);
+    let table = ok(&["policies"]);
+    assert!(
+        table.contains("bits=2 (1-8)") && table.contains("bypass=true (true|false)"),
+        "{table}"
+    );
+}

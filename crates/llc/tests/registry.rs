@@ -144,3 +144,46 @@ fn bad_parameters_name_the_problem() {
         "{e}"
     );
 }
+
+/// What `gfxcache policies` lists of each policy's parameters is what it
+/// takes: a spec giving every listed parameter its listed default builds,
+/// and a value past a listed range is refused.
+#[test]
+fn each_listed_parameter_is_taken_with_its_default_and_range() {
+    let geom =
+        gfxcache_cache::Geometry::from_size(1 << 20, gfxcache_cache::Ways::N(16), 64).unwrap();
+    let env = gfxcache_cache::Env::default();
+    let mut listed = 0;
+    for p in gfxcache_llc::registry().filter(|p| !p.needs_next_use) {
+        let params = p.params(&geom);
+        let all: Vec<String> = params
+            .iter()
+            .map(|a| format!("{}={}", a.key, a.default))
+            .collect();
+        let spec = if all.is_empty() {
+            p.name.to_string()
+        } else {
+            format!("{}:{}", p.name, all.join(","))
+        };
+        let spec: gfxcache_cache::PolicySpec = spec.parse().unwrap();
+        assert!(
+            gfxcache_llc::build_cache(&spec, &geom, &env).is_ok(),
+            "{spec}"
+        );
+        for a in params
+            .iter()
+            .filter(|a| a.max.is_some_and(|m| m < u64::MAX))
+        {
+            listed += 1;
+            let over: gfxcache_cache::PolicySpec =
+                format!("{}:{}={}", p.name, a.key, a.max.unwrap() + 1)
+                    .parse()
+                    .unwrap();
+            assert!(
+                gfxcache_llc::build_cache(&over, &geom, &env).is_err(),
+                "{over}"
+            );
+        }
+    }
+    assert!(listed >= 15, "only {listed} ranged parameters listed");
+}
