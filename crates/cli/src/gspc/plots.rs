@@ -520,12 +520,7 @@ fn names(list: &[&str]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::gspc::test_report::{report, report_without_opt};
-    use anyhow::Context;
-
-    fn svg(dir: &Path, file: &str) -> anyhow::Result<String> {
-        let path = dir.join(file);
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))
-    }
+    use crate::report::figure::svg_text::svg;
 
     #[test]
     fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {

@@ -432,15 +432,7 @@ fn assignments(r: &NucaReport) -> Vec<Panel> {
 mod tests {
     use super::*;
     use crate::nuca::test_report::report;
-
-    fn svg(dir: &Path, file: &str) -> anyhow::Result<String> {
-        Ok(std::fs::read_to_string(dir.join(file))?)
-    }
-
-    /// plotters writes each text on a line of its own.
-    fn has(svg: &str, text: &str) -> bool {
-        svg.contains(&format!("\n{text}\n"))
-    }
+    use crate::report::figure::svg_text::{has, svg};
 
     #[test]
     fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {

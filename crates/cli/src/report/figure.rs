@@ -128,6 +128,26 @@ pub fn compact(v: f64) -> String {
     }
 }
 
+/// What the studies' figure tests read back.
+#[cfg(test)]
+pub mod svg_text {
+    use std::path::Path;
+
+    use anyhow::Context;
+
+    /// The SVG `file` written into `dir`.
+    pub fn svg(dir: &Path, file: &str) -> anyhow::Result<String> {
+        let path = dir.join(file);
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))
+    }
+
+    /// Whether `svg` shows `text`: plotters writes each text on a line of
+    /// its own.
+    pub fn has(svg: &str, text: &str) -> bool {
+        svg.contains(&format!("\n{text}\n"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::compact;

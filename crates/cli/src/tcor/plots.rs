@@ -285,11 +285,8 @@ fn fig23_24(r: &TcorReport) -> Vec<Panel> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::figure::svg_text::svg;
     use crate::tcor::test_report::report;
-
-    fn svg(dir: &Path, file: &str) -> anyhow::Result<String> {
-        Ok(std::fs::read_to_string(dir.join(file))?)
-    }
 
     #[test]
     fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {

@@ -255,10 +255,7 @@ fn sweep(r: &NbtcSuite, knob: &str) -> Vec<Panel> {
 mod tests {
     use super::*;
     use crate::nbtc::suite::test_suite::suite;
-
-    fn has(svg: &str, text: &str) -> bool {
-        svg.contains(&format!("\n{text}\n"))
-    }
+    use crate::report::figure::svg_text::has;
 
     #[test]
     fn every_figure_has_the_mean_and_the_slides() -> anyhow::Result<()> {

@@ -209,10 +209,7 @@ fn fig7(r: &NucaSuite) -> Vec<CurvePanel> {
 mod tests {
     use super::*;
     use crate::nuca::suite::test_suite::suite;
-
-    fn has(svg: &str, text: &str) -> bool {
-        svg.contains(&format!("\n{text}\n"))
-    }
+    use crate::report::figure::svg_text::has;
 
     #[test]
     fn every_figure_has_a_bar_per_scene_the_mean_and_the_paper() -> anyhow::Result<()> {
