@@ -189,6 +189,23 @@ fn class_warning<R: StudyFiles>(suite: &SuiteRun) -> Option<String> {
     })
 }
 
+/// The suite the studies' writer tests use: scenes "a<1>" (a name to
+/// escape) and "b" of suite `suite`, with the mean the design crate gives.
+#[cfg(test)]
+pub fn two_scenes<R: SuiteMean>(suite: &str, a: R, b: R) -> SuiteReport<R> {
+    let scenes = vec![
+        SceneReport {
+            scene: "a<1>".into(),
+            report: a,
+        },
+        SceneReport {
+            scene: "b".into(),
+            report: b,
+        },
+    ];
+    SuiteReport::new(suite, scenes, Vec::new()).expect("two scenes")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

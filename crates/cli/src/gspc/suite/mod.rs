@@ -68,8 +68,6 @@ pub(crate) mod test_suite {
     //! the second scene with other misses), with the mean the design crate
     //! computes.
 
-    use gfxcache_cache::suite::{SceneReport, SuiteReport};
-
     use super::GspcSuite;
     use crate::gspc::test_report::report;
 
@@ -82,17 +80,7 @@ pub(crate) mod test_suite {
             p.fps_vs_drrip *= 1.1;
         }
         b.warnings = vec!["b is odd".into()];
-        let scenes = vec![
-            SceneReport {
-                scene: "a<1>".into(),
-                report: report(),
-            },
-            SceneReport {
-                scene: "b".into(),
-                report: b,
-            },
-        ];
-        SuiteReport::new("desktop", scenes, Vec::new()).expect("two scenes")
+        crate::report::suite::two_scenes("desktop", report(), b)
     }
 }
 

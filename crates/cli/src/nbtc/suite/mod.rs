@@ -59,23 +59,11 @@ pub(crate) mod test_suite {
     //! A suite of two scenes' studies, with the mean the design crate
     //! computes.
 
-    use gfxcache_cache::suite::{SceneReport, SuiteReport};
-
     use super::NbtcSuite;
     use crate::nbtc::test_report::{other_report, report};
 
     pub fn suite() -> NbtcSuite {
-        let scenes = vec![
-            SceneReport {
-                scene: "a<1>".into(),
-                report: report(),
-            },
-            SceneReport {
-                scene: "b".into(),
-                report: other_report(),
-            },
-        ];
-        SuiteReport::new("mobile", scenes, Vec::new()).expect("two scenes")
+        crate::report::suite::two_scenes("mobile", report(), other_report())
     }
 }
 

@@ -54,23 +54,11 @@ pub(crate) mod test_suite {
     //! A suite of two scenes' studies, with the mean the design crate
     //! computes.
 
-    use gfxcache_cache::suite::{SceneReport, SuiteReport};
-
     use super::NucaSuite;
     use crate::nuca::test_report::{other_report, report};
 
     pub fn suite() -> NucaSuite {
-        let scenes = vec![
-            SceneReport {
-                scene: "a<1>".into(),
-                report: report(),
-            },
-            SceneReport {
-                scene: "b".into(),
-                report: other_report(),
-            },
-        ];
-        SuiteReport::new("desktop", scenes, Vec::new()).expect("two scenes")
+        crate::report::suite::two_scenes("desktop", report(), other_report())
     }
 }
 

@@ -52,8 +52,6 @@ pub(crate) mod test_suite {
     //! the second with more traffic), with the mean the design crate
     //! computes.
 
-    use gfxcache_cache::suite::{SceneReport, SuiteReport};
-
     use super::TcorSuite;
     use crate::tcor::test_report::report;
 
@@ -70,17 +68,7 @@ pub(crate) mod test_suite {
             r.pb_l2_accesses += 10.0;
         }
         b.scene = Some("b".into());
-        let scenes = vec![
-            SceneReport {
-                scene: "a<1>".into(),
-                report: report(),
-            },
-            SceneReport {
-                scene: "b".into(),
-                report: b,
-            },
-        ];
-        SuiteReport::new("mobile", scenes, Vec::new()).expect("two scenes")
+        crate::report::suite::two_scenes("mobile", report(), b)
     }
 }
 
