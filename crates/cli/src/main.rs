@@ -17,6 +17,7 @@ mod table;
 mod tcor;
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
 
@@ -59,11 +60,17 @@ enum Command {
 /// Exit status after an interrupt: 128 + SIGINT, as shells report it.
 const INTERRUPTED: i32 = 130;
 
+/// Set by the interrupt handler before it removes anything: the main
+/// thread, which may meanwhile fail on a staged file the handler removed,
+/// must then leave the exit (and its status) to the handler.
+static INTERRUPTING: AtomicBool = AtomicBool::new(false);
+
 /// On SIGINT, SIGTERM or SIGHUP: remove the temporary files (and staged
 /// directories) of every output not yet complete, say so, and exit. The
 /// handler runs on a thread of its own, so it may take locks and print.
 fn remove_partial_outputs_on_interrupt() {
     let installed = ctrlc::set_handler(|| {
+        INTERRUPTING.store(true, Ordering::SeqCst);
         let removed = gfxcache_trace::atomic::remove_registered();
         progress::clear();
         let what = match removed {
@@ -114,6 +121,12 @@ fn main() -> ExitCode {
         Command::Render(a) => cmd::render::run(a),
         Command::Scenes(a) => cmd::scenes::run(a),
     };
+    if INTERRUPTING.load(Ordering::SeqCst) {
+        // The handler exits with INTERRUPTED once it has cleaned up.
+        loop {
+            std::thread::park();
+        }
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
