@@ -1,6 +1,7 @@
 //! Progress bars on stderr. They draw only when stderr is a terminal, so
 //! logs and `--json` runs stay clean.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use gfxcache_cache::{Progress, ProgressUnit};
@@ -20,7 +21,19 @@ pub fn count(label: &str, total: u64) -> ProgressBar {
     bar(label, total, "{msg:>12} [{bar:40}] {pos}/{len} ({eta})")
 }
 
+/// Set while jobs run side by side (a sweep): their bars would draw over
+/// each other, so they are hidden and the sweep reports per job instead.
+static HIDDEN: AtomicBool = AtomicBool::new(false);
+
+/// Hides every bar made from now on (`true`), or shows them again.
+pub fn hide_bars(hidden: bool) {
+    HIDDEN.store(hidden, Ordering::Relaxed);
+}
+
 fn bar(label: &str, total: u64, template: &str) -> ProgressBar {
+    if HIDDEN.load(Ordering::Relaxed) {
+        return ProgressBar::hidden();
+    }
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template(template)

@@ -19,6 +19,15 @@
 //! sizes = ["2MiB", "4MiB", "8MiB"]
 //! ways = [16]                    # default [16]
 //! blocks = [64]                  # default [64]
+//! banks = [1]                    # default [1]
+//! index = ["modulo"]             # modulo | xor, default ["modulo"]
+//!
+//! [flags.render]                 # the renderer's flags for every frame
+//! fps = 8
+//!
+//! [flags.gspc]                   # any study's own flags, as on its
+//! timeline = "none"              # command line: `--timeline none`;
+//! single-thread = true           # true: the bare flag; a list: a,b,c
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -105,14 +114,21 @@ pub struct FramePoint {
     pub mode: PipelineMode,
     /// `None`: the scene's own frame.
     pub preset: Option<String>,
+    /// `gfxcache render`'s own flags from `[flags.render]` (e.g. `fps`,
+    /// `tile-size`, `texture-filter`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub render_flags: Vec<String>,
 }
 
 /// One cache geometry of the `[cache]` axes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Geometry {
     pub size_bytes: u64,
     pub ways: u32,
     pub block_bytes: u32,
+    pub banks: u32,
+    /// The set index function: `modulo` or `xor` (XOR-folded).
+    pub index: String,
 }
 
 /// A checked sweep file.
@@ -126,7 +142,27 @@ pub struct Experiment {
     /// Policy specs, as `gfxcache sim --policies` takes them.
     pub policies: Vec<String>,
     pub studies: Vec<StudyKind>,
+    /// Each study's own flags (`[flags.<study>]`) as command-line words,
+    /// in the file's order: checked by whoever runs the study (the flags
+    /// are its command's), part of its jobs' keys.
+    pub flags: Vec<(StudyKind, Vec<String>)>,
 }
+
+impl Experiment {
+    /// The flags `[flags.<kind>]` gives, none by default.
+    pub fn flags_of(&self, kind: StudyKind) -> &[String] {
+        self.flags
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(&[], |(_, f)| f.as_slice())
+    }
+}
+
+/// Flags a sweep sets itself from its axes: refused in `[flags.*]`.
+pub const AXIS_FLAGS: [&str; 14] = [
+    "mode", "png", "scene", "suite", "trace", "requests", "binned", "width", "height", "frames",
+    "warmup", "preset", "out", "json",
+];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -138,7 +174,12 @@ struct RawExp {
     #[serde(default)]
     policies: Vec<Spanned<String>>,
     studies: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    flags: std::collections::BTreeMap<Spanned<String>, FlagTable>,
 }
+
+/// One `[flags.<name>]` table, each flag with where it is.
+type FlagTable = std::collections::BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -168,6 +209,10 @@ struct RawCache {
     ways: Vec<Spanned<u32>>,
     #[serde(default)]
     blocks: Vec<Spanned<u32>>,
+    #[serde(default)]
+    banks: Vec<Spanned<u32>>,
+    #[serde(default)]
+    index: Vec<Spanned<String>>,
 }
 
 /// Where errors point: the file and its text.
@@ -216,6 +261,41 @@ impl Experiment {
         let frames = frames(&src, &raw.frames)?;
         let geometries = geometries(&src, &raw.cache)?;
         let policies = policies(&src, &raw.policies)?;
+        let mut flags = flags(&src, &raw.flags, &studies)?;
+        let render_flags = flags
+            .iter()
+            .position(|(k, _)| k.is_none())
+            .map(|i| flags.remove(i).1)
+            .unwrap_or_default();
+        let flags: Vec<(StudyKind, Vec<String>)> = flags
+            .into_iter()
+            .map(|(k, f)| (k.expect("render taken out"), f))
+            .collect();
+        let mut frames = frames;
+        for f in &mut frames {
+            f.render_flags = render_flags.clone();
+        }
+        for &kind in &[StudyKind::Nuca, StudyKind::Nbtc] {
+            if !studies.contains(&kind) {
+                continue;
+            }
+            if let Some(f) = frames
+                .iter()
+                .find(|f| f.mode == PipelineMode::Tbr && (f.frames != 1 || f.warmup != 0))
+            {
+                return Err(src.bad(
+                    &raw.studies,
+                    "studies",
+                    format!(
+                        "{:?} on {} frames with {} of warm-up",
+                        kind.name(),
+                        f.frames,
+                        f.warmup
+                    ),
+                    "frames = [1] and warmup = [0]: the study is of one frame",
+                ));
+            }
+        }
         if studies.contains(&StudyKind::Sim) {
             if geometries.is_empty() {
                 return Err(src.bad(
@@ -260,6 +340,7 @@ impl Experiment {
             geometries,
             policies,
             studies,
+            flags,
         })
     }
 
@@ -415,6 +496,7 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
                                 warmup,
                                 mode,
                                 preset: preset.clone(),
+                                render_flags: Vec::new(),
                             };
                             if !out.contains(&p) {
                                 out.push(p);
@@ -442,37 +524,172 @@ fn geometries(src: &Source, raw: &RawCache) -> Result<Vec<Geometry>, SweepError>
     }
     let ways: Vec<u32> = or_default(raw.ways.iter().map(|w| *w.get_ref()).collect(), 16);
     let blocks: Vec<u32> = or_default(raw.blocks.iter().map(|b| *b.get_ref()).collect(), 64);
+    let banks: Vec<u32> = or_default(raw.banks.iter().map(|b| *b.get_ref()).collect(), 1);
+    let mut indexes = Vec::new();
+    for i in &raw.index {
+        match i.get_ref().as_str() {
+            "modulo" | "xor" => indexes.push(i.get_ref().clone()),
+            other => return Err(src.bad(i, "cache.index", format!("{other:?}"), "modulo or xor")),
+        }
+    }
+    let indexes = or_default(indexes, "modulo".to_string());
     let mut out = Vec::new();
     for &size_bytes in &sizes {
         for (wi, &ways) in ways.iter().enumerate() {
             for (bi, &block_bytes) in blocks.iter().enumerate() {
-                let g = gfxcache_cache::Geometry::from_size(
-                    size_bytes,
-                    gfxcache_cache::Ways::N(ways),
-                    block_bytes,
-                );
-                if let Err(e) = g {
-                    let at = raw
-                        .ways
-                        .get(wi)
-                        .map(|w| w.span().start)
-                        .or_else(|| raw.blocks.get(bi).map(|b| b.span().start))
-                        .unwrap_or(0);
-                    return Err(SweepError::Value {
-                        file: src.file.to_path_buf(),
-                        line: src.line_of(at),
-                        key: "cache".into(),
-                        value: format!("{size_bytes} B, {ways} ways, {block_bytes} B blocks"),
-                        expected: e.to_string(),
-                    });
+                for (ki, &bank_count) in banks.iter().enumerate() {
+                    for index in &indexes {
+                        let g = Geometry {
+                            size_bytes,
+                            ways,
+                            block_bytes,
+                            banks: bank_count,
+                            index: index.clone(),
+                        };
+                        if let Err(e) = g.build() {
+                            let at = raw
+                                .ways
+                                .get(wi)
+                                .map(|w| w.span().start)
+                                .or_else(|| raw.blocks.get(bi).map(|b| b.span().start))
+                                .or_else(|| raw.banks.get(ki).map(|b| b.span().start))
+                                .unwrap_or(0);
+                            return Err(SweepError::Value {
+                                file: src.file.to_path_buf(),
+                                line: src.line_of(at),
+                                key: "cache".into(),
+                                value: g.label(),
+                                expected: e.to_string(),
+                            });
+                        }
+                        out.push(g);
+                    }
                 }
-                out.push(Geometry {
-                    size_bytes,
-                    ways,
-                    block_bytes,
-                });
             }
         }
+    }
+    Ok(out)
+}
+
+impl Geometry {
+    /// The cache's geometry, as `gfxcache sim` builds it.
+    pub fn build(&self) -> Result<gfxcache_cache::Geometry, gfxcache_cache::CacheError> {
+        let index = match self.index.as_str() {
+            "xor" => gfxcache_cache::IndexFn::XorFold,
+            _ => gfxcache_cache::IndexFn::Modulo,
+        };
+        gfxcache_cache::Geometry::from_size(
+            self.size_bytes,
+            gfxcache_cache::Ways::N(self.ways),
+            self.block_bytes,
+        )?
+        .with_banks(self.banks)?
+        .with_index(index)
+    }
+
+    /// `8MiB, 16 ways, 64 B blocks, 1 bank, modulo index`.
+    pub fn label(&self) -> String {
+        format!(
+            "{}, {} ways, {} B blocks, {} bank{}, {} index",
+            gfxcache_cache::format_size(self.size_bytes),
+            self.ways,
+            self.block_bytes,
+            self.banks,
+            if self.banks == 1 { "" } else { "s" },
+            self.index
+        )
+    }
+}
+
+/// A `[flags.<name>]` table's words: `None` for `render`, else its study.
+type FlagWords = (Option<StudyKind>, Vec<String>);
+
+/// `[flags.<study>]`: each table's keys and values as command-line words.
+fn flags(
+    src: &Source,
+    raw: &std::collections::BTreeMap<Spanned<String>, FlagTable>,
+    studies: &[StudyKind],
+) -> Result<Vec<FlagWords>, SweepError> {
+    let mut out = Vec::new();
+    for (name, table) in raw {
+        let key = format!("flags.{}", name.get_ref());
+        let kind = if name.get_ref() == "render" {
+            None
+        } else {
+            Some(
+                StudyKind::ALL
+                    .into_iter()
+                    .find(|k| k.name() == name.get_ref())
+                    .ok_or_else(|| {
+                        src.bad(
+                            name,
+                            &key,
+                            format!("{:?}", name.get_ref()),
+                            "render or a study: sim, mrc, gspc, tcor, nuca, nbtc",
+                        )
+                    })?,
+            )
+        };
+        if kind.is_some_and(|k| !studies.contains(&k)) {
+            return Err(src.bad(
+                name,
+                &key,
+                format!("{:?}", name.get_ref()),
+                "a study the file runs (studies = [...])",
+            ));
+        }
+        let mut words = Vec::new();
+        for (flag, value) in table {
+            let (flag, at_value) = (flag.get_ref(), value);
+            let value = at_value.get_ref();
+            let at = format!("{key}.{flag}");
+            if AXIS_FLAGS.contains(&flag.as_str()) {
+                return Err(src.bad(
+                    at_value,
+                    &at,
+                    format!("{value}"),
+                    "a flag the sweep does not set from its axes (scenes, resolutions, frames, warm-up, presets, its own output)",
+                ));
+            }
+            let scalar = |v: &toml::Value| -> Option<String> {
+                match v {
+                    toml::Value::String(s) => Some(s.clone()),
+                    toml::Value::Integer(i) => Some(i.to_string()),
+                    toml::Value::Float(f) => Some(f.to_string()),
+                    _ => None,
+                }
+            };
+            match value {
+                toml::Value::Boolean(true) => words.push(format!("--{flag}")),
+                toml::Value::Boolean(false) => {}
+                toml::Value::Array(items) => {
+                    let parts: Option<Vec<String>> = items.iter().map(scalar).collect();
+                    let parts = parts.ok_or_else(|| {
+                        src.bad(
+                            at_value,
+                            &at,
+                            format!("{value}"),
+                            "a list of strings or numbers",
+                        )
+                    })?;
+                    words.push(format!("--{flag}"));
+                    words.push(parts.join(","));
+                }
+                v => {
+                    let s = scalar(v).ok_or_else(|| {
+                        src.bad(
+                            at_value,
+                            &at,
+                            format!("{value}"),
+                            "a string, a number, a boolean or a list",
+                        )
+                    })?;
+                    words.push(format!("--{flag}"));
+                    words.push(s);
+                }
+            }
+        }
+        out.push((kind, words));
     }
     Ok(out)
 }

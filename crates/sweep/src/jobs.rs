@@ -29,6 +29,19 @@ pub enum JobKind {
 pub struct Job {
     pub frame: FramePoint,
     pub kind: JobKind,
+    /// The study's own flags from `[flags.<study>]`.
+    pub flags: Vec<String>,
+}
+
+impl JobKind {
+    /// The study the job belongs to.
+    pub fn study(&self) -> StudyKind {
+        match self {
+            JobKind::Sim { .. } => StudyKind::Sim,
+            JobKind::Mrc => StudyKind::Mrc,
+            JobKind::Study(k) => *k,
+        }
+    }
 }
 
 /// The simulator's version, part of every key: results of another
@@ -99,9 +112,10 @@ impl Job {
     /// A readable name for the job's directory (with its key, unique).
     pub fn slug(&self) -> String {
         let what = match &self.kind {
-            JobKind::Sim { geometry: g, .. } => {
-                format!("sim-{}-{}w-{}b", g.size_bytes, g.ways, g.block_bytes)
-            }
+            JobKind::Sim { geometry: g, .. } => format!(
+                "sim-{}-{}w-{}b-{}k-{}",
+                g.size_bytes, g.ways, g.block_bytes, g.banks, g.index
+            ),
             JobKind::Mrc => "mrc".into(),
             JobKind::Study(k) => k.name().into(),
         };
@@ -119,23 +133,26 @@ impl Experiment {
             for &study in &self.studies {
                 match study {
                     StudyKind::Sim => {
-                        for &geometry in &self.geometries {
+                        for geometry in &self.geometries {
                             out.push(Job {
                                 frame: frame.clone(),
                                 kind: JobKind::Sim {
-                                    geometry,
+                                    geometry: geometry.clone(),
                                     policies: self.policies.clone(),
                                 },
+                                flags: self.flags_of(study).to_vec(),
                             });
                         }
                     }
                     StudyKind::Mrc => out.push(Job {
                         frame: frame.clone(),
                         kind: JobKind::Mrc,
+                        flags: self.flags_of(study).to_vec(),
                     }),
                     kind if study_mode(kind) == Some(frame.mode) => out.push(Job {
                         frame: frame.clone(),
                         kind: JobKind::Study(kind),
+                        flags: self.flags_of(study).to_vec(),
                     }),
                     _ => {}
                 }

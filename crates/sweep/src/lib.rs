@@ -7,12 +7,12 @@
 //! the job depends on changes ([`jobs`]), so that a result store can keep
 //! every finished job and a resumed sweep runs only the others.
 //!
-//! The first steps of the issue: the file, the jobs, and the result store
-//! ([`store`]: each finished job's result on disk, written atomically; a
-//! resumed sweep runs only the jobs without one), and the schedule
-//! ([`run`]: each frame rendered once, the jobs in parallel, failures
-//! reported while the others go on) with the rendering and the work given
-//! by the caller. The tidy table and `gfxcache sweep` come next.
+//! Then the result store ([`store`]: each finished job's result on disk,
+//! written atomically; a resumed sweep runs only the jobs without one),
+//! and the schedule ([`run`]: each frame rendered once, the jobs in
+//! parallel, failures reported while the others go on) with the rendering
+//! and the work given by the caller: `gfxcache_cli::sweep` composes them
+//! from the commands, for `gfxcache sweep` and for Python.
 //!
 //! Depends on `cache` (sizes, policy specs), `llc` (the policy registry)
 //! and `render` (built-in scenes, suites, presets) to check names; never
@@ -27,5 +27,5 @@ pub mod store;
 pub use error::SweepError;
 pub use exp::{Experiment, FramePoint, Geometry, PipelineMode, StudyKind};
 pub use jobs::{Job, JobKind};
-pub use run::{run, Failure, RunSummary};
+pub use run::{ensure_frame, run, run_one, Failure, RunSummary};
 pub use store::Store;

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use gfxcache_cache::progress::{Progress, ProgressFn};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::exp::FramePoint;
@@ -19,14 +19,14 @@ use crate::jobs::Job;
 use crate::store::Store;
 
 /// A job that did not finish: its directory's name and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Failure {
     pub job: String,
     pub error: String,
 }
 
 /// What a run did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSummary {
     pub jobs: usize,
     /// Jobs that had a result already (a resumed sweep).
@@ -47,7 +47,10 @@ impl Store {
 
 /// Renders `frame` into its directory unless it is there whole: into a
 /// fresh directory first, renamed into place when `render` succeeded.
-fn ensure_frame<R>(store: &Store, frame: &FramePoint, render: &R) -> Result<bool, String>
+/// True if it rendered. (Two processes rendering one frame at once, as
+/// workers of a cluster may, each stage their own; the first rename wins
+/// and the other's copy is dropped.)
+pub fn ensure_frame<R>(store: &Store, frame: &FramePoint, render: &R) -> Result<bool, String>
 where
     R: Fn(&FramePoint, &Path) -> Result<(), String>,
 {
@@ -62,14 +65,35 @@ where
         .tempdir_in(parent)
         .map_err(|e| format!("{}: {e}", parent.display()))?;
     render(frame, staged.path())?;
-    let staged = staged.keep();
-    std::fs::rename(&staged, &dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    Ok(true)
+    match std::fs::rename(staged.path(), &dir) {
+        Ok(()) => {
+            let _ = staged.keep();
+            Ok(true)
+        }
+        // Another process put the frame in place first.
+        Err(_) if dir.is_dir() => Ok(false),
+        Err(e) => Err(format!("{}: {e}", dir.display())),
+    }
+}
+
+/// Runs `job` on its frame (which must be in place) and keeps its result:
+/// the one step of [`run`] a worker of a cluster runs.
+pub fn run_one<E>(store: &Store, job: &Job, exec: E) -> Result<(), String>
+where
+    E: Fn(&Job, &Path, &Path) -> Result<Value, String>,
+{
+    let dir = store.job_dir(job);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = exec(job, &store.frame_dir(&job.frame), &dir)?;
+    store
+        .save(job, &result)
+        .map_err(|e| format!("keeping its result: {e}"))
 }
 
 /// Runs every job of `jobs` without a result in `store`: their frames
 /// first (each once, in order), then the jobs in parallel. `exec` runs a
-/// job on its frame's directory and gives its result.
+/// job on its frame's directory, with its own directory (made for it) for
+/// any files it keeps, and gives its result.
 pub fn run<R, E>(
     jobs: &[Job],
     store: &Store,
@@ -79,7 +103,7 @@ pub fn run<R, E>(
 ) -> RunSummary
 where
     R: Fn(&FramePoint, &Path) -> Result<(), String>,
-    E: Fn(&Job, &Path) -> Result<Value, String> + Sync,
+    E: Fn(&Job, &Path, &Path) -> Result<Value, String> + Sync,
 {
     let pending = store.pending(jobs);
     let mut summary = RunSummary {
@@ -126,13 +150,7 @@ where
             let outcome = if let Some((_, e)) = broken.iter().find(|(f, _)| *f == &job.frame) {
                 failed(format!("rendering its frame: {e}"))
             } else {
-                match exec(job, &store.frame_dir(&job.frame)) {
-                    Ok(result) => match store.save(job, &result) {
-                        Ok(()) => None,
-                        Err(e) => failed(format!("keeping its result: {e}")),
-                    },
-                    Err(e) => failed(e),
-                }
+                run_one(store, job, &exec).err().and_then(failed)
             };
             let mut n = done.lock().expect("no job panics holding it");
             *n += 1;

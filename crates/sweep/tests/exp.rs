@@ -190,6 +190,76 @@ fn bad_files_are_refused_naming_line_and_key() {
 }
 
 #[test]
+fn study_flags_become_command_line_words_and_keys() {
+    let text = format!(
+        "{EXAMPLE}banks = [1, 4]\nindex = [\"xor\"]\n\
+         [flags.gspc]\ntimeline = \"none\"\nsingle-thread = true\njson-free = false\nsizes = [1, 2]\n\
+         [flags.render]\nfps = 8\n"
+    );
+    let e = parse(&text).unwrap();
+    assert_eq!(e.geometries.len(), 6);
+    assert_eq!(
+        (e.geometries[1].banks, e.geometries[1].index.as_str()),
+        (4, "xor")
+    );
+    assert_eq!(
+        e.flags_of(StudyKind::Gspc),
+        ["--single-thread", "--sizes", "1,2", "--timeline", "none"]
+    );
+    assert!(e.flags_of(StudyKind::Sim).is_empty());
+    assert!(e.frames.iter().all(|f| f.render_flags == ["--fps", "8"]));
+    let jobs = e.jobs();
+    let gspc = jobs
+        .iter()
+        .find(|j| j.kind == JobKind::Study(StudyKind::Gspc))
+        .unwrap();
+    assert_eq!(gspc.flags, e.flags_of(StudyKind::Gspc));
+    // A study's flags change its jobs' keys, not the others'.
+    let plain = parse(&format!(
+        "{EXAMPLE}banks = [1, 4]\nindex = [\"xor\"]\n[flags.render]\nfps = 8\n"
+    ))
+    .unwrap()
+    .jobs();
+    for (a, b) in jobs.iter().zip(&plain) {
+        assert_eq!(
+            a.key() == b.key(),
+            a.kind.study() == StudyKind::Sim,
+            "{}",
+            a.slug()
+        );
+    }
+}
+
+#[test]
+fn flags_the_sweep_sets_itself_or_for_no_study_are_refused() {
+    refused(
+        &format!("{EXAMPLE}[flags.gspc]\nwidth = 100\n"),
+        12,
+        &["flags.gspc.width", "does not set"],
+    );
+    refused(
+        &format!("{EXAMPLE}[flags.nbtc]\nlatencies = \"50\"\n"),
+        11,
+        &["flags.nbtc", "a study the file runs"],
+    );
+    refused(
+        &format!("{EXAMPLE}[flags.gpu]\nx = 1\n"),
+        11,
+        &["flags.gpu", "render or a study"],
+    );
+    refused(
+        &format!("{EXAMPLE}[flags.gspc]\nx = {{ a = 1 }}\n"),
+        12,
+        &["flags.gspc.x"],
+    );
+    refused(
+        "studies = [\"nuca\"]\n[frames]\nscenes = [\"racer\"]\nmodes = [\"tbr\"]\nframes = [2]\n",
+        1,
+        &["nuca", "one frame"],
+    );
+}
+
+#[test]
 fn the_examples_directory_holds_valid_sweeps() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sweeps");
     let mut n = 0;

@@ -23,7 +23,7 @@ fn render(count: &AtomicUsize) -> impl Fn(&FramePoint, &Path) -> Result<(), Stri
 }
 
 /// A stand-in job: reads its frame, answers with the scene and its key.
-fn exec(job: &Job, dir: &Path) -> Result<Value, String> {
+fn exec(job: &Job, dir: &Path, _own: &Path) -> Result<Value, String> {
     let scene = std::fs::read_to_string(dir.join("frame.txt")).map_err(|e| e.to_string())?;
     Ok(json!({ "scene": scene, "key": job.key() }))
 }
@@ -65,11 +65,11 @@ fn a_sweep_stopped_part_way_resumes_to_the_same_results() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
     // The first run dies on every job on racer's frame.
-    let dying = |job: &Job, d: &Path| {
+    let dying = |job: &Job, d: &Path, own: &Path| {
         if job.frame.scene == "racer" {
             Err("killed".to_string())
         } else {
-            exec(job, d)
+            exec(job, d, own)
         }
     };
     let s = run(&jobs, &store, render(&renders), dying, &quiet);

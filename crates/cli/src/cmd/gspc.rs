@@ -12,8 +12,8 @@ use gfxcache_mem::GpuConfig;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 
-use crate::report::run_study;
 use crate::report::suite::{run_suite, SceneDir};
+use crate::report::{run_study, Print};
 
 #[derive(clap::Args)]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene", "suite"]))]
@@ -65,6 +65,10 @@ pub struct Args {
     /// Print gspc.json on stdout (and nothing else) instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Print nothing on stdout: set by callers that read the report's
+    /// files (a sweep's jobs, Python), never a flag.
+    #[arg(skip)]
+    pub quiet: bool,
     /// Decode and simulate on the calling thread only; results are identical.
     #[arg(long)]
     pub single_thread: bool,
@@ -130,12 +134,19 @@ pub fn run(args: Args) -> Result<()> {
     let inputs: Vec<&Path> = args.trace.as_deref().into_iter().chain(scene).collect();
     if let Some(suite) = args.suite {
         let suite = super::suite_of(suite, paper::SUITE);
-        return run_suite(&args.out, &suite, &inputs, args.json, |at, progress| {
-            study_scene(&args, &config, at, progress)
-        });
+        return run_suite(
+            &args.out,
+            &suite,
+            &inputs,
+            Print::of(args.json, args.quiet),
+            |at, progress| study_scene(&args, &config, at, progress),
+        );
     }
-    run_study(&args.out, &inputs, args.json, |dir, progress| {
-        match (&args.trace, &args.scene) {
+    run_study(
+        &args.out,
+        &inputs,
+        Print::of(args.json, args.quiet),
+        |dir, progress| match (&args.trace, &args.scene) {
             (Some(t), _) => Ok(study::run(t, &config, progress)?),
             (None, Some(scene)) => {
                 let at = SceneDir {
@@ -146,8 +157,8 @@ pub fn run(args: Args) -> Result<()> {
                 study_scene(&args, &config, &at, progress)
             }
             (None, None) => bail!("give a TRACE, --scene or --suite"),
-        }
-    })
+        },
+    )
 }
 
 /// Renders the frames of `at.scene` into its directory and studies them.

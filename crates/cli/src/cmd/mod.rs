@@ -9,6 +9,7 @@ pub mod policies;
 pub mod render;
 pub mod scenes;
 pub mod sim;
+pub mod sweep;
 pub mod tcor;
 pub mod trace;
 

@@ -31,21 +31,31 @@ pub struct Args {
     pub json: bool,
 }
 
-#[derive(Serialize)]
-struct Output {
-    trace: String,
-    block: u32,
+#[derive(Clone, Debug, Serialize)]
+pub struct Output {
+    pub trace: String,
+    pub block: u32,
     /// `null` for the fully associative curve.
-    sets: Option<u32>,
+    pub sets: Option<u32>,
     /// Trace accesses, before splitting into blocks.
-    accesses: u64,
-    block_accesses: u64,
-    cold_misses: u64,
-    footprint_blocks: u64,
-    curve: Vec<CurvePoint>,
+    pub accesses: u64,
+    pub block_accesses: u64,
+    pub cold_misses: u64,
+    pub footprint_blocks: u64,
+    pub curve: Vec<CurvePoint>,
 }
 
 pub fn run(args: Args) -> Result<()> {
+    let out = output(&args)?;
+    if args.json {
+        return print_json(&out);
+    }
+    print!("{}", render(&out));
+    Ok(())
+}
+
+/// The curve of `args`, as `--json` prints it.
+pub fn output(args: &Args) -> Result<Output> {
     let mut builder = MrcBuilder::new(args.block)?;
     if let Some(sets) = args.sets {
         builder = builder.with_sets(sets, args.max_ways)?;
@@ -75,11 +85,7 @@ pub fn run(args: Args) -> Result<()> {
         footprint_blocks: mrc.footprint(),
         curve: mrc.curve(),
     };
-    if args.json {
-        return print_json(&out);
-    }
-    print!("{}", render(&out));
-    Ok(())
+    Ok(out)
 }
 
 fn render(out: &Output) -> String {

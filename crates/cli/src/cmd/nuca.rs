@@ -20,8 +20,8 @@ use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 use gfxcache_render::{FpAssignment, TbrConfig};
 
-use crate::report::run_study;
 use crate::report::suite::{run_suite, SceneDir};
+use crate::report::{run_study, Print};
 
 use super::render::{parse_fp_assignment, OrderArg};
 
@@ -164,6 +164,10 @@ pub struct Args {
     /// Print nuca.json on stdout (and nothing else) instead of a summary.
     #[arg(long)]
     pub json: bool,
+    /// Print nothing on stdout: set by callers that read the report's
+    /// files (a sweep's jobs, Python), never a flag.
+    #[arg(skip)]
+    pub quiet: bool,
     /// Render and replay on the calling thread only; results are
     /// identical.
     #[arg(long)]
@@ -309,12 +313,19 @@ pub fn run(args: Args) -> Result<()> {
     let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
     if let Some(suite) = args.suite {
         let suite = super::suite_of(suite, paper::SUITE);
-        return run_suite(&args.out, &suite, &inputs, args.json, |at, progress| {
-            study_scene(&args, at, progress)
-        });
+        return run_suite(
+            &args.out,
+            &suite,
+            &inputs,
+            Print::of(args.json, args.quiet),
+            |at, progress| study_scene(&args, at, progress),
+        );
     }
-    run_study(&args.out, &inputs, args.json, |dir, progress| {
-        match (&args.requests, &args.scene) {
+    run_study(
+        &args.out,
+        &inputs,
+        Print::of(args.json, args.quiet),
+        |dir, progress| match (&args.requests, &args.scene) {
             (Some(requests), _) => {
                 let frame = FrameFiles {
                     requests: requests.clone(),
@@ -332,8 +343,8 @@ pub fn run(args: Args) -> Result<()> {
                 study_scene(&args, &at, progress)
             }
             _ => bail!("give REQUESTS, --scene or --suite"),
-        }
-    })
+        },
+    )
 }
 
 /// Renders `at.scene`'s frames into its directory and studies them.

@@ -115,52 +115,63 @@ pub fn policy_specs(values: &[String]) -> Result<Vec<PolicySpec>> {
     Ok(specs)
 }
 
-#[derive(Serialize)]
-struct Config {
-    size: u64,
-    ways: u32,
-    block: u32,
-    sets: u32,
-    banks: u32,
-    index: &'static str,
-    write: &'static str,
-    write_allocate: bool,
+#[derive(Clone, Debug, Serialize)]
+pub struct Config {
+    pub size: u64,
+    pub ways: u32,
+    pub block: u32,
+    pub sets: u32,
+    pub banks: u32,
+    pub index: &'static str,
+    pub write: &'static str,
+    pub write_allocate: bool,
 }
 
-#[derive(Serialize)]
-struct StreamResult {
-    accesses: u64,
-    hits: u64,
-    misses: u64,
-    fills: u64,
-    bypasses: u64,
-    evictions: u64,
-    writebacks: u64,
+#[derive(Clone, Debug, Serialize)]
+pub struct StreamResult {
+    pub accesses: u64,
+    pub hits: u64,
+    pub misses: u64,
+    pub fills: u64,
+    pub bypasses: u64,
+    pub evictions: u64,
+    pub writebacks: u64,
 }
 
-#[derive(Serialize)]
-struct PolicyResult {
-    policy: String,
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyResult {
+    pub policy: String,
     #[serde(flatten)]
-    counts: Counts,
-    hit_rate: f64,
-    per_stream: BTreeMap<&'static str, StreamResult>,
+    pub counts: Counts,
+    pub hit_rate: f64,
+    pub per_stream: BTreeMap<&'static str, StreamResult>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    report: BTreeMap<&'static str, f64>,
+    pub report: BTreeMap<&'static str, f64>,
     /// What the policy does on this geometry that its name does not
     /// promise (`CacheSim::notes`), also printed on stderr.
-    warnings: Vec<String>,
+    pub warnings: Vec<String>,
 }
 
-#[derive(Serialize)]
-struct Output {
-    trace: String,
-    accesses: u64,
-    config: Config,
-    results: Vec<PolicyResult>,
+#[derive(Clone, Debug, Serialize)]
+pub struct Output {
+    pub trace: String,
+    pub accesses: u64,
+    pub config: Config,
+    pub results: Vec<PolicyResult>,
 }
 
 pub fn run(args: Args) -> Result<()> {
+    let out = output(&args)?;
+    if args.json {
+        print_json(&out)
+    } else {
+        print!("{}", render(&out, &args.cache.geometry()?));
+        Ok(())
+    }
+}
+
+/// Every policy of `args` through its cache, as `--json` prints it.
+pub fn output(args: &Args) -> Result<Output> {
     let geom = args.cache.geometry()?;
     let specs = policy_specs(&args.policy)?;
     let threads = if args.single_thread {
@@ -176,12 +187,7 @@ pub fn run(args: Args) -> Result<()> {
         config: config(&geom),
         results: caches.iter().map(|c| result(c.as_ref())).collect(),
     };
-    if args.json {
-        print_json(&out)
-    } else {
-        print!("{}", render(&out, &geom));
-        Ok(())
-    }
+    Ok(out)
 }
 
 /// Runs every spec over the trace; computes next uses first when a policy

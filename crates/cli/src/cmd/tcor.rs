@@ -19,8 +19,8 @@ use gfxcache_tcor::{
 use gfxcache_tcor::study::report::OtherL1;
 use gfxcache_tcor::study::{self, paper, FetcherSweep, StudyError, TcorConfig, TcorReport};
 
-use crate::report::run_study;
 use crate::report::suite::{run_suite, SceneDir};
+use crate::report::{run_study, Print};
 
 use super::render::{BinningArg, OrderArg};
 
@@ -164,6 +164,10 @@ pub struct Args {
     /// Print tcor.json on stdout (and nothing else) instead of a summary.
     #[arg(long)]
     pub json: bool,
+    /// Print nothing on stdout: set by callers that read the report's
+    /// files (a sweep's jobs, Python), never a flag.
+    #[arg(skip)]
+    pub quiet: bool,
     /// Render, decode and simulate on the calling thread only; results are
     /// identical.
     #[arg(long)]
@@ -274,12 +278,19 @@ pub fn run(args: Args) -> Result<()> {
     let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
     if let Some(suite) = args.suite {
         let suite = super::suite_of(suite, paper::SUITE);
-        return run_suite(&args.out, &suite, &inputs, args.json, |at, progress| {
-            study_scene(&args, &config, at, progress)
-        });
+        return run_suite(
+            &args.out,
+            &suite,
+            &inputs,
+            Print::of(args.json, args.quiet),
+            |at, progress| study_scene(&args, &config, at, progress),
+        );
     }
-    run_study(&args.out, &inputs, args.json, |dir, progress| {
-        match (&args.trace, &args.binned, &args.scene) {
+    run_study(
+        &args.out,
+        &inputs,
+        Print::of(args.json, args.quiet),
+        |dir, progress| match (&args.trace, &args.binned, &args.scene) {
             (Some(t), Some(b), _) => Ok(study::run(t, b, &config, &[], progress).map_err(flagged)?),
             (None, _, Some(scene)) => {
                 let at = SceneDir {
@@ -290,8 +301,8 @@ pub fn run(args: Args) -> Result<()> {
                 study_scene(&args, &config, &at, progress)
             }
             _ => bail!("give a TRACE with --binned, --scene or --suite"),
-        }
-    })
+        },
+    )
 }
 
 /// Renders `at.scene` tile by tile into its directory and studies it.

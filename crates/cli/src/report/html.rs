@@ -62,6 +62,16 @@ pub fn link(href: &str, label: &str) -> Cell {
     ))
 }
 
+/// A cell showing the picture `src` (a path in the report) small, linked
+/// to itself at full size.
+pub fn thumbnail(src: &str, alt: &str) -> Cell {
+    Cell(format!(
+        "<td><a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\" style=\"width:16em\"></a></td>",
+        esc(src),
+        esc(alt)
+    ))
+}
+
 pub fn paper_cell(v: Option<String>) -> Cell {
     Cell(format!(
         "<td class=\"paper\">{}</td>",

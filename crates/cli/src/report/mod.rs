@@ -87,10 +87,12 @@ macro_rules! study_files {
 pub fn run_study<R: StudyFiles>(
     out: &Path,
     inputs: &[&Path],
-    json: bool,
+    print: Print,
     study: impl FnOnce(&Path, ProgressFn<'_>) -> anyhow::Result<R>,
 ) -> anyhow::Result<()> {
-    run_study_with_bars(out, inputs, json, |dir, bars| study(dir, &|p| bars.show(p)))
+    run_study_with_bars(out, inputs, print, |dir, bars| {
+        study(dir, &|p| bars.show(p))
+    })
 }
 
 /// [`run_study`], the study given the bars themselves (a suite's study
@@ -98,7 +100,7 @@ pub fn run_study<R: StudyFiles>(
 fn run_study_with_bars<R: StudyFiles>(
     out: &Path,
     inputs: &[&Path],
-    json: bool,
+    print: Print,
     study: impl FnOnce(&Path, &Bars) -> anyhow::Result<R>,
 ) -> anyhow::Result<()> {
     let staged = Staged::create(out, inputs)?;
@@ -111,13 +113,37 @@ fn run_study_with_bars<R: StudyFiles>(
     write_all(&report, staged.path())?;
     let generator = format!("gfxcache {} {}", env!("CARGO_PKG_VERSION"), R::NAME);
     staged.commit(&generator)?;
-    if json {
-        println!("{}", to_json(&report)?);
-    } else {
-        print!("{}", report.summary());
-        println!("\nReport: {}", out.join("index.html").display());
+    match print {
+        Print::Json => println!("{}", to_json(&report)?),
+        Print::Summary => {
+            print!("{}", report.summary());
+            println!("\nReport: {}", out.join("index.html").display());
+        }
+        Print::Nothing => {}
     }
     Ok(())
+}
+
+/// What a study command prints on stdout once its report is in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Print {
+    /// The summary tables and the report's path.
+    Summary,
+    /// The report as one JSON document (`--json`).
+    Json,
+    /// Nothing: the caller reads the report's files (a sweep, Python).
+    Nothing,
+}
+
+impl Print {
+    /// From a command's `--json` and its `quiet` (set by callers, never a flag).
+    pub fn of(json: bool, quiet: bool) -> Print {
+        match (quiet, json) {
+            (true, _) => Print::Nothing,
+            (false, true) => Print::Json,
+            (false, false) => Print::Summary,
+        }
+    }
 }
 
 /// The whole report as pretty-printed JSON (`<name>.json`, and `--json`).

@@ -139,7 +139,7 @@ pub fn run_suite<R: SuiteFiles>(
     out: &Path,
     suite: &SuiteRun,
     inputs: &[&Path],
-    json: bool,
+    print: super::Print,
     mut study: impl FnMut(&SceneDir, ProgressFn<'_>) -> anyhow::Result<R>,
 ) -> anyhow::Result<()> {
     if suite.scenes.is_empty() {
@@ -149,7 +149,7 @@ pub fn run_suite<R: SuiteFiles>(
     for w in &warnings {
         eprintln!("warning: {w}");
     }
-    run_study_with_bars(out, inputs, json, |dir, bars| {
+    run_study_with_bars(out, inputs, print, |dir, bars| {
         let n = suite.scenes.len();
         let mut scenes = Vec::with_capacity(n);
         for (k, &scene) in suite.scenes.iter().enumerate() {
@@ -220,10 +220,11 @@ mod tests {
             scenes: Vec::new(),
             paper: "desktop",
         };
-        let e = run_suite::<GspcReport>(&out, &suite, &[], false, |_, _| {
-            anyhow::bail!("no scene to study")
-        })
-        .unwrap_err();
+        let e =
+            run_suite::<GspcReport>(&out, &suite, &[], crate::report::Print::Nothing, |_, _| {
+                anyhow::bail!("no scene to study")
+            })
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "the mobile suite has no scenes: nothing to study"
@@ -258,12 +259,13 @@ mod tests {
             scenes: vec!["terrain", "city"],
             paper: "desktop",
         };
-        let e = run_suite::<GspcReport>(&out, &suite, &[], false, |at, _| {
-            assert!(at.staged.is_dir(), "each scene has its directory");
-            assert_eq!(at.placed, out.join(at.scene));
-            anyhow::bail!("cannot render")
-        })
-        .unwrap_err();
+        let e =
+            run_suite::<GspcReport>(&out, &suite, &[], crate::report::Print::Nothing, |at, _| {
+                assert!(at.staged.is_dir(), "each scene has its directory");
+                assert_eq!(at.placed, out.join(at.scene));
+                anyhow::bail!("cannot render")
+            })
+            .unwrap_err();
         assert_eq!(format!("{e:#}"), "scene terrain: cannot render");
         assert_eq!(std::fs::read_dir(root.path())?.count(), 0, "nothing left");
         Ok(())

@@ -366,6 +366,23 @@ pub fn load_scene(spec: &str) -> Result<Scene> {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    let out = output(&args)?;
+    if args.json {
+        print_json(&out.json())
+    } else {
+        print!("{}", text(&out));
+        Ok(())
+    }
+}
+
+/// Renders as `args` say into their files, and gives the summary as
+/// `--json` prints it.
+pub fn summary(args: &Args) -> Result<serde_json::Value> {
+    let out = output(args)?;
+    serde_json::to_value(out.json()).context("cannot serialise the render summary")
+}
+
+fn output(args: &Args) -> Result<Output> {
     args.check()?;
     // Before any work: outputs apart from each other and from the scene
     // file, each writable where it is asked for.
@@ -379,13 +396,7 @@ pub fn run(args: Args) -> Result<()> {
         &[("--scene", Some(Path::new(&args.scene)))],
     )?;
     let scene = load_scene(&args.scene)?;
-    let out = render_scene(&scene, &args)?;
-    if args.json {
-        print_json(&out.json())
-    } else {
-        print!("{}", text(&out));
-        Ok(())
-    }
+    render_scene(&scene, args)
 }
 
 fn render_scene(scene: &Scene, args: &Args) -> Result<Output> {

@@ -1,0 +1,203 @@
+//! `gfxcache sweep EXP.toml`: every job of a sweep file, in parallel, each
+//! result kept in `--out` as it finishes; then the tidy table (CSV and
+//! Parquet), the studies' tables and a page comparing across the axes.
+//! Started again on the same `--out`, it runs only what has no result.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use gfxcache_cache::Progress;
+use gfxcache_sweep::{Experiment, Store};
+use serde_json::Value;
+
+use super::print_json;
+use crate::sweep as exec;
+use crate::table::Table as TextTable;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Example:\n  gfxcache sweep examples/sweeps/two-scenes.toml --out two-scenes\n\n\
+The sweep file's format is in examples/sweeps/README.md."
+)]
+pub struct Args {
+    /// The sweep file (TOML): its frames, cache geometries, policies and
+    /// studies, and any study's own flags.
+    pub experiment: PathBuf,
+    /// The sweep's directory: rendered frames, each job's result (and a
+    /// study's report), the tables and index.html. A sweep started again on
+    /// it runs only the jobs without a result.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Jobs run side by side (default: one per core). Each job also uses
+    /// the cores it is given for its own work.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Print what ran and where the tables are as one JSON document on
+    /// stdout, instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let json = args.json;
+    let (shown, failed) = execute(args)?;
+    if json {
+        print_json(&shown)?;
+    } else {
+        print!("{}", text(&shown));
+    }
+    failed.map_or(Ok(()), Err)
+}
+
+/// What `--json` prints; an error naming the failed jobs (after the
+/// tables of every other one are written) if any failed.
+pub fn output(args: Args) -> Result<Value> {
+    let (shown, failed) = execute(args)?;
+    failed.map_or(Ok(shown), Err)
+}
+
+/// Runs the sweep and writes its tables: what `--json` prints, and the
+/// error to end with if a job failed.
+fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
+    let exp = Experiment::read(&args.experiment)?;
+    exec::check(&exp)?;
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&exp.name));
+    let store = Store::open(&out)
+        .with_context(|| format!("cannot open the sweep directory {}", out.display()))?;
+    let jobs = exp.jobs();
+    let threads = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    if threads == 0 {
+        bail!("--jobs 0: give at least 1");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the job threads")?;
+    // Jobs side by side would draw their bars over each other: each
+    // finished job is a line on stderr instead.
+    crate::progress::hide_bars(true);
+    let lines = ProgressLines::new();
+    let summary = pool.install(|| {
+        gfxcache_sweep::run(
+            &jobs,
+            &store,
+            |frame, dir| exec::render_frame(frame, dir).map_err(|e| format!("{e:#}")),
+            |job, frame_dir, job_dir| {
+                exec::run_job(job, frame_dir, job_dir).map_err(|e| format!("{e:#}"))
+            },
+            &|p| lines.show(p),
+        )
+    });
+    crate::progress::hide_bars(false);
+    let shown = exec::finish(&out, &exp, &store, &summary)?;
+    let failed = (!summary.failed.is_empty()).then(|| {
+        anyhow::anyhow!(
+            "{} of {} jobs failed ({}); every other result is kept in {}",
+            summary.failed.len(),
+            summary.jobs,
+            summary
+                .failed
+                .iter()
+                .map(|f| format!("{}: {}", f.job, f.error))
+                .collect::<Vec<_>>()
+                .join("; "),
+            out.display()
+        )
+    });
+    Ok((shown, failed))
+}
+
+/// `sweep: 3/8 jobs done, about 1m 20s left` lines on stderr, the time
+/// left from this run's pace.
+struct ProgressLines {
+    start: Instant,
+    first: Mutex<Option<(Instant, u64)>>,
+}
+
+impl ProgressLines {
+    fn new() -> ProgressLines {
+        ProgressLines {
+            start: Instant::now(),
+            first: Mutex::new(None),
+        }
+    }
+
+    fn show(&self, p: Progress) {
+        if p.phase == "sweep frames" {
+            if p.done < p.total {
+                eprintln!("sweep: rendering frame {}/{}", p.done + 1, p.total);
+            }
+            return;
+        }
+        let Ok(mut first) = self.first.lock() else {
+            return;
+        };
+        let (t0, done0) = *first.get_or_insert((Instant::now(), p.done));
+        let ran = p.done - done0;
+        let left = p.total - p.done;
+        let eta = if ran == 0 || left == 0 {
+            String::new()
+        } else {
+            let per_job = t0.elapsed().as_secs_f64() / ran as f64;
+            format!(", about {} left", duration(per_job * left as f64))
+        };
+        eprintln!(
+            "sweep: {}/{} jobs done{eta} ({} elapsed)",
+            p.done,
+            p.total,
+            duration(self.start.elapsed().as_secs_f64())
+        );
+    }
+}
+
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// The summary of [`exec::finish`]'s document as a table.
+fn text(o: &Value) -> String {
+    let n = |k: &str| o[k].as_u64().unwrap_or(0).to_string();
+    let s = |k: &str| o[k].as_str().unwrap_or("").to_string();
+    let failed = o["failed"].as_array().cloned().unwrap_or_default();
+    let mut t = TextTable::new([
+        "jobs",
+        "run now",
+        "kept from before",
+        "failed",
+        "frames rendered",
+    ]);
+    t.row([
+        n("jobs"),
+        n("ran"),
+        n("already_done"),
+        failed.len().to_string(),
+        n("frames_rendered"),
+    ]);
+    let mut text = format!("sweep {} in {}\n\n{}", s("sweep"), s("out"), t.render());
+    for f in &failed {
+        text.push_str(&format!(
+            "failed: {}: {}\n",
+            f["job"].as_str().unwrap_or(""),
+            f["error"].as_str().unwrap_or("")
+        ));
+    }
+    let tables: Vec<&str> = o["tables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.as_str())
+        .collect();
+    text.push_str(&format!(
+        "\nTables: {}\nPage: {}\n",
+        tables.join(", "),
+        Path::new(&s("out")).join(s("page")).display()
+    ));
+    text
+}

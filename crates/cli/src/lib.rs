@@ -1,0 +1,105 @@
+//! `gfxcache`'s command line as a library: every subcommand's arguments
+//! and composition (`cmd/`), the report writers, the progress bars. The
+//! binary (`main.rs`) parses the command line and runs [`Command::run`];
+//! the sweep executors and the Python package call the same code, so a
+//! knob of the command line is a knob of both.
+
+pub mod cmd;
+pub mod gspc;
+pub mod nbtc;
+pub mod nuca;
+pub mod output;
+pub mod progress;
+pub mod report;
+pub mod sweep;
+pub mod table;
+pub mod tcor;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "gfxcache",
+    version,
+    about = "Memory-hierarchy simulator for graphics GPUs, driven by rendered frames"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Simulate a trace through caches of one geometry under one or more policies.
+    Sim(cmd::sim::Args),
+    /// Miss-ratio curves of LRU for every size (or every way count) in one pass.
+    Mrc(cmd::mrc::Args),
+    /// Inspect and convert traces.
+    #[command(subcommand)]
+    Trace(cmd::trace::Command),
+    /// List the replacement policies and their parameters.
+    Policies(cmd::policies::Args),
+    /// The GSPC paper's LLC study on one frame, or each scene of a suite and their mean: every policy, reuse analyses, FPS.
+    Gspc(cmd::gspc::Args),
+    /// The TCOR paper's study on one tile-based frame, or each scene of a suite and their mean: Attribute Cache curves, PB traffic, energy.
+    Tcor(cmd::tcor::Args),
+    /// The DTM-NUCA paper's study on one tile-based frame, or each scene of a suite and their mean: private, D-NUCA and DTM-NUCA texture caches, hits, L2 traffic, speedup, energy, scaling, sweeps.
+    Nuca(cmd::nuca::Args),
+    /// The NBTC slides' study on one tile-based frame per filter mode, or each scene of a suite and their mean: the blocking, non-blocking, MSHR and prefetching texture caches at each memory latency, stall cycles, miss rate, memory traffic, sweeps.
+    Nbtc(Box<cmd::nbtc::Args>),
+    /// Run a sweep file's jobs (scenes x resolutions x caches x policies x studies) in parallel, resumably; then one tidy table (CSV, Parquet) and a page comparing across the axes.
+    Sweep(cmd::sweep::Args),
+    /// Render frames of a scene: the LLC trace, the picture, a summary.
+    Render(cmd::render::Args),
+    /// List the built-in scenes, by workload suite.
+    Scenes(cmd::scenes::Args),
+}
+
+impl Command {
+    /// Runs the subcommand and gives what its `--json` prints, printing
+    /// nothing on stdout (progress and warnings still go to stderr): `sim`,
+    /// `mrc`, `render`, the studies (their report, also written to
+    /// `--out`) and `sweep`. The sweep executors and Python call this.
+    pub fn output(self) -> anyhow::Result<serde_json::Value> {
+        /// A study run quietly, its report read back from `--out`.
+        macro_rules! study {
+            ($args:expr, $module:ident) => {{
+                let mut a = $args;
+                a.quiet = true;
+                let out = a.out.clone();
+                cmd::$module::run(a)?;
+                sweep::read_report(&out, stringify!($module))
+            }};
+        }
+        match self {
+            Command::Sim(a) => Ok(serde_json::to_value(cmd::sim::output(&a)?)?),
+            Command::Mrc(a) => Ok(serde_json::to_value(cmd::mrc::output(&a)?)?),
+            Command::Render(a) => cmd::render::summary(&a),
+            Command::Gspc(a) => study!(a, gspc),
+            Command::Tcor(a) => study!(a, tcor),
+            Command::Nuca(a) => study!(a, nuca),
+            Command::Nbtc(a) => study!(*a, nbtc),
+            Command::Sweep(a) => cmd::sweep::output(a),
+            Command::Trace(_) | Command::Policies(_) | Command::Scenes(_) => {
+                anyhow::bail!("this command gives no result to return: run it instead")
+            }
+        }
+    }
+
+    /// Runs the subcommand: its results on stdout, progress on stderr.
+    pub fn run(self) -> anyhow::Result<()> {
+        match self {
+            Command::Sim(a) => cmd::sim::run(a),
+            Command::Mrc(a) => cmd::mrc::run(a),
+            Command::Trace(c) => cmd::trace::run(c),
+            Command::Policies(a) => cmd::policies::run(a),
+            Command::Gspc(a) => cmd::gspc::run(a),
+            Command::Tcor(a) => cmd::tcor::run(a),
+            Command::Nuca(a) => cmd::nuca::run(a),
+            Command::Nbtc(a) => cmd::nbtc::run(*a),
+            Command::Sweep(a) => cmd::sweep::run(a),
+            Command::Render(a) => cmd::render::run(a),
+            Command::Scenes(a) => cmd::scenes::run(a),
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! `gfxcache sweep`'s work, composed from the commands themselves: a
+//! frame point is rendered as `gfxcache render` renders it, and each job
+//! runs as its command runs, from the words of a command line built from
+//! the job. So a study's `[flags.<study>]` in a sweep file are that
+//! command's own flags, checked by its own parser, and a job gives what
+//! the command's `--json` gives.
+//!
+//! The schedule, the jobs' keys and the result store are `gfxcache-sweep`'s;
+//! this module gives it the renderer and the executor ([`render_frame`],
+//! [`run_job`]) and turns the store into the tidy table ([`table`]), its
+//! Parquet form ([`parquet`]) and the comparison page ([`page`]).
+
+pub mod page;
+pub mod parquet;
+pub mod table;
+
+use std::path::Path;
+
+use anyhow::{anyhow, Context, Result};
+use clap::Parser;
+use gfxcache_sweep::{Experiment, FramePoint, Job, JobKind, StudyKind};
+use serde_json::Value;
+
+use crate::{cmd, Cli, Command};
+use gfxcache_sweep::{RunSummary, Store};
+use serde::Serialize;
+
+/// A frame directory's files: the LLC (or, tile by tile, L2) trace, the
+/// last frame's picture and the renderer's summary.
+pub const TRACE: &str = "frame.gtr";
+pub const PICTURE: &str = "frame.png";
+pub const SUMMARY: &str = "render.json";
+/// A study job's report directory, inside the job's directory.
+pub const REPORT: &str = "report";
+
+fn path(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// `gfxcache render`'s command line for `frame`, into `dir`.
+pub fn render_words(frame: &FramePoint, dir: &Path) -> Vec<String> {
+    let mut w: Vec<String> = [
+        "gfxcache",
+        "render",
+        "--scene",
+        &frame.scene,
+        "--mode",
+        frame.mode.name(),
+        "--width",
+        &frame.width.to_string(),
+        "--height",
+        &frame.height.to_string(),
+        "--frames",
+        &frame.frames.to_string(),
+        "--out",
+        &path(&dir.join(TRACE)),
+        "--png",
+        &path(&dir.join(PICTURE)),
+    ]
+    .map(String::from)
+    .into();
+    if let Some(p) = &frame.preset {
+        w.extend(["--preset".to_string(), p.clone()]);
+    }
+    w.extend(frame.render_flags.iter().cloned());
+    w
+}
+
+/// The command line that runs `job` on the frame in `frame_dir`, keeping
+/// its files (a study's report) in `job_dir`.
+///
+/// `sim`, `mrc` and `gspc` read the shared frame's trace. `tcor`, `nuca`
+/// and `nbtc` render the frames of their own machine (binned passes,
+/// texture requests, other processor counts and filters) from the frame
+/// point's scene, size and preset, as their `--scene` form does.
+pub fn job_words(job: &Job, frame_dir: &Path, job_dir: &Path) -> Vec<String> {
+    let f = &job.frame;
+    let trace = path(&frame_dir.join(TRACE));
+    let report = path(&job_dir.join(REPORT));
+    let mut w: Vec<String> = vec!["gfxcache".into(), job.kind.study().name().into()];
+    let mut push = |words: &[&str]| w.extend(words.iter().map(|s| s.to_string()));
+    match &job.kind {
+        JobKind::Sim {
+            geometry: g,
+            policies,
+        } => {
+            push(&[
+                &trace,
+                "--size",
+                &g.size_bytes.to_string(),
+                "--ways",
+                &g.ways.to_string(),
+                "--block",
+                &g.block_bytes.to_string(),
+                "--banks",
+                &g.banks.to_string(),
+                "--index",
+                &g.index,
+            ]);
+            for p in policies {
+                push(&["--policy", p]);
+            }
+        }
+        JobKind::Mrc => push(&[&trace]),
+        JobKind::Study(StudyKind::Gspc) => {
+            push(&[&trace, "--warmup", &f.warmup.to_string(), "--out", &report]);
+        }
+        JobKind::Study(kind) => {
+            let (width, height) = (f.width.to_string(), f.height.to_string());
+            push(&["--scene", &f.scene, "--width", &width, "--height", &height]);
+            if *kind == StudyKind::Tcor {
+                push(&["--frames", &f.frames.to_string()]);
+                push(&["--warmup", &f.warmup.to_string()]);
+            }
+            if let Some(p) = &f.preset {
+                push(&["--preset", p]);
+            }
+            push(&["--out", &report]);
+        }
+    }
+    w.extend(job.flags.iter().cloned());
+    w
+}
+
+/// The command `words` name, parsed as the command line parses it.
+fn parse(words: &[String]) -> Result<Command> {
+    Cli::try_parse_from(words)
+        .map(|c| c.command)
+        .map_err(|e| anyhow!("{}", e.render().to_string().trim_end()))
+}
+
+/// Refuses, before anything runs, a sweep whose render or study flags its
+/// commands do not take: each error names the `[flags.*]` table.
+pub fn check(exp: &Experiment) -> Result<()> {
+    let dir = Path::new("sweep-check");
+    if let Some(frame) = exp.frames.first() {
+        parse(&render_words(frame, dir)).context("[flags.render]")?;
+    }
+    let jobs = exp.jobs();
+    for &kind in &exp.studies {
+        if let Some(job) = jobs.iter().find(|j| j.kind.study() == kind) {
+            parse(&job_words(job, dir, dir)).with_context(|| format!("[flags.{}]", kind.name()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Renders `frame` into `dir`: its trace, its picture and the summary.
+pub fn render_frame(frame: &FramePoint, dir: &Path) -> Result<()> {
+    let Command::Render(args) = parse(&render_words(frame, dir))? else {
+        unreachable!("render words parse as render");
+    };
+    let summary = cmd::render::summary(&args)?;
+    let text = serde_json::to_string_pretty(&summary).context("the render summary")?;
+    crate::output::write_bytes(&dir.join(SUMMARY), text.as_bytes())
+}
+
+/// Runs `job`: what its command's `--json` gives (a study's whole report,
+/// also kept as its report directory in `job_dir`).
+pub fn run_job(job: &Job, frame_dir: &Path, job_dir: &Path) -> Result<Value> {
+    parse(&job_words(job, frame_dir, job_dir))?.output()
+}
+
+/// A study's report (`<dir>/<name>.json`) as plain data.
+pub fn read_report(dir: &Path, name: &str) -> Result<Value> {
+    let file = dir.join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not JSON", file.display()))
+}
+
+/// What a sweep made, as `gfxcache sweep --json` prints it: the run's
+/// counts and the tables' paths, relative to its directory.
+#[derive(Serialize)]
+pub struct Finished<'a> {
+    pub sweep: &'a str,
+    pub out: String,
+    #[serde(flatten)]
+    pub summary: &'a RunSummary,
+    pub tables: Vec<String>,
+    pub page: &'static str,
+}
+
+/// The tidy table, the studies' tables (CSV and Parquet) and the page of
+/// the sweep in `store` at `out`, from every result it holds; `summary`
+/// is what the run did. The same whoever ran the jobs (this machine, Ray).
+pub fn finish(out: &Path, exp: &Experiment, store: &Store, summary: &RunSummary) -> Result<Value> {
+    let jobs = exp.jobs();
+    let tables = table::tidy(&jobs, store)?;
+    let mut written = Vec::new();
+    let mut write = |stem: &Path, t: &table::Table| -> Result<()> {
+        let csv = stem.with_extension("csv");
+        crate::output::write_bytes(&csv, &t.to_csv()?)?;
+        let pq = stem.with_extension("parquet");
+        crate::output::write_bytes(&pq, &parquet::to_parquet(t)?)?;
+        for p in [csv, pq] {
+            written.push(p.strip_prefix(out).unwrap_or(&p).display().to_string());
+        }
+        Ok(())
+    };
+    write(&out.join("sweep"), &tables.main)?;
+    if !tables.studies.is_empty() {
+        let dir = out.join("tables");
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        // A table no job filled (a study's sweep turned off) is left out.
+        for (name, t) in tables.studies.iter().filter(|(_, t)| !t.rows.is_empty()) {
+            write(&dir.join(name), t)?;
+        }
+    }
+    page::write(out, exp, &jobs, store, &tables.main, summary)?;
+    let done = Finished {
+        sweep: &exp.name,
+        out: out.display().to_string(),
+        summary,
+        tables: written,
+        page: "index.html",
+    };
+    Ok(serde_json::to_value(done)?)
+}

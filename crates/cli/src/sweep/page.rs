@@ -1,0 +1,260 @@
+//! A sweep's `index.html`: what ran, the miss ratio against capacity per
+//! policy for each frame (one figure per frame, a panel per cache shape,
+//! LRU's fully associative curve from `mrc` as a dashed bound), and each
+//! study's report per frame side by side, with the frame's picture.
+//! Made from the tidy table and the store, so it follows the data.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use gfxcache_sweep::{Experiment, FramePoint, Job, JobKind, RunSummary, Store};
+
+use super::table::{Cell, Table};
+use super::{PICTURE, REPORT};
+use crate::report::curves::{CurvePanel, Stroke};
+use crate::report::figure::{render, Plot};
+use crate::report::html::{self, esc};
+
+fn text(c: &Cell) -> String {
+    c.to_field()
+}
+
+fn num(c: &Cell) -> Option<f64> {
+    match c {
+        Cell::Int(i) => Some(*i as f64),
+        Cell::Num(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// One figure per frame point (its `job` slug's frame part), panels per
+/// cache shape: (frame label, shape label) -> policy -> (bytes, miss ratio).
+type Curves = BTreeMap<(String, String), BTreeMap<String, Vec<(u64, f64)>>>;
+
+/// The `all`-stream rows of `main`, grouped for [`Curves`].
+fn curves(main: &Table, frame_of: &BTreeMap<String, String>) -> (Curves, Curves) {
+    let col = |name: &str| main.columns.iter().position(|c| c == name);
+    let (mut sim, mut mrc) = (Curves::new(), Curves::new());
+    let need = [
+        "study",
+        "job",
+        "stream",
+        "policy",
+        "size_bytes",
+        "miss_ratio",
+    ];
+    let Some(ix) = need.iter().map(|n| col(n)).collect::<Option<Vec<_>>>() else {
+        return (sim, mrc);
+    };
+    let shape_cols = ["ways", "block_bytes", "banks", "index"].map(col);
+    for r in &main.rows {
+        if text(&r[ix[2]]) != "all" {
+            continue;
+        }
+        let Some(frame) = frame_of.get(&text(&r[ix[1]])) else {
+            continue;
+        };
+        let (Some(size), Some(ratio)) = (num(&r[ix[4]]), num(&r[ix[5]])) else {
+            continue;
+        };
+        let study = text(&r[ix[0]]);
+        let shape = if study == "mrc" {
+            String::new()
+        } else {
+            let at = |i: usize| shape_cols[i].map(|c| text(&r[c]));
+            let mut parts = Vec::new();
+            if let Some(w) = at(0) {
+                parts.push(format!("{w} ways"));
+            }
+            if let Some(b) = at(1) {
+                parts.push(format!("{b} B blocks"));
+            }
+            if let Some(k) = at(2) {
+                parts.push(format!("{k} bank{}", if k == "1" { "" } else { "s" }));
+            }
+            if let Some(i) = at(3) {
+                parts.push(format!("{i} index"));
+            }
+            parts.join(", ")
+        };
+        let target = if study == "mrc" { &mut mrc } else { &mut sim };
+        target
+            .entry((frame.clone(), shape))
+            .or_default()
+            .entry(text(&r[ix[3]]))
+            .or_default()
+            .push((size as u64, ratio));
+    }
+    (sim, mrc)
+}
+
+/// A readable name of a frame point.
+fn frame_label(f: &FramePoint) -> String {
+    let mut s = format!(
+        "{} {}x{} {} ({} frame{}",
+        f.scene,
+        f.width,
+        f.height,
+        f.mode.name(),
+        f.frames,
+        if f.frames == 1 { "" } else { "s" }
+    );
+    if f.warmup > 0 {
+        s.push_str(&format!(", {} warm-up", f.warmup));
+    }
+    s.push(')');
+    if let Some(p) = &f.preset {
+        s.push_str(&format!(" {p}"));
+    }
+    s
+}
+
+/// A path relative to the sweep's directory, for a link.
+fn rel(out: &Path, p: &Path) -> String {
+    p.strip_prefix(out)
+        .unwrap_or(p)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// Writes the figures and `index.html` into `out`; returns the figures.
+pub fn write(
+    out: &Path,
+    exp: &Experiment,
+    jobs: &[Job],
+    store: &Store,
+    main: &Table,
+    summary: &RunSummary,
+) -> Result<Vec<PathBuf>> {
+    let frame_of: BTreeMap<String, String> = jobs
+        .iter()
+        .map(|j| (j.slug(), frame_label(&j.frame)))
+        .collect();
+    let (sim, mrc) = curves(main, &frame_of);
+    let mut page = html::head(&format!("Sweep {}", esc(&exp.name)));
+    page.push_str(&format!(
+        "<p>{} jobs: {} run now, {} kept from before, {} failed; {} frames rendered now. \
+         Tables: <a href=\"sweep.csv\">sweep.csv</a> (<a href=\"sweep.parquet\">Parquet</a>) \
+         and the studies' under <a href=\"tables/\">tables/</a>.</p>\n",
+        summary.jobs,
+        summary.ran,
+        summary.already_done,
+        summary.failed.len(),
+        summary.frames_rendered
+    ));
+    page.push_str(&html::warnings(
+        &summary
+            .failed
+            .iter()
+            .map(|f| format!("{}: {}", f.job, f.error))
+            .collect::<Vec<_>>(),
+    ));
+    let mut figures = Vec::new();
+    let frames: Vec<String> = {
+        let mut v: Vec<String> = sim.keys().map(|(f, _)| f.clone()).collect();
+        v.extend(mrc.keys().map(|(f, _)| f.clone()));
+        v.dedup();
+        let mut seen = Vec::new();
+        for f in v {
+            if !seen.contains(&f) {
+                seen.push(f);
+            }
+        }
+        seen
+    };
+    if !frames.is_empty() {
+        page.push_str("<h2>Miss ratio against capacity</h2>\n");
+    }
+    for (k, frame) in frames.iter().enumerate() {
+        let mut panels: Vec<CurvePanel> = Vec::new();
+        let lru = mrc
+            .iter()
+            .find(|((f, _), _)| f == frame)
+            .and_then(|(_, by)| by.get("lru").cloned());
+        for ((f, shape), by_policy) in sim.iter().filter(|((f, _), _)| f == frame) {
+            let _ = f;
+            let mut p = CurvePanel::new(shape, "miss ratio");
+            for (i, (policy, points)) in by_policy.iter().enumerate() {
+                p = p.line(policy.clone(), i, Stroke::Solid, points.clone());
+            }
+            if let Some(points) = &lru {
+                p = p.bound("LRU fully associative (mrc)", points.clone());
+            }
+            panels.push(p);
+        }
+        if panels.is_empty() {
+            if let Some(points) = lru {
+                panels.push(CurvePanel::new("fully associative", "miss ratio").line(
+                    "LRU (mrc)",
+                    0,
+                    Stroke::Solid,
+                    points,
+                ));
+            }
+        }
+        let panels: Vec<CurvePanel> = panels
+            .into_iter()
+            .filter_map(|mut p| p.prune().then_some(p))
+            .collect();
+        if panels.is_empty() {
+            continue;
+        }
+        let file = out.join(format!("miss-ratio-{}.svg", k + 1));
+        let svg = render(frame, &panels)?;
+        crate::output::write_bytes(&file, svg.as_bytes())?;
+        page.push_str(&format!(
+            "<figure><img src=\"{}\" alt=\"miss ratio against capacity, {}\">\
+             <figcaption>{}: each policy's miss ratio (sim) at each capacity.</figcaption></figure>\n",
+            esc(&rel(out, &file)),
+            esc(frame),
+            esc(frame)
+        ));
+        figures.push(file);
+    }
+    page.push_str(&studies_section(out, exp, jobs, store));
+    page.push_str(html::TAIL);
+    crate::output::write_bytes(&out.join("index.html"), page.as_bytes())?;
+    Ok(figures)
+}
+
+/// Per frame point: its picture, and a link to each study's report.
+fn studies_section(out: &Path, exp: &Experiment, jobs: &[Job], store: &Store) -> String {
+    let studies: Vec<_> = exp
+        .studies
+        .iter()
+        .filter(|k| {
+            jobs.iter()
+                .any(|j| matches!(j.kind, JobKind::Study(s) if s == **k))
+        })
+        .copied()
+        .collect();
+    let mut head = vec!["frame".to_string(), "picture".to_string()];
+    head.extend(studies.iter().map(|k| format!("{} report", k.name())));
+    let rows = exp.frames.iter().map(|f| {
+        let mut row = vec![html::text(&frame_label(f))];
+        let picture = store.frame_dir(f).join(PICTURE);
+        row.push(if picture.is_file() {
+            html::thumbnail(&rel(out, &picture), &frame_label(f))
+        } else {
+            html::cell(None)
+        });
+        for k in &studies {
+            let job = jobs
+                .iter()
+                .find(|j| j.frame == *f && matches!(j.kind, JobKind::Study(s) if s == *k));
+            let index = job
+                .filter(|j| store.done(j))
+                .map(|j| store.job_dir(j).join(REPORT).join("index.html"));
+            row.push(match index {
+                Some(p) => html::link(&rel(out, &p), "index.html"),
+                None => html::cell(None),
+            });
+        }
+        row
+    });
+    if studies.is_empty() {
+        return html::section("Frames", &head[..2], rows.map(|r| r[..2].to_vec()));
+    }
+    html::section("Studies by frame", &head, rows)
+}

@@ -1,0 +1,170 @@
+//! `gfxcache sweep`: the README's example sweep killed part way and
+//! started again runs only the unfinished jobs and ends with the tables of
+//! an unbroken run; flags a study does not take are refused before any
+//! work; a failing job is reported while every other result is kept.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+mod common;
+use common::{gfxcache, json};
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sweeps/two-scenes.toml")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Each job's `result.json` with its modification time.
+fn results(out: &Path) -> BTreeMap<PathBuf, SystemTime> {
+    let Ok(jobs) = std::fs::read_dir(out.join("jobs")) else {
+        return BTreeMap::new();
+    };
+    jobs.filter_map(|e| {
+        let p = e.unwrap().path().join("result.json");
+        let t = std::fs::metadata(&p).ok()?.modified().ok()?;
+        Some((p, t))
+    })
+    .collect()
+}
+
+/// Every table of a sweep's directory (`sweep.*`, `tables/*`), by name.
+fn tables(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut t = BTreeMap::new();
+    for name in ["sweep.csv", "sweep.parquet"] {
+        t.insert(name.to_string(), std::fs::read(out.join(name)).unwrap());
+    }
+    if let Ok(dir) = std::fs::read_dir(out.join("tables")) {
+        for e in dir {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            t.insert(format!("tables/{name}"), std::fs::read(&p).unwrap());
+        }
+    }
+    t
+}
+
+#[test]
+fn a_sweep_killed_part_way_resumes_to_the_tables_of_an_unbroken_run() {
+    let root = tempfile::tempdir().unwrap();
+    let whole = root.path().join("whole");
+    let first = json(&["sweep", s(&example()), "--out", s(&whole), "--json"]);
+    assert_eq!(first["jobs"], 8);
+    assert_eq!(first["ran"], 8);
+    assert_eq!(first["frames_rendered"], 2);
+
+    // Killed (SIGKILL: no clean-up at all) once its first result is kept.
+    let out = root.path().join("killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gfxcache"))
+        .args(["sweep", s(&example()), "--out", s(&out)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    while results(&out).is_empty() {
+        assert!(
+            child.try_wait().expect("try_wait").is_none(),
+            "the sweep ended before its first result"
+        );
+        assert!(start.elapsed() < Duration::from_secs(300), "no result");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    let kept = results(&out);
+    assert!(!kept.is_empty() && kept.len() < 8, "{} results", kept.len());
+
+    let resumed = json(&["sweep", s(&example()), "--out", s(&out), "--json"]);
+    assert_eq!(resumed["already_done"], kept.len());
+    assert_eq!(resumed["ran"], 8 - kept.len());
+    assert_eq!(resumed["failed"].as_array().unwrap().len(), 0);
+    // Finished jobs did not run again.
+    for (p, t) in &kept {
+        assert_eq!(
+            results(&out).get(p),
+            Some(t),
+            "{} was rewritten",
+            p.display()
+        );
+    }
+    let (a, b) = (tables(&whole), tables(&out));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (name, bytes) in &a {
+        assert!(b[name] == *bytes, "{name} differs from the unbroken run's");
+    }
+    // The tidy table: per scene, 3 sizes x 4 policies, each with its total.
+    let csv = String::from_utf8(a["sweep.csv"].clone()).unwrap();
+    let totals = csv
+        .lines()
+        .filter(|l| l.starts_with("sim,") && l.contains(",all,"))
+        .count();
+    assert_eq!(totals, 2 * 3 * 4);
+    assert!(a.contains_key("tables/gspc-policies.csv"));
+    assert!(out.join("index.html").is_file());
+
+    // Again on a finished sweep: nothing runs.
+    let again = json(&["sweep", s(&example()), "--out", s(&out), "--json"]);
+    assert_eq!(
+        (again["ran"].as_u64(), again["already_done"].as_u64()),
+        (Some(0), Some(8))
+    );
+}
+
+fn write_sweep(dir: &Path, text: &str) -> PathBuf {
+    let p = dir.join("exp.toml");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const SMALL: &str = "[frames]\nscenes = [\"atrium\"]\nresolutions = [\"160x90\"]\n";
+
+#[test]
+fn a_flag_its_study_does_not_take_is_refused_before_any_work() {
+    let root = tempfile::tempdir().unwrap();
+    let exp = write_sweep(
+        root.path(),
+        &format!("studies = [\"mrc\", \"gspc\"]\n{SMALL}[flags.gspc]\nno-such-knob = 3\n"),
+    );
+    let out = root.path().join("out");
+    let o = gfxcache(&["sweep", s(&exp), "--out", s(&out)]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("[flags.gspc]") && err.contains("--no-such-knob"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing may run");
+}
+
+#[test]
+fn a_failing_job_is_reported_and_the_others_are_kept() {
+    let root = tempfile::tempdir().unwrap();
+    // 3 KiB of 16-way 64 B blocks is no cache: gspc fails when it starts.
+    let exp = write_sweep(
+        root.path(),
+        &format!("studies = [\"mrc\", \"gspc\"]\n{SMALL}[flags.gspc]\nsize = \"3KiB\"\n"),
+    );
+    let out = root.path().join("out");
+    let o = gfxcache(&["sweep", s(&exp), "--out", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("1 of 2 jobs failed"), "{err}");
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let failed = doc["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0]["job"].as_str().unwrap().contains("-gspc-"));
+    assert!(
+        failed[0]["error"].as_str().unwrap().contains("3KiB")
+            || failed[0]["error"].as_str().unwrap().contains("3072"),
+        "{}",
+        failed[0]["error"]
+    );
+    assert_eq!(doc["ran"], 1);
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("mrc,atrium,")), "{csv}");
+}
