@@ -103,3 +103,72 @@ impl Command {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every subcommand (and sub-subcommand), with its path.
+    fn commands() -> Vec<(String, clap::Command)> {
+        fn walk(prefix: &str, c: &clap::Command, out: &mut Vec<(String, clap::Command)>) {
+            for s in c.get_subcommands() {
+                let path = format!("{prefix} {}", s.get_name());
+                if s.has_subcommands() {
+                    walk(&path, s, out);
+                } else {
+                    out.push((path, s.clone()));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk("gfxcache", &super::Cli::command(), &mut out);
+        out
+    }
+
+    #[test]
+    fn every_option_is_described_and_every_command_has_an_example() {
+        let mut missing = Vec::new();
+        for (path, c) in commands() {
+            for a in c.get_arguments() {
+                let id = a.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                if a.get_help().is_none() && a.get_long_help().is_none() {
+                    missing.push(format!("{path}: --{id} has no description"));
+                }
+            }
+            let after = c
+                .get_after_help()
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            if !after.contains("Example") {
+                missing.push(format!("{path}: no example in --help"));
+            }
+            if c.get_about().is_none() {
+                missing.push(format!("{path}: no description"));
+            }
+        }
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
+
+    #[test]
+    fn every_help_example_parses() {
+        for (path, c) in commands() {
+            let after = c
+                .get_after_help()
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            for line in after
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("gfxcache "))
+            {
+                let words = line.split_whitespace();
+                if let Err(e) = <super::Cli as clap::Parser>::try_parse_from(words) {
+                    panic!("{path}: example `{line}` does not parse: {e}");
+                }
+            }
+        }
+    }
+}

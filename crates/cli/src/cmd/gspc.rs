@@ -16,6 +16,9 @@ use crate::report::suite::{run_suite, SceneDir};
 use crate::report::{run_study, Print};
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gfxcache gspc --scene atrium --out gspc-atrium\n  gfxcache gspc --suite desktop --width 1280 --height 720 --out gspc-desktop\n  gfxcache gspc frame.gtr --size 4MiB --big-size none --out gspc-frame"
+)]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene", "suite"]))]
 pub struct Args {
     /// An LLC trace to study (.gtr, .csv, .din, optionally .zst).
@@ -37,8 +40,10 @@ pub struct Args {
     /// counts the frames after them (each frame is timed on its own).
     #[arg(long, default_value_t = 0)]
     pub warmup: u32,
+    /// Screen width of the rendered frames (the paper: 1920x1080 and above).
     #[arg(long, default_value_t = 1920)]
     pub width: u32,
+    /// Screen height of the rendered frames.
     #[arg(long, default_value_t = 1080)]
     pub height: u32,
     /// LLC capacity of the main study.
@@ -48,10 +53,13 @@ pub struct Args {
     /// default twice --size; `none` to skip it.
     #[arg(long)]
     pub big_size: Option<String>,
+    /// LLC ways (the paper: 16).
     #[arg(long, default_value_t = 16)]
     pub ways: u32,
+    /// LLC block bytes (the paper: 64).
     #[arg(long, default_value_t = 64)]
     pub block: u32,
+    /// LLC banks (the paper: 4); per-bank policy state depends on it.
     #[arg(long, default_value_t = 4)]
     pub banks: u32,
     /// Shader cycles a GPU thread context works between two of its LLC

@@ -13,6 +13,9 @@ use crate::progress;
 use crate::table::{percent, thousands, Table};
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gfxcache mrc frame.gtr\n  gfxcache mrc frame.gtr --sets 8192 --max-ways 32 --json"
+)]
 pub struct Args {
     /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
     pub trace: PathBuf,

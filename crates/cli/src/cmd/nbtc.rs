@@ -48,6 +48,9 @@ pub enum ModeArg {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gfxcache nbtc --scene racer --out nbtc-racer\n  gfxcache nbtc --suite mobile --latencies 50,300 --no-sweeps --out nbtc-mobile"
+)]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene", "suite"]))]
 pub struct Args {
     /// A tile-based frame's texture requests (`render --mode tbr
@@ -77,11 +80,13 @@ pub struct Args {
     /// Table I: 1960x768).
     #[arg(long, default_value_t = 1960)]
     pub width: u32,
+    /// Screen height (TCOR Table I's mobile screen: 768).
     #[arg(long, default_value_t = 768)]
     pub height: u32,
     /// Tile side in pixels.
     #[arg(long, default_value_t = 32)]
     pub tile_size: u32,
+    /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
     /// Pixel processors, each with its texture unit (the slides: 8); the
@@ -106,16 +111,20 @@ pub struct Args {
     /// bytes (32).
     #[arg(long)]
     pub l1_size: Option<String>,
+    /// L1 texture cache ways (the slides: 4).
     #[arg(long)]
     pub l1_ways: Option<u32>,
+    /// L1 block bytes (the slides: 32).
     #[arg(long)]
     pub block_bytes: Option<u32>,
     /// Retry, Waiting List and Block Address Buffer entries (the slides:
     /// 32 each).
     #[arg(long)]
     pub rb_entries: Option<u32>,
+    /// Waiting List Buffer entries (the slides: 32).
     #[arg(long)]
     pub wlb_entries: Option<u32>,
+    /// Block Address Buffer entries (the slides: 32).
     #[arg(long)]
     pub bab_entries: Option<u32>,
     /// The BAB forgets a block once its request is sent, so a miss during
@@ -125,6 +134,7 @@ pub struct Args {
     /// Cycles of a lookup that hits (ours: 1) and of the filter (ours: 4).
     #[arg(long)]
     pub hit_latency: Option<u64>,
+    /// Cycles of the texture filter (ours: 4).
     #[arg(long)]
     pub filter_latency: Option<u64>,
     /// Cycles per shader ALU instruction (ours: 1).
@@ -140,14 +150,17 @@ pub struct Args {
     /// MSHR (gem5: 20).
     #[arg(long)]
     pub mshrs: Option<u32>,
+    /// Targets per MSHR of the MSHR cache (gem5: 20).
     #[arg(long)]
     pub mshr_targets: Option<u32>,
     /// The prefetching cache's fragment FIFO, request FIFO and reorder
     /// buffer (GPGPU-Sim's Fermi: 128, 4, 128).
     #[arg(long)]
     pub fragment_fifo: Option<u32>,
+    /// The prefetching cache's request FIFO entries (GPGPU-Sim's Fermi: 4).
     #[arg(long)]
     pub request_fifo: Option<u32>,
+    /// The prefetching cache's reorder buffer entries (GPGPU-Sim's Fermi: 128).
     #[arg(long)]
     pub rob: Option<u32>,
     /// Memory latencies in cycles (the slides: 50, 100, 200, 300).

@@ -51,6 +51,9 @@ pub enum UnitArg {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gfxcache nuca --scene racer --out nuca-racer\n  gfxcache nuca --suite mobile --no-sweeps --out nuca-mobile"
+)]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene", "suite"]))]
 pub struct Args {
     /// A tile-based frame's texture requests (`render --mode tbr
@@ -72,11 +75,13 @@ pub struct Args {
     /// Screen size (DTM-NUCA Table I: 2160x1080).
     #[arg(long, default_value_t = 2160)]
     pub width: u32,
+    /// Screen height (the paper: 2160x1080).
     #[arg(long, default_value_t = 1080)]
     pub height: u32,
     /// Tile side in pixels (Table I: 32).
     #[arg(long, default_value_t = 32)]
     pub tile_size: u32,
+    /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
     /// Fragment processors, each with a texture cache (Table I: 32).
@@ -130,6 +135,7 @@ pub struct Args {
     /// Texture cache capacity and ways (Table I: 16 KiB, 4-way).
     #[arg(long)]
     pub tc_size: Option<String>,
+    /// Texture cache ways (Table I: 4).
     #[arg(long)]
     pub tc_ways: Option<u32>,
     /// Texture cache set index (ours: modulo).
@@ -139,10 +145,13 @@ pub struct Args {
     /// (Table I: 32, 8, 4, 20000).
     #[arg(long)]
     pub buckets: Option<u32>,
+    /// Blocks per Affinity Table page (Table I: 8).
     #[arg(long)]
     pub page_blocks: Option<u32>,
+    /// Affinity Table counter bits (Table I: 4).
     #[arg(long)]
     pub counter_bits: Option<u32>,
+    /// Affinity Table epoch in texture requests (Table I: 20000).
     #[arg(long)]
     pub epoch: Option<u64>,
     /// Thread contexts per fragment processor (ours: 1).

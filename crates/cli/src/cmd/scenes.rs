@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::print_json;
 
 #[derive(clap::Args)]
+#[command(after_help = "Example:\n  gfxcache scenes --suite mobile")]
 pub struct Args {
     /// List only this suite's scenes.
     #[arg(long, value_parser = super::suite_parser())]

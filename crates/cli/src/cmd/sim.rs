@@ -18,6 +18,9 @@ use crate::progress;
 use crate::table::{percent, thousands, Table};
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gfxcache sim frame.gtr --size 8MiB --ways 16 --policy lru,drrip,gspc,opt\n  gfxcache sim frame.gtr --size 4MiB --ways 16 --banks 4 --policy all --json"
+)]
 pub struct Args {
     /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
     pub trace: PathBuf,

@@ -41,6 +41,9 @@ pub enum FetcherArg {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gfxcache tcor --scene racer --out tcor-racer\n  gfxcache tcor --suite mobile --out tcor-mobile"
+)]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene", "suite"]))]
 pub struct Args {
     /// A tile-based trace (`render --mode tbr --out`), with --binned.
@@ -71,10 +74,13 @@ pub struct Args {
     /// Screen size (TCOR Table I: 1960x768).
     #[arg(long, default_value_t = 1960)]
     pub width: u32,
+    /// Screen height (TCOR Table I: 768).
     #[arg(long, default_value_t = 768)]
     pub height: u32,
+    /// Tile side in pixels (TCOR Table I: 32).
     #[arg(long, default_value_t = 32)]
     pub tile_size: u32,
+    /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
     /// Which tiles the Polygon List Builder lists a triangle in when
@@ -95,6 +101,7 @@ pub struct Args {
     /// Shared L2 capacity and ways (Table I: 1 MiB, 8-way).
     #[arg(long, default_value = "1MiB")]
     pub l2_size: String,
+    /// Shared L2 ways (Table I: 8).
     #[arg(long, default_value_t = 8)]
     pub l2_ways: u32,
     /// Where tile loads and stores go.
@@ -104,6 +111,7 @@ pub struct Args {
     /// (Table I: 12, and 50-100 cycles).
     #[arg(long, default_value_t = 12)]
     pub l2_cycles: u32,
+    /// Cycles of a memory access after an L2 miss (Table I: 50-100; ours 75).
     #[arg(long, default_value_t = 75)]
     pub memory_cycles: u32,
     /// How the Tile Fetcher waits for the blocks it reads from the L2
@@ -130,6 +138,7 @@ pub struct Args {
     /// --fetcher-sweep-memory latency.
     #[arg(long, value_delimiter = ',', default_value = "1,4,16,64")]
     pub fetcher_sweep_mshrs: Vec<u32>,
+    /// Memory latencies (cycles) of the Tile Fetcher sensitivity grid.
     #[arg(long, value_delimiter = ',', default_value = "50,75,100")]
     pub fetcher_sweep_memory: Vec<u32>,
     /// No such sweep.

@@ -26,12 +26,14 @@ pub enum Command {
 }
 
 #[derive(clap::Args)]
+#[command(after_help = "Example:\n  gfxcache trace synth synth.gtr --accesses 1M --seed 7")]
 pub struct SynthArgs {
     /// Output file; the format comes from the extension.
     pub output: PathBuf,
     /// Accesses to generate: a whole number, optionally with K, M or G (powers of 1000).
     #[arg(long, default_value = "10M", value_parser = parse_count)]
     pub accesses: u64,
+    /// Seed of the synthetic frame (the same seed gives the same trace).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -55,7 +57,9 @@ fn parse_count(s: &str) -> Result<u64, String> {
 }
 
 #[derive(clap::Args)]
+#[command(after_help = "Example:\n  gfxcache trace info frame.gtr")]
 pub struct InfoArgs {
+    /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
     pub trace: PathBuf,
     /// Block size for the footprint (distinct blocks touched).
     #[arg(long, default_value_t = 64)]
@@ -66,8 +70,12 @@ pub struct InfoArgs {
 }
 
 #[derive(clap::Args)]
+#[command(after_help = "Example:\n  gfxcache trace convert frame.gtr frame.csv.zst")]
 pub struct ConvertArgs {
+    /// Trace to read: .gtr, .csv or .din, optionally .zst-compressed.
     pub input: PathBuf,
+    /// Trace to write; the format comes from the extension. Written whole
+    /// or not at all.
     pub output: PathBuf,
 }
 

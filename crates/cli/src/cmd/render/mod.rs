@@ -36,6 +36,9 @@ use crate::progress;
 use output::{text, Output};
 
 #[derive(clap::Args, Clone)]
+#[command(
+    after_help = "Examples:\n  gfxcache render --scene city --out city.gtr --png city.png\n  gfxcache render --scene racer --mode tbr --fps 8 --texture-requests racer.gtq.zst --out racer.gtr"
+)]
 pub struct Args {
     /// A built-in scene name (see `gfxcache scenes`) or a scene file.
     #[arg(long)]
@@ -131,13 +134,16 @@ pub struct Args {
 /// Passes a frame may leave out (every command that renders takes these).
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct PassSwitches {
+    /// Skip the shadow-map passes (the frame is lit without shadows).
     #[arg(long)]
     pub no_shadow: bool,
+    /// Skip the reflection passes.
     #[arg(long)]
     pub no_reflection: bool,
     /// One forward main pass instead of G-buffer + deferred lighting.
     #[arg(long)]
     pub forward: bool,
+    /// Skip the transparent (blended) draws.
     #[arg(long)]
     pub no_transparent: bool,
     /// No bloom chain and no tone mapping (the display pass only clamps).
