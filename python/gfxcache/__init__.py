@@ -1,0 +1,368 @@
+"""gfxcache: a memory-hierarchy simulator for graphics GPUs, driven by the
+frames it renders itself, from Python.
+
+The functions here run the same Rust code as the ``gfxcache`` command line,
+in this process (no subprocess): traces come back as NumPy arrays, cache
+results as pandas DataFrames, studies as plain Python data. Every knob of a
+command is a keyword argument here: ``flag_name=value`` is ``--flag-name
+value``, ``True`` is the bare flag, a list is ``a,b,c``.
+
+    >>> import gfxcache
+    >>> t = gfxcache.render("atrium", width=320, height=180, out_dir="frame")
+    >>> gfxcache.sim(t["trace"], size="1MiB", ways=16, policies=["lru", "drrip", "gspc"])
+"""
+
+from __future__ import annotations
+
+import json as _json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _native
+
+__version__ = _native.__version__
+
+#: The streams' names, indexed by their ids (``stream`` arrays hold ids).
+STREAMS: list = list(_native.stream_names())
+
+PathLike = Union[str, os.PathLike]
+
+__all__ = [
+    "STREAMS",
+    "command",
+    "mrc",
+    "read_trace",
+    "render",
+    "run",
+    "sim",
+    "study",
+    "sweep",
+    "sweep_table",
+    "trace_frame",
+    "write_trace",
+]
+
+
+def flags(**kw: Any) -> list:
+    """Keyword arguments as command-line words: ``fetcher_mshrs=16`` is
+    ``--fetcher-mshrs 16``, ``True`` the bare flag, ``False``/``None``
+    nothing, a list or tuple ``a,b,c``."""
+    words = []
+    for key, value in kw.items():
+        name = "--" + key.replace("_", "-")
+        if value is None or value is False:
+            continue
+        if value is True:
+            words.append(name)
+        elif isinstance(value, (list, tuple)):
+            words += [name, ",".join(str(v) for v in value)]
+        else:
+            words += [name, str(value)]
+    return words
+
+
+def run(*argv: Any) -> None:
+    """Runs a command line as ``gfxcache`` would (its tables on stdout):
+    ``gfxcache.run("sim", "t.gtr", "--size", "8MiB", "--ways", 16, "--policy", "lru")``."""
+    _native.run([str(a) for a in argv])
+
+
+def command(*argv: Any, **kw: Any) -> Any:
+    """What a command's ``--json`` prints, as Python data, printing nothing:
+    ``sim``, ``mrc``, ``render``, ``gspc``, ``tcor``, ``nuca``, ``nbtc``,
+    ``sweep``. Keyword arguments are the command's flags."""
+    return _json.loads(_native.output([str(a) for a in argv] + flags(**kw)))
+
+
+# ---------------------------------------------------------------- traces
+
+
+def read_trace(path: PathLike) -> dict:
+    """A trace (``.gtr``, ``.csv``, ``.din``, optionally ``.zst``) as NumPy
+    arrays of one length: ``addr`` (uint64), ``size`` (uint32), ``unit``
+    (uint16), ``stream`` (uint8 ids into :data:`STREAMS`), ``op`` (uint8, 0
+    read, 1 write); ``meta`` is the header (dict)."""
+    cols, meta = _native.read_trace(os.fspath(path))
+    dtypes = ["<u8", "<u4", "<u2", "u1", "u1"]
+    names = ["addr", "size", "unit", "stream", "op"]
+    out = {n: np.frombuffer(c, dtype=d) for n, c, d in zip(names, cols, dtypes)}
+    out["meta"] = _json.loads(meta)
+    return out
+
+
+def trace_frame(path: PathLike):
+    """A trace as a pandas DataFrame: ``addr``, ``size``, ``unit``,
+    ``stream`` (categorical, by name), ``op`` (categorical, ``r``/``w``)."""
+    import pandas as pd
+
+    t = read_trace(path)
+    return pd.DataFrame(
+        {
+            "addr": t["addr"],
+            "size": t["size"],
+            "unit": t["unit"],
+            "stream": pd.Categorical.from_codes(t["stream"], categories=STREAMS),
+            "op": pd.Categorical.from_codes(t["op"], categories=["r", "w"]),
+        }
+    )
+
+
+def _stream_ids(stream: Any, n: int) -> np.ndarray:
+    if isinstance(stream, str):
+        return np.full(n, STREAMS.index(stream), dtype="u1")
+    s = np.asarray(stream)
+    if s.dtype.kind in "OUS":
+        index = {name: i for i, name in enumerate(STREAMS)}
+        bad = [x for x in set(s.tolist()) if x not in index]
+        if bad:
+            raise ValueError(f"unknown stream {bad[0]!r} (expected one of {', '.join(STREAMS)})")
+        return np.array([index[x] for x in s.tolist()], dtype="u1")
+    if hasattr(stream, "cat"):  # a pandas categorical Series of names
+        return _stream_ids(np.asarray(stream.astype(str)), n)
+    return s.astype("u1")
+
+
+def _op_ids(op: Any, n: int) -> np.ndarray:
+    if isinstance(op, str):
+        if op not in ("r", "w"):
+            raise ValueError(f"op {op!r}: expected 'r' or 'w'")
+        return np.full(n, 1 if op == "w" else 0, dtype="u1")
+    o = np.asarray(op)
+    if o.dtype.kind in "OUS" or hasattr(op, "cat"):
+        names = np.asarray(o.astype(str))
+        bad = set(names.tolist()) - {"r", "w"}
+        if bad:
+            raise ValueError(f"op {sorted(bad)[0]!r}: expected 'r' or 'w'")
+        return (names == "w").astype("u1")
+    if o.dtype == bool:
+        return o.astype("u1")
+    return o.astype("u1")
+
+
+def _broadcast(v: Any, n: int, dtype: str) -> np.ndarray:
+    a = np.asarray(v)
+    if a.ndim == 0:
+        return np.full(n, a, dtype=dtype)
+    if len(a) != n:
+        raise ValueError(f"expected {n} values, found {len(a)}")
+    return a.astype(dtype)
+
+
+def write_trace(
+    path: PathLike,
+    addr: Any,
+    stream: Any = "other",
+    op: Any = "r",
+    size: Any = 64,
+    unit: Any = 0,
+) -> int:
+    """Writes a trace (format by extension: ``.gtr``, ``.csv``, ``.din``,
+    ``+ .zst``) from arrays of one length, or from a DataFrame or dict with
+    those columns as ``addr``; scalars apply to every access. ``stream``:
+    names or ids; ``op``: ``r``/``w``, 0/1 or booleans (write). Returns the
+    accesses written. The file is written whole or not at all."""
+    if isinstance(addr, Mapping) or hasattr(addr, "columns"):
+        t = addr
+        keys = t.keys() if isinstance(t, Mapping) else t.columns
+        stream = t["stream"] if "stream" in keys else stream
+        op = t["op"] if "op" in keys else op
+        size = t["size"] if "size" in keys else size
+        unit = t["unit"] if "unit" in keys else unit
+        addr = t["addr"]
+    a = np.asarray(addr, dtype="<u8")
+    n = len(a)
+    return _native.write_trace(
+        os.fspath(path),
+        a.tobytes(),
+        _broadcast(size, n, "<u4").tobytes(),
+        _broadcast(unit, n, "<u2").tobytes(),
+        _broadcast(_stream_ids(stream, n), n, "u1").tobytes(),
+        _broadcast(_op_ids(op, n), n, "u1").tobytes(),
+        f"gfxcache {__version__} python",
+    )
+
+
+class _TracePath:
+    """A trace given as a path, or as arrays written to a temporary
+    ``.gtr`` for the length of a ``with``."""
+
+    def __init__(self, trace: Any):
+        self.trace = trace
+        self.tmp: Optional[tempfile.TemporaryDirectory] = None
+
+    def __enter__(self) -> str:
+        if isinstance(self.trace, (str, os.PathLike)):
+            return os.fspath(self.trace)
+        self.tmp = tempfile.TemporaryDirectory(prefix="gfxcache-")
+        path = os.path.join(self.tmp.name, "trace.gtr")
+        write_trace(path, self.trace)
+        return path
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.tmp is not None:
+            self.tmp.cleanup()
+
+
+# ---------------------------------------------------------------- caches
+
+_COUNTS = ["accesses", "hits", "misses", "fills", "bypasses", "evictions", "writebacks"]
+
+
+def _count_row(d: Mapping) -> dict:
+    row = {k: d[k] for k in _COUNTS if k in d}
+    acc = d.get("accesses", 0)
+    row["miss_ratio"] = d.get("miss_ratio", d["misses"] / acc if acc else float("nan"))
+    return row
+
+
+def sim(
+    trace: Any,
+    size: Union[str, int],
+    ways: Union[str, int],
+    policies: Union[str, Sequence[str]],
+    block: int = 64,
+    by_stream: bool = True,
+    **kw: Any,
+):
+    """Simulates ``trace`` (a path, or arrays / a DataFrame as
+    :func:`write_trace` takes them) through one cache geometry under each
+    policy (specs as ``gfxcache sim --policy`` takes them, e.g.
+    ``"gspc:t=4"``). Returns a DataFrame with one row per policy x stream
+    (``all`` first; only ``all`` with ``by_stream=False``): the counts and
+    the miss ratio. Other flags of ``gfxcache sim`` as keywords
+    (``banks=4``, ``index="xor"``, ``write="through"``)."""
+    import pandas as pd
+
+    if isinstance(policies, str):
+        policies = [policies]
+    with _TracePath(trace) as path:
+        words = ["sim", path, "--size", str(size), "--ways", str(ways), "--block", str(block)]
+        for p in policies:
+            words += ["--policy", p]
+        out = command(*words, **kw)
+    rows = []
+    for r in out["results"]:
+        rows.append({"policy": r["policy"], "stream": "all", **_count_row(r)})
+        if by_stream:
+            for name, s in r["per_stream"].items():
+                rows.append({"policy": r["policy"], "stream": name, **_count_row(s)})
+    df = pd.DataFrame(rows)
+    df.attrs["config"] = out["config"]
+    return df
+
+
+def mrc(trace: Any, block: int = 64, sets: Optional[int] = None, **kw: Any):
+    """LRU's miss-ratio curve of ``trace`` from one pass: every fully
+    associative size, or with ``sets`` every way count up to ``max_ways``.
+    Returns a DataFrame, one row per size x stream (``all`` first)."""
+    import pandas as pd
+
+    with _TracePath(trace) as path:
+        out = command("mrc", path, "--block", block, sets=sets, **kw)
+    rows = []
+    for p in out["curve"]:
+        head = {"size_bytes": p["size"], "blocks": p["blocks"], "ways": p["ways"]}
+        rows.append({**head, "stream": "all", "accesses": out["block_accesses"],
+                     "misses": p["misses"], "miss_ratio": p["miss_ratio"]})
+        for s in p["per_stream"]:
+            rows.append({**head, "stream": s["stream"], "accesses": s["accesses"],
+                         "misses": s["misses"], "miss_ratio": s["miss_ratio"]})
+    df = pd.DataFrame(rows)
+    df.attrs.update({k: v for k, v in out.items() if k != "curve"})
+    return df
+
+
+# ---------------------------------------------------------------- frames
+
+
+def read_png(path: PathLike) -> np.ndarray:
+    """A PNG as an array of shape (height, width, 4), RGBA bytes."""
+    w, h, data = _native.read_png(os.fspath(path))
+    return np.frombuffer(data, dtype="u1").reshape(h, w, 4)
+
+
+def render(
+    scene: str,
+    out_dir: Optional[PathLike] = None,
+    mode: str = "imr",
+    **kw: Any,
+) -> dict:
+    """Renders a built-in scene (``gfxcache scenes``) or a scene file into
+    ``out_dir`` (a new temporary directory if none): ``frame.gtr`` (the LLC
+    stream; tile by tile, the L2's) and ``frame.png``. Returns ``trace``
+    (its path), ``picture`` (array, height x width x 4) and ``summary``
+    (what ``gfxcache render --json`` prints). Flags of ``gfxcache render``
+    as keywords: ``width=``, ``height=``, ``frames=``, ``preset=``,
+    ``fps=``, ``texture_requests="frame.gtq.zst"``, ..."""
+    out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="gfxcache-frame-"))
+    out.mkdir(parents=True, exist_ok=True)
+    trace, png = out / "frame.gtr", out / "frame.png"
+    summary = command("render", "--scene", scene, "--mode", mode,
+                      "--out", trace, "--png", png, **kw)
+    return {"trace": str(trace), "picture": read_png(png), "summary": summary}
+
+
+def study(name: str, out: PathLike, trace: Optional[PathLike] = None, **kw: Any) -> Any:
+    """Runs a paper's study (``gspc``, ``tcor``, ``nuca``, ``nbtc``) into
+    the report directory ``out`` and returns its report as plain data (its
+    ``<name>.json``). The input is ``trace=`` (a ``.gtr``; ``.gtq`` for
+    nuca and nbtc), ``scene=`` or ``suite=``; every other flag of the
+    command as a keyword (``size="4MiB"``, ``latencies=[50, 300]``)."""
+    if name not in ("gspc", "tcor", "nuca", "nbtc"):
+        raise ValueError(f"study {name!r}: expected gspc, tcor, nuca or nbtc")
+    words = [name] + ([os.fspath(trace)] if trace is not None else [])
+    return command(*words, out=os.fspath(out), **kw)
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+def sweep(
+    experiment: PathLike,
+    out: Optional[PathLike] = None,
+    backend: str = "local",
+    jobs: Optional[int] = None,
+    address: Optional[str] = None,
+) -> dict:
+    """Runs a sweep file (see ``examples/sweeps/README.md``) into ``out``:
+    every job without a result, each kept as it finishes, then the tidy
+    table and the page. ``backend="local"`` runs the jobs on this machine
+    (``jobs`` side by side); ``backend="ray"`` runs each frame and each job
+    as a Ray task on the cluster at ``address`` (or the one this process is
+    connected to, or a local one), sharing ``out`` as the store: it must be
+    a directory every worker sees. Returns what ``gfxcache sweep --json``
+    prints; raises ``RuntimeError`` naming the failed jobs after writing
+    the tables of every other one."""
+    if backend == "local":
+        words = ["sweep", os.fspath(experiment)]
+        if out is not None:
+            words += ["--out", os.fspath(out)]
+        if jobs is not None:
+            words += ["--jobs", str(jobs)]
+        return command(*words)
+    if backend == "ray":
+        from ._ray import sweep_on_ray
+
+        if out is None:
+            raise ValueError("backend='ray' needs out=: a directory every worker sees")
+        return sweep_on_ray(os.path.abspath(experiment), os.path.abspath(out), address)
+    raise ValueError(f"backend {backend!r}: expected 'local' or 'ray'")
+
+
+def sweep_table(out: PathLike, table: str = "sweep"):
+    """A finished sweep's tidy table as a DataFrame: ``sweep`` (sim and
+    mrc), or a study's, e.g. ``gspc-policies`` (``tables/<name>``). Reads
+    the Parquet file with pyarrow when it is installed, else the CSV."""
+    import pandas as pd
+
+    base = Path(out) if table == "sweep" else Path(out) / "tables"
+    try:
+        import pyarrow  # noqa: F401
+
+        return pd.read_parquet(base / f"{table}.parquet")
+    except ImportError:
+        return pd.read_csv(base / f"{table}.csv")

@@ -1,0 +1,253 @@
+//! `gfxcache._native`: the Python package's native module. It runs the
+//! very code the `gfxcache` command line runs (`gfxcache_cli`), in
+//! process, and hands back JSON text, raw little-endian arrays and paths;
+//! the Python side (`gfxcache/__init__.py`) makes NumPy arrays and pandas
+//! DataFrames of them. Long work releases the GIL.
+
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use gfxcache_cli::{Cli, Command};
+use gfxcache_sweep::{Experiment, RunSummary, Store};
+use gfxcache_trace::{Access, Batch, Op, Stream, TraceMeta};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+fn runtime(e: anyhow::Error) -> PyErr {
+    PyRuntimeError::new_err(format!("{e:#}"))
+}
+
+/// The command `argv` names (without the program's name), parsed as the
+/// command line parses it; a usage error is a `ValueError` with clap's text.
+fn parse(argv: Vec<String>) -> PyResult<Command> {
+    let words = std::iter::once("gfxcache".to_string()).chain(argv);
+    Cli::try_parse_from(words)
+        .map(|c| c.command)
+        .map_err(|e| PyValueError::new_err(e.render().to_string().trim_end().to_string()))
+}
+
+/// Runs a command line as `gfxcache` would: results on stdout, progress
+/// on stderr.
+#[pyfunction]
+fn run(py: Python<'_>, argv: Vec<String>) -> PyResult<()> {
+    let command = parse(argv)?;
+    py.detach(|| command.run()).map_err(runtime)
+}
+
+/// Runs a command that has a result (sim, mrc, render, a study, sweep)
+/// and gives what its `--json` prints, as JSON text, printing nothing.
+#[pyfunction]
+fn output(py: Python<'_>, argv: Vec<String>) -> PyResult<String> {
+    let command = parse(argv)?;
+    let value = py.detach(|| command.output()).map_err(runtime)?;
+    Ok(value.to_string())
+}
+
+/// The streams' names, by their ids.
+#[pyfunction]
+fn stream_names() -> Vec<&'static str> {
+    Stream::ALL.iter().map(|s| s.name()).collect()
+}
+
+/// A trace's accesses as little-endian arrays (`addr` u64, `size` u32,
+/// `unit` u16, `stream` u8, `op` u8) and its header as JSON.
+#[pyfunction]
+fn read_trace<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(Vec<Bound<'py, PyBytes>>, String)> {
+    let (cols, meta) = py
+        .detach(|| -> anyhow::Result<_> {
+            let mut reader = gfxcache_trace::open(&path)?;
+            let meta = serde_json::to_string(reader.meta())?;
+            let mut cols: [Vec<u8>; 5] = Default::default();
+            let mut batch = Batch::default();
+            while reader.read_batch(&mut batch)? {
+                for a in &batch.accesses {
+                    cols[0].extend_from_slice(&a.addr.to_le_bytes());
+                    cols[1].extend_from_slice(&a.size.to_le_bytes());
+                    cols[2].extend_from_slice(&a.unit.to_le_bytes());
+                    cols[3].push(a.stream.id());
+                    cols[4].push(u8::from(a.op.is_write()));
+                }
+            }
+            Ok((cols, meta))
+        })
+        .map_err(runtime)?;
+    let arrays = cols.iter().map(|c| PyBytes::new(py, c)).collect();
+    Ok((arrays, meta))
+}
+
+/// Writes a trace (format by extension) from little-endian arrays of one
+/// length: `addr` u64, `size` u32, `unit` u16, `stream` u8 (ids), `op` u8
+/// (0 read, 1 write). Written whole or not at all.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn write_trace(
+    py: Python<'_>,
+    path: PathBuf,
+    addr: &[u8],
+    size: &[u8],
+    unit: &[u8],
+    stream: &[u8],
+    op: &[u8],
+    generator: String,
+) -> PyResult<u64> {
+    let n = addr.len() / 8;
+    if addr.len() != n * 8
+        || size.len() != n * 4
+        || unit.len() != n * 2
+        || stream.len() != n
+        || op.len() != n
+    {
+        return Err(PyValueError::new_err(
+            "addr, size, unit, stream and op must have one length",
+        ));
+    }
+    if let Some(i) = stream.iter().position(|&s| Stream::from_id(s).is_none()) {
+        return Err(PyValueError::new_err(format!(
+            "stream id {} at index {i} names no stream (0 to {})",
+            stream[i],
+            Stream::ALL.len() - 1
+        )));
+    }
+    if let Some(i) = op.iter().position(|&o| o > 1) {
+        return Err(PyValueError::new_err(format!(
+            "op {} at index {i}: expected 0 (read) or 1 (write)",
+            op[i]
+        )));
+    }
+    py.detach(|| -> anyhow::Result<u64> {
+        let meta = TraceMeta {
+            generator,
+            ..TraceMeta::default()
+        };
+        let mut w = gfxcache_trace::create(&path, &meta)?;
+        fn le<const W: usize>(b: &[u8], i: usize) -> [u8; W] {
+            b[i * W..(i + 1) * W].try_into().expect("checked lengths")
+        }
+        for i in 0..n {
+            w.write_access(&Access {
+                addr: u64::from_le_bytes(le(addr, i)),
+                size: u32::from_le_bytes(le(size, i)),
+                unit: u16::from_le_bytes(le(unit, i)),
+                stream: Stream::from_id(stream[i]).expect("checked"),
+                op: if op[i] == 1 { Op::Write } else { Op::Read },
+            })?;
+        }
+        Ok(w.finish()?.accesses)
+    })
+    .map_err(runtime)
+}
+
+/// A PNG's pixels: `(width, height, RGBA bytes)`.
+#[pyfunction]
+fn read_png<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(u32, u32, Bound<'py, PyBytes>)> {
+    let img = image::open(&path)
+        .map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", path.display())))?
+        .into_rgba8();
+    let (w, h) = img.dimensions();
+    Ok((w, h, PyBytes::new(py, img.as_raw())))
+}
+
+/// A sweep's frames and jobs for a scheduler of its own (Ray): JSON with
+/// each frame's and job's index, name, directory and whether it is done.
+#[pyfunction]
+fn sweep_plan(exp: PathBuf, out: PathBuf) -> PyResult<String> {
+    let (exp, store) = open_sweep(&exp, &out)?;
+    let jobs = exp.jobs();
+    let frames: Vec<serde_json::Value> = exp
+        .frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            serde_json::json!({
+                "index": i,
+                "dir": store.frame_dir(f),
+                "done": store.frame_dir(f).is_dir(),
+            })
+        })
+        .collect();
+    let jobs: Vec<serde_json::Value> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            serde_json::json!({
+                "index": i,
+                "job": j.slug(),
+                "frame": exp.frames.iter().position(|f| *f == j.frame),
+                "done": store.done(j),
+            })
+        })
+        .collect();
+    Ok(serde_json::json!({ "name": exp.name, "frames": frames, "jobs": jobs }).to_string())
+}
+
+fn open_sweep(exp: &Path, out: &Path) -> PyResult<(Experiment, Store)> {
+    let exp = Experiment::read(exp).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    gfxcache_cli::sweep::check(&exp).map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+    let store =
+        Store::open(out).map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", out.display())))?;
+    Ok((exp, store))
+}
+
+/// Renders frame `index` of the sweep into its store unless it is there;
+/// true if it rendered.
+#[pyfunction]
+fn sweep_render(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyResult<bool> {
+    let (exp, store) = open_sweep(&exp, &out)?;
+    let frame = exp
+        .frames
+        .get(index)
+        .ok_or_else(|| PyValueError::new_err(format!("no frame {index}")))?;
+    py.detach(|| {
+        gfxcache_sweep::ensure_frame(&store, frame, &|f, d| {
+            gfxcache_cli::sweep::render_frame(f, d).map_err(|e| format!("{e:#}"))
+        })
+    })
+    .map_err(PyRuntimeError::new_err)
+}
+
+/// Runs job `index` of the sweep on its frame (rendered first) and keeps
+/// its result in the store.
+#[pyfunction]
+fn sweep_job(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyResult<()> {
+    let (exp, store) = open_sweep(&exp, &out)?;
+    let jobs = exp.jobs();
+    let job = jobs
+        .get(index)
+        .ok_or_else(|| PyValueError::new_err(format!("no job {index}")))?;
+    py.detach(|| {
+        gfxcache_sweep::run_one(&store, job, |j, f, d| {
+            gfxcache_cli::sweep::run_job(j, f, d).map_err(|e| format!("{e:#}"))
+        })
+    })
+    .map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", job.slug())))
+}
+
+/// The sweep's tables and page from its store, after a run `summary`
+/// (JSON, as `gfxcache sweep --json` gives); what `--json` prints.
+#[pyfunction]
+fn sweep_finish(py: Python<'_>, exp: PathBuf, out: PathBuf, summary: String) -> PyResult<String> {
+    let (exp, store) = open_sweep(&exp, &out)?;
+    let summary: RunSummary =
+        serde_json::from_str(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let value = py
+        .detach(|| gfxcache_cli::sweep::finish(&out, &exp, &store, &summary))
+        .map_err(runtime)?;
+    Ok(value.to_string())
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(output, m)?)?;
+    m.add_function(wrap_pyfunction!(stream_names, m)?)?;
+    m.add_function(wrap_pyfunction!(read_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(write_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(read_png, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_render, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_job, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_finish, m)?)?;
+    Ok(())
+}

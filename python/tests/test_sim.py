@@ -1,0 +1,64 @@
+"""`sim` and `mrc` from Python against a deliberately simple LRU in Python
+on random traces, and on a rendered frame."""
+
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+import gfxcache
+
+
+def lru_misses(blocks, capacity):
+    """Fully associative LRU, one block at a time."""
+    cache, misses = OrderedDict(), 0
+    for b in blocks:
+        if b in cache:
+            cache.move_to_end(b)
+        else:
+            misses += 1
+            cache[b] = True
+            if len(cache) > capacity:
+                cache.popitem(last=False)
+    return misses
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sim_lru_equals_a_reference_on_random_arrays(seed):
+    rng = np.random.default_rng(seed)
+    addr = (rng.zipf(1.3, 20000) % 4096).astype(np.uint64) * 64
+    df = gfxcache.sim({"addr": addr, "size": 1}, size=64 * 256, ways="full",
+                      policies=["lru", "fifo", "opt"], by_stream=False)
+    assert list(df["policy"]) == ["lru", "fifo", "opt"]
+    lru = df[df.policy == "lru"].iloc[0]
+    assert lru["misses"] == lru_misses((addr // 64).tolist(), 256)
+    assert lru["accesses"] == len(addr)
+    # OPT never misses more than any other policy.
+    assert df.set_index("policy")["misses"]["opt"] <= df["misses"].min()
+
+
+def test_mrc_equals_sim_lru_at_each_size(frame):
+    curve = gfxcache.mrc(frame["trace"])
+    total = curve[curve.stream == "all"].set_index("size_bytes")
+    for size in [16384, 262144]:
+        s = gfxcache.sim(frame["trace"], size=size, ways="full", policies="lru")
+        all_ = s[s.stream == "all"].iloc[0]
+        assert all_["misses"] == total.loc[size, "misses"], size
+
+
+def test_per_stream_rows_add_up(frame):
+    df = gfxcache.sim(frame["trace"], size="256KiB", ways=16,
+                      policies=["lru", "drrip", "gspc"], banks=4)
+    assert df.attrs["config"]["banks"] == 4
+    for p, rows in df.groupby("policy"):
+        total = rows[rows.stream == "all"].iloc[0]
+        parts = rows[rows.stream != "all"]
+        assert parts["accesses"].sum() == total["accesses"], p
+        assert parts["misses"].sum() == total["misses"], p
+
+
+def test_a_bad_policy_or_flag_is_a_clear_error(frame):
+    with pytest.raises(Exception, match="belady2"):
+        gfxcache.sim(frame["trace"], size="1MiB", ways=16, policies="belady2")
+    with pytest.raises(ValueError, match="--no-such"):
+        gfxcache.sim(frame["trace"], size="1MiB", ways=16, policies="lru", no_such=1)

@@ -1,0 +1,99 @@
+"""Sweeps from Python: locally and on Ray (a local Ray instance), the same
+tables; a failing job reported while the others are kept; a resumed Ray
+sweep runs only what has no result."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import gfxcache
+
+SWEEP = """
+studies = ["sim", "mrc", "gspc"]
+policies = ["lru", "drrip", "gspc"]
+
+[frames]
+scenes = ["atrium", "city"]
+resolutions = ["160x90"]
+
+[cache]
+sizes = ["64KiB", "256KiB"]
+
+[flags.gspc]
+size = "256KiB"
+big-size = "none"
+timeline = "none"
+"""
+
+
+def write(tmp_path, text, name="exp.toml"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def tables(out):
+    out = Path(out)
+    names = ["sweep.csv"] + sorted(str(p.relative_to(out)) for p in (out / "tables").glob("*.csv"))
+    return {n: (out / n).read_bytes() for n in names}
+
+
+@pytest.fixture(scope="module")
+def ray_local():
+    ray = pytest.importorskip("ray", reason="pip install ray (CI installs it)")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_local_sweep_and_its_table(tmp_path):
+    exp = write(tmp_path, SWEEP)
+    s = gfxcache.sweep(exp, out=tmp_path / "local")
+    assert (s["jobs"], s["ran"], s["frames_rendered"]) == (2 * (2 + 1 + 1), 8, 2)
+    df = gfxcache.sweep_table(tmp_path / "local")
+    totals = df[(df.study == "sim") & (df.stream == "all")]
+    assert len(totals) == 2 * 2 * 3
+    assert set(totals.policy) == {"lru", "drrip", "gspc"}
+    g = gfxcache.sweep_table(tmp_path / "local", "gspc-policies")
+    assert set(g.scene) == {"atrium", "city"}
+
+
+def test_ray_sweep_gives_the_local_tables(tmp_path, ray_local):
+    exp = write(tmp_path, SWEEP)
+    gfxcache.sweep(exp, out=tmp_path / "local")
+    s = gfxcache.sweep(exp, out=tmp_path / "ray", backend="ray")
+    assert (s["jobs"], s["ran"], s["already_done"]) == (8, 8, 0)
+    a, b = tables(tmp_path / "local"), tables(tmp_path / "ray")
+    assert a.keys() == b.keys()
+    for name in a:
+        assert a[name] == b[name], name
+
+
+def test_ray_sweep_with_a_failing_job_keeps_the_others_and_resumes(tmp_path, ray_local):
+    broken = SWEEP.replace('size = "256KiB"', 'size = "3KiB"')
+    exp = write(tmp_path, broken)
+    out = tmp_path / "ray"
+    with pytest.raises(RuntimeError, match=r"2 of 8 jobs failed.*gspc"):
+        gfxcache.sweep(exp, out=out, backend="ray")
+    results = sorted(out.glob("jobs/*/result.json"))
+    assert len(results) == 6, "every other job kept"
+    kept = {p: p.stat().st_mtime_ns for p in results}
+    df = gfxcache.sweep_table(out)
+    assert set(df.study) == {"sim", "mrc"}
+    # Mended and started again: only the failed jobs run.
+    exp = write(tmp_path, SWEEP)
+    s = gfxcache.sweep(exp, out=out, backend="ray")
+    assert (s["already_done"], s["ran"], s["frames_rendered"]) == (6, 2, 0)
+    for p, t in kept.items():
+        assert p.stat().st_mtime_ns == t, f"{p} ran again"
+    assert tables(out) == tables(out)  # written whole
+    local = tmp_path / "local"
+    gfxcache.sweep(exp, out=local)
+    assert tables(out) == tables(local)
+
+
+def test_a_bad_sweep_file_names_line_and_key(tmp_path):
+    exp = write(tmp_path, SWEEP.replace('"64KiB"', '"lots"'))
+    with pytest.raises(Exception, match=r"exp.toml:10.*cache.sizes"):
+        gfxcache.sweep(exp, out=tmp_path / "x")
