@@ -9,6 +9,12 @@
 //!
 //! CSV cannot hold markers: the writer skips them and counts them
 //! ([`crate::TraceWrite::skipped_markers`]) so the caller can say so.
+//!
+//! CSV files from elsewhere name their columns otherwise and carry others:
+//! a [`CsvColumns`] mapping (`addr=obj_id,size=bytes,op=type`) says which
+//! header names hold our columns. With a mapping, columns it does not name
+//! are ignored, `op` may be absent (every access a read) and so may
+//! `stream` (every access `other`); `addr` is required.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -25,14 +31,52 @@ use crate::text_writer::{LineFormat, TextWriter};
 /// The writer's header, and the column names a reader knows.
 pub const HEADER: &str = "op,addr,stream,unit,size";
 
-/// Where each known column sits in a line.
+/// Where each known column sits in a line (`None`: absent, its default).
 #[derive(Clone, Copy, Debug)]
 struct Columns {
-    op: usize,
+    op: Option<usize>,
     addr: usize,
-    stream: usize,
+    stream: Option<usize>,
     unit: Option<usize>,
     size: Option<usize>,
+}
+
+/// Our column names, in [`CsvColumns`]' order.
+const NAMES: [&str; 5] = ["op", "addr", "stream", "unit", "size"];
+
+/// Which header names hold our columns in a CSV file from elsewhere:
+/// `addr=obj_id,size=bytes` (our name `=` the file's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CsvColumns {
+    /// The file's name for each of [`NAMES`], if mapped.
+    names: [Option<String>; 5],
+}
+
+impl std::str::FromStr for CsvColumns {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<CsvColumns, String> {
+        let mut names: [Option<String>; 5] = Default::default();
+        for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (ours, theirs) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("'{pair}': expected OURS=THEIRS, e.g. addr=obj_id"))?;
+            let (ours, theirs) = (ours.trim(), theirs.trim());
+            let k = NAMES.iter().position(|n| *n == ours).ok_or_else(|| {
+                format!("'{ours}' is none of our columns: op, addr, stream, unit, size")
+            })?;
+            if theirs.is_empty() {
+                return Err(format!("'{pair}': the file's column name is empty"));
+            }
+            if names[k].replace(theirs.to_string()).is_some() {
+                return Err(format!("column '{ours}' is mapped twice"));
+            }
+        }
+        if names[1].is_none() {
+            return Err("the mapping must name the file's addr column (addr=...)".into());
+        }
+        Ok(CsvColumns { names })
+    }
 }
 
 /// The source with a newline appended: every record then ends in a line
@@ -56,6 +100,15 @@ pub struct CsvReader<R: Read> {
 impl<R: Read> CsvReader<R> {
     /// Reads the header line. `path` only names the source in errors.
     pub fn new(src: R, path: &Path) -> Result<CsvReader<R>, TraceError> {
+        CsvReader::with_columns(src, path, None)
+    }
+
+    /// As [`CsvReader::new`], the columns found by `mapping` if given.
+    pub fn with_columns(
+        src: R,
+        path: &Path,
+        mapping: Option<&CsvColumns>,
+    ) -> Result<CsvReader<R>, TraceError> {
         let mut rdr = ::csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(::csv::Trim::All)
@@ -64,7 +117,11 @@ impl<R: Read> CsvReader<R> {
         let header = rdr.byte_headers().cloned();
         let line = rdr.position().line().saturating_sub(1).max(1);
         let header = header.map_err(|e| csv_error(path, e, line))?;
-        let cols = columns(&header).map_err(|what| TraceError::parse(path, line, what))?;
+        let cols = match mapping {
+            None => columns(&header),
+            Some(m) => mapped_columns(&header, m),
+        }
+        .map_err(|what| TraceError::parse(path, line, what))?;
         Ok(CsvReader {
             rdr,
             path: path.to_path_buf(),
@@ -91,10 +148,10 @@ impl<R: Read> CsvReader<R> {
         let err = |what: String| TraceError::parse(&self.path, line, what);
         let field = |i: usize| r.get(i).unwrap_or_default();
         let c = self.cols;
-        let op = match field(c.op) {
-            b"R" | b"r" => Op::Read,
-            b"W" | b"w" => Op::Write,
-            f => return Err(err(format!("op '{}': expected R or W", show(f)))),
+        let op = match c.op.map(field) {
+            None | Some(b"R" | b"r") => Op::Read,
+            Some(b"W" | b"w") => Op::Write,
+            Some(f) => return Err(err(format!("op '{}': expected R or W", show(f)))),
         };
         let addr = parse_addr(field(c.addr), false).ok_or_else(|| {
             err(format!(
@@ -102,10 +159,13 @@ impl<R: Read> CsvReader<R> {
                 show(field(c.addr))
             ))
         })?;
-        let stream = std::str::from_utf8(field(c.stream))
-            .map_err(|_| UnknownStream(show(field(c.stream))))
-            .and_then(|s| s.parse::<Stream>())
-            .map_err(|e| err(e.to_string()))?;
+        let stream = match c.stream {
+            None => Stream::Other,
+            Some(i) => std::str::from_utf8(field(i))
+                .map_err(|_| UnknownStream(show(field(i))))
+                .and_then(|s| s.parse::<Stream>())
+                .map_err(|e| err(e.to_string()))?,
+        };
         let unit = match c.unit {
             None => 0,
             Some(i) => parse_dec(field(i))
@@ -172,7 +232,6 @@ impl<R: Read> CsvReader<R> {
 
 fn columns(header: &::csv::ByteRecord) -> Result<Columns, String> {
     let mut found: [Option<usize>; 5] = [None; 5];
-    const NAMES: [&str; 5] = ["op", "addr", "stream", "unit", "size"];
     if header.is_empty() || (header.len() == 1 && header[0].is_empty()) {
         return Err(format!(
             "expected a header line naming the columns, like '{HEADER}'"
@@ -191,9 +250,42 @@ fn columns(header: &::csv::ByteRecord) -> Result<Columns, String> {
     }
     let required = |k: usize| found[k].ok_or_else(|| format!("missing column '{}'", NAMES[k]));
     Ok(Columns {
-        op: required(0)?,
+        op: Some(required(0)?),
         addr: required(1)?,
-        stream: required(2)?,
+        stream: Some(required(2)?),
+        unit: found[3],
+        size: found[4],
+    })
+}
+
+/// The columns `mapping` names, by the file's header; others ignored.
+fn mapped_columns(header: &::csv::ByteRecord, mapping: &CsvColumns) -> Result<Columns, String> {
+    let mut found: [Option<usize>; 5] = [None; 5];
+    for (k, theirs) in mapping.names.iter().enumerate() {
+        let Some(theirs) = theirs else { continue };
+        let at: Vec<usize> = header
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| *h == theirs.as_bytes())
+            .map(|(i, _)| i)
+            .collect();
+        match at[..] {
+            [i] => found[k] = Some(i),
+            [] => {
+                let names: Vec<String> = header.iter().map(show).collect();
+                return Err(format!(
+                    "no column '{theirs}' (mapped to {}) in the header: {}",
+                    NAMES[k],
+                    names.join(",")
+                ));
+            }
+            _ => return Err(format!("column '{theirs}' appears twice")),
+        }
+    }
+    Ok(Columns {
+        op: found[0],
+        addr: found[1].expect("a mapping names addr"),
+        stream: found[2],
         unit: found[3],
         size: found[4],
     })

@@ -7,19 +7,52 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use crate::batch::Batch;
-use crate::csv::{CsvReader, CsvWriter};
+use crate::csv::{CsvColumns, CsvReader, CsvWriter};
 use crate::din::{DinReader, DinWriter};
 use crate::error::TraceError;
 use crate::format::{Format, TraceRead, TraceWrite, BATCH_RECORDS};
 use crate::gtr::{GtrReader, GtrWriter};
 use crate::io::{read_error, Counted, FileSink, Unzstd};
 use crate::meta::TraceMeta;
+use crate::oracle::{OracleReader, OracleWriter};
 
 /// Opens a trace for reading; the format comes from the extension.
 pub fn open(path: &Path) -> Result<Box<dyn TraceRead>, TraceError> {
     let (format, zstd) = Format::from_path(path)?;
     let file = File::open(path).map_err(|e| TraceError::io(path, e))?;
     read_from(file, path, format, zstd)
+}
+
+/// How to read a trace from elsewhere.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// A `.csv` file's own column names ([`CsvColumns`]).
+    pub csv_columns: Option<CsvColumns>,
+}
+
+/// [`open`], with `options`; a CSV mapping given for a file that is not
+/// `.csv` is an error.
+pub fn open_with(path: &Path, options: &ReadOptions) -> Result<Box<dyn TraceRead>, TraceError> {
+    let Some(mapping) = &options.csv_columns else {
+        return open(path);
+    };
+    let (format, zstd) = Format::from_path(path)?;
+    if format != Format::Csv {
+        return Err(TraceError::unsupported(
+            path,
+            "a CSV column mapping applies to .csv traces only",
+        ));
+    }
+    let file = File::open(path).map_err(|e| TraceError::io(path, e))?;
+    let len = file.metadata().map_err(|e| TraceError::io(path, e))?.len();
+    let (counted, consumed) = Counted::new(file);
+    if zstd {
+        let src = Unzstd::new(counted, consumed.clone()).map_err(|e| read_error(path, e))?;
+        let r = CsvReader::with_columns(src, path, Some(mapping))?;
+        return Ok(Box::new(r.with_progress(consumed, len)));
+    }
+    let r = CsvReader::with_columns(counted, path, Some(mapping))?;
+    Ok(Box::new(r.with_progress(consumed, len)))
 }
 
 /// Opens a trace over any seekable source, e.g. a `Cursor` over bytes in
@@ -58,6 +91,9 @@ pub fn read_stream<R: Read + Send + 'static>(
             Format::Gtr => Box::new(GtrReader::new(counted, name)?.with_progress(consumed, len)),
             Format::Csv => Box::new(CsvReader::new(counted, name)?.with_progress(consumed, len)),
             Format::Din => Box::new(DinReader::new(counted, name).with_progress(consumed, len)),
+            Format::OracleGeneral => {
+                Box::new(OracleReader::new(counted, name).with_progress(consumed, len))
+            }
         });
     }
     let src = Unzstd::new(counted, consumed.clone()).map_err(|e| read_error(name, e))?;
@@ -65,12 +101,16 @@ pub fn read_stream<R: Read + Send + 'static>(
         Format::Gtr => Box::new(GtrReader::new(src, name)?.with_progress(consumed, len)),
         Format::Csv => Box::new(CsvReader::new(src, name)?.with_progress(consumed, len)),
         Format::Din => Box::new(DinReader::new(src, name).with_progress(consumed, len)),
+        Format::OracleGeneral => {
+            Box::new(OracleReader::new(src, name).with_progress(consumed, len))
+        }
     })
 }
 
 /// Creates a trace for writing; the format comes from the extension.
 ///
-/// The text formats cannot hold `meta` (nor markers) and ignore it.
+/// The text formats and `oracleGeneral` cannot hold `meta` (nor markers)
+/// and ignore it.
 pub fn create(path: &Path, meta: &TraceMeta) -> Result<Box<dyn TraceWrite>, TraceError> {
     let (format, zstd) = Format::from_path(path)?;
     let sink = FileSink::create(path, zstd)?;
@@ -78,6 +118,7 @@ pub fn create(path: &Path, meta: &TraceMeta) -> Result<Box<dyn TraceWrite>, Trac
         Format::Gtr => Box::new(GtrWriter::new(sink, meta, path)?),
         Format::Csv => Box::new(CsvWriter::new(sink, path)?),
         Format::Din => Box::new(DinWriter::new(sink, path)?),
+        Format::OracleGeneral => Box::new(OracleWriter::new(sink, path)?),
     })
 }
 

@@ -13,13 +13,16 @@ use crate::record::{Access, Marker, Stream};
 /// How many records a reader puts in one batch (at most).
 pub const BATCH_RECORDS: usize = 1 << 16;
 
-/// The on-disk formats, chosen by extension (`.gtr`, `.csv`, `.din`, each
-/// optionally followed by `.zst`).
+/// The on-disk formats, chosen by extension (`.gtr`, `.csv`, `.din`,
+/// `.oracleGeneral` or `.oracleGeneral.bin`, each optionally followed by
+/// `.zst`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Gtr,
     Csv,
     Din,
+    /// libCacheSim's binary `oracleGeneral` (`oracle.rs`).
+    OracleGeneral,
 }
 
 impl Format {
@@ -39,11 +42,13 @@ impl Format {
             Format::Csv
         } else if stem.ends_with(".din") {
             Format::Din
+        } else if stem.ends_with(".oraclegeneral") || stem.ends_with(".oraclegeneral.bin") {
+            Format::OracleGeneral
         } else {
             return Err(TraceError::unsupported(
                 path,
-                "unknown trace format: expected a name ending in .gtr, .csv or .din, \
-                 optionally followed by .zst",
+                "unknown trace format: expected a name ending in .gtr, .csv, .din, \
+                 .oracleGeneral or .oracleGeneral.bin, optionally followed by .zst",
             ));
         };
         Ok((format, zstd))
@@ -55,6 +60,7 @@ impl Format {
             Format::Gtr => "gtr",
             Format::Csv => "csv",
             Format::Din => "din",
+            Format::OracleGeneral => "oracleGeneral",
         }
     }
 
@@ -81,8 +87,15 @@ pub struct Dropped {
     /// (`.din`: every stream but `other`, and `shader` but for reads, which
     /// are instruction fetches): they read back as `other`.
     pub streams: [u64; Stream::COUNT],
-    /// Accesses with a unit other than 0 (`.din`): they read back as unit 0.
+    /// Accesses with a unit other than 0 (`.din`, `oracleGeneral`): they
+    /// read back as unit 0.
     pub units: u64,
+    /// Writes (`oracleGeneral`): they read back as reads.
+    pub writes: u64,
+    /// Accesses that are not one aligned 64-byte block (`oracleGeneral`):
+    /// written as one record per block they touch, they read back as
+    /// 64-byte reads of those blocks.
+    pub sizes: u64,
 }
 
 impl Dropped {

@@ -3,8 +3,8 @@
 //! A trace is a sequence of [`Record`]s, each an [`Access`] (address, op,
 //! stream, unit, size) or a [`Marker`] (frame, pass, draw, tile). This crate
 //! defines that model and reads and writes it in the native `.gtr` format,
-//! in `.csv` and in Dinero's `.din`, each optionally zstd-compressed
-//! (`.zst`). Readers stream in constant memory and hand out [`Batch`]es;
+//! in `.csv`, in Dinero's `.din` and in libCacheSim's binary
+//! `oracleGeneral` ([`oracle`]), each optionally zstd-compressed (`.zst`). Readers stream in constant memory and hand out [`Batch`]es;
 //! damaged input is a [`TraceError`] naming the file and the byte offset or
 //! line, never a panic and never a silently shortened trace.
 //!
@@ -48,6 +48,7 @@ pub mod format;
 pub mod gtr;
 mod io;
 pub mod meta;
+pub mod oracle;
 pub mod record;
 pub mod sink;
 pub mod synth;
@@ -57,7 +58,8 @@ pub mod text_writer;
 mod varint;
 
 pub use batch::Batch;
-pub use dispatch::{create, open, read_all, read_from, read_stream};
+pub use csv::CsvColumns;
+pub use dispatch::{create, open, open_with, read_all, read_from, read_stream, ReadOptions};
 pub use error::TraceError;
 pub use footprint::{Footprint, FootprintSketch};
 pub use format::{Dropped, Format, TraceRead, TraceWrite, BATCH_RECORDS};

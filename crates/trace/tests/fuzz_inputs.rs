@@ -33,7 +33,7 @@ fn seeds() -> &'static [(Format, Vec<u8>)] {
     SEEDS.get_or_init(|| {
         let recs: Vec<Record> = synth(17, 300).collect();
         let mut v = Vec::new();
-        for f in [Format::Gtr, Format::Csv, Format::Din] {
+        for f in [Format::Gtr, Format::Csv, Format::Din, Format::OracleGeneral] {
             let plain = common::encode(f, &recs);
             let zst = zstd::encode_all(&plain[..], 3).expect("zstd");
             v.push((f, plain));
@@ -96,7 +96,7 @@ proptest! {
 
     #[test]
     fn mutated_files_never_panic(
-        seed in 0usize..6,
+        seed in 0usize..8,
         muts in prop::collection::vec(mutation(), 1..4),
     ) {
         let (format, file) = &seeds()[seed];

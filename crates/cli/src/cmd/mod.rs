@@ -18,12 +18,26 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use gfxcache_render::scene::builtin::Suite;
-use gfxcache_trace::TraceRead;
+use gfxcache_trace::{CsvColumns, ReadOptions, TraceRead};
 
-/// Opens a trace, any format. (The error names the file: a `TraceError`
-/// always does.)
-pub fn open_trace(path: &Path) -> Result<Box<dyn TraceRead>> {
-    gfxcache_trace::open(path).context("cannot read trace")
+/// Opens a trace, any format, a `.csv` one through `columns` if given.
+/// (The error names the file: a `TraceError` always does.)
+pub fn open_trace(path: &Path, columns: Option<&CsvColumns>) -> Result<Box<dyn TraceRead>> {
+    let options = ReadOptions {
+        csv_columns: columns.cloned(),
+    };
+    gfxcache_trace::open_with(path, &options).context("cannot read trace")
+}
+
+/// `--csv-columns`, the flag of every command that reads a trace file.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CsvColumnsArg {
+    /// A .csv trace from elsewhere: which of its columns hold ours, as
+    /// OURS=THEIRS pairs (`addr=obj_id,size=obj_size,op=type`). Its other
+    /// columns are ignored; without `op` every access is a read, without
+    /// `stream` every access is `other`.
+    #[arg(long, value_name = "MAP", value_parser = |s: &str| s.parse::<CsvColumns>())]
+    pub csv_columns: Option<CsvColumns>,
 }
 
 /// Prints `value` as one JSON document on stdout.

@@ -32,6 +32,8 @@ pub struct Args {
     /// Print one JSON document on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub csv: super::CsvColumnsArg,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -63,7 +65,7 @@ pub fn output(args: &Args) -> Result<Output> {
     if let Some(sets) = args.sets {
         builder = builder.with_sets(sets, args.max_ways)?;
     }
-    let mut reader = open_trace(&args.trace)?;
+    let mut reader = open_trace(&args.trace, args.csv.csv_columns.as_ref())?;
     let bar = progress::bytes("stack dists", reader.progress().1);
     for_each_batch(
         reader.as_mut(),

@@ -40,6 +40,8 @@ pub struct Args {
     /// and several policies run in parallel. Results are identical.
     #[arg(long)]
     pub single_thread: bool,
+    #[command(flatten)]
+    pub csv: super::CsvColumnsArg,
 }
 
 /// The cache geometry options `sim` shares with other commands.
@@ -182,7 +184,13 @@ pub fn output(args: &Args) -> Result<Output> {
     } else {
         Threads::Many
     };
-    let caches = simulate(&args.trace, &geom, &specs, threads)?;
+    let caches = simulate(
+        &args.trace,
+        args.csv.csv_columns.as_ref(),
+        &geom,
+        &specs,
+        threads,
+    )?;
     let (accesses, caches) = caches;
     let out = Output {
         trace: args.trace.display().to_string(),
@@ -199,6 +207,7 @@ pub fn output(args: &Args) -> Result<Output> {
 /// before any pass.
 pub fn simulate(
     trace: &std::path::Path,
+    columns: Option<&gfxcache_trace::CsvColumns>,
     geom: &Geometry,
     specs: &[PolicySpec],
     threads: Threads,
@@ -217,7 +226,7 @@ pub fn simulate(
         })
         .collect::<Result<Vec<_>, _>>()?;
     if specs.iter().any(needs_next_use) {
-        let mut reader = open_trace(trace)?;
+        let mut reader = open_trace(trace, columns)?;
         let bar = progress::bytes("next uses", reader.progress().1);
         let nu = run::next_use(reader.as_mut(), geom.block, threads, |done, _| {
             bar.set_position(done)
@@ -239,7 +248,7 @@ pub fn simulate(
             eprintln!("warning: {}: {note}", c.label());
         }
     }
-    let mut reader = open_trace(trace)?;
+    let mut reader = open_trace(trace, columns)?;
     let bar = progress::bytes("simulating", reader.progress().1);
     let accesses = run::simulate(reader.as_mut(), &mut caches, threads, |done, _| {
         bar.set_position(done)

@@ -19,7 +19,7 @@ use crate::table::{thousands, Table};
 pub enum Command {
     /// What a trace holds: its header, per-stream totals, markers and footprint.
     Info(InfoArgs),
-    /// Convert between formats, chosen by extension (.gtr, .csv, .din, optionally .zst).
+    /// Convert between formats, chosen by extension (.gtr, .csv, .din, .oracleGeneral[.bin], optionally .zst).
     Convert(ConvertArgs),
     /// Write a seeded synthetic frame-like trace (for trying things out and benchmarking).
     Synth(SynthArgs),
@@ -67,16 +67,22 @@ pub struct InfoArgs {
     /// Print one JSON document on stdout instead of tables.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub csv: super::CsvColumnsArg,
 }
 
 #[derive(clap::Args)]
-#[command(after_help = "Example:\n  gfxcache trace convert frame.gtr frame.csv.zst")]
+#[command(
+    after_help = "Examples:\n  gfxcache trace convert frame.gtr frame.csv.zst\n  gfxcache trace convert frame.gtr frame.oracleGeneral.bin\n  gfxcache trace convert web.csv web.gtr --csv-columns addr=obj_id,size=obj_size"
+)]
 pub struct ConvertArgs {
     /// Trace to read: .gtr, .csv or .din, optionally .zst-compressed.
     pub input: PathBuf,
     /// Trace to write; the format comes from the extension. Written whole
     /// or not at all.
     pub output: PathBuf,
+    #[command(flatten)]
+    pub csv: super::CsvColumnsArg,
 }
 
 pub fn run(c: Command) -> Result<()> {
@@ -117,7 +123,7 @@ fn info(args: InfoArgs) -> Result<()> {
         anyhow::bail!("--block {}: expected a power of two", args.block);
     }
     let shift = args.block.trailing_zeros();
-    let mut reader = open_trace(&args.trace)?;
+    let mut reader = open_trace(&args.trace, args.csv.csv_columns.as_ref())?;
     let meta = reader.meta().clone();
     let bar = progress::bytes("reading", reader.progress().1);
     let mut batch = Batch::with_capacity(BATCH_RECORDS);
@@ -204,7 +210,7 @@ fn convert(args: ConvertArgs) -> Result<()> {
         &[("OUTPUT", Some(&args.output))],
         &[("INPUT", Some(&args.input))],
     )?;
-    let mut reader = open_trace(&args.input)?;
+    let mut reader = open_trace(&args.input, args.csv.csv_columns.as_ref())?;
     let meta = reader.meta().clone();
     let mut writer = gfxcache_trace::create(&args.output, &meta).context("cannot create trace")?;
     let bar = progress::bytes("converting", reader.progress().1);
@@ -269,9 +275,13 @@ fn warn_dropped(path: &Path, dropped: &Dropped, meta: &TraceMeta) {
             .filter(|s| dropped.streams[s.index()] > 0)
             .map(|s| format!("{} {}", s.name(), thousands(dropped.streams[s.index()])))
             .collect();
+        let holds = if Format::from_path(path).is_ok_and(|(f, _)| f == Format::OracleGeneral) {
+            "no streams"
+        } else {
+            "only reads and writes (stream other) and instruction fetches (shader reads)"
+        };
         eprintln!(
-            "warning: {out} holds only reads and writes (stream other) and instruction fetches \
-             (shader reads); {} accesses lost their stream and read back as other ({})",
+            "warning: {out} holds {holds}; {} accesses lost their stream and read back as other ({})",
             thousands(dropped.stream_total()),
             by_stream.join(", ")
         );
@@ -280,6 +290,19 @@ fn warn_dropped(path: &Path, dropped: &Dropped, meta: &TraceMeta) {
         eprintln!(
             "warning: {out} cannot hold units; {} accesses with a unit other than 0 read back as unit 0",
             thousands(dropped.units)
+        );
+    }
+    if dropped.writes > 0 {
+        eprintln!(
+            "warning: {out} cannot hold writes; {} writes read back as reads",
+            thousands(dropped.writes)
+        );
+    }
+    if dropped.sizes > 0 {
+        eprintln!(
+            "warning: {out} holds 64-byte objects; {} accesses that were not one aligned 64-byte \
+             block were written as the blocks they touch",
+            thousands(dropped.sizes)
         );
     }
 }

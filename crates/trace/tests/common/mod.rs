@@ -56,6 +56,22 @@ pub fn encode(format: Format, records: &[Record]) -> Vec<u8> {
             }
             w.finish_into_inner().expect("din finish").1
         }
+        Format::OracleGeneral => {
+            // Its writer needs the whole trace before it can write (next
+            // uses): through a file.
+            let dir = tempfile::tempdir().expect("tempdir");
+            let file = dir.path().join("t.oracleGeneral");
+            let mut w = gfxcache_trace::create(&file, &Default::default()).expect("writer");
+            for r in records {
+                match r {
+                    Record::Access(a) => w.write_access(a),
+                    Record::Marker(m) => w.write_marker(m),
+                }
+                .expect("oracleGeneral write");
+            }
+            w.finish().expect("oracleGeneral finish");
+            std::fs::read(&file).expect("read back")
+        }
     }
 }
 
