@@ -106,6 +106,14 @@ fn a_sweep_killed_part_way_resumes_to_the_tables_of_an_unbroken_run() {
     assert_eq!(totals, 2 * 3 * 4);
     assert!(a.contains_key("tables/gspc-policies.csv"));
     assert!(out.join("index.html").is_file());
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for fig in [
+        "miss-ratio-1.svg",
+        "miss-ratio-2.svg",
+        "miss-ratio-mean.svg",
+    ] {
+        assert!(out.join(fig).is_file() && page.contains(fig), "{fig}");
+    }
 
     // Again on a finished sweep: nothing runs.
     let again = json(&["sweep", s(&example()), "--out", s(&out), "--json"]);

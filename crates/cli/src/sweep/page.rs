@@ -212,10 +212,71 @@ pub fn write(
         ));
         figures.push(file);
     }
+    if let Some(svg) = mean_figure(&sim, frames.len())? {
+        let file = out.join("miss-ratio-mean.svg");
+        crate::output::write_bytes(&file, svg.as_bytes())?;
+        page.push_str(&format!(
+            "<figure><img src=\"{}\" alt=\"mean miss ratio against capacity\">\
+             <figcaption>The mean over the {} frames of each policy's miss ratio (sim), \
+             at the capacities every frame ran.</figcaption></figure>\n",
+            esc(&rel(out, &file)),
+            frames.len()
+        ));
+        figures.push(file);
+    }
     page.push_str(&studies_section(out, exp, jobs, store));
     page.push_str(html::TAIL);
     crate::output::write_bytes(&out.join("index.html"), page.as_bytes())?;
     Ok(figures)
+}
+
+/// Per cache shape and policy, the mean miss ratio over the frames at each
+/// capacity every frame ran; `None` with fewer than two frames.
+fn mean_figure(sim: &Curves, frames: usize) -> Result<Option<String>> {
+    if frames < 2 {
+        return Ok(None);
+    }
+    /// Capacity -> (sum of miss ratios, frames).
+    type Sums = BTreeMap<u64, (f64, usize)>;
+    // shape -> policy -> sums
+    let mut acc: BTreeMap<&str, BTreeMap<&str, Sums>> = BTreeMap::new();
+    for ((_, shape), by_policy) in sim {
+        for (policy, points) in by_policy {
+            for &(size, ratio) in points {
+                let e = acc
+                    .entry(shape)
+                    .or_default()
+                    .entry(policy)
+                    .or_default()
+                    .entry(size)
+                    .or_default();
+                e.0 += ratio;
+                e.1 += 1;
+            }
+        }
+    }
+    let mut panels = Vec::new();
+    for (shape, by_policy) in acc {
+        let mut p = CurvePanel::new(shape, "mean miss ratio");
+        for (i, (policy, by_size)) in by_policy.into_iter().enumerate() {
+            let points: Vec<(u64, f64)> = by_size
+                .into_iter()
+                .filter(|(_, (_, n))| *n == frames)
+                .map(|(size, (sum, n))| (size, sum / n as f64))
+                .collect();
+            p = p.line(policy.to_string(), i, Stroke::Solid, points);
+        }
+        if p.prune() {
+            panels.push(p);
+        }
+    }
+    if panels.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(render(
+        &format!("Mean over {frames} frames"),
+        &panels,
+    )?))
 }
 
 /// Per frame point: its picture, and a link to each study's report.
