@@ -166,52 +166,6 @@ pub fn write(
     if !frames.is_empty() {
         page.push_str("<h2>Miss ratio against capacity</h2>\n");
     }
-    for (k, frame) in frames.iter().enumerate() {
-        let mut panels: Vec<CurvePanel> = Vec::new();
-        let lru = mrc
-            .iter()
-            .find(|((f, _), _)| f == frame)
-            .and_then(|(_, by)| by.get("lru").cloned());
-        for ((f, shape), by_policy) in sim.iter().filter(|((f, _), _)| f == frame) {
-            let _ = f;
-            let mut p = CurvePanel::new(shape, "miss ratio");
-            for (i, (policy, points)) in by_policy.iter().enumerate() {
-                p = p.line(policy.clone(), i, Stroke::Solid, points.clone());
-            }
-            if let Some(points) = &lru {
-                p = p.bound("LRU fully associative (mrc)", points.clone());
-            }
-            panels.push(p);
-        }
-        if panels.is_empty() {
-            if let Some(points) = lru {
-                panels.push(CurvePanel::new("fully associative", "miss ratio").line(
-                    "LRU (mrc)",
-                    0,
-                    Stroke::Solid,
-                    points,
-                ));
-            }
-        }
-        let panels: Vec<CurvePanel> = panels
-            .into_iter()
-            .filter_map(|mut p| p.prune().then_some(p))
-            .collect();
-        if panels.is_empty() {
-            continue;
-        }
-        let file = out.join(format!("miss-ratio-{}.svg", k + 1));
-        let svg = render(frame, &panels)?;
-        crate::output::write_bytes(&file, svg.as_bytes())?;
-        page.push_str(&format!(
-            "<figure><img src=\"{}\" alt=\"miss ratio against capacity, {}\">\
-             <figcaption>{}: each policy's miss ratio (sim) at each capacity.</figcaption></figure>\n",
-            esc(&rel(out, &file)),
-            esc(frame),
-            esc(frame)
-        ));
-        figures.push(file);
-    }
     if let Some(svg) = mean_figure(&sim, frames.len())? {
         let file = out.join("miss-ratio-mean.svg");
         crate::output::write_bytes(&file, svg.as_bytes())?;
@@ -224,10 +178,65 @@ pub fn write(
         ));
         figures.push(file);
     }
+    // The frames side by side, two to a row on a wide page.
+    page.push_str("<div style=\"display:flex;flex-wrap:wrap;gap:1em\">\n");
+    for (k, frame) in frames.iter().enumerate() {
+        let Some(panels) = frame_panels(frame, &sim, &mrc) else {
+            continue;
+        };
+        let file = out.join(format!("miss-ratio-{}.svg", k + 1));
+        let svg = render(frame, &panels)?;
+        crate::output::write_bytes(&file, svg.as_bytes())?;
+        page.push_str(&format!(
+            "<figure style=\"flex:1 1 36em;max-width:48em;margin:0\"><img src=\"{}\" \
+             alt=\"miss ratio against capacity, {}\"><figcaption>{}: each policy's miss \
+             ratio (sim) at each capacity.</figcaption></figure>\n",
+            esc(&rel(out, &file)),
+            esc(frame),
+            esc(frame)
+        ));
+        figures.push(file);
+    }
+    page.push_str("</div>\n");
     page.push_str(&studies_section(out, exp, jobs, store));
     page.push_str(html::TAIL);
     crate::output::write_bytes(&out.join("index.html"), page.as_bytes())?;
     Ok(figures)
+}
+
+/// `frame`'s panels: one per cache shape `sim` ran, LRU's fully
+/// associative curve (`mrc`) as a bound on each, or alone without `sim`.
+fn frame_panels(frame: &str, sim: &Curves, mrc: &Curves) -> Option<Vec<CurvePanel>> {
+    let lru = mrc
+        .iter()
+        .find(|((f, _), _)| f == frame)
+        .and_then(|(_, by)| by.get("lru").cloned());
+    let mut panels: Vec<CurvePanel> = Vec::new();
+    for ((_, shape), by_policy) in sim.iter().filter(|((f, _), _)| f == frame) {
+        let mut p = CurvePanel::new(shape, "miss ratio");
+        for (i, (policy, points)) in by_policy.iter().enumerate() {
+            p = p.line(policy.clone(), i, Stroke::Solid, points.clone());
+        }
+        if let Some(points) = &lru {
+            p = p.bound("LRU fully associative (mrc)", points.clone());
+        }
+        panels.push(p);
+    }
+    if panels.is_empty() {
+        if let Some(points) = lru {
+            panels.push(CurvePanel::new("fully associative", "miss ratio").line(
+                "LRU (mrc)",
+                0,
+                Stroke::Solid,
+                points,
+            ));
+        }
+    }
+    let panels: Vec<CurvePanel> = panels
+        .into_iter()
+        .filter_map(|mut p| p.prune().then_some(p))
+        .collect();
+    (!panels.is_empty()).then_some(panels)
 }
 
 /// Per cache shape and policy, the mean miss ratio over the frames at each
