@@ -35,6 +35,9 @@ struct Series {
     notes: Vec<Option<String>>,
     /// The paper's values, drawn in light tones so they read as reference.
     paper: bool,
+    /// Its place among the series of its kind (ours or the paper's): its
+    /// colour, kept when a split panel leaves out a series with no bar.
+    slot: usize,
 }
 
 /// One grouped bar chart: a group per category, a bar per series.
@@ -50,6 +53,9 @@ pub struct Panel {
     series: Vec<Series>,
     /// A horizontal line, e.g. at 1.0 for DRRIP on normalised charts.
     reference: Option<f64>,
+    /// The y axis's range when fixed: the parts of a split panel share
+    /// the whole's, so that their bars compare.
+    y_span: Option<Range<f64>>,
 }
 
 impl Panel {
@@ -62,6 +68,7 @@ impl Panel {
             categories,
             series: Vec::new(),
             reference: None,
+            y_span: None,
         }
     }
 
@@ -116,12 +123,71 @@ impl Panel {
         paper: bool,
     ) {
         if values.iter().any(Option::is_some) {
+            let slot = self.series.iter().filter(|s| s.paper == paper).count();
             self.series.push(Series {
                 name,
                 values,
                 notes,
                 paper,
+                slot,
             });
+        }
+    }
+}
+
+/// The room beside the groups: the y axis, its labels and the margins.
+const MARGIN: u32 = 140;
+
+/// The width of `groups` groups of `group` pixels each, and never less
+/// than a chart with room for its legend.
+fn width_of(groups: usize, group: u32) -> u32 {
+    (MARGIN + group * groups as u32).max(640)
+}
+
+impl Panel {
+    /// The pixels a category's group needs: each bar its value, the
+    /// category its label.
+    fn group_width(&self) -> u32 {
+        let label = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        let bars = self.series.len() as u32;
+        let mut group = (bars * 36 + 24).max(label * 8 + 16);
+        // A noted bar's label, value and note, is wider than its value.
+        let noted = self.series.iter().flat_map(|s| s.notes.iter().flatten());
+        if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
+            group = group.max(bars * (chars * 7 + 6) + 24);
+        }
+        group
+    }
+
+    /// Categories `range` of this panel on the y axis `span`, without the
+    /// series that have no bar there.
+    fn part(&self, range: std::ops::Range<usize>, span: Range<f64>) -> Panel {
+        let series = self
+            .series
+            .iter()
+            .filter(|s| s.values[range.clone()].iter().any(Option::is_some))
+            .map(|s| Series {
+                name: s.name.clone(),
+                values: s.values[range.clone()].to_vec(),
+                notes: s.notes.get(range.clone()).map_or(Vec::new(), <[_]>::to_vec),
+                paper: s.paper,
+                slot: s.slot,
+            })
+            .collect();
+        Panel {
+            subtitle: self.subtitle.clone(),
+            y_label: self.y_label.clone(),
+            unit: self.unit,
+            categories: self.categories[range.clone()].to_vec(),
+            paper_category: self.paper_category[range].to_vec(),
+            series,
+            reference: self.reference,
+            y_span: Some(span),
         }
     }
 }
@@ -150,20 +216,32 @@ impl Plot for Panel {
     /// Wide enough for every bar to carry its value and every category its
     /// label, horizontally: rotated labels are hard to read.
     fn width(&self) -> u32 {
-        let label = self
-            .categories
-            .iter()
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(0) as u32;
-        let bars = self.series.len() as u32;
-        let mut group = (bars * 36 + 24).max(label * 8 + 16);
-        // A noted bar's label, value and note, is wider than its value.
-        let noted = self.series.iter().flat_map(|s| s.notes.iter().flatten());
-        if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
-            group = group.max(bars * (chars * 7 + 6) + 24);
+        width_of(self.categories.len(), self.group_width())
+    }
+
+    /// Consecutive categories per part, as few parts as fit in `max`
+    /// pixels and as even as can be, on the whole panel's y axis; a
+    /// series with no bar in a part is left out of it (its legend entry
+    /// would name nothing drawn) and the others keep their colours.
+    fn fit(self, max: u32) -> Vec<Panel> {
+        let n = self.categories.len();
+        let fits = ((max.saturating_sub(MARGIN)) / self.group_width()).max(1) as usize;
+        if self.width() <= max || n <= 1 {
+            return vec![self];
         }
-        (140 + group * self.categories.len() as u32).max(640)
+        let parts = n.div_ceil(fits);
+        let each = n.div_ceil(parts);
+        let span = y_range(&self);
+        (0..n)
+            .step_by(each)
+            .enumerate()
+            .map(|(k, from)| {
+                let to = (from + each).min(n);
+                let part = self.part(from..to, span.clone());
+                let subtitle = format!("{} ({} of {parts})", self.subtitle, k + 1);
+                Panel { subtitle, ..part }
+            })
+            .collect()
     }
 
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
@@ -265,12 +343,11 @@ fn value_label(
 /// Ours in strong colours, the paper's in light ones, each counted apart so
 /// the first paper series pairs with the first of ours.
 fn series_color(p: &Panel, j: usize) -> RGBColor {
-    let kind = p.series[j].paper;
-    let k = p.series[..j].iter().filter(|s| s.paper == kind).count();
-    if kind {
-        PAPER[k % PAPER.len()]
+    let s = &p.series[j];
+    if s.paper {
+        PAPER[s.slot % PAPER.len()]
     } else {
-        OURS[k % OURS.len()]
+        OURS[s.slot % OURS.len()]
     }
 }
 
@@ -291,6 +368,9 @@ pub(super) fn bar_x(i: usize, j: usize, m: usize) -> (f64, f64) {
 /// From 0 (bars start there) to past the largest value, with room above
 /// for the value labels and the legend, whose height grows with the series.
 fn y_range(p: &Panel) -> Range<f64> {
+    if let Some(span) = &p.y_span {
+        return span.clone();
+    }
     let values = p.series.iter().flat_map(|s| s.values.iter().flatten());
     let (lo, hi) = values
         .chain(p.reference.iter())
@@ -406,5 +486,53 @@ mod tests {
         assert!(svg.contains("0.500 (5)"));
         assert!(!svg.contains("gone"));
         Ok(())
+    }
+
+    /// A chart too wide for the page is cut into consecutive categories,
+    /// each part within the width, on the whole's y axis, every series in
+    /// its colour and only where it has a bar.
+    #[test]
+    fn a_wide_panel_is_cut_into_parts_that_fit() {
+        let n = 30;
+        let cats: Vec<String> = (0..n).map(|i| format!("scene{i}")).collect();
+        let p = Panel::new("wide", "x", Unit::Ratio, cats.clone())
+            .series("a", (0..n).map(|i| Some(i as f64)).collect())
+            .series("b", (0..n).map(|i| (i >= 20).then_some(1.0)).collect())
+            .paper("paper", (0..n).map(|i| (i == 0).then_some(0.5)).collect());
+        let whole = y_range(&p);
+        let b_colour = series_color(&p, 1);
+        assert!(p.width() > 1100);
+        let parts = p.fit(1100);
+        assert!(parts.len() >= 2);
+        let joined: Vec<String> = parts.iter().flat_map(|q| q.categories.clone()).collect();
+        assert_eq!(joined, cats, "every category once, in order");
+        for (k, q) in parts.iter().enumerate() {
+            assert!(q.width() <= 1100, "part {k} is {} wide", q.width());
+            assert_eq!(y_range(q), whole, "part {k} has its own y axis");
+            assert!(q
+                .subtitle
+                .ends_with(&format!("({} of {})", k + 1, parts.len())));
+            if let Some(j) = q.series.iter().position(|s| s.name == "b") {
+                assert_eq!(series_color(q, j), b_colour, "b changed colour");
+            }
+        }
+        let first = &parts[0];
+        assert!(first.series.iter().any(|s| s.paper));
+        assert!(
+            !first.series.iter().any(|s| s.name == "b"),
+            "b has no bar there"
+        );
+        let last = parts.last().unwrap();
+        assert!(!last.series.iter().any(|s| s.paper));
+    }
+
+    #[test]
+    fn a_panel_that_fits_is_itself() {
+        let p = Panel::new("t", "x", Unit::Ratio, names(&["a", "b"]))
+            .series("s", vec![Some(1.0), Some(2.0)]);
+        let parts = p.fit(1100);
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].subtitle, "t");
+        assert!(parts[0].y_span.is_none());
     }
 }

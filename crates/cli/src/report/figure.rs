@@ -19,6 +19,15 @@ pub trait Plot {
     fn prune(&mut self) -> bool;
     /// The width, in pixels, the panel needs to be read.
     fn width(&self) -> u32;
+    /// The panel as panels no wider than `max` pixels each, read top to
+    /// bottom as one (the same axes, the same colours); itself if it fits
+    /// or cannot be cut.
+    fn fit(self, _max: u32) -> Vec<Self>
+    where
+        Self: Sized,
+    {
+        vec![self]
+    }
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()>;
 }
 
@@ -51,6 +60,7 @@ pub fn write_figures<R, P: Plot>(
         let panels: Vec<P> = (fig.build)(report)
             .into_iter()
             .filter_map(|mut p| p.prune().then_some(p))
+            .flat_map(|p| p.fit(PAGE_WIDTH))
             .collect();
         if panels.is_empty() {
             continue;
@@ -62,6 +72,13 @@ pub fn write_figures<R, P: Plot>(
     }
     Ok(written)
 }
+
+/// The widest a figure is drawn, in pixels; a wider panel is cut
+/// ([`Plot::fit`]). The page shows a figure at its own size up to its text
+/// column's width (80em, about 1280 px) and scales a wider one down: at
+/// this width a figure's smallest text (a bar's value, 12 px) stays above
+/// 10 px in a window down to about 1000 px across.
+pub const PAGE_WIDTH: u32 = 1100;
 
 pub const PANEL_HEIGHT: u32 = 380;
 const TITLE_HEIGHT: u32 = 40;
@@ -146,11 +163,67 @@ pub mod svg_text {
     pub fn has(svg: &str, text: &str) -> bool {
         svg.contains(&format!("\n{text}\n"))
     }
+
+    /// The width `svg` is drawn at, in pixels: its root's `width`.
+    pub fn width(svg: &str) -> Option<u32> {
+        let root = &svg[svg.find("<svg")?..];
+        let at = root.find(" width=\"")? + " width=\"".len();
+        let digits = root[at..].split('"').next()?;
+        digits.parse().ok()
+    }
+
+    /// Every SVG figure in `dir` wider than [`super::PAGE_WIDTH`], with its
+    /// width.
+    pub fn too_wide(dir: &Path) -> anyhow::Result<Vec<(String, u32)>> {
+        let mut wide = Vec::new();
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "svg") {
+                let text = std::fs::read_to_string(&path)?;
+                let w = width(&text).with_context(|| format!("no width in {}", path.display()))?;
+                if w > super::PAGE_WIDTH {
+                    wide.push((path.display().to_string(), w));
+                }
+            }
+        }
+        Ok(wide)
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::compact;
+    use super::*;
+    use crate::report::bars::{Panel, Unit};
+
+    /// A figure whose panel would be too wide is drawn as parts that fit,
+    /// top to bottom, under the one title.
+    #[test]
+    fn a_wide_figure_is_drawn_within_the_page() -> anyhow::Result<()> {
+        let cats: Vec<String> = (0..40).map(|i| format!("c{i}")).collect();
+        let build = |_: &()| {
+            let cats: Vec<String> = (0..40).map(|i| format!("c{i}")).collect();
+            vec![Panel::new("wide", "x", Unit::Ratio, cats)
+                .series("a", (0..40).map(|i| Some(f64::from(i))).collect())
+                .series("b", (0..40).map(|i| Some(f64::from(40 - i))).collect())]
+        };
+        let figures = [Figure {
+            file: "wide.svg",
+            title: "Wide",
+            caption: "",
+            build,
+        }];
+        let dir = tempfile::tempdir()?;
+        write_figures(&(), &figures, dir.path())?;
+        let text = svg_text::svg(dir.path(), "wide.svg")?;
+        let width = svg_text::width(&text);
+        assert!(width.is_some_and(|w| w <= PAGE_WIDTH), "{width:?}");
+        assert!(svg_text::too_wide(dir.path())?.is_empty());
+        for c in &cats {
+            assert!(svg_text::has(&text, c), "{c} missing");
+        }
+        assert!(text.contains("wide (1 of "));
+        Ok(())
+    }
 
     #[test]
     fn compact_counts() {
