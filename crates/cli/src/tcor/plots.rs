@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::{find_curve, find_run, tile_caches, value};
 use crate::report::bars::{Panel, Unit};
-use crate::report::curves::{CurvePanel, Stroke};
+use crate::report::curves::{same_y, CurvePanel, Stroke};
 use crate::report::figure::compact;
 use crate::report::figure::{self, write_figures, Figure};
 use gfxcache_tcor::study::report::{Curve, Reductions, TcorReport, ENGINES};
@@ -30,7 +30,7 @@ pub const CURVE_FIGURES: &[Figure<TcorReport, CurvePanel>] = &[
     Figure {
         file: "fig12_ways.svg",
         title: "Figure 12: Attribute Cache associativity",
-        caption: "Miss ratio under OPT (solid) and LRU (dashed) with 1, 2, 4 and 8 ways, one colour per way count; the associativities the study did not sweep are left out.",
+        caption: "Miss ratio under OPT (top) and LRU (below, on the same axes) with 1, 2, 4 and 8 ways, one colour per way count; the associativities the study did not sweep are left out.",
         build: fig12,
     },
     Figure {
@@ -125,17 +125,22 @@ fn fig11(r: &TcorReport) -> Vec<CurvePanel> {
     vec![policies_at(r, "full", &["opt", "lru"], "Fully associative")]
 }
 
+/// A panel per policy, OPT's above LRU's, a line per way count on one y
+/// axis: the gap between the policies at a way count reads across panels
+/// at the same height, and the way counts read within one.
 fn fig12(r: &TcorReport) -> Vec<CurvePanel> {
-    let mut panel = CurvePanel::new("OPT and LRU by way count", MISS_RATIO);
-    for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
-        for (policy, stroke) in [("opt", Stroke::Solid), ("lru", Stroke::Dashed)] {
+    let panels = ["opt", "lru"].map(|policy| {
+        let title = format!("{} by way count", name(policy));
+        let mut panel = CurvePanel::new(&title, MISS_RATIO);
+        for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
             if let Some(c) = find_curve(r, policy, ways) {
                 let label = format!("{} {ways}-way", name(policy));
-                panel = panel.line(label, k, stroke, miss_ratios(c));
+                panel = panel.line(label, k, Stroke::Solid, miss_ratios(c));
             }
         }
-    }
-    vec![panel]
+        panel
+    });
+    same_y(panels.into())
 }
 
 fn fig13(r: &TcorReport) -> Vec<CurvePanel> {

@@ -11,7 +11,7 @@ use gfxcache_tcor::study::report::{Reductions, ENGINES};
 
 use super::{categories, find_mean, tile_caches, TcorSuite};
 use crate::report::bars::{Panel, Unit};
-use crate::report::curves::{CurvePanel, Stroke};
+use crate::report::curves::{same_y, CurvePanel, Stroke};
 use crate::report::figure::{self, write_figures, Figure};
 
 /// The mean Attribute Cache curves, in the paper's order.
@@ -25,7 +25,7 @@ pub const CURVE_FIGURES: &[Figure<TcorSuite, CurvePanel>] = &[
     Figure {
         file: "fig12_ways.svg",
         title: "Figure 12: Attribute Cache associativity, mean over the scenes",
-        caption: "The scenes' mean miss ratio under OPT (solid) and LRU (dashed) with 1, 2, 4 and 8 ways, one colour per way count.",
+        caption: "The scenes' mean miss ratio under OPT (top) and LRU (below, on the same axes) with 1, 2, 4 and 8 ways, one colour per way count.",
         build: fig12,
     },
     Figure {
@@ -123,17 +123,22 @@ fn fig11(r: &TcorSuite) -> Vec<CurvePanel> {
     vec![policies_at(r, "full", &["opt", "lru"], "Fully associative")]
 }
 
+/// A panel per policy, OPT's above LRU's, a line per way count on one y
+/// axis: the gap between the policies at a way count reads across panels
+/// at the same height, and the way counts read within one.
 fn fig12(r: &TcorSuite) -> Vec<CurvePanel> {
-    let mut panel = CurvePanel::new("OPT and LRU by way count", MISS_RATIO);
-    for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
-        for (policy, stroke) in [("opt", Stroke::Solid), ("lru", Stroke::Dashed)] {
+    let panels = ["opt", "lru"].map(|policy| {
+        let title = format!("{} by way count", policy.to_uppercase());
+        let mut panel = CurvePanel::new(&title, MISS_RATIO);
+        for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
             if let Some(c) = find_curve(r, policy, ways) {
                 let label = format!("{} {ways}-way", policy.to_uppercase());
-                panel = panel.line(label, k, stroke, miss_ratios(c));
+                panel = panel.line(label, k, Stroke::Solid, miss_ratios(c));
             }
         }
-    }
-    vec![panel]
+        panel
+    });
+    same_y(panels.into())
 }
 
 fn fig13(r: &TcorSuite) -> Vec<CurvePanel> {
