@@ -9,6 +9,7 @@
 mod csv;
 mod html;
 mod plots;
+pub(crate) mod readings;
 mod suite;
 mod summary;
 

@@ -4,11 +4,14 @@
 use std::ops::Range;
 
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::figure::{chart_builder, draw_legend, Plot};
+use super::figure::{chart_builder, Plot};
+use super::legend::{Legend, Marker, Swatch};
 
 /// How a panel's values read: ratios (3 decimals) or percentages (1 decimal).
 #[derive(Clone, Copy)]
@@ -56,6 +59,18 @@ pub struct Panel {
     /// The y axis's range when fixed: the parts of a split panel share
     /// the whole's, so that their bars compare.
     y_span: Option<Range<f64>>,
+    /// Values a paper states only as bounds, drawn as dashed lines across
+    /// a category's group, and the legend's name for them.
+    marks: Vec<Mark>,
+    marks_name: String,
+}
+
+/// A dashed line across the group of `category` at `value`, with `label`.
+#[derive(Clone)]
+struct Mark {
+    category: String,
+    value: f64,
+    label: String,
 }
 
 impl Panel {
@@ -69,6 +84,8 @@ impl Panel {
             series: Vec::new(),
             reference: None,
             y_span: None,
+            marks: Vec::new(),
+            marks_name: String::new(),
         }
     }
 
@@ -110,6 +127,24 @@ impl Panel {
 
     pub fn reference(mut self, at: f64) -> Panel {
         self.reference = Some(at);
+        self
+    }
+
+    /// Values a paper gives only as bounds (a category, a value, a label
+    /// for each), drawn as dashed lines across their categories' groups and
+    /// named `name` in the legend; a mark of a category the panel lacks is
+    /// not drawn.
+    pub fn marks(mut self, name: &str, marks: Vec<(String, f64, String)>) -> Panel {
+        self.marks_name = name.to_string();
+        self.marks = marks
+            .into_iter()
+            .filter(|(c, v, _)| self.categories.contains(c) && v.is_finite())
+            .map(|(category, value, label)| Mark {
+                category,
+                value,
+                label,
+            })
+            .collect();
         self
     }
 
@@ -161,6 +196,10 @@ impl Panel {
         if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
             group = group.max(bars * (chars * 7 + 6) + 24);
         }
+        let marked = self.marks.iter().map(|m| m.label.chars().count() as u32);
+        if let Some(chars) = marked.max() {
+            group = group.max(chars * 6 + 24);
+        }
         group
     }
 
@@ -184,10 +223,17 @@ impl Panel {
             y_label: self.y_label.clone(),
             unit: self.unit,
             categories: self.categories[range.clone()].to_vec(),
-            paper_category: self.paper_category[range].to_vec(),
+            paper_category: self.paper_category[range.clone()].to_vec(),
             series,
             reference: self.reference,
             y_span: Some(span),
+            marks: self
+                .marks
+                .iter()
+                .filter(|m| self.categories[range.clone()].contains(&m.category))
+                .cloned()
+                .collect(),
+            marks_name: self.marks_name.clone(),
         }
     }
 }
@@ -210,6 +256,8 @@ impl Plot for Panel {
                 s.notes.retain(|_| *k.next().unwrap_or(&false));
             }
         }
+        let categories = &self.categories;
+        self.marks.retain(|m| categories.contains(&m.category));
         !self.categories.is_empty()
     }
 
@@ -225,7 +273,7 @@ impl Plot for Panel {
     /// would name nothing drawn) and the others keep their colours.
     fn fit(self, max: u32) -> Vec<Panel> {
         let n = self.categories.len();
-        let fits = ((max.saturating_sub(MARGIN)) / self.group_width()).max(1) as usize;
+        let fits = (max.saturating_sub(MARGIN) / self.group_width()).max(1) as usize;
         if self.width() <= max || n <= 1 {
             return vec![self];
         }
@@ -242,6 +290,23 @@ impl Plot for Panel {
                 Panel { subtitle, ..part }
             })
             .collect()
+    }
+
+    /// Each series' colour and name, and the marks' if any.
+    fn legend(&self) -> Legend {
+        let mut legend = Legend::new();
+        for (j, s) in self.series.iter().enumerate() {
+            legend.entry(s.name.clone(), Swatch::Fill(series_color(self, j)));
+        }
+        if !self.marks.is_empty() {
+            let swatch = Swatch::Line {
+                colour: MARK,
+                dashed: true,
+                marker: Marker::None,
+            };
+            legend.entry(self.marks_name.clone(), swatch);
+        }
+        legend
     }
 
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
@@ -293,13 +358,10 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Resul
             true => (light(color), true),
             false => (color, s.paper),
         };
-        chart
-            .draw_series(bars.iter().map(|&(i, x0, x1, v, _)| {
-                let (color, paper) = style(i);
-                bar(x0, x1, v, color, paper)
-            }))?
-            .label(s.name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled()));
+        chart.draw_series(bars.iter().map(|&(i, x0, x1, v, _)| {
+            let (color, paper) = style(i);
+            bar(x0, x1, v, color, paper)
+        }))?;
         chart.draw_series(
             bars.iter()
                 .map(|&(_, x0, x1, v, note)| value_label(x0, x1, v, p.unit, note)),
@@ -309,7 +371,49 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Resul
         let line = vec![(0.0, at), (p.categories.len() as f64, at)];
         chart.draw_series(std::iter::once(PathElement::new(line, BLACK.mix(0.6))))?;
     }
-    draw_legend(&mut chart)?;
+    draw_marks(&mut chart, p)?;
+    Ok(())
+}
+
+/// The colour of the marks of bounds.
+const MARK: RGBColor = RGBColor(90, 90, 90);
+
+/// Each mark as a dashed line across its group, its label above it (below
+/// a negative one).
+fn draw_marks<'a, 'b: 'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<Categories, RangedCoordf64>>,
+    p: &Panel,
+) -> anyhow::Result<()> {
+    if p.marks.is_empty() {
+        return Ok(());
+    }
+    let style = MARK.stroke_width(2);
+    let mut lines = Vec::new();
+    let mut labels = Vec::new();
+    for m in &p.marks {
+        let Some(i) = p.categories.iter().position(|c| *c == m.category) else {
+            continue;
+        };
+        let (x0, x1) = (i as f64 + 0.05, i as f64 + 0.95);
+        lines.push(DashedPathElement::new(
+            vec![(x0, m.value), (x1, m.value)],
+            6,
+            4,
+            style,
+        ));
+        // A few pixels off the line, above it (below a negative one).
+        let (v_pos, dy) = if m.value >= 0.0 {
+            (VPos::Bottom, -3)
+        } else {
+            (VPos::Top, 3)
+        };
+        let font = TextStyle::from(("sans-serif", 11).into_font())
+            .color(&MARK)
+            .pos(Pos::new(HPos::Right, v_pos));
+        labels.push(EmptyElement::at((x1, m.value)) + Text::new(m.label.clone(), (0, dy), font));
+    }
+    chart.draw_series(lines)?;
+    chart.draw_series(labels)?;
     Ok(())
 }
 
@@ -366,19 +470,21 @@ pub(super) fn bar_x(i: usize, j: usize, m: usize) -> (f64, f64) {
 }
 
 /// From 0 (bars start there) to past the largest value, with room above
-/// for the value labels and the legend, whose height grows with the series.
+/// for the value labels.
 fn y_range(p: &Panel) -> Range<f64> {
     if let Some(span) = &p.y_span {
         return span.clone();
     }
     let values = p.series.iter().flat_map(|s| s.values.iter().flatten());
+    let marks = p.marks.iter().map(|m| &m.value);
     let (lo, hi) = values
+        .chain(marks)
         .chain(p.reference.iter())
         .fold((0.0f64, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
     let lo = if lo < 0.0 { lo - 0.15 * span } else { 0.0 };
-    let headroom = 0.2 + 0.08 * p.series.len() as f64;
-    lo..hi + headroom * span
+    // Room for the value labels above the bars; the legend is beside.
+    lo..hi + 0.12 * span
 }
 
 /// An x axis of named categories: category `i` spans `i..i+1`, and its label
@@ -534,5 +640,31 @@ mod tests {
         assert_eq!(parts.len(), 1);
         assert_eq!(parts[0].subtitle, "t");
         assert!(parts[0].y_span.is_none());
+    }
+
+    /// Bounds stated in words are dashed marks on their categories, in the
+    /// y range and the legend; a mark of a pruned category goes with it.
+    #[test]
+    fn marks_sit_on_their_categories_and_go_with_them() -> anyhow::Result<()> {
+        let mut p = Panel::new("t", "%", Unit::Percent, names(&["t=2", "t=4", "t=8"]))
+            .series("ours", vec![Some(0.5), Some(0.2), None])
+            .marks(
+                "paper (bounds)",
+                vec![
+                    ("t=2".into(), -4.0, "below -4 %".into()),
+                    ("t=8".into(), 3.0, "gone".into()),
+                    ("t=64".into(), 9.0, "no such".into()),
+                ],
+            );
+        assert_eq!(p.marks.len(), 2, "a mark of no category is not kept");
+        assert!(y_range(&p).start < -4.0 && y_range(&p).end > 3.0);
+        assert!(p.prune());
+        assert_eq!(p.marks.len(), 1, "t=8 has no bar and goes");
+        assert!(y_range(&p).end < 3.0);
+        let svg = super::super::figure::render("t", &[p])?;
+        assert!(svg.contains("\nbelow -4 %\n"));
+        assert!(svg.contains("\npaper (bounds)\n"));
+        assert!(!svg.contains("gone"));
+        Ok(())
     }
 }

@@ -10,10 +10,10 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::bars::OURS;
 use super::figure::{chart_builder, compact, Plot};
+use super::legend::{Legend, Marker, Swatch};
 use gfxcache_cache::format_size;
 
 /// How a line is drawn: solid with dots, or dashed with triangles, so two
@@ -135,16 +135,7 @@ impl CurvePanel {
         let hi = if hi > 0.0 { hi } else { 1.0 };
         0.0..hi * 1.08
     }
-
-    /// The legend's width: its longest name beside a sample of the line.
-    fn legend_width(&self) -> u32 {
-        let chars = self.lines.iter().map(|l| l.name.chars().count()).max();
-        chars.map_or(0, |c| c as u32 * 7 + LEGEND_SAMPLE + 24)
-    }
 }
-
-/// The length of a line's sample in the legend, in pixels.
-const LEGEND_SAMPLE: u32 = 28;
 
 /// `panels` on one y axis, the highest's, so that their lines compare.
 pub fn same_y(mut panels: Vec<CurvePanel>) -> Vec<CurvePanel> {
@@ -166,14 +157,33 @@ impl Plot for CurvePanel {
     }
 
     fn width(&self) -> u32 {
-        (160 + 64 * self.ticks().len() as u32).max(600) + self.legend_width()
+        (160 + 64 * self.ticks().len() as u32).max(600)
+    }
+
+    /// Each line's stroke and marker, and its name.
+    fn legend(&self) -> Legend {
+        let mut legend = Legend::new();
+        for line in &self.lines {
+            let (colour, _) = style(line);
+            let (dashed, marker) = match (line.stroke, line.colour) {
+                (Stroke::Solid, _) => (false, Marker::Dot),
+                (Stroke::Dashed, Some(_)) => (true, Marker::Triangle),
+                (Stroke::Dashed, None) => (true, Marker::None),
+            };
+            legend.entry(
+                line.name.clone(),
+                Swatch::Line {
+                    colour,
+                    dashed,
+                    marker,
+                },
+            );
+        }
+        legend
     }
 
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
-        let (w, _) = area.dim_in_pixel();
-        let (plot, side) = area.split_horizontally(w.saturating_sub(self.legend_width()));
-        self.draw_plot(&plot)?;
-        draw_legend_beside(&side, &self.lines)
+        self.draw_plot(area)
     }
 }
 
@@ -211,42 +221,10 @@ impl CurvePanel {
     }
 }
 
-/// A line's colour and width, as drawn and in the legend.
+/// A line's colour and width.
 fn style(line: &Line) -> (RGBColor, ShapeStyle) {
     let colour = line.colour.map_or(BLACK, |k| OURS[k % OURS.len()]);
     (colour, colour.stroke_width(2))
-}
-
-/// The legend in its own strip right of the plot: a sample of each line
-/// (its stroke and marker) and its name, top down in the lines' order.
-fn draw_legend_beside(area: &DrawingArea<SVGBackend, Shift>, lines: &[Line]) -> anyhow::Result<()> {
-    // Level with the top of the plot: below the panel's margin and subtitle.
-    const TOP: i32 = 46;
-    const STEP: i32 = 20;
-    let x0 = 6;
-    let x1 = x0 + LEGEND_SAMPLE as i32;
-    let font = ("sans-serif", 13).into_font();
-    for (i, line) in lines.iter().enumerate() {
-        let y = TOP + STEP * i as i32;
-        let (colour, style) = style(line);
-        let sample = vec![(x0, y), (x1, y)];
-        let mid = ((x0 + x1) / 2, y);
-        match (line.stroke, line.colour) {
-            (Stroke::Solid, _) => {
-                area.draw(&PathElement::new(sample, style))?;
-                area.draw(&Circle::new(mid, 3, colour.filled()))?;
-            }
-            (Stroke::Dashed, Some(_)) => {
-                area.draw(&DashedPathElement::new(sample, 5, 3, style))?;
-                area.draw(&TriangleMarker::new(mid, 4, colour.filled()))?;
-            }
-            (Stroke::Dashed, None) => area.draw(&DashedPathElement::new(sample, 5, 3, style))?,
-        }
-        let anchor = Pos::new(HPos::Left, VPos::Center);
-        let text = TextStyle::from(font.clone()).pos(anchor);
-        area.draw(&Text::new(line.name.clone(), (x1 + 8, y), text))?;
-    }
-    Ok(())
 }
 
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<SizeAxis, RangedCoordf64>>;
@@ -375,7 +353,7 @@ mod tests {
         }
         let top = p.y_range().end;
         assert!((0.9..=1.0).contains(&top), "top {top}");
-        assert!(p.width() >= 600 + p.legend_width());
+        assert!(p.width() >= 600 && p.legend().width() > 0);
         let svg = render("t", &[p])?;
         assert!(svg.contains("\nline 7\n"));
         let low = CurvePanel::new("low", "y").line("a", 0, Stroke::Solid, doubling(4, 3, 0.3));

@@ -9,25 +9,31 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use plotters::coord::{CoordTranslate, Shift};
+use plotters::coord::Shift;
 use plotters::prelude::*;
+
+pub use super::legend::Legend;
 
 /// One panel of a figure: a chart drawn into its share of the SVG.
 pub trait Plot {
     /// Drops what has nothing to show; false if nothing is left, and the
     /// panel is then not drawn.
     fn prune(&mut self) -> bool;
-    /// The width, in pixels, the panel needs to be read.
+    /// The width, in pixels, the panel's plot needs to be read (its
+    /// legend is beside, in a strip as wide as the figure's widest).
     fn width(&self) -> u32;
-    /// The panel as panels no wider than `max` pixels each, read top to
-    /// bottom as one (the same axes, the same colours); itself if it fits
-    /// or cannot be cut.
+    /// What the panel's colours and strokes stand for.
+    fn legend(&self) -> Legend;
+    /// The panel as panels whose plots are no wider than `max` pixels
+    /// each, read top to bottom as one (the same axes, the same colours);
+    /// itself if it fits or cannot be cut.
     fn fit(self, _max: u32) -> Vec<Self>
     where
         Self: Sized,
     {
         vec![self]
     }
+    /// Draws the plot into `area` (the legend is drawn beside it).
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()>;
 }
 
@@ -35,17 +41,29 @@ pub trait Plot {
 pub struct Figure<R, P> {
     pub file: &'static str,
     pub title: &'static str,
+    /// What is plotted, in words that hold whatever the data.
     pub caption: &'static str,
+    /// What this report's numbers say beside the paper's, in a sentence
+    /// computed from the report, after the caption; `None` where the
+    /// caption says all.
+    pub reading: Option<fn(&R) -> String>,
     /// The panels to draw, top to bottom, from the report.
     pub build: fn(&R) -> Vec<P>,
 }
 
-/// The title and caption of the figure of `figures` written to `file`.
-pub fn about<R, P>(figures: &[Figure<R, P>], file: &str) -> Option<(&'static str, &'static str)> {
-    figures
-        .iter()
-        .find(|f| f.file == file)
-        .map(|f| (f.title, f.caption))
+/// The title and caption of the figure of `figures` written to `file`:
+/// what it plots, then what `report`'s numbers say.
+pub fn about<R, P>(
+    figures: &[Figure<R, P>],
+    report: &R,
+    file: &str,
+) -> Option<(&'static str, String)> {
+    let fig = figures.iter().find(|f| f.file == file)?;
+    let caption = match fig.reading {
+        Some(reading) => format!("{} {}", fig.caption, reading(report)),
+        None => fig.caption.to_string(),
+    };
+    Some((fig.title, caption))
 }
 
 /// Writes every figure of `figures` that has something to show into `dir`;
@@ -60,8 +78,9 @@ pub fn write_figures<R, P: Plot>(
         let panels: Vec<P> = (fig.build)(report)
             .into_iter()
             .filter_map(|mut p| p.prune().then_some(p))
-            .flat_map(|p| p.fit(PAGE_WIDTH))
             .collect();
+        let room = PAGE_WIDTH.saturating_sub(legend_strip(&panels));
+        let panels: Vec<P> = panels.into_iter().flat_map(|p| p.fit(room)).collect();
         if panels.is_empty() {
             continue;
         }
@@ -83,9 +102,18 @@ pub const PAGE_WIDTH: u32 = 1100;
 pub const PANEL_HEIGHT: u32 = 380;
 const TITLE_HEIGHT: u32 = 40;
 
-/// The SVG text of a figure: its title above its panels.
+/// The width of the strip right of every panel of a figure for its
+/// legend: the widest legend's, so that the panels' plots line up.
+fn legend_strip<P: Plot>(panels: &[P]) -> u32 {
+    panels.iter().map(|p| p.legend().width()).max().unwrap_or(0)
+}
+
+/// The SVG text of a figure: its title above its panels, each with its
+/// legend beside.
 pub fn render<P: Plot>(title: &str, panels: &[P]) -> anyhow::Result<String> {
-    let width = panels.iter().map(Plot::width).max().unwrap_or(640);
+    let strip = legend_strip(panels);
+    let plot = panels.iter().map(Plot::width).max().unwrap_or(640);
+    let width = plot + strip;
     let height = TITLE_HEIGHT + PANEL_HEIGHT * panels.len() as u32;
     let mut svg = String::new();
     {
@@ -93,7 +121,9 @@ pub fn render<P: Plot>(title: &str, panels: &[P]) -> anyhow::Result<String> {
         root.fill(&WHITE)?;
         let root = root.titled(title, ("sans-serif", 24))?;
         for (area, panel) in root.split_evenly((panels.len(), 1)).iter().zip(panels) {
-            panel.draw(area)?;
+            let (plot, side) = area.split_horizontally(width - strip);
+            panel.legend().draw(&side)?;
+            panel.draw(&plot)?;
         }
         root.present()?;
     }
@@ -114,20 +144,6 @@ pub fn chart_builder<'a, 'b>(
         .x_label_area_size(x_labels)
         .y_label_area_size(70);
     builder
-}
-
-/// The legend of every series labelled so far, at the upper right.
-pub fn draw_legend<'a, 'b: 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, CT>,
-) -> anyhow::Result<()> {
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 13))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()?;
-    Ok(())
 }
 
 /// A count in few characters, for a bar's label or an axis: `987`,
@@ -210,6 +226,7 @@ mod tests {
             file: "wide.svg",
             title: "Wide",
             caption: "",
+            reading: None,
             build,
         }];
         let dir = tempfile::tempdir()?;

@@ -9,7 +9,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
 use super::bars::{bar_x, Categories, OURS};
-use super::figure::{chart_builder, compact, draw_legend, Plot};
+use super::figure::{chart_builder, compact, Plot};
+use super::legend::{Legend, Swatch};
 
 /// One part of every bar: its name and, per group and bar, its value
 /// (`None` where the bar is not there).
@@ -94,7 +95,8 @@ impl StackedPanel {
         (self.bars.len() as u32 * (label * 7 + 8) + 24).max(120)
     }
 
-    /// The y axis's top: past the highest bar, with room for the legend.
+    /// The y axis's top: past the highest bar, with room for its total
+    /// (the legend is beside).
     fn y_top(&self) -> f64 {
         if let Some(top) = self.top {
             return top;
@@ -103,7 +105,7 @@ impl StackedPanel {
             .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.total(g, b)))
             .fold(0.0f64, f64::max);
         let span = if highest > 0.0 { highest } else { 1.0 };
-        span * (1.2 + 0.07 * self.segments.len() as f64)
+        span * 1.12
     }
 
     /// Groups `range` of this panel under the y axis's top `top`.
@@ -196,6 +198,15 @@ impl Plot for StackedPanel {
             .collect()
     }
 
+    /// Each segment's colour and name.
+    fn legend(&self) -> Legend {
+        let mut legend = Legend::new();
+        for (k, s) in self.segments.iter().enumerate() {
+            legend.entry(s.name.clone(), Swatch::Fill(OURS[k % OURS.len()]));
+        }
+        legend
+    }
+
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
         let top = self.y_top();
         let x = Categories(self.groups.clone());
@@ -223,12 +234,7 @@ impl Plot for StackedPanel {
                     *at += v;
                 }
             }
-            chart
-                .draw_series(rects)?
-                .label(s.name.as_str())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled())
-                });
+            chart.draw_series(rects)?;
         }
         let above = TextStyle::from(("sans-serif", 12).into_font())
             .pos(Pos::new(HPos::Center, VPos::Bottom));
@@ -252,7 +258,6 @@ impl Plot for StackedPanel {
             }
         }
         chart.draw_series(labels)?;
-        draw_legend(&mut chart)?;
         Ok(())
     }
 }
