@@ -12,6 +12,7 @@ mod plots;
 pub(crate) mod readings;
 mod suite;
 mod summary;
+mod timelines;
 
 use gfxcache_llc::study::report::{GspcReport, PolicyResult};
 

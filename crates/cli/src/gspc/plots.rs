@@ -11,11 +11,11 @@ use super::{find, main_size, paper_fps, FPS_POLICIES, ISO_OVERHEAD, PAPER_SIZE};
 use super::{readings, REUSE_POLICIES, TABLE6};
 use crate::report::bars::{Panel, Unit};
 use crate::report::figure::{write_figures, Figure};
-use crate::report::series::SeriesPanel;
 use gfxcache_cache::format_size;
 use gfxcache_llc::study::paper;
 use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
-use gfxcache_llc::study::timeline::{Interval, Timeline};
+
+pub use super::timelines::TIMELINE_FIGURES;
 
 /// Every figure, in the paper's order.
 pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
@@ -64,7 +64,7 @@ pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
     Figure {
         file: "fig11_t_sensitivity.svg",
         title: "Figure 11: sensitivity to t (GSPZTC)",
-        caption: "Percent change in GSPZTC's LLC misses for each threshold t, relative to t = 16. The paper gives no average here, only that on average \"the four values of t experience almost the same number of LLC misses\"; the dashed marks are the bounds it states for single applications of its twelve (Section 5.1): at t = 2, at least +2 % in 3D Mark Vantage GT1, Dirt, HAWX and Unigine and more than 4 % fewer misses in Assassin's Creed; at t = 4, at least +1 % in Dirt and Unigine.",
+        caption: "Percent change in GSPZTC's LLC misses for each threshold t, relative to t = 16. The paper gives no average here, only that on average \"the four values of t experience almost the same number of LLC misses\"; the dashed marks, \"paper (bounds)\", are the bounds it states for single applications of its twelve (Section 5.1): at t = 2, at least +2 % in 3D Mark Vantage GT1, Dirt, HAWX and Unigine and more than 4 % fewer misses in Assassin's Creed; at t = 4, at least +1 % in Dirt and Unigine.",
         reading: None,
         build: fig11,
     },
@@ -78,7 +78,7 @@ pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
     Figure {
         file: "fig13_gspc_rates.svg",
         title: "Figure 13: texture hit rate, RT consumption, RT and Z hit rates",
-        caption: "Per policy at the main size, a panel per measure: texture hit rate, share of render-target lines consumed by the sampler from the LLC, render-target hit rate and Z hit rate. The paper's text gives only some of its values, drawn beside ours: OPT's, DRRIP's and NRU's (the same measures as Figures 5 and 6), GSPC's render-target hit rate (Section 5.1) and GSPC+UCD's four (the talk's slide 44); it draws the others without stating them.",
+        caption: "Per policy at the main size, a panel per measure: texture hit rate, share of render-target lines consumed by the sampler from the LLC, render-target hit rate and Z hit rate. The paper's text gives only some of its values (at 8 MB), drawn beside ours: OPT's, DRRIP's and NRU's (the same measures as Figures 5 and 6), GSPC's render-target hit rate (Section 5.1) and GSPC+UCD's four (the talk's slide 44); it draws the others without stating them.",
         reading: None,
         build: fig13,
     },
@@ -98,15 +98,6 @@ pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
     },
 ];
 
-/// What the timelines show: why a policy wins or loses, pass by pass.
-pub const TIMELINE_FIGURES: &[Figure<GspcReport, SeriesPanel>] = &[Figure {
-    file: "timeline_gspc.svg",
-    title: "What GSPC learns along the frame",
-    caption: "Along the trace (x: LLC accesses; grey lines: pass starts, numbered as in the pass table; black: frame ends): GSPC's PROD and CONS summed over the banks, with 8 and 16 times CONS, the thresholds a render-target fill is compared with (PROD above 16 CONS: RRPV 3; above 8 CONS: RRPV 2; else 0); the share of each interval's render-target fills inserted at each RRPV; and read misses per 1000 accesses of the runs with a timeline.",
-    reading: None,
-    build: timeline_gspc,
-}];
-
 /// Writes every figure that has something to show into `dir`; returns the
 /// paths written, in the paper's order, the timelines last.
 pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -119,88 +110,6 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 pub fn about(r: &GspcReport, file: &str) -> Option<(&'static str, String)> {
     crate::report::figure::about(FIGURES, r, file)
         .or_else(|| crate::report::figure::about(TIMELINE_FIGURES, r, file))
-}
-
-// ---- The timelines -----------------------------------------------------
-
-fn timeline<'a>(r: &'a GspcReport, policy: &str) -> Option<&'a Timeline> {
-    r.timelines.iter().find(|t| t.policy == policy)
-}
-
-/// Millions of accesses at each point of `t`, with `y` of the point.
-fn along(t: &Timeline, y: impl Fn(usize) -> Option<f64>) -> Vec<(f64, f64)> {
-    (0..t.points.len())
-        .filter_map(|i| y(i).map(|v| (t.points[i].at as f64 / 1e6, v)))
-        .collect()
-}
-
-/// Pass starts (numbered from 1, as the page's pass table) and frame ends.
-fn marks(t: &Timeline) -> (Vec<(f64, String)>, Vec<f64>) {
-    let start = |k: usize| {
-        let first = t.passes[k].first_point as usize;
-        let before = first.checked_sub(1).map_or(0, |i| t.points[i].at);
-        before as f64 / 1e6
-    };
-    let passes = (0..t.passes.len())
-        .map(|k| (start(k), (k + 1).to_string()))
-        .collect();
-    let frames = (1..t.passes.len())
-        .filter(|&k| t.passes[k].frame != t.passes[k - 1].frame)
-        .map(start)
-        .collect();
-    (passes, frames)
-}
-
-fn timeline_gspc(r: &GspcReport) -> Vec<SeriesPanel> {
-    let Some(g) = timeline(r, "gspc") else {
-        return Vec::new();
-    };
-    let x = "LLC accesses (millions)";
-    let state = |name: &str| g.state.iter().position(|n| n == name);
-    let (marks, frames) = marks(g);
-    let mut counters = SeriesPanel::new("GSPC's PROD and CONS, summed over the banks", x, "count");
-    if let (Some(prod), Some(cons)) = (state("prod"), state("cons")) {
-        let s = |k: usize, times: f64| along(g, |i| Some(g.points[i].state[k] * times));
-        counters = counters
-            .series("PROD", 0, s(prod, 1.0))
-            .series("CONS", 1, s(cons, 1.0))
-            .series("8 CONS", 2, s(cons, 8.0))
-            .series("16 CONS", 3, s(cons, 16.0));
-    }
-    let share = |t: &Timeline, band: usize| {
-        along(t, |i| {
-            let iv: &Interval = &t.points[i].interval;
-            let fills: u64 = iv.rt_fills_by_rrpv.iter().sum();
-            (fills > 0).then(|| 100.0 * iv.rt_fills_by_rrpv[band] as f64 / fills as f64)
-        })
-    };
-    let mut rrpv = SeriesPanel::new(
-        "Render-target fills by insertion RRPV",
-        x,
-        "% of the interval's RT fills",
-    )
-    .series("GSPC at RRPV 3", 0, share(g, 0))
-    .series("GSPC at RRPV 2", 1, share(g, 1))
-    .series("GSPC at RRPV 0", 2, share(g, 3));
-    if let Some(d) = timeline(r, "drrip") {
-        rrpv = rrpv.series("DRRIP at RRPV 3", 3, share(d, 0));
-    }
-    let mut misses = SeriesPanel::new(
-        "Read misses per 1000 LLC accesses",
-        x,
-        "read misses / 1000 accesses",
-    );
-    for (k, t) in r.timelines.iter().enumerate() {
-        let per_k = along(t, |i| {
-            let iv = &t.points[i].interval;
-            (iv.accesses > 0).then(|| 1000.0 * iv.read_misses as f64 / iv.accesses as f64)
-        });
-        misses = misses.series(t.policy.as_str(), k, per_k);
-    }
-    [counters, rrpv, misses]
-        .into_iter()
-        .map(|p| p.marks(marks.clone(), frames.clone()))
-        .collect()
 }
 
 // ---- The figures -------------------------------------------------------
@@ -411,7 +320,7 @@ fn fig11(r: &GspcReport) -> Vec<Panel> {
     );
     vec![panel
         .series("ours", ours)
-        .marks("paper: bounds of single applications", t_bounds())
+        .marks("paper (bounds)", t_bounds())
         .reference(0.0)]
 }
 
@@ -485,14 +394,15 @@ fn fig13(r: &GspcReport) -> Vec<Panel> {
                 .zip(&runs)
                 .map(|(policy, run)| run.and(paper::figure13(policy)[k]))
                 .collect();
+            // Short names: the legend's strip and ten policies fit the page.
             Panel::new(
                 &format!("{name} at {at}"),
                 y,
                 Unit::Percent,
                 names(&policies),
             )
-            .series(format!("ours {at}"), ours)
-            .paper("paper (8 MB)", theirs)
+            .series("ours", ours)
+            .paper("paper", theirs)
         })
         .collect()
 }
@@ -681,7 +591,7 @@ mod tests {
             "at least +2 % in 4 apps",
             "below -4 % in Assassin&apos;s Creed",
             "at least +1 % in 2 apps",
-            "paper: bounds of single applications",
+            "paper (bounds)",
         ] {
             assert!(has(&fig11, label), "fig11 lacks {label}");
         }

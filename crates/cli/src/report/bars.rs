@@ -170,8 +170,9 @@ impl Panel {
     }
 }
 
-/// The room beside the groups: the y axis, its labels and the margins.
-const MARGIN: u32 = 140;
+/// The room beside the groups: the y axis and its labels (70 px) and the
+/// margins (12 px a side), and a little more.
+const MARGIN: u32 = 100;
 
 /// The width of `groups` groups of `group` pixels each, and never less
 /// than a chart with room for its legend.
@@ -190,7 +191,9 @@ impl Panel {
             .max()
             .unwrap_or(0) as u32;
         let bars = self.series.len() as u32;
-        let mut group = (bars * 36 + 24).max(label * 8 + 16);
+        // The bars share 80 % of a group (`bar_x`), each about 30 to 35 px:
+        // room for a value of four or five characters at 12 px.
+        let mut group = (bars * 36 + 16).max(label * 7 + 16);
         // A noted bar's label, value and note, is wider than its value.
         let noted = self.series.iter().flat_map(|s| s.notes.iter().flatten());
         if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
@@ -198,7 +201,7 @@ impl Panel {
         }
         let marked = self.marks.iter().map(|m| m.label.chars().count() as u32);
         if let Some(chars) = marked.max() {
-            group = group.max(chars * 6 + 24);
+            group = group.max(chars * 6 + 12);
         }
         group
     }

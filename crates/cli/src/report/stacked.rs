@@ -132,8 +132,9 @@ impl StackedPanel {
     }
 }
 
-/// The room beside the groups: the y axis, its labels and the margins.
-const MARGIN: u32 = 140;
+/// The room beside the groups: the y axis and its labels (70 px) and the
+/// margins (12 px a side), and a little more.
+const MARGIN: u32 = 100;
 
 impl Plot for StackedPanel {
     /// Drops groups and bars with no segment; false if nothing is left.
