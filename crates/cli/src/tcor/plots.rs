@@ -415,4 +415,38 @@ mod tests {
             .iter_mut()
             .all(|p| !crate::report::figure::Plot::prune(p)));
     }
+
+    /// Where OPT and LRU reach the bound here, beside the paper's, and
+    /// the sentence when LRU does not reach it within the sweep.
+    #[test]
+    fn figure_11s_caption_follows_where_the_curves_reach_the_bound() {
+        let mut r = report();
+        for (policy, kib) in [("opt", 32), ("lru", 128)] {
+            if let Some(c) = r
+                .reach
+                .curves
+                .iter_mut()
+                .find(|c| c.policy == policy && c.ways == "full")
+            {
+                c.bytes = Some(kib * 1024);
+            }
+        }
+        r.reach.lru_over_opt_full = Some(4.0);
+        let s = reach_words(&r);
+        assert!(
+            s.contains("Here OPT reaches the lower bound at 32KiB and LRU at 128KiB: LRU needs 4.0 times OPT's size"),
+            "{s}"
+        );
+        assert!(
+            s.contains("in the paper OPT at 55 KiB and LRU at 375 KiB, 6.8 times"),
+            "{s}"
+        );
+        for c in r.reach.curves.iter_mut().filter(|c| c.policy == "lru") {
+            c.bytes = None;
+        }
+        r.reach.lru_over_opt_full = None;
+        let s = reach_words(&r);
+        assert!(s.contains("and LRU not within the sweep;"), "{s}");
+        assert!(reach_words(&crate::tcor::test_report::report_without_curves()).is_empty());
+    }
 }
