@@ -362,6 +362,9 @@ fn misses_panel(r: &GspcReport, policies: &[&str], subtitle: &str) -> Panel {
     .reference(1.0)
 }
 
+/// A measure of Figure 13: its name, its y axis, and a run's value.
+type Measure = (&'static str, &'static str, fn(&PolicyResult) -> f64);
+
 /// A panel per measure of Figure 13 at the main size, a bar per policy,
 /// the paper's value beside where its text states one.
 fn fig13(r: &GspcReport) -> Vec<Panel> {
@@ -372,7 +375,7 @@ fn fig13(r: &GspcReport) -> Vec<Panel> {
         .chain(TABLE6.iter().copied())
         .collect();
     let runs: Vec<Option<&PolicyResult>> = policies.iter().map(|p| find(r, p, size)).collect();
-    let measures: [(&str, &str, fn(&PolicyResult) -> f64); 4] = [
+    let measures: [Measure; 4] = [
         ("Texture hit rate", "hit rate %", |p| p.hit_rate.tex),
         (
             "Render-target lines consumed by the sampler",

@@ -249,9 +249,11 @@ pub fn section(title: &str, head: &[String], rows: impl Iterator<Item = Vec<Cell
 pub struct Figures<'a> {
     /// The file names written, in order, and whether each is shown yet.
     written: Vec<(String, bool)>,
-    /// The title and caption of the figure in a file.
-    about: Box<dyn Fn(&str) -> Option<(&'static str, String)> + 'a>,
+    about: About<'a>,
 }
+
+/// The title and caption of the figure in a file.
+type About<'a> = Box<dyn Fn(&str) -> Option<(&'static str, String)> + 'a>;
 
 impl<'a> Figures<'a> {
     pub fn new(
