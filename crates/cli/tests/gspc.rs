@@ -126,6 +126,12 @@ fn study_of_a_rendered_frame() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("gspc.json")).unwrap())
             .unwrap();
     assert_eq!(on_disk, v, "--json prints gspc.json");
+    common::check_page(dir.path(), "frame.png");
+    assert_eq!(
+        common::too_wide(dir.path()),
+        Vec::new(),
+        "figures wider than the page"
+    );
 }
 
 #[test]

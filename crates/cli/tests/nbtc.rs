@@ -129,6 +129,12 @@ fn a_scenes_study_writes_its_frames_and_report() {
     );
     assert_eq!(report["sweeps"][0]["filter"], "bilinear");
     assert_eq!(report["sweeps"][0]["latency"], 300);
+    common::check_page(&out, "nearest.png");
+    assert_eq!(
+        common::too_wide(&out),
+        Vec::new(),
+        "figures wider than the page"
+    );
 }
 
 /// `--json` prints the report and nothing else; its rows are a filter x

@@ -129,6 +129,12 @@ fn a_scenes_study_writes_its_frames_and_report() {
     assert_eq!(fps, [4, 8]);
     assert_eq!(report["assignments"].as_array().unwrap().len(), 2);
     assert_eq!(report["replication"]["fps"], 4);
+    common::check_page(&out, "frame.png");
+    assert_eq!(
+        common::too_wide(&out),
+        Vec::new(),
+        "figures wider than the page"
+    );
 }
 
 #[test]

@@ -281,6 +281,7 @@ fn gspc_on_a_suite_is_each_scene_then_the_mean() {
     ] {
         assert!(dir.join(file).is_file(), "{file}");
     }
+    check_pages(&dir, &scenes, "frame.png");
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
     let mean_at = page.find("Mean over the scenes").expect("the mean's table");
     for scene in &scenes {
@@ -462,6 +463,7 @@ fn tcor_on_a_suite_is_each_scene_then_the_mean() {
     for file in ["reductions.csv", "fig14_15_pb_l2.svg", "fig11_full.svg"] {
         assert!(dir.join(file).is_file(), "{file}");
     }
+    check_pages(&dir, &scenes, "frame.png");
 
     // A rerun into the report replaces it whole.
     let before = files(&dir);
@@ -656,6 +658,7 @@ fn nbtc_on_a_suite_is_each_scene_then_the_mean() {
     for file in ["cycles_change_scenes.svg", "sweep_wlb_entries.svg"] {
         assert!(dir.join(file).is_file(), "{file}");
     }
+    check_pages(&dir, &scenes, "bilinear.png");
 
     let last = scenes.last().unwrap();
     let alone = root.path().join("alone");
@@ -663,6 +666,27 @@ fn nbtc_on_a_suite_is_each_scene_then_the_mean() {
     args.extend_from_slice(NBTC);
     ok(&args);
     check_same_as_alone(&dir, last, &alone, &[]);
+}
+
+/// A suite's page shows each scene's frame (`picture` in its directory)
+/// small, linked to itself, and has a table of contents; each scene's own
+/// page shows its frame; no figure under `dir` is wider than the page.
+fn check_pages(dir: &Path, scenes: &[String], picture: &str) {
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(page.contains("<nav class=\"toc\">"), "a table of contents");
+    for scene in scenes {
+        let src = format!("{scene}/{picture}");
+        assert!(
+            page.contains(&format!("<a href=\"{src}\"><img src=\"{src}\"")),
+            "{src} not shown"
+        );
+        common::check_page(&dir.join(scene), picture);
+    }
+    assert_eq!(
+        common::too_wide(dir),
+        Vec::new(),
+        "figures wider than the page"
+    );
 }
 
 /// The mean of every row and sweep point `NbtcMean` has, from the

@@ -185,6 +185,12 @@ fn study_of_a_rendered_tile_based_frame() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("tcor.json")).unwrap())
             .unwrap();
     assert_eq!(file, v, "--json prints tcor.json");
+    common::check_page(dir.path(), "frame.png");
+    assert_eq!(
+        common::too_wide(dir.path()),
+        Vec::new(),
+        "figures wider than the page"
+    );
 
     // The same study from the trace and binned passes it kept, on one
     // thread: the same numbers.

@@ -6,39 +6,70 @@
 //! come from files and command lines.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use super::{find, main_size, paper_fps, policy_names, PAPER_SIZE};
-use crate::report::html::warnings;
+use crate::report::html::{self, warnings, Figures};
 use crate::report::html::{
-    cell, esc, figures_section, head, paper_cell, ratio, scene, seconds_table, section, strings,
-    text, TAIL,
+    cell, esc, frame, paper_cell, ratio, scene, seconds_table, section, strings, text,
 };
+use crate::report::Shown;
 use crate::table::percent;
 use crate::table::thousands;
 use gfxcache_cache::format_size;
 use gfxcache_llc::study::paper;
 use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
 
-/// The whole page.
-pub fn page(r: &GspcReport, figures: &[PathBuf]) -> String {
+/// The whole page: the setup and the frame, then each table with the
+/// figures that plot it right after it.
+pub fn page(r: &GspcReport, shown: &Shown) -> String {
     let title = format!("GSPC study: {}", esc(&heading(r)));
-    let mut h = head(&title);
-    h += &setup(r);
+    let mut figs = Figures::new(shown.figures, |f| super::plots::about(r, f));
+    let mut h = setup(r);
+    if shown.holds("frame.png") {
+        h += &frame("frame.png", &frame_caption(r));
+    }
     h += &misses_table(r);
+    h += &figs.take("fig12_misses_vs_drrip.svg");
+    h += &figs.take("fig14_iso_overhead.svg");
     h += &hit_rate_table(r);
+    h += &figs.take("fig05_hit_rates.svg");
     h += &rt_to_tex_table(r);
+    h += &figs.take("fig06_rt_to_tex.svg");
+    h += &figs.take("fig13_gspc_rates.svg");
     h += &rrpv_table(r);
-    h += &epochs_tables(r);
+    h += &figs.take("fig08_drrip_rrpv3.svg");
+    let e = &r.opt_epochs;
+    h += &epoch_table(
+        "OPT's texture epochs (Figure 7)",
+        &e.tex,
+        Some(&paper::OPT_TEX_HITS_BY_EPOCH),
+        &paper::OPT_TEX_DEATH,
+    );
+    h += &figs.take("fig07_tex_epochs.svg");
+    h += &epoch_table("OPT's Z epochs (Figure 9)", &e.z, None, &paper::OPT_Z_DEATH);
+    h += &figs.take("fig09_z_death.svg");
     h += &stream_mix_table(r);
+    h += &figs.take("fig04_stream_mix.svg");
     h += &t_table(r);
+    h += &figs.take("fig11_t_sensitivity.svg");
     h += &fps_table(r);
+    h += &figs.take("fig15_17_fps.svg");
     h += &frames_table(r);
     h += &passes_table(r);
-    h += &figures_section(figures, super::plots::about);
+    h += &figs.take("timeline_gspc.svg");
+    h += &figs.rest("Other figures");
     h += &seconds_table(&r.seconds);
-    h += TAIL;
-    h
+    html::page(&title, &h)
+}
+
+/// What the frame shown is: the scene at its resolution, the frames played.
+fn frame_caption(r: &GspcReport) -> String {
+    let what = scene(r.scene.as_deref(), &r.trace, r.resolution);
+    let frames = match r.frames {
+        1 => String::new(),
+        n => format!(" (the first of the {n} frames played)"),
+    };
+    format!("{}{frames}, as rendered for this study.", esc(&what))
 }
 
 /// Scene, resolution and accesses, for the title.
@@ -134,12 +165,16 @@ fn misses_table(r: &GspcReport) -> String {
         ));
         row
     });
-    section(
-        "LLC misses normalised to DRRIP (read misses fetch from memory; write misses are \
-         whole lines written back by the render caches and fetch nothing)",
+    let h = section(
+        "LLC misses normalised to DRRIP (Figures 12 and 14)",
         &head,
         rows,
-    )
+    );
+    if h.is_empty() {
+        return h;
+    }
+    h + "<p>Read misses fetch from memory; write misses are whole lines written back by the \
+         render caches and fetch nothing.</p>\n"
 }
 
 /// The passes of GSPC's timeline (or the first one's): what each pass
@@ -308,16 +343,6 @@ fn rrpv_table(r: &GspcReport) -> String {
     section(&title, &strings(&head), rows)
 }
 
-fn epochs_tables(r: &GspcReport) -> String {
-    let e = &r.opt_epochs;
-    epoch_table(
-        "OPT's texture epochs (Figure 7)",
-        &e.tex,
-        Some(&paper::OPT_TEX_HITS_BY_EPOCH),
-        &paper::OPT_TEX_DEATH,
-    ) + &epoch_table("OPT's Z epochs (Figure 9)", &e.z, None, &paper::OPT_Z_DEATH)
-}
-
 fn epoch_table(
     title: &str,
     e: &Epochs,
@@ -352,18 +377,36 @@ fn epoch_table(
     section(title, &strings(&head), rows)
 }
 
+/// Our accesses stream by stream, then by the paper's groups beside its
+/// shares.
 fn stream_mix_table(r: &GspcReport) -> String {
     let rows = r.stream_mix.iter().map(|s| {
         vec![
             text(&s.stream),
+            text(paper::stream_group(&s.stream).unwrap_or("–")),
             cell(Some(thousands(s.accesses))),
             cell(Some(percent(s.fraction))),
         ]
     });
-    section(
+    let h = section(
         "LLC accesses per stream (Figure 4)",
-        &strings(&["stream", "accesses", "share"]),
+        &strings(&["stream", "the paper's group", "accesses", "share"]),
         rows,
+    );
+    if h.is_empty() {
+        return h;
+    }
+    let groups = paper::STREAM_GROUPS.iter().map(|(g, _)| {
+        vec![
+            text(g),
+            cell(Some(percent(super::readings::group_share(r, g) / 100.0))),
+            paper_cell(paper::lookup(paper::STREAM_MIX, g).map(|v| percent(v / 100.0))),
+        ]
+    });
+    h + &section(
+        "LLC accesses by the paper's stream groups (Figure 4)",
+        &strings(&["group", "share", "paper (8 MB)"]),
+        groups,
     )
 }
 
@@ -470,5 +513,66 @@ mod tests {
         assert_eq!(ratio(0.8691), "0.869");
         assert_eq!(percent(0.5346), "53.46%");
         assert_eq!(esc("a<b&c \"d\""), "a&lt;b&amp;c &quot;d&quot;");
+    }
+
+    /// The frame the study rendered under its own heading, a table of
+    /// contents linking every section and figure, each figure right after
+    /// the table it plots; no frame where the directory holds none.
+    #[test]
+    fn shows_the_frame_the_contents_and_figures_beside_their_tables() -> anyhow::Result<()> {
+        use crate::report::html::check::{follows, unlinked};
+        let (_dir, html) = crate::report::page_with(&report(), &["frame.png"])?;
+        assert!(html.contains("<img src=\"frame.png\" alt=\"the rendered frame\">"));
+        assert!(html.contains("<a href=\"#the-rendered-frame\">The rendered frame</a>"));
+        assert!(html.find("<nav").unwrap() < html.find("<h2 id=\"the-rendered-frame\"").unwrap());
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        for (table, figure) in [
+            (
+                "LLC misses normalised to DRRIP",
+                "fig12_misses_vs_drrip.svg",
+            ),
+            ("LLC misses normalised to DRRIP", "fig14_iso_overhead.svg"),
+            ("Hit rates at", "fig05_hit_rates.svg"),
+            (
+                "Render target to texture consumption",
+                "fig13_gspc_rates.svg",
+            ),
+            ("OPT&#39;s Z epochs", "fig09_z_death.svg"),
+            (
+                "LLC accesses by the paper&#39;s stream groups",
+                "fig04_stream_mix.svg",
+            ),
+            ("Sensitivity to t", "fig11_t_sensitivity.svg"),
+            ("Frame rate normalised to DRRIP", "fig15_17_fps.svg"),
+            ("Pass by pass", "timeline_gspc.svg"),
+        ] {
+            assert!(follows(&html, table, figure), "{figure} not after {table}");
+        }
+        assert!(
+            !html.contains("Other figures"),
+            "every figure is beside its table"
+        );
+        let (_dir, without) = crate::report::page_with(&report(), &[])?;
+        assert!(!without.contains("frame.png") && !without.contains("rendered frame"));
+        Ok(())
+    }
+
+    /// A caption computed from the report says what ours show, whichever
+    /// way it goes.
+    #[test]
+    fn captions_follow_the_report() -> anyhow::Result<()> {
+        let html = index(&report())?;
+        assert!(html.contains("At 8MiB here, GSPC has 11.8 % fewer misses than DRRIP"));
+        assert!(html.contains("Here, as in the paper, only E0 dies more often than not"));
+        assert!(!html.contains("render targets and textures dominate"));
+        let mut r = report();
+        r.opt_epochs.z.death_ratios = [0.4, 0.3, 0.2];
+        for p in r.policies.iter_mut().filter(|p| p.policy == "gspc") {
+            p.misses_vs_drrip = 1.2;
+        }
+        let html = index(&r)?;
+        assert!(html.contains("At 8MiB here, GSPC has 20.0 % more misses than DRRIP"));
+        assert!(html.contains("Here no epoch dies more often than not"));
+        Ok(())
     }
 }

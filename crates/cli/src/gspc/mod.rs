@@ -9,8 +9,10 @@
 mod csv;
 mod html;
 mod plots;
+pub(crate) mod readings;
 mod suite;
 mod summary;
+mod timelines;
 
 use gfxcache_llc::study::report::{GspcReport, PolicyResult};
 

@@ -8,92 +8,95 @@
 use std::path::{Path, PathBuf};
 
 use super::{find, main_size, paper_fps, FPS_POLICIES, ISO_OVERHEAD, PAPER_SIZE};
-use super::{REUSE_POLICIES, TABLE6};
+use super::{readings, REUSE_POLICIES, TABLE6};
 use crate::report::bars::{Panel, Unit};
 use crate::report::figure::{write_figures, Figure};
-use crate::report::series::SeriesPanel;
 use gfxcache_cache::format_size;
 use gfxcache_llc::study::paper;
 use gfxcache_llc::study::report::{Epochs, GspcReport, PolicyResult};
-use gfxcache_llc::study::timeline::{Interval, Timeline};
+
+pub use super::timelines::TIMELINE_FIGURES;
 
 /// Every figure, in the paper's order.
 pub const FIGURES: &[Figure<GspcReport, Panel>] = &[
     Figure {
         file: "fig04_stream_mix.svg",
         title: "Figure 4: LLC accesses per stream",
-        caption: "The share of LLC accesses each graphics stream makes; render targets and textures dominate.",
+        caption: "The share of LLC accesses of each of the paper's groups of graphics streams (vertex: vertex attributes and indices; rest: stencil, display, shader code and anything else), ours beside the paper's averages at 8 MB (Section 2.2; Z, of which it says only \"at least 10%\", from the talk's slide 10). The page's table splits ours stream by stream.",
+        reading: Some(readings::fig04),
         build: fig04,
     },
     Figure {
         file: "fig05_hit_rates.svg",
         title: "Figure 5: texture, render-target and Z hit rates",
         caption: "LLC hit rates of texture, render-target and Z accesses under Belady's OPT, DRRIP and NRU.",
+        reading: None,
         build: fig05,
     },
     Figure {
         file: "fig06_rt_to_tex.svg",
         title: "Figure 6: render target to texture reuse",
         caption: "Texture hits split into inter-stream (RT to TEX) and intra-stream, normalised to OPT's texture hits, and the share of render-target lines the sampler consumes from the LLC.",
+        reading: None,
         build: fig06,
     },
     Figure {
         file: "fig07_tex_epochs.svg",
         title: "Figure 7: texture hits by epoch under OPT",
         caption: "Under OPT, the share of texture hits per epoch E0, E1, E2, E>=3, and the death ratio of each of the first three epochs.",
+        reading: None,
         build: fig07,
     },
     Figure {
         file: "fig08_drrip_rrpv3.svg",
         title: "Figure 8: DRRIP fills at RRPV 3",
         caption: "The share of render-target and texture fills two-bit DRRIP inserts at RRPV 3, predicting no near reuse.",
+        reading: None,
         build: fig08,
     },
     Figure {
         file: "fig09_z_death.svg",
         title: "Figure 9: Z death ratios under OPT",
-        caption: "The death ratio of each of the first three epochs of Z lines under OPT; only E0 dies often.",
+        caption: "The death ratio of each of the first three epochs of Z lines under OPT (the share of the lines reaching an epoch that leave the LLC without another hit), ours beside the paper's.",
+        reading: Some(readings::fig09),
         build: fig09,
     },
     Figure {
         file: "fig11_t_sensitivity.svg",
         title: "Figure 11: sensitivity to t (GSPZTC)",
-        caption: "Percent change in GSPZTC's LLC misses for each threshold t, relative to t = 16.",
+        caption: "Percent change in GSPZTC's LLC misses for each threshold t, relative to t = 16. The paper gives no average here, only that on average \"the four values of t experience almost the same number of LLC misses\"; the dashed marks, \"paper (bounds)\", are the bounds it states for single applications of its twelve (Section 5.1): at t = 2, at least +2 % in 3D Mark Vantage GT1, Dirt, HAWX and Unigine and more than 4 % fewer misses in Assassin's Creed; at t = 4, at least +1 % in Dirt and Unigine.",
+        reading: None,
         build: fig11,
     },
     Figure {
         file: "fig12_misses_vs_drrip.svg",
         title: "Figure 12: LLC misses normalised to DRRIP",
         caption: "LLC misses of the policies of Table 6 over those of two-bit DRRIP; below 1 is fewer misses.",
+        reading: Some(readings::fig12),
         build: fig12,
     },
     Figure {
         file: "fig13_gspc_rates.svg",
         title: "Figure 13: texture hit rate, RT consumption, RT and Z hit rates",
-        caption: "Per policy: texture hit rate, share of render targets consumed by the sampler, render-target hit rate and Z hit rate.",
+        caption: "Per policy at the main size, a panel per measure: texture hit rate, share of render-target lines consumed by the sampler from the LLC, render-target hit rate and Z hit rate. The paper's text gives only some of its values (at 8 MB), drawn beside ours: OPT's, DRRIP's and NRU's (the same measures as Figures 5 and 6), GSPC's render-target hit rate (Section 5.1) and GSPC+UCD's four (the talk's slide 44); it draws the others without stating them.",
+        reading: None,
         build: fig13,
     },
     Figure {
         file: "fig14_iso_overhead.svg",
         title: "Figure 14: iso-overhead policies, misses normalised to DRRIP",
         caption: "LLC misses of policies with four state bits per block (LRU, four-bit DRRIP and GS-DRRIP, GSPC) over two-bit DRRIP's.",
+        reading: None,
         build: fig14,
     },
     Figure {
         file: "fig15_17_fps.svg",
         title: "Figures 15-17: frame rate normalised to DRRIP+UCD",
         caption: "Frames per second of NRU, GS-DRRIP and GSPC (all with uncached display) over DRRIP's, at each LLC size and under each timing configuration.",
+        reading: None,
         build: fig15_17,
     },
 ];
-
-/// What the timelines show: why a policy wins or loses, pass by pass.
-pub const TIMELINE_FIGURES: &[Figure<GspcReport, SeriesPanel>] = &[Figure {
-    file: "timeline_gspc.svg",
-    title: "What GSPC learns along the frame",
-    caption: "Along the trace (x: LLC accesses; grey lines: pass starts, numbered as in the pass table; black: frame ends): GSPC's PROD and CONS summed over the banks, with 8 and 16 times CONS, the thresholds a render-target fill is compared with (PROD above 16 CONS: RRPV 3; above 8 CONS: RRPV 2; else 0); the share of each interval's render-target fills inserted at each RRPV; and read misses per 1000 accesses of the runs with a timeline.",
-    build: timeline_gspc,
-}];
 
 /// Writes every figure that has something to show into `dir`; returns the
 /// paths written, in the paper's order, the timelines last.
@@ -104,109 +107,39 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
-    crate::report::figure::about(FIGURES, file)
-        .or_else(|| crate::report::figure::about(TIMELINE_FIGURES, file))
-}
-
-// ---- The timelines -----------------------------------------------------
-
-fn timeline<'a>(r: &'a GspcReport, policy: &str) -> Option<&'a Timeline> {
-    r.timelines.iter().find(|t| t.policy == policy)
-}
-
-/// Millions of accesses at each point of `t`, with `y` of the point.
-fn along(t: &Timeline, y: impl Fn(usize) -> Option<f64>) -> Vec<(f64, f64)> {
-    (0..t.points.len())
-        .filter_map(|i| y(i).map(|v| (t.points[i].at as f64 / 1e6, v)))
-        .collect()
-}
-
-/// Pass starts (numbered from 1, as the page's pass table) and frame ends.
-fn marks(t: &Timeline) -> (Vec<(f64, String)>, Vec<f64>) {
-    let start = |k: usize| {
-        let first = t.passes[k].first_point as usize;
-        let before = first.checked_sub(1).map_or(0, |i| t.points[i].at);
-        before as f64 / 1e6
-    };
-    let passes = (0..t.passes.len())
-        .map(|k| (start(k), (k + 1).to_string()))
-        .collect();
-    let frames = (1..t.passes.len())
-        .filter(|&k| t.passes[k].frame != t.passes[k - 1].frame)
-        .map(start)
-        .collect();
-    (passes, frames)
-}
-
-fn timeline_gspc(r: &GspcReport) -> Vec<SeriesPanel> {
-    let Some(g) = timeline(r, "gspc") else {
-        return Vec::new();
-    };
-    let x = "LLC accesses (millions)";
-    let state = |name: &str| g.state.iter().position(|n| n == name);
-    let (marks, frames) = marks(g);
-    let mut counters = SeriesPanel::new("GSPC's PROD and CONS, summed over the banks", x, "count");
-    if let (Some(prod), Some(cons)) = (state("prod"), state("cons")) {
-        let s = |k: usize, times: f64| along(g, |i| Some(g.points[i].state[k] * times));
-        counters = counters
-            .series("PROD", 0, s(prod, 1.0))
-            .series("CONS", 1, s(cons, 1.0))
-            .series("8 CONS", 2, s(cons, 8.0))
-            .series("16 CONS", 3, s(cons, 16.0));
-    }
-    let share = |t: &Timeline, band: usize| {
-        along(t, |i| {
-            let iv: &Interval = &t.points[i].interval;
-            let fills: u64 = iv.rt_fills_by_rrpv.iter().sum();
-            (fills > 0).then(|| 100.0 * iv.rt_fills_by_rrpv[band] as f64 / fills as f64)
-        })
-    };
-    let mut rrpv = SeriesPanel::new(
-        "Render-target fills by insertion RRPV",
-        x,
-        "% of the interval's RT fills",
-    )
-    .series("GSPC at RRPV 3", 0, share(g, 0))
-    .series("GSPC at RRPV 2", 1, share(g, 1))
-    .series("GSPC at RRPV 0", 2, share(g, 3));
-    if let Some(d) = timeline(r, "drrip") {
-        rrpv = rrpv.series("DRRIP at RRPV 3", 3, share(d, 0));
-    }
-    let mut misses = SeriesPanel::new(
-        "Read misses per 1000 LLC accesses",
-        x,
-        "read misses / 1000 accesses",
-    );
-    for (k, t) in r.timelines.iter().enumerate() {
-        let per_k = along(t, |i| {
-            let iv = &t.points[i].interval;
-            (iv.accesses > 0).then(|| 1000.0 * iv.read_misses as f64 / iv.accesses as f64)
-        });
-        misses = misses.series(t.policy.as_str(), k, per_k);
-    }
-    [counters, rrpv, misses]
-        .into_iter()
-        .map(|p| p.marks(marks.clone(), frames.clone()))
-        .collect()
+pub fn about(r: &GspcReport, file: &str) -> Option<(&'static str, String)> {
+    crate::report::figure::about(FIGURES, r, file)
+        .or_else(|| crate::report::figure::about(TIMELINE_FIGURES, r, file))
 }
 
 // ---- The figures -------------------------------------------------------
 
+/// Our shares summed into the paper's groups of streams, its averages
+/// beside; a group we have no access of is at 0.
 fn fig04(r: &GspcReport) -> Vec<Panel> {
-    let cats = r.stream_mix.iter().map(|s| s.stream.clone()).collect();
-    let ours = r
-        .stream_mix
+    if r.stream_mix.is_empty() {
+        return Vec::new();
+    }
+    let groups = paper::STREAM_GROUPS
         .iter()
-        .map(|s| Some(s.fraction * 100.0))
+        .map(|(g, _)| g.to_string())
+        .collect();
+    let ours = paper::STREAM_GROUPS
+        .iter()
+        .map(|(g, _)| Some(readings::group_share(r, g)))
+        .collect();
+    let theirs = paper::STREAM_GROUPS
+        .iter()
+        .map(|(g, _)| paper::lookup(paper::STREAM_MIX, g))
         .collect();
     vec![Panel::new(
-        "Share of LLC accesses",
+        "Share of LLC accesses by the paper's stream groups",
         "% of accesses",
         Unit::Percent,
-        cats,
+        groups,
     )
-    .series("ours", ours)]
+    .series("ours", ours)
+    .paper("paper (8 MB)", theirs)]
 }
 
 fn fig05(r: &GspcReport) -> Vec<Panel> {
@@ -385,7 +318,27 @@ fn fig11(r: &GspcReport) -> Vec<Panel> {
         Unit::Percent,
         cats,
     );
-    vec![panel.series("ours", ours).reference(0.0)]
+    vec![panel
+        .series("ours", ours)
+        .marks("paper (bounds)", t_bounds())
+        .reference(0.0)]
+}
+
+/// The paper's bounds of Figure 11 as marks: `t=2`, `-4`, `below -4 % in
+/// Assassin's Creed`.
+fn t_bounds() -> Vec<(String, f64, String)> {
+    paper::T_BOUNDS
+        .iter()
+        .map(|b| {
+            let apps = match b.applications {
+                [one] => one.to_string(),
+                many => format!("{} apps", many.len()),
+            };
+            let side = if b.above { "at least" } else { "below" };
+            let label = format!("{side} {:+.0} % in {apps}", b.change);
+            (format!("t={}", b.t), b.change, label)
+        })
+        .collect()
 }
 
 fn fig12(r: &GspcReport) -> Vec<Panel> {
@@ -409,8 +362,11 @@ fn misses_panel(r: &GspcReport, policies: &[&str], subtitle: &str) -> Panel {
     .reference(1.0)
 }
 
-/// The rates of Figure 13 at the main size; the paper gives only averages
-/// in prose here, which `index.html` sets beside ours.
+/// A measure of Figure 13: its name, its y axis, and a run's value.
+type Measure = (&'static str, &'static str, fn(&PolicyResult) -> f64);
+
+/// A panel per measure of Figure 13 at the main size, a bar per policy,
+/// the paper's value beside where its text states one.
 fn fig13(r: &GspcReport) -> Vec<Panel> {
     let Some(size) = main_size(r) else {
         return Vec::new();
@@ -419,15 +375,39 @@ fn fig13(r: &GspcReport) -> Vec<Panel> {
         .chain(TABLE6.iter().copied())
         .collect();
     let runs: Vec<Option<&PolicyResult>> = policies.iter().map(|p| find(r, p, size)).collect();
-    let metric =
-        |f: fn(&PolicyResult) -> f64| runs.iter().map(|p| p.map(|p| 100.0 * f(p))).collect();
-    let subtitle = format!("Rates at {}", format_size(size));
-    let panel = Panel::new(&subtitle, "%", Unit::Percent, names(&policies))
-        .series("TEX hit rate", metric(|p| p.hit_rate.tex))
-        .series("RT consumed", metric(|p| p.rt_consumed_fraction))
-        .series("RT hit rate", metric(|p| p.hit_rate.rt))
-        .series("Z hit rate", metric(|p| p.hit_rate.z));
-    vec![panel]
+    let measures: [Measure; 4] = [
+        ("Texture hit rate", "hit rate %", |p| p.hit_rate.tex),
+        (
+            "Render-target lines consumed by the sampler",
+            "% of RT lines",
+            |p| p.rt_consumed_fraction,
+        ),
+        ("Render-target hit rate", "hit rate %", |p| p.hit_rate.rt),
+        ("Z hit rate", "hit rate %", |p| p.hit_rate.z),
+    ];
+    let at = format_size(size);
+    measures
+        .iter()
+        .enumerate()
+        .map(|(k, (name, y, of))| {
+            let ours = runs.iter().map(|p| p.map(|p| 100.0 * of(p))).collect();
+            // Only beside a policy we ran, as in every figure.
+            let theirs = policies
+                .iter()
+                .zip(&runs)
+                .map(|(policy, run)| run.and(paper::figure13(policy)[k]))
+                .collect();
+            // Short names: the legend's strip and ten policies fit the page.
+            Panel::new(
+                &format!("{name} at {at}"),
+                y,
+                Unit::Percent,
+                names(&policies),
+            )
+            .series("ours", ours)
+            .paper("paper", theirs)
+        })
+        .collect()
 }
 
 /// A group per (configuration, size): the baseline timing at every size,
@@ -590,6 +570,57 @@ mod tests {
         let fig06 = svg(dir.path(), "fig06_rt_to_tex.svg")?;
         assert!(!fig06.contains("over OPT"));
         assert!(!svg(dir.path(), "fig12_misses_vs_drrip.svg")?.contains("\nopt\n"));
+        Ok(())
+    }
+
+    /// Figures 4, 11 and 13 carry the values the paper states (and only
+    /// beside what we ran), Figure 11 its per-application bounds as marks.
+    #[test]
+    fn figures_4_11_and_13_show_the_papers_values() -> anyhow::Result<()> {
+        use crate::report::figure::svg_text::has;
+        let dir = tempfile::tempdir()?;
+        write_all(&report(), dir.path())?;
+        let fig04 = svg(dir.path(), "fig04_stream_mix.svg")?;
+        for v in ["40.0", "34.0", "10.0", "7.0", "4.0", "5.0", "paper (8 MB)"] {
+            assert!(has(&fig04, v), "fig04 lacks {v}");
+        }
+        for group in ["RT", "TEX", "Z", "HiZ", "vertex", "rest"] {
+            assert!(has(&fig04, group), "fig04 lacks {group}");
+        }
+        // The report's rt, tex and z shares, grouped.
+        assert!(has(&fig04, "40.0") && has(&fig04, "26.0"));
+        let fig11 = svg(dir.path(), "fig11_t_sensitivity.svg")?;
+        for label in [
+            "at least +2 % in 4 apps",
+            "below -4 % in Assassin&apos;s Creed",
+            "at least +1 % in 2 apps",
+            "paper (bounds)",
+        ] {
+            assert!(has(&fig11, label), "fig11 lacks {label}");
+        }
+        let fig13 = svg(dir.path(), "fig13_gspc_rates.svg")?;
+        // OPT's, DRRIP's and NRU's (Figures 5, 6), GSPC's RT hit rate
+        // (Section 5.1), GSPC+UCD's (slide 44).
+        for v in [
+            "53.4", "22.0", "18.4", "51.0", "16.0", "13.0", "59.8", "50.1", "41.5", "77.1", "58.0",
+            "57.7", "33.5", "40.4", "58.1", "59.0",
+        ] {
+            assert!(has(&fig13, v), "fig13 lacks the paper's {v}");
+        }
+        for panel in ["Texture hit rate at 8MiB", "Z hit rate at 8MiB"] {
+            assert!(fig13.contains(panel), "fig13 lacks {panel}");
+        }
+        Ok(())
+    }
+
+    /// No figure of the study is wider than the page, however many
+    /// policies and sizes it shows.
+    #[test]
+    fn no_figure_is_wider_than_the_page() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        write_all(&report(), dir.path())?;
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
         Ok(())
     }
 }

@@ -6,8 +6,6 @@
 //!
 //! Every string from the report goes through [`esc`].
 
-use std::path::PathBuf;
-
 use gfxcache_cache::format_size;
 use gfxcache_nbtc::study::{FilterReport, NbtcReport, RunRow};
 
@@ -16,24 +14,50 @@ use super::{
     CATEGORIES,
 };
 use crate::report::html::{
-    cell, esc, figures_section, head, paper_cell, section, strings, text, warnings, Cell, TAIL,
+    self, cell, esc, frame, h2, paper_cell, section, strings, text, warnings, Cell, Figures,
 };
+use crate::report::Shown;
 use crate::table::{human_bytes, thousands};
 
-/// The whole page.
-pub fn page(r: &NbtcReport, figures: &[PathBuf]) -> String {
+/// The whole page: the setup and the frame, then each table with the
+/// figures that plot it right after it.
+pub fn page(r: &NbtcReport, shown: &Shown) -> String {
     let pps = r.frames.first().map_or(0, |f| f.pixel_processors);
     let title = format!("NBTC study: {}, {pps} pixel processors", esc(&r.name));
-    let mut h = head(&title);
-    h += &setup(r);
+    let mut figs = Figures::new(shown.figures, |f| plots::about(r, f));
+    let mut h = setup(r);
+    h += &picture(r, shown);
     h += &against_btc(r);
+    for file in ["cycles_change.svg", "miss_rate.svg", "traffic.svg"] {
+        h += &figs.take(file);
+    }
     h += &categories(r);
+    h += &figs.take("ps_cycles.svg");
     h += &counts(r);
     h += &sweeps(r);
-    h += &figures_section(figures, plots::about);
+    h += &figs.take_all("sweep_");
+    h += &figs.rest("Other figures");
     h += &unit(r);
-    h += TAIL;
-    h
+    html::page(&title, &h)
+}
+
+/// The frame of the first filter mode that has its picture here (the
+/// study renders the first's), as rendered.
+fn picture(r: &NbtcReport, shown: &Shown) -> String {
+    let Some(f) = r
+        .frames
+        .iter()
+        .find(|f| shown.holds(&super::picture(&f.filter)))
+    else {
+        return String::new();
+    };
+    let caption = format!(
+        "{} with {} filtering, as rendered tile by tile for this study ({} pixel processors).",
+        esc(&r.name),
+        esc(&f.filter),
+        f.pixel_processors
+    );
+    frame(&super::picture(&f.filter), &caption)
 }
 
 fn setup(r: &NbtcReport) -> String {
@@ -228,10 +252,11 @@ fn unit(r: &NbtcReport) -> String {
     let unit = serde_json::to_string_pretty(&r.unit).unwrap_or_default();
     let modes = serde_json::to_string_pretty(&r.modes).unwrap_or_default();
     format!(
-        "<h2>The texture unit</h2>\n<p>Every parameter (the slides' where they give one; \
+        "{}<p>Every parameter (the slides' where they give one; \
          the rest are ours). Its mode and memory latency are each run's own; the designs \
          run:</p>\n<pre>{}</pre>\n<pre>{}</pre>\n<p>{} distinct configurations replayed in \
          {:.2} s.</p>\n",
+        h2("The texture unit"),
         esc(&unit),
         esc(&modes),
         r.runs,
@@ -281,7 +306,7 @@ mod tests {
             "<td>32 (main)</td>",
             "<img src=\"ps_cycles.svg\"",
             "<img src=\"sweep_block_bytes.svg\"",
-            "<h2>The texture unit</h2>",
+            "<h2 id=\"the-texture-unit\">The texture unit</h2>",
             "&quot;wlb_entries&quot;: 32",
             "&quot;prefetching&quot;",
         ] {
@@ -289,6 +314,37 @@ mod tests {
         }
         assert!(!html.contains("<1>"));
         assert!(html.ends_with("</html>\n"));
+        Ok(())
+    }
+
+    /// The first filter mode's frame, the contents, each figure after the
+    /// table it plots.
+    #[test]
+    fn shows_the_frame_the_contents_and_figures_beside_their_tables() -> anyhow::Result<()> {
+        use crate::report::html::check::{follows, unlinked};
+        let (_dir, html) = crate::report::page_with(&report(), &["nearest.png"])?;
+        assert!(html.contains("<img src=\"nearest.png\" alt=\"the rendered frame\">"));
+        assert!(html.contains("with nearest filtering, as rendered"));
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        for (table, figure) in [
+            ("Slides 22-24", "cycles_change.svg"),
+            ("Slides 22-24", "traffic.svg"),
+            ("Slide 22: cycles by category", "ps_cycles.svg"),
+            ("Sweeps (ours)", "sweep_wlb_entries.svg"),
+        ] {
+            assert!(follows(&html, table, figure), "{figure} not after {table}");
+        }
+        let (_dir, without) = crate::report::page_with(&report(), &[])?;
+        assert!(!without.contains("rendered frame"));
+        Ok(())
+    }
+
+    /// No figure is wider than the page.
+    #[test]
+    fn no_figure_is_wider_than_the_page() -> anyhow::Result<()> {
+        let (dir, _) = crate::report::page_with(&report(), &[])?;
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
         Ok(())
     }
 }

@@ -240,6 +240,12 @@ pub(super) fn signed(v: f64) -> String {
     format!("{:+.1}%", v + 0.0)
 }
 
+/// The picture of the frame of filter mode `filter` in a report's
+/// directory, as `gfxcache nbtc --scene` renders the first mode's.
+pub(super) fn picture(filter: &str) -> String {
+    format!("{filter}.png")
+}
+
 /// A share for tables: `6.3%`.
 pub(super) fn share(v: f64) -> String {
     format!("{v:.2}%")

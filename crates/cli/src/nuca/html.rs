@@ -1,11 +1,10 @@
 //! `index.html`: the DTM-NUCA study on one self-contained page, built from
-//! the pieces in [`crate::report::html`]: the frame, a table per figure
-//! with ours and the paper's side by side, the organizations' counts, the
-//! sweeps and quad assignments, the figures, the warnings and the machine.
+//! the pieces in [`crate::report::html`]: the setup and the rendered frame,
+//! a table per figure with ours and the paper's side by side and the figure
+//! after it, the organizations' counts, the sweeps and quad assignments
+//! with theirs, the warnings and the machine.
 //!
 //! Every string from the report goes through [`esc`].
-
-use std::path::PathBuf;
 
 use gfxcache_cache::format_size;
 use gfxcache_nuca::study::paper::PaperNumbers;
@@ -17,21 +16,33 @@ use super::{
     against_private, paper_effective_bytes, paper_scaling, share, signed, Metric, ENERGY, L2_ALL,
     L2_TEXTURE, LOCAL_HITS, SPEEDUP,
 };
-use crate::report::html::warnings;
+use crate::report::html::{self, warnings};
 use crate::report::html::{
-    cell, esc, figures_section, head, paper_cell, seconds_table, section, strings, text, Cell, TAIL,
+    cell, esc, frame, h2, paper_cell, seconds_table, section, strings, text, Cell,
 };
+use crate::report::Shown;
 use crate::table::thousands;
 
-/// The whole page.
-pub fn page(r: &NucaReport, figures: &[PathBuf]) -> String {
+/// The whole page: the setup and the frame, then each table with the
+/// figures that plot it right after it.
+pub fn page(r: &NucaReport, shown: &Shown) -> String {
     let title = format!(
         "DTM-NUCA study: {}, {} fragment processors",
         esc(r.scene.as_deref().unwrap_or(&r.requests)),
         r.frame.fps
     );
-    let mut h = head(&title);
-    h += &setup(r);
+    let mut figs = html::Figures::new(shown.figures, |f| plots::about(r, f));
+    let mut h = setup(r);
+    if shown.holds("frame.png") {
+        let what = esc(r.scene.as_deref().unwrap_or(&r.requests));
+        let caption = format!(
+            "{what}, as rendered tile by tile for the main runs ({} fragment processors, {} \
+             quad assignment).",
+            r.frame.fps,
+            esc(&r.frame.assignment)
+        );
+        h += &frame("frame.png", &caption);
+    }
     let rows: Vec<(OrgKind, Figures)> = r
         .organizations
         .iter()
@@ -42,18 +53,26 @@ pub fn page(r: &NucaReport, figures: &[PathBuf]) -> String {
         &rows,
         &r.paper,
     );
+    for file in ["fig6_l2_accesses.svg", "fig8_hits.svg", "fig9_speedup.svg"] {
+        h += &figs.take(file);
+    }
     h += &replication(r);
+    h += &figs.take("fig1_replication.svg");
     h += &capacity(r);
+    h += &figs.take("fig7_capacity.svg");
     h += &scaling(r);
+    h += &figs.take("fig11_scaling.svg");
     h += &counts(r);
     h += &energy(r);
+    h += &figs.take("fig10_energy.svg");
     h += &sweeps(r);
+    h += &figs.take_all("sweep_");
     h += &assignments(r);
-    h += &figures_section(figures, plots::about);
+    h += &figs.take("assignments.svg");
+    h += &figs.rest("Other figures");
     h += &machine(r);
     h += &seconds_table(&r.seconds);
-    h += TAIL;
-    h
+    html::page(&title, &h)
 }
 
 fn setup(r: &NucaReport) -> String {
@@ -417,8 +436,9 @@ fn assignments(r: &NucaReport) -> String {
 fn machine(r: &NucaReport) -> String {
     let json = serde_json::to_string_pretty(&r.machine).unwrap_or_default();
     format!(
-        "<h2>The machine</h2>\n<p>Every parameter of the main runs (the paper's Table I \
-         where it gives one; the rest are ours).</p>\n<pre>{}</pre>\n",
+        "{}<p>Every parameter of the main runs (the paper's Table I where it gives one; the \
+         rest are ours).</p>\n<pre>{}</pre>\n",
+        h2("The machine"),
         esc(&json)
     )
 }
@@ -476,7 +496,7 @@ mod tests {
             "<td>tiles</td>",
             "<img src=\"fig7_capacity.svg\"",
             "<img src=\"sweep_epoch.svg\"",
-            "<h2>The machine</h2>",
+            "<h2 id=\"the-machine\">The machine</h2>",
             "&quot;counter_bits&quot;: 4",
             "<strong>Warning:</strong> no trace of the frame",
             "Wall-clock seconds per phase",
@@ -485,6 +505,38 @@ mod tests {
         }
         assert!(!html.contains("<1>"));
         assert!(html.ends_with("</html>\n"));
+        Ok(())
+    }
+
+    /// The frame, the contents, each figure after the table it plots.
+    #[test]
+    fn shows_the_frame_the_contents_and_figures_beside_their_tables() -> anyhow::Result<()> {
+        use crate::report::html::check::{follows, unlinked};
+        let (_dir, html) = crate::report::page_with(&report(), &["frame.png"])?;
+        assert!(html.contains("<img src=\"frame.png\""));
+        assert!(html.contains("href=\"#the-rendered-frame\""));
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        for (table, figure) in [
+            ("Figures 6, 8, 9, 10", "fig8_hits.svg"),
+            ("Figure 1: replication", "fig1_replication.svg"),
+            ("Figure 11: by number", "fig11_scaling.svg"),
+            ("Energy by part", "fig10_energy.svg"),
+            ("Sweeps (ours)", "sweep_epoch.svg"),
+            ("Quad assignments", "assignments.svg"),
+        ] {
+            assert!(follows(&html, table, figure), "{figure} not after {table}");
+        }
+        let (_dir, without) = crate::report::page_with(&report(), &[])?;
+        assert!(!without.contains("rendered frame"));
+        Ok(())
+    }
+
+    /// No figure is wider than the page.
+    #[test]
+    fn no_figure_is_wider_than_the_page() -> anyhow::Result<()> {
+        let (dir, _) = crate::report::page_with(&report(), &[])?;
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
         Ok(())
     }
 }

@@ -27,12 +27,14 @@ pub const FRONT: &[Figure<NucaReport, Panel>] = &[
         file: "fig1_replication.svg",
         title: "Figure 1: replication in private texture caches",
         caption: "With the fewest fragment processors studied, the share of texture accesses after which the block was in 1, 2, ... private caches, and the share in more than one beside the paper's (measured with 4).",
+        reading: None,
         build: fig1,
     },
     Figure {
         file: "fig6_l2_accesses.svg",
         title: "Figure 6: L2 accesses against private caches",
         caption: "Change in the texture caches' L2 requests, and in the L2's accesses of every stream (texture requests and the frame's other traffic), against private caches; S-NUCA and the ideal shared cache are ours. The paper's one \"L2 accesses\" number stands beside both.",
+        reading: None,
         build: fig6,
     },
 ];
@@ -42,6 +44,7 @@ pub const CAPACITY: &[Figure<NucaReport, CurvePanel>] = &[Figure {
     file: "fig7_capacity.svg",
     title: "Figure 7: effective capacity",
     caption: "L2 requests of private texture caches of each size (solid), and DTM-NUCA's and its distributed form's at the main size (dashed, flat); a private size whose point is at or below a dashed line matches it. The paper's sizes that match DTM-NUCA's are marked on its line's level.",
+    reading: None,
     build: fig7,
 }];
 
@@ -51,24 +54,28 @@ pub const BACK: &[Figure<NucaReport, Panel>] = &[
         file: "fig8_hits.svg",
         title: "Figure 8: where texture accesses are served",
         caption: "Shares of the texture accesses that hit in the requester's cache (local), in another fragment processor's (remote), and that go to the L2 and hit or miss there, per organization; the paper's local hit shares beside.",
+        reading: None,
         build: fig8,
     },
     Figure {
         file: "fig9_speedup.svg",
         title: "Figure 9: speedup over private caches",
         caption: "Frame cycles of private caches over each organization's, minus one, in percent, beside the paper's.",
+        reading: None,
         build: fig9,
     },
     Figure {
         file: "fig10_energy.svg",
         title: "Figure 10: energy against private caches",
         caption: "Change in energy on the GPU (texture caches, tables, network, L2, static), in memory (DRAM) and in all, against private caches, from our per-event energy model; the paper's total beside.",
+        reading: None,
         build: fig10,
     },
     Figure {
         file: "fig11_scaling.svg",
         title: "Figure 11: speedup by number of fragment processors",
         caption: "Each organization's speedup over private caches with as many fragment processors, per number studied; the paper's DTM-NUCA speedups with 4 and 32 beside.",
+        reading: None,
         build: fig11,
     },
 ];
@@ -79,30 +86,35 @@ pub const SWEEPS: &[Figure<NucaReport, Panel>] = &[
         file: "sweep_epoch.svg",
         title: "Sweep: epoch length",
         caption: SWEEP_CAPTION,
+        reading: None,
         build: |r| sweep(r, "epoch"),
     },
     Figure {
         file: "sweep_buckets.svg",
         title: "Sweep: Affinity Table buckets",
         caption: SWEEP_CAPTION,
+        reading: None,
         build: |r| sweep(r, "buckets"),
     },
     Figure {
         file: "sweep_counter_bits.svg",
         title: "Sweep: counter bits",
         caption: SWEEP_CAPTION,
+        reading: None,
         build: |r| sweep(r, "counter_bits"),
     },
     Figure {
         file: "sweep_page_blocks.svg",
         title: "Sweep: blocks per page",
         caption: SWEEP_CAPTION,
+        reading: None,
         build: |r| sweep(r, "page_blocks"),
     },
     Figure {
         file: "sweep_order.svg",
         title: "Sweep: replay order",
         caption: SWEEP_CAPTION,
+        reading: None,
         build: |r| sweep(r, "order"),
     },
 ];
@@ -112,6 +124,7 @@ pub const ASSIGNMENTS: &[Figure<NucaReport, Panel>] = &[Figure {
     file: "assignments.svg",
     title: "Quad assignments",
     caption: "Each organization on frames whose quads reach the fragment processors another way, each against private caches of its own frame.",
+    reading: None,
     build: assignments,
 }];
 
@@ -129,11 +142,11 @@ pub fn write_all(r: &NucaReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
+pub fn about(r: &NucaReport, file: &str) -> Option<(&'static str, String)> {
     [FRONT, BACK, SWEEPS, ASSIGNMENTS]
         .iter()
-        .find_map(|list| figure::about(list, file))
-        .or_else(|| figure::about(CAPACITY, file))
+        .find_map(|list| figure::about(list, r, file))
+        .or_else(|| figure::about(CAPACITY, r, file))
 }
 
 /// The organizations of the main frame with a figure against private.
@@ -446,10 +459,10 @@ mod tests {
             let text = svg(dir.path(), file)?;
             assert!(text.starts_with("<svg"), "{file} is not an SVG");
             assert!(text.contains(title), "{file} lacks its title");
-            assert_eq!(about(file).map(|a| a.0), Some(title));
+            assert_eq!(about(&report(), file).map(|a| a.0), Some(title));
         }
         assert_eq!(written.len(), 1 + FRONT.len() + BACK.len() + 1 + 4);
-        assert!(about("index.html").is_none());
+        assert!(about(&report(), "index.html").is_none());
         Ok(())
     }
 

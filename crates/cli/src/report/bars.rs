@@ -4,11 +4,14 @@
 use std::ops::Range;
 
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::figure::{chart_builder, draw_legend, Plot};
+use super::figure::{chart_builder, Plot};
+use super::legend::{Legend, Marker, Swatch};
 
 /// How a panel's values read: ratios (3 decimals) or percentages (1 decimal).
 #[derive(Clone, Copy)]
@@ -35,6 +38,9 @@ struct Series {
     notes: Vec<Option<String>>,
     /// The paper's values, drawn in light tones so they read as reference.
     paper: bool,
+    /// Its place among the series of its kind (ours or the paper's): its
+    /// colour, kept when a split panel leaves out a series with no bar.
+    slot: usize,
 }
 
 /// One grouped bar chart: a group per category, a bar per series.
@@ -50,6 +56,21 @@ pub struct Panel {
     series: Vec<Series>,
     /// A horizontal line, e.g. at 1.0 for DRRIP on normalised charts.
     reference: Option<f64>,
+    /// The y axis's range when fixed: the parts of a split panel share
+    /// the whole's, so that their bars compare.
+    y_span: Option<Range<f64>>,
+    /// Values a paper states only as bounds, drawn as dashed lines across
+    /// a category's group, and the legend's name for them.
+    marks: Vec<Mark>,
+    marks_name: String,
+}
+
+/// A dashed line across the group of `category` at `value`, with `label`.
+#[derive(Clone)]
+struct Mark {
+    category: String,
+    value: f64,
+    label: String,
 }
 
 impl Panel {
@@ -62,6 +83,9 @@ impl Panel {
             categories,
             series: Vec::new(),
             reference: None,
+            y_span: None,
+            marks: Vec::new(),
+            marks_name: String::new(),
         }
     }
 
@@ -106,6 +130,24 @@ impl Panel {
         self
     }
 
+    /// Values a paper gives only as bounds (a category, a value, a label
+    /// for each), drawn as dashed lines across their categories' groups and
+    /// named `name` in the legend; a mark of a category the panel lacks is
+    /// not drawn.
+    pub fn marks(mut self, name: &str, marks: Vec<(String, f64, String)>) -> Panel {
+        self.marks_name = name.to_string();
+        self.marks = marks
+            .into_iter()
+            .filter(|(c, v, _)| self.categories.contains(c) && v.is_finite())
+            .map(|(category, value, label)| Mark {
+                category,
+                value,
+                label,
+            })
+            .collect();
+        self
+    }
+
     /// Keeps a series only if it has a value: an all-empty "paper" series
     /// would put a legend entry on a chart with nothing behind it.
     fn push(
@@ -116,12 +158,85 @@ impl Panel {
         paper: bool,
     ) {
         if values.iter().any(Option::is_some) {
+            let slot = self.series.iter().filter(|s| s.paper == paper).count();
             self.series.push(Series {
                 name,
                 values,
                 notes,
                 paper,
+                slot,
             });
+        }
+    }
+}
+
+/// The room beside the groups: the y axis and its labels (70 px) and the
+/// margins (12 px a side), and a little more.
+const MARGIN: u32 = 100;
+
+/// The width of `groups` groups of `group` pixels each, and never less
+/// than a chart with room for its legend.
+fn width_of(groups: usize, group: u32) -> u32 {
+    (MARGIN + group * groups as u32).max(640)
+}
+
+impl Panel {
+    /// The pixels a category's group needs: each bar its value, the
+    /// category its label.
+    fn group_width(&self) -> u32 {
+        let label = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        let bars = self.series.len() as u32;
+        // The bars share 80 % of a group (`bar_x`), each about 30 to 35 px:
+        // room for a value of four or five characters at 12 px.
+        let mut group = (bars * 36 + 16).max(label * 7 + 16);
+        // A noted bar's label, value and note, is wider than its value.
+        let noted = self.series.iter().flat_map(|s| s.notes.iter().flatten());
+        if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
+            group = group.max(bars * (chars * 7 + 6) + 24);
+        }
+        let marked = self.marks.iter().map(|m| m.label.chars().count() as u32);
+        if let Some(chars) = marked.max() {
+            group = group.max(chars * 6 + 12);
+        }
+        group
+    }
+
+    /// Categories `range` of this panel on the y axis `span`, without the
+    /// series that have no bar there.
+    fn part(&self, range: std::ops::Range<usize>, span: Range<f64>) -> Panel {
+        let series = self
+            .series
+            .iter()
+            .filter(|s| s.values[range.clone()].iter().any(Option::is_some))
+            .map(|s| Series {
+                name: s.name.clone(),
+                values: s.values[range.clone()].to_vec(),
+                notes: s.notes.get(range.clone()).map_or(Vec::new(), <[_]>::to_vec),
+                paper: s.paper,
+                slot: s.slot,
+            })
+            .collect();
+        Panel {
+            subtitle: self.subtitle.clone(),
+            y_label: self.y_label.clone(),
+            unit: self.unit,
+            categories: self.categories[range.clone()].to_vec(),
+            paper_category: self.paper_category[range.clone()].to_vec(),
+            series,
+            reference: self.reference,
+            y_span: Some(span),
+            marks: self
+                .marks
+                .iter()
+                .filter(|m| self.categories[range.clone()].contains(&m.category))
+                .cloned()
+                .collect(),
+            marks_name: self.marks_name.clone(),
         }
     }
 }
@@ -144,26 +259,57 @@ impl Plot for Panel {
                 s.notes.retain(|_| *k.next().unwrap_or(&false));
             }
         }
+        let categories = &self.categories;
+        self.marks.retain(|m| categories.contains(&m.category));
         !self.categories.is_empty()
     }
 
     /// Wide enough for every bar to carry its value and every category its
     /// label, horizontally: rotated labels are hard to read.
     fn width(&self) -> u32 {
-        let label = self
-            .categories
-            .iter()
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(0) as u32;
-        let bars = self.series.len() as u32;
-        let mut group = (bars * 36 + 24).max(label * 8 + 16);
-        // A noted bar's label, value and note, is wider than its value.
-        let noted = self.series.iter().flat_map(|s| s.notes.iter().flatten());
-        if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
-            group = group.max(bars * (chars * 7 + 6) + 24);
+        width_of(self.categories.len(), self.group_width())
+    }
+
+    /// Consecutive categories per part, as few parts as fit in `max`
+    /// pixels and as even as can be, on the whole panel's y axis; a
+    /// series with no bar in a part is left out of it (its legend entry
+    /// would name nothing drawn) and the others keep their colours.
+    fn fit(self, max: u32) -> Vec<Panel> {
+        let n = self.categories.len();
+        let fits = (max.saturating_sub(MARGIN) / self.group_width()).max(1) as usize;
+        if self.width() <= max || n <= 1 {
+            return vec![self];
         }
-        (140 + group * self.categories.len() as u32).max(640)
+        let parts = n.div_ceil(fits);
+        let each = n.div_ceil(parts);
+        let span = y_range(&self);
+        (0..n)
+            .step_by(each)
+            .enumerate()
+            .map(|(k, from)| {
+                let to = (from + each).min(n);
+                let part = self.part(from..to, span.clone());
+                let subtitle = format!("{} ({} of {parts})", self.subtitle, k + 1);
+                Panel { subtitle, ..part }
+            })
+            .collect()
+    }
+
+    /// Each series' colour and name, and the marks' if any.
+    fn legend(&self) -> Legend {
+        let mut legend = Legend::new();
+        for (j, s) in self.series.iter().enumerate() {
+            legend.entry(s.name.clone(), Swatch::Fill(series_color(self, j)));
+        }
+        if !self.marks.is_empty() {
+            let swatch = Swatch::Line {
+                colour: MARK,
+                dashed: true,
+                marker: Marker::None,
+            };
+            legend.entry(self.marks_name.clone(), swatch);
+        }
+        legend
     }
 
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
@@ -215,13 +361,10 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Resul
             true => (light(color), true),
             false => (color, s.paper),
         };
-        chart
-            .draw_series(bars.iter().map(|&(i, x0, x1, v, _)| {
-                let (color, paper) = style(i);
-                bar(x0, x1, v, color, paper)
-            }))?
-            .label(s.name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled()));
+        chart.draw_series(bars.iter().map(|&(i, x0, x1, v, _)| {
+            let (color, paper) = style(i);
+            bar(x0, x1, v, color, paper)
+        }))?;
         chart.draw_series(
             bars.iter()
                 .map(|&(_, x0, x1, v, note)| value_label(x0, x1, v, p.unit, note)),
@@ -231,7 +374,49 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Resul
         let line = vec![(0.0, at), (p.categories.len() as f64, at)];
         chart.draw_series(std::iter::once(PathElement::new(line, BLACK.mix(0.6))))?;
     }
-    draw_legend(&mut chart)?;
+    draw_marks(&mut chart, p)?;
+    Ok(())
+}
+
+/// The colour of the marks of bounds.
+const MARK: RGBColor = RGBColor(90, 90, 90);
+
+/// Each mark as a dashed line across its group, its label above it (below
+/// a negative one).
+fn draw_marks<'a, 'b: 'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<Categories, RangedCoordf64>>,
+    p: &Panel,
+) -> anyhow::Result<()> {
+    if p.marks.is_empty() {
+        return Ok(());
+    }
+    let style = MARK.stroke_width(2);
+    let mut lines = Vec::new();
+    let mut labels = Vec::new();
+    for m in &p.marks {
+        let Some(i) = p.categories.iter().position(|c| *c == m.category) else {
+            continue;
+        };
+        let (x0, x1) = (i as f64 + 0.05, i as f64 + 0.95);
+        lines.push(DashedPathElement::new(
+            vec![(x0, m.value), (x1, m.value)],
+            6,
+            4,
+            style,
+        ));
+        // A few pixels off the line, above it (below a negative one).
+        let (v_pos, dy) = if m.value >= 0.0 {
+            (VPos::Bottom, -3)
+        } else {
+            (VPos::Top, 3)
+        };
+        let font = TextStyle::from(("sans-serif", 11).into_font())
+            .color(&MARK)
+            .pos(Pos::new(HPos::Right, v_pos));
+        labels.push(EmptyElement::at((x1, m.value)) + Text::new(m.label.clone(), (0, dy), font));
+    }
+    chart.draw_series(lines)?;
+    chart.draw_series(labels)?;
     Ok(())
 }
 
@@ -265,12 +450,11 @@ fn value_label(
 /// Ours in strong colours, the paper's in light ones, each counted apart so
 /// the first paper series pairs with the first of ours.
 fn series_color(p: &Panel, j: usize) -> RGBColor {
-    let kind = p.series[j].paper;
-    let k = p.series[..j].iter().filter(|s| s.paper == kind).count();
-    if kind {
-        PAPER[k % PAPER.len()]
+    let s = &p.series[j];
+    if s.paper {
+        PAPER[s.slot % PAPER.len()]
     } else {
-        OURS[k % OURS.len()]
+        OURS[s.slot % OURS.len()]
     }
 }
 
@@ -289,16 +473,21 @@ pub(super) fn bar_x(i: usize, j: usize, m: usize) -> (f64, f64) {
 }
 
 /// From 0 (bars start there) to past the largest value, with room above
-/// for the value labels and the legend, whose height grows with the series.
+/// for the value labels.
 fn y_range(p: &Panel) -> Range<f64> {
+    if let Some(span) = &p.y_span {
+        return span.clone();
+    }
     let values = p.series.iter().flat_map(|s| s.values.iter().flatten());
+    let marks = p.marks.iter().map(|m| &m.value);
     let (lo, hi) = values
+        .chain(marks)
         .chain(p.reference.iter())
         .fold((0.0f64, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
     let lo = if lo < 0.0 { lo - 0.15 * span } else { 0.0 };
-    let headroom = 0.2 + 0.08 * p.series.len() as f64;
-    lo..hi + headroom * span
+    // Room for the value labels above the bars; the legend is beside.
+    lo..hi + 0.12 * span
 }
 
 /// An x axis of named categories: category `i` spans `i..i+1`, and its label
@@ -404,6 +593,80 @@ mod tests {
         assert_eq!(p.series[0].notes, [Some("10".into()), Some("5".into())]);
         let svg = super::super::figure::render("t", &[p])?;
         assert!(svg.contains("0.500 (5)"));
+        assert!(!svg.contains("gone"));
+        Ok(())
+    }
+
+    /// A chart too wide for the page is cut into consecutive categories,
+    /// each part within the width, on the whole's y axis, every series in
+    /// its colour and only where it has a bar.
+    #[test]
+    fn a_wide_panel_is_cut_into_parts_that_fit() {
+        let n = 30;
+        let cats: Vec<String> = (0..n).map(|i| format!("scene{i}")).collect();
+        let p = Panel::new("wide", "x", Unit::Ratio, cats.clone())
+            .series("a", (0..n).map(|i| Some(i as f64)).collect())
+            .series("b", (0..n).map(|i| (i >= 20).then_some(1.0)).collect())
+            .paper("paper", (0..n).map(|i| (i == 0).then_some(0.5)).collect());
+        let whole = y_range(&p);
+        let b_colour = series_color(&p, 1);
+        assert!(p.width() > 1100);
+        let parts = p.fit(1100);
+        assert!(parts.len() >= 2);
+        let joined: Vec<String> = parts.iter().flat_map(|q| q.categories.clone()).collect();
+        assert_eq!(joined, cats, "every category once, in order");
+        for (k, q) in parts.iter().enumerate() {
+            assert!(q.width() <= 1100, "part {k} is {} wide", q.width());
+            assert_eq!(y_range(q), whole, "part {k} has its own y axis");
+            assert!(q
+                .subtitle
+                .ends_with(&format!("({} of {})", k + 1, parts.len())));
+            if let Some(j) = q.series.iter().position(|s| s.name == "b") {
+                assert_eq!(series_color(q, j), b_colour, "b changed colour");
+            }
+        }
+        let first = &parts[0];
+        assert!(first.series.iter().any(|s| s.paper));
+        assert!(
+            !first.series.iter().any(|s| s.name == "b"),
+            "b has no bar there"
+        );
+        let last = parts.last().unwrap();
+        assert!(!last.series.iter().any(|s| s.paper));
+    }
+
+    #[test]
+    fn a_panel_that_fits_is_itself() {
+        let p = Panel::new("t", "x", Unit::Ratio, names(&["a", "b"]))
+            .series("s", vec![Some(1.0), Some(2.0)]);
+        let parts = p.fit(1100);
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].subtitle, "t");
+        assert!(parts[0].y_span.is_none());
+    }
+
+    /// Bounds stated in words are dashed marks on their categories, in the
+    /// y range and the legend; a mark of a pruned category goes with it.
+    #[test]
+    fn marks_sit_on_their_categories_and_go_with_them() -> anyhow::Result<()> {
+        let mut p = Panel::new("t", "%", Unit::Percent, names(&["t=2", "t=4", "t=8"]))
+            .series("ours", vec![Some(0.5), Some(0.2), None])
+            .marks(
+                "paper (bounds)",
+                vec![
+                    ("t=2".into(), -4.0, "below -4 %".into()),
+                    ("t=8".into(), 3.0, "gone".into()),
+                    ("t=64".into(), 9.0, "no such".into()),
+                ],
+            );
+        assert_eq!(p.marks.len(), 2, "a mark of no category is not kept");
+        assert!(y_range(&p).start < -4.0 && y_range(&p).end > 3.0);
+        assert!(p.prune());
+        assert_eq!(p.marks.len(), 1, "t=8 has no bar and goes");
+        assert!(y_range(&p).end < 3.0);
+        let svg = super::super::figure::render("t", &[p])?;
+        assert!(svg.contains("\nbelow -4 %\n"));
+        assert!(svg.contains("\npaper (bounds)\n"));
         assert!(!svg.contains("gone"));
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! Miss-ratio curves: a value per cache size, one line per policy, sizes on
 //! a log2 axis labelled as the papers name them (`48KiB`), with bounds
-//! drawn as dashed black lines.
+//! drawn as dashed black lines, and the legend beside the plot rather than
+//! over its lines.
 
 use std::ops::Range;
 
@@ -11,7 +12,8 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::bars::OURS;
-use super::figure::{chart_builder, compact, draw_legend, Plot};
+use super::figure::{chart_builder, compact, Plot};
+use super::legend::{Legend, Marker, Swatch};
 use gfxcache_cache::format_size;
 
 /// How a line is drawn: solid with dots, or dashed with triangles, so two
@@ -37,6 +39,8 @@ pub struct CurvePanel {
     subtitle: String,
     y_label: String,
     lines: Vec<Line>,
+    /// The y axis's top when fixed ([`same_y`]).
+    y_top: Option<f64>,
 }
 
 /// At most this many sizes are labelled on the x axis; more are thinned.
@@ -48,6 +52,7 @@ impl CurvePanel {
             subtitle: subtitle.into(),
             y_label: y_label.into(),
             lines: Vec::new(),
+            y_top: None,
         }
     }
 
@@ -117,16 +122,32 @@ impl CurvePanel {
             .collect()
     }
 
-    /// From 0 to past the largest value, with room for the legend.
+    /// From 0 to a little past the largest value: the legend is beside.
     fn y_range(&self) -> Range<f64> {
+        if let Some(top) = self.y_top {
+            return 0.0..top;
+        }
         let hi = self
             .lines
             .iter()
             .flat_map(|l| l.points.iter().map(|p| p.1))
             .fold(0.0f64, f64::max);
         let hi = if hi > 0.0 { hi } else { 1.0 };
-        0.0..hi * (1.15 + 0.07 * self.lines.len() as f64)
+        0.0..hi * 1.08
     }
+}
+
+/// `panels` on one y axis, the highest's, so that their lines compare.
+pub fn same_y(mut panels: Vec<CurvePanel>) -> Vec<CurvePanel> {
+    let top = panels
+        .iter()
+        .filter(|p| !p.lines.is_empty())
+        .map(|p| p.y_range().end)
+        .fold(0.0f64, f64::max);
+    for p in &mut panels {
+        p.y_top = Some(top);
+    }
+    panels
 }
 
 impl Plot for CurvePanel {
@@ -136,10 +157,38 @@ impl Plot for CurvePanel {
     }
 
     fn width(&self) -> u32 {
-        (160 + 64 * self.ticks().len() as u32).max(720)
+        (160 + 64 * self.ticks().len() as u32).max(600)
+    }
+
+    /// Each line's stroke and marker, and its name.
+    fn legend(&self) -> Legend {
+        let mut legend = Legend::new();
+        for line in &self.lines {
+            let (colour, _) = style(line);
+            let (dashed, marker) = match (line.stroke, line.colour) {
+                (Stroke::Solid, _) => (false, Marker::Dot),
+                (Stroke::Dashed, Some(_)) => (true, Marker::Triangle),
+                (Stroke::Dashed, None) => (true, Marker::None),
+            };
+            legend.entry(
+                line.name.clone(),
+                Swatch::Line {
+                    colour,
+                    dashed,
+                    marker,
+                },
+            );
+        }
+        legend
     }
 
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
+        self.draw_plot(area)
+    }
+}
+
+impl CurvePanel {
+    fn draw_plot(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
         let sizes = self.sizes();
         let (lo, hi) = match (sizes.first(), sizes.last()) {
             (Some(&lo), Some(&hi)) => (log2(lo), log2(hi)),
@@ -168,43 +217,41 @@ impl Plot for CurvePanel {
         for line in &self.lines {
             draw_line(&mut chart, line)?;
         }
-        draw_legend(&mut chart)?;
         Ok(())
     }
+}
+
+/// A line's colour and width.
+fn style(line: &Line) -> (RGBColor, ShapeStyle) {
+    let colour = line.colour.map_or(BLACK, |k| OURS[k % OURS.len()]);
+    (colour, colour.stroke_width(2))
 }
 
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<SizeAxis, RangedCoordf64>>;
 
 fn draw_line(chart: &mut Chart, line: &Line) -> anyhow::Result<()> {
-    let colour = line.colour.map_or(BLACK, |k| OURS[k % OURS.len()]);
-    let style = colour.stroke_width(2);
+    let (colour, style) = style(line);
     let xy: Vec<(f64, f64)> = line.points.iter().map(|&(b, v)| (log2(b), v)).collect();
-    let legend = match line.stroke {
+    match line.stroke {
         Stroke::Solid => {
             chart.draw_series(std::iter::once(PathElement::new(xy.clone(), style)))?;
-            chart.draw_series(xy.iter().map(|&p| Circle::new(p, 3, colour.filled())))?
+            chart.draw_series(xy.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
         }
         Stroke::Dashed => {
-            let dashes = DashedPathElement::new(xy.clone(), 7, 4, style);
-            let anno = chart.draw_series(std::iter::once(dashes))?;
-            if line.colour.is_none() {
-                anno
-            } else {
+            chart.draw_series(std::iter::once(DashedPathElement::new(
+                xy.clone(),
+                7,
+                4,
+                style,
+            )))?;
+            if line.colour.is_some() {
                 chart.draw_series(
                     xy.iter()
                         .map(|&p| TriangleMarker::new(p, 4, colour.filled())),
-                )?
+                )?;
             }
         }
-    };
-    legend.label(line.name.as_str());
-    match line.stroke {
-        Stroke::Solid => {
-            legend.legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style))
-        }
-        Stroke::Dashed => legend
-            .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 18, y)], 5, 3, style)),
-    };
+    }
     Ok(())
 }
 
@@ -294,5 +341,27 @@ mod tests {
             .prune());
         let empty_line = CurvePanel::new("t", "y").line("a", 0, Stroke::Solid, Vec::new());
         assert!(empty_line.lines.is_empty());
+    }
+
+    /// Eight lines leave the y axis where the data is (the legend is
+    /// beside the plot, not over it), and panels on one axis share it.
+    #[test]
+    fn the_legend_takes_no_room_from_the_lines() -> anyhow::Result<()> {
+        let mut p = CurvePanel::new("t", "y");
+        for k in 0..8 {
+            p = p.line(format!("line {k}"), k, Stroke::Solid, doubling(4, 6, 0.9));
+        }
+        let top = p.y_range().end;
+        assert!((0.9..=1.0).contains(&top), "top {top}");
+        assert!(p.width() >= 600 && p.legend().width() > 0);
+        let svg = render("t", &[p])?;
+        assert!(svg.contains("\nline 7\n"));
+        let low = CurvePanel::new("low", "y").line("a", 0, Stroke::Solid, doubling(4, 3, 0.3));
+        let high = CurvePanel::new("high", "y").line("b", 0, Stroke::Solid, doubling(4, 3, 0.6));
+        let empty = CurvePanel::new("none", "y");
+        let shared = same_y(vec![low, high, empty]);
+        assert_eq!(shared[0].y_range(), shared[1].y_range());
+        assert!((shared[0].y_range().end - 0.6 * 1.08).abs() < 1e-9);
+        Ok(())
     }
 }

@@ -9,16 +9,31 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use plotters::coord::{CoordTranslate, Shift};
+use plotters::coord::Shift;
 use plotters::prelude::*;
+
+pub use super::legend::Legend;
 
 /// One panel of a figure: a chart drawn into its share of the SVG.
 pub trait Plot {
     /// Drops what has nothing to show; false if nothing is left, and the
     /// panel is then not drawn.
     fn prune(&mut self) -> bool;
-    /// The width, in pixels, the panel needs to be read.
+    /// The width, in pixels, the panel's plot needs to be read (its
+    /// legend is beside, in a strip as wide as the figure's widest).
     fn width(&self) -> u32;
+    /// What the panel's colours and strokes stand for.
+    fn legend(&self) -> Legend;
+    /// The panel as panels whose plots are no wider than `max` pixels
+    /// each, read top to bottom as one (the same axes, the same colours);
+    /// itself if it fits or cannot be cut.
+    fn fit(self, _max: u32) -> Vec<Self>
+    where
+        Self: Sized,
+    {
+        vec![self]
+    }
+    /// Draws the plot into `area` (the legend is drawn beside it).
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()>;
 }
 
@@ -26,17 +41,29 @@ pub trait Plot {
 pub struct Figure<R, P> {
     pub file: &'static str,
     pub title: &'static str,
+    /// What is plotted, in words that hold whatever the data.
     pub caption: &'static str,
+    /// What this report's numbers say beside the paper's, in a sentence
+    /// computed from the report, after the caption; `None` where the
+    /// caption says all.
+    pub reading: Option<fn(&R) -> String>,
     /// The panels to draw, top to bottom, from the report.
     pub build: fn(&R) -> Vec<P>,
 }
 
-/// The title and caption of the figure of `figures` written to `file`.
-pub fn about<R, P>(figures: &[Figure<R, P>], file: &str) -> Option<(&'static str, &'static str)> {
-    figures
-        .iter()
-        .find(|f| f.file == file)
-        .map(|f| (f.title, f.caption))
+/// The title and caption of the figure of `figures` written to `file`:
+/// what it plots, then what `report`'s numbers say.
+pub fn about<R, P>(
+    figures: &[Figure<R, P>],
+    report: &R,
+    file: &str,
+) -> Option<(&'static str, String)> {
+    let fig = figures.iter().find(|f| f.file == file)?;
+    let caption = match fig.reading {
+        Some(reading) => format!("{} {}", fig.caption, reading(report)),
+        None => fig.caption.to_string(),
+    };
+    Some((fig.title, caption))
 }
 
 /// Writes every figure of `figures` that has something to show into `dir`;
@@ -52,6 +79,8 @@ pub fn write_figures<R, P: Plot>(
             .into_iter()
             .filter_map(|mut p| p.prune().then_some(p))
             .collect();
+        let room = PAGE_WIDTH.saturating_sub(legend_strip(&panels));
+        let panels: Vec<P> = panels.into_iter().flat_map(|p| p.fit(room)).collect();
         if panels.is_empty() {
             continue;
         }
@@ -63,12 +92,28 @@ pub fn write_figures<R, P: Plot>(
     Ok(written)
 }
 
+/// The widest a figure is drawn, in pixels; a wider panel is cut
+/// ([`Plot::fit`]). The page shows a figure at its own size up to its text
+/// column's width (80em, about 1280 px) and scales a wider one down: at
+/// this width a figure's smallest text (a bar's value, 12 px) stays above
+/// 10 px in a window down to about 1000 px across.
+pub const PAGE_WIDTH: u32 = 1100;
+
 pub const PANEL_HEIGHT: u32 = 380;
 const TITLE_HEIGHT: u32 = 40;
 
-/// The SVG text of a figure: its title above its panels.
+/// The width of the strip right of every panel of a figure for its
+/// legend: the widest legend's, so that the panels' plots line up.
+fn legend_strip<P: Plot>(panels: &[P]) -> u32 {
+    panels.iter().map(|p| p.legend().width()).max().unwrap_or(0)
+}
+
+/// The SVG text of a figure: its title above its panels, each with its
+/// legend beside.
 pub fn render<P: Plot>(title: &str, panels: &[P]) -> anyhow::Result<String> {
-    let width = panels.iter().map(Plot::width).max().unwrap_or(640);
+    let strip = legend_strip(panels);
+    let plot = panels.iter().map(Plot::width).max().unwrap_or(640);
+    let width = plot + strip;
     let height = TITLE_HEIGHT + PANEL_HEIGHT * panels.len() as u32;
     let mut svg = String::new();
     {
@@ -76,7 +121,9 @@ pub fn render<P: Plot>(title: &str, panels: &[P]) -> anyhow::Result<String> {
         root.fill(&WHITE)?;
         let root = root.titled(title, ("sans-serif", 24))?;
         for (area, panel) in root.split_evenly((panels.len(), 1)).iter().zip(panels) {
-            panel.draw(area)?;
+            let (plot, side) = area.split_horizontally(width - strip);
+            panel.legend().draw(&side)?;
+            panel.draw(&plot)?;
         }
         root.present()?;
     }
@@ -97,20 +144,6 @@ pub fn chart_builder<'a, 'b>(
         .x_label_area_size(x_labels)
         .y_label_area_size(70);
     builder
-}
-
-/// The legend of every series labelled so far, at the upper right.
-pub fn draw_legend<'a, 'b: 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, CT>,
-) -> anyhow::Result<()> {
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 13))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()?;
-    Ok(())
 }
 
 /// A count in few characters, for a bar's label or an axis: `987`,
@@ -146,11 +179,68 @@ pub mod svg_text {
     pub fn has(svg: &str, text: &str) -> bool {
         svg.contains(&format!("\n{text}\n"))
     }
+
+    /// The width `svg` is drawn at, in pixels: its root's `width`.
+    pub fn width(svg: &str) -> Option<u32> {
+        let root = &svg[svg.find("<svg")?..];
+        let at = root.find(" width=\"")? + " width=\"".len();
+        let digits = root[at..].split('"').next()?;
+        digits.parse().ok()
+    }
+
+    /// Every SVG figure in `dir` wider than [`super::PAGE_WIDTH`], with its
+    /// width.
+    pub fn too_wide(dir: &Path) -> anyhow::Result<Vec<(String, u32)>> {
+        let mut wide = Vec::new();
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "svg") {
+                let text = std::fs::read_to_string(&path)?;
+                let w = width(&text).with_context(|| format!("no width in {}", path.display()))?;
+                if w > super::PAGE_WIDTH {
+                    wide.push((path.display().to_string(), w));
+                }
+            }
+        }
+        Ok(wide)
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::compact;
+    use super::*;
+    use crate::report::bars::{Panel, Unit};
+
+    /// A figure whose panel would be too wide is drawn as parts that fit,
+    /// top to bottom, under the one title.
+    #[test]
+    fn a_wide_figure_is_drawn_within_the_page() -> anyhow::Result<()> {
+        let cats: Vec<String> = (0..40).map(|i| format!("c{i}")).collect();
+        let build = |_: &()| {
+            let cats: Vec<String> = (0..40).map(|i| format!("c{i}")).collect();
+            vec![Panel::new("wide", "x", Unit::Ratio, cats)
+                .series("a", (0..40).map(|i| Some(f64::from(i))).collect())
+                .series("b", (0..40).map(|i| Some(f64::from(40 - i))).collect())]
+        };
+        let figures = [Figure {
+            file: "wide.svg",
+            title: "Wide",
+            caption: "",
+            reading: None,
+            build,
+        }];
+        let dir = tempfile::tempdir()?;
+        write_figures(&(), &figures, dir.path())?;
+        let text = svg_text::svg(dir.path(), "wide.svg")?;
+        let width = svg_text::width(&text);
+        assert!(width.is_some_and(|w| w <= PAGE_WIDTH), "{width:?}");
+        assert!(svg_text::too_wide(dir.path())?.is_empty());
+        for c in &cats {
+            assert!(svg_text::has(&text, c), "{c} missing");
+        }
+        assert!(text.contains("wide (1 of "));
+        Ok(())
+    }
 
     #[test]
     fn compact_counts() {

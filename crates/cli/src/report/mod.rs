@@ -13,6 +13,7 @@ pub mod bars;
 pub mod curves;
 pub mod figure;
 pub mod html;
+pub mod legend;
 pub mod series;
 pub mod stacked;
 pub mod staged;
@@ -39,8 +40,8 @@ pub trait StudyFiles: Serialize {
     fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
     /// Writes the figures into `dir`; returns their paths.
     fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
-    /// `index.html`, showing the figures written.
-    fn page(&self, figures: &[PathBuf]) -> String;
+    /// `index.html`, showing the figures written and the frame rendered.
+    fn page(&self, shown: &Shown) -> String;
     /// What the command prints without `--json`.
     fn summary(&self) -> String;
 }
@@ -68,8 +69,8 @@ macro_rules! study_files {
                 plots::write_all(self, dir)
             }
 
-            fn page(&self, figures: &[std::path::PathBuf]) -> String {
-                html::page(self, figures)
+            fn page(&self, shown: &$crate::report::Shown) -> String {
+                html::page(self, shown)
             }
 
             fn summary(&self) -> String {
@@ -124,6 +125,22 @@ fn run_study_with_bars<R: StudyFiles>(
     Ok(())
 }
 
+/// What a study's page shows besides its report: the figures written, and
+/// the report's directory, which holds the frame the study rendered, if it
+/// rendered one.
+pub struct Shown<'a> {
+    pub dir: &'a Path,
+    pub figures: &'a [PathBuf],
+}
+
+impl Shown<'_> {
+    /// Whether the report's directory holds `file` (a path in the report,
+    /// e.g. `frame.png` or `city/frame.png`).
+    pub fn holds(&self, file: &str) -> bool {
+        self.dir.join(file).is_file()
+    }
+}
+
 /// What a study command prints on stdout once its report is in place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Print {
@@ -166,9 +183,34 @@ pub fn write_all<R: StudyFiles>(report: &R, dir: &Path) -> anyhow::Result<Vec<Pa
     let figures = report.figures(dir)?;
     written.extend(figures.iter().cloned());
     let index = dir.join("index.html");
-    crate::output::write_bytes(&index, report.page(&figures).as_bytes())?;
+    let shown = Shown {
+        dir,
+        figures: &figures,
+    };
+    crate::output::write_bytes(&index, report.page(&shown).as_bytes())?;
     written.push(index);
     Ok(written)
+}
+
+/// The page [`write_all`] makes of `report` in a directory that already
+/// holds each of `pictures` (as a study's rendered frames are), and the
+/// directory (for tests).
+#[cfg(test)]
+pub fn page_with<R: StudyFiles>(
+    report: &R,
+    pictures: &[&str],
+) -> anyhow::Result<(tempfile::TempDir, String)> {
+    let dir = tempfile::tempdir()?;
+    for p in pictures {
+        let path = dir.path().join(p);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, b"\x89PNG")?;
+    }
+    write_all(report, dir.path())?;
+    let page = std::fs::read_to_string(dir.path().join("index.html"))?;
+    Ok((dir, page))
 }
 
 /// Writes each (file name, rows) of `files` into `dir` as CSV, the header

@@ -9,7 +9,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::bars::OURS;
-use super::figure::{chart_builder, draw_legend, Plot};
+use super::figure::{chart_builder, Plot};
+use super::legend::{Legend, Marker, Swatch};
 
 struct Series {
     name: String,
@@ -30,9 +31,9 @@ pub struct SeriesPanel {
     strong_marks: Vec<f64>,
 }
 
-/// Wide enough to tell a few hundred points and a few dozen marks apart,
-/// narrow enough for a page.
-const WIDTH: u32 = 960;
+/// The plot's width: wide enough to tell a few hundred points and a few
+/// dozen marks apart, narrow enough for a page with the legend beside.
+const WIDTH: u32 = 900;
 
 impl SeriesPanel {
     pub fn new(subtitle: &str, x_label: &str, y_label: &str) -> SeriesPanel {
@@ -95,11 +96,11 @@ impl SeriesPanel {
         0.0..self.largest(0)
     }
 
-    /// From 0 to past the largest value, with room for the legend and the
-    /// marks' labels.
+    /// From 0 to past the largest value, with room for the marks' labels
+    /// (the legend is beside).
     fn y_range(&self) -> Range<f64> {
         let hi = self.largest(1);
-        0.0..hi * (1.2 + 0.08 * self.series.len() as f64)
+        0.0..hi * 1.12
     }
 }
 
@@ -110,6 +111,20 @@ impl Plot for SeriesPanel {
 
     fn width(&self) -> u32 {
         WIDTH
+    }
+
+    /// Each series' colour and name.
+    fn legend(&self) -> Legend {
+        let mut legend = Legend::new();
+        for s in &self.series {
+            let swatch = Swatch::Line {
+                colour: OURS[s.colour % OURS.len()],
+                dashed: false,
+                marker: Marker::None,
+            };
+            legend.entry(s.name.clone(), swatch);
+        }
+        legend
     }
 
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
@@ -140,7 +155,7 @@ impl Plot for SeriesPanel {
         // would sit on the previous one.
         let min_gap = (xr.end - xr.start) * 14.0 / f64::from(WIDTH);
         let mut last = f64::NEG_INFINITY;
-        let font = ("sans-serif", 10).into_font().color(&RGBColor(90, 90, 90));
+        let font = ("sans-serif", 11).into_font().color(&RGBColor(90, 90, 90));
         let mut labels = Vec::new();
         for (x, label) in &self.marks {
             if *x - last >= min_gap {
@@ -152,12 +167,8 @@ impl Plot for SeriesPanel {
         for s in &self.series {
             let colour = OURS[s.colour % OURS.len()];
             let style = colour.stroke_width(2);
-            chart
-                .draw_series(std::iter::once(PathElement::new(s.points.clone(), style)))?
-                .label(s.name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+            chart.draw_series(std::iter::once(PathElement::new(s.points.clone(), style)))?;
         }
-        draw_legend(&mut chart)?;
         Ok(())
     }
 }

@@ -9,7 +9,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
 use super::bars::{bar_x, Categories, OURS};
-use super::figure::{chart_builder, compact, draw_legend, Plot};
+use super::figure::{chart_builder, compact, Plot};
+use super::legend::{Legend, Swatch};
 
 /// One part of every bar: its name and, per group and bar, its value
 /// (`None` where the bar is not there).
@@ -26,6 +27,9 @@ pub struct StackedPanel {
     groups: Vec<String>,
     bars: Vec<String>,
     segments: Vec<Segment>,
+    /// The y axis's top when fixed: the parts of a split panel share the
+    /// whole's.
+    top: Option<f64>,
 }
 
 impl StackedPanel {
@@ -41,6 +45,7 @@ impl StackedPanel {
             groups,
             bars,
             segments: Vec::new(),
+            top: None,
         }
     }
 
@@ -79,7 +84,57 @@ impl StackedPanel {
     fn label(&self, g: usize, b: usize) -> Option<String> {
         self.total(g, b).map(compact)
     }
+
+    /// The pixels a group needs: every bar's total side by side.
+    fn group_width(&self) -> u32 {
+        let label = (0..self.groups.len())
+            .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.label(g, b)))
+            .map(|l| l.chars().count() as u32)
+            .max()
+            .unwrap_or(0);
+        (self.bars.len() as u32 * (label * 7 + 8) + 24).max(120)
+    }
+
+    /// The y axis's top: past the highest bar, with room for its total
+    /// (the legend is beside).
+    fn y_top(&self) -> f64 {
+        if let Some(top) = self.top {
+            return top;
+        }
+        let highest = (0..self.groups.len())
+            .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.total(g, b)))
+            .fold(0.0f64, f64::max);
+        let span = if highest > 0.0 { highest } else { 1.0 };
+        span * 1.12
+    }
+
+    /// Groups `range` of this panel under the y axis's top `top`.
+    fn part(&self, range: std::ops::Range<usize>, top: f64, subtitle: String) -> StackedPanel {
+        let segments = self
+            .segments
+            .iter()
+            .map(|s| Segment {
+                name: s.name.clone(),
+                values: s
+                    .values
+                    .get(range.clone())
+                    .map_or(Vec::new(), <[_]>::to_vec),
+            })
+            .collect();
+        StackedPanel {
+            subtitle,
+            y_label: self.y_label.clone(),
+            groups: self.groups[range].to_vec(),
+            bars: self.bars.clone(),
+            segments,
+            top: Some(top),
+        }
+    }
 }
+
+/// The room beside the groups: the y axis and its labels (70 px) and the
+/// margins (12 px a side), and a little more.
+const MARGIN: u32 = 100;
 
 impl Plot for StackedPanel {
     /// Drops groups and bars with no segment; false if nothing is left.
@@ -119,21 +174,42 @@ impl Plot for StackedPanel {
 
     /// Wide enough for every bar's total side by side.
     fn width(&self) -> u32 {
-        let label = (0..self.groups.len())
-            .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.label(g, b)))
-            .map(|l| l.chars().count() as u32)
-            .max()
-            .unwrap_or(0);
-        let group = (self.bars.len() as u32 * (label * 7 + 8) + 24).max(120);
-        (140 + group * self.groups.len() as u32).max(640)
+        (MARGIN + self.group_width() * self.groups.len() as u32).max(640)
+    }
+
+    /// Consecutive groups per part, as few parts as fit in `max` pixels,
+    /// on the whole panel's y axis; every part keeps every segment, so
+    /// their colours and legends agree.
+    fn fit(self, max: u32) -> Vec<StackedPanel> {
+        let n = self.groups.len();
+        if self.width() <= max || n <= 1 {
+            return vec![self];
+        }
+        let fits = (max.saturating_sub(MARGIN) / self.group_width()).max(1) as usize;
+        let parts = n.div_ceil(fits);
+        let each = n.div_ceil(parts);
+        let top = self.y_top();
+        (0..n)
+            .step_by(each)
+            .enumerate()
+            .map(|(k, from)| {
+                let subtitle = format!("{} ({} of {parts})", self.subtitle, k + 1);
+                self.part(from..(from + each).min(n), top, subtitle)
+            })
+            .collect()
+    }
+
+    /// Each segment's colour and name.
+    fn legend(&self) -> Legend {
+        let mut legend = Legend::new();
+        for (k, s) in self.segments.iter().enumerate() {
+            legend.entry(s.name.clone(), Swatch::Fill(OURS[k % OURS.len()]));
+        }
+        legend
     }
 
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
-        let highest = (0..self.groups.len())
-            .flat_map(|g| (0..self.bars.len()).filter_map(move |b| self.total(g, b)))
-            .fold(0.0f64, f64::max);
-        let span = if highest > 0.0 { highest } else { 1.0 };
-        let top = span * (1.2 + 0.07 * self.segments.len() as f64);
+        let top = self.y_top();
         let x = Categories(self.groups.clone());
         let mut chart = chart_builder(area, &self.subtitle, 30).build_cartesian_2d(x, 0.0..top)?;
         chart
@@ -159,12 +235,7 @@ impl Plot for StackedPanel {
                     *at += v;
                 }
             }
-            chart
-                .draw_series(rects)?
-                .label(s.name.as_str())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled())
-                });
+            chart.draw_series(rects)?;
         }
         let above = TextStyle::from(("sans-serif", 12).into_font())
             .pos(Pos::new(HPos::Center, VPos::Bottom));
@@ -188,7 +259,6 @@ impl Plot for StackedPanel {
             }
         }
         chart.draw_series(labels)?;
-        draw_legend(&mut chart)?;
         Ok(())
     }
 }
@@ -250,5 +320,41 @@ mod tests {
         assert_eq!(p.segments[0].values, vec![vec![Some(1.0)]]);
         let mut empty = StackedPanel::new("t", "y", names(&["a"]), names(&["x"]));
         assert!(!empty.prune());
+    }
+
+    #[test]
+    fn a_wide_panel_is_cut_into_parts_on_one_axis() {
+        let n = 12;
+        let groups: Vec<String> = (0..n).map(|g| format!("{g}")).collect();
+        let bars = names(&["btc", "nbtc", "mshr", "prefetch"]);
+        let values = |scale: f64| {
+            (0..n)
+                .map(|g| {
+                    (0..4)
+                        .map(|b| Some(1e6 * scale * (g * 4 + b + 1) as f64))
+                        .collect()
+                })
+                .collect()
+        };
+        let p = StackedPanel::new("t", "cycles", groups.clone(), bars)
+            .segment("run", values(1.0))
+            .segment("stall", values(0.5));
+        let top = p.y_top();
+        let totals: Vec<Option<f64>> = (0..n).map(|g| p.total(g, 1)).collect();
+        assert!(p.width() > 1100);
+        let parts = p.fit(1100);
+        assert!(parts.len() >= 2);
+        let joined: Vec<String> = parts.iter().flat_map(|q| q.groups.clone()).collect();
+        assert_eq!(joined, groups);
+        let cut: Vec<Option<f64>> = parts
+            .iter()
+            .flat_map(|q| (0..q.groups.len()).map(|g| q.total(g, 1)))
+            .collect();
+        assert_eq!(cut, totals, "each bar keeps its segments");
+        for q in &parts {
+            assert!(q.width() <= 1100);
+            assert_eq!(q.y_top(), top);
+            assert_eq!(q.segments.len(), 2);
+        }
     }
 }

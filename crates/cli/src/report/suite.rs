@@ -40,8 +40,9 @@ pub trait SuiteFiles: StudyFiles + SuiteMean {
     fn suite_csv(r: &SuiteReport<Self>, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
     /// The figures (a bar per scene and the mean's) into `dir`.
     fn suite_figures(r: &SuiteReport<Self>, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
-    /// `index.html`: the mean first, then each scene, then the figures.
-    fn suite_page(r: &SuiteReport<Self>, figures: &[PathBuf]) -> String;
+    /// `index.html`: the mean first, then each scene, the figures beside
+    /// the tables they plot.
+    fn suite_page(r: &SuiteReport<Self>, shown: &super::Shown) -> String;
     /// What the command prints without `--json`.
     fn suite_summary(r: &SuiteReport<Self>) -> String;
 }
@@ -70,9 +71,9 @@ macro_rules! suite_files {
 
             fn suite_page(
                 r: &gfxcache_cache::SuiteReport<Self>,
-                figures: &[std::path::PathBuf],
+                shown: &$crate::report::Shown,
             ) -> String {
-                suite::html::page(r, figures)
+                suite::html::page(r, shown)
             }
 
             fn suite_summary(r: &gfxcache_cache::SuiteReport<Self>) -> String {
@@ -100,8 +101,8 @@ impl<R: SuiteFiles> StudyFiles for SuiteReport<R> {
         R::suite_figures(self, dir)
     }
 
-    fn page(&self, figures: &[PathBuf]) -> String {
-        R::suite_page(self, figures)
+    fn page(&self, shown: &super::Shown) -> String {
+        R::suite_page(self, shown)
     }
 
     fn summary(&self) -> String {

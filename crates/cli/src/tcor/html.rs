@@ -1,47 +1,67 @@
 //! `index.html`: the TCOR study on one self-contained page, built from the
-//! pieces in [`crate::report::html`]: the setup, Table II, our decreases
-//! beside the paper's, the engines' absolute numbers, where the curves
-//! reach the lower bound, then the figures.
+//! pieces in [`crate::report::html`]: the setup and the frame, Table II,
+//! our decreases beside the paper's and the figures that plot them, the
+//! engines' absolute numbers, the Tile Fetcher, where the curves reach the
+//! lower bound and the curves.
 //!
 //! Every string from the report goes through [`esc`].
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use gfxcache_tcor::TileBuffers;
 
 use super::{by_size, find_run, plots, tile_caches};
-use crate::report::html::warnings;
+use crate::report::html::{self, warnings, Figures};
 use crate::report::html::{
-    cell, esc, figures_section, head, paper_cell, ratio, scene, seconds_table, section, strings,
-    text, TAIL,
+    cell, esc, frame, h2, paper_cell, ratio, scene, seconds_table, section, strings, text,
 };
+use crate::report::Shown;
 use crate::table::{percent, thousands};
 use gfxcache_cache::format_size;
 use gfxcache_tcor::study::paper;
 use gfxcache_tcor::study::report::{Reductions, TcorReport, ENGINES};
 
-/// The whole page.
-pub fn page(r: &TcorReport, figures: &[PathBuf]) -> String {
+/// The whole page: the setup and the frame, then each table with the
+/// figures that plot it right after it.
+pub fn page(r: &TcorReport, shown: &Shown) -> String {
     let title = format!("TCOR study: {}", esc(&heading(r)));
-    let mut h = head(&title);
-    h += &setup(r);
+    let mut figs = Figures::new(shown.figures, |f| plots::about(r, f));
+    let mut h = setup(r);
+    if shown.holds("frame.png") {
+        let what = scene(r.scene.as_deref(), &r.trace, r.resolution);
+        h += &frame(
+            "frame.png",
+            &format!("{}, as rendered tile by tile for this study.", esc(&what)),
+        );
+    }
     h += &energy_model(r);
     h += &table_two(r);
     h += &reductions_table(r);
+    for file in [
+        "fig14_15_pb_l2.svg",
+        "fig16_17_pb_dram.svg",
+        "fig18_19_dram.svg",
+        "fig20_21_energy.svg",
+    ] {
+        h += &figs.take(file);
+    }
     h += &engines_table(r);
     h += &super::fetcher::runs_html(r);
     h += &super::fetcher::sensitivity_html(
         "Tile Fetcher speedup by fetcher and memory latency",
         &r.fetcher_sensitivity,
     );
+    h += &figs.take("fig23_24_fetcher.svg");
     h += &frames_table(r);
     h += &reach_section(r);
-    h += &figures_section(figures, plots::about);
+    for file in ["fig11_full.svg", "fig12_ways.svg", "fig13_4way.svg"] {
+        h += &figs.take(file);
+    }
+    h += &lower_bound_table(r);
+    h += &figs.rest("Other figures");
     h += &seconds_table(&r.seconds);
-    h += TAIL;
-    h
+    html::page(&title, &h)
 }
 
 /// Scene (or trace), resolution, render passes, tiles and the binning
@@ -182,10 +202,11 @@ fn frames_table(r: &TcorReport) -> String {
 fn energy_model(r: &TcorReport) -> String {
     let m = &r.energy_model;
     let mut h = format!(
-        "<h2>Energy model</h2>\n<p>Dynamic energy per 64-byte access: SRAM {} pJ at {}, \
+        "{}<p>Dynamic energy per 64-byte access: SRAM {} pJ at {}, \
          scaled by (capacity / {})<sup>{}</sup> ({} pJ for the {} L2); main memory {} pJ per \
          line read, {} pJ per line written. Leakage, refresh and the interconnect are \
          not modelled.</p>\n",
+        h2("Energy model"),
         num(m.sram_ref_pj),
         esc(&format_size(m.sram_ref_bytes)),
         esc(&format_size(m.sram_ref_bytes)),
@@ -415,7 +436,7 @@ fn engines_table(r: &TcorReport) -> String {
 }
 
 /// Where each curve reaches the lower bound, the paper's fully associative
-/// sizes beside, and the lower bounds of TCOR's two Attribute Caches.
+/// sizes beside.
 fn reach_section(r: &TcorReport) -> String {
     let reach = &r.reach;
     let paper_kib = |p: &str, w: &str| match (p, w) {
@@ -452,18 +473,22 @@ fn reach_section(r: &TcorReport) -> String {
         paper::LRU_REACHES_BOUND_KIB,
         paper::OPT_REACHES_BOUND_KIB,
     );
+    h
+}
+
+/// The lower bounds of TCOR's two Attribute Caches.
+fn lower_bound_table(r: &TcorReport) -> String {
     let lb = by_size(r.lower_bound.keys()).into_iter().map(|size| {
         vec![
             text(&size),
             cell(r.lower_bound.get(&size).map(|&n| thousands(n))),
         ]
     });
-    h += &section(
+    section(
         "Lower bound of TCOR's Attribute Caches (48 and 112 KiB, 4-way)",
         &strings(&["Tile Cache", "LB, primitive misses"]),
         lb,
-    );
-    h
+    )
 }
 
 // ---- Formatting -------------------------------------------------------------
@@ -578,5 +603,36 @@ mod tests {
         assert_eq!(num(70.0), "70");
         assert_eq!(num(0.5), "0.5");
         assert_eq!(num(197.99), "198.0");
+    }
+
+    /// The frame, the contents, each figure after the table it plots.
+    #[test]
+    fn shows_the_frame_the_contents_and_figures_beside_their_tables() -> anyhow::Result<()> {
+        use crate::report::html::check::{follows, unlinked};
+        let (_dir, html) = crate::report::page_with(&report(), &["frame.png"])?;
+        assert!(html.contains("<img src=\"frame.png\""));
+        assert!(html.contains("href=\"#the-rendered-frame\""));
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        for (table, figure) in [
+            ("Ours versus the paper", "fig14_15_pb_l2.svg"),
+            ("Ours versus the paper", "fig20_21_energy.svg"),
+            ("Tile Fetcher speedup", "fig23_24_fetcher.svg"),
+            ("Where the miss ratio reaches", "fig11_full.svg"),
+            ("Where the miss ratio reaches", "fig13_4way.svg"),
+        ] {
+            assert!(follows(&html, table, figure), "{figure} not after {table}");
+        }
+        let (_dir, without) = crate::report::page_with(&report(), &[])?;
+        assert!(!without.contains("rendered frame"));
+        Ok(())
+    }
+
+    /// No figure is wider than the page.
+    #[test]
+    fn no_figure_is_wider_than_the_page() -> anyhow::Result<()> {
+        let (dir, _) = crate::report::page_with(&report(), &[])?;
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
+        Ok(())
     }
 }

@@ -14,9 +14,11 @@ use std::path::{Path, PathBuf};
 
 use super::{find_curve, find_run, tile_caches, value};
 use crate::report::bars::{Panel, Unit};
-use crate::report::curves::{CurvePanel, Stroke};
+use crate::report::curves::{same_y, CurvePanel, Stroke};
 use crate::report::figure::compact;
 use crate::report::figure::{self, write_figures, Figure};
+use gfxcache_cache::format_size;
+use gfxcache_tcor::study::paper;
 use gfxcache_tcor::study::report::{Curve, Reductions, TcorReport, ENGINES};
 
 /// The Attribute Cache figures, in the paper's order.
@@ -25,18 +27,21 @@ pub const CURVE_FIGURES: &[Figure<TcorReport, CurvePanel>] = &[
         file: "fig11_full.svg",
         title: "Figure 11: fully associative Attribute Cache",
         caption: "Miss ratio of a fully associative Attribute Cache under OPT and LRU at each swept size (misses are every write plus every read miss, in primitives, over reads and writes), and the lower bound (LB) of the same cache.",
+        reading: Some(reach_words),
         build: fig11,
     },
     Figure {
         file: "fig12_ways.svg",
         title: "Figure 12: Attribute Cache associativity",
-        caption: "Miss ratio under OPT (solid) and LRU (dashed) with 1, 2, 4 and 8 ways, one colour per way count; the associativities the study did not sweep are left out.",
+        caption: "Miss ratio under OPT (top) and LRU (below, on the same axes) with 1, 2, 4 and 8 ways, one colour per way count; the associativities the study did not sweep are left out.",
+        reading: None,
         build: fig12,
     },
     Figure {
         file: "fig13_4way.svg",
         title: "Figure 13: 4-way Attribute Cache replacement",
         caption: "Miss ratio of a 4-way Attribute Cache under OPT, LRU, MRU and DRRIP, and the lower bound (LB) of the 4-way cache.",
+        reading: None,
         build: fig13,
     },
 ];
@@ -47,30 +52,35 @@ pub const BAR_FIGURES: &[Figure<TcorReport, Panel>] = &[
         file: "fig14_15_pb_l2.svg",
         title: "Figures 14-15: Parameter Buffer accesses to the L2",
         caption: "Parameter Buffer blocks each Tiling Engine reads from and writes to the L2, over the baseline's, per Tile Cache size; in parentheses the blocks. Grey: the paper's average for TCOR.",
+        reading: None,
         build: fig14_15,
     },
     Figure {
         file: "fig16_17_pb_dram.svg",
         title: "Figures 16-17: Parameter Buffer accesses to main memory",
         caption: "Parameter Buffer blocks read from or written to main memory, over the baseline's, per Tile Cache size; in parentheses the blocks. Grey: the paper's average for TCOR.",
+        reading: None,
         build: fig16_17,
     },
     Figure {
         file: "fig18_19_dram.svg",
         title: "Figures 18-19: main-memory accesses",
         caption: "Every main-memory access of the frame (L2 misses and write-backs, and tile-buffer traffic when it bypasses the L2), over the baseline's; in parentheses the accesses. Grey: the paper's average for TCOR.",
+        reading: None,
         build: fig18_19,
     },
     Figure {
         file: "fig20_21_energy.svg",
         title: "Figures 20-21: memory-hierarchy energy",
         caption: "Dynamic energy of the L1s, the L2 and main memory, and their total, over the baseline's total, from our per-access energy model (the paper used McPAT and DRAMSim2). Grey: the paper's averages for the totals.",
+        reading: None,
         build: fig20_21,
     },
     Figure {
         file: "fig23_24_fetcher.svg",
         title: "Figures 23-24: Tile Fetcher throughput",
         caption: "Primitives the Tile Fetcher outputs per cycle (at most one) to an unbounded output queue, timed as the setup says; absolute, so the paper's speedups are in the tables above rather than here.",
+        reading: None,
         build: fig23_24,
     },
 ];
@@ -84,8 +94,35 @@ pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
-    figure::about(CURVE_FIGURES, file).or_else(|| figure::about(BAR_FIGURES, file))
+pub fn about(r: &TcorReport, file: &str) -> Option<(&'static str, String)> {
+    figure::about(CURVE_FIGURES, r, file).or_else(|| figure::about(BAR_FIGURES, r, file))
+}
+
+/// Figure 11: where OPT and LRU reach the lower bound here, and in the
+/// paper (55 and 375 KiB: 6.8 times).
+fn reach_words(r: &TcorReport) -> String {
+    let at = |policy: &str| {
+        let c = r
+            .reach
+            .curves
+            .iter()
+            .find(|c| c.policy == policy && c.ways == "full")?;
+        Some(c.bytes.map_or("not within the sweep".to_string(), |b| {
+            format!("at {}", format_size(b))
+        }))
+    };
+    let (Some(opt), Some(lru)) = (at("opt"), at("lru")) else {
+        return String::new();
+    };
+    let ratio = r.reach.lru_over_opt_full.map_or(String::new(), |x| {
+        format!(": LRU needs {x:.1} times OPT's size")
+    });
+    let (p_opt, p_lru) = (paper::OPT_REACHES_BOUND_KIB, paper::LRU_REACHES_BOUND_KIB);
+    format!(
+        "Here OPT reaches the lower bound {opt} and LRU {lru}{ratio}; in the paper OPT at \
+         {p_opt} KiB and LRU at {p_lru} KiB, {:.1} times.",
+        p_lru / p_opt
+    )
 }
 
 // ---- Attribute Cache curves -----------------------------------------------
@@ -125,17 +162,22 @@ fn fig11(r: &TcorReport) -> Vec<CurvePanel> {
     vec![policies_at(r, "full", &["opt", "lru"], "Fully associative")]
 }
 
+/// A panel per policy, OPT's above LRU's, a line per way count on one y
+/// axis: the gap between the policies at a way count reads across panels
+/// at the same height, and the way counts read within one.
 fn fig12(r: &TcorReport) -> Vec<CurvePanel> {
-    let mut panel = CurvePanel::new("OPT and LRU by way count", MISS_RATIO);
-    for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
-        for (policy, stroke) in [("opt", Stroke::Solid), ("lru", Stroke::Dashed)] {
+    let panels = ["opt", "lru"].map(|policy| {
+        let title = format!("{} by way count", name(policy));
+        let mut panel = CurvePanel::new(&title, MISS_RATIO);
+        for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
             if let Some(c) = find_curve(r, policy, ways) {
                 let label = format!("{} {ways}-way", name(policy));
-                panel = panel.line(label, k, stroke, miss_ratios(c));
+                panel = panel.line(label, k, Stroke::Solid, miss_ratios(c));
             }
         }
-    }
-    vec![panel]
+        panel
+    });
+    same_y(panels.into())
 }
 
 fn fig13(r: &TcorReport) -> Vec<CurvePanel> {
@@ -298,9 +340,9 @@ mod tests {
             let text = svg(dir.path(), file)?;
             assert!(text.starts_with("<svg"), "{file} is not an SVG");
             assert!(text.contains(title), "{file} lacks its title");
-            assert_eq!(about(file).map(|a| a.0), Some(title));
+            assert_eq!(about(&report(), file).map(|a| a.0), Some(title));
         }
-        assert!(about("index.html").is_none());
+        assert!(about(&report(), "index.html").is_none());
         Ok(())
     }
 
@@ -372,5 +414,39 @@ mod tests {
         assert!(fig20_21(&r)
             .iter_mut()
             .all(|p| !crate::report::figure::Plot::prune(p)));
+    }
+
+    /// Where OPT and LRU reach the bound here, beside the paper's, and
+    /// the sentence when LRU does not reach it within the sweep.
+    #[test]
+    fn figure_11s_caption_follows_where_the_curves_reach_the_bound() {
+        let mut r = report();
+        for (policy, kib) in [("opt", 32), ("lru", 128)] {
+            if let Some(c) = r
+                .reach
+                .curves
+                .iter_mut()
+                .find(|c| c.policy == policy && c.ways == "full")
+            {
+                c.bytes = Some(kib * 1024);
+            }
+        }
+        r.reach.lru_over_opt_full = Some(4.0);
+        let s = reach_words(&r);
+        assert!(
+            s.contains("Here OPT reaches the lower bound at 32KiB and LRU at 128KiB: LRU needs 4.0 times OPT's size"),
+            "{s}"
+        );
+        assert!(
+            s.contains("in the paper OPT at 55 KiB and LRU at 375 KiB, 6.8 times"),
+            "{s}"
+        );
+        for c in r.reach.curves.iter_mut().filter(|c| c.policy == "lru") {
+            c.bytes = None;
+        }
+        r.reach.lru_over_opt_full = None;
+        let s = reach_words(&r);
+        assert!(s.contains("and LRU not within the sweep;"), "{s}");
+        assert!(reach_words(&crate::tcor::test_report::report_without_curves()).is_empty());
     }
 }

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // each test file uses its own part
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 pub fn gfxcache(args: &[&str]) -> Output {
@@ -40,3 +41,51 @@ pub const SMALL_TBR_SCENE: &[&str] = &[
     "64",
     "--no-shadow",
 ];
+
+/// Every SVG figure under `dir` (a report, its scenes' directories too)
+/// wider than the page shows at its own size, with its width.
+pub fn too_wide(dir: &Path) -> Vec<(String, u32)> {
+    let mut wide = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a report directory") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            wide.extend(too_wide(&path));
+        } else if path.extension().is_some_and(|e| e == "svg") {
+            let text = std::fs::read_to_string(&path).expect("an SVG");
+            let at = text.find(" width=\"").expect("a width") + " width=\"".len();
+            let width: u32 = text[at..].split('"').next().unwrap().parse().unwrap();
+            if width > gfxcache_cli::report::figure::PAGE_WIDTH {
+                wide.push((path.display().to_string(), width));
+            }
+        }
+    }
+    wide
+}
+
+/// Checks a study's `index.html` in `dir`: a table of contents linking
+/// each section, and the frame `picture` shown under its heading.
+pub fn check_page(dir: &Path, picture: &str) {
+    let page = std::fs::read_to_string(dir.join("index.html")).expect("index.html");
+    let nav = &page[page
+        .find("<nav class=\"toc\">")
+        .expect("a table of contents")..];
+    let nav = &nav[..nav.find("</nav>").expect("its end")];
+    for (at, _) in page.match_indices("<h2 id=\"") {
+        let id = page[at + 8..].split('"').next().unwrap();
+        assert!(
+            nav.contains(&format!("href=\"#{id}\"")),
+            "{id} not in the contents"
+        );
+    }
+    assert!(
+        nav.contains("href=\"#the-rendered-frame\""),
+        "no frame in the contents"
+    );
+    assert!(
+        page.contains(&format!(
+            "<img src=\"{picture}\" alt=\"the rendered frame\">"
+        )),
+        "{picture} not shown"
+    );
+    assert!(dir.join(picture).is_file(), "{picture} not in the report");
+}

@@ -2,8 +2,6 @@
 //! paper's averages, then each scene (a row per scene, linked to the
 //! scene's own page), then the figures.
 
-use std::path::PathBuf;
-
 use gfxcache_cache::format_size;
 use gfxcache_llc::study::paper;
 use gfxcache_llc::study::report::GspcReport;
@@ -11,21 +9,26 @@ use gfxcache_llc::study::report::GspcReport;
 use super::super::{find, paper_fps, FPS_POLICIES, PAPER_SIZE, TABLE6};
 use super::plots::FIGURES;
 use super::{find_mean, main_size, sizes, timing_configs, GspcSuite, MEAN};
-use crate::report::html::warnings;
+use crate::report::figure::about;
+use crate::report::html::{self, warnings, Figures};
 use crate::report::html::{
-    cell, esc, figures_section, paper_cell, ratio, scene_link, scene_seconds_table, section,
-    strings, suite_head, text, TAIL,
+    cell, esc, paper_cell, ratio, scene_frame, scene_link, scene_seconds_table, section, strings,
+    suite_title, text,
 };
+use crate::report::Shown;
 use crate::table::{percent, thousands};
 
-/// The whole page.
-pub fn page(r: &GspcSuite, figures: &[PathBuf]) -> String {
-    let mut h = suite_head("GSPC", r);
-    h += &setup(r);
+/// The whole page: the mean first, each figure after the table it plots.
+pub fn page(r: &GspcSuite, shown: &Shown) -> String {
+    let mut figs = Figures::new(shown.figures, |f| about(FIGURES, r, f));
+    let mut h = setup(r);
     h += &mean_misses_table(r);
+    h += &figs.take("fig14_iso_overhead.svg");
     h += &mean_rates_table(r);
+    h += &figs.take("fig05_hit_rates.svg");
+    h += &figs.take("fig06_rt_consumed.svg");
     h += &mean_fps_table(r);
-    h += &scenes_table(r);
+    h += &scenes_table(r, shown);
     if let Some(size) = main_size(r) {
         let title = format!(
             "Per scene: LLC misses over DRRIP's at {}",
@@ -39,6 +42,7 @@ pub fn page(r: &GspcSuite, figures: &[PathBuf]) -> String {
             |p| p.misses_vs_drrip,
             |m| m.misses_vs_drrip,
         );
+        h += &figs.take("fig12_misses_vs_drrip.svg");
         let title = format!(
             "Per scene: LLC read misses over DRRIP's at {} (write misses, whole lines \
              written back by the render caches, fetch nothing from memory)",
@@ -64,18 +68,15 @@ pub fn page(r: &GspcSuite, figures: &[PathBuf]) -> String {
             |p| p.fps_vs_drrip,
             |m| m.fps_vs_drrip,
         );
+        h += &figs.take("fig15_17_fps.svg");
     }
-    h += &figures_section(figures, |file| {
-        let fig = FIGURES.iter().find(|f| f.file == file)?;
-        Some((fig.title, fig.caption))
-    });
+    h += &figs.rest("Other figures");
     h += &scene_seconds_table(
         r.scenes
             .iter()
             .map(|s| (s.scene.as_str(), &s.report.seconds)),
     );
-    h += TAIL;
-    h
+    html::page(&suite_title("GSPC", r), &h)
 }
 
 fn setup(r: &GspcSuite) -> String {
@@ -201,9 +202,16 @@ fn mean_fps_table(r: &GspcSuite) -> String {
     )
 }
 
-/// Each scene: what was studied, and its own page.
-fn scenes_table(r: &GspcSuite) -> String {
-    let head = strings(&["scene", "resolution", "frames", "LLC accesses", "warnings"]);
+/// Each scene: what was studied, its own page and its frame.
+fn scenes_table(r: &GspcSuite, shown: &Shown) -> String {
+    let head = strings(&[
+        "scene",
+        "resolution",
+        "frames",
+        "LLC accesses",
+        "warnings",
+        "frame",
+    ]);
     let rows = r.scenes.iter().map(|s| {
         let g: &GspcReport = &s.report;
         let frames = match g.warmup {
@@ -216,6 +224,7 @@ fn scenes_table(r: &GspcSuite) -> String {
             cell(Some(frames)),
             cell(Some(thousands(g.accesses))),
             cell(Some(g.warnings.len().to_string())),
+            scene_frame(shown, &s.scene, "frame.png"),
         ]
     });
     section("Scenes (each links to its own report)", &head, rows)
@@ -259,7 +268,14 @@ mod tests {
     #[test]
     fn the_mean_comes_first_then_each_scene_linked() {
         let r = suite();
-        let html = page(&r, &[]);
+        let dir = tempfile::tempdir().unwrap();
+        let html = page(
+            &r,
+            &Shown {
+                dir: dir.path(),
+                figures: &[],
+            },
+        );
         let mean = html.find("Mean over the scenes").expect("a mean table");
         let scenes = html.find("Scenes (each").expect("a scenes table");
         assert!(mean < scenes);
@@ -269,5 +285,19 @@ mod tests {
         assert!(html.contains("b: b is odd"));
         let gspc = find_mean(&r, "gspc", 8 << 20).unwrap();
         assert!(html.contains(&ratio(gspc.misses_vs_drrip)));
+    }
+
+    /// Each scene's frame small in its row, linked to itself; the
+    /// contents; no figure wider than the page.
+    #[test]
+    fn shows_each_scenes_frame_the_contents_and_narrow_figures() -> anyhow::Result<()> {
+        use crate::report::html::check::unlinked;
+        let (dir, html) = crate::report::page_with(&suite(), &["a<1>/frame.png"])?;
+        assert!(html.contains("<a href=\"a&lt;1&gt;/frame.png\"><img src=\"a&lt;1&gt;/frame.png\""));
+        assert!(!html.contains("b/frame.png"), "b has no frame here");
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
+        Ok(())
     }
 }

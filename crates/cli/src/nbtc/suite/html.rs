@@ -1,30 +1,34 @@
 //! The suite's `index.html`: the mean over the scenes first, beside the
 //! slides' numbers, then each scene (a row per scene, filter and latency,
-//! linked to the scene's own page), the sweeps' mean, then the figures.
-
-use std::path::PathBuf;
+//! linked to the scene's own page, with its frame), the sweeps' mean, each
+//! figure after the table it plots.
 
 use gfxcache_nbtc::Mode;
 
-use super::super::{paper_cycles, paper_traffic, share, signed};
+use super::super::{paper_cycles, paper_traffic, picture, share, signed};
 use super::plots::about;
 use super::{latencies, paper_of, NbtcSuite};
 use crate::report::html::{
-    cell, esc, figures_section, paper_cell, scene_link, section, strings, suite_head, text,
-    warnings, TAIL,
+    self, cell, esc, paper_cell, scene_frame, scene_link, section, strings, suite_title, text,
+    warnings, Cell, Figures,
 };
+use crate::report::Shown;
 
-/// The whole page.
-pub fn page(r: &NbtcSuite, figures: &[PathBuf]) -> String {
-    let mut h = suite_head("NBTC", r);
-    h += &setup(r);
+/// The whole page: the mean first, each figure after the table it plots.
+pub fn page(r: &NbtcSuite, shown: &Shown) -> String {
+    let mut figs = Figures::new(shown.figures, |f| about(r, f));
+    let mut h = setup(r);
     h += &mean(r);
-    h += &scenes(r);
+    for file in ["cycles_change.svg", "miss_rate.svg", "traffic_change.svg"] {
+        h += &figs.take(file);
+    }
+    h += &scenes(r, shown);
+    h += &figs.take("cycles_change_scenes.svg");
     h += &sweeps(r);
-    h += &figures_section(figures, about);
+    h += &figs.take_all("sweep_");
+    h += &figs.rest("Other figures");
     h += &seconds(r);
-    h += TAIL;
-    h
+    html::page(&suite_title("NBTC", r), &h)
 }
 
 fn setup(r: &NbtcSuite) -> String {
@@ -75,25 +79,38 @@ fn mean(r: &NbtcSuite) -> String {
     )
 }
 
-/// A row per scene, filter and latency: the NBTC against the BTC.
-fn scenes(r: &NbtcSuite) -> String {
+/// A row per scene, filter and latency: the NBTC against the BTC; the
+/// scene's frame on its first row.
+fn scenes(r: &NbtcSuite, shown: &Shown) -> String {
     let lats = latencies(r);
     let rows = r.scenes.iter().flat_map(|s| {
-        let lats = lats.clone();
-        s.report.frames.iter().flat_map(move |f| {
-            lats.clone().into_iter().filter_map(move |l| {
-                let row = f.row(Mode::Nbtc, l)?;
-                Some(vec![
-                    scene_link(&s.scene),
-                    text(&f.filter),
-                    text(&l.to_string()),
-                    cell(Some(signed(row.cycles_change))),
-                    cell(Some(signed(row.frame_cycles_change))),
-                    cell(Some(share(row.miss_rate))),
-                    cell(Some(signed(row.traffic_change))),
-                    cell(Some(s.report.warnings.len().to_string())),
-                ])
+        let rows: Vec<Vec<Cell>> = s
+            .report
+            .frames
+            .iter()
+            .flat_map(|f| {
+                lats.iter().filter_map(move |&l| {
+                    let row = f.row(Mode::Nbtc, l)?;
+                    Some(vec![
+                        scene_link(&s.scene),
+                        text(&f.filter),
+                        text(&l.to_string()),
+                        cell(Some(signed(row.cycles_change))),
+                        cell(Some(signed(row.frame_cycles_change))),
+                        cell(Some(share(row.miss_rate))),
+                        cell(Some(signed(row.traffic_change))),
+                        cell(Some(s.report.warnings.len().to_string())),
+                    ])
+                })
             })
+            .collect();
+        let picture = s.report.frames.first().map(|f| picture(&f.filter));
+        rows.into_iter().enumerate().map(move |(i, mut cells)| {
+            cells.push(match (i, &picture) {
+                (0, Some(p)) => scene_frame(shown, &s.scene, p),
+                _ => cell(None),
+            });
+            cells
         })
     });
     section(
@@ -107,6 +124,7 @@ fn scenes(r: &NbtcSuite) -> String {
             "miss rate",
             "traffic vs BTC",
             "warnings",
+            "frame",
         ]),
         rows,
     )
@@ -160,7 +178,14 @@ mod tests {
     #[test]
     fn the_mean_comes_first_then_each_scene_linked() {
         let r = suite();
-        let html = page(&r, &[]);
+        let dir = tempfile::tempdir().unwrap();
+        let html = page(
+            &r,
+            &Shown {
+                dir: dir.path(),
+                figures: &[],
+            },
+        );
         let mean = html.find("Mean over the scenes").expect("a mean table");
         let scenes = html.find("Scenes: the NBTC").expect("a scenes table");
         assert!(mean < scenes);
@@ -174,5 +199,21 @@ mod tests {
         assert!(html.contains("<td class=\"paper\">at most +11.0%</td>"));
         assert!(html.contains("Sweeps (ours), mean over the scenes"));
         assert!(html.ends_with("</html>\n"));
+    }
+
+    /// Each scene's frame small in its row, linked to itself; the
+    /// contents; no figure wider than the page.
+    #[test]
+    fn shows_each_scenes_frame_the_contents_and_narrow_figures() -> anyhow::Result<()> {
+        use crate::report::html::check::unlinked;
+        let (dir, html) = crate::report::page_with(&suite(), &["a<1>/nearest.png"])?;
+        assert!(
+            html.contains("<a href=\"a&lt;1&gt;/nearest.png\"><img src=\"a&lt;1&gt;/nearest.png\"")
+        );
+        assert!(!html.contains("b/nearest.png"), "b has no frame here");
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
+        Ok(())
     }
 }

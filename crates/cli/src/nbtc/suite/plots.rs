@@ -21,24 +21,28 @@ pub const FIGURES: &[Figure<NbtcSuite, Panel>] = &[
         file: "cycles_change_scenes.svg",
         title: "Slide 22: NBTC pixel-shader cycles against the BTC per scene",
         caption: "The NBTC's total pixel-shader cycles over the blocking cache's, minus one, in percent, at each latency, per scene, their mean and the slides' (-12.47 % at 50 cycles, -41.64 % at 300).",
+        reading: None,
         build: cycles_by_scene,
     },
     Figure {
         file: "cycles_change.svg",
         title: "Slide 22: pixel-shader cycles against the BTC, mean over the scenes",
         caption: "Each design's cycles change against the blocking cache at each latency, the mean of the scenes', beside the slides' NBTC.",
+        reading: None,
         build: cycles_change,
     },
     Figure {
         file: "miss_rate.svg",
         title: "Slide 23: miss rate, mean over the scenes",
         caption: "Missing texels over texel lookups, per design and latency, the mean of the scenes'. The slides give no values.",
+        reading: None,
         build: miss_rate,
     },
     Figure {
         file: "traffic_change.svg",
         title: "Slide 24: memory traffic against the BTC, mean over the scenes",
         caption: "Each design's bytes fetched from memory over the blocking cache's, minus one, in percent, the mean of the scenes'; the slides' bound (the NBTC up to 11 % above the BTC) as the last group.",
+        reading: None,
         build: traffic_change,
     },
 ];
@@ -101,6 +105,7 @@ const fn sweep_figure(
         file,
         title,
         caption: "One knob changed at a time, the NBTC's cycles against the blocking cache at each value swept, per scene and their mean.",
+        reading: None,
         build,
     }
 }
@@ -113,8 +118,8 @@ pub fn write_all(r: &NbtcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
-    figure::about(FIGURES, file).or_else(|| figure::about(SWEEPS, file))
+pub fn about(r: &NbtcSuite, file: &str) -> Option<(&'static str, String)> {
+    figure::about(FIGURES, r, file).or_else(|| figure::about(SWEEPS, r, file))
 }
 
 /// A series name for the NBTC at `latency`.
@@ -266,7 +271,7 @@ mod tests {
         for fig in FIGURES {
             let svg = std::fs::read_to_string(dir.path().join(fig.file))?;
             assert!(svg.contains("mean"), "{} lacks the mean", fig.file);
-            assert_eq!(about(fig.file).map(|a| a.0), Some(fig.title));
+            assert_eq!(about(&suite(), fig.file).map(|a| a.0), Some(fig.title));
         }
         let scenes = std::fs::read_to_string(dir.path().join("cycles_change_scenes.svg"))?;
         for label in ["a&lt;1&gt;", "b", "mean", "paper", "-12.5", "-41.6"] {

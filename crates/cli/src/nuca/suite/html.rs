@@ -1,8 +1,6 @@
 //! The suite's `index.html`: the mean over the scenes first, beside the
-//! paper's numbers, then each scene (a row per scene, linked to the
-//! scene's own page), then the figures.
-
-use std::path::PathBuf;
+//! paper's numbers, each figure after the table it plots, then each scene
+//! (a row per scene, linked to the scene's own page, with its frame).
 
 use gfxcache_cache::format_size;
 use gfxcache_nuca::OrgKind;
@@ -11,33 +9,44 @@ use super::super::html::{figures_table, main_cells};
 use super::super::{against_private, paper_scaling, share, signed};
 use super::plots::about;
 use super::{NucaSuite, MEAN};
-use crate::report::html::warnings;
+use crate::report::html::{self, warnings, Figures};
 use crate::report::html::{
-    cell, esc, figures_section, paper_cell, scene_link, scene_seconds_table, section, strings,
-    suite_head, text, Cell, TAIL,
+    cell, esc, paper_cell, scene_frame, scene_link, scene_seconds_table, section, strings,
+    suite_title, text, Cell,
 };
+use crate::report::Shown;
 
-/// The whole page.
-pub fn page(r: &NucaSuite, figures: &[PathBuf]) -> String {
-    let mut h = suite_head("DTM-NUCA", r);
-    h += &setup(r);
+/// The whole page: the mean first, each figure after the table it plots.
+pub fn page(r: &NucaSuite, shown: &Shown) -> String {
+    let mut figs = Figures::new(shown.figures, |f| about(r, f));
+    let mut h = setup(r);
     h += &figures_table(
         "Mean over the scenes: Figures 6, 8, 9, 10 against private caches",
         &r.mean.organizations,
         &r.mean.paper,
     );
+    for file in [
+        "fig6_l2_accesses.svg",
+        "fig8_hits.svg",
+        "fig9_speedup.svg",
+        "fig10_energy.svg",
+    ] {
+        h += &figs.take(file);
+    }
     h += &replication(r);
+    h += &figs.take("fig1_replication.svg");
     h += &capacity(r);
+    h += &figs.take("fig7_capacity.svg");
     h += &scaling(r);
-    h += &scenes(r);
-    h += &figures_section(figures, about);
+    h += &figs.take("fig11_scaling.svg");
+    h += &scenes(r, shown);
+    h += &figs.rest("Other figures");
     h += &scene_seconds_table(
         r.scenes
             .iter()
             .map(|s| (s.scene.as_str(), &s.report.seconds)),
     );
-    h += TAIL;
-    h
+    html::page(&suite_title("DTM-NUCA", r), &h)
 }
 
 fn setup(r: &NucaSuite) -> String {
@@ -138,16 +147,27 @@ fn scaling(r: &NucaSuite) -> String {
     )
 }
 
-/// A row per scene and organization: its main figures, linked to its page.
-fn scenes(r: &NucaSuite) -> String {
+/// A row per scene and organization: its main figures, linked to its
+/// page, the scene's frame on its first row.
+fn scenes(r: &NucaSuite, shown: &Shown) -> String {
     let kinds = against_private(r.mean.organizations.iter().map(|(k, _)| *k));
     let rows = r.scenes.iter().flat_map(|s| {
-        kinds.clone().into_iter().filter_map(move |k| {
-            let f = s.report.row(k)?.figures;
-            let mut cells: Vec<Cell> = vec![scene_link(&s.scene), text(k.name())];
-            cells.extend(main_cells(&f));
-            cells.push(cell(Some(s.report.warnings.len().to_string())));
-            Some(cells)
+        let rows: Vec<Vec<Cell>> = kinds
+            .iter()
+            .filter_map(|&k| {
+                let f = s.report.row(k)?.figures;
+                let mut cells: Vec<Cell> = vec![scene_link(&s.scene), text(k.name())];
+                cells.extend(main_cells(&f));
+                cells.push(cell(Some(s.report.warnings.len().to_string())));
+                Some(cells)
+            })
+            .collect();
+        rows.into_iter().enumerate().map(|(i, mut cells)| {
+            cells.push(match i {
+                0 => scene_frame(shown, &s.scene, "frame.png"),
+                _ => cell(None),
+            });
+            cells
         })
     });
     section(
@@ -160,6 +180,7 @@ fn scenes(r: &NucaSuite) -> String {
             "speedup",
             "energy",
             "warnings",
+            "frame",
         ]),
         rows,
     )
@@ -174,7 +195,14 @@ mod tests {
     #[test]
     fn the_mean_comes_first_then_each_scene_linked() {
         let r = suite();
-        let html = page(&r, &[]);
+        let dir = tempfile::tempdir().unwrap();
+        let html = page(
+            &r,
+            &Shown {
+                dir: dir.path(),
+                figures: &[],
+            },
+        );
         let mean = html.find("Mean over the scenes").expect("a mean table");
         let scenes = html.find("Scenes (each links").expect("a scenes table");
         assert!(mean < scenes);
@@ -188,5 +216,19 @@ mod tests {
         assert!(html.contains("<td class=\"paper\">84.6%</td>"));
         assert!(html.contains(&share(r.mean.replicated_percent)));
         assert!(html.ends_with("</html>\n"));
+    }
+
+    /// Each scene's frame small in its row, linked to itself; the
+    /// contents; no figure wider than the page.
+    #[test]
+    fn shows_each_scenes_frame_the_contents_and_narrow_figures() -> anyhow::Result<()> {
+        use crate::report::html::check::unlinked;
+        let (dir, html) = crate::report::page_with(&suite(), &["a<1>/frame.png"])?;
+        assert!(html.contains("<a href=\"a&lt;1&gt;/frame.png\"><img src=\"a&lt;1&gt;/frame.png\""));
+        assert!(!html.contains("b/frame.png"), "b has no frame here");
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
+        Ok(())
     }
 }

@@ -24,36 +24,42 @@ pub const FIGURES: &[Figure<NucaSuite, Panel>] = &[
         file: "fig1_replication.svg",
         title: "Figure 1: replication in private texture caches per scene",
         caption: "The share of texture accesses whose block is in more than one private cache, with the fewest fragment processors studied, per scene, their mean and the paper's (with 4).",
+        reading: None,
         build: fig1,
     },
     Figure {
         file: "fig6_l2_accesses.svg",
         title: "Figure 6: L2 accesses against private caches per scene",
         caption: "Change in the texture caches' L2 requests and in the L2's accesses of every stream against private caches, per scene, their mean and the paper's \"L2 accesses\".",
+        reading: None,
         build: fig6,
     },
     Figure {
         file: "fig8_hits.svg",
         title: "Figure 8: local hits per scene",
         caption: "The share of texture accesses that hit in the requester's own cache, per organization and scene, their mean and the paper's.",
+        reading: None,
         build: fig8,
     },
     Figure {
         file: "fig9_speedup.svg",
         title: "Figure 9: speedup over private caches per scene",
         caption: "Private caches' frame cycles over each organization's, minus one, per scene, their mean and the paper's.",
+        reading: None,
         build: fig9,
     },
     Figure {
         file: "fig10_energy.svg",
         title: "Figure 10: energy against private caches per scene",
         caption: "Change in total energy (GPU and memory) against private caches, per scene, their mean and the paper's.",
+        reading: None,
         build: fig10,
     },
     Figure {
         file: "fig11_scaling.svg",
         title: "Figure 11: speedup by number of fragment processors per scene",
         caption: "Each organization's speedup over private caches with as many fragment processors, a panel per number, per scene, their mean and the paper's (DTM-NUCA with 4 and 32).",
+        reading: None,
         build: fig11,
     },
 ];
@@ -63,6 +69,7 @@ pub const CAPACITY: &[Figure<NucaSuite, CurvePanel>] = &[Figure {
     file: "fig7_capacity.svg",
     title: "Figure 7: effective capacity, mean over the scenes",
     caption: "The scenes' mean L2 requests of private caches of each size over those at the main size (solid), and DTM-NUCA's and its distributed form's mean at the main size (dashed, flat); the paper's matching sizes marked on their level.",
+    reading: None,
     build: fig7,
 }];
 
@@ -75,8 +82,8 @@ pub fn write_all(r: &NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
-    figure::about(FIGURES, file).or_else(|| figure::about(CAPACITY, file))
+pub fn about(r: &NucaSuite, file: &str) -> Option<(&'static str, String)> {
+    figure::about(FIGURES, r, file).or_else(|| figure::about(CAPACITY, r, file))
 }
 
 /// A series per organization of `kinds` of `metric`, a group per scene and
@@ -223,7 +230,7 @@ mod tests {
                 assert!(has(&svg, label), "{} lacks {label}", fig.file);
             }
             assert!(svg.contains("paper"), "{} lacks the paper", fig.file);
-            assert_eq!(about(fig.file).map(|a| a.0), Some(fig.title));
+            assert_eq!(about(&suite(), fig.file).map(|a| a.0), Some(fig.title));
         }
         let speedup = std::fs::read_to_string(dir.path().join("fig9_speedup.svg"))?;
         let mean = mean_of(&r, OrgKind::Dtm).unwrap().speedup_percent;

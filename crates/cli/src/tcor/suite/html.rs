@@ -1,8 +1,7 @@
 //! The suite's `index.html`: the mean over the scenes first, beside the
 //! paper's averages, then each scene (a row per scene, linked to the
-//! scene's own page), then the figures.
-
-use std::path::PathBuf;
+//! scene's own page, with its frame), the figures after the table they
+//! plot and the mean curves last.
 
 use gfxcache_tcor::study::mean::EngineFigure;
 use gfxcache_tcor::study::report::Reductions;
@@ -10,17 +9,18 @@ use gfxcache_tcor::study::report::Reductions;
 use super::super::html::{mib, micro, reductions_section, times};
 use super::plots::about;
 use super::{TcorSuite, MEAN};
-use crate::report::html::warnings;
+use crate::report::html::{self, warnings, Figures};
 use crate::report::html::{
-    cell, esc, figures_section, ratio, scene_link, scene_seconds_table, section, strings,
-    suite_head, text, Cell, TAIL,
+    cell, esc, ratio, scene_frame, scene_link, scene_seconds_table, section, strings, suite_title,
+    text, Cell,
 };
+use crate::report::Shown;
 use crate::table::{percent, thousands};
 
-/// The whole page.
-pub fn page(r: &TcorSuite, figures: &[PathBuf]) -> String {
-    let mut h = suite_head("TCOR", r);
-    h += &setup(r);
+/// The whole page: the mean first, each figure after the table it plots.
+pub fn page(r: &TcorSuite, shown: &Shown) -> String {
+    let mut figs = Figures::new(shown.figures, |f| about(r, f));
+    let mut h = setup(r);
     h += &reductions_section(
         "Mean over the scenes versus the paper, by Tile Cache size",
         &r.mean.reductions,
@@ -31,16 +31,24 @@ pub fn page(r: &TcorSuite, figures: &[PathBuf]) -> String {
         "Mean over the scenes: Tile Fetcher speedup by fetcher and memory latency",
         &r.mean.fetcher_sensitivity,
     );
-    h += &scenes_table(r);
+    h += &scenes_table(r, shown);
     h += &per_scene_reductions(r);
-    h += &figures_section(figures, about);
+    for file in [
+        "fig14_15_pb_l2.svg",
+        "fig16_17_pb_dram.svg",
+        "fig18_19_dram.svg",
+        "fig20_21_energy.svg",
+        "fig23_24_fetcher.svg",
+    ] {
+        h += &figs.take(file);
+    }
+    h += &figs.rest("Mean Attribute Cache curves");
     h += &scene_seconds_table(
         r.scenes
             .iter()
             .map(|s| (s.scene.as_str(), &s.report.seconds)),
     );
-    h += TAIL;
-    h
+    html::page(&suite_title("TCOR", r), &h)
 }
 
 fn setup(r: &TcorSuite) -> String {
@@ -100,8 +108,8 @@ fn mean_engines_table(r: &TcorSuite) -> String {
     )
 }
 
-/// Each scene's frame (Table II) and its own page.
-fn scenes_table(r: &TcorSuite) -> String {
+/// Each scene's frame (Table II), its own page and its picture.
+fn scenes_table(r: &TcorSuite, shown: &Shown) -> String {
     let head = strings(&[
         "scene",
         "resolution",
@@ -111,6 +119,7 @@ fn scenes_table(r: &TcorSuite) -> String {
         "reuse",
         "largest PB (MiB)",
         "warnings",
+        "frame",
     ]);
     let scenes = r.scenes.iter().map(|s| {
         let t = &s.report;
@@ -127,6 +136,7 @@ fn scenes_table(r: &TcorSuite) -> String {
             cell(Some(format!("{:.2}", t.frame.average_reuse))),
             cell(Some(mib(t.frame.largest_pass_footprint_bytes))),
             cell(Some(t.warnings.len().to_string())),
+            scene_frame(shown, &s.scene, "frame.png"),
         ]
     });
     let m = &r.mean.frame;
@@ -138,6 +148,7 @@ fn scenes_table(r: &TcorSuite) -> String {
         cell(Some(thousands(m.primitives.round() as u64))),
         cell(Some(format!("{:.2}", m.average_reuse))),
         cell(Some(mib(m.largest_pass_footprint_bytes.round() as u64))),
+        cell(None),
         cell(None),
     ];
     section(
@@ -198,7 +209,14 @@ mod tests {
     #[test]
     fn the_mean_comes_first_then_each_scene_linked() {
         let r = suite();
-        let html = page(&r, &[]);
+        let dir = tempfile::tempdir().unwrap();
+        let html = page(
+            &r,
+            &Shown {
+                dir: dir.path(),
+                figures: &[],
+            },
+        );
         let mean = html.find("Mean over the scenes").expect("a mean table");
         let scenes = html.find("Scenes (Table II").expect("a scenes table");
         assert!(mean < scenes);
@@ -206,5 +224,19 @@ mod tests {
         assert!(html.contains("33.50%"), "the paper's PB decrease at 64 KiB");
         let mean = r.mean.reductions["64KiB"].pb_l2_accesses;
         assert!(html.contains(&percent(mean / 100.0)));
+    }
+
+    /// Each scene's frame small in its row, linked to itself; the
+    /// contents; no figure wider than the page.
+    #[test]
+    fn shows_each_scenes_frame_the_contents_and_narrow_figures() -> anyhow::Result<()> {
+        use crate::report::html::check::unlinked;
+        let (dir, html) = crate::report::page_with(&suite(), &["a<1>/frame.png"])?;
+        assert!(html.contains("<a href=\"a&lt;1&gt;/frame.png\"><img src=\"a&lt;1&gt;/frame.png\""));
+        assert!(!html.contains("b/frame.png"), "b has no frame here");
+        assert_eq!(unlinked(&html), Vec::<String>::new());
+        let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+        assert!(wide.is_empty(), "{wide:?}");
+        Ok(())
     }
 }

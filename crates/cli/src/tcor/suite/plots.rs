@@ -11,7 +11,7 @@ use gfxcache_tcor::study::report::{Reductions, ENGINES};
 
 use super::{categories, find_mean, tile_caches, TcorSuite};
 use crate::report::bars::{Panel, Unit};
-use crate::report::curves::{CurvePanel, Stroke};
+use crate::report::curves::{same_y, CurvePanel, Stroke};
 use crate::report::figure::{self, write_figures, Figure};
 
 /// The mean Attribute Cache curves, in the paper's order.
@@ -20,18 +20,21 @@ pub const CURVE_FIGURES: &[Figure<TcorSuite, CurvePanel>] = &[
         file: "fig11_full.svg",
         title: "Figure 11: fully associative Attribute Cache, mean over the scenes",
         caption: "The scenes' mean miss ratio of a fully associative Attribute Cache under OPT and LRU at each size every scene swept, and the mean lower bound (LB).",
+        reading: None,
         build: fig11,
     },
     Figure {
         file: "fig12_ways.svg",
         title: "Figure 12: Attribute Cache associativity, mean over the scenes",
-        caption: "The scenes' mean miss ratio under OPT (solid) and LRU (dashed) with 1, 2, 4 and 8 ways, one colour per way count.",
+        caption: "The scenes' mean miss ratio under OPT (top) and LRU (below, on the same axes) with 1, 2, 4 and 8 ways, one colour per way count.",
+        reading: None,
         build: fig12,
     },
     Figure {
         file: "fig13_4way.svg",
         title: "Figure 13: 4-way Attribute Cache replacement, mean over the scenes",
         caption: "The scenes' mean miss ratio of a 4-way Attribute Cache under OPT, LRU, MRU and DRRIP, and the mean lower bound (LB).",
+        reading: None,
         build: fig13,
     },
 ];
@@ -42,30 +45,35 @@ pub const BAR_FIGURES: &[Figure<TcorSuite, Panel>] = &[
         file: "fig14_15_pb_l2.svg",
         title: "Figures 14-15: Parameter Buffer accesses to the L2 per scene",
         caption: "Parameter Buffer blocks each TCOR engine reads from and writes to the L2 over the baseline's, per scene and Tile Cache size, the mean of the scenes' ratios, and the paper's average for TCOR.",
+        reading: None,
         build: fig14_15,
     },
     Figure {
         file: "fig16_17_pb_dram.svg",
         title: "Figures 16-17: Parameter Buffer accesses to main memory per scene",
         caption: "Parameter Buffer blocks read from or written to main memory over the baseline's, per scene, their mean and the paper's average for TCOR; a scene whose baseline sends none has no bar.",
+        reading: None,
         build: fig16_17,
     },
     Figure {
         file: "fig18_19_dram.svg",
         title: "Figures 18-19: main-memory accesses per scene",
         caption: "Every main-memory access of the frame over the baseline's, per scene, their mean and the paper's average for TCOR.",
+        reading: None,
         build: fig18_19,
     },
     Figure {
         file: "fig20_21_energy.svg",
         title: "Figures 20-21: memory-hierarchy energy per scene",
         caption: "Dynamic energy of the L1s, the L2 and main memory over the baseline's, per scene, their mean and the paper's averages (TCOR without and with its L2 enhancements), from our per-access energy model.",
+        reading: None,
         build: fig20_21,
     },
     Figure {
         file: "fig23_24_fetcher.svg",
         title: "Figures 23-24: Tile Fetcher throughput per scene",
         caption: "Primitives the Tile Fetcher outputs per cycle over the baseline's (its speedup), per scene, their mean and the paper's average.",
+        reading: None,
         build: fig23_24,
     },
 ];
@@ -79,8 +87,8 @@ pub fn write_all(r: &TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(file: &str) -> Option<(&'static str, &'static str)> {
-    figure::about(CURVE_FIGURES, file).or_else(|| figure::about(BAR_FIGURES, file))
+pub fn about(r: &TcorSuite, file: &str) -> Option<(&'static str, String)> {
+    figure::about(CURVE_FIGURES, r, file).or_else(|| figure::about(BAR_FIGURES, r, file))
 }
 
 // ---- Mean Attribute Cache curves ------------------------------------------
@@ -123,17 +131,22 @@ fn fig11(r: &TcorSuite) -> Vec<CurvePanel> {
     vec![policies_at(r, "full", &["opt", "lru"], "Fully associative")]
 }
 
+/// A panel per policy, OPT's above LRU's, a line per way count on one y
+/// axis: the gap between the policies at a way count reads across panels
+/// at the same height, and the way counts read within one.
 fn fig12(r: &TcorSuite) -> Vec<CurvePanel> {
-    let mut panel = CurvePanel::new("OPT and LRU by way count", MISS_RATIO);
-    for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
-        for (policy, stroke) in [("opt", Stroke::Solid), ("lru", Stroke::Dashed)] {
+    let panels = ["opt", "lru"].map(|policy| {
+        let title = format!("{} by way count", policy.to_uppercase());
+        let mut panel = CurvePanel::new(&title, MISS_RATIO);
+        for (k, ways) in ["1", "2", "4", "8"].iter().enumerate() {
             if let Some(c) = find_curve(r, policy, ways) {
                 let label = format!("{} {ways}-way", policy.to_uppercase());
-                panel = panel.line(label, k, stroke, miss_ratios(c));
+                panel = panel.line(label, k, Stroke::Solid, miss_ratios(c));
             }
         }
-    }
-    vec![panel]
+        panel
+    });
+    same_y(panels.into())
 }
 
 fn fig13(r: &TcorSuite) -> Vec<CurvePanel> {
