@@ -67,7 +67,7 @@ fn frame_caption(r: &GspcReport) -> String {
     let what = scene(r.scene.as_deref(), &r.trace, r.resolution);
     let frames = match r.frames {
         1 => String::new(),
-        n => format!(" (the first of the {n} frames played)"),
+        n => format!(" (the last of the {n} frames played)"),
     };
     format!("{}{frames}, as rendered for this study.", esc(&what))
 }
@@ -574,5 +574,19 @@ mod tests {
         assert!(html.contains("At 8MiB here, GSPC has 20.0 % more misses than DRRIP"));
         assert!(html.contains("Here no epoch dies more often than not"));
         Ok(())
+    }
+
+    /// The frame shown is the last the study rendered, and says so.
+    #[test]
+    fn the_frames_caption_names_the_last_frame() {
+        let mut r = report();
+        r.frames = 1;
+        r.warmup = 0;
+        assert_eq!(
+            frame_caption(&r),
+            "a&lt;b&amp;c at 1280x720, as rendered for this study."
+        );
+        r.frames = 3;
+        assert!(frame_caption(&r).contains("(the last of the 3 frames played)"));
     }
 }

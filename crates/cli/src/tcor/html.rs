@@ -30,9 +30,16 @@ pub fn page(r: &TcorReport, shown: &Shown) -> String {
     let mut h = setup(r);
     if shown.holds("frame.png") {
         let what = scene(r.scene.as_deref(), &r.trace, r.resolution);
+        let last = match r.frames {
+            1 => String::new(),
+            n => format!(" (the last of the {n} frames)"),
+        };
         h += &frame(
             "frame.png",
-            &format!("{}, as rendered tile by tile for this study.", esc(&what)),
+            &format!(
+                "{}{last}, as rendered tile by tile for this study.",
+                esc(&what)
+            ),
         );
     }
     h += &energy_model(r);
