@@ -35,6 +35,17 @@ pub enum Threads {
     One,
 }
 
+impl Threads {
+    /// From a command's `--single-thread`.
+    pub fn single_if(single: bool) -> Threads {
+        if single {
+            Threads::One
+        } else {
+            Threads::Many
+        }
+    }
+}
+
 /// A decoded batch with the reader's progress after it, or the reader's error.
 type Decoded = Result<(Batch, (u64, u64)), TraceError>;
 

@@ -122,11 +122,7 @@ pub fn run(args: Args) -> Result<()> {
                 .collect(),
             step: args.timeline_step,
         },
-        threads: if args.single_thread {
-            Threads::One
-        } else {
-            Threads::Many
-        },
+        threads: Threads::single_if(args.single_thread),
     };
     // Every size must make a cache of this shape before anything runs; a
     // repeated size is named by its flags.

@@ -240,11 +240,7 @@ pub struct Args {
 
 impl Args {
     fn threads(&self) -> Threads {
-        if self.single_thread {
-            Threads::One
-        } else {
-            Threads::Many
-        }
+        Threads::single_if(self.single_thread)
     }
 
     /// The filter modes of the frames studied, each once.

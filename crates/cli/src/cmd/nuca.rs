@@ -185,11 +185,7 @@ pub struct Args {
 
 impl Args {
     fn threads(&self) -> Threads {
-        if self.single_thread {
-            Threads::One
-        } else {
-            Threads::Many
-        }
+        Threads::single_if(self.single_thread)
     }
 }
 

@@ -179,11 +179,7 @@ pub fn run(args: Args) -> Result<()> {
 pub fn output(args: &Args) -> Result<Output> {
     let geom = args.cache.geometry()?;
     let specs = policy_specs(&args.policy)?;
-    let threads = if args.single_thread {
-        Threads::One
-    } else {
-        Threads::Many
-    };
+    let threads = Threads::single_if(args.single_thread);
     let caches = simulate(
         &args.trace,
         args.csv.csv_columns.as_ref(),

@@ -227,11 +227,7 @@ fn config(args: &Args) -> Result<TcorConfig> {
         energy,
         queue_depth: args.queue_depth,
         warmup: args.warmup,
-        threads: if args.single_thread {
-            Threads::One
-        } else {
-            Threads::Many
-        },
+        threads: Threads::single_if(args.single_thread),
     })
 }
 
