@@ -144,7 +144,11 @@ fn json_is_one_document_and_agrees_with_the_csv() {
     let dir = tempfile::tempdir().unwrap();
     let requests = requests(dir.path());
     let unit = dir.path().join("unit.json");
-    std::fs::write(&unit, r#"{"wlb_entries": 16}"#).unwrap();
+    std::fs::write(
+        &unit,
+        r#"{"wlb_entries": 16, "field_bits": {"coordinate": 11}}"#,
+    )
+    .unwrap();
     let out = dir.path().join("j");
     let report = json(
         &[
@@ -157,6 +161,14 @@ fn json_is_one_document_and_agrees_with_the_csv() {
     );
     assert_eq!(report["unit"]["wlb_entries"], 16, "--unit's");
     assert_eq!(report["unit"]["bab_entries"], 64, "the flag's");
+    // The buffers' cost at those sizes, the coordinates 11 bits each:
+    // RB 32 x 114, WLB 16 x 552, BAB 64 x 28 bits.
+    assert_eq!(report["unit"]["field_bits"]["address"], 32, "the default");
+    assert_eq!(report["storage"]["rb"]["entry_bits"], 114);
+    assert_eq!(
+        report["storage"]["bytes"],
+        (32 * 114 + 16 * 552 + 64 * 28) / 8
+    );
     assert_eq!(report["latencies"], serde_json::json!([50, 300]));
     let frames = report["frames"].as_array().unwrap();
     assert_eq!(frames.len(), 1);
@@ -276,6 +288,11 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     refused(&scene(&["--unit", unit.to_str().unwrap()]), "unit.json");
     std::fs::write(&unit, r#"{"wlb": 4}"#).unwrap();
     refused(&scene(&["--unit", unit.to_str().unwrap()]), "unit.json");
+    std::fs::write(&unit, r#"{"field_bits": {"texel": 0}}"#).unwrap();
+    refused(
+        &scene(&["--unit", unit.to_str().unwrap()]),
+        "field_bits.texel",
+    );
     let missing = units.path().join("missing.gtq");
     refused(&[missing.to_str().unwrap()], "missing.gtq");
 }

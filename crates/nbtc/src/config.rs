@@ -8,6 +8,7 @@ use gfxcache_mem::{MissQueue, UNLIMITED_TARGETS};
 
 use crate::error::NbtcError;
 use crate::retry_buffer::Completion;
+use crate::storage::FieldBits;
 
 /// Most texels one request (and one Waiting List Buffer entry) holds: a
 /// trilinear footprint, 2 x 4, the slides.
@@ -140,6 +141,9 @@ pub struct NbtcConfig {
     /// blocks on every request and only a request's own blocks overlap).
     pub fragments_in_flight: u32,
     pub mode: Mode,
+    /// The widths of the buffers' fields, for their storage cost only
+    /// ([`crate::storage`]; ours); they change no cycle.
+    pub field_bits: FieldBits,
 }
 
 impl Default for NbtcConfig {
@@ -160,6 +164,7 @@ impl Default for NbtcConfig {
             alu_width: 1,
             fragments_in_flight: 8,
             mode: Mode::Nbtc,
+            field_bits: FieldBits::default(),
         }
     }
 }
@@ -322,6 +327,9 @@ impl NbtcConfig {
                 self.alu_width.to_string(),
                 "1 to 64 instructions per cycle",
             );
+        }
+        if let Err((field, bits, expected)) = self.field_bits.check() {
+            return bad(field, bits.to_string(), expected);
         }
         if self.alu_cycles > 1 << 10 {
             return bad(

@@ -30,6 +30,8 @@
 //! - [`replay`]: [`Replay`], many configurations' units over one frame,
 //!   in parallel, streamed.
 //! - [`stats`]: [`UnitStats`], [`Occupancy`].
+//! - [`storage`]: [`Storage`], what the three buffers cost in bits, with
+//!   our [`FieldBits`] (the slides give the fields, not their widths).
 //! - [`study`]: the study (`gfxcache nbtc`): [`study::NbtcStudyConfig`]
 //!   in, [`study::NbtcReport`] out; [`study::NbtcMean`] over a suite.
 //!
@@ -47,6 +49,7 @@ pub mod pixel_processor;
 pub mod replay;
 pub mod retry_buffer;
 pub mod stats;
+pub mod storage;
 pub mod study;
 pub mod texture_unit;
 pub mod waiting_list_buffer;
@@ -58,5 +61,6 @@ pub use event::{unit_events, UnitEvent, UnitInput, UnitRequest, Work};
 pub use replay::{Replay, RunResult};
 pub use retry_buffer::RetryBuffer;
 pub use stats::{Occupancy, UnitStats};
+pub use storage::{FieldBits, Storage};
 pub use texture_unit::TextureUnit;
 pub use waiting_list_buffer::WaitingListBuffer;

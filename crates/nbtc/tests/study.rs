@@ -3,7 +3,7 @@
 use gfxcache_cache::progress::quiet;
 use gfxcache_cache::run::Threads;
 use gfxcache_nbtc::study::{self, FilterFrame, NbtcMean, NbtcStudyConfig, Sweeps};
-use gfxcache_nbtc::Mode;
+use gfxcache_nbtc::{FieldBits, Mode, NbtcConfig, Storage};
 use gfxcache_trace::texreq::{synth, TexReqWriter};
 
 fn frame(dir: &std::path::Path, filter: &str, seed: u64) -> FilterFrame {
@@ -83,6 +83,50 @@ fn every_design_and_latency_against_the_blocking_cache() {
     let mean = NbtcMean::of(&[&report]);
     let m = mean.row("bilinear", Mode::Nbtc, 300).unwrap();
     assert_eq!((m.cycles_change, m.scenes), (main.cycles_change, 1));
+    assert_eq!(mean.sweeps[0].storage_bytes, wlb.points[0].storage_bytes);
+}
+
+/// The report says what the NBTC's buffers cost at the unit's sizes and
+/// at each sweep point: a buffer's knob moves it by that buffer's entries,
+/// a timing knob not at all.
+#[test]
+fn storage_at_the_unit_and_at_each_sweep_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = [frame(dir.path(), "bilinear", 3)];
+    let config = NbtcStudyConfig {
+        latencies: vec![300],
+        sweeps: Sweeps {
+            wlb_entries: vec![1, 32],
+            alu_cycles: vec![0, 2],
+            ..Sweeps::none()
+        },
+        threads: Threads::One,
+        ..NbtcStudyConfig::default()
+    };
+    let report = study::run(&config, &frames, &quiet).unwrap();
+    assert_eq!(report.storage, Storage::of(&NbtcConfig::default()));
+    assert_eq!(report.storage.bytes, 2816);
+    let wlb = &report.sweeps[0].points;
+    let entry_bytes = u64::from(report.storage.wlb.entry_bits);
+    assert_eq!(wlb[1].storage_bytes, report.storage.bytes);
+    assert_eq!(
+        (wlb[1].storage_bytes - wlb[0].storage_bytes) * 8,
+        31 * entry_bytes
+    );
+    let alu = &report.sweeps[1].points;
+    assert!(alu.iter().all(|p| p.storage_bytes == report.storage.bytes));
+    let bad = NbtcStudyConfig {
+        unit: NbtcConfig {
+            field_bits: FieldBits {
+                coordinate: 0,
+                ..FieldBits::default()
+            },
+            ..NbtcConfig::default()
+        },
+        ..config
+    };
+    let e = study::run(&bad, &frames, &quiet).unwrap_err().to_string();
+    assert!(e.contains("field_bits.coordinate"), "{e}");
 }
 
 #[test]

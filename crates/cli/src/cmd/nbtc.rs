@@ -104,7 +104,9 @@ pub struct Args {
     pub passes: super::render::PassSwitches,
     /// A JSON file of texture unit settings (any fields of `nbtc.json`'s
     /// `unit` but `mode` and `memory_latency`, which are each run's:
-    /// --modes and --latencies). The flags below override it.
+    /// --modes and --latencies), e.g. `{"field_bits": {"coordinate": 11}}`
+    /// for the widths behind the buffers' storage cost. The flags below
+    /// override it.
     #[arg(long, value_name = "F.json")]
     pub unit: Option<PathBuf>,
     /// L1 texture cache size (the slides: 32KiB), ways (4) and block

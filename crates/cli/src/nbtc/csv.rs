@@ -19,6 +19,7 @@ pub fn write_all(report: &NbtcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
         ("runs.csv", runs(report)),
         ("sweeps.csv", sweeps(report)),
         ("paper.csv", paper(report)),
+        ("storage.csv", storage(report)),
     ];
     write_csvs(dir, files)
 }
@@ -95,13 +96,15 @@ fn runs(r: &NbtcReport) -> Vec<Vec<String>> {
     std::iter::once(head).chain(rows).collect()
 }
 
-/// Per knob value, the NBTC and the BTC.
+/// Per knob value, the NBTC and the BTC; the NBTC's row says what its
+/// buffers cost at the value.
 fn sweeps(r: &NbtcReport) -> Vec<Vec<String>> {
     let mut head = header(&["knob", "value", "filter", "latency"]);
     head.extend(row_columns());
+    head.push("nbtc_buffer_bytes".into());
     let rows = r.sweeps.iter().flat_map(|s| {
         s.points.iter().flat_map(move |p| {
-            [&p.nbtc, &p.btc].map(|row| {
+            [(&p.nbtc, Some(p.storage_bytes)), (&p.btc, None)].map(|(row, bytes)| {
                 let mut out = vec![
                     s.knob.clone(),
                     p.value.to_string(),
@@ -109,10 +112,39 @@ fn sweeps(r: &NbtcReport) -> Vec<Vec<String>> {
                     s.latency.to_string(),
                 ];
                 out.extend(row_values(row));
+                out.push(bytes.map(|b| b.to_string()).unwrap_or_default());
                 out
             })
         })
     });
+    std::iter::once(head).chain(rows).collect()
+}
+
+/// A row per field of each of the NBTC's buffers at the unit's sizes.
+fn storage(r: &NbtcReport) -> Vec<Vec<String>> {
+    let head = header(&[
+        "buffer",
+        "entries",
+        "field",
+        "bits",
+        "entry_bits",
+        "buffer_bits",
+    ]);
+    let s = &r.storage;
+    let rows = [("rb", &s.rb), ("wlb", &s.wlb), ("bab", &s.bab)]
+        .into_iter()
+        .flat_map(|(name, b)| {
+            b.fields.iter().map(move |f| {
+                vec![
+                    name.to_string(),
+                    b.entries.to_string(),
+                    f.name.clone(),
+                    f.bits.to_string(),
+                    b.entry_bits.to_string(),
+                    b.bits.to_string(),
+                ]
+            })
+        });
     std::iter::once(head).chain(rows).collect()
 }
 
@@ -220,6 +252,22 @@ mod tests {
         let p = &r.sweeps[0].points[0];
         assert_eq!(sweeps[1][c], p.nbtc.stats.cycles.to_string());
         assert_eq!(sweeps[2][c], p.btc.stats.cycles.to_string());
+        let bytes = column(&sweeps, "nbtc_buffer_bytes");
+        assert_eq!(sweeps[1][bytes], p.storage_bytes.to_string());
+        assert_eq!(sweeps[2][bytes], "", "the BTC has no such buffers");
+
+        // storage.csv: a row per field, adding up to each buffer's bits.
+        let storage = read(&dir.path().join("storage.csv"))?;
+        let s = &r.storage;
+        let fields = s.rb.fields.len() + s.wlb.fields.len() + s.bab.fields.len();
+        assert_eq!(storage.len(), 1 + fields);
+        for (name, b) in [("rb", &s.rb), ("wlb", &s.wlb), ("bab", &s.bab)] {
+            let rows: Vec<_> = storage.iter().filter(|x| x[0] == name).collect();
+            let entry: u32 = rows.iter().map(|x| x[3].parse::<u32>().unwrap()).sum();
+            let bits: u64 = rows[0][5].parse()?;
+            let entries: u64 = rows[0][1].parse()?;
+            assert_eq!((entry, bits), (b.entry_bits, entries * u64::from(entry)));
+        }
 
         let paper = read(&dir.path().join("paper.csv"))?;
         assert_eq!(paper.len(), 1 + 2 * 3);

@@ -10,8 +10,8 @@ use gfxcache_cache::format_size;
 use gfxcache_nbtc::study::{FilterReport, NbtcReport, RunRow};
 
 use super::{
-    knob_points, knob_title, paper_cycles, paper_traffic, plots, share, signed, value_label,
-    CATEGORIES,
+    knob_points, knob_title, paper_cycles, paper_traffic, plots, share, signed, storage_line,
+    value_label, CATEGORIES,
 };
 use crate::report::html::{
     self, cell, esc, frame, h2, paper_cell, section, strings, text, warnings, Cell, Figures,
@@ -34,6 +34,7 @@ pub fn page(r: &NbtcReport, shown: &Shown) -> String {
     h += &categories(r);
     h += &figs.take("ps_cycles.svg");
     h += &counts(r);
+    h += &storage(r);
     h += &sweeps(r);
     h += &figs.take_all("sweep_");
     h += &figs.rest("Other figures");
@@ -215,6 +216,48 @@ fn counts(r: &NbtcReport) -> String {
     )
 }
 
+/// What the NBTC's buffers hold and cost at the unit's sizes.
+fn storage(r: &NbtcReport) -> String {
+    let s = &r.storage;
+    let body = [
+        ("Retry Buffer", &s.rb),
+        ("Waiting List Buffer", &s.wlb),
+        ("Block Address Buffer", &s.bab),
+    ]
+    .into_iter()
+    .map(|(name, b)| {
+        let fields: Vec<String> = b
+            .fields
+            .iter()
+            .map(|f| format!("{} {}", f.name, f.bits))
+            .collect();
+        vec![
+            text(name),
+            text(&b.entries.to_string()),
+            text(&fields.join(", ")),
+            text(&b.entry_bits.to_string()),
+            text(&thousands(b.bits.div_ceil(8))),
+        ]
+    });
+    let table = section(
+        "What the NBTC's buffers cost (field widths ours)",
+        &strings(&[
+            "buffer",
+            "entries",
+            "fields (bits)",
+            "bits an entry",
+            "bytes",
+        ]),
+        body,
+    );
+    format!(
+        "{table}<p>{}. The slides list each entry's fields but give no widths and no \
+         hardware cost; the widths are the unit's <code>field_bits</code> (<code>--unit</code>). \
+         FIFO pointers and comparators are not counted.</p>\n",
+        esc(&storage_line(s))
+    )
+}
+
 /// Every knob value, the unit's marked.
 fn sweeps(r: &NbtcReport) -> String {
     let body = r.sweeps.iter().flat_map(|s| {
@@ -228,6 +271,7 @@ fn sweeps(r: &NbtcReport) -> String {
                 cell(Some(signed(p.nbtc.cycles_change))),
                 cell(Some(signed(p.nbtc.traffic_change))),
                 cell(Some(share(p.nbtc.miss_rate))),
+                cell(Some(thousands(p.storage_bytes))),
             ]
         })
     });
@@ -242,6 +286,7 @@ fn sweeps(r: &NbtcReport) -> String {
             "vs BTC",
             "traffic vs BTC",
             "miss rate",
+            "NBTC buffers (B)",
         ]),
         body,
     )
@@ -290,6 +335,20 @@ mod tests {
         assert!(html.contains(&ours), "{ours} missing");
         assert!(html.contains("<td class=\"paper\">-12.5%</td>"));
         assert!(html.contains("<td class=\"paper\">at most +11.0%</td>"));
+        Ok(())
+    }
+
+    #[test]
+    fn says_what_the_buffers_cost() -> anyhow::Result<()> {
+        let r = report();
+        let html = index(&r)?;
+        let wlb = "<td>Waiting List Buffer</td><td>32</td><td>valid 1, texture ID 5, \
+                   filtering information 26, texel addresses 256, texel data 256, ready bits \
+                   8</td><td>552</td><td>2,208</td>";
+        assert!(html.contains(wlb), "{wlb} missing");
+        assert!(html.contains("= 2,816 B, 8.59% of the L1"), "no total");
+        let one = r.sweeps[0].points[0].storage_bytes;
+        assert!(html.contains(&format!("<td>{}</td></tr>", thousands(one))));
         Ok(())
     }
 

@@ -13,9 +13,12 @@ mod plots;
 mod suite;
 mod summary;
 
+use gfxcache_cache::format_size;
 use gfxcache_nbtc::study::paper::PaperNumbers;
 use gfxcache_nbtc::study::{NbtcReport, RunRow, Sweep};
-use gfxcache_nbtc::{Mode, NbtcConfig, UnitStats};
+use gfxcache_nbtc::{Mode, NbtcConfig, Storage, UnitStats};
+
+use crate::table::thousands;
 
 crate::study_files!(NbtcReport, "nbtc");
 crate::suite_files!(NbtcReport);
@@ -180,6 +183,8 @@ pub(super) struct KnobPoint<'a> {
     pub value: u64,
     pub main: bool,
     pub nbtc: &'a RunRow,
+    /// The NBTC's buffers at this value, bytes.
+    pub storage_bytes: u64,
 }
 
 /// The points of `sweep` in order of value, with the main grid's NBTC run
@@ -193,6 +198,7 @@ pub(super) fn knob_points<'a>(r: &'a NbtcReport, sweep: &'a Sweep) -> Vec<KnobPo
             value: p.value,
             main: Some(p.value) == main,
             nbtc: &p.nbtc,
+            storage_bytes: p.storage_bytes,
         })
         .collect();
     let grid = r
@@ -206,11 +212,37 @@ pub(super) fn knob_points<'a>(r: &'a NbtcReport, sweep: &'a Sweep) -> Vec<KnobPo
                 value,
                 main: true,
                 nbtc,
+                storage_bytes: r.storage.bytes,
             });
         }
     }
     points.sort_by_key(|p| p.value);
     points
+}
+
+/// Whether the NBTC's buffers cost a different amount at some of
+/// `points` (a buffer's or the block size's sweep).
+pub(super) fn storage_varies(points: &[KnobPoint]) -> bool {
+    points
+        .windows(2)
+        .any(|w| w[0].storage_bytes != w[1].storage_bytes)
+}
+
+/// What the NBTC's buffers cost, in a line: `RB 32 x 124 bits, WLB 32 x
+/// 552 bits, BAB 32 x 28 bits = 2,816 B, 8.59% of the L1's 32KiB data
+/// array`.
+pub(super) fn storage_line(s: &Storage) -> String {
+    let buffers: Vec<String> = [("RB", &s.rb), ("WLB", &s.wlb), ("BAB", &s.bab)]
+        .iter()
+        .map(|(name, b)| format!("{name} {} x {} bits", b.entries, b.entry_bits))
+        .collect();
+    format!(
+        "{} = {} B, {} of the L1's {} data array",
+        buffers.join(", "),
+        thousands(s.bytes),
+        share(s.share_of_l1),
+        format_size(s.l1_data_bytes)
+    )
 }
 
 /// A value as a category: `32 (main)` for the unit's.

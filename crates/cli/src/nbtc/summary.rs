@@ -5,7 +5,10 @@
 use gfxcache_cache::format_size;
 use gfxcache_nbtc::study::NbtcReport;
 
-use super::{knob_points, paper_cycles, paper_traffic, share, signed, value_label};
+use super::{
+    knob_points, paper_cycles, paper_traffic, share, signed, storage_line, storage_varies,
+    value_label,
+};
 use crate::table::{thousands, Table};
 
 /// The summary.
@@ -26,6 +29,10 @@ pub fn text(r: &NbtcReport) -> String {
         r.unit.wlb_entries,
         r.unit.bab_entries,
         frames.join(", "),
+    );
+    out += &format!(
+        "NBTC buffers (field widths ours): {}\n\n",
+        storage_line(&r.storage)
     );
     out += &runs(r);
     out += &sweeps(r);
@@ -74,11 +81,18 @@ fn runs(r: &NbtcReport) -> String {
 fn sweeps(r: &NbtcReport) -> String {
     let mut out = String::new();
     for s in &r.sweeps {
-        let parts: Vec<String> = knob_points(r, s)
+        let points = knob_points(r, s);
+        let costs = storage_varies(&points);
+        let parts: Vec<String> = points
             .iter()
             .map(|p| {
+                let cost = if costs {
+                    format!(" [{} B]", thousands(p.storage_bytes))
+                } else {
+                    String::new()
+                };
                 format!(
-                    "{} {}",
+                    "{} {}{cost}",
                     value_label(p.value, p.main),
                     signed(p.nbtc.cycles_change)
                 )
@@ -131,5 +145,24 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("32 (main) "));
+        assert!(
+            s.contains("NBTC buffers (field widths ours): RB 32 x 124 bits, WLB 32 x 552 bits, BAB 32 x 28 bits = 2,816 B, 8.59% of the L1's 32KiB data array"),
+            "{s}"
+        );
+        // The WLB's sweep says what each size costs; a timing knob's would not.
+        let wlb = s
+            .lines()
+            .find(|l| l.starts_with("Sweep of wlb_entries"))
+            .unwrap();
+        let one = r.sweeps[0].points[0].storage_bytes;
+        assert!(
+            wlb.contains(&format!(
+                "1 {} [{} B]",
+                signed(r.sweeps[0].points[0].nbtc.cycles_change),
+                thousands(one)
+            )),
+            "{wlb}"
+        );
+        assert_eq!(one, 2816 - 31 * 552 / 8);
     }
 }

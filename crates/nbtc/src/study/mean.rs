@@ -27,6 +27,8 @@ pub struct MeanRow {
 pub struct MeanSweepPoint {
     pub knob: String,
     pub value: u64,
+    /// The NBTC's buffers at this value, bytes (the same in every scene).
+    pub storage_bytes: u64,
     pub cycles_change: f64,
     pub traffic_change: f64,
     pub scenes: usize,
@@ -97,6 +99,7 @@ impl NbtcMean {
                     sweeps.push(MeanSweepPoint {
                         knob: s.knob.clone(),
                         value: p.value,
+                        storage_bytes: p.storage_bytes,
                         cycles_change: mean(
                             &same
                                 .iter()

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Mode, NbtcConfig};
 use crate::error::NbtcError;
 use crate::replay::{Replay, RunResult};
+use crate::storage::Storage;
 pub use mean::NbtcMean;
 pub use report::{change, FilterReport, NbtcReport, RunRow, Sweep, SweepPoint};
 
@@ -352,6 +353,7 @@ pub fn run(
     let mut report = NbtcReport {
         name: config.name.clone(),
         unit: config.unit,
+        storage: Storage::of(&config.at(Mode::Nbtc, config.unit.memory_latency)),
         latencies: config.latencies.clone(),
         modes: modes.clone(),
         frames: Vec::new(),
@@ -431,6 +433,7 @@ pub fn run(
                     .into_iter()
                     .map(|(value, n, b)| SweepPoint {
                         value,
+                        storage_bytes: Storage::of(&results[n].config).bytes,
                         nbtc: RunRow::of(&results[n], &results[b]),
                         btc: RunRow::of(&results[b], &results[b]),
                     })

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Mode, NbtcConfig};
 use crate::replay::RunResult;
 use crate::stats::UnitStats;
+use crate::storage::Storage;
 use crate::study::paper::PaperNumbers;
 
 /// Percent change of `ours` over `base` (0 when `base` is 0).
@@ -81,6 +82,8 @@ impl FilterReport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepPoint {
     pub value: u64,
+    /// The NBTC's three buffers at this value, bytes ([`Storage`]).
+    pub storage_bytes: u64,
     pub nbtc: RunRow,
     pub btc: RunRow,
 }
@@ -104,6 +107,8 @@ pub struct NbtcReport {
     pub name: String,
     /// The unit's configuration (its mode is each run's own).
     pub unit: NbtcConfig,
+    /// What the NBTC's buffers cost at `unit`'s sizes.
+    pub storage: Storage,
     pub latencies: Vec<u64>,
     pub modes: Vec<Mode>,
     pub frames: Vec<FilterReport>,

@@ -108,6 +108,7 @@ fn sweeps(r: &NbtcSuite) -> Vec<Vec<String>> {
         "cycles_change_percent",
         "traffic_change_percent",
         "scenes",
+        "nbtc_buffer_bytes",
     ])];
     for s in &r.scenes {
         for sweep in &s.report.sweeps {
@@ -119,6 +120,7 @@ fn sweeps(r: &NbtcSuite) -> Vec<Vec<String>> {
                     p.nbtc.cycles_change.to_string(),
                     p.nbtc.traffic_change.to_string(),
                     "1".into(),
+                    p.storage_bytes.to_string(),
                 ]);
             }
         }
@@ -131,6 +133,7 @@ fn sweeps(r: &NbtcSuite) -> Vec<Vec<String>> {
             p.cycles_change.to_string(),
             p.traffic_change.to_string(),
             p.scenes.to_string(),
+            p.storage_bytes.to_string(),
         ]);
     }
     rows

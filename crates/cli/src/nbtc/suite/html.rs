@@ -5,7 +5,7 @@
 
 use gfxcache_nbtc::Mode;
 
-use super::super::{paper_cycles, paper_traffic, picture, share, signed};
+use super::super::{paper_cycles, paper_traffic, picture, share, signed, storage_line};
 use super::plots::about;
 use super::{latencies, paper_of, NbtcSuite};
 use crate::report::html::{
@@ -13,6 +13,7 @@ use crate::report::html::{
     warnings, Cell, Figures,
 };
 use crate::report::Shown;
+use crate::table::thousands;
 
 /// The whole page: the mean first, each figure after the table it plots.
 pub fn page(r: &NbtcSuite, shown: &Shown) -> String {
@@ -40,6 +41,12 @@ fn setup(r: &NbtcSuite) -> String {
         esc(&r.suite),
         esc(&names.join(", "))
     );
+    if let Some(first) = r.scenes.first() {
+        h += &format!(
+            "<p>The NBTC's buffers (field widths ours): {}.</p>\n",
+            esc(&storage_line(&first.report.storage))
+        );
+    }
     h += &warnings(&r.warnings);
     h
 }
@@ -139,6 +146,7 @@ fn sweeps(r: &NbtcSuite) -> String {
             cell(Some(signed(p.cycles_change))),
             cell(Some(signed(p.traffic_change))),
             cell(Some(p.scenes.to_string())),
+            cell(Some(thousands(p.storage_bytes))),
         ]
     });
     section(
@@ -149,6 +157,7 @@ fn sweeps(r: &NbtcSuite) -> String {
             "PS cycles vs BTC",
             "traffic vs BTC",
             "scenes",
+            "NBTC buffers (B)",
         ]),
         rows,
     )

@@ -4,7 +4,7 @@
 
 use gfxcache_nbtc::Mode;
 
-use super::super::{paper_cycles, paper_traffic, share, signed};
+use super::super::{paper_cycles, paper_traffic, share, signed, storage_line};
 use super::{latencies, paper_of, NbtcSuite, MEAN};
 use crate::table::Table;
 
@@ -17,6 +17,12 @@ pub fn text(r: &NbtcSuite) -> String {
         r.scenes.len(),
         names.join(", ")
     );
+    if let Some(first) = r.scenes.first() {
+        out += &format!(
+            "NBTC buffers (field widths ours): {}\n\n",
+            storage_line(&first.report.storage)
+        );
+    }
     out += &mean(r);
     out += &per_scene(r);
     out
