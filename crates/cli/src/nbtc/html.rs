@@ -14,7 +14,7 @@ use super::{
     value_label, CATEGORIES,
 };
 use crate::report::html::{
-    self, cell, esc, frame, h2, paper_cell, section, strings, text, warnings, Cell, Figures,
+    self, cell, esc, frame, h2, paper_cell, prose, section, strings, text, warnings, Cell, Figures,
 };
 use crate::report::Shown;
 use crate::table::{human_bytes, thousands};
@@ -234,7 +234,7 @@ fn storage(r: &NbtcReport) -> String {
         vec![
             text(name),
             text(&b.entries.to_string()),
-            text(&fields.join(", ")),
+            prose(&fields.join(", ")),
             text(&b.entry_bits.to_string()),
             text(&thousands(b.bits.div_ceil(8))),
         ]
@@ -342,7 +342,7 @@ mod tests {
     fn says_what_the_buffers_cost() -> anyhow::Result<()> {
         let r = report();
         let html = index(&r)?;
-        let wlb = "<td>Waiting List Buffer</td><td>32</td><td>valid 1, texture ID 5, \
+        let wlb = "<td>Waiting List Buffer</td><td>32</td><td style=\"text-align:left\">valid 1, texture ID 5, \
                    filtering information 26, texel addresses 256, texel data 256, ready bits \
                    8</td><td>552</td><td>2,208</td>";
         assert!(html.contains(wlb), "{wlb} missing");

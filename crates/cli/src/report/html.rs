@@ -194,6 +194,12 @@ pub fn text(s: &str) -> Cell {
     Cell(format!("<td>{}</td>", esc(s)))
 }
 
+/// Words that wrap, set left (cells but the first are set right, for
+/// numbers).
+pub fn prose(s: &str) -> Cell {
+    Cell(format!("<td style=\"text-align:left\">{}</td>", esc(s)))
+}
+
 /// A number, or a dash for a value the study did not measure.
 pub fn cell(v: Option<String>) -> Cell {
     Cell(format!("<td>{}</td>", esc(v.as_deref().unwrap_or("–"))))
