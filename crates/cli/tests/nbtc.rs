@@ -257,7 +257,7 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     fn scene<'a>(more: &[&'a str]) -> Vec<&'a str> {
         [SCENE, more].concat()
     }
-    refused(&scene(&["--latencies", "0"]), "--latencies");
+    refused(&scene(&["--latencies", "2000000"]), "--latencies");
     refused(&scene(&["--modes", "nbtc,foo"]), "--modes");
     refused(&scene(&["--l1-size", "1000"]), "--l1-size");
     refused(
@@ -271,7 +271,7 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     refused(&scene(&["--sweep-bab-merges", "2"]), "--sweep-bab-merges");
     refused(&scene(&["--sweep-block", "48"]), "--sweep-block");
     refused(&scene(&["--sweep-wlb", "x"]), "--sweep-wlb");
-    refused(&scene(&["--sweep-latency", "0"]), "--sweep-latency");
+    refused(&scene(&["--sweep-latency", "2000000"]), "--sweep-latency");
     refused(&scene(&["--alu-width", "0"]), "--alu-width");
     refused(&scene(&["--sweep-alu-width", "65"]), "--sweep-alu-width");
     refused(

@@ -106,7 +106,10 @@ pub struct NbtcConfig {
     /// Block bytes (eight 32-bit words, 32 B, the slides).
     pub block_bytes: u32,
     /// Cycles from sending a block request to its fill (the slides sweep
-    /// 50, 100, 200, 300; 100 by default).
+    /// 50, 100, 200, 300; 100 by default). 0 is an ideal memory: a
+    /// missing block is filled at its lookup, with no send limit (the
+    /// zero-latency reference of Igehy et al.; every design is then
+    /// the same).
     pub memory_latency: u64,
     /// Retry Buffer entries (32, the slides): requests sent and not yet
     /// returned to the shader.
@@ -314,11 +317,11 @@ impl NbtcConfig {
                 "at least 1 cycle each",
             );
         }
-        if self.memory_latency == 0 || self.memory_latency > 1 << 20 {
+        if self.memory_latency > 1 << 20 {
             return bad(
                 "memory_latency",
                 self.memory_latency.to_string(),
-                "1 to 1048576 cycles",
+                "0 (an ideal memory) to 1048576 cycles",
             );
         }
         if self.alu_width == 0 || self.alu_width > 64 {

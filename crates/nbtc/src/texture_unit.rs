@@ -340,6 +340,13 @@ impl TextureUnit {
             && matches!(self.config.mode, Mode::Nbtc | Mode::Blocking { .. })
     }
 
+    /// Memory latency 0: the ideal memory Igehy et al. measure against, a
+    /// missing block filled at its lookup with no send limit, so every
+    /// design takes the same cycles.
+    fn ideal_memory(&self) -> bool {
+        self.config.memory_latency == 0
+    }
+
     /// Whether a miss on `block` finds it requested already.
     fn in_miss_queue(&self, block: u64) -> bool {
         if self.forgets_sent() {
@@ -387,7 +394,9 @@ impl TextureUnit {
                 l.new_len += 1;
             }
         }
-        let all_hit = l.ready == full_mask(r.len);
+        // An ideal memory fills a missing block at its lookup: every
+        // request goes the way of an all-hit one.
+        let all_hit = l.ready == full_mask(r.len) || self.ideal_memory();
         if self.rb.is_full() {
             return Err(Refusal::RbFull);
         }
@@ -428,7 +437,8 @@ impl TextureUnit {
     fn lookup(&mut self, r: &UnitRequest, now: u64, fragment: u32) -> Result<(), Refusal> {
         let l = self.classify(r)?;
         let len = r.len as usize;
-        let all_hit = l.ready == full_mask(r.len);
+        let ideal = self.ideal_memory();
+        let all_hit = l.ready == full_mask(r.len) || ideal;
         let seq = self.seq;
         self.seq += 1;
         let rb_slot = self
@@ -447,7 +457,12 @@ impl TextureUnit {
                 self.l1.touch(block);
             }
         }
-        if let Mode::Prefetching { .. } = self.config.mode {
+        if ideal {
+            for &block in &l.new[..l.new_len] {
+                self.l1.fill(block);
+            }
+            s.memory_requests += l.new_len as u64;
+        } else if let Mode::Prefetching { .. } = self.config.mode {
             for &block in &l.new[..l.new_len] {
                 self.l1.fill(block);
             }

@@ -72,6 +72,49 @@ fn an_all_hit_stream_takes_the_same_cycles_in_every_mode() {
     }
 }
 
+/// Latency 0 is the ideal memory (a missing block filled at its
+/// lookup): every design takes the same cycles and makes the same counts
+/// on a miss-heavy stream, its misses are all primary and each fetches
+/// its block once, and the L1 still decides what is fetched (a small L1
+/// fetches more than a big one).
+#[test]
+fn at_latency_0_the_modes_converge() {
+    let events = stream(600, 4096, 2);
+    let stats: Vec<UnitStats> = MODES
+        .iter()
+        .map(|&m| run_warm(&config(m, 0), &events, &[]))
+        .collect();
+    for s in &stats[1..] {
+        assert_eq!(s, &stats[0]);
+    }
+    let s = &stats[0];
+    assert!(s.primary_misses > 1000, "{s:?}");
+    assert_eq!(s.memory_requests, s.primary_misses);
+    assert_eq!(
+        s.all_hit_requests, s.requests,
+        "every request goes as a hit"
+    );
+    assert_eq!((s.nbtc_stall_cycles, s.blocked_cycles), (0, 0));
+    let at_300 = run_warm(&config(Mode::Nbtc, 300), &events, &[]);
+    assert_eq!(at_300.requests, s.requests);
+    assert!(
+        at_300.cycles > s.cycles,
+        "{} <= {}",
+        at_300.cycles,
+        s.cycles
+    );
+    let big = run_warm(
+        &NbtcConfig {
+            l1_bytes: 1 << 20,
+            l1_ways: 32,
+            ..config(Mode::Nbtc, 0)
+        },
+        &events,
+        &[],
+    );
+    assert!(big.memory_requests < s.memory_requests);
+}
+
 #[test]
 fn as_the_latency_falls_the_modes_converge() {
     let events = stream(600, 4096, 2);
@@ -89,8 +132,8 @@ fn as_the_latency_falls_the_modes_converge() {
     // At latency 1 the blocking cache still waits one cycle per missing
     // block (m of up to 8, one fill a cycle) and loses the MUX once per
     // miss, where the NBTC moves on: on this miss-heavy stream that is
-    // ~14 % (a latency of 0 cannot be modelled: a block sent in a cycle
-    // returns in a later one). The gap grows with the latency.
+    // ~14 % (at 0, the ideal memory, it is none: the test above). The
+    // gap grows with the latency.
     assert!(gaps[0] < 0.2, "{gaps:?}");
     assert!(gaps.windows(2).all(|w| w[0] < w[1]), "{gaps:?}");
     assert!(gaps[4] > 4.0 * gaps[0], "{gaps:?}");

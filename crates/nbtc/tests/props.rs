@@ -30,7 +30,7 @@ fn events(blocks: u64) -> impl Strategy<Value = Vec<UnitEvent>> {
 fn configs() -> impl Strategy<Value = NbtcConfig> {
     (
         prop_oneof![Just((1024u64, 2u32)), Just((4096, 4)), Just((32 * 1024, 4))],
-        1u64..60,
+        0u64..60,
         (1u32..10, 1u32..10, 8u32..14, 1u32..8),
     )
         .prop_map(

@@ -165,7 +165,9 @@ pub struct Args {
     /// The prefetching cache's reorder buffer entries (GPGPU-Sim's Fermi: 128).
     #[arg(long)]
     pub rob: Option<u32>,
-    /// Memory latencies in cycles (the slides: 50, 100, 200, 300).
+    /// Memory latencies in cycles (the slides: 50, 100, 200, 300); 0 adds
+    /// the ideal memory, a block filled at its lookup, where every design
+    /// is the same (the zero-latency bound).
     #[arg(long, value_delimiter = ',', default_value = "50,100,200,300")]
     pub latencies: Vec<u64>,
     /// The designs (the BTC is the baseline and is run whether listed or
