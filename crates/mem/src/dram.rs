@@ -568,6 +568,28 @@ impl Dram {
         done
     }
 
+    /// [`Dram::access`], and how long the request waited beyond its own
+    /// service (its row's precharge, activate and read, and its line's
+    /// transfer): for its bank, busy with an earlier request or holding a
+    /// row tRAS keeps open, and for its channel's bus; in ps. A request
+    /// alone in the DRAM waits 0, whatever the state of its row.
+    pub fn access_wait(&mut self, at_ps: u64, line: u64, write: bool) -> (u64, u64) {
+        let (hits, misses) = (self.stats.row_hits, self.stats.row_misses);
+        let done = self.access(at_ps, line, write);
+        if self.fixed_ps.is_some() {
+            return (done, 0);
+        }
+        let open = if self.stats.row_hits > hits {
+            0
+        } else if self.stats.row_misses > misses {
+            self.t_rcd_ps
+        } else {
+            self.t_rp_ps + self.t_rcd_ps
+        };
+        let service = open + self.t_cas_ps + self.line_ps;
+        (done, (done - at_ps).saturating_sub(service))
+    }
+
     /// Bus time of one 64-byte line, in ps (0 in fixed-latency mode, where
     /// there is no bus).
     pub fn line_ps(&self) -> u64 {

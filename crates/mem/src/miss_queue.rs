@@ -215,6 +215,28 @@ impl MissQueue {
         Some(e.block)
     }
 
+    /// Delays by `by` cycles the sent `block` due at `due` (a memory
+    /// shared with others answers later than the latency alone says);
+    /// `false` if no such block is on its way.
+    pub fn delay(&mut self, block: u64, due: u64, by: u64) -> bool {
+        let Some(e) = self
+            .entries
+            .iter_mut()
+            .find(|e| e.valid && e.block == block && e.arrival == Some(due))
+        else {
+            return false;
+        };
+        e.arrival = Some(due + by);
+        self.next_arrival = self
+            .entries
+            .iter()
+            .filter(|e| e.valid)
+            .filter_map(|e| e.arrival)
+            .min()
+            .unwrap_or(u64::MAX);
+        true
+    }
+
     /// Removes a block that returns at `now` (or earlier: a caller that
     /// skipped cycles with nothing due never skips an arrival) and gives
     /// it, the earliest first (then in miss order); call until `None`.
@@ -289,6 +311,22 @@ mod tests {
         assert_eq!(q.take_arrived(19), None);
         assert_eq!(q.take_arrived(20), Some(4));
         assert_eq!((q.next_arrival(), q.len()), (u64::MAX, 0));
+    }
+
+    #[test]
+    fn a_delayed_block_returns_later_and_the_others_in_time() {
+        let mut q = MissQueue::new(4, UNLIMITED_TARGETS);
+        q.push(7);
+        q.push(9);
+        q.send_oldest(0, |_| 10);
+        q.send_oldest(1, |_| 10);
+        assert!(!q.delay(7, 11, 5), "not due then");
+        assert!(q.delay(7, 10, 5));
+        assert_eq!(q.next_arrival(), 11);
+        assert_eq!(q.take_arrived(14), Some(9));
+        assert_eq!((q.take_arrived(14), q.next_arrival()), (None, 15));
+        assert_eq!(q.take_arrived(15), Some(7));
+        assert!(q.is_empty());
     }
 
     #[test]

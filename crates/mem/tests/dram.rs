@@ -92,6 +92,42 @@ fn two_banks_of_one_channel_overlap_their_activations_but_share_the_bus() {
     }
 }
 
+/// What a request waited beyond its own service: nothing alone, whatever
+/// its row's state; tRAS and the first request's service behind a
+/// conflict in its bank; the other bank's burst on a shared bus.
+#[test]
+fn a_request_waits_only_for_others() {
+    for scheduler in BOTH {
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        assert_eq!(d.access_wait(0, 0, false), (42_500, 0), "row miss");
+        assert_eq!(
+            d.access_wait(100 * NS, 16, false),
+            (100 * NS + TCAS + BURST, 0)
+        );
+        let far = 1000 * NS;
+        assert_eq!(
+            d.access_wait(far, 2048, false),
+            (far + TRP + TRCD + TCAS + BURST, 0),
+            "a row conflict long after the row opened"
+        );
+        // Issued together with its bank's first request: it waits for
+        // tRAS after that activate (96.25 ns done, 55 of them its own).
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        d.access(0, 0, false);
+        assert_eq!(
+            d.access_wait(0, 2048, false),
+            (96_250, 96_250 - (TRP + TRCD + TCAS + BURST))
+        );
+        // Another bank of the channel: one burst behind on the bus.
+        let mut d = with(DramConfig::ddr3_1600(), scheduler);
+        d.access(0, 0, false);
+        assert_eq!(d.access_wait(0, 2, false), (42_500 + BURST, BURST));
+    }
+    let mut fixed = Dram::new(&DramConfig::fixed(50.0)).unwrap();
+    fixed.access(0, 0, false);
+    assert_eq!(fixed.access_wait(0, 0, false), (50 * NS, 0));
+}
+
 #[test]
 fn same_bank_different_rows_serialize() {
     for scheduler in BOTH {

@@ -95,6 +95,30 @@ impl Mode {
     }
 }
 
+/// Where a unit's blocks come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryPath {
+    /// Each unit has its own path: a block returns `memory_latency`
+    /// cycles after it is sent (the slides').
+    #[default]
+    Private,
+    /// The units of a frame share one DRAM (`mem`'s LPDDR3-1600, the
+    /// project's mobile memory; ours): a block returns `memory_latency`
+    /// cycles after it is sent plus what it waited for its bank and its
+    /// channel's bus behind the requests of every unit. Each 32 B block
+    /// moves the DRAM's 64 B line. `clock_mhz` is the units' clock (ours:
+    /// 500, a 2013 mobile GPU's), which turns DRAM time into cycles.
+    SharedDram { clock_mhz: u32 },
+}
+
+impl MemoryPath {
+    /// [`MemoryPath::SharedDram`] at 500 MHz.
+    pub const fn shared() -> MemoryPath {
+        MemoryPath::SharedDram { clock_mhz: 500 }
+    }
+}
+
 /// One pixel processor's texture unit and its memory path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -144,6 +168,8 @@ pub struct NbtcConfig {
     /// blocks on every request and only a request's own blocks overlap).
     pub fragments_in_flight: u32,
     pub mode: Mode,
+    /// Private or shared memory (private, the slides').
+    pub memory: MemoryPath,
     /// The widths of the buffers' fields, for their storage cost only
     /// ([`crate::storage`]; ours); they change no cycle.
     pub field_bits: FieldBits,
@@ -167,6 +193,7 @@ impl Default for NbtcConfig {
             alu_width: 1,
             fragments_in_flight: 8,
             mode: Mode::Nbtc,
+            memory: MemoryPath::Private,
             field_bits: FieldBits::default(),
         }
     }
@@ -330,6 +357,15 @@ impl NbtcConfig {
                 self.alu_width.to_string(),
                 "1 to 64 instructions per cycle",
             );
+        }
+        if let MemoryPath::SharedDram { clock_mhz } = self.memory {
+            if clock_mhz == 0 || clock_mhz > 10_000 {
+                return bad(
+                    "memory.shared-dram.clock_mhz",
+                    clock_mhz.to_string(),
+                    "1 to 10000 MHz",
+                );
+            }
         }
         if let Err((field, bits, expected)) = self.field_bits.check() {
             return bad(field, bits.to_string(), expected);

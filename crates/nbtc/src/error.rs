@@ -18,4 +18,15 @@ pub enum NbtcError {
     /// texels.
     #[error("nbtc input: record {record}: a request with {len} texels: expected 1 to 8")]
     RecordTexels { record: u64, len: u8 },
+    /// The `record`-th record names pixel processor `fp` of a frame
+    /// replayed for `processors` of them.
+    #[error("nbtc input: record {record}: pixel processor {fp}: the frame was replayed for {processors}")]
+    Processor {
+        record: u64,
+        fp: usize,
+        processors: usize,
+    },
+    /// Units that share a memory must all exist from the first cycle.
+    #[error("nbtc replay: a shared memory needs the pixel processors' count before the frame (Replay::with_processors)")]
+    SharedNeedsProcessors,
 }

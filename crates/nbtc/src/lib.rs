@@ -55,7 +55,7 @@ pub mod texture_unit;
 pub mod waiting_list_buffer;
 
 pub use block_address_buffer::BlockAddressBuffer;
-pub use config::{Mode, NbtcConfig, MAX_TEXELS};
+pub use config::{MemoryPath, Mode, NbtcConfig, MAX_TEXELS};
 pub use error::NbtcError;
 pub use event::{unit_events, UnitEvent, UnitInput, UnitRequest, Work};
 pub use replay::{Replay, RunResult};

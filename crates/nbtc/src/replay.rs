@@ -1,9 +1,11 @@
 //! Many runs of the texture units over one frame's requests, streamed:
 //! each run is a configuration, each has one [`TextureUnit`] per pixel
 //! processor, and every unit of every run reads the same window of its
-//! processor's input ([`UnitInput`]). The units are independent (each has
-//! its own L1 and memory path), so they run in parallel; the window keeps
-//! only what some unit still needs, so a frame is never held whole.
+//! processor's input ([`UnitInput`]). On a private memory the units are
+//! independent (each has its own L1 and memory path), so they run in
+//! parallel; the units of a run that share a DRAM run in step, a window
+//! at a time, and runs go in parallel. The window of input keeps only
+//! what some unit still needs, so a frame is never held whole.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -11,11 +13,13 @@ use serde::{Deserialize, Serialize};
 use gfxcache_cache::run::Threads;
 use gfxcache_trace::texreq::TexReqRecord;
 
-use crate::config::NbtcConfig;
+use gfxcache_mem::{Dram, DramConfig, LINE_BYTES};
+
+use crate::config::{MemoryPath, NbtcConfig};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitInput};
 use crate::stats::UnitStats;
-use crate::texture_unit::TextureUnit;
+use crate::texture_unit::{Progress, TextureUnit};
 
 /// One configuration over a frame: each pixel processor's unit, and
 /// their sum.
@@ -33,22 +37,122 @@ pub struct RunResult {
 }
 
 struct Slot {
-    fp: usize,
     unit: TextureUnit,
     done: bool,
+}
+
+/// The DRAM the units of a run share ([`MemoryPath::SharedDram`]), and
+/// the window the units run in step: each unit runs to `horizon`, then the
+/// blocks every unit sent meet the DRAM in the order they were sent and
+/// learn how long they wait. A window is the memory latency long, so no
+/// block sent in it returns before its wait is known.
+struct SharedMemory {
+    dram: Dram,
+    horizon: u64,
+    window: u64,
+    cycle_ps: u64,
+    /// The window's blocks: (cycle sent, processor, block); kept for reuse.
+    sent: Vec<(u64, usize, u64)>,
+}
+
+/// One configuration: a unit per pixel processor.
+struct Run {
+    units: Vec<Slot>,
+    shared: Option<SharedMemory>,
+}
+
+impl Run {
+    fn new(config: &NbtcConfig) -> Result<Run, NbtcError> {
+        let shared = match config.memory {
+            MemoryPath::Private => None,
+            MemoryPath::SharedDram { clock_mhz } => Some(SharedMemory {
+                dram: Dram::new(&DramConfig::lpddr3_1600()).expect("a preset is usable"),
+                horizon: 0,
+                window: config.memory_latency.max(1),
+                cycle_ps: 1_000_000 / u64::from(clock_mhz),
+                sent: Vec::new(),
+            }),
+        };
+        Ok(Run {
+            units: Vec::new(),
+            shared,
+        })
+    }
+
+    fn advance(&mut self, inputs: &[UnitInput], threads: Threads) {
+        let step = |(s, input): (&mut Slot, &UnitInput)| {
+            if !s.done {
+                s.done = s.unit.advance(input);
+            }
+        };
+        match (&mut self.shared, threads) {
+            (Some(shared), _) => advance_shared(&mut self.units, shared, inputs),
+            (None, Threads::Many) => self
+                .units
+                .par_iter_mut()
+                .zip(inputs)
+                .with_max_len(1)
+                .for_each(step),
+            (None, Threads::One) => self.units.iter_mut().zip(inputs).for_each(step),
+        }
+    }
+}
+
+/// Runs units that share a memory window by window, as far as the input
+/// allows.
+fn advance_shared(units: &mut [Slot], shared: &mut SharedMemory, inputs: &[UnitInput]) {
+    loop {
+        let mut waiting = false;
+        for (s, input) in units.iter_mut().zip(inputs) {
+            if s.done {
+                continue;
+            }
+            match s.unit.advance_until(input, shared.horizon) {
+                Progress::Done => s.done = true,
+                Progress::NeedsInput => waiting = true,
+                Progress::AtHorizon => {}
+            }
+        }
+        // A unit short of input may still send in this window.
+        if waiting || units.iter().all(|s| s.done) {
+            return;
+        }
+        shared.sent.clear();
+        for (fp, s) in units.iter_mut().enumerate() {
+            shared
+                .sent
+                .extend(s.unit.take_sent().map(|(cycle, block)| (cycle, fp, block)));
+        }
+        shared.sent.sort_unstable();
+        for &(cycle, fp, block) in &shared.sent {
+            let unit = &mut units[fp].unit;
+            let line = (block << unit.block_shift()) / LINE_BYTES;
+            let (_, waited) = shared
+                .dram
+                .access_wait(cycle * shared.cycle_ps, line, false);
+            let by = waited.div_ceil(shared.cycle_ps);
+            if by > 0 {
+                unit.delay_sent(block, cycle, by);
+            }
+        }
+        shared.horizon += shared.window;
+    }
 }
 
 /// The runs, fed a frame's records in order.
 pub struct Replay {
     configs: Vec<NbtcConfig>,
     inputs: Vec<UnitInput>,
-    /// Every (processor, run) unit, processor-major.
-    slots: Vec<Slot>,
+    runs: Vec<Run>,
+    /// The pixel processors, when fixed before the frame.
+    processors: Option<usize>,
     records: u64,
 }
 
 impl Replay {
-    /// Runs of `configs` (at least one, each usable).
+    /// Runs of `configs` (at least one, each usable), with a unit per
+    /// pixel processor as the frame names them. Configurations on a shared
+    /// memory need [`Replay::with_processors`].
     pub fn new(configs: &[NbtcConfig]) -> Result<Replay, NbtcError> {
         if configs.is_empty() {
             return Err(NbtcError::Config {
@@ -57,15 +161,34 @@ impl Replay {
                 expected: "at least one configuration to replay".into(),
             });
         }
-        for c in configs {
-            c.check()?;
-        }
+        let runs = configs
+            .iter()
+            .map(|c| {
+                c.check()?;
+                Run::new(c)
+            })
+            .collect::<Result<Vec<Run>, NbtcError>>()?;
         Ok(Replay {
             configs: configs.to_vec(),
             inputs: Vec::new(),
-            slots: Vec::new(),
+            runs,
+            processors: None,
             records: 0,
         })
+    }
+
+    /// Runs of `configs` with units for pixel processors 0 to
+    /// `processors` - 1 from the start; a record of another is an error.
+    pub fn with_processors(configs: &[NbtcConfig], processors: usize) -> Result<Replay, NbtcError> {
+        let mut replay = Replay::new(configs)?;
+        replay.add_processors(processors)?;
+        replay.processors = Some(processors);
+        Ok(replay)
+    }
+
+    /// Whether any configuration shares a memory between its units.
+    pub fn shares_memory(configs: &[NbtcConfig]) -> bool {
+        configs.iter().any(|c| c.memory != MemoryPath::Private)
     }
 
     /// Records read so far.
@@ -75,13 +198,10 @@ impl Replay {
 
     fn add_processors(&mut self, fps: usize) -> Result<(), NbtcError> {
         while self.inputs.len() < fps {
-            let fp = self.inputs.len();
             self.inputs.push(UnitInput::new());
-            for c in &self.configs {
-                let unit = TextureUnit::new(c)?;
-                self.slots.push(Slot {
-                    fp,
-                    unit,
+            for (run, c) in self.runs.iter_mut().zip(&self.configs) {
+                run.units.push(Slot {
+                    unit: TextureUnit::new(c)?,
                     done: false,
                 });
             }
@@ -93,12 +213,24 @@ impl Replay {
     /// request with no texel or more than 8 is an error naming its
     /// record's index in the whole input.
     pub fn feed(&mut self, records: &[TexReqRecord], threads: Threads) -> Result<(), NbtcError> {
+        if self.processors.is_none() && Replay::shares_memory(&self.configs) {
+            return Err(NbtcError::SharedNeedsProcessors);
+        }
         for (i, record) in records.iter().enumerate() {
             let Some((fp, event)) = UnitEvent::of_record(record) else {
                 continue;
             };
-            self.add_processors(fp + 1)?;
             let index = self.records + i as u64;
+            match self.processors {
+                Some(processors) if fp >= processors => {
+                    return Err(NbtcError::Processor {
+                        record: index,
+                        fp,
+                        processors,
+                    })
+                }
+                _ => self.add_processors(fp + 1)?,
+            }
             self.inputs[fp].push(event).map_err(|e| match e {
                 NbtcError::Texels { len, .. } => NbtcError::RecordTexels { record: index, len },
                 other => other,
@@ -112,25 +244,26 @@ impl Replay {
 
     fn advance(&mut self, threads: Threads) {
         let inputs = &self.inputs;
-        let step = |s: &mut Slot| {
-            if !s.done {
-                s.done = s.unit.advance(&inputs[s.fp]);
-            }
-        };
         match threads {
-            Threads::Many => self.slots.par_iter_mut().with_max_len(1).for_each(step),
-            Threads::One => self.slots.iter_mut().for_each(step),
+            Threads::Many => self
+                .runs
+                .par_iter_mut()
+                .with_max_len(1)
+                .for_each(|r| r.advance(inputs, threads)),
+            Threads::One => self
+                .runs
+                .iter_mut()
+                .for_each(|r| r.advance(inputs, threads)),
         }
     }
 
     /// Forgets the input no unit needs any more.
     fn discard(&mut self) {
-        let runs = self.configs.len();
         for (fp, input) in self.inputs.iter_mut().enumerate() {
-            let units = &self.slots[fp * runs..(fp + 1) * runs];
-            let (event, fragment) = units
+            let (event, fragment) = self
+                .runs
                 .iter()
-                .map(|s| s.unit.first_needed())
+                .map(|r| r.units[fp].unit.first_needed())
                 .fold((usize::MAX, usize::MAX), |(e, f), (ue, uf)| {
                     (e.min(ue), f.min(uf))
                 });
@@ -145,16 +278,13 @@ impl Replay {
             input.finish();
         }
         self.advance(threads);
-        let runs = self.configs.len();
         self.configs
             .iter()
-            .enumerate()
-            .map(|(run, config)| {
-                let units: Vec<UnitStats> = self
-                    .slots
+            .zip(&self.runs)
+            .map(|(config, run)| {
+                let units: Vec<UnitStats> = run
+                    .units
                     .iter()
-                    .skip(run)
-                    .step_by(runs)
                     .map(|s| {
                         debug_assert!(s.done, "a finished input runs to its end");
                         s.unit.stats()

@@ -80,6 +80,11 @@ pub struct UnitStats {
     pub traffic_bytes: u64,
     /// Requests whose texels all hit (straight to the filter).
     pub all_hit_requests: u64,
+    /// Cycles the blocks sent waited, summed, at a shared DRAM for the
+    /// requests of other units (and of this one) ahead of them; 0 on a
+    /// private path.
+    #[serde(default)]
+    pub memory_wait_cycles: u64,
     pub rb: Occupancy,
     pub wlb: Occupancy,
     pub bab: Occupancy,
@@ -106,6 +111,7 @@ impl UnitStats {
         self.memory_requests += o.memory_requests;
         self.traffic_bytes += o.traffic_bytes;
         self.all_hit_requests += o.all_hit_requests;
+        self.memory_wait_cycles += o.memory_wait_cycles;
         self.rb.add(&o.rb);
         self.wlb.add(&o.wlb);
         self.bab.add(&o.bab);

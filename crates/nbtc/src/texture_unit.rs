@@ -27,7 +27,7 @@
 //! anything is due, so most cycles also skip their scans.
 
 use crate::block_address_buffer::BlockAddressBuffer;
-use crate::config::{Mode, NbtcConfig, MAX_TEXELS};
+use crate::config::{MemoryPath, Mode, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitInput, UnitRequest};
 use crate::l1::L1;
@@ -66,6 +66,20 @@ pub struct TextureUnit {
     /// Requests accepted so far: their input order.
     seq: u64,
     stats: UnitStats,
+    /// On a shared memory: the blocks sent since the driver last took
+    /// them, with the cycle each was sent (in order).
+    sent: Vec<(u64, u64)>,
+}
+
+/// How far [`TextureUnit::advance_until`] went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Every fragment of a finished input has finished.
+    Done,
+    /// The unit needs more of the input first.
+    NeedsInput,
+    /// The unit reached the cycle it was asked to stop at.
+    AtHorizon,
 }
 
 impl TextureUnit {
@@ -89,6 +103,7 @@ impl TextureUnit {
             mux_taken: false,
             seq: 0,
             stats: UnitStats::default(),
+            sent: Vec::new(),
         })
     }
 
@@ -161,10 +176,17 @@ impl TextureUnit {
     /// finished input has finished, `false` when the unit needs more of
     /// the input first. Runs the same cycles however the input is cut.
     pub fn advance(&mut self, input: &UnitInput) -> bool {
+        self.advance_until(input, u64::MAX) == Progress::Done
+    }
+
+    /// [`TextureUnit::advance`], stopping at cycle `horizon` at the
+    /// latest: a driver of units that share a memory runs them in step,
+    /// a window at a time.
+    pub fn advance_until(&mut self, input: &UnitInput, horizon: u64) -> Progress {
         let in_flight = self.config.fragments_in_flight as usize;
         loop {
             if !input.can_advance(self.pp.admitted(), in_flight) {
-                return false;
+                return Progress::NeedsInput;
             }
             self.pp.refill(input);
             // (A BAB that forgets sent blocks may still wait for a second
@@ -174,11 +196,14 @@ impl TextureUnit {
                 && self.wlb.is_empty()
                 && self.bab.is_empty()
             {
-                return true;
+                return Progress::Done;
             }
             let now = self.now;
+            if now >= horizon {
+                return Progress::AtHorizon;
+            }
             if self.skip {
-                let span = self.quiet_stretch(now, input);
+                let span = self.quiet_stretch(now, input, horizon - now);
                 if span > 0 {
                     self.sample(span);
                     self.now += span;
@@ -223,12 +248,12 @@ impl TextureUnit {
     /// waits, or has a request refused for a reason only the unit can
     /// lift), done at once and counted; 0 if `now` is not quiet. The
     /// cycle-by-cycle loop gives the same counts (tested).
-    fn quiet_stretch(&mut self, now: u64, input: &UnitInput) -> u64 {
+    fn quiet_stretch(&mut self, now: u64, input: &UnitInput, most: u64) -> u64 {
         let quiet = self.next_unit_event(now);
         if quiet == now {
             return 0;
         }
-        let span = quiet - now;
+        let span = (quiet - now).min(most);
         let pp = &mut self.pp;
         let (slot, any) = pp.pick();
         let Some(slot) = slot else {
@@ -298,9 +323,35 @@ impl TextureUnit {
             return;
         }
         let latency = self.config.memory_latency;
-        if self.bab.send_oldest(now, |_| latency).is_some() {
+        if let Some(block) = self.bab.send_oldest(now, |_| latency) {
             self.stats.memory_requests += 1;
+            if self.config.memory != MemoryPath::Private {
+                self.sent.push((now, block));
+            }
         }
+    }
+
+    /// The blocks sent since the last call, each with the cycle it was
+    /// sent, oldest first (only on a shared memory); the driver gives
+    /// their waits back through [`TextureUnit::delay_sent`].
+    pub fn take_sent(&mut self) -> std::vec::Drain<'_, (u64, u64)> {
+        self.sent.drain(..)
+    }
+
+    /// `block`, sent at cycle `sent`, returns `by` cycles after its
+    /// latency: it waited for a shared memory. The driver calls this
+    /// before the unit reaches the block's return.
+    pub fn delay_sent(&mut self, block: u64, sent: u64, by: u64) {
+        let due = sent + self.config.memory_latency;
+        debug_assert!(due >= self.now, "a block delayed after its return");
+        let found = self.bab.delay(block, due, by);
+        debug_assert!(found, "block {block} sent at {sent} is not on its way");
+        self.stats.memory_wait_cycles += by;
+    }
+
+    /// The block size's bits (a block number times this is its address).
+    pub fn block_shift(&self) -> u32 {
+        self.block_shift
     }
 
     /// The processor's cycle: an instruction, a request, or a stall.

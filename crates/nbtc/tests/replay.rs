@@ -2,8 +2,10 @@
 //! input, however the frame is cut and whatever the thread count.
 
 use gfxcache_cache::run::Threads;
-use gfxcache_nbtc::{unit_events, Mode, NbtcConfig, NbtcError, Replay, RunResult, TextureUnit};
-use gfxcache_trace::texreq::{synth, TexReqRecord};
+use gfxcache_nbtc::{
+    unit_events, MemoryPath, Mode, NbtcConfig, NbtcError, Replay, RunResult, TextureUnit,
+};
+use gfxcache_trace::texreq::{synth, FilterKind, TexReqRecord, TexRequest};
 
 fn configs() -> Vec<NbtcConfig> {
     let small = |mode, memory_latency| NbtcConfig {
@@ -78,4 +80,140 @@ fn a_bad_request_names_its_record() {
         }
     );
     assert!(Replay::new(&[]).is_err());
+}
+
+/// The runs of `configs()` on a shared DRAM.
+fn shared_configs() -> Vec<NbtcConfig> {
+    configs()
+        .into_iter()
+        .map(|c| NbtcConfig {
+            memory: MemoryPath::shared(),
+            ..c
+        })
+        .collect()
+}
+
+fn replay_shared(records: &[TexReqRecord], chunk: usize, threads: Threads) -> Vec<RunResult> {
+    let all = [configs(), shared_configs()].concat();
+    let mut r = Replay::with_processors(&all, 8).unwrap();
+    for c in records.chunks(chunk) {
+        r.feed(c, threads).unwrap();
+    }
+    r.finish(threads)
+}
+
+/// Units that share a DRAM run in step: however the frame is cut and
+/// whatever the threads, the same counts; the private runs beside them
+/// are what they are alone; the shared ones wait for memory and fetch
+/// exactly what the private ones fetch.
+#[test]
+fn a_shared_memory_changes_nothing_with_the_chunks_or_threads() {
+    let records = synth::frame(8, 6, 7);
+    let whole = replay_shared(&records, records.len(), Threads::One);
+    for (chunk, threads) in [(1, Threads::Many), (17, Threads::One), (500, Threads::Many)] {
+        assert_eq!(
+            replay_shared(&records, chunk, threads),
+            whole,
+            "chunk {chunk}"
+        );
+    }
+    let n = configs().len();
+    assert_eq!(whole[..n], replay(&records, records.len(), Threads::One));
+    for (private, shared) in whole[..n].iter().zip(&whole[n..]) {
+        assert_eq!(private.total.memory_wait_cycles, 0);
+        assert!(shared.total.memory_wait_cycles > 0, "{:?}", shared.config);
+        assert_eq!(
+            shared.total.requests, private.total.requests,
+            "{:?}",
+            shared.config
+        );
+        assert_eq!(shared.total.accounted_cycles(), shared.total.cycles);
+    }
+}
+
+fn request(fp: u16, alu: u32, addr: u64) -> TexReqRecord {
+    let mut taps = [0; 8];
+    taps[0] = addr;
+    TexReqRecord::Request(TexRequest {
+        fp,
+        x: fp,
+        y: 0,
+        index: 0,
+        filter: FilterKind::Nearest,
+        texel_bytes: 4,
+        alu,
+        taps,
+        len: 1,
+    })
+}
+
+fn fragment_end(fp: u16) -> TexReqRecord {
+    TexReqRecord::FragmentEnd {
+        fp,
+        x: fp,
+        y: 0,
+        alu: 0,
+    }
+}
+
+/// Worked by hand on LPDDR3-1600 (tCK 1.25 ns: tRCD = tRP = 18.75 ns,
+/// RL = 15 ns, tRAS = 42.5 ns, a 64 B line 10 ns on a 4-byte bus) at
+/// 500 MHz (2 ns a cycle). Two processors each miss one block in the same
+/// cycle: byte 0 (line 0) and byte 65536 (line 1024), the same channel
+/// and bank, rows 0 and 1. Processor 0's goes first (same cycle: lower
+/// processor) and waits nothing. Processor 1's bank holds row 0 until
+/// tRAS after its activate (42.5 ns), then precharges, activates and
+/// reads: done at 105 ns against 62.5 ns of its own service, so it waits
+/// 42.5 ns = 21.25 cycles, 22 whole. Far apart, they wait nothing.
+#[test]
+fn a_bank_conflict_between_two_processors_worked_by_hand() {
+    let config = NbtcConfig {
+        memory_latency: 50,
+        ..NbtcConfig::default()
+    };
+    let run = |memory, gap: u32| {
+        let records = [
+            request(0, 3, 0),
+            fragment_end(0),
+            request(1, 3 + gap, 65536),
+            fragment_end(1),
+        ];
+        let mut r = Replay::with_processors(&[NbtcConfig { memory, ..config }], 2).unwrap();
+        r.feed(&records, Threads::One).unwrap();
+        r.finish(Threads::One).remove(0)
+    };
+    let private = run(MemoryPath::Private, 0);
+    let shared = run(MemoryPath::shared(), 0);
+    assert_eq!(shared.units[0], private.units[0]);
+    let (p, s) = (&private.units[1], &shared.units[1]);
+    assert_eq!(s.memory_wait_cycles, 22);
+    assert_eq!(s.cycles, p.cycles + 22);
+    assert_eq!(s.ps_stall_cycles, p.ps_stall_cycles + 22);
+    // 200 cycles apart: the row has long been open for tRAS.
+    let private = run(MemoryPath::Private, 200);
+    let shared = run(MemoryPath::shared(), 200);
+    assert_eq!(shared.units, private.units);
+}
+
+#[test]
+fn a_shared_memory_needs_every_processor_from_the_start() {
+    let records = synth::frame(4, 1, 3);
+    let mut r = Replay::new(&shared_configs()).unwrap();
+    assert_eq!(
+        r.feed(&records, Threads::One).unwrap_err(),
+        NbtcError::SharedNeedsProcessors
+    );
+    let mut r = Replay::with_processors(&shared_configs(), 2).unwrap();
+    let e = r.feed(&records, Threads::One).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            NbtcError::Processor {
+                fp: 2,
+                processors: 2,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
 }
