@@ -42,6 +42,8 @@ const FEW_SWEEPS: &[&str] = &[
     "none",
     "--sweep-fragments",
     "none",
+    "--sweep-shared-memory",
+    "none",
 ];
 
 const DESIGNS: [&str; 5] = ["btc", "btc-parallel", "nbtc", "mshr", "prefetching"];
@@ -154,6 +156,7 @@ fn json_is_one_document_and_agrees_with_the_csv() {
         &[
             &["nbtc", &requests, "--latencies", "300,50,300", "--json"][..],
             &["--unit", unit.to_str().unwrap(), "--bab-entries", "64"],
+            &["--memory", "shared", "--memory-clock-mhz", "400"],
             FEW_SWEEPS,
             &["--out", out.to_str().unwrap()],
         ]
@@ -164,6 +167,10 @@ fn json_is_one_document_and_agrees_with_the_csv() {
     // The buffers' cost at those sizes, the coordinates 11 bits each:
     // RB 32 x 114, WLB 16 x 552, BAB 64 x 28 bits.
     assert_eq!(report["unit"]["field_bits"]["address"], 32, "the default");
+    assert_eq!(
+        report["unit"]["memory"],
+        serde_json::json!({"shared-dram": {"clock_mhz": 400}})
+    );
     assert_eq!(report["storage"]["rb"]["entry_bits"], 114);
     assert_eq!(
         report["storage"]["bytes"],
@@ -288,6 +295,15 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     refused(&scene(&["--unit", unit.to_str().unwrap()]), "unit.json");
     std::fs::write(&unit, r#"{"wlb": 4}"#).unwrap();
     refused(&scene(&["--unit", unit.to_str().unwrap()]), "unit.json");
+    refused(&scene(&["--memory-clock-mhz", "400"]), "--memory shared");
+    refused(
+        &scene(&["--memory", "shared", "--memory-clock-mhz", "0"]),
+        "--memory-clock-mhz",
+    );
+    refused(
+        &scene(&["--sweep-shared-memory", "2"]),
+        "--sweep-shared-memory",
+    );
     std::fs::write(&unit, r#"{"field_bits": {"texel": 0}}"#).unwrap();
     refused(
         &scene(&["--unit", unit.to_str().unwrap()]),

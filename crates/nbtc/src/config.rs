@@ -204,6 +204,17 @@ impl Default for NbtcConfig {
 pub const MAX_ENTRIES: u32 = 4096;
 
 impl NbtcConfig {
+    /// Shares one DRAM between the units (at this unit's clock if it
+    /// shares one already, else [`MemoryPath::shared`]'s) or gives each
+    /// its own path.
+    pub fn share_memory(&mut self, shared: bool) {
+        self.memory = match (shared, self.memory) {
+            (false, _) => MemoryPath::Private,
+            (true, MemoryPath::Private) => MemoryPath::shared(),
+            (true, dram) => dram,
+        };
+    }
+
     /// The default configuration in the blocking mode (serial fetches).
     pub fn blocking() -> NbtcConfig {
         NbtcConfig {

@@ -174,12 +174,27 @@ fn every_knob_with_values_is_swept() {
             alu_cycles: vec![2],
             alu_width: vec![2],
             fragments_in_flight: vec![4],
+            shared_memory: vec![1],
             ..Sweeps::none()
         },
         threads: Threads::One,
         ..NbtcStudyConfig::default()
     };
     let report = study::run(&config, &frames, &quiet).unwrap();
+    let shared = &report.sweeps[9].points[0];
+    assert!(shared.nbtc.stats.memory_wait_cycles > 0);
+    assert!(
+        shared.btc.stats.memory_wait_cycles > 0,
+        "the BTC shares it too"
+    );
+    assert_eq!(
+        shared.nbtc.stats.memory_requests,
+        report.frames[0]
+            .row(Mode::Nbtc, 300)
+            .unwrap()
+            .stats
+            .memory_requests
+    );
     let knobs: Vec<&str> = report.sweeps.iter().map(|s| s.knob.as_str()).collect();
     assert_eq!(
         knobs,
@@ -192,7 +207,8 @@ fn every_knob_with_values_is_swept() {
             "filter_latency",
             "alu_cycles",
             "alu_width",
-            "fragments_in_flight"
+            "fragments_in_flight",
+            "shared_memory"
         ]
     );
     let width = &report.sweeps[7].points[0];

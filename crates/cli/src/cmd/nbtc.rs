@@ -18,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig, Sweeps};
-use gfxcache_nbtc::{Mode, NbtcConfig, NbtcError};
+use gfxcache_nbtc::{MemoryPath, Mode, NbtcConfig, NbtcError};
 use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
@@ -28,6 +28,15 @@ use crate::report::suite::{run_suite, SceneDir};
 use crate::report::{run_study, Print};
 
 use super::render::{parse_fp_assignment, OrderArg, TextureFilterArg};
+
+/// Where the units' blocks come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MemoryArg {
+    /// Each unit its own path: the latency alone (the slides').
+    Private,
+    /// One LPDDR3-1600 the units share (ours).
+    Shared,
+}
 
 /// A texture cache design.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -165,6 +174,15 @@ pub struct Args {
     /// The prefetching cache's reorder buffer entries (GPGPU-Sim's Fermi: 128).
     #[arg(long)]
     pub rob: Option<u32>,
+    /// Each unit's own memory path (private, the slides') or one DRAM the
+    /// units share (shared: LPDDR3-1600; a block also waits for its bank
+    /// and bus behind every unit's requests; ours).
+    #[arg(long, value_enum)]
+    pub memory: Option<MemoryArg>,
+    /// The units' clock in MHz on a shared memory, which turns DRAM time
+    /// into cycles (ours: 500).
+    #[arg(long, value_name = "MHZ")]
+    pub memory_clock_mhz: Option<u32>,
     /// Memory latencies in cycles (the slides: 50, 100, 200, 300); 0 adds
     /// the ideal memory, a block filled at its lookup, where every design
     /// is the same (the zero-latency bound).
@@ -214,6 +232,10 @@ pub struct Args {
     /// Sweep values of the fragments in flight (default 1,2,4,8,16).
     #[arg(long, value_delimiter = ',')]
     pub sweep_fragments: Option<Vec<String>>,
+    /// Sweep values of whether the units share one DRAM: 0 private paths,
+    /// 1 shared (default 0,1).
+    #[arg(long, value_delimiter = ',')]
+    pub sweep_shared_memory: Option<Vec<String>>,
     /// The memory latency of the sweeps (default 300, the slides'
     /// longest).
     #[arg(long)]
@@ -284,6 +306,7 @@ fn flag_of(field: &str) -> &'static str {
         "mode.prefetching.fragment_fifo" => "--fragment-fifo",
         "mode.prefetching.request_fifo" => "--request-fifo",
         "mode.prefetching.rob" => "--rob",
+        "memory.shared-dram.clock_mhz" => "--memory-clock-mhz",
         _ => "--unit",
     }
 }
@@ -332,6 +355,15 @@ fn unit(args: &Args) -> Result<NbtcConfig> {
     set(&mut u.alu_cycles, args.alu_cycles);
     if args.bab_forgets_sent {
         u.bab_merges_sent = false;
+    }
+    if let Some(memory) = args.memory {
+        u.share_memory(memory == MemoryArg::Shared);
+    }
+    if let Some(clock_mhz) = args.memory_clock_mhz {
+        if u.memory == MemoryPath::Private {
+            bail!("--memory-clock-mhz {clock_mhz}: the units' memory is private: give --memory shared");
+        }
+        u.memory = MemoryPath::SharedDram { clock_mhz };
     }
     u.mode = Mode::Nbtc;
     check_unit(&u, args.unit.as_deref())?;
@@ -427,7 +459,7 @@ fn narrow(values: Vec<u64>) -> Vec<u32> {
 /// alone, naming its flag).
 type SweepFlag = (&'static str, fn(&mut NbtcConfig, u64));
 
-const SWEEP_FLAGS: [SweepFlag; 10] = [
+const SWEEP_FLAGS: [SweepFlag; 11] = [
     ("--sweep-wlb", |c, v| c.wlb_entries = v as u32),
     ("--sweep-bab", |c, v| c.bab_entries = v as u32),
     ("--sweep-bab-merges", |c, v| c.bab_merges_sent = v != 0),
@@ -438,6 +470,7 @@ const SWEEP_FLAGS: [SweepFlag; 10] = [
     ("--sweep-alu", |c, v| c.alu_cycles = v),
     ("--sweep-alu-width", |c, v| c.alu_width = v as u32),
     ("--sweep-fragments", |c, v| c.fragments_in_flight = v as u32),
+    ("--sweep-shared-memory", |c, v| c.share_memory(v != 0)),
 ];
 
 /// The sweeps, each value checked on the unit alone, naming its flag.
@@ -494,6 +527,12 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Resul
             wide(&d.fragments_in_flight),
             small,
         )?,
+        sweep_values(
+            "--sweep-shared-memory",
+            &args.sweep_shared_memory,
+            wide(&d.shared_memory),
+            1,
+        )?,
     ];
     let latency = args.sweep_latency.unwrap_or(d.latency);
     let at = NbtcConfig {
@@ -509,7 +548,7 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Resul
             c.check().with_context(|| format!("{flag}: {v}"))?;
         }
     }
-    let [wlb, bab, bab_merges, rb, block, hit, filter, alu, alu_width, fragments] = lists;
+    let [wlb, bab, bab_merges, rb, block, hit, filter, alu, alu_width, fragments, shared] = lists;
     Ok(Sweeps {
         filter: filter_name(sweep_on(args, filters)?).to_string(),
         latency,
@@ -523,6 +562,7 @@ fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Resul
         alu_cycles: alu,
         alu_width: narrow(alu_width),
         fragments_in_flight: narrow(fragments),
+        shared_memory: narrow(shared),
     })
 }
 

@@ -8,6 +8,7 @@
 
 use gfxcache_cache::format_size;
 use gfxcache_nbtc::study::{FilterReport, NbtcReport, RunRow};
+use gfxcache_nbtc::MemoryPath;
 
 use super::{
     knob_points, knob_title, paper_cycles, paper_traffic, plots, share, signed, storage_line,
@@ -81,7 +82,7 @@ fn setup(r: &NbtcReport) -> String {
         "<p>Frames, one per filter mode: {}. Each pixel processor has a texture unit with a \
          {} {}-way L1 of {}-byte blocks, a Retry Buffer of {}, a Waiting List Buffer of {} and \
          a Block Address Buffer of {} entries; hits take {} cycle(s), the filter {}, an ALU \
-         instruction {}, {} instruction(s) issued a cycle; {} fragments in flight. Memory latencies {} cycles; designs {} \
+         instruction {}, {} instruction(s) issued a cycle; {} fragments in flight. {} Memory latencies {} cycles; designs {} \
          against the blocking cache with serial fetches (btc).</p>\n\
          <p>The slides' numbers (mRPsim, 8 pixel processors, the Taiji benchmark) are shown \
          in grey italics beside ours: the NBTC's pixel-shader cycles -12.47 % at 50 cycles \
@@ -98,11 +99,23 @@ fn setup(r: &NbtcReport) -> String {
         u.alu_cycles,
         u.alu_width,
         u.fragments_in_flight,
+        memory_path(u.memory),
         latencies.join(", "),
         esc(&modes.join(", ")),
     );
     h += &warnings(&r.warnings);
     h
+}
+
+/// Where the units' blocks come from, in a sentence.
+fn memory_path(memory: MemoryPath) -> String {
+    match memory {
+        MemoryPath::Private => "Each unit has its own memory path.".into(),
+        MemoryPath::SharedDram { clock_mhz } => format!(
+            "The units share one LPDDR3-1600 (ours), clocked at {clock_mhz} MHz: a block also \
+             waits for its bank and bus behind every unit's requests."
+        ),
+    }
 }
 
 /// Every run of every frame, in the report's order, with `cells` of it.

@@ -16,7 +16,7 @@ mod summary;
 use gfxcache_cache::format_size;
 use gfxcache_nbtc::study::paper::PaperNumbers;
 use gfxcache_nbtc::study::{NbtcReport, RunRow, Sweep};
-use gfxcache_nbtc::{Mode, NbtcConfig, Storage, UnitStats};
+use gfxcache_nbtc::{MemoryPath, Mode, NbtcConfig, Storage, UnitStats};
 
 use crate::table::thousands;
 
@@ -104,7 +104,7 @@ pub(super) const CATEGORIES: [Category; 9] = [
 pub(super) type Count = (&'static str, fn(&UnitStats) -> u64);
 
 /// The other counts of [`UnitStats`], by field.
-pub(super) const COUNTS: [Count; 8] = [
+pub(super) const COUNTS: [Count; 9] = [
     ("requests", |s| s.requests),
     ("texel_lookups", |s| s.texel_lookups),
     ("hits", |s| s.hits),
@@ -113,6 +113,7 @@ pub(super) const COUNTS: [Count; 8] = [
     ("memory_requests", |s| s.memory_requests),
     ("traffic_bytes", |s| s.traffic_bytes),
     ("all_hit_requests", |s| s.all_hit_requests),
+    ("memory_wait_cycles", |s| s.memory_wait_cycles),
 ];
 
 /// A knob the study sweeps: its name in the report and in the charts.
@@ -121,7 +122,7 @@ pub(super) struct Knob {
     pub title: &'static str,
 }
 
-pub(super) const KNOBS: [Knob; 9] = [
+pub(super) const KNOBS: [Knob; 10] = [
     Knob {
         knob: "wlb_entries",
         title: "Waiting List Buffer entries",
@@ -158,6 +159,10 @@ pub(super) const KNOBS: [Knob; 9] = [
         knob: "fragments_in_flight",
         title: "fragments in flight per pixel processor (ours)",
     },
+    Knob {
+        knob: "shared_memory",
+        title: "units sharing one DRAM (0: each its own path; ours)",
+    },
 ];
 
 /// The unit's value of `knob`.
@@ -172,6 +177,7 @@ fn main_value(unit: &NbtcConfig, knob: &str) -> Option<u64> {
         "alu_cycles" => unit.alu_cycles,
         "alu_width" => u64::from(unit.alu_width),
         "fragments_in_flight" => u64::from(unit.fragments_in_flight),
+        "shared_memory" => u64::from(unit.memory != MemoryPath::Private),
         _ => return None,
     })
 }

@@ -95,6 +95,11 @@ pub const SWEEPS: &[Figure<NbtcReport, Panel>] = &[
         "Sweep: fragments in flight (ours)",
         |r| sweep(r, "fragments_in_flight"),
     ),
+    sweep_figure(
+        "sweep_shared_memory.svg",
+        "Sweep: units sharing one DRAM (ours)",
+        |r| sweep(r, "shared_memory"),
+    ),
 ];
 
 const fn sweep_figure(

@@ -4,6 +4,7 @@
 
 use gfxcache_cache::format_size;
 use gfxcache_nbtc::study::NbtcReport;
+use gfxcache_nbtc::MemoryPath;
 
 use super::{
     knob_points, paper_cycles, paper_traffic, share, signed, storage_line, storage_varies,
@@ -19,8 +20,14 @@ pub fn text(r: &NbtcReport) -> String {
         .iter()
         .map(|f| format!("{} {} requests", f.filter, thousands(f.requests)))
         .collect();
+    let memory = match r.unit.memory {
+        MemoryPath::Private => String::new(),
+        MemoryPath::SharedDram { clock_mhz } => {
+            format!(", one LPDDR3-1600 shared at {clock_mhz} MHz")
+        }
+    };
     let mut out = format!(
-        "NBTC study of {} ({pps} pixel processors, {} {}-way L1 of {} B blocks, RB/WLB/BAB {}/{}/{}): {}\n\n",
+        "NBTC study of {} ({pps} pixel processors, {} {}-way L1 of {} B blocks, RB/WLB/BAB {}/{}/{}{memory}): {}\n\n",
         r.name,
         format_size(r.unit.l1_bytes),
         r.unit.l1_ways,

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{Mode, NbtcConfig};
 use crate::error::NbtcError;
+use crate::event::UnitEvent;
 use crate::replay::{Replay, RunResult};
 use crate::storage::Storage;
 pub use mean::NbtcMean;
@@ -58,6 +59,9 @@ pub struct Sweeps {
     pub alu_cycles: Vec<u64>,
     pub alu_width: Vec<u32>,
     pub fragments_in_flight: Vec<u32>,
+    /// 0: each unit its own memory path (the slides'), 1: the units share
+    /// one DRAM ([`NbtcConfig::share_memory`]).
+    pub shared_memory: Vec<u32>,
 }
 
 impl Default for Sweeps {
@@ -76,6 +80,7 @@ impl Default for Sweeps {
             alu_cycles: vec![0, 1, 2],
             alu_width: vec![1, 2, 4, 8],
             fragments_in_flight: vec![1, 2, 4, 8, 16],
+            shared_memory: vec![0, 1],
         }
     }
 }
@@ -85,13 +90,14 @@ type Knob = (&'static str, Vec<u64>, fn(&mut NbtcConfig, u64));
 
 /// Which sweeps change the blocking cache too (the buffers' do not: its
 /// runs would repeat the main grid's).
-const BOTH_MODES: [&str; 6] = [
+const BOTH_MODES: [&str; 7] = [
     "block_bytes",
     "hit_latency",
     "filter_latency",
     "alu_cycles",
     "alu_width",
     "fragments_in_flight",
+    "shared_memory",
 ];
 
 impl Sweeps {
@@ -107,6 +113,7 @@ impl Sweeps {
             alu_cycles: vec![],
             alu_width: vec![],
             fragments_in_flight: vec![],
+            shared_memory: vec![],
             ..Sweeps::default()
         }
     }
@@ -147,6 +154,9 @@ impl Sweeps {
                 w(&self.fragments_in_flight),
                 |c, v| c.fragments_in_flight = v as u32,
             ),
+            ("shared_memory", w(&self.shared_memory), |c, v| {
+                c.share_memory(v != 0)
+            }),
         ]
     }
 }
@@ -272,6 +282,19 @@ impl Runs {
     }
 }
 
+/// The pixel processors a frame's requests name (the highest + 1): units
+/// that share a memory must all be there from the first cycle.
+fn processors_in(path: &Path) -> Result<usize, TraceError> {
+    let mut reader = TexReqReader::open(path)?;
+    let mut processors = 0;
+    while let Some(r) = reader.read_record()? {
+        if let Some((fp, _)) = UnitEvent::of_record(&r) {
+            processors = processors.max(fp + 1);
+        }
+    }
+    Ok(processors)
+}
+
 /// Replays one frame's requests through every configuration.
 pub fn replay_file(
     path: &Path,
@@ -286,8 +309,14 @@ pub fn replay_file(
         path: path.to_path_buf(),
         source,
     };
+    let mut replay = if Replay::shares_memory(configs) {
+        let processors = processors_in(path).map_err(read)?;
+        Replay::with_processors(configs, processors)
+    } else {
+        Replay::new(configs)
+    }
+    .map_err(replay_error)?;
     let mut reader = TexReqReader::open(path).map_err(read)?;
-    let mut replay = Replay::new(configs).map_err(replay_error)?;
     // Fills `chunk` with the next records; false once the input ended.
     let next = |reader: &mut TexReqReader, chunk: &mut Vec<TexReqRecord>| {
         chunk.clear();

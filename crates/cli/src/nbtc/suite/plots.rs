@@ -94,6 +94,11 @@ pub const SWEEPS: &[Figure<NbtcSuite, Panel>] = &[
         "Sweep: fragments in flight (ours) per scene",
         |r| sweep(r, "fragments_in_flight"),
     ),
+    sweep_figure(
+        "sweep_shared_memory.svg",
+        "Sweep: units sharing one DRAM (ours) per scene",
+        |r| sweep(r, "shared_memory"),
+    ),
 ];
 
 const fn sweep_figure(
