@@ -17,7 +17,7 @@
 //! named so. One concept per file, in the slides' words:
 //!
 //! - [`config`]: [`NbtcConfig`] (the slides' values as defaults, ours
-//!   marked), [`Mode`] and [`NbtcConfig::check`].
+//!   marked), [`Mode`], [`MemoryPath`] and [`NbtcConfig::check`].
 //! - [`event`]: the input, [`UnitRequest`], [`Work`], [`UnitEvent`],
 //!   [`unit_events`] from a `.gtq` record stream, and [`UnitInput`], the
 //!   window of whole fragments a unit reads.
@@ -28,7 +28,7 @@
 //! - [`texture_unit`]: [`TextureUnit`], the cycle loop, resumable as its
 //!   input streams in.
 //! - [`replay`]: [`Replay`], many configurations' units over one frame,
-//!   in parallel, streamed.
+//!   in parallel, streamed; the units of a run on a shared DRAM in step.
 //! - [`stats`]: [`UnitStats`], [`Occupancy`].
 //! - [`storage`]: [`Storage`], what the three buffers cost in bits, with
 //!   our [`FieldBits`] (the slides give the fields, not their widths).
@@ -36,9 +36,10 @@
 //!   in, [`study::NbtcReport`] out; [`study::NbtcMean`] over a suite.
 //!
 //! Depends on `gfxcache-cache` (the L1's geometry), `gfxcache-mem` (the
-//! [`MissQueue`](gfxcache_mem::MissQueue) under the Block Address Buffer)
-//! and `gfxcache-trace` (the `.gtq` records) only; never on `render`, `mem`, another design
-//! crate or `cli`, and it never prints or touches a file.
+//! [`MissQueue`](gfxcache_mem::MissQueue) under the Block Address Buffer,
+//! and the [`Dram`](gfxcache_mem::Dram) of a shared memory) and
+//! `gfxcache-trace` (the `.gtq` records) only; never on `render`, another
+//! design crate or `cli`, and it never prints or touches a file.
 
 pub mod block_address_buffer;
 pub mod config;
