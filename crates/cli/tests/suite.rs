@@ -608,6 +608,8 @@ const NBTC: &[&str] = &[
     "none",
     "--sweep-fragments",
     "none",
+    "--sweep-shared-memory",
+    "none",
 ];
 
 #[test]

@@ -283,7 +283,10 @@ impl Runs {
 }
 
 /// The pixel processors a frame's requests name (the highest + 1): units
-/// that share a memory must all be there from the first cycle.
+/// that share a memory must all be there from the first cycle. (A
+/// processor below the highest that shades nothing holds its run at cycle
+/// 0 until the frame's end, so that run keeps the frame's input: only
+/// frames smaller than a few tiles do that.)
 fn processors_in(path: &Path) -> Result<usize, TraceError> {
     let mut reader = TexReqReader::open(path)?;
     let mut processors = 0;
