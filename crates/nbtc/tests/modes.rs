@@ -4,7 +4,7 @@ mod common;
 
 use common::{end, req};
 use gfxcache_nbtc::{unit_events, Mode, NbtcConfig, NbtcError, TextureUnit, UnitEvent, UnitStats};
-use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexRequest};
+use gfxcache_trace::texreq::TexReqRecord;
 
 const MODES: [Mode; 5] = [
     Mode::Nbtc,
@@ -279,21 +279,7 @@ fn the_prefetching_cache_takes_the_tag_at_the_miss() {
 
 #[test]
 fn gtq_records_split_by_fragment_processor() {
-    let request = |fp, x, alu| {
-        let mut taps = [0u64; 8];
-        taps[0] = 64 * u64::from(x);
-        TexReqRecord::Request(TexRequest {
-            fp,
-            x,
-            y: 0,
-            index: 0,
-            filter: FilterKind::Nearest,
-            texel_bytes: 4,
-            alu,
-            taps,
-            len: 1,
-        })
-    };
+    let request = |fp, x: u16, alu| common::record(fp, x, alu, 64 * u64::from(x));
     let records = vec![
         TexReqRecord::PassBegin { pass: 0 },
         request(1, 5, 7),

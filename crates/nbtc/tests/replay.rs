@@ -1,11 +1,13 @@
 //! The streamed, parallel replay gives what each unit gives on its whole
 //! input, however the frame is cut and whatever the thread count.
 
+mod common;
+
 use gfxcache_cache::run::Threads;
 use gfxcache_nbtc::{
     unit_events, MemoryPath, Mode, NbtcConfig, NbtcError, Replay, RunResult, TextureUnit,
 };
-use gfxcache_trace::texreq::{synth, FilterKind, TexReqRecord, TexRequest};
+use gfxcache_trace::texreq::{synth, TexReqRecord};
 
 fn configs() -> Vec<NbtcConfig> {
     let small = |mode, memory_latency| NbtcConfig {
@@ -132,19 +134,7 @@ fn a_shared_memory_changes_nothing_with_the_chunks_or_threads() {
 }
 
 fn request(fp: u16, alu: u32, addr: u64) -> TexReqRecord {
-    let mut taps = [0; 8];
-    taps[0] = addr;
-    TexReqRecord::Request(TexRequest {
-        fp,
-        x: fp,
-        y: 0,
-        index: 0,
-        filter: FilterKind::Nearest,
-        texel_bytes: 4,
-        alu,
-        taps,
-        len: 1,
-    })
+    common::record(fp, fp, alu, addr)
 }
 
 fn fragment_end(fp: u16) -> TexReqRecord {

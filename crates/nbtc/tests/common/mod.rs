@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use gfxcache_nbtc::{UnitEvent, UnitRequest, Work, MAX_TEXELS};
+use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexRequest};
 
 /// Block size of the tests' configurations.
 pub const BLOCK: u64 = 32;
@@ -24,4 +25,22 @@ pub fn req(x: u16, y: u16, alu: u32, blocks: &[u64]) -> UnitEvent {
 
 pub fn end(cycles: u32) -> UnitEvent {
     UnitEvent::FragmentEnd(Work { cycles })
+}
+
+/// A `.gtq` record: a one-texel nearest request of processor `fp` at
+/// pixel (x, 0) for byte `addr`, after `alu` instructions.
+pub fn record(fp: u16, x: u16, alu: u32, addr: u64) -> TexReqRecord {
+    let mut taps = [0u64; MAX_TEXELS];
+    taps[0] = addr;
+    TexReqRecord::Request(TexRequest {
+        fp,
+        x,
+        y: 0,
+        index: 0,
+        filter: FilterKind::Nearest,
+        texel_bytes: 4,
+        alu,
+        taps,
+        len: 1,
+    })
 }
