@@ -157,6 +157,7 @@ fn json_is_one_document_and_agrees_with_the_csv() {
             &["nbtc", &requests, "--latencies", "300,50,300", "--json"][..],
             &["--unit", unit.to_str().unwrap(), "--bab-entries", "64"],
             &["--memory", "shared", "--memory-clock-mhz", "400"],
+            &["--memory-dram", "ddr3-1867"],
             FEW_SWEEPS,
             &["--out", out.to_str().unwrap()],
         ]
@@ -169,7 +170,7 @@ fn json_is_one_document_and_agrees_with_the_csv() {
     assert_eq!(report["unit"]["field_bits"]["address"], 32, "the default");
     assert_eq!(
         report["unit"]["memory"],
-        serde_json::json!({"shared-dram": {"clock_mhz": 400}})
+        serde_json::json!({"shared-dram": {"clock_mhz": 400, "dram": "ddr3-1867"}})
     );
     assert_eq!(report["storage"]["rb"]["entry_bits"], 114);
     assert_eq!(
@@ -296,6 +297,11 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     std::fs::write(&unit, r#"{"wlb": 4}"#).unwrap();
     refused(&scene(&["--unit", unit.to_str().unwrap()]), "unit.json");
     refused(&scene(&["--memory-clock-mhz", "400"]), "--memory shared");
+    refused(&scene(&["--memory-dram", "ddr3-1600"]), "--memory shared");
+    refused(
+        &scene(&["--memory", "shared", "--memory-dram", "ddr5"]),
+        "--memory-dram",
+    );
     refused(
         &scene(&["--memory", "shared", "--memory-clock-mhz", "0"]),
         "--memory-clock-mhz",

@@ -124,6 +124,44 @@ pub struct DramConfig {
     pub scheduler: Scheduler,
 }
 
+/// A DRAM of the presets below by name, for configurations that must be
+/// `Copy` (a [`DramConfig`] holds its name as a `String`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DramPreset {
+    #[default]
+    #[serde(rename = "lpddr3-1600")]
+    Lpddr3_1600,
+    #[serde(rename = "ddr3-1600")]
+    Ddr3_1600,
+    #[serde(rename = "ddr3-1867")]
+    Ddr3_1867,
+}
+
+impl DramPreset {
+    pub const ALL: [DramPreset; 3] = [
+        DramPreset::Lpddr3_1600,
+        DramPreset::Ddr3_1600,
+        DramPreset::Ddr3_1867,
+    ];
+
+    pub fn config(self) -> DramConfig {
+        match self {
+            DramPreset::Lpddr3_1600 => DramConfig::lpddr3_1600(),
+            DramPreset::Ddr3_1600 => DramConfig::ddr3_1600(),
+            DramPreset::Ddr3_1867 => DramConfig::ddr3_1867(),
+        }
+    }
+
+    /// Its configuration's name: `lpddr3-1600`, `ddr3-1600`, `ddr3-1867`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DramPreset::Lpddr3_1600 => "lpddr3-1600",
+            DramPreset::Ddr3_1600 => "ddr3-1600",
+            DramPreset::Ddr3_1867 => "ddr3-1867",
+        }
+    }
+}
+
 impl DramConfig {
     /// The GSPC paper's baseline (section 4): dual-channel DDR3-1600,
     /// 15-15-15, 8 banks, burst 8, 64-bit channels. tRAS = 35 ns (28 clocks)

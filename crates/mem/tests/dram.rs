@@ -15,7 +15,7 @@
 //! (a busy bank not holding up an idle one, the bus calendar) follow.
 
 use gfxcache_mem::dram::BUS_WINDOW_SLOTS;
-use gfxcache_mem::{Dram, DramConfig, MemError, Scheduler};
+use gfxcache_mem::{Dram, DramConfig, DramPreset, MemError, Scheduler};
 use proptest::prelude::*;
 
 const TCK: u64 = 1250;
@@ -126,6 +126,18 @@ fn a_request_waits_only_for_others() {
     let mut fixed = Dram::new(&DramConfig::fixed(50.0)).unwrap();
     fixed.access(0, 0, false);
     assert_eq!(fixed.access_wait(0, 0, false), (50 * NS, 0));
+}
+
+#[test]
+fn each_preset_is_its_config_by_name() {
+    for p in DramPreset::ALL {
+        let c = p.config();
+        assert_eq!(c.name, p.name());
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(json, format!("\"{}\"", p.name()));
+        assert_eq!(serde_json::from_str::<DramPreset>(&json).unwrap(), p);
+        Dram::new(&c).unwrap();
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use gfxcache_cache::{Geometry, Ways};
 use serde::{Deserialize, Serialize};
 
-use gfxcache_mem::{MissQueue, UNLIMITED_TARGETS};
+use gfxcache_mem::{DramPreset, MissQueue, UNLIMITED_TARGETS};
 
 use crate::error::NbtcError;
 use crate::retry_buffer::Completion;
@@ -103,19 +103,27 @@ pub enum MemoryPath {
     /// cycles after it is sent (the slides').
     #[default]
     Private,
-    /// The units of a frame share one DRAM (`mem`'s LPDDR3-1600, the
-    /// project's mobile memory; ours): a block returns `memory_latency`
-    /// cycles after it is sent plus what it waited for its bank and its
-    /// channel's bus behind the requests of every unit. Each 32 B block
-    /// moves the DRAM's 64 B line. `clock_mhz` is the units' clock (ours:
-    /// 500, a 2013 mobile GPU's), which turns DRAM time into cycles.
-    SharedDram { clock_mhz: u32 },
+    /// The units of a frame share one DRAM (`dram`, by default `mem`'s
+    /// LPDDR3-1600, the project's mobile memory; ours): a block returns
+    /// `memory_latency` cycles after it is sent plus what it waited for
+    /// its bank and its channel's bus behind the requests of every unit.
+    /// Each 32 B block moves the DRAM's 64 B line. `clock_mhz` is the
+    /// units' clock (ours: 500, a 2013 mobile GPU's), which turns DRAM
+    /// time into cycles.
+    SharedDram {
+        clock_mhz: u32,
+        #[serde(default)]
+        dram: DramPreset,
+    },
 }
 
 impl MemoryPath {
-    /// [`MemoryPath::SharedDram`] at 500 MHz.
+    /// [`MemoryPath::SharedDram`]: LPDDR3-1600 at 500 MHz.
     pub const fn shared() -> MemoryPath {
-        MemoryPath::SharedDram { clock_mhz: 500 }
+        MemoryPath::SharedDram {
+            clock_mhz: 500,
+            dram: DramPreset::Lpddr3_1600,
+        }
     }
 }
 
@@ -369,7 +377,7 @@ impl NbtcConfig {
                 "1 to 64 instructions per cycle",
             );
         }
-        if let MemoryPath::SharedDram { clock_mhz } = self.memory {
+        if let MemoryPath::SharedDram { clock_mhz, .. } = self.memory {
             if clock_mhz == 0 || clock_mhz > 10_000 {
                 return bad(
                     "memory.shared-dram.clock_mhz",

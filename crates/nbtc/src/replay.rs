@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use gfxcache_cache::run::Threads;
 use gfxcache_trace::texreq::TexReqRecord;
 
-use gfxcache_mem::{Dram, DramConfig, LINE_BYTES};
+use gfxcache_mem::{Dram, LINE_BYTES};
 
 use crate::config::{MemoryPath, NbtcConfig};
 use crate::error::NbtcError;
@@ -65,8 +65,8 @@ impl Run {
     fn new(config: &NbtcConfig) -> Result<Run, NbtcError> {
         let shared = match config.memory {
             MemoryPath::Private => None,
-            MemoryPath::SharedDram { clock_mhz } => Some(SharedMemory {
-                dram: Dram::new(&DramConfig::lpddr3_1600()).expect("a preset is usable"),
+            MemoryPath::SharedDram { clock_mhz, dram } => Some(SharedMemory {
+                dram: Dram::new(&dram.config()).expect("a preset is usable"),
                 horizon: 0,
                 window: config.memory_latency.max(1),
                 cycle_ps: 1_000_000 / u64::from(clock_mhz),

@@ -4,6 +4,7 @@
 mod common;
 
 use gfxcache_cache::run::Threads;
+use gfxcache_mem::DramPreset;
 use gfxcache_nbtc::{
     unit_events, MemoryPath, Mode, NbtcConfig, NbtcError, Replay, RunResult, TextureUnit,
 };
@@ -183,6 +184,21 @@ fn a_bank_conflict_between_two_processors_worked_by_hand() {
     let private = run(MemoryPath::Private, 200);
     let shared = run(MemoryPath::shared(), 200);
     assert_eq!(shared.units, private.units);
+    // DDR3-1600 (tCAS = tRCD = 18.75 ns, a 64 B line 5 ns; 8 KiB rows): the
+    // two lines share bank 0's row 0, so the second is a row hit that
+    // waits for the bank's next column command, a line after the first's
+    // (23.75 ns), and reads at 42.5 ns, right after the first's burst:
+    // done at 47.5 ns against 23.75 ns of its own, 23.75 ns waited = 12
+    // cycles.
+    let ddr3 = run(
+        MemoryPath::SharedDram {
+            clock_mhz: 500,
+            dram: DramPreset::Ddr3_1600,
+        },
+        0,
+    );
+    assert_eq!(ddr3.units[1].memory_wait_cycles, 12);
+    assert_eq!(ddr3.units[0].memory_wait_cycles, 0);
 }
 
 #[test]

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
+use gfxcache_mem::DramPreset;
 use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig, Sweeps};
 use gfxcache_nbtc::{MemoryPath, Mode, NbtcConfig, NbtcError};
 use gfxcache_render::frame::FilterOverride;
@@ -36,6 +37,30 @@ pub enum MemoryArg {
     Private,
     /// One LPDDR3-1600 the units share (ours).
     Shared,
+}
+
+/// A DRAM preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DramArg {
+    /// Two 32-bit LPDDR3-1600 channels (the mobile studies').
+    #[value(name = "lpddr3-1600")]
+    Lpddr3_1600,
+    /// Two 64-bit DDR3-1600 channels, 15-15-15 (GSPC's baseline).
+    #[value(name = "ddr3-1600")]
+    Ddr3_1600,
+    /// Two 64-bit DDR3-1867 channels, 10-10-10.
+    #[value(name = "ddr3-1867")]
+    Ddr3_1867,
+}
+
+impl DramArg {
+    fn preset(self) -> DramPreset {
+        match self {
+            DramArg::Lpddr3_1600 => DramPreset::Lpddr3_1600,
+            DramArg::Ddr3_1600 => DramPreset::Ddr3_1600,
+            DramArg::Ddr3_1867 => DramPreset::Ddr3_1867,
+        }
+    }
 }
 
 /// A texture cache design.
@@ -183,6 +208,9 @@ pub struct Args {
     /// into cycles (ours: 500).
     #[arg(long, value_name = "MHZ")]
     pub memory_clock_mhz: Option<u32>,
+    /// The DRAM the units share (ours: lpddr3-1600, the mobile studies').
+    #[arg(long, value_enum)]
+    pub memory_dram: Option<DramArg>,
     /// Memory latencies in cycles (the slides: 50, 100, 200, 300); 0 adds
     /// the ideal memory, a block filled at its lookup, where every design
     /// is the same (the zero-latency bound).
@@ -359,11 +387,13 @@ fn unit(args: &Args) -> Result<NbtcConfig> {
     if let Some(memory) = args.memory {
         u.share_memory(memory == MemoryArg::Shared);
     }
-    if let Some(clock_mhz) = args.memory_clock_mhz {
-        if u.memory == MemoryPath::Private {
-            bail!("--memory-clock-mhz {clock_mhz}: the units' memory is private: give --memory shared");
-        }
-        u.memory = MemoryPath::SharedDram { clock_mhz };
+    if let MemoryPath::SharedDram { clock_mhz, dram } = &mut u.memory {
+        *clock_mhz = args.memory_clock_mhz.unwrap_or(*clock_mhz);
+        *dram = args.memory_dram.map_or(*dram, DramArg::preset);
+    } else if args.memory_clock_mhz.is_some() || args.memory_dram.is_some() {
+        bail!(
+            "--memory-clock-mhz, --memory-dram: the units' memory is private: give --memory shared"
+        );
     }
     u.mode = Mode::Nbtc;
     check_unit(&u, args.unit.as_deref())?;

@@ -111,9 +111,10 @@ fn setup(r: &NbtcReport) -> String {
 fn memory_path(memory: MemoryPath) -> String {
     match memory {
         MemoryPath::Private => "Each unit has its own memory path.".into(),
-        MemoryPath::SharedDram { clock_mhz } => format!(
-            "The units share one LPDDR3-1600 (ours), clocked at {clock_mhz} MHz: a block also \
-             waits for its bank and bus behind every unit's requests."
+        MemoryPath::SharedDram { clock_mhz, dram } => format!(
+            "The units share one {} (ours), clocked at {clock_mhz} MHz: a block also waits \
+             for its bank and bus behind every unit's requests.",
+            dram.name()
         ),
     }
 }

@@ -22,8 +22,8 @@ pub fn text(r: &NbtcReport) -> String {
         .collect();
     let memory = match r.unit.memory {
         MemoryPath::Private => String::new(),
-        MemoryPath::SharedDram { clock_mhz } => {
-            format!(", one LPDDR3-1600 shared at {clock_mhz} MHz")
+        MemoryPath::SharedDram { clock_mhz, dram } => {
+            format!(", one {} shared at {clock_mhz} MHz", dram.name())
         }
     };
     let mut out = format!(
