@@ -29,12 +29,16 @@ fn configs() -> Vec<NbtcConfig> {
     ]
 }
 
-fn replay(records: &[TexReqRecord], chunk: usize, threads: Threads) -> Vec<RunResult> {
-    let mut r = Replay::new(&configs()).unwrap();
+/// `r` fed `records` `chunk` at a time.
+fn fed(mut r: Replay, records: &[TexReqRecord], chunk: usize, threads: Threads) -> Vec<RunResult> {
     for c in records.chunks(chunk) {
         r.feed(c, threads).unwrap();
     }
     r.finish(threads)
+}
+
+fn replay(records: &[TexReqRecord], chunk: usize, threads: Threads) -> Vec<RunResult> {
+    fed(Replay::new(&configs()).unwrap(), records, chunk, threads)
 }
 
 #[test]
@@ -98,11 +102,12 @@ fn shared_configs() -> Vec<NbtcConfig> {
 
 fn replay_shared(records: &[TexReqRecord], chunk: usize, threads: Threads) -> Vec<RunResult> {
     let all = [configs(), shared_configs()].concat();
-    let mut r = Replay::with_processors(&all, 8).unwrap();
-    for c in records.chunks(chunk) {
-        r.feed(c, threads).unwrap();
-    }
-    r.finish(threads)
+    fed(
+        Replay::with_processors(&all, 8).unwrap(),
+        records,
+        chunk,
+        threads,
+    )
 }
 
 /// Units that share a DRAM run in step: however the frame is cut and
