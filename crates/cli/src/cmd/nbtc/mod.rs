@@ -9,17 +9,16 @@
 //! slides' 8 pixel processors); the study (`gfxcache_nbtc::study`) replays
 //! each through every design at every latency. The texture unit is the
 //! slides' (`NbtcConfig::default()`), then `--unit F.json`'s fields, then
-//! the flags; every setting is checked, naming its flag, before anything
-//! is rendered.
+//! the flags (`unit.rs`; the sweeps' flags: `sweeps.rs`); every setting is
+//! checked, naming its flag, before anything is rendered.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_mem::DramPreset;
-use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig, Sweeps};
-use gfxcache_nbtc::{MemoryPath, Mode, NbtcConfig, NbtcError};
+use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig};
+use gfxcache_nbtc::{Mode, NbtcConfig};
 use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
@@ -29,6 +28,12 @@ use crate::report::suite::{run_suite, SceneDir};
 use crate::report::{run_study, Print};
 
 use super::render::{parse_fp_assignment, OrderArg, TextureFilterArg};
+
+mod sweeps;
+mod unit;
+
+use sweeps::sweeps;
+use unit::{check_unit, unit};
 
 /// Where the units' blocks come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -317,111 +322,6 @@ fn filter_name(filter: TextureFilterArg) -> &'static str {
     FilterOverride::from(filter).name()
 }
 
-/// The flag (or flags) that set `field` of [`NbtcConfig`].
-fn flag_of(field: &str) -> &'static str {
-    match field {
-        "l1_bytes, l1_ways, block_bytes" => "--l1-size, --l1-ways, --block-bytes",
-        "rb_entries" => "--rb-entries",
-        "wlb_entries" => "--wlb-entries",
-        "bab_entries" => "--bab-entries",
-        "fragments_in_flight" => "--fragments-in-flight",
-        "hit_latency, filter_latency" => "--hit-latency, --filter-latency",
-        "alu_cycles" => "--alu-cycles",
-        "alu_width" => "--alu-width",
-        "memory_latency" => "--latencies",
-        "mode.mshr.mshrs" => "--mshrs",
-        "mode.mshr.targets" => "--mshr-targets",
-        "mode.prefetching.fragment_fifo" => "--fragment-fifo",
-        "mode.prefetching.request_fifo" => "--request-fifo",
-        "mode.prefetching.rob" => "--rob",
-        "memory.shared-dram.clock_mhz" => "--memory-clock-mhz",
-        _ => "--unit",
-    }
-}
-
-/// `config`'s check, its error naming the flag of the field it refuses
-/// (and `--unit`, whose file may have set it).
-fn check_unit(config: &NbtcConfig, unit_file: Option<&Path>) -> Result<()> {
-    config.check().map_err(|e| {
-        let flag = match &e {
-            NbtcError::Config { field, .. } => flag_of(field),
-            _ => "--unit",
-        };
-        let file = unit_file.map_or(String::new(), |p| format!(" (or --unit {})", p.display()));
-        anyhow::Error::new(e).context(format!("{flag}{file}"))
-    })
-}
-
-/// The texture unit: the slides', then --unit's fields, then the flags.
-fn unit(args: &Args) -> Result<NbtcConfig> {
-    let mut u = match &args.unit {
-        None => NbtcConfig::default(),
-        Some(path) => read_unit(path)?,
-    };
-    if let Some(s) = &args.l1_size {
-        u.l1_bytes = parse_size(s).context("--l1-size")?;
-    }
-    let set = |field: &mut u32, v: Option<u32>| {
-        if let Some(v) = v {
-            *field = v;
-        }
-    };
-    set(&mut u.l1_ways, args.l1_ways);
-    set(&mut u.block_bytes, args.block_bytes);
-    set(&mut u.rb_entries, args.rb_entries);
-    set(&mut u.wlb_entries, args.wlb_entries);
-    set(&mut u.bab_entries, args.bab_entries);
-    set(&mut u.alu_width, args.alu_width);
-    set(&mut u.fragments_in_flight, args.fragments_in_flight);
-    let set = |field: &mut u64, v: Option<u64>| {
-        if let Some(v) = v {
-            *field = v;
-        }
-    };
-    set(&mut u.hit_latency, args.hit_latency);
-    set(&mut u.filter_latency, args.filter_latency);
-    set(&mut u.alu_cycles, args.alu_cycles);
-    if args.bab_forgets_sent {
-        u.bab_merges_sent = false;
-    }
-    if let Some(memory) = args.memory {
-        u.share_memory(memory == MemoryArg::Shared);
-    }
-    if let MemoryPath::SharedDram { clock_mhz, dram } = &mut u.memory {
-        *clock_mhz = args.memory_clock_mhz.unwrap_or(*clock_mhz);
-        *dram = args.memory_dram.map_or(*dram, DramArg::preset);
-    } else if args.memory_clock_mhz.is_some() || args.memory_dram.is_some() {
-        bail!(
-            "--memory-clock-mhz, --memory-dram: the units' memory is private: give --memory shared"
-        );
-    }
-    u.mode = Mode::Nbtc;
-    check_unit(&u, args.unit.as_deref())?;
-    Ok(u)
-}
-
-/// --unit's file: `NbtcConfig`'s fields but the two each run sets.
-fn read_unit(path: &Path) -> Result<NbtcConfig> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let expected = || {
-        format!(
-            "{}: expected a JSON object of the fields of nbtc.json's \"unit\" (see its defaults there)",
-            path.display()
-        )
-    };
-    let value: serde_json::Value = serde_json::from_str(&text).with_context(expected)?;
-    for each_runs in ["mode", "memory_latency"] {
-        if value.get(each_runs).is_some() {
-            bail!(
-                "{}: \"{each_runs}\" is each run's own: set the designs with --modes and the latencies with --latencies",
-                path.display()
-            );
-        }
-    }
-    serde_json::from_value(value).with_context(expected)
-}
-
 /// The designs of --modes, each once, with the MSHR and prefetching
 /// caches' sizes.
 fn modes(args: &Args) -> Vec<Mode> {
@@ -456,162 +356,6 @@ fn modes(args: &Args) -> Vec<Mode> {
         }
     }
     out
-}
-
-/// A sweep flag's values: `given`, or `default` without the flag; `none`
-/// for none; each at most `max`.
-fn sweep_values(
-    flag: &str,
-    given: &Option<Vec<String>>,
-    default: Vec<u64>,
-    max: u64,
-) -> Result<Vec<u64>> {
-    let Some(given) = given else {
-        return Ok(default);
-    };
-    let mut out = Vec::new();
-    for s in given.iter().map(|s| s.trim()).filter(|s| *s != "none") {
-        let v: u64 = s.parse().ok().filter(|&v| v <= max).with_context(|| {
-            format!("{flag}: '{s}': expected a whole number up to {max}, or none")
-        })?;
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    Ok(out)
-}
-
-fn narrow(values: Vec<u64>) -> Vec<u32> {
-    values.into_iter().map(|v| v as u32).collect()
-}
-
-/// The knobs swept and their flags, a setter each (to check each value
-/// alone, naming its flag).
-type SweepFlag = (&'static str, fn(&mut NbtcConfig, u64));
-
-const SWEEP_FLAGS: [SweepFlag; 11] = [
-    ("--sweep-wlb", |c, v| c.wlb_entries = v as u32),
-    ("--sweep-bab", |c, v| c.bab_entries = v as u32),
-    ("--sweep-bab-merges", |c, v| c.bab_merges_sent = v != 0),
-    ("--sweep-rb", |c, v| c.rb_entries = v as u32),
-    ("--sweep-block", |c, v| c.block_bytes = v as u32),
-    ("--sweep-hit", |c, v| c.hit_latency = v),
-    ("--sweep-filter-latency", |c, v| c.filter_latency = v),
-    ("--sweep-alu", |c, v| c.alu_cycles = v),
-    ("--sweep-alu-width", |c, v| c.alu_width = v as u32),
-    ("--sweep-fragments", |c, v| c.fragments_in_flight = v as u32),
-    ("--sweep-shared-memory", |c, v| c.share_memory(v != 0)),
-];
-
-/// The sweeps, each value checked on the unit alone, naming its flag.
-fn sweeps(args: &Args, unit: &NbtcConfig, filters: &[TextureFilterArg]) -> Result<Sweeps> {
-    if args.no_sweeps {
-        return Ok(Sweeps::none());
-    }
-    let d = Sweeps::default();
-    let wide = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<u64>>();
-    let small = u64::from(u32::MAX);
-    let lists = [
-        sweep_values("--sweep-wlb", &args.sweep_wlb, wide(&d.wlb_entries), small)?,
-        sweep_values("--sweep-bab", &args.sweep_bab, wide(&d.bab_entries), small)?,
-        sweep_values(
-            "--sweep-bab-merges",
-            &args.sweep_bab_merges,
-            wide(&d.bab_merges_sent),
-            1,
-        )?,
-        sweep_values("--sweep-rb", &args.sweep_rb, wide(&d.rb_entries), small)?,
-        sweep_values(
-            "--sweep-block",
-            &args.sweep_block,
-            wide(&d.block_bytes),
-            small,
-        )?,
-        sweep_values(
-            "--sweep-hit",
-            &args.sweep_hit,
-            d.hit_latency.clone(),
-            u64::MAX,
-        )?,
-        sweep_values(
-            "--sweep-filter-latency",
-            &args.sweep_filter_latency,
-            d.filter_latency.clone(),
-            u64::MAX,
-        )?,
-        sweep_values(
-            "--sweep-alu",
-            &args.sweep_alu,
-            d.alu_cycles.clone(),
-            u64::MAX,
-        )?,
-        sweep_values(
-            "--sweep-alu-width",
-            &args.sweep_alu_width,
-            wide(&d.alu_width),
-            small,
-        )?,
-        sweep_values(
-            "--sweep-fragments",
-            &args.sweep_fragments,
-            wide(&d.fragments_in_flight),
-            small,
-        )?,
-        sweep_values(
-            "--sweep-shared-memory",
-            &args.sweep_shared_memory,
-            wide(&d.shared_memory),
-            1,
-        )?,
-    ];
-    let latency = args.sweep_latency.unwrap_or(d.latency);
-    let at = NbtcConfig {
-        memory_latency: latency,
-        ..*unit
-    };
-    at.check()
-        .with_context(|| format!("--sweep-latency: {latency}"))?;
-    for ((flag, set), values) in SWEEP_FLAGS.iter().zip(&lists) {
-        for &v in values {
-            let mut c = at;
-            set(&mut c, v);
-            c.check().with_context(|| format!("{flag}: {v}"))?;
-        }
-    }
-    let [wlb, bab, bab_merges, rb, block, hit, filter, alu, alu_width, fragments, shared] = lists;
-    Ok(Sweeps {
-        filter: filter_name(sweep_on(args, filters)?).to_string(),
-        latency,
-        wlb_entries: narrow(wlb),
-        bab_entries: narrow(bab),
-        bab_merges_sent: narrow(bab_merges),
-        rb_entries: narrow(rb),
-        block_bytes: narrow(block),
-        hit_latency: hit,
-        filter_latency: filter,
-        alu_cycles: alu,
-        alu_width: narrow(alu_width),
-        fragments_in_flight: narrow(fragments),
-        shared_memory: narrow(shared),
-    })
-}
-
-/// The frame the sweeps run on: --sweep-on's, which must be studied; else
-/// bilinear if it is, else the first.
-fn sweep_on(args: &Args, filters: &[TextureFilterArg]) -> Result<TextureFilterArg> {
-    match args.sweep_on {
-        Some(f) if filters.contains(&f) => Ok(f),
-        Some(f) => {
-            let names: Vec<&str> = filters.iter().map(|&f| filter_name(f)).collect();
-            bail!(
-                "--sweep-on {}: no such frame is studied (the frames: {})",
-                filter_name(f),
-                names.join(", ")
-            )
-        }
-        None if filters.contains(&TextureFilterArg::Bilinear) => Ok(TextureFilterArg::Bilinear),
-        None => Ok(filters[0]),
-    }
 }
 
 /// The study's configuration from the arguments, every setting checked,

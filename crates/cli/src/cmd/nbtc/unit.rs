@@ -1,0 +1,116 @@
+//! The texture unit of `gfxcache nbtc`: the slides' (`NbtcConfig::default()`),
+//! then `--unit F.json`'s fields, then the flags, checked with each error
+//! naming the flag (or the file) that set the field.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use gfxcache_cache::parse_size;
+use gfxcache_nbtc::{MemoryPath, Mode, NbtcConfig, NbtcError};
+
+use super::{Args, DramArg, MemoryArg};
+
+/// The flag (or flags) that set `field` of [`NbtcConfig`].
+fn flag_of(field: &str) -> &'static str {
+    match field {
+        "l1_bytes, l1_ways, block_bytes" => "--l1-size, --l1-ways, --block-bytes",
+        "rb_entries" => "--rb-entries",
+        "wlb_entries" => "--wlb-entries",
+        "bab_entries" => "--bab-entries",
+        "fragments_in_flight" => "--fragments-in-flight",
+        "hit_latency, filter_latency" => "--hit-latency, --filter-latency",
+        "alu_cycles" => "--alu-cycles",
+        "alu_width" => "--alu-width",
+        "memory_latency" => "--latencies",
+        "mode.mshr.mshrs" => "--mshrs",
+        "mode.mshr.targets" => "--mshr-targets",
+        "mode.prefetching.fragment_fifo" => "--fragment-fifo",
+        "mode.prefetching.request_fifo" => "--request-fifo",
+        "mode.prefetching.rob" => "--rob",
+        "memory.shared-dram.clock_mhz" => "--memory-clock-mhz",
+        _ => "--unit",
+    }
+}
+
+/// `config`'s check, its error naming the flag of the field it refuses
+/// (and `--unit`, whose file may have set it).
+pub(super) fn check_unit(config: &NbtcConfig, unit_file: Option<&Path>) -> Result<()> {
+    config.check().map_err(|e| {
+        let flag = match &e {
+            NbtcError::Config { field, .. } => flag_of(field),
+            _ => "--unit",
+        };
+        let file = unit_file.map_or(String::new(), |p| format!(" (or --unit {})", p.display()));
+        anyhow::Error::new(e).context(format!("{flag}{file}"))
+    })
+}
+
+/// The texture unit: the slides', then --unit's fields, then the flags.
+pub(super) fn unit(args: &Args) -> Result<NbtcConfig> {
+    let mut u = match &args.unit {
+        None => NbtcConfig::default(),
+        Some(path) => read_unit(path)?,
+    };
+    if let Some(s) = &args.l1_size {
+        u.l1_bytes = parse_size(s).context("--l1-size")?;
+    }
+    let set = |field: &mut u32, v: Option<u32>| {
+        if let Some(v) = v {
+            *field = v;
+        }
+    };
+    set(&mut u.l1_ways, args.l1_ways);
+    set(&mut u.block_bytes, args.block_bytes);
+    set(&mut u.rb_entries, args.rb_entries);
+    set(&mut u.wlb_entries, args.wlb_entries);
+    set(&mut u.bab_entries, args.bab_entries);
+    set(&mut u.alu_width, args.alu_width);
+    set(&mut u.fragments_in_flight, args.fragments_in_flight);
+    let set = |field: &mut u64, v: Option<u64>| {
+        if let Some(v) = v {
+            *field = v;
+        }
+    };
+    set(&mut u.hit_latency, args.hit_latency);
+    set(&mut u.filter_latency, args.filter_latency);
+    set(&mut u.alu_cycles, args.alu_cycles);
+    if args.bab_forgets_sent {
+        u.bab_merges_sent = false;
+    }
+    if let Some(memory) = args.memory {
+        u.share_memory(memory == MemoryArg::Shared);
+    }
+    if let MemoryPath::SharedDram { clock_mhz, dram } = &mut u.memory {
+        *clock_mhz = args.memory_clock_mhz.unwrap_or(*clock_mhz);
+        *dram = args.memory_dram.map_or(*dram, DramArg::preset);
+    } else if args.memory_clock_mhz.is_some() || args.memory_dram.is_some() {
+        bail!(
+            "--memory-clock-mhz, --memory-dram: the units' memory is private: give --memory shared"
+        );
+    }
+    u.mode = Mode::Nbtc;
+    check_unit(&u, args.unit.as_deref())?;
+    Ok(u)
+}
+
+/// --unit's file: `NbtcConfig`'s fields but the two each run sets.
+fn read_unit(path: &Path) -> Result<NbtcConfig> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let expected = || {
+        format!(
+            "{}: expected a JSON object of the fields of nbtc.json's \"unit\" (see its defaults there)",
+            path.display()
+        )
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).with_context(expected)?;
+    for each_runs in ["mode", "memory_latency"] {
+        if value.get(each_runs).is_some() {
+            bail!(
+                "{}: \"{each_runs}\" is each run's own: set the designs with --modes and the latencies with --latencies",
+                path.display()
+            );
+        }
+    }
+    serde_json::from_value(value).with_context(expected)
+}
