@@ -63,5 +63,5 @@ pub use replay::{Replay, RunResult};
 pub use retry_buffer::RetryBuffer;
 pub use stats::{Occupancy, UnitStats};
 pub use storage::{FieldBits, Storage};
-pub use texture_unit::TextureUnit;
+pub use texture_unit::{Progress, TextureUnit};
 pub use waiting_list_buffer::WaitingListBuffer;

@@ -349,7 +349,8 @@ impl TextureUnit {
         self.stats.memory_wait_cycles += by;
     }
 
-    /// The block size's bits (a block number times this is its address).
+    /// The block size's bits (a block number shifted left by them is its
+    /// address).
     pub fn block_shift(&self) -> u32 {
         self.block_shift
     }
