@@ -26,7 +26,8 @@
 //! ([`binned::BinnedFrame`], the tile orders) and their JSON file, which
 //! the renderer writes and the Tiling Engine models read; [`texreq`] is
 //! the `.gtq` file of texture requests before the texture caches, with the
-//! shader work between them, for texture cache timing models.
+//! shader work between them, for texture cache timing models; [`ops`] the
+//! classes shader work is counted in ([`ShaderOps`]).
 //!
 //! The crate has no `unsafe`: it parses untrusted files, and the `.gtr`
 //! decoder gets its speed from the format's layout instead.
@@ -48,6 +49,7 @@ pub mod format;
 pub mod gtr;
 mod io;
 pub mod meta;
+pub mod ops;
 pub mod oracle;
 pub mod record;
 pub mod sink;
@@ -64,5 +66,6 @@ pub use error::TraceError;
 pub use footprint::{Footprint, FootprintSketch};
 pub use format::{Dropped, Format, TraceRead, TraceWrite, BATCH_RECORDS};
 pub use meta::{StreamTotals, Totals, TraceMeta};
+pub use ops::ShaderOps;
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};
 pub use sink::{PassThrough, RecordSink, RecordStage, Staged};
