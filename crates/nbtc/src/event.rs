@@ -4,6 +4,7 @@
 //! fragments a unit reads, so that a frame streams through the units.
 
 use gfxcache_trace::texreq::TexReqRecord;
+use gfxcache_trace::ShaderOps;
 
 use crate::config::MAX_TEXELS;
 use crate::error::NbtcError;
@@ -18,9 +19,10 @@ pub struct UnitRequest {
     /// Texel byte addresses in tap order; `taps[..len]` hold them.
     pub taps: [u64; MAX_TEXELS],
     pub len: u8,
-    /// Shader instructions the fragment runs before it (after its previous
-    /// request's result, or from its start).
-    pub alu_before: u32,
+    /// Shader operations the fragment runs before it (after its previous
+    /// request's result, or from its start); the unit's issue model says
+    /// what they cost.
+    pub ops_before: ShaderOps,
 }
 
 impl UnitRequest {
@@ -34,8 +36,8 @@ impl UnitRequest {
 /// fragment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Work {
-    /// Shader instructions.
-    pub cycles: u32,
+    /// Shader operations.
+    pub ops: ShaderOps,
 }
 
 /// One event of a pixel processor's input. A fragment is the requests up
@@ -60,21 +62,20 @@ impl UnitEvent {
                     y: r.y,
                     taps: r.taps,
                     len: r.len,
-                    alu_before: r.alu,
+                    ops_before: r.ops,
                 }),
             )),
-            TexReqRecord::FragmentEnd { fp, alu, .. } => Some((
-                usize::from(fp),
-                UnitEvent::FragmentEnd(Work { cycles: alu }),
-            )),
+            TexReqRecord::FragmentEnd { fp, ops, .. } => {
+                Some((usize::from(fp), UnitEvent::FragmentEnd(Work { ops })))
+            }
             _ => None,
         }
     }
 }
 
 /// A `.gtq` stream split into one event list per fragment processor
-/// (`fp`), each in the stream's order: a `Request`'s `alu` is the work
-/// before it, a `FragmentEnd`'s the work after the fragment's last
+/// (`fp`), each in the stream's order: a `Request`'s operations are the
+/// work before it, a `FragmentEnd`'s the work after the fragment's last
 /// request. It holds the whole frame: [`UnitInput`] streams.
 pub fn unit_events<I>(records: I) -> Vec<Vec<UnitEvent>>
 where
@@ -153,10 +154,11 @@ impl UnitInput {
     }
 
     fn close_fragment(&mut self) {
-        let empty = matches!(
-            self.open[..],
-            [] | [UnitEvent::FragmentEnd(Work { cycles: 0 })]
-        );
+        let empty = match self.open[..] {
+            [] => true,
+            [UnitEvent::FragmentEnd(w)] => w.ops.is_none(),
+            _ => false,
+        };
         if !empty {
             self.events.append(&mut self.open);
             self.ends.push(self.base + self.events.len());

@@ -46,11 +46,11 @@ fn step_alu(input: &UnitInput, pos: usize, end: usize, alu_cycles: u64, alu_widt
     if pos >= end {
         return 0;
     }
-    let alu = match input.event(pos) {
-        UnitEvent::Request(r) => r.alu_before,
-        UnitEvent::FragmentEnd(w) => w.cycles,
+    let ops = match input.event(pos) {
+        UnitEvent::Request(r) => r.ops_before,
+        UnitEvent::FragmentEnd(w) => w.ops,
     };
-    (u64::from(alu) * alu_cycles).div_ceil(alu_width)
+    (ops.scalar_ops() * alu_cycles).div_ceil(alu_width)
 }
 
 impl PixelProcessor {

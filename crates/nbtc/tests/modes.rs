@@ -5,6 +5,7 @@ mod common;
 use common::{end, req};
 use gfxcache_nbtc::{unit_events, Mode, NbtcConfig, NbtcError, TextureUnit, UnitEvent, UnitStats};
 use gfxcache_trace::texreq::TexReqRecord;
+use gfxcache_trace::ShaderOps;
 
 const MODES: [Mode; 5] = [
     Mode::Nbtc,
@@ -288,14 +289,14 @@ fn gtq_records_split_by_fragment_processor() {
             fp: 1,
             x: 5,
             y: 0,
-            alu: 9,
+            ops: ShaderOps::alu(1, 9),
         },
         TexReqRecord::TileEnd { tile: 0 },
         TexReqRecord::FragmentEnd {
             fp: 0,
             x: 2,
             y: 0,
-            alu: 4,
+            ops: ShaderOps::alu(1, 4),
         },
     ];
     let units = unit_events(records);
@@ -303,9 +304,12 @@ fn gtq_records_split_by_fragment_processor() {
     let UnitEvent::Request(r) = units[1][0] else {
         panic!("{:?}", units[1])
     };
-    assert_eq!((r.x, r.alu_before, r.addresses()), (5, 7, &[320u64][..]));
-    assert!(matches!(units[1][1], UnitEvent::FragmentEnd(w) if w.cycles == 9));
-    assert!(matches!(units[0][1], UnitEvent::FragmentEnd(w) if w.cycles == 4));
+    assert_eq!(
+        (r.x, r.ops_before, r.addresses()),
+        (5, ShaderOps::alu(1, 7), &[320u64][..])
+    );
+    assert!(matches!(units[1][1], UnitEvent::FragmentEnd(w) if w.ops == ShaderOps::alu(1, 9)));
+    assert!(matches!(units[0][1], UnitEvent::FragmentEnd(w) if w.ops == ShaderOps::alu(1, 4)));
     assert_eq!(units[0].len(), 2);
 }
 

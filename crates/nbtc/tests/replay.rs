@@ -148,7 +148,7 @@ fn fragment_end(fp: u16) -> TexReqRecord {
         fp,
         x: fp,
         y: 0,
-        alu: 0,
+        ops: gfxcache_trace::ShaderOps::NONE,
     }
 }
 

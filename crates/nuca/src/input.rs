@@ -324,7 +324,9 @@ impl<R: Read> FrameInput<R> {
                     self.request_count += 1;
                     self.request(&q);
                 }
-                TexReqRecord::FragmentEnd { fp, x, y, alu } => self.fragment_end(fp, (x, y), alu),
+                TexReqRecord::FragmentEnd { fp, x, y, ops } => {
+                    self.fragment_end(fp, (x, y), ops.scalar_ops())
+                }
                 TexReqRecord::TileEnd { tile: t } if t == tile => return Ok(()),
                 TexReqRecord::PassBegin { .. } => {}
                 TexReqRecord::TileEnd { tile: t } | TexReqRecord::TileBegin { tile: t } => {
@@ -353,9 +355,8 @@ impl<R: Read> FrameInput<R> {
     }
 
     /// A fragment's work after its last request, at pixel `at`.
-    fn fragment_end(&mut self, fp: u16, at: (u16, u16), alu: u32) {
+    fn fragment_end(&mut self, fp: u16, at: (u16, u16), alu: u64) {
         let fp = self.grow(fp);
-        let alu = u64::from(alu);
         match self.unit {
             RequestUnit::Pixel => self.carry[fp] += alu,
             RequestUnit::Quad => {
@@ -390,7 +391,7 @@ impl<R: Read> FrameInput<R> {
         let cycles = move |alu: u64| u32::try_from(alu * alu_cycles).unwrap_or(u32::MAX);
         let start = match self.gathering {
             Some(g) if g.fp == q.fp && g.index == q.index && g.at == at && g.fetch == fetch => {
-                let work = cycles(u64::from(q.alu));
+                let work = cycles(q.ops.scalar_ops());
                 let head = &mut self.textures[g.start].work;
                 *head = match self.unit {
                     RequestUnit::Quad => (*head).max(work),
@@ -399,7 +400,7 @@ impl<R: Read> FrameInput<R> {
                 g.start
             }
             _ => {
-                let alu = self.take_carry(fp) + u64::from(q.alu);
+                let alu = self.take_carry(fp) + q.ops.scalar_ops();
                 let start = self.textures.len();
                 self.gathering = Some(Gathering {
                     fp: q.fp,

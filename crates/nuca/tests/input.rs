@@ -7,7 +7,7 @@ use std::path::Path;
 
 use gfxcache_nuca::{FrameInput, InputError, ReplayEvent, RequestUnit, TextureAccess};
 use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexReqWriter, TexRequest};
-use gfxcache_trace::{Access, Marker, Op, Stream, TraceMeta};
+use gfxcache_trace::{Access, Marker, Op, ShaderOps, Stream, TraceMeta};
 
 fn request(fp: u16, alu: u32, taps: &[u64]) -> TexReqRecord {
     request_at(fp, (0, 0), 0, FilterKind::Bilinear, alu, taps)
@@ -28,7 +28,7 @@ fn request_at(
         index,
         filter,
         texel_bytes: 4,
-        alu,
+        ops: ShaderOps::alu(1, alu),
         taps: [0; 8],
         len: taps.len() as u8,
     };
@@ -41,7 +41,7 @@ fn fragment_end(fp: u16, alu: u32) -> TexReqRecord {
         fp,
         x: 0,
         y: 0,
-        alu,
+        ops: ShaderOps::alu(1, alu),
     }
 }
 
@@ -269,7 +269,8 @@ fn a_quads_pixels_make_one_request_or_one_each() {
         records.push(request_at(1, at, 1, FilterKind::Fetch, 2, &[192]));
     }
     for (&(x, y), alu) in pixels.iter().zip([3, 5, 2, 5]) {
-        records.push(TexReqRecord::FragmentEnd { fp: 1, x, y, alu });
+        let ops = ShaderOps::alu(1, alu);
+        records.push(TexReqRecord::FragmentEnd { fp: 1, x, y, ops });
     }
     records.push(TexReqRecord::TileEnd { tile: 0 });
     write_requests(&q, &records);

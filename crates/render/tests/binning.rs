@@ -88,7 +88,7 @@ fn built_in_frames_bin_into_valid_tcor_frames() {
         for bp in passes {
             let what = format!("{name} pass {}", bp.pass);
             let f = &bp.frame;
-            let stats = binned
+            let stats = &binned
                 .2
                 .passes
                 .iter()

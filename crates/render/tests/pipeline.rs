@@ -196,7 +196,7 @@ fn overlap_back_to_front_and_front_to_back() {
                 assert_eq!((c.read(x, y), d.depth(x, y)), (col, z), "({x}, {y})");
             }
         }
-        let st = *s.p.stats();
+        let st = s.p.stats().clone();
         assert_eq!(st.triangles_in, 4);
         assert_eq!(st.fragments, 2048);
         if front_first {

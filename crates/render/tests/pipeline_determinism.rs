@@ -256,7 +256,7 @@ fn dense(threads: usize) -> (Vec<Record>, Vec<[u8; 4]>, gfxcache_render::Stats) 
     }
     p.end_pass(&mut sink);
     p.end_frame(0, &mut sink);
-    (recs, p.color(rt).to_rgba8(), *p.stats())
+    (recs, p.color(rt).to_rgba8(), p.stats().clone())
 }
 
 #[test]
@@ -476,7 +476,7 @@ fn banded(threads: usize, tbr: Option<TbrConfig>) -> Banded {
     Banded {
         records,
         pixels: (p.color(rt).to_rgba8(), p.color(hdr).to_rgba8(), depth),
-        stats: *p.stats(),
+        stats: p.stats().clone(),
         tbr: p.tbr_stats().clone(),
         shared: p.shared_rounds(),
     }

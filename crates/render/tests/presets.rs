@@ -364,6 +364,7 @@ fn the_ui_pass_draws_the_scene_interface_instead_of_the_hud() {
                 .find(|p| p.name == name)
                 .unwrap_or_else(|| panic!("{preset}: no {name} pass"))
                 .stats
+                .clone()
         };
         let (ui, hud) = (pass(&with, ui_pass), pass(&without, ui_pass));
         // Two draws of two triangles in place of one draw of the quads.

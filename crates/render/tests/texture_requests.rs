@@ -1,9 +1,9 @@
 //! The texture request record of tile-based frames (`.gtq`,
 //! `session::render_with_requests`): its requests are the raw stream's
 //! `tex` records before de-duplication, for every fragment processor
-//! assignment; it does not depend on the thread count; each fragment's ALU
-//! instructions sum to its program's, optional requests skipped or not;
-//! immediate mode refuses it. A forced filter (`RenderRequest::
+//! assignment; it does not depend on the thread count; each fragment's
+//! operations are those of its program's path, optional requests skipped
+//! costing nothing; immediate mode refuses it. A forced filter (`RenderRequest::
 //! texture_filter`) is every filtered request's filter and tap count but
 //! the exact reads' (loads, shadow map and SSAO depth taps), which do not
 //! change; screen-space passes read the texels they read as authored.
@@ -13,11 +13,12 @@ use std::sync::{Arc, Mutex};
 
 use gfxcache_render::frame::shaders::Program;
 use gfxcache_render::frame::FilterOverride;
+use gfxcache_render::pipeline::{Opt, Options};
 use gfxcache_render::scene::resolve;
 use gfxcache_render::session::{render_with_requests, Mode, RenderRequest};
 use gfxcache_render::{FpAssignment, Preset, TbrConfig};
 use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexReqSink, TexRequest};
-use gfxcache_trace::{Marker, Op, PassKind, PassThrough, Record, Stream, TraceError};
+use gfxcache_trace::{Marker, Op, PassKind, PassThrough, Record, ShaderOps, Stream, TraceError};
 
 /// A sink the test reads back.
 #[derive(Clone, Default)]
@@ -218,7 +219,7 @@ fn anisotropic_samples_are_trilinear_probes_sharing_their_index_with_the_alu_on_
             if (a.x, a.y, a.index) == (b.x, b.y, b.index) {
                 probes += 1;
                 assert_eq!(b.filter, FilterKind::Trilinear);
-                assert_eq!(b.alu, 0, "a later probe carries no ALU");
+                assert!(b.ops.is_none(), "a later probe carries no operations");
             }
         }
     }
@@ -243,11 +244,11 @@ fn the_record_is_the_same_for_one_and_two_threads() {
     assert!(one.raw == two.raw);
 }
 
-/// Per fragment (in a pass's tiles): the ALU of its requests and its end,
-/// and how many requests it made.
-fn fragments(requests: &[TexReqRecord], pass: u32) -> Vec<(u32, u32)> {
+/// Per fragment (in a pass's tiles): the operations of its requests and
+/// its end, and how many requests it made.
+fn fragments(requests: &[TexReqRecord], pass: u32) -> Vec<(ShaderOps, u32)> {
     let mut out = Vec::new();
-    let mut open: BTreeMap<(u16, u16), (u32, u32)> = BTreeMap::new();
+    let mut open: BTreeMap<(u16, u16), (ShaderOps, u32)> = BTreeMap::new();
     let mut current = None;
     for r in requests {
         match *r {
@@ -255,12 +256,12 @@ fn fragments(requests: &[TexReqRecord], pass: u32) -> Vec<(u32, u32)> {
             _ if current != Some(pass) => {}
             TexReqRecord::Request(q) => {
                 let e = open.entry((q.x, q.y)).or_default();
-                e.0 += q.alu;
+                e.0 += q.ops;
                 e.1 = e.1.max(u32::from(q.index) + 1);
             }
-            TexReqRecord::FragmentEnd { x, y, alu, .. } => {
+            TexReqRecord::FragmentEnd { x, y, ops, .. } => {
                 let (sum, n) = open.remove(&(x, y)).unwrap_or_default();
-                out.push((sum + alu, n));
+                out.push((sum + ops, n));
             }
             _ => {}
         }
@@ -281,7 +282,7 @@ fn pass_index(raw: &[Record], name: &str) -> u32 {
 }
 
 #[test]
-fn a_fragments_alu_sums_to_its_programs_instructions() {
+fn a_fragments_operations_are_its_programs_path() {
     // City's frame has SSAO, its blurs and a refraction copy.
     let f = render("city", &request(4, FpAssignment::RoundRobin, None));
     for (name, program, taps_fixed) in [
@@ -290,41 +291,80 @@ fn a_fragments_alu_sums_to_its_programs_instructions() {
     ] {
         let frags = fragments(&f.requests, pass_index(&f.raw, name));
         assert!(frags.len() > 1000, "{name}: {} fragments", frags.len());
-        let w = program.fragment_work();
-        for &(alu, n) in &frags {
+        let code = program.code();
+        for &(ops, n) in &frags {
             // Full-screen passes make every request of their path: the
-            // taps are what the leading requests leave.
-            let taps = n - w.lead.len() as u32;
+            // taps are what the rest leaves.
+            let lead = code.path(0, Options::NONE, true).requests();
+            let taps = n - lead;
             if taps_fixed {
                 assert_eq!(taps, 0, "{name}");
             }
-            assert_eq!(w.requests(taps), n, "{name}");
-            assert_eq!(alu, w.instructions(taps), "{name}: {n} requests");
+            let path = code.path(taps, Options::NONE, true);
+            assert_eq!(path.requests(), n, "{name}");
+            assert_eq!(ops, path.ops, "{name}: {n} requests");
         }
     }
 }
 
 #[test]
-fn skipped_optional_requests_keep_the_fragments_total() {
+fn skipped_optional_requests_cost_nothing() {
     // City's frame has shadow cascades and ambient occlusion.
     let f = render("city", &request(4, FpAssignment::RoundRobin, None));
-    // The G-buffer: every draw is the G-buffer program; untextured or
-    // unreflective materials skip a request, the work stays.
+    // The G-buffer: untextured or unreflective materials skip a request
+    // and its block. A fragment's operations are those of the path of its
+    // requests (every subset of the optional ones, in every variant).
+    let code = Program::GBuffer.code();
     let frags = fragments(&f.requests, pass_index(&f.raw, "gbuffer"));
-    let full = Program::GBuffer.fragment_work();
-    let total = full.instructions(0);
-    let short = frags.iter().filter(|&&(_, n)| n < full.requests(0)).count();
-    assert!(short > 100, "{short} fragments skipped a request");
-    for &(alu, _) in &frags {
-        assert_eq!(alu, total);
+    let optional = code.optional_requests();
+    let mut paths: Vec<(u32, ShaderOps)> = Vec::new();
+    for alpha in [false, true] {
+        for pack in [false, true] {
+            let o = Options::NONE
+                .with(Opt::AlphaTest, alpha)
+                .with(Opt::PackNormal, pack);
+            for made in 0..1u32 << optional.len() {
+                let taken = |k: usize| {
+                    let i = optional.iter().position(|&j| j == k).unwrap();
+                    made & (1 << i) != 0
+                };
+                let p = code.path_where(0, o, taken);
+                paths.push((p.requests(), p.ops));
+            }
+        }
     }
-    // Lighting: the ambient occlusion is sampled, the shadow skipped
-    // where no cascade holds the pixel; the full-screen draw's fragments
-    // all sum to the lighting program's.
-    let light = Program::Lighting.fragment_work().instructions(0);
+    let mut by_requests = BTreeMap::new();
+    for &(ops, n) in &frags {
+        assert!(paths.contains(&(n, ops)), "{n} requests, {ops:?}");
+        *by_requests.entry(n).or_insert(0) += 1;
+    }
+    assert!(by_requests.len() >= 2, "{by_requests:?}");
+    // In each variant, a request skipped is operations saved.
+    for v in paths.chunks(1 << optional.len()) {
+        let ops = |made: usize| v[made].1.scalar_ops();
+        assert!(ops(0) < ops(1) && ops(0) < ops(2), "{v:?}");
+        assert!(ops(1) < ops(3) && ops(2) < ops(3), "{v:?}");
+    }
+    // Lighting: the ambient occlusion is sampled, the shadow skipped where
+    // no cascade holds the pixel, and then its lookup's request and
+    // compare cost nothing.
+    let light = Program::Lighting.code();
+    let cascaded = Options::NONE
+        .with(Opt::Shadowed, true)
+        .with(Opt::Cascades, true);
+    let all = light.path(0, cascaded, true);
     let frags = fragments(&f.requests, pass_index(&f.raw, "lighting"));
-    let lit = frags.iter().filter(|&&(alu, _)| alu == light).count();
-    assert!(lit * 10 > frags.len() * 9, "{lit} of {}", frags.len());
+    let lit = frags.iter().filter(|&&(ops, _)| ops == all.ops).count();
+    let unshadowed = frags
+        .iter()
+        .filter(|&&(ops, n)| n + 1 == all.requests() && ops.scalar_ops() < all.ops.scalar_ops())
+        .count();
+    assert!(lit * 10 > frags.len() * 8, "{lit} of {}", frags.len());
+    assert!(
+        lit + unshadowed == frags.len(),
+        "{lit} + {unshadowed} of {}",
+        frags.len()
+    );
 }
 
 #[test]
@@ -516,7 +556,7 @@ fn exact_reads_do_not_change_and_screen_passes_read_their_texels_as_authored() {
             assert_eq!(was.len(), is.len(), "{filter}, {name}");
             let mut filtered = 0;
             for (a, b) in was.iter().zip(&is) {
-                let at = |q: &TexRequest| (q.fp, q.x, q.y, q.index, q.alu, q.texel_bytes);
+                let at = |q: &TexRequest| (q.fp, q.x, q.y, q.index, q.ops, q.texel_bytes);
                 assert_eq!(at(a), at(b), "{filter}, {name}");
                 match (a.filter, filter) {
                     (FilterKind::Fetch, _) => assert_eq!(a, b, "{filter}, {name}: a load"),

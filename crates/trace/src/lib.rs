@@ -66,6 +66,6 @@ pub use error::TraceError;
 pub use footprint::{Footprint, FootprintSketch};
 pub use format::{Dropped, Format, TraceRead, TraceWrite, BATCH_RECORDS};
 pub use meta::{StreamTotals, Totals, TraceMeta};
-pub use ops::ShaderOps;
+pub use ops::{OpCounts, ShaderOps};
 pub use record::{Access, Marker, Op, PassKind, Record, Stream, UnknownStream};
 pub use sink::{PassThrough, RecordSink, RecordStage, Staged};

@@ -166,6 +166,61 @@ impl std::iter::Sum for ShaderOps {
     }
 }
 
+/// A sum of many [`ShaderOps`] (a frame's, a program's): the same classes
+/// in 64 bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OpCounts {
+    /// ALU operations by width, as [`ShaderOps::alu`].
+    pub alu: [u64; 4],
+    pub special: u64,
+    pub branch: u64,
+}
+
+impl OpCounts {
+    /// Adds `n` times `ops`.
+    pub fn add(&mut self, ops: &ShaderOps, n: u64) {
+        for (a, &b) in self.alu.iter_mut().zip(&ops.alu) {
+            *a += u64::from(b) * n;
+        }
+        self.special += u64::from(ops.special) * n;
+        self.branch += u64::from(ops.branch) * n;
+    }
+
+    /// Adds another sum.
+    pub fn add_counts(&mut self, o: &OpCounts) {
+        for (a, b) in self.alu.iter_mut().zip(&o.alu) {
+            *a += b;
+        }
+        self.special += o.special;
+        self.branch += o.branch;
+    }
+
+    /// What was counted since `before` (an earlier copy of this sum).
+    pub fn since(&self, before: &OpCounts) -> OpCounts {
+        OpCounts {
+            alu: std::array::from_fn(|k| self.alu[k] - before.alu[k]),
+            special: self.special - before.special,
+            branch: self.branch - before.branch,
+        }
+    }
+
+    /// Operations, each once whatever its width ([`ShaderOps::instructions`]).
+    pub fn instructions(&self) -> u64 {
+        self.alu.iter().sum::<u64>() + self.special + self.branch
+    }
+
+    /// Operations, each ALU one once per component
+    /// ([`ShaderOps::scalar_ops`]).
+    pub fn scalar_ops(&self) -> u64 {
+        self.alu[0]
+            + 2 * self.alu[1]
+            + 3 * self.alu[2]
+            + 4 * self.alu[3]
+            + self.special
+            + self.branch
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,7 +242,25 @@ mod tests {
         let big = ShaderOps::alu(4, u32::MAX);
         assert_eq!((big + ShaderOps::alu(4, 1)).alu[3], u32::MAX);
         assert_eq!(ShaderOps::special(3).times(u32::MAX).special, u32::MAX);
-        let s: ShaderOps = [ShaderOps::alu(1, 2), ShaderOps::branch(1)].into_iter().sum();
+        let s: ShaderOps = [ShaderOps::alu(1, 2), ShaderOps::branch(1)]
+            .into_iter()
+            .sum();
         assert_eq!(s, ShaderOps::alu(1, 2).plus(ShaderOps::branch(1)));
+    }
+
+    #[test]
+    fn counts_add_many_and_subtract_an_earlier_sum() {
+        let mut c = OpCounts::default();
+        c.add(
+            &(ShaderOps::alu(3, 2) + ShaderOps::special(1)),
+            1_000_000_000,
+        );
+        let before = c;
+        c.add(&ShaderOps::branch(2), 3);
+        assert_eq!(c.scalar_ops(), 7_000_000_000 + 6);
+        assert_eq!(c.since(&before).instructions(), 6);
+        let mut d = OpCounts::default();
+        d.add_counts(&c);
+        assert_eq!(d, c);
     }
 }

@@ -3,12 +3,13 @@
 
 use gfxcache_nbtc::{UnitEvent, UnitRequest, Work, MAX_TEXELS};
 use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexRequest};
+use gfxcache_trace::ShaderOps;
 
 /// Block size of the tests' configurations.
 pub const BLOCK: u64 = 32;
 
 /// A request at (x, y) for texels in `blocks` (one texel at the start of
-/// each block), after `alu` instructions.
+/// each block), after `alu` scalar operations.
 pub fn req(x: u16, y: u16, alu: u32, blocks: &[u64]) -> UnitEvent {
     let mut taps = [0u64; MAX_TEXELS];
     for (t, b) in taps.iter_mut().zip(blocks) {
@@ -19,16 +20,19 @@ pub fn req(x: u16, y: u16, alu: u32, blocks: &[u64]) -> UnitEvent {
         y,
         taps,
         len: blocks.len() as u8,
-        alu_before: alu,
+        ops_before: ShaderOps::alu(1, alu),
     })
 }
 
-pub fn end(cycles: u32) -> UnitEvent {
-    UnitEvent::FragmentEnd(Work { cycles })
+/// A fragment's end after `alu` scalar operations.
+pub fn end(alu: u32) -> UnitEvent {
+    UnitEvent::FragmentEnd(Work {
+        ops: ShaderOps::alu(1, alu),
+    })
 }
 
 /// A `.gtq` record: a one-texel nearest request of processor `fp` at
-/// pixel (x, 0) for byte `addr`, after `alu` instructions.
+/// pixel (x, 0) for byte `addr`, after `alu` scalar operations.
 pub fn record(fp: u16, x: u16, alu: u32, addr: u64) -> TexReqRecord {
     let mut taps = [0u64; MAX_TEXELS];
     taps[0] = addr;
@@ -39,7 +43,7 @@ pub fn record(fp: u16, x: u16, alu: u32, addr: u64) -> TexReqRecord {
         index: 0,
         filter: FilterKind::Nearest,
         texel_bytes: 4,
-        alu,
+        ops: ShaderOps::alu(1, alu),
         taps,
         len: 1,
     })

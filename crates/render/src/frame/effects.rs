@@ -10,7 +10,9 @@ use gfxcache_trace::RecordSink;
 
 use crate::graph::{Axis, Role};
 use crate::math::{Vec3, Vec4};
-use crate::pipeline::{ColorId, DepthId, FragmentOutput, FragmentShader, Fragments};
+use crate::pipeline::{
+    ColorId, DepthId, FragmentOutput, FragmentShader, Fragments, Opt, Options, Variant,
+};
 use crate::sampler::{Sampler, TexView};
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
 use crate::target::{ColorTarget, DepthTarget};
@@ -99,13 +101,16 @@ pub(super) fn sky<S: RecordSink>(
 ) {
     let (target, depth) = (io.target(), io.depth.expect("checked graph: depth"));
     let (sky, h, enc) = (r.scene.sky, r.cfg.height as f32, io.encode);
-    let shader = move |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
-        for (i, [_, y]) in f.pixels().into_iter().enumerate() {
-            let k = 1.0 + 0.5 * (y as f32 / h);
-            let c = sky.map(|s| if enc { encode(s * k) } else { s * k });
-            o.color[0][i] = [c[0], c[1], c[2], 1.0];
-        }
-    };
+    let shader = Variant(
+        Options::NONE.with(Opt::Encode, enc),
+        move |f: &mut Fragments<'_>, o: &mut FragmentOutput| {
+            for (i, [_, y]) in f.pixels().into_iter().enumerate() {
+                let k = 1.0 + 0.5 * (y as f32 / h);
+                let c = sky.map(|s| if enc { encode(s * k) } else { s * k });
+                o.color[0][i] = [c[0], c[1], c[2], 1.0];
+            }
+        },
+    );
     let state = screen_state().with_stencil(StencilState::both(
         0,
         StencilFace::new(CompareFunc::Equal, StencilOp::Keep),

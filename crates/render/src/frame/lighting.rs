@@ -12,7 +12,7 @@ use gfxcache_trace::RecordSink;
 
 use crate::graph::Role;
 use crate::math::{Mat4, Vec3};
-use crate::pipeline::{FragmentOutput, FragmentShader, Fragments};
+use crate::pipeline::{FragmentOutput, FragmentShader, Fragments, Opt, Options};
 use crate::sampler::{Sampler, TexView};
 use crate::scene::Light;
 use crate::state::{CompareFunc, StencilFace, StencilOp, StencilState};
@@ -45,6 +45,14 @@ struct Lighting<'a> {
 }
 
 impl FragmentShader for Lighting<'_> {
+    fn options(&self) -> Options {
+        Options::NONE
+            .with(Opt::Encode, self.encode)
+            .with(Opt::PackNormal, self.packed_normal)
+            .with(Opt::Shadowed, !self.shadows.is_empty())
+            .with(Opt::Cascades, self.shadows.len() > 1)
+    }
+
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
         let px = frag.pixels();
         let a = frag.load(TexView::Color(self.albedo), &px);

@@ -81,6 +81,7 @@
 //! pass samples or tests again (the shadow maps, the main depth buffer).
 //! The pixels are those of immediate mode.
 
+mod code;
 mod config;
 mod display;
 mod draws;
@@ -119,7 +120,7 @@ pub(crate) use draws::{
 };
 pub(crate) use io::PassIo;
 pub use samplers::{FilterOverride, Samplers};
-pub use summary::{add_stats, FrameSummary, PassSummary, StreamCounts};
+pub use summary::{FrameSummary, PassSummary, StreamCounts};
 use targets::working_room;
 pub(crate) use targets::{TargetId, Targets};
 pub(crate) use view::{material_state, mirror_matrix, View};
@@ -302,7 +303,7 @@ impl<'s> FrameRenderer<'s> {
         out.push(PassSummary {
             name: p.name.clone(),
             kind: p.kind,
-            stats: *self.pipeline.stats(),
+            stats: self.pipeline.stats().clone(),
             accesses: c.counts,
         });
     }

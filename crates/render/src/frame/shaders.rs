@@ -23,10 +23,10 @@
 
 use gfxcache_trace::{Access, Op, Record, RecordSink, Stream};
 
-pub use super::program::{FragmentWork, Program, ShaderWork, TapWork};
+pub use super::program::{Program, ShaderCode, ShaderWork};
 use super::Samplers;
 use crate::math::{Mat4, Vec3, Vec4};
-use crate::pipeline::Fragments;
+use crate::pipeline::{Fragments, Opt, Options};
 use crate::sampler::TexView;
 use crate::scene::Light;
 use crate::surface::{Allocator, BLOCK_BYTES};
@@ -204,13 +204,18 @@ impl ShadowLookup<'_> {
 /// map per pixel (a `tex` read). With cascades (`shadows` nearest first)
 /// each pixel uses the first whose map holds it, and a pixel outside all
 /// of them is lit; with one map every live pixel samples it. Without a
-/// shadow map everything is lit.
+/// shadow map everything is lit (and the draw's program has no lookup:
+/// [`Opt::Shadowed`](crate::pipeline::Opt::Shadowed)).
 pub fn shadow_factor(
     frag: &mut Fragments<'_>,
     shadows: &[ShadowLookup<'_>],
     world: &[Vec3; 4],
 ) -> [f32; 4] {
     let mut lit = [1.0; 4];
+    if shadows.is_empty() {
+        // The program's variant without a shadow map: no lookup at all.
+        return lit;
+    }
     let live = frag.mask;
     let mut sampled = 0u8;
     for (k, s) in shadows.iter().enumerate() {
@@ -428,6 +433,22 @@ impl MaterialShader<'_> {
 impl crate::pipeline::FragmentShader for MaterialShader<'_> {
     fn discards(&self) -> bool {
         self.material.alpha == crate::scene::AlphaMode::Mask || self.mirror.is_some()
+    }
+
+    fn options(&self) -> Options {
+        let lit = !matches!(
+            self.mode,
+            Mode::GBuffer | Mode::Reflection | Mode::Interface
+        );
+        Options::NONE
+            .with(
+                Opt::AlphaTest,
+                self.material.alpha == crate::scene::AlphaMode::Mask,
+            )
+            .with(Opt::Encode, self.encode)
+            .with(Opt::PackNormal, self.pack_normal)
+            .with(Opt::Shadowed, lit && !self.shadows.is_empty())
+            .with(Opt::Cascades, lit && self.shadows.len() > 1)
     }
 
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut crate::pipeline::FragmentOutput) {

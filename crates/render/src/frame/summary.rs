@@ -94,7 +94,7 @@ impl FrameSummary {
     pub fn stats(&self) -> Stats {
         let mut t = Stats::default();
         for p in &self.passes {
-            add_stats(&mut t, &p.stats);
+            t.add(&p.stats);
         }
         t
     }
@@ -111,22 +111,4 @@ impl FrameSummary {
     pub fn pass(&self, name: &str) -> Option<&PassSummary> {
         self.passes.iter().find(|p| p.name == name)
     }
-}
-
-/// `t += s`, field by field.
-pub fn add_stats(t: &mut Stats, s: &Stats) {
-    t.draws += s.draws;
-    t.triangles_in += s.triangles_in;
-    t.triangles_after_cull += s.triangles_after_cull;
-    t.vertex_fetches += s.vertex_fetches;
-    t.vertex_cache_hits += s.vertex_cache_hits;
-    t.quads += s.quads;
-    t.fragments += s.fragments;
-    t.fragments_shaded += s.fragments_shaded;
-    t.killed_hiz += s.killed_hiz;
-    t.killed_early_z += s.killed_early_z;
-    t.killed_late_z += s.killed_late_z;
-    t.killed_stencil += s.killed_stencil;
-    t.fragments_written += s.fragments_written;
-    t.texels += s.texels;
 }

@@ -24,7 +24,8 @@ use crate::target::{ColorTarget, DepthTarget};
 use super::bands::{Rounds, TargetRows, BAND_ROWS, PARALLEL_QUADS, ROUND_QUADS};
 use super::front_end::FrontBatch;
 use super::hsr::Hsr;
-use super::requests::QuadRequests;
+use super::path::QuadPath;
+use super::work::Options;
 use super::{
     unit_of, ColorId, Draw, FragmentOutput, FragmentShader, Fragments, Pipeline, ShaderWork, Stats,
     STAMP,
@@ -94,8 +95,11 @@ pub(super) struct StampSetup<'d> {
     /// Per colour slot: the target's surface and stream.
     colors: [Option<(Surface, Stream)>; MAX_TARGETS],
     depth: Option<DepthBlocks>,
-    /// With a texture request record: the draw's fragment work.
-    work: Option<ShaderWork>,
+    /// The draw's program and the variant its shader runs.
+    work: ShaderWork,
+    options: Options,
+    /// Whether its texture requests are recorded.
+    record: bool,
 }
 
 impl<'d> StampSetup<'d> {
@@ -134,7 +138,9 @@ impl<'d> StampSetup<'d> {
                     hiz: t.hiz.surface.clone(),
                 }
             }),
-            work: record.then_some(draw.work),
+            work: draw.work,
+            options: draw.shader.options(),
+            record,
         }
     }
 
@@ -241,12 +247,16 @@ pub(super) fn stamp(
                 unit,
                 tex: out,
                 texels: &mut stats.texels,
-                requests: s.work.map(|w| QuadRequests::new(requests, w, unit, q)),
+                path: QuadPath::new(
+                    s.work,
+                    s.options,
+                    s.record.then_some(&mut *requests),
+                    unit,
+                    q,
+                ),
             };
             s.shader.shade(&mut frag, &mut o);
-            if let Some(r) = frag.requests {
-                r.end(m);
-            }
+            frag.path.end(m, &mut stats.programs);
         }
         outputs.push(o);
     }

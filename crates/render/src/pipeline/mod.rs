@@ -60,6 +60,7 @@ mod binning;
 mod clears;
 mod front_end;
 mod hsr;
+mod path;
 mod requests;
 mod shader;
 mod stats;
@@ -68,10 +69,12 @@ mod tile_pass;
 mod work;
 
 pub use binning::{tcor_attributes, BinnedPass, BinningConfig, BinningMode};
-pub use shader::{FragmentOutput, FragmentShader, Fragments, WritesDepth};
+pub use shader::{FragmentOutput, FragmentShader, Fragments, Variant, WritesDepth};
 pub use stats::Stats;
 pub use tbr::{FpAssignment, TbrConfig, TbrStats};
-pub use work::{FragmentWork, ShaderWork, TapWork};
+pub use work::{
+    Opt, Options, PathCost, ProgramTallies, ProgramTally, ShaderCode, ShaderWork, Step, When,
+};
 
 use back_end::{access, StampJob};
 use bands::Rounds;
@@ -360,7 +363,7 @@ impl Pipeline {
         if self.tbr.is_some() {
             return self.draw_tiled(std::slice::from_ref(draw), sink);
         }
-        let before = self.stats;
+        let before = self.stats.clone();
         let (w, h) = self.target_size(draw);
         if let Some(cfg) = self.binning {
             match &mut self.binner {

@@ -3,6 +3,7 @@
 //! report their `tex` accesses), what it returns ([`FragmentOutput`]), and
 //! the [`FragmentShader`] trait with its closure forms.
 
+use gfxcache_trace::texreq::FilterKind;
 use gfxcache_trace::{Access, Op, Stream};
 
 use crate::buffers::MAX_ATTRS;
@@ -12,7 +13,9 @@ use crate::state::MAX_TARGETS;
 use crate::surface::BLOCK_BYTES;
 use crate::texture::Texture;
 
-use super::requests::{QuadRequests, SampleTaps};
+use super::path::QuadPath;
+use super::requests::SampleTaps;
+use super::work::Options;
 
 /// What the fragment shader sees of one quad.
 pub struct Fragments<'a> {
@@ -24,8 +27,9 @@ pub struct Fragments<'a> {
     pub unit: u16,
     pub(super) tex: &'a mut Vec<Access>,
     pub(super) texels: &'a mut u64,
-    /// The quad's texture request record, when one is kept.
-    pub(super) requests: Option<QuadRequests<'a>>,
+    /// Where each pixel is in its draw's program (and the quad's texture
+    /// request record, when one is kept).
+    pub(super) path: QuadPath<'a>,
 }
 
 impl Fragments<'_> {
@@ -56,26 +60,33 @@ impl Fragments<'_> {
         // One LOD for the quad: its pixels share their derivatives.
         let lod = sampler.quad_lod(tex, &Derivs::from_quad(uv));
         let (mask, unit) = (self.mask, self.unit);
-        let (out, texels) = match &mut self.requests {
-            None => sampler.sample_quad(tex, &lod, uv, mask, unit, self.tex, &mut NoTaps),
-            Some(r) => {
-                let mut taps = SampleTaps::new(r, tex, sampler.filter, lod.probes);
-                sampler.sample_quad(tex, &lod, uv, mask, unit, self.tex, &mut taps)
-            }
+        let (out, texels) = if self.path.records() {
+            let mut taps = SampleTaps::new(&mut self.path, tex, sampler.filter, lod.probes);
+            sampler.sample_quad(tex, &lod, uv, mask, unit, self.tex, &mut taps)
+        } else {
+            self.path.request_all(mask, false);
+            sampler.sample_quad(tex, &lod, uv, mask, unit, self.tex, &mut NoTaps)
         };
         *self.texels += texels;
         out
     }
 
-    /// The live pixels skip the shader's next texture request (an
-    /// optional one: no texture, no reflection, no cascade holding the
-    /// pixel): with a texture request record, the work before it counts
-    /// toward the request after it (see `requests.rs`). Without one, or
-    /// when no request follows, it changes nothing.
+    /// The live pixels skip the shader's next optional texture request
+    /// (no texture, no reflection, no cascade holding the pixel): its
+    /// block of the program costs them nothing (`work.rs`).
     pub fn skip_request(&mut self) {
-        if let Some(r) = &mut self.requests {
-            r.skip(self.mask);
-        }
+        self.path.skip(self.mask);
+    }
+
+    /// The live pixels of `mask` are discarded here: they stop (no more
+    /// work, no more requests; they leave [`Fragments::mask`]) at the
+    /// program's discard. Returns the pixels discarded, for
+    /// [`FragmentOutput::kill`].
+    pub fn discard(&mut self, mask: u8) -> u8 {
+        let gone = mask & self.mask;
+        self.path.discard(gone);
+        self.mask &= !gone;
+        gone
     }
 
     /// Fetch texel `(x, y)` of level 0 of `tex` for every live pixel (no
@@ -93,9 +104,10 @@ impl Fragments<'_> {
                 *o = tex.fetch(0, x, y);
                 *self.texels += 1;
                 let a = tex.texel_addr(0, x, y);
-                if let Some(r) = &mut self.requests {
-                    r.fetch(i, a, tex.texel_bytes());
-                }
+                let (index, ops) = self.path.request(i, true);
+                let bytes = tex.texel_bytes() as u8;
+                self.path
+                    .record(i, index, ops, FilterKind::Fetch, bytes, &[a]);
                 let b = a & !(BLOCK_BYTES - 1);
                 if !blocks[..n].contains(&b) {
                     blocks[n] = b;
@@ -150,11 +162,29 @@ pub trait FragmentShader: Sync {
     fn discards(&self) -> bool {
         false
     }
+    /// The variant of its draw's program it runs (asked once per draw):
+    /// the options its blocks under `When::Option` test (`work.rs`).
+    fn options(&self) -> Options {
+        Options::NONE
+    }
 }
 
 impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput) + Sync> FragmentShader for F {
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
         self(frag, out)
+    }
+}
+
+/// A shader closure running the variant of its program that `.0` names
+/// ([`FragmentShader::options`]).
+pub struct Variant<F>(pub Options, pub F);
+
+impl<F: Fn(&mut Fragments<'_>, &mut FragmentOutput) + Sync> FragmentShader for Variant<F> {
+    fn shade(&self, frag: &mut Fragments<'_>, out: &mut FragmentOutput) {
+        (self.1)(frag, out)
+    }
+    fn options(&self) -> Options {
+        self.0
     }
 }
 

@@ -1,7 +1,9 @@
 //! What the pipeline counts as it draws.
 
+use super::work::ProgramTallies;
+
 /// Counters of what the pipeline did (summed over draws).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     pub draws: u64,
     pub triangles_in: u64,
@@ -23,6 +25,8 @@ pub struct Stats {
     pub fragments_written: u64,
     /// Texels the shaders read (filter taps, repeats included, and loads).
     pub texels: u64,
+    /// What each program's fragments ran, on the paths they took.
+    pub programs: ProgramTallies,
 }
 
 impl Stats {
@@ -44,6 +48,7 @@ impl Stats {
             killed_stencil: s.killed_stencil - b.killed_stencil,
             fragments_written: s.fragments_written - b.fragments_written,
             texels: s.texels - b.texels,
+            programs: s.programs.since(&b.programs),
         }
     }
 
@@ -64,6 +69,7 @@ impl Stats {
         self.killed_stencil += o.killed_stencil;
         self.fragments_written += o.fragments_written;
         self.texels += o.texels;
+        self.programs.add(&o.programs);
     }
 
     /// Shaded fragments per screen pixel for a `pixels`-pixel screen.

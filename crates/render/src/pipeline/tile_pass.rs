@@ -106,7 +106,7 @@ impl Pipeline {
         let cfg = self
             .tbr
             .expect("draw_tiled needs tile-based mode (Pipeline::set_tbr)");
-        let before = self.stats;
+        let before = self.stats.clone();
         let Some(first) = draws.first() else {
             return Stats::default();
         };

@@ -61,7 +61,9 @@ use crate::pipeline::{BinningConfig, BinningMode, FpAssignment, TbrConfig};
 use crate::scene::{Passes, Scene};
 
 use consumer::Consumer;
-pub use summary::{CacheFigures, PassFigures, RenderSummary, Rw, TbrFigures};
+pub use summary::{
+    CacheFigures, PassFigures, ProgramFigures, RenderSummary, Rw, ShaderFigures, TbrFigures,
+};
 
 /// How the GPU renders, and through which caches its stream goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use gfxcache_trace::Stream;
+use gfxcache_trace::{OpCounts, Stream};
 
-use crate::frame::{add_stats, FilterOverride, FrameRenderer, FrameSummary, StreamCounts};
-use crate::pipeline::Stats;
+use crate::frame::{FilterOverride, FrameRenderer, FrameSummary, StreamCounts};
+use crate::pipeline::{ProgramTallies, ProgramTally, Stats};
 use crate::render_caches::RenderCacheStats;
 use crate::scene::Scene;
 
@@ -80,6 +80,70 @@ pub struct TbrFigures {
     pub hsr_hidden: u64,
 }
 
+/// What the fragments of one program (or of all, `all`) ran, on the paths
+/// they took: operations by class ([`gfxcache_trace::ops`]) and per
+/// fragment and per texture request. A machine's issue model turns these
+/// into cycles.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProgramFigures {
+    pub program: &'static str,
+    pub fragments: u64,
+    /// Texture requests made (filtered samples and texel loads).
+    pub requests: u64,
+    pub ops: OpCounts,
+    /// Operations, each once whatever its width.
+    pub instructions: u64,
+    /// Operations, each ALU one once per component.
+    pub scalar_ops: u64,
+    pub requests_per_fragment: f64,
+    pub instructions_per_fragment: f64,
+    pub scalar_ops_per_fragment: f64,
+    /// Per texture request (0 with none).
+    pub instructions_per_request: f64,
+    pub scalar_ops_per_request: f64,
+    /// Requests where a shader and its program disagree: 0 for the
+    /// frame's programs.
+    pub off_program: u64,
+}
+
+impl ProgramFigures {
+    pub fn of(t: &ProgramTally) -> ProgramFigures {
+        let per = |n: u64, d: u64| if d > 0 { n as f64 / d as f64 } else { 0.0 };
+        let (instructions, scalar_ops) = (t.ops.instructions(), t.ops.scalar_ops());
+        ProgramFigures {
+            program: t.program,
+            fragments: t.fragments,
+            requests: t.requests,
+            ops: t.ops,
+            instructions,
+            scalar_ops,
+            requests_per_fragment: per(t.requests, t.fragments),
+            instructions_per_fragment: per(instructions, t.fragments),
+            scalar_ops_per_fragment: per(scalar_ops, t.fragments),
+            instructions_per_request: per(instructions, t.requests),
+            scalar_ops_per_request: per(scalar_ops, t.requests),
+            off_program: t.off_program,
+        }
+    }
+}
+
+/// The fragment programs' work: every program that ran, in order of first
+/// appearance, and all of them together.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShaderFigures {
+    pub total: ProgramFigures,
+    pub programs: Vec<ProgramFigures>,
+}
+
+impl ShaderFigures {
+    pub fn of(t: &ProgramTallies) -> ShaderFigures {
+        ShaderFigures {
+            total: ProgramFigures::of(&t.total()),
+            programs: t.programs.iter().map(ProgramFigures::of).collect(),
+        }
+    }
+}
+
 /// What a session rendered and what it cost, over all its frames. The
 /// `llc` fields are the stream after the caches: the LLC's in immediate
 /// mode, the L2's tile by tile, the pipeline's own when raw.
@@ -106,6 +170,8 @@ pub struct RenderSummary {
     /// transparent) per screen pixel.
     pub overdraw: f64,
     pub texels_sampled: u64,
+    /// The fragment programs' operations, by program and in total.
+    pub shader: ShaderFigures,
     pub pipeline_accesses: u64,
     pub llc_accesses: u64,
     /// Per pass name in frame order, then `(flush)` (the render caches'
@@ -150,8 +216,8 @@ fn pass_stats(frames: &[FrameSummary]) -> Vec<(&str, &'static str, Stats)> {
     let mut passes: Vec<(&str, &'static str, Stats)> = Vec::new();
     for p in frames.iter().flat_map(|f| &f.passes) {
         match passes.iter_mut().find(|x| x.0 == p.name) {
-            Some(x) => add_stats(&mut x.2, &p.stats),
-            None => passes.push((&p.name, p.kind.name(), p.stats)),
+            Some(x) => x.2.add(&p.stats),
+            None => passes.push((&p.name, p.kind.name(), p.stats.clone())),
         }
     }
     passes
@@ -222,7 +288,7 @@ pub(super) fn summarize(
 ) -> RenderSummary {
     let mut stats = Stats::default();
     for f in frames {
-        add_stats(&mut stats, &f.stats());
+        stats.add(&f.stats());
     }
     let (width, height) = (r.config().width, r.config().height);
     let pixels = u64::from(width) * u64::from(height) * frames.len() as u64;
@@ -252,6 +318,7 @@ pub(super) fn summarize(
         fragments_shaded: stats.fragments_shaded,
         overdraw: screen_shaded as f64 / pixels.max(1) as f64,
         texels_sampled: stats.texels,
+        shader: ShaderFigures::of(&stats.programs),
         pipeline_accesses: pipeline.total(),
         llc_accesses: llc.total(),
         per_pass: per_pass(frames, consumed),

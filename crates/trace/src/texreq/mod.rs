@@ -6,10 +6,12 @@
 //! Per texture request: the fragment processor, the pixel, the request's
 //! index within its fragment, the filter as the sampler applied it (or a
 //! texel fetch, which filters nothing), the texel size and the 1-8 texel
-//! byte addresses in tap order (not de-duplicated), and the ALU
-//! instructions the fragment ran since its previous request (or its
-//! start). Per fragment, the instructions after its last request
-//! ([`TexReqRecord::FragmentEnd`]). Markers: `PassBegin`,
+//! byte addresses in tap order (not de-duplicated), and the shader
+//! operations the fragment ran since its previous request (or its start),
+//! by class ([`ShaderOps`]: ALU operations by width, special functions,
+//! branches), on the path the fragment took. Per fragment, the operations
+//! after its last request ([`TexReqRecord::FragmentEnd`]). What they cost
+//! in cycles is a machine's business (its issue model). Markers: `PassBegin`,
 //! `TileBegin`/`TileEnd`, `FrameEnd`. Records are in the order the
 //! processors' requests occur (trace order).
 //!
@@ -18,7 +20,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `GFXTEXRQ` |
-//! | 4 | version, u32 = 1 |
+//! | 4 | version, u32 = 2 |
 //!
 //! then records, each a tag byte and its fields:
 //!
@@ -27,8 +29,12 @@
 //! | 1 | `PassBegin` | pass u32 (index within the frame) |
 //! | 2 | `TileBegin` | tile u32 |
 //! | 3 | `TileEnd` | tile u32 |
-//! | 4 | `Request` | fp u16, x u16, y u16, index u8, filter u8 (0 nearest, 1 bilinear, 2 trilinear, 3 fetch), texel bytes u8 (1-16), taps u8 (1-8), alu u32, taps x address u64 |
-//! | 5 | `FragmentEnd` | fp u16, x u16, y u16, alu u32 |
+//! | 4 | `Request` | fp u16, x u16, y u16, index u8, filter u8 (0 nearest, 1 bilinear, 2 trilinear, 3 fetch), texel bytes u8 (1-16), taps u8 (1-8), ops, taps x address u64 |
+//! | 5 | `FragmentEnd` | fp u16, x u16, y u16, ops |
+//!
+//! where ops are six u32: ALU operations of width 1, 2, 3 and 4, special
+//! functions, branches ([`ShaderOps`]). Version 1 had one u32 of
+//! instructions in their place; it is refused (render the frame again).
 //! | 6 | `FrameEnd` | frame u32 |
 //!
 //! The file ends after a whole record. A path ending in `.zst` holds
@@ -54,12 +60,12 @@ pub use behind::TexReqBehind;
 pub use reader::{TexReqReader, TexReqSource};
 pub use writer::{TexReqFile, TexReqWriter};
 
-use crate::TraceError;
+use crate::{ShaderOps, TraceError};
 
 /// The file's first 8 bytes.
 pub const MAGIC: [u8; 8] = *b"GFXTEXRQ";
 /// The format version this crate reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Most texel addresses of one request (a trilinear footprint: 2 x 4).
 pub const MAX_TAPS: usize = 8;
 
@@ -108,9 +114,9 @@ pub struct TexRequest {
     pub filter: FilterKind,
     /// Bytes of one texel (of one BC block for block-compressed textures).
     pub texel_bytes: u8,
-    /// ALU instructions the fragment ran since its previous request (since
-    /// its start for the first).
-    pub alu: u32,
+    /// Shader operations the fragment ran since its previous request
+    /// (since its start for the first).
+    pub ops: ShaderOps,
     /// Texel byte addresses in tap order; `taps[..len]` hold them.
     pub taps: [u64; MAX_TAPS],
     pub len: u8,
@@ -142,7 +148,7 @@ pub enum TexReqRecord {
         fp: u16,
         x: u16,
         y: u16,
-        alu: u32,
+        ops: ShaderOps,
     },
     FrameEnd {
         frame: u32,

@@ -127,8 +127,8 @@ impl<R: Read> TexReqReader<R> {
             },
             TAG_FRAGMENT_END => {
                 let [fp, x, y] = self.pixel("a FragmentEnd's processor and pixel")?;
-                let alu = self.u32("a FragmentEnd's instructions")?;
-                TexReqRecord::FragmentEnd { fp, x, y, alu }
+                let ops = self.ops("a FragmentEnd's operations")?;
+                TexReqRecord::FragmentEnd { fp, x, y, ops }
             }
             TAG_REQUEST => TexReqRecord::Request(self.request()?),
             t => {
@@ -170,7 +170,7 @@ impl<R: Read> TexReqReader<R> {
                 format!("{len} taps: expected 1 to {MAX_TAPS}"),
             ));
         }
-        let alu = self.u32("a request's instructions")?;
+        let ops = self.ops("a request's operations")?;
         let mut taps = [0u64; MAX_TAPS];
         for t in taps.iter_mut().take(len as usize) {
             let mut b = [0u8; 8];
@@ -184,7 +184,7 @@ impl<R: Read> TexReqReader<R> {
             index,
             filter,
             texel_bytes,
-            alu,
+            ops,
             taps,
             len,
         })
@@ -194,6 +194,18 @@ impl<R: Read> TexReqReader<R> {
         let mut b = [0u8; 6];
         self.exact(&mut b, what)?;
         Ok([0, 2, 4].map(|i| u16::from_le_bytes([b[i], b[i + 1]])))
+    }
+
+    /// ALU operations of width 1 to 4, special functions, branches.
+    fn ops(&mut self, what: &str) -> Result<ShaderOps, TraceError> {
+        let mut b = [0u8; 24];
+        self.exact(&mut b, what)?;
+        let v = |k: usize| u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+        Ok(ShaderOps {
+            alu: [v(0), v(1), v(2), v(3)],
+            special: v(4),
+            branch: v(5),
+        })
     }
 
     fn u32(&mut self, what: &str) -> Result<u32, TraceError> {

@@ -6,13 +6,14 @@
 use crate::synth::Rng;
 
 use super::{FilterKind, TexReqRecord, TexRequest};
+use crate::ShaderOps;
 
 /// A frame of `tiles` tiles of 16x16 pixels, one bilinear request a pixel,
 /// each row of a tile on fragment processor `row % fps`; the requests
 /// sample a texture near their tile's position, so nearby tiles reuse
 /// blocks and a request's four taps (4-byte texels, rows 1 KiB apart)
-/// span one or two 64-byte blocks. Random ALU work before each request
-/// (0-19) and after it (0-9).
+/// span one or two 64-byte blocks. Random scalar ALU operations before
+/// each request (0-19) and after it (0-9).
 pub fn frame(fps: u16, tiles: u32, seed: u64) -> Vec<TexReqRecord> {
     let mut rng = Rng::new(seed);
     let fps = u32::from(fps.max(1));
@@ -29,18 +30,18 @@ pub fn frame(fps: u16, tiles: u32, seed: u64) -> Vec<TexReqRecord> {
                 index: 0,
                 filter: FilterKind::Bilinear,
                 texel_bytes: 4,
-                alu: rng.below(20) as u32,
+                ops: ShaderOps::alu(1, rng.below(20) as u32),
                 taps: [0; 8],
                 len: 4,
             };
             q.taps[..4].copy_from_slice(&[base, base + 4, base + 1024, base + 1028]);
             out.push(TexReqRecord::Request(q));
-            let alu = rng.below(10) as u32;
+            let ops = ShaderOps::alu(1, rng.below(10) as u32);
             out.push(TexReqRecord::FragmentEnd {
                 fp,
                 x: q.x,
                 y: q.y,
-                alu,
+                ops,
             });
         }
         out.push(TexReqRecord::TileEnd { tile });

@@ -15,7 +15,11 @@ fn request(fp: u16, index: u8, taps: &[u64]) -> TexRequest {
         index,
         filter: FilterKind::Trilinear,
         texel_bytes: 4,
-        alu: 44,
+        ops: ShaderOps {
+            alu: [44, 3, 0, 2],
+            special: 1,
+            branch: 0x01020304,
+        },
         taps: t,
         len: taps.len() as u8,
     }
@@ -31,7 +35,7 @@ fn sample() -> Vec<TexReqRecord> {
             fp: 3,
             x: 17,
             y: 300,
-            alu: 56,
+            ops: ShaderOps::alu(1, 56),
         },
         TexReqRecord::TileEnd { tile: 7 },
         TexReqRecord::FrameEnd { frame: 0 },
@@ -57,9 +61,12 @@ fn the_layout_is_the_documented_one() {
         TexReqRecord::Request(request(0x0102, 5, &[0x1122334455667788])),
     ]);
     let mut want = b"GFXTEXRQ".to_vec();
-    want.extend([1, 0, 0, 0]);
+    want.extend([2, 0, 0, 0]);
     want.extend([2, 4, 3, 2, 1]);
-    want.extend([4, 2, 1, 17, 0, 44, 1, 5, 2, 4, 1, 44, 0, 0, 0]);
+    want.extend([4, 2, 1, 17, 0, 44, 1, 5, 2, 4, 1]);
+    // ALU by width 44, 3, 0, 2; special 1; branch 0x01020304.
+    want.extend([44, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0]);
+    want.extend([1, 0, 0, 0, 4, 3, 2, 1]);
     want.extend([0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]);
     assert_eq!(b, want);
 }
@@ -112,7 +119,7 @@ fn corrupt_fields_name_their_offset_and_what_was_expected() {
     let first_request = 12 + 5 + 5;
     for (at, value, offset, says) in [
         (0, b'X', 0, "magic"),
-        (8, 2, 8, "version 2"),
+        (8, 1, 8, "version 1"),
         (12, 9, 12, "record tag 9"),
         (first_request + 8, 4, first_request + 8, "filter 4"),
         (first_request + 9, 0, first_request + 9, "texel size 0"),
@@ -132,20 +139,28 @@ fn corrupt_fields_name_their_offset_and_what_was_expected() {
     }
 }
 
+fn any_ops() -> impl Strategy<Value = ShaderOps> {
+    (any::<[u32; 4]>(), any::<u32>(), any::<u32>()).prop_map(|(alu, special, branch)| ShaderOps {
+        alu,
+        special,
+        branch,
+    })
+}
+
 fn any_record() -> impl Strategy<Value = TexReqRecord> {
     prop_oneof![
         any::<u32>().prop_map(|pass| TexReqRecord::PassBegin { pass }),
         any::<u32>().prop_map(|tile| TexReqRecord::TileBegin { tile }),
         any::<u32>().prop_map(|tile| TexReqRecord::TileEnd { tile }),
         any::<u32>().prop_map(|frame| TexReqRecord::FrameEnd { frame }),
-        (any::<u16>(), any::<u16>(), any::<u16>(), any::<u32>())
-            .prop_map(|(fp, x, y, alu)| TexReqRecord::FragmentEnd { fp, x, y, alu }),
+        (any::<u16>(), any::<u16>(), any::<u16>(), any_ops())
+            .prop_map(|(fp, x, y, ops)| TexReqRecord::FragmentEnd { fp, x, y, ops }),
         (
             (any::<u16>(), any::<u16>(), any::<u16>(), any::<u8>()),
-            (0u8..4, 1u8..=16, any::<u32>()),
+            (0u8..4, 1u8..=16, any_ops()),
             prop::collection::vec(any::<u64>(), 1..=MAX_TAPS),
         )
-            .prop_map(|((fp, x, y, index), (f, texel_bytes, alu), taps)| {
+            .prop_map(|((fp, x, y, index), (f, texel_bytes, ops), taps)| {
                 let mut t = [0u64; MAX_TAPS];
                 t[..taps.len()].copy_from_slice(&taps);
                 TexReqRecord::Request(TexRequest {
@@ -155,7 +170,7 @@ fn any_record() -> impl Strategy<Value = TexReqRecord> {
                     index,
                     filter: FilterKind::from_code(f).unwrap(),
                     texel_bytes,
-                    alu,
+                    ops,
                     taps: t,
                     len: taps.len() as u8,
                 })

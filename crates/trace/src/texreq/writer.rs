@@ -100,15 +100,15 @@ impl<W: Write> TexReqWriter<W> {
                 b.push(TAG_REQUEST);
                 pixel(b, q.fp, q.x, q.y);
                 b.extend_from_slice(&[q.index, q.filter.code(), q.texel_bytes, q.len]);
-                b.extend_from_slice(&q.alu.to_le_bytes());
+                ops(b, &q.ops);
                 for a in q.addresses() {
                     b.extend_from_slice(&a.to_le_bytes());
                 }
             }
-            TexReqRecord::FragmentEnd { fp, x, y, alu } => {
+            TexReqRecord::FragmentEnd { fp, x, y, ops: o } => {
                 b.push(TAG_FRAGMENT_END);
                 pixel(b, fp, x, y);
-                b.extend_from_slice(&alu.to_le_bytes());
+                ops(b, &o);
             }
         }
         self.flush_buf()
@@ -136,6 +136,13 @@ impl<W: Write> TexReqWriter<W> {
 fn tagged_u32(b: &mut Vec<u8>, tag: u8, v: u32) {
     b.push(tag);
     b.extend_from_slice(&v.to_le_bytes());
+}
+
+/// ALU operations of width 1 to 4, special functions, branches.
+fn ops(b: &mut Vec<u8>, o: &ShaderOps) {
+    for v in o.alu.iter().chain([&o.special, &o.branch]) {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
 }
 
 fn pixel(b: &mut Vec<u8>, fp: u16, x: u16, y: u16) {

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use gfxcache_render::frame::FilterOverride;
-use gfxcache_render::session::{CacheFigures, PassFigures, Rw};
+use gfxcache_render::session::{CacheFigures, PassFigures, Rw, ShaderFigures};
 use gfxcache_trace::Stream;
 use serde::Serialize;
 
@@ -45,6 +45,10 @@ pub(super) struct Json<'a> {
     /// Fragments shaded by the main and transparent passes per screen pixel.
     overdraw: f64,
     texels_sampled: u64,
+    /// The fragment programs' operations on the paths their fragments
+    /// took, in total and by program: per fragment and per texture
+    /// request.
+    shader: &'a ShaderFigures,
     pipeline_accesses: u64,
     llc_accesses: u64,
     per_pass: &'a [PassFigures],
@@ -113,6 +117,7 @@ impl Output {
             fragments_shaded: s.fragments_shaded,
             overdraw: s.overdraw,
             texels_sampled: s.texels_sampled,
+            shader: &s.shader,
             pipeline_accesses: s.pipeline_accesses,
             llc_accesses: s.llc_accesses,
             per_pass: &s.per_pass,
@@ -182,6 +187,8 @@ pub(super) fn text(o: &Output) -> String {
     );
     out.push_str(&passes_table(&s.per_pass, level));
     out.push('\n');
+    out.push_str(&shader_table(&s.shader));
+    out.push('\n');
     out.push_str(&streams_table(&s.pipeline, &s.llc, level));
     if !s.render_caches.is_empty() {
         out.push('\n');
@@ -223,6 +230,33 @@ fn passes_table(passes: &[PassFigures], level: &str) -> String {
             thousands(p.fragments_shaded),
             thousands(p.pipeline_accesses),
             thousands(p.llc_accesses),
+        ]);
+    }
+    t.render()
+}
+
+/// The fragment programs' work, per fragment and per request, each program
+/// then all of them.
+fn shader_table(shader: &ShaderFigures) -> String {
+    let mut t = Table::new([
+        "program",
+        "fragments",
+        "requests/frag",
+        "instr/frag",
+        "scalar/frag",
+        "instr/request",
+        "scalar/request",
+    ])
+    .left(1);
+    for p in shader.programs.iter().chain([&shader.total]) {
+        t.row([
+            p.program.to_string(),
+            thousands(p.fragments),
+            format!("{:.2}", p.requests_per_fragment),
+            format!("{:.1}", p.instructions_per_fragment),
+            format!("{:.1}", p.scalar_ops_per_fragment),
+            format!("{:.1}", p.instructions_per_request),
+            format!("{:.1}", p.scalar_ops_per_request),
         ]);
     }
     t.render()
