@@ -1,0 +1,547 @@
+//! The source shim: GLSL ES 1.00 / GLSL 1.20 text made acceptable to
+//! naga's GLSL front end, which knows Vulkan GLSL 440-460 only.
+//!
+//! What naga 30 refuses in such shaders, read in its `front/glsl` source,
+//! and what the shim does about each (nothing else is touched):
+//!
+//! | naga refuses | the shim |
+//! | --- | --- |
+//! | `#version 100` / `#version 120` (only 440, 450, 460) | blanks the `#version` line |
+//! | `attribute`, `varying` (not keywords: identifiers) | `#define varying in` (fragment) / `out` (vertex), `#define attribute in` (vertex) |
+//! | `texture2D`, `textureCube`, `texture2DProj`, `...Lod`, `...LodEXT`, `...GradEXT`, `texture3D` | renames each to `texture`, `textureProj`, `textureLod`, `textureProjLod`, `textureGrad`, `textureProjGrad`, in code and in `#define` bodies (not by a macro: `texture2D` is also naga's texture type) |
+//! | `gl_FragColor` (no such built-in) | `#define gl_FragColor gfxcache_FragColor` and `layout(location = 0) out vec4 gfxcache_FragColor;` when the file names it |
+//! | `gl_TexCoord[]` (GLSL 1.20's built-in varying array; not in ES) | `#define gl_TexCoord gfxcache_TexCoord` and `layout(location = 1) in` (fragment; `out`, vertex) `vec4 gfxcache_TexCoord[8];` when the file names it |
+//! | a uniform without `layout(binding = N)` | `layout(binding = N) ` before each `uniform` (N counting up), unless a layout qualifier is there already |
+//! | `sampler2D`, `samplerCube`, `sampler3D`, `samplerExternalOES` (Vulkan GLSL has separate textures and samplers; naga has no combined type) | `uniform sampler2D tex;` becomes `layout(binding = N) uniform texture2D gfxcache_tex_tex; layout(binding = N+1) uniform sampler gfxcache_smp_tex;` and `#define tex sampler2D(gfxcache_tex_tex, gfxcache_smp_tex)`, so every use of `tex` is naga's combined-sampler constructor |
+//!
+//! | a precision qualifier on a function parameter; `precision lowp sampler2D;` | `#define lowp`, `mediump`, `highp` as nothing and blanks every `precision ...;` statement (precision changes no count) |
+//!
+//! `#extension`, `centroid`,
+//! `gl_FragCoord`, `gl_FrontFacing`, `gl_PointCoord`, `gl_Position` and
+//! uniforms outside blocks (once they have a binding) naga accepts as
+//! they are. The `#define`s and declarations go in a prelude before the
+//! file; the file's own lines keep their count, so an error's line is the
+//! line in the file. A sampler passed as a function parameter has no
+//! rewrite (a parameter would have to become two): such a shader is not
+//! counted if that code survives the preprocessor.
+//!
+//! Refused before naga sees the text: a template placeholder (`$NAME$`,
+//! glmark2's pieces filled in at run time), and text that would take
+//! naga's recursive parser deeper than the stack it is given
+//! ([`crate::PARSER_STACK`]): brackets nested deeper than [`MAX_NESTING`],
+//! a statement with more than [`MAX_OPERATORS`] operators, an `else if`
+//! chain longer than [`MAX_ELSE_CHAIN`], more than [`MAX_SOURCE_BYTES`].
+
+use crate::{NotCounted, Stage};
+
+/// Deepest nesting of `(`, `[` and `{` accepted (real shaders stay under
+/// ten; naga's recursive descent would exhaust the stack long before a
+/// fuzzer's ten thousand).
+pub const MAX_NESTING: usize = 64;
+
+/// Most operators (counted per character: `<=` is two) and `if`s in one
+/// statement (between `;`, `{` and `}`), and the most `else`s of
+/// `if .. else if .. else ..` chains on one path (a chain's and those of
+/// the blocks it is in, added up): naga's parser and lowering recurse once
+/// per unary operator, per operator of a chain and per `if` of such a
+/// chain, and an unoptimised build spends up to 64 KiB of stack a level.
+/// Real statements stay well under (Ashima's simplex noise, a long one,
+/// has about 30).
+pub const MAX_OPERATORS: usize = 256;
+pub const MAX_ELSE_CHAIN: usize = 256;
+
+/// Longest source accepted, in bytes (the largest shader the census met is
+/// about 20 KiB; bounded because naga's parser and lowering recurse).
+pub const MAX_SOURCE_BYTES: usize = 256 * 1024;
+
+/// The renamed texture functions of GLSL ES 1.00 (and its extensions) and
+/// GLSL 1.20, with naga's name for each.
+const FUNCTIONS: &[(&str, &str)] = &[
+    ("texture2D", "texture"),
+    ("texture2DProj", "textureProj"),
+    ("texture2DLod", "textureLod"),
+    ("texture2DProjLod", "textureProjLod"),
+    ("texture2DLodEXT", "textureLod"),
+    ("texture2DProjLodEXT", "textureProjLod"),
+    ("texture2DGradEXT", "textureGrad"),
+    ("texture2DProjGradEXT", "textureProjGrad"),
+    ("textureCube", "texture"),
+    ("textureCubeLod", "textureLod"),
+    ("textureCubeLodEXT", "textureLod"),
+    ("textureCubeGradEXT", "textureGrad"),
+    ("texture3D", "texture"),
+    ("texture3DProj", "textureProj"),
+    ("texture3DLod", "textureLod"),
+];
+
+/// Combined sampler types and the texture type and constructor naga has
+/// for each.
+const SAMPLERS: &[(&str, &str, &str)] = &[
+    ("sampler2D", "texture2D", "sampler2D"),
+    ("samplerCube", "textureCube", "samplerCube"),
+    ("sampler3D", "texture3D", "sampler3D"),
+    ("samplerExternalOES", "texture2D", "sampler2D"),
+];
+
+const PRECISIONS: &[&str] = &["lowp", "mediump", "highp"];
+
+/// The shimmed text and how it maps back to the file.
+#[derive(Debug)]
+pub struct Shimmed {
+    /// What naga parses: the prelude, then the file's lines.
+    pub text: String,
+    /// Lines before the file's first line.
+    pub prelude_lines: u32,
+}
+
+impl Shimmed {
+    /// The file's line of a byte offset into [`Shimmed::text`]; `None`
+    /// for the prelude or an offset past the end.
+    pub fn file_line(&self, offset: usize) -> Option<u32> {
+        let prefix = self.text.get(..offset)?;
+        let line = prefix.bytes().filter(|&b| b == b'\n').count() as u32 + 1;
+        line.checked_sub(self.prelude_lines).filter(|&l| l > 0)
+    }
+}
+
+/// A token of the scan: what the rewrite needs to tell apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Ident,
+    /// Any other character of code.
+    Punct,
+    /// Spaces, newlines, comments.
+    Space,
+    /// A whole preprocessor line, continuations included.
+    Directive,
+}
+
+struct Token<'a> {
+    kind: Kind,
+    text: &'a str,
+    line: u32,
+}
+
+/// Splits `src` into tokens; a `$` outside comments is an error (a
+/// template placeholder).
+fn tokens(src: &str) -> Result<Vec<Token<'_>>, NotCounted> {
+    let bytes = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line = 1u32;
+    // Whether only spaces precede `i` on its line (a `#` there starts a directive).
+    let mut line_start = true;
+    while i < bytes.len() {
+        let start = i;
+        let start_line = line;
+        let b = bytes[i];
+        let kind = if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            Kind::Space
+        } else if b == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                if bytes[i] == b'\n' {
+                    line += 1;
+                }
+                i += 1;
+            }
+            i = (i + 2).min(bytes.len());
+            Kind::Space
+        } else if b.is_ascii_whitespace() {
+            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                if bytes[i] == b'\n' {
+                    line += 1;
+                    line_start = true;
+                }
+                i += 1;
+            }
+            out.push(Token {
+                kind: Kind::Space,
+                text: &src[start..i],
+                line: start_line,
+            });
+            continue;
+        } else if b == b'#' && line_start {
+            // To the end of the line, `\`-newlines continuing it; a comment
+            // in it is part of it (the preprocessor drops it).
+            while i < bytes.len() && bytes[i] != b'\n' {
+                if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
+                    line += 1;
+                    i += 1;
+                }
+                i += 1;
+            }
+            Kind::Directive
+        } else if b == b'_' || b.is_ascii_alphabetic() {
+            while i < bytes.len() && (bytes[i] == b'_' || bytes[i].is_ascii_alphanumeric()) {
+                i += 1;
+            }
+            Kind::Ident
+        } else {
+            // One character (a whole UTF-8 one: slices stay on boundaries).
+            i += src[i..].chars().next().map_or(1, char::len_utf8);
+            Kind::Punct
+        };
+        let text = &src[start..i];
+        if kind != Kind::Space && text.contains('$') {
+            return Err(placeholder(&src[start..], start_line));
+        }
+        if kind != Kind::Space {
+            line_start = false;
+        }
+        out.push(Token {
+            kind,
+            text,
+            line: start_line,
+        });
+    }
+    Ok(out)
+}
+
+fn placeholder(text: &str, line: u32) -> NotCounted {
+    let at = text.find('$').unwrap_or(0);
+    let rest = &text[at + 1..];
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let what = if name.is_empty() || !rest[name.len()..].starts_with('$') {
+        "a `$`".to_string()
+    } else {
+        format!("the template placeholder `${name}$`")
+    };
+    NotCounted::at(
+        line,
+        format!("{what}, a piece its program fills in at run time: expected GLSL"),
+    )
+}
+
+/// The shim of `source` for `stage` (see the module doc).
+pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
+    if source.len() > MAX_SOURCE_BYTES {
+        return Err(NotCounted::whole(format!(
+            "{} bytes: expected a shader of at most {MAX_SOURCE_BYTES} bytes",
+            source.len()
+        )));
+    }
+    let toks = tokens(source)?;
+    check_depth(&toks)?;
+
+    let mut body = String::with_capacity(source.len() + 256);
+    let mut defines: Vec<String> = Vec::new();
+    let mut binding = 0u32;
+    let mut uses_frag_color = false;
+    let mut uses_tex_coord = false;
+    // The last token of code emitted (a `)` before `uniform` closes a layout).
+    let mut last_code = "";
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        match t.kind {
+            Kind::Directive => {
+                uses_frag_color |= mentions(t.text, "gl_FragColor");
+                uses_tex_coord |= mentions(t.text, "gl_TexCoord");
+                if is_version(t.text) {
+                    // Keep the line count (a `\` continuation too).
+                    body.extend(t.text.chars().filter(|&c| c == '\n'));
+                } else {
+                    rename_functions(t.text, &mut body);
+                }
+                i += 1;
+                continue;
+            }
+            Kind::Space => {
+                body.push_str(t.text);
+                i += 1;
+                continue;
+            }
+            Kind::Ident if t.text == "gl_FragColor" => uses_frag_color = true,
+            Kind::Ident if t.text == "gl_TexCoord" => uses_tex_coord = true,
+            Kind::Ident if t.text == "precision" => {
+                // To its `;`, keeping the newlines.
+                while i < toks.len() && toks[i].text != ";" {
+                    body.extend(toks[i].text.chars().filter(|&c| c == '\n'));
+                    i += 1;
+                }
+                i += 1;
+                last_code = ";";
+                continue;
+            }
+            Kind::Ident if t.text == "uniform" && last_code != ")" => {
+                if let Some((end, text)) = sampler_declaration(&toks, i, &mut binding, &mut defines)
+                {
+                    body.push_str(&text);
+                    i = end;
+                    last_code = ";";
+                    continue;
+                }
+                body.push_str(&format!("layout(binding = {binding}) "));
+                binding += 1;
+            }
+            Kind::Ident => {
+                if let Some((_, new)) = FUNCTIONS.iter().find(|f| f.0 == t.text) {
+                    body.push_str(new);
+                    last_code = new;
+                    i += 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        body.push_str(t.text);
+        last_code = t.text;
+        i += 1;
+    }
+
+    let mut prelude = String::from("#define lowp\n#define mediump\n#define highp\n");
+    match stage {
+        Stage::Fragment => prelude.push_str("#define varying in\n"),
+        Stage::Vertex => prelude.push_str("#define varying out\n#define attribute in\n"),
+    }
+    for d in &defines {
+        prelude.push_str(d);
+    }
+    if stage == Stage::Fragment && uses_frag_color {
+        prelude.push_str("#define gl_FragColor gfxcache_FragColor\n");
+        prelude.push_str("layout(location = 0) out vec4 gfxcache_FragColor;\n");
+    }
+    if uses_tex_coord {
+        let dir = if stage == Stage::Fragment {
+            "in"
+        } else {
+            "out"
+        };
+        prelude.push_str("#define gl_TexCoord gfxcache_TexCoord\n");
+        prelude.push_str(&format!(
+            "layout(location = 1) {dir} vec4 gfxcache_TexCoord[8];\n"
+        ));
+    }
+    let prelude_lines = prelude.bytes().filter(|&b| b == b'\n').count() as u32;
+    prelude.push_str(&body);
+    Ok(Shimmed {
+        text: prelude,
+        prelude_lines,
+    })
+}
+
+/// Refuses text deeper than naga's parser may go (see [`MAX_NESTING`],
+/// [`MAX_OPERATORS`], [`MAX_ELSE_CHAIN`]).
+fn check_depth(toks: &[Token<'_>]) -> Result<(), NotCounted> {
+    let too = |t: &Token<'_>, what: &str, max: usize| {
+        Err(NotCounted::at(
+            t.line,
+            format!("{what} more than {max}: expected at most {max}"),
+        ))
+    };
+    let mut depth = 0usize;
+    let mut operators = 0usize;
+    // Per bracket depth: the `else` chain going on, and whether a
+    // statement just ended there (so that a next `else` continues it).
+    let mut chain = [0usize; MAX_NESTING + 2];
+    let mut ended = [false; MAX_NESTING + 2];
+    for t in toks {
+        if matches!(t.kind, Kind::Space | Kind::Directive) {
+            continue;
+        }
+        if std::mem::take(&mut ended[depth]) {
+            if t.text == "else" {
+                chain[depth] += 1;
+                // The chains of the enclosing blocks are on the stack too.
+                if chain[..=depth].iter().sum::<usize>() > MAX_ELSE_CHAIN {
+                    return too(
+                        t,
+                        "`else`s in chains (nested ones added up)",
+                        MAX_ELSE_CHAIN,
+                    );
+                }
+            } else {
+                chain[depth] = 0;
+            }
+        }
+        let deepens = t.text == "if"
+            || (t.kind == Kind::Punct && t.text.len() == 1 && "+-*/%<>=!~&|^?:".contains(t.text));
+        if deepens {
+            operators += 1;
+            if operators > MAX_OPERATORS {
+                return too(t, "a statement with operators and `if`s", MAX_OPERATORS);
+            }
+        }
+        match t.text {
+            "(" | "[" | "{" if t.kind == Kind::Punct => {
+                if t.text == "{" {
+                    operators = 0;
+                }
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return too(t, "brackets nested", MAX_NESTING);
+                }
+            }
+            ")" | "]" | "}" if t.kind == Kind::Punct => {
+                // What was inside is over, its chain too.
+                chain[depth] = 0;
+                depth = depth.saturating_sub(1);
+                if t.text == "}" {
+                    operators = 0;
+                    ended[depth] = true;
+                }
+            }
+            ";" => {
+                operators = 0;
+                ended[depth] = true;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// `text` with the identifiers of [`FUNCTIONS`] renamed, onto `out`.
+fn rename_functions(text: &str, out: &mut String) {
+    let mut rest = text;
+    while let Some(at) = rest.find(|c: char| c == '_' || c.is_ascii_alphabetic()) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = rest
+            .find(|c: char| c != '_' && !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let word = &rest[..end];
+        match FUNCTIONS.iter().find(|f| f.0 == word) {
+            Some((_, new)) => out.push_str(new),
+            None => out.push_str(word),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+}
+
+/// Whether a directive is `#version ...`.
+fn is_version(directive: &str) -> bool {
+    directive
+        .trim_start_matches('#')
+        .trim_start()
+        .strip_prefix("version")
+        .is_some_and(|rest| !rest.starts_with(|c: char| c == '_' || c.is_ascii_alphanumeric()))
+}
+
+/// Whether `text` has `word` as a whole identifier.
+fn mentions(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let ident = |c: Option<char>| c.is_some_and(|c| c == '_' || c.is_ascii_alphanumeric());
+        !ident(before) && !ident(after)
+    })
+}
+
+/// `uniform [precision] samplerX a, b;` at `toks[at]`: the index after
+/// its `;` and its rewrite (the same number of newlines), the `#define`s
+/// added to `defines`. `None` when it is not a sampler declaration of
+/// that form (an array, say), which then goes to naga as it is.
+fn sampler_declaration(
+    toks: &[Token<'_>],
+    at: usize,
+    binding: &mut u32,
+    defines: &mut Vec<String>,
+) -> Option<(usize, String)> {
+    let mut i = at + 1;
+    // The next token of code after `i`, skipping spaces and comments.
+    let next = |i: &mut usize| -> Option<&Token<'_>> {
+        while *i < toks.len() && toks[*i].kind == Kind::Space {
+            *i += 1;
+        }
+        let t = toks.get(*i);
+        *i += 1;
+        t
+    };
+    let mut ty = next(&mut i)?;
+    if ty.kind == Kind::Ident && PRECISIONS.contains(&ty.text) {
+        ty = next(&mut i)?;
+    }
+    let &(_, texture, constructor) = SAMPLERS.iter().find(|s| s.0 == ty.text)?;
+    let mut names = Vec::new();
+    loop {
+        let name = next(&mut i)?;
+        if name.kind != Kind::Ident {
+            return None;
+        }
+        names.push(name.text);
+        match next(&mut i)?.text {
+            "," => continue,
+            ";" => break,
+            _ => return None,
+        }
+    }
+    let newlines = toks[at..i]
+        .iter()
+        .map(|t| t.text.bytes().filter(|&b| b == b'\n').count())
+        .sum::<usize>();
+    let mut text = String::new();
+    for name in names {
+        let (tex, smp) = (
+            format!("gfxcache_tex_{name}"),
+            format!("gfxcache_smp_{name}"),
+        );
+        text.push_str(&format!(
+            "layout(binding = {}) uniform {texture} {tex}; layout(binding = {}) uniform sampler {smp}; ",
+            *binding,
+            *binding + 1
+        ));
+        *binding += 2;
+        defines.push(format!("#define {name} {constructor}({tex}, {smp})\n"));
+    }
+    text.push_str(&"\n".repeat(newlines));
+    Some((i, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_keeps_its_lines_after_the_prelude() {
+        let src = "#version 100\nprecision mediump float;\nuniform lowp sampler2D tex,\n  other;\nuniform vec4 c;\nvarying vec2 uv;\nvoid main() { gl_FragColor = texture2D(tex, uv) * c; }\n";
+        let s = shim(src, Stage::Fragment).unwrap();
+        let body: Vec<&str> = s.text.lines().skip(s.prelude_lines as usize).collect();
+        assert_eq!(body.len(), src.lines().count());
+        assert_eq!(body[0], "");
+        assert!(body[2].contains("uniform texture2D gfxcache_tex_tex"));
+        assert!(body[2].contains("uniform sampler gfxcache_smp_other"));
+        assert_eq!(body[4], "layout(binding = 4) uniform vec4 c;");
+        assert!(s
+            .text
+            .contains("#define tex sampler2D(gfxcache_tex_tex, gfxcache_smp_tex)\n"));
+        assert!(s.text.contains("out vec4 gfxcache_FragColor;"));
+        let at = s.text.find("varying vec2").unwrap();
+        assert_eq!(s.file_line(at), Some(6));
+        assert_eq!(s.file_line(0), None);
+    }
+
+    #[test]
+    fn placeholders_and_deep_nesting_are_refused_with_their_line() {
+        let e = shim("void main() {\n  $MAIN$\n}\n", Stage::Fragment).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(e.reason.contains("`$MAIN$`"), "{e}");
+        // A `$` in a comment is a comment.
+        shim("// costs $5\nvoid main() {}\n", Stage::Fragment).unwrap();
+        let deep = format!(
+            "void main() {{ float x = {}1.0{}; }}",
+            "(".repeat(100),
+            ")".repeat(100)
+        );
+        let e = shim(&deep, Stage::Fragment).unwrap_err();
+        assert!(e.reason.contains("brackets nested more than"), "{e}");
+    }
+
+    #[test]
+    fn a_layout_already_there_is_kept() {
+        let s = shim("layout(binding = 3) uniform vec4 c;\n", Stage::Vertex).unwrap();
+        assert!(s.text.ends_with("layout(binding = 3) uniform vec4 c;\n"));
+        assert!(mentions("a gl_FragColor b", "gl_FragColor"));
+        assert!(!mentions("gl_FragColorX", "gl_FragColor"));
+        assert!(is_version("#  version 100"));
+        assert!(!is_version("#versions"));
+    }
+}
