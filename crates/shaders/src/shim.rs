@@ -8,11 +8,11 @@
 //! | --- | --- |
 //! | `#version 100` / `#version 120` (only 440, 450, 460) | blanks the `#version` line |
 //! | `attribute`, `varying` (not keywords: identifiers) | `#define varying in` (fragment) / `out` (vertex), `#define attribute in` (vertex) |
-//! | `texture2D`, `textureCube`, `texture2DProj`, `...Lod`, `...LodEXT`, `...GradEXT`, `texture3D` | renames each to `texture`, `textureProj`, `textureLod`, `textureProjLod`, `textureGrad`, `textureProjGrad`, in code and in `#define` bodies (not by a macro: `texture2D` is also naga's texture type) |
+//! | `texture2D`, `textureCube`, `texture2DProj`, `...Lod`, `...LodEXT`, `...GradEXT`, `texture3D` | renames each to `texture`, `textureProj`, `textureLod`, `textureProjLod`, `textureGrad`, `textureProjGrad`, in code and in `#define` bodies (not by a macro: `texture2D` is also naga's texture type, and a sampler's name may be a swizzle's) |
 //! | `gl_FragColor` (no such built-in) | `#define gl_FragColor gfxcache_FragColor` and `layout(location = 0) out vec4 gfxcache_FragColor;` when the file names it |
 //! | `gl_TexCoord[]` (GLSL 1.20's built-in varying array; not in ES) | `#define gl_TexCoord gfxcache_TexCoord` and `layout(location = 1) in` (fragment; `out`, vertex) `vec4 gfxcache_TexCoord[8];` when the file names it |
 //! | a uniform without `layout(binding = N)` | `layout(binding = N) ` before each `uniform` (N counting up), unless a layout qualifier is there already |
-//! | `sampler2D`, `samplerCube`, `sampler3D`, `samplerExternalOES` (Vulkan GLSL has separate textures and samplers; naga has no combined type) | `uniform sampler2D tex;` becomes `layout(binding = N) uniform texture2D gfxcache_tex_tex; layout(binding = N+1) uniform sampler gfxcache_smp_tex;` and `#define tex sampler2D(gfxcache_tex_tex, gfxcache_smp_tex)`, so every use of `tex` is naga's combined-sampler constructor |
+//! | `sampler2D`, `samplerCube`, `sampler3D`, `samplerExternalOES` (Vulkan GLSL has separate textures and samplers; naga has no combined type) | `uniform sampler2D tex;` becomes `layout(binding = N) uniform texture2D gfxcache_tex_tex; layout(binding = N+1) uniform sampler gfxcache_smp_tex;`, and every other `tex` (not after a `.`: `c.b` stays a swizzle when a sampler is named `b`), in code and in `#define` bodies, `sampler2D(gfxcache_tex_tex, gfxcache_smp_tex)`: naga's combined-sampler constructor |
 //!
 //! | a precision qualifier on a function parameter; `precision lowp sampler2D;` | `#define lowp`, `mediump`, `highp` as nothing and blanks every `precision ...;` statement (precision changes no count) |
 //!
@@ -20,7 +20,8 @@
 //! `gl_FragCoord`, `gl_FrontFacing`, `gl_PointCoord`, `gl_Position` and
 //! uniforms outside blocks (once they have a binding) naga accepts as
 //! they are. The `#define`s and declarations go in a prelude before the
-//! file; the file's own lines keep their count, so an error's line is the
+//! file, the rest is rewritten token by token in place; the file's own
+//! lines keep their count, so an error's line is the
 //! line in the file. A sampler passed as a function parameter has no
 //! rewrite (a parameter would have to become two): such a shader is not
 //! counted if that code survives the preprocessor.
@@ -230,12 +231,31 @@ pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
     let toks = tokens(source)?;
     check_depth(&toks)?;
 
+    // Every sampler uniform, wherever declared (an `#ifdef` branch too),
+    // before any use is rewritten.
+    let mut samplers: Vec<(&str, String)> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind == Kind::Ident && t.text == "uniform" {
+            for (name, _, constructor) in sampler_declaration(&toks, i)
+                .map(|d| d.1)
+                .unwrap_or_default()
+            {
+                if !samplers.iter().any(|s| s.0 == name) {
+                    samplers.push((
+                        name,
+                        format!("{constructor}(gfxcache_tex_{name}, gfxcache_smp_{name})"),
+                    ));
+                }
+            }
+        }
+    }
+
     let mut body = String::with_capacity(source.len() + 256);
-    let mut defines: Vec<String> = Vec::new();
     let mut binding = 0u32;
     let mut uses_frag_color = false;
     let mut uses_tex_coord = false;
-    // The last token of code emitted (a `)` before `uniform` closes a layout).
+    // The last token of code emitted (a `)` before `uniform` closes a
+    // layout; a `.` before a sampler's name makes it a field or swizzle).
     let mut last_code = "";
     let mut i = 0;
     while i < toks.len() {
@@ -248,7 +268,7 @@ pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
                     // Keep the line count (a `\` continuation too).
                     body.extend(t.text.chars().filter(|&c| c == '\n'));
                 } else {
-                    rename_functions(t.text, &mut body);
+                    rewrite_define(t.text, &samplers, &mut body);
                 }
                 i += 1;
                 continue;
@@ -271,9 +291,19 @@ pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
                 continue;
             }
             Kind::Ident if t.text == "uniform" && last_code != ")" => {
-                if let Some((end, text)) = sampler_declaration(&toks, i, &mut binding, &mut defines)
-                {
-                    body.push_str(&text);
+                if let Some((end, names)) = sampler_declaration(&toks, i) {
+                    for (name, texture, _) in names {
+                        body.push_str(&format!(
+                            "layout(binding = {}) uniform {texture} gfxcache_tex_{name}; layout(binding = {}) uniform sampler gfxcache_smp_{name}; ",
+                            binding,
+                            binding + 1
+                        ));
+                        binding += 2;
+                    }
+                    // The declaration's newlines, so that lines keep their numbers.
+                    for t in &toks[i..end] {
+                        body.extend(t.text.chars().filter(|&c| c == '\n'));
+                    }
                     i = end;
                     last_code = ";";
                     continue;
@@ -282,9 +312,9 @@ pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
                 binding += 1;
             }
             Kind::Ident => {
-                if let Some((_, new)) = FUNCTIONS.iter().find(|f| f.0 == t.text) {
+                if let Some(new) = renamed(t.text, last_code, &samplers) {
                     body.push_str(new);
-                    last_code = new;
+                    last_code = t.text;
                     i += 1;
                     continue;
                 }
@@ -300,9 +330,6 @@ pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
     match stage {
         Stage::Fragment => prelude.push_str("#define varying in\n"),
         Stage::Vertex => prelude.push_str("#define varying out\n#define attribute in\n"),
-    }
-    for d in &defines {
-        prelude.push_str(d);
     }
     if stage == Stage::Fragment && uses_frag_color {
         prelude.push_str("#define gl_FragColor gfxcache_FragColor\n");
@@ -398,20 +425,62 @@ fn check_depth(toks: &[Token<'_>]) -> Result<(), NotCounted> {
     Ok(())
 }
 
-/// `text` with the identifiers of [`FUNCTIONS`] renamed, onto `out`.
-fn rename_functions(text: &str, out: &mut String) {
-    let mut rest = text;
-    while let Some(at) = rest.find(|c: char| c == '_' || c.is_ascii_alphabetic()) {
-        out.push_str(&rest[..at]);
+/// What identifier `word` becomes, after `last` (the code before it): a
+/// texture function its naga name, a sampler uniform (not after a `.`)
+/// naga's combined-sampler constructor.
+fn renamed<'a>(word: &str, last: &str, samplers: &'a [(&str, String)]) -> Option<&'a str> {
+    if let Some((_, new)) = FUNCTIONS.iter().find(|f| f.0 == word) {
+        return Some(new);
+    }
+    if last == "." {
+        return None;
+    }
+    samplers.iter().find(|s| s.0 == word).map(|s| s.1.as_str())
+}
+
+/// A directive onto `out`; in a `#define`'s body (after its name and
+/// parameters) the identifiers [`renamed`] says.
+fn rewrite_define(text: &str, samplers: &[(&str, String)], out: &mut String) {
+    let ident = |c: char| c == '_' || c.is_ascii_alphanumeric();
+    let Some(after) = text
+        .trim_start_matches('#')
+        .trim_start()
+        .strip_prefix("define")
+        .filter(|r| r.starts_with([' ', '\t']))
+    else {
+        out.push_str(text);
+        return;
+    };
+    // The name, and a parameter list right after it.
+    let name_at = text.len() - after.trim_start().len();
+    let mut body_at = name_at
+        + text[name_at..]
+            .find(|c: char| !ident(c))
+            .unwrap_or(text.len() - name_at);
+    if text[body_at..].starts_with('(') {
+        body_at += text[body_at..]
+            .find(')')
+            .map_or(text.len() - body_at, |e| e + 1);
+    }
+    out.push_str(&text[..body_at]);
+    let mut rest = &text[body_at..];
+    let mut last = "";
+    while let Some(at) = rest.find(|c: char| c == '_' || c.is_ascii_alphanumeric()) {
+        let gap = &rest[..at];
+        out.push_str(gap);
+        if let Some(c) = gap.trim_end().chars().next_back() {
+            last = if c == '.' { "." } else { "" };
+        }
         rest = &rest[at..];
-        let end = rest
-            .find(|c: char| c != '_' && !c.is_ascii_alphanumeric())
-            .unwrap_or(rest.len());
+        let end = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
         let word = &rest[..end];
-        match FUNCTIONS.iter().find(|f| f.0 == word) {
-            Some((_, new)) => out.push_str(new),
+        // A number's letters (`1e3`, `0x1F`) are not identifiers.
+        let number = word.starts_with(|c: char| c.is_ascii_digit());
+        match renamed(word, last, samplers).filter(|_| !number) {
+            Some(new) => out.push_str(new),
             None => out.push_str(word),
         }
+        last = "";
         rest = &rest[end..];
     }
     out.push_str(rest);
@@ -437,18 +506,17 @@ fn mentions(text: &str, word: &str) -> bool {
 }
 
 /// `uniform [precision] samplerX a, b;` at `toks[at]`: the index after
-/// its `;` and its rewrite (the same number of newlines), the `#define`s
-/// added to `defines`. `None` when it is not a sampler declaration of
-/// that form (an array, say), which then goes to naga as it is.
-fn sampler_declaration(
-    toks: &[Token<'_>],
+/// its `;` and each name with its texture type and constructor. `None`
+/// when it is not a sampler declaration of that form (an array, say),
+/// which then goes to naga as it is.
+#[allow(clippy::type_complexity)]
+fn sampler_declaration<'s>(
+    toks: &[Token<'s>],
     at: usize,
-    binding: &mut u32,
-    defines: &mut Vec<String>,
-) -> Option<(usize, String)> {
+) -> Option<(usize, Vec<(&'s str, &'static str, &'static str)>)> {
     let mut i = at + 1;
     // The next token of code after `i`, skipping spaces and comments.
-    let next = |i: &mut usize| -> Option<&Token<'_>> {
+    let next = |i: &mut usize| -> Option<&Token<'s>> {
         while *i < toks.len() && toks[*i].kind == Kind::Space {
             *i += 1;
         }
@@ -467,33 +535,14 @@ fn sampler_declaration(
         if name.kind != Kind::Ident {
             return None;
         }
-        names.push(name.text);
+        names.push((name.text, texture, constructor));
         match next(&mut i)?.text {
             "," => continue,
             ";" => break,
             _ => return None,
         }
     }
-    let newlines = toks[at..i]
-        .iter()
-        .map(|t| t.text.bytes().filter(|&b| b == b'\n').count())
-        .sum::<usize>();
-    let mut text = String::new();
-    for name in names {
-        let (tex, smp) = (
-            format!("gfxcache_tex_{name}"),
-            format!("gfxcache_smp_{name}"),
-        );
-        text.push_str(&format!(
-            "layout(binding = {}) uniform {texture} {tex}; layout(binding = {}) uniform sampler {smp}; ",
-            *binding,
-            *binding + 1
-        ));
-        *binding += 2;
-        defines.push(format!("#define {name} {constructor}({tex}, {smp})\n"));
-    }
-    text.push_str(&"\n".repeat(newlines));
-    Some((i, text))
+    Some((i, names))
 }
 
 #[cfg(test)]
@@ -510,9 +559,10 @@ mod tests {
         assert!(body[2].contains("uniform texture2D gfxcache_tex_tex"));
         assert!(body[2].contains("uniform sampler gfxcache_smp_other"));
         assert_eq!(body[4], "layout(binding = 4) uniform vec4 c;");
-        assert!(s
-            .text
-            .contains("#define tex sampler2D(gfxcache_tex_tex, gfxcache_smp_tex)\n"));
+        assert_eq!(body[1], "");
+        assert!(
+            body[6].contains("= texture(sampler2D(gfxcache_tex_tex, gfxcache_smp_tex), uv) * c;")
+        );
         assert!(s.text.contains("out vec4 gfxcache_FragColor;"));
         let at = s.text.find("varying vec2").unwrap();
         assert_eq!(s.file_line(at), Some(6));
@@ -533,6 +583,24 @@ mod tests {
         );
         let e = shim(&deep, Stage::Fragment).unwrap_err();
         assert!(e.reason.contains("brackets nested more than"), "{e}");
+    }
+
+    #[test]
+    fn a_sampler_named_like_a_swizzle_is_one_only_where_not_after_a_dot() {
+        let src = "#define S(b, c) texture2D(b, c).b + texture2D(b, c) . b\nuniform sampler2D b;\nvoid main() { gl_FragColor = b.b; }\n";
+        let s = shim(src, Stage::Fragment).unwrap();
+        let body: Vec<&str> = s.text.lines().skip(s.prelude_lines as usize).collect();
+        let b = "sampler2D(gfxcache_tex_b, gfxcache_smp_b)";
+        // The macro's parameters stay; its body's `b`s that are no field become the sampler.
+        assert_eq!(
+            body[0],
+            format!("#define S(b, c) texture({b}, c).b + texture({b}, c) . b")
+        );
+        assert_eq!(body[2], format!("void main() {{ gl_FragColor = {b}.b; }}"));
+        // Numbers keep their letters.
+        let mut out = String::new();
+        rewrite_define("#define K 1e3 + 0x1Fb", &[("b", b.to_string())], &mut out);
+        assert_eq!(out, "#define K 1e3 + 0x1Fb");
     }
 
     #[test]

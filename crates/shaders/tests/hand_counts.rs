@@ -234,6 +234,21 @@ void main() { gl_FragColor = texture2D(t, uv) + texture2DProj(t, vec3(uv, 2.0));
 }
 
 #[test]
+fn a_sampler_named_like_a_swizzle_and_used_in_a_macro() {
+    let c = frag(
+        "uniform sampler2D b;
+         varying vec2 uv;
+         #define SAMPLE(t, c) texture2D(t, c)
+         void main() {
+             vec4 c = SAMPLE(b, uv) + texture2D(b, uv.yx); // 2 samples, alu4
+             gl_FragColor = c * c.b;                          // alu4; `.b` a swizzle
+         }",
+    );
+    assert_eq!(c.ops, ops([0, 0, 0, 2], 0, 0));
+    assert_eq!(c.samples, 2);
+}
+
+#[test]
 fn what_cannot_be_counted_says_where_and_what_was_expected() {
     let e = count_source(
         "void main() {\n  vec4 r;\n  $CONVOLUTION$\n  gl_FragColor = r;\n}\n",
@@ -242,13 +257,23 @@ fn what_cannot_be_counted_says_where_and_what_was_expected() {
     )
     .unwrap_err();
     assert_eq!(e.line, Some(3));
-    assert!(e.reason.contains("`$CONVOLUTION$`") && e.reason.contains("expected GLSL"), "{e}");
-    let e = count_source("void main() {\n  gl_FragColor = vec4(1.0)\n}\n", Stage::Fragment, &[])
-        .unwrap_err();
+    assert!(
+        e.reason.contains("`$CONVOLUTION$`") && e.reason.contains("expected GLSL"),
+        "{e}"
+    );
+    let e = count_source(
+        "void main() {\n  gl_FragColor = vec4(1.0)\n}\n",
+        Stage::Fragment,
+        &[],
+    )
+    .unwrap_err();
     assert_eq!(e.line, Some(3), "{e}");
     assert!(e.reason.contains("Semicolon"), "{e}");
     let e = count_source("float f() { return 1.0; }\n", Stage::Fragment, &[]).unwrap_err();
-    assert!(e.reason.contains("entry point") || e.reason.contains("main"), "{e}");
+    assert!(
+        e.reason.contains("entry point") || e.reason.contains("main"),
+        "{e}"
+    );
     // A sampler parameter: the shim rewrites uniforms only.
     let e = count_source(
         "uniform sampler2D t; varying vec2 uv;\nvec4 f(sampler2D s) { return texture2D(s, uv); }\nvoid main() { gl_FragColor = f(t); }\n",
