@@ -267,12 +267,11 @@ fn parse_error(
         _ => {}
     }
     if let Some(text) = line.and_then(|l| source.lines().nth(l as usize - 1)) {
-        if !text.contains("uniform")
-            && ["sampler2D", "samplerCube", "sampler3D"]
-                .iter()
-                .any(|s| text.contains(s))
+        if ["sampler2D", "samplerCube", "sampler3D"]
+            .iter()
+            .any(|s| text.contains(s))
         {
-            reason.push_str(" (a sampler outside a uniform declaration, e.g. a function's parameter: naga has no combined sampler type and the shim rewrites uniforms only)");
+            reason.push_str(" (a sampler where the shim does not rewrite it, e.g. an array of them: naga has no combined sampler type)");
         }
     }
     if line.is_none() && first.meta.to_range().is_some_and(|r| r.end > 0) {

@@ -19,12 +19,15 @@
 //! `#extension`, `centroid`,
 //! `gl_FragCoord`, `gl_FrontFacing`, `gl_PointCoord`, `gl_Position` and
 //! uniforms outside blocks (once they have a binding) naga accepts as
-//! they are. The `#define`s and declarations go in a prelude before the
+//! they are. A sampler parameter (`float f(sampler2D s, ...)`) becomes
+//! two, `texture2D gfxcache_tex_s, sampler gfxcache_smp_s`; a sampler
+//! passed to such a function its two halves; within it `s` is naga's
+//! constructor as for a uniform. The `#define`s and declarations go in a prelude before the
 //! file, the rest is rewritten token by token in place; the file's own
 //! lines keep their count, so an error's line is the
-//! line in the file. A sampler passed as a function parameter has no
-//! rewrite (a parameter would have to become two): such a shader is not
-//! counted if that code survives the preprocessor.
+//! line in the file. (A function with a sampler parameter is known by
+//! its declaration in code; one declared only inside a `#define` is not
+//! rewritten and naga refuses it.)
 //!
 //! Refused before naga sees the text: a template placeholder (`$NAME$`,
 //! glmark2's pieces filled in at run time), and text that would take
@@ -250,8 +253,45 @@ pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
         }
     }
 
+    // Functions with a sampler parameter: a sampler passed to one goes as
+    // its two halves, a texture and a sampler.
+    let mut takes_samplers: Vec<&str> = Vec::new();
+    let (mut braces, mut parens) = (0usize, Vec::<&str>::new());
+    let mut last = "";
+    for t in toks
+        .iter()
+        .filter(|t| matches!(t.kind, Kind::Ident | Kind::Punct))
+    {
+        match t.text {
+            "{" => braces += 1,
+            "}" => braces = braces.saturating_sub(1),
+            "(" => parens.push(last),
+            ")" => {
+                parens.pop();
+            }
+            ty if braces == 0
+                && SAMPLERS.iter().any(|s| s.0 == ty)
+                && last != "uniform"
+                && !PRECISIONS.contains(&last) =>
+            {
+                if let Some(&f) = parens.first() {
+                    if !f.is_empty() && !takes_samplers.contains(&f) {
+                        takes_samplers.push(f);
+                    }
+                }
+            }
+            _ => {}
+        }
+        last = t.text;
+    }
+
     let mut body = String::with_capacity(source.len() + 256);
     let mut binding = 0u32;
+    // Where the code is: brace depth, the callee of each open parenthesis,
+    // the sampler parameters of the function being read (till its end).
+    let mut braces = 0usize;
+    let mut callees: Vec<&str> = Vec::new();
+    let mut params: Vec<(&str, String)> = Vec::new();
     let mut uses_frag_color = false;
     let mut uses_tex_coord = false;
     // The last token of code emitted (a `)` before `uniform` closes a
@@ -311,15 +351,79 @@ pub fn shim(source: &str, stage: Stage) -> Result<Shimmed, NotCounted> {
                 body.push_str(&format!("layout(binding = {binding}) "));
                 binding += 1;
             }
+            Kind::Ident
+                if braces == 0 && !callees.is_empty() && SAMPLERS.iter().any(|s| s.0 == t.text) =>
+            {
+                // A sampler parameter: its two halves, and its name a
+                // sampler's till the function ends.
+                let &(_, texture, constructor) = SAMPLERS.iter().find(|s| s.0 == t.text).unwrap();
+                let mut j = i + 1;
+                while j < toks.len() && toks[j].kind == Kind::Space {
+                    j += 1;
+                }
+                match toks.get(j).filter(|n| n.kind == Kind::Ident) {
+                    Some(name) => {
+                        let n = name.text;
+                        body.push_str(&format!(
+                            "{texture} gfxcache_tex_{n}, sampler gfxcache_smp_{n}"
+                        ));
+                        params.push((
+                            n,
+                            format!("{constructor}(gfxcache_tex_{n}, gfxcache_smp_{n})"),
+                        ));
+                        i = j + 1;
+                        last_code = n;
+                    }
+                    None => {
+                        body.push_str(&format!("{texture}, sampler"));
+                        i += 1;
+                        last_code = t.text;
+                    }
+                }
+                continue;
+            }
             Kind::Ident => {
-                if let Some(new) = renamed(t.text, last_code, &samplers) {
+                let whole = |list: &[(&str, String)]| list.iter().any(|s| s.0 == t.text);
+                let sampler = last_code != "." && (whole(&params) || whole(&samplers));
+                let callee = callees.last().copied().unwrap_or("");
+                if sampler && takes_samplers.contains(&callee) {
+                    // An argument of a function with a sampler parameter.
+                    body.push_str(&format!("gfxcache_tex_{0}, gfxcache_smp_{0}", t.text));
+                    last_code = t.text;
+                    i += 1;
+                    continue;
+                }
+                let in_function = params.iter().find(|p| p.0 == t.text && last_code != ".");
+                if let Some(new) = in_function
+                    .map(|p| p.1.as_str())
+                    .or_else(|| renamed(t.text, last_code, &samplers))
+                {
                     body.push_str(new);
                     last_code = t.text;
                     i += 1;
                     continue;
                 }
             }
-            _ => {}
+            Kind::Punct => match t.text {
+                "(" => callees.push(if last_is_ident(last_code) {
+                    last_code
+                } else {
+                    ""
+                }),
+                ")" => {
+                    callees.pop();
+                }
+                "{" => braces += 1,
+                "}" => {
+                    braces = braces.saturating_sub(1);
+                    if braces == 0 {
+                        params.clear();
+                    }
+                }
+                // A prototype's end.
+                ";" if braces == 0 && callees.is_empty() => params.clear(),
+                _ => {}
+            },
         }
         body.push_str(t.text);
         last_code = t.text;
@@ -423,6 +527,10 @@ fn check_depth(toks: &[Token<'_>]) -> Result<(), NotCounted> {
         }
     }
     Ok(())
+}
+
+fn last_is_ident(t: &str) -> bool {
+    t.starts_with(|c: char| c == '_' || c.is_ascii_alphabetic())
 }
 
 /// What identifier `word` becomes, after `last` (the code before it): a

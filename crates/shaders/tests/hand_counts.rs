@@ -249,6 +249,24 @@ fn a_sampler_named_like_a_swizzle_and_used_in_a_macro() {
 }
 
 #[test]
+fn a_sampler_passed_to_functions_counts_at_each_call() {
+    let c = frag(
+        "uniform sampler2D t; uniform lowp sampler2D u; varying vec2 uv;
+         float depth(sampler2D s, vec2 at);                       // a prototype
+         float depth(sampler2D s, vec2 at) { return texture2D(s, at).r; } // 1 sample
+         float pcf(in sampler2D s, vec2 at) {
+             return depth(s, at) + depth(s, at + 0.01);            // 2 samples; alu2, alu1
+         }
+         void main() {
+             float a = pcf(t, uv) * pcf(u, uv.yx);                 // 4 samples, 2 x (alu2, alu1); alu1
+             gl_FragColor = vec4(a) * texture2D(t, uv);            // 1 sample; alu4
+         }",
+    );
+    assert_eq!(c.samples, 5);
+    assert_eq!(c.ops, ops([3, 2, 0, 1], 0, 0));
+}
+
+#[test]
 fn what_cannot_be_counted_says_where_and_what_was_expected() {
     let e = count_source(
         "void main() {\n  vec4 r;\n  $CONVOLUTION$\n  gl_FragColor = r;\n}\n",
@@ -274,15 +292,19 @@ fn what_cannot_be_counted_says_where_and_what_was_expected() {
         e.reason.contains("entry point") || e.reason.contains("main"),
         "{e}"
     );
-    // A sampler parameter: the shim rewrites uniforms only.
+    // An array of samplers: the shim rewrites single ones only.
     let e = count_source(
-        "uniform sampler2D t; varying vec2 uv;\nvec4 f(sampler2D s) { return texture2D(s, uv); }\nvoid main() { gl_FragColor = f(t); }\n",
+        "varying vec2 uv;\nuniform sampler2D ts[2];\nvoid main() { gl_FragColor = texture2D(ts[1], uv); }\n",
         Stage::Fragment,
         &[],
     )
     .unwrap_err();
     assert_eq!(e.line, Some(2), "{e}");
-    assert!(e.reason.contains("sampler outside a uniform"), "{e}");
+    assert!(
+        e.reason
+            .contains("a sampler where the shim does not rewrite it"),
+        "{e}"
+    );
     let shown = NotCounted::at(4, "x: expected y").to_string();
     assert_eq!(shown, "line 4: x: expected y");
 }
