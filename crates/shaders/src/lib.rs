@@ -38,9 +38,11 @@
 //!   more; `pow` a logarithm and an exponential per component and a
 //!   multiply; `tan` a sine, a cosine and a division.
 //! - **Branches**: each `if` and each `?:` (naga lowers it to an `if`),
-//!   each loop once (its test, counted once per loop in the code), each
-//!   `discard`, each `case` of a `switch`. `break`, `continue`, `return`
-//!   are free, as are calls themselves.
+//!   each loop once (`ops.rs` counts a loop's test per iteration; a
+//!   static count knows no trip count, so the test counts once per loop
+//!   in the code, its comparison one ALU operation), each `discard`, each
+//!   `case` of a `switch`. `break`, `continue`, `return` are free, as are
+//!   calls themselves.
 //! - **Texture samples**: each `texture*` call (and `texelFetch`), one
 //!   request whatever its filter.
 //! - **Free**: moves, swizzles, constructors, indexing, negation and `!`
@@ -51,7 +53,9 @@
 //!
 //! **Choices that are ours**, where the rules say nothing or leave the
 //! construct open (each documented where it is made, in [`count`]):
-//! `?:` is a branch, not a select; non-square matrix products as above;
+//! a division by a constant one multiply (above); `?:` a branch, not a
+//! select; a local never written after a constant initial value that
+//! constant; non-square matrix products as above;
 //! the inverse and hyperbolic trigonometric functions one special-function
 //! operation per component; `reflect` a dot product, a scalar multiply
 //! and a multiply-add; `refract` and `faceforward` as their definitions
@@ -61,8 +65,10 @@
 //! code: an operation whose result is unused is counted.
 //!
 //! A file is [`NotCounted`] (with its line and what was expected, never
-//! dropped) when it is a template (`$PLACEHOLDER$`), when naga refuses it
-//! after the shim, or when its stage cannot be told.
+//! dropped) when it is a template (`$PLACEHOLDER$`), when it is deeper
+//! than naga's recursive parser may go ([`shim`]'s limits), when naga
+//! refuses it after the shim (an undeclared name, say, that its program
+//! declares at run time), or when its stage cannot be told.
 
 pub mod count;
 pub mod shim;
