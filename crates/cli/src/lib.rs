@@ -53,13 +53,15 @@ pub enum Command {
     Render(cmd::render::Args),
     /// List the built-in scenes, by workload suite.
     Scenes(cmd::scenes::Args),
+    /// The shader census: per GLSL file its operations by class (ALU by width, special functions, branches) and texture samples, the ALU:TEX ratios, and their distribution.
+    Shaders(cmd::shaders::Args),
 }
 
 impl Command {
     /// Runs the subcommand and gives what its `--json` prints, printing
     /// nothing on stdout (progress and warnings still go to stderr): `sim`,
     /// `mrc`, `render`, the studies (their report, also written to
-    /// `--out`) and `sweep`. The sweep executors and Python call this.
+    /// `--out`), `sweep` and `shaders`. The sweep executors and Python call this.
     pub fn output(self) -> anyhow::Result<serde_json::Value> {
         /// A study run quietly, its report read back from `--out`.
         macro_rules! study {
@@ -80,6 +82,7 @@ impl Command {
             Command::Nuca(a) => study!(a, nuca),
             Command::Nbtc(a) => study!(*a, nbtc),
             Command::Sweep(a) => cmd::sweep::output(a),
+            Command::Shaders(a) => Ok(serde_json::to_value(cmd::shaders::output(&a)?)?),
             Command::Trace(_) | Command::Policies(_) | Command::Scenes(_) => {
                 anyhow::bail!("this command gives no result to return: run it instead")
             }
@@ -100,6 +103,7 @@ impl Command {
             Command::Sweep(a) => cmd::sweep::run(a),
             Command::Render(a) => cmd::render::run(a),
             Command::Scenes(a) => cmd::scenes::run(a),
+            Command::Shaders(a) => cmd::shaders::run(a),
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod nuca;
 pub mod policies;
 pub mod render;
 pub mod scenes;
+pub mod shaders;
 pub mod sim;
 pub mod sweep;
 pub mod tcor;
