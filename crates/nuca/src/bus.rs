@@ -34,7 +34,8 @@
 //!
 //! Not modelled: bursts split or interleaved (a reply holds the bus for
 //! all its beats), priorities between requests and replies, write-backs
-//! (the texture caches are read-only).
+//! (the texture caches are read-only), the frame's other L2 traffic,
+//! which takes no bank or bus cycles ([`crate::l2`]).
 
 use serde::{Deserialize, Serialize};
 
