@@ -96,6 +96,8 @@ fn a_scenes_study_writes_its_frames_and_report() {
         SCENE,
         &["--fps", "8", "--scaling", "4", "--assignments", "tiles"],
         &["--no-sweeps", "--private-sizes", "16KiB,64KiB"],
+        &["--announced-count", "halved", "--bus-channels", "split"],
+        &["--bus-width", "256", "--bus-occupancy", "on"],
         &["--out", out.to_str().unwrap()],
     ]
     .concat());
@@ -129,6 +131,22 @@ fn a_scenes_study_writes_its_frames_and_report() {
     assert_eq!(fps, [4, 8]);
     assert_eq!(report["assignments"].as_array().unwrap().len(), 2);
     assert_eq!(report["replication"]["fps"], 4);
+    let machine = &report["machine"];
+    assert_eq!(machine["announced_count"], "halved");
+    assert_eq!(machine["timing"]["bus_channels"], "split");
+    assert_eq!(machine["timing"]["bus_width_bits"], 256);
+    assert_eq!(machine["timing"]["bus_occupancy"], true);
+    let private = &report["organizations"][0];
+    assert_eq!(private["organization"], "private");
+    let bus = &private["result"]["bus"];
+    let requests = private["result"]["stats"]["l2_requests"].as_u64().unwrap();
+    assert_eq!(bus["transfers"].as_u64().unwrap(), 2 * requests);
+    assert_eq!(bus["busy_cycles"].as_u64().unwrap(), (1 + 2) * requests);
+    assert_eq!(bus["channels"], 2);
+    assert!(
+        text.contains("The bus to the L2 (256 bits, split"),
+        "{text}"
+    );
     common::check_page(&out, "frame.png");
     assert_eq!(
         common::too_wide(&out),
@@ -165,6 +183,10 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     refused(
         &[&["nuca"][..], SCENE, &["--counter-bits", "9", "--out", out]].concat(),
         "counter_bits",
+    );
+    refused(
+        &[&["nuca"][..], SCENE, &["--bus-width", "0", "--out", out]].concat(),
+        "timing.bus_width_bits",
     );
     let missing = dir.path().join("missing.gtq");
     refused(

@@ -151,12 +151,15 @@ pub struct NbtcConfig {
     /// Block Address Buffer entries (32, the slides): blocks missing, sent or
     /// waiting to be sent.
     pub bab_entries: u32,
-    /// A BAB entry stays until its block is filled, so that a miss on a
-    /// block already sent is a secondary miss that sends nothing (true,
-    /// ours); false: it leaves when its request is sent, and such a miss
-    /// sends the block again. The slides ("when data are loaded, all the
-    /// removed DRAM requests are found") fit either; the MSHR and
-    /// prefetching caches always merge.
+    /// A miss on a block whose request is already sent finds its BAB entry
+    /// and is a secondary miss that sends nothing (true, ours). False (the
+    /// NBTC and the BTC only): the lookup no longer sees an entry once its
+    /// request is sent, so such a miss takes a new entry and sends the
+    /// block again; the sent entry still holds its room in the BAB until
+    /// its block returns, and the first return fills the L1 and wakes every
+    /// waiting request. Either way an entry is freed at its fill. The
+    /// slides ("when data are loaded, all the removed DRAM requests are
+    /// found") fit either; the MSHR and prefetching caches always merge.
     pub bab_merges_sent: bool,
     /// Texels per Waiting List Buffer entry (8, the slides).
     pub texels_per_entry: u32,

@@ -4,7 +4,9 @@
 //!
 //! Not the cache engine's `Cache<Lru>`: its access always fills on a
 //! miss, while here a missing block is filled only when memory returns
-//! it, many cycles later. The LRU order is a last-use stamp per line.
+//! it, many cycles later. The LRU order is a last-use stamp per line: the
+//! value of an access counter that counts the L1's hits and fills (not
+//! the simulated cycle), so that uses within one cycle stay ordered.
 
 use gfxcache_cache::Geometry;
 
@@ -17,8 +19,9 @@ pub struct L1 {
     ways: usize,
     /// Per set, `ways` tags.
     tags: Vec<u64>,
-    /// Per line, the clock at its last fill or hit.
+    /// Per line, `clock` at its last fill or hit.
     stamps: Vec<u64>,
+    /// Hits and fills so far (an access counter, not the cycle).
     clock: u64,
 }
 

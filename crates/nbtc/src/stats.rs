@@ -62,7 +62,13 @@ pub struct UnitStats {
     pub mux_conflict_cycles: u64,
     /// The blocking cache refused a request while it handled a miss.
     pub blocked_cycles: u64,
-    /// No fragment left; the last results were on their way.
+    /// The processor had no fragment left: the cycle in which the last
+    /// result returned to a fragment with no work after it (0 or 1 cycle a
+    /// unit), and, with a BAB that forgets sent blocks
+    /// ([`crate::NbtcConfig::bab_merges_sent`] false), the cycles after it
+    /// until a second fetch nobody waits for returns (the run ends when
+    /// every BAB entry is freed). The cycles the last fragments wait for
+    /// their results are PS stall.
     pub drain_cycles: u64,
     /// Requests accepted.
     pub requests: u64,

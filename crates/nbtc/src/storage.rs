@@ -129,8 +129,8 @@ fn index_bits(n: u32) -> u32 {
 impl Storage {
     /// The buffers of `config`, with its [`NbtcConfig::field_bits`]. The
     /// WLB's texture ID names the request's RB entry (ours); the BAB holds
-    /// block addresses (the address less the block offset) and, while its
-    /// entries stay until their fill ([`NbtcConfig::bab_merges_sent`]), a
+    /// block addresses (the address less the block offset) and, when a
+    /// miss may join a sent entry ([`NbtcConfig::bab_merges_sent`]), a
     /// sent bit.
     pub fn of(config: &NbtcConfig) -> Storage {
         let b = &config.field_bits;

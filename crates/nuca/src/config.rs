@@ -38,6 +38,50 @@ pub enum CountedAccesses {
     LocalMisses,
 }
 
+/// What a distributed Affinity Table keeps of the count a bucket's owner
+/// announced at the last epoch broadcast, which a node's own saturated
+/// counter must beat by the margin to claim the bucket between
+/// broadcasts (Section IV-B, read with our claim rule). (ours): the paper
+/// says only that at every epoch "the Affinity Tables get synchronized by
+/// broadcasting all the *owned* buckets" and that each node updates "the
+/// ownership of each bucket with the most up-to-date owner", ties ("two
+/// counters having exactly the same value") to the lowest identifier; it
+/// does not say how a node claims a bucket between broadcasts. Our spec's
+/// reading: a node claims a bucket "when its own counter saturates and
+/// beats the last known owner's broadcast count by the margin", which
+/// reads as the count as broadcast.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnnouncedCount {
+    /// The count as the owner broadcast it (the spec's words; the
+    /// default).
+    #[default]
+    AsAnnounced,
+    /// The count reset as the epoch's end resets the owner's own counter
+    /// (halved under the default [`EpochReset::Halve`], cleared under
+    /// [`EpochReset::Clear`]): what the owner's counter holds when the
+    /// next epoch starts, so a challenger is held to the owner's current
+    /// count rather than to its count of the epoch before.
+    Halved,
+}
+
+impl AnnouncedCount {
+    pub fn name(self) -> &'static str {
+        match self {
+            AnnouncedCount::AsAnnounced => "as-announced",
+            AnnouncedCount::Halved => "halved",
+        }
+    }
+
+    /// The other reading.
+    pub fn other(self) -> AnnouncedCount {
+        match self {
+            AnnouncedCount::AsAnnounced => AnnouncedCount::Halved,
+            AnnouncedCount::Halved => AnnouncedCount::AsAnnounced,
+        }
+    }
+}
+
 /// How a texture cache picks a block's set. (ours): the paper does not
 /// say; with its page and bucket sizes a bucket's blocks share three of
 /// the six set bits under modulo indexing, so an owner keeps its buckets
@@ -96,6 +140,10 @@ pub struct NucaConfig {
     pub epoch_reset: EpochReset,
     /// Which accesses count in the Affinity Table. (ours): default every.
     pub counted: CountedAccesses,
+    /// The distributed tables: the owner's announced count a claim between
+    /// broadcasts must beat ([`AnnouncedCount`]). (ours): default
+    /// as-announced.
+    pub announced_count: AnnouncedCount,
     /// The shared L2 (Table I).
     pub l2: L2Config,
     /// The mesh between the texture caches (ours but for 1 cycle per hop).
@@ -121,6 +169,7 @@ impl Default for NucaConfig {
             margin_percent: 25,
             epoch_reset: EpochReset::Halve,
             counted: CountedAccesses::Every,
+            announced_count: AnnouncedCount::AsAnnounced,
             l2: L2Config::default(),
             mesh: MeshConfig::default(),
             timing: TimingConfig::default(),
@@ -246,6 +295,15 @@ impl NucaConfig {
         let timing = &self.timing;
         if timing.tc_cycles == 0 {
             return bad("timing.tc_cycles", "0".into(), "at least 1 cycle");
+        }
+        let block_bits = u64::from(self.block_bytes) * 8;
+        let width = u64::from(timing.bus_width_bits);
+        if width == 0 || block_bits.div_ceil(width) >= MAX_PACKET_FLITS {
+            return bad(
+                "timing.bus_width_bits",
+                timing.bus_width_bits.to_string(),
+                "a bus wide enough that a block takes under 4096 beats",
+            );
         }
         if !(1..=1024).contains(&timing.contexts) {
             return bad(

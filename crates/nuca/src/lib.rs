@@ -27,6 +27,8 @@
 //!   its banks, and the frame's other L2 traffic.
 //! - [`mesh`]: the 2D mesh ([`Mesh`]): shapes, X-Y routes, flits, link
 //!   contention, broadcast trees; [`calendar`]: per-cycle reservations.
+//! - [`bus`]: the bus between the texture caches and the L2 ([`Bus`]),
+//!   a resource with arbitration, beats and queueing.
 //! - [`timing`]: the fragment processors' clocks ([`FpClocks`]) and every
 //!   timing knob ([`TimingConfig`], ours but for the paper's latencies).
 //! - [`machine`]: an organization on its machine ([`Machine`]): the
@@ -51,6 +53,7 @@
 pub mod affinity_table;
 pub mod block_hash;
 pub mod bucket;
+pub mod bus;
 pub mod calendar;
 pub mod config;
 pub mod counter;
@@ -72,8 +75,9 @@ pub mod timing;
 
 pub use affinity_table::{affinity_table_bits, AffinityTable};
 pub use bucket::{Bucket, Buckets};
+pub use bus::{Bus, BusChannels, BusStats};
 pub use calendar::Calendar;
-pub use config::{CountedAccesses, EpochReset, NucaConfig, TcIndex};
+pub use config::{AnnouncedCount, CountedAccesses, EpochReset, NucaConfig, TcIndex};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;

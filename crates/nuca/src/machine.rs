@@ -18,6 +18,7 @@
 
 use gfxcache_mem::NucaEnergyCounts;
 
+use crate::bus::{Bus, BusStats};
 use crate::l2::{L2Stats, SharedL2};
 use crate::mesh::{Mesh, MeshStats, Message};
 use crate::organization::{Flow, Organization};
@@ -34,8 +35,6 @@ pub struct MachineCounts {
     pub tc_fills: u64,
     /// D-NUCA directory updates: a holder recorded, an eviction cleared.
     pub directory_updates: u64,
-    /// 128-bit beats on the bus to the L2.
-    pub bus_beats: u64,
 }
 
 /// An organization on the machine.
@@ -43,14 +42,14 @@ pub struct Machine<O> {
     org: O,
     l2: SharedL2,
     mesh: Mesh,
+    /// The bus to the L2, where it is reached over one.
+    bus: Bus,
     clocks: FpClocks,
     timing: TimingConfig,
     /// The router of the Affinity Table and the directory.
     table_router: usize,
     /// The L2's router, when the L2 is on this organization's mesh.
     l2_router: Option<usize>,
-    /// Beats of a request and of a reply on the bus.
-    bus_beats: (u64, u64),
     l2_hit: u64,
     sync_tiles: bool,
     counts: MachineCounts,
@@ -68,11 +67,10 @@ impl<O: Organization> Machine<O> {
             L2Attach::Centre => Some(mesh.centre()),
             L2Attach::Corner => Some(0),
         };
-        let beat_bits = u64::from(config.mesh.flit_bits);
         Ok(Machine {
             table_router: mesh.centre(),
             l2_router,
-            bus_beats: (1, (u64::from(config.block_bytes) * 8).div_ceil(beat_bits)),
+            bus: Bus::new(&config.timing, config.block_bytes),
             l2: SharedL2::new(&config.l2, config.block_bytes)?,
             clocks: FpClocks::new(config.fps, config.timing.contexts),
             l2_hit: u64::from(config.l2.hit_cycles),
@@ -192,17 +190,14 @@ impl<O: Organization> Machine<O> {
         let hit = self.l2.texture_read(block);
         let arrive = match self.l2_router {
             Some(r) => self.mesh.send(node, r, Message::Control, t),
-            None => t + u64::from(self.timing.bus_request_cycles),
+            None => self.bus.request(t),
         };
         let start = self.l2.bank_start(block, arrive);
         let memory = if hit { 0 } else { self.timing.dram_cycles };
         let ready = start + self.l2_hit + u64::from(memory);
         match self.l2_router {
             Some(r) => self.mesh.send(r, node, Message::Data, ready),
-            None => {
-                self.counts.bus_beats += self.bus_beats.0 + self.bus_beats.1;
-                ready + u64::from(self.timing.bus_reply_cycles)
-            }
+            None => self.bus.reply(ready),
         }
     }
 
@@ -263,6 +258,10 @@ impl<O: Organization> Machine<O> {
         self.mesh.stats()
     }
 
+    pub fn bus_stats(&self) -> &BusStats {
+        self.bus.stats()
+    }
+
     pub fn timing_stats(&self) -> TimingStats {
         self.clocks.stats()
     }
@@ -290,7 +289,7 @@ impl<O: Organization> Machine<O> {
             directory_lookups: s.directory_lookups,
             directory_updates: self.counts.directory_updates,
             flit_hops: self.mesh.stats().flit_hops,
-            bus_beats: self.counts.bus_beats,
+            bus_beats: self.bus.stats().busy_cycles,
             l2_bytes: config.l2.bytes,
             l2_accesses: l2.texture_requests + l2.other_accesses,
             dram_reads: l2.dram_reads,

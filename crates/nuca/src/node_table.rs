@@ -7,13 +7,14 @@
 //!
 //! (ours) Between broadcasts a node claims a bucket when its own counter
 //! saturates and beats, by the margin, the count its owner announced at
-//! the last broadcast (reset as the owner's own counter was). The
-//! functional model applies a broadcast at once; the paper's lazy
-//! propagation takes time, which is the timing model's business.
+//! the last broadcast: as announced, or reset as the owner's own counter
+//! was ([`AnnouncedCount`]). The functional model applies a broadcast at
+//! once; the paper's lazy propagation takes time, which is the timing
+//! model's business.
 
 use crate::bucket::Bucket;
 use crate::counter::{beats, bump, reset};
-use crate::EpochReset;
+use crate::{AnnouncedCount, EpochReset};
 
 /// One node's Affinity Table.
 #[derive(Clone, Debug)]
@@ -23,7 +24,8 @@ pub struct NodeTable {
     owners: Vec<u16>,
     /// Per bucket, this node's own access counter.
     counts: Vec<u8>,
-    /// Per bucket, the count its owner announced at the last broadcast.
+    /// Per bucket, the count its owner announced at the last broadcast, as
+    /// [`AnnouncedCount`] keeps it.
     owner_counts: Vec<u8>,
 }
 
@@ -55,7 +57,8 @@ impl NodeTable {
         self.counts[b]
     }
 
-    /// The count bucket `b`'s owner announced at the last broadcast.
+    /// The count bucket `b`'s owner announced at the last broadcast, as
+    /// [`AnnouncedCount`] keeps it.
     pub fn owner_count(&self, b: Bucket) -> u8 {
         self.owner_counts[b]
     }
@@ -89,8 +92,13 @@ pub struct Synchronized {
 }
 
 /// An epoch's end: every node broadcasts the buckets it owns, every node
-/// adopts each bucket's winning claimant, and every counter resets.
-pub fn synchronize(tables: &mut [NodeTable], epoch_reset: EpochReset) -> Synchronized {
+/// adopts each bucket's winning claimant and keeps its count as `announced`
+/// says, and every counter resets as `epoch_reset` says.
+pub fn synchronize(
+    tables: &mut [NodeTable],
+    epoch_reset: EpochReset,
+    announced: AnnouncedCount,
+) -> Synchronized {
     let mut done = Synchronized::default();
     for t in tables.iter() {
         let owned = t.owners.iter().filter(|&&o| o == t.node).count() as u64;
@@ -106,10 +114,14 @@ pub fn synchronize(tables: &mut [NodeTable], epoch_reset: EpochReset) -> Synchro
             }
         }
         let Some((w, c)) = winner else { continue };
+        let kept = match announced {
+            AnnouncedCount::AsAnnounced => c,
+            AnnouncedCount::Halved => reset(c, epoch_reset),
+        };
         for t in tables.iter_mut() {
             done.ownership_changes += u64::from(t.owners[b] != w);
             t.owners[b] = w;
-            t.owner_counts[b] = reset(c, epoch_reset);
+            t.owner_counts[b] = kept;
         }
     }
     for t in tables.iter_mut() {

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use gfxcache_mem::NucaEnergy;
 
+use crate::bus::BusStats;
 use crate::l2::L2Stats;
 use crate::machine::{Machine, MachineCounts};
 use crate::mesh::MeshStats;
@@ -205,6 +206,7 @@ impl AnyOrganization {
             stats: m.stats(),
             l2: m.l2_stats().clone(),
             mesh: m.mesh_stats().clone(),
+            bus: m.bus_stats().clone(),
             timing: m.timing_stats(),
             machine: m.counts().clone(),
             energy: NucaEnergy::of(&config.energy, &m.energy_counts(config)),
@@ -227,8 +229,11 @@ pub struct OrgResult {
     pub stats: NucaStats,
     pub l2: L2Stats,
     pub mesh: MeshStats,
+    /// The bus to the L2: transfers, busy cycles, waits (all zero where
+    /// the L2 is on the mesh).
+    pub bus: BusStats,
     pub timing: TimingStats,
-    /// Texture cache reads and fills, directory updates, bus beats.
+    /// Texture cache reads and fills, directory updates.
     pub machine: MachineCounts,
     /// Energy by part, from the counts and `config.energy`.
     pub energy: NucaEnergy,

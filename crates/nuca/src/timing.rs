@@ -1,6 +1,6 @@
 //! The timing model (ours: the paper ran the cycle-accurate Teapot, which
 //! we do not have). Analytic and trace-driven, integer cycles at the GPU
-//! clock, deterministic:
+//! clock, deterministic. Each rule:
 //!
 //! - Each fragment processor has a clock. Its shader core runs one
 //!   context's work at a time and issues at most one texture access per
@@ -11,10 +11,21 @@
 //!   processor blocks on every texture access.
 //! - Where the access is served gives its latency: the texture cache's
 //!   [`TimingConfig::tc_cycles`] (the paper's), the mesh's hops, serialization
-//!   and contention ([`crate::mesh`]), the Affinity Table's or directory's
-//!   lookup, the L2's bank and [`crate::L2Config::hit_cycles`] (the paper's),
-//!   DRAM's [`TimingConfig::dram_cycles`] on an L2 miss, and the bus's
-//!   cycles where the L2 is reached over a bus.
+//!   and link contention ([`crate::mesh`]), the Affinity Table's or
+//!   directory's lookup, the L2's bank (one access a cycle,
+//!   [`crate::L2Config::bank_contention`]) and
+//!   [`crate::L2Config::hit_cycles`] (the paper's), DRAM's
+//!   [`TimingConfig::dram_cycles`] on an L2 miss, and, where the L2 is
+//!   reached over the bus ([`L2Attach::Bus`]), the bus's arbitration, beats
+//!   and queueing ([`crate::bus`]): a request holds the bus one beat, a
+//!   block's reply block bytes x 8 / [`TimingConfig::bus_width_bits`]
+//!   beats, each after [`TimingConfig::bus_arbitration_cycles`], and with
+//!   [`TimingConfig::bus_occupancy`] a transfer waits for the transfers
+//!   already holding the cycles it wants.
+//! - Resources that serve one unit a cycle (mesh links, L2 banks, the
+//!   bus) are reserved on calendars ([`crate::calendar`]), so that accesses
+//!   replayed out of time order wait only for the reservations that hold
+//!   the cycles they want.
 //! - The frame's cycles are the largest clock at the end. A tile end in
 //!   the input synchronises every fragment processor at the latest of
 //!   their clocks, as a tile-based GPU finishes a tile before it starts
@@ -22,11 +33,12 @@
 //!   the tiles' spans.
 //!
 //! Not modelled: the Affinity Table's and directory's ports (one lookup per
-//! cycle would add queueing at the centre), the bus's arbitration, DRAM
-//! banks and bandwidth, the other L2 traffic's bank cycles.
+//! cycle would add queueing at the centre), DRAM banks and bandwidth, the
+//! other L2 traffic's bank and bus cycles.
 
 use serde::{Deserialize, Serialize};
 
+use crate::bus::BusChannels;
 use crate::schedule::ReplayOrder;
 
 /// Where the L2 is reached from a texture cache.
@@ -67,11 +79,22 @@ pub struct TimingConfig {
     pub dram_cycles: u32,
     /// Where the L2 attaches. (ours): the bus.
     pub l2_attach: L2Attach,
-    /// Bus from a texture cache to the L2, a request's cycles and a 64-byte
-    /// reply's. (ours): 2 (arbitration, address) and 5 (arbitration, four
-    /// 128-bit beats, the mesh's width). A fixed latency: no contention.
-    pub bus_request_cycles: u32,
-    pub bus_reply_cycles: u32,
+    /// Whether the bus between the texture caches and the L2 is a resource
+    /// that one transfer holds at a time, later ones queueing ([`crate::bus`]).
+    /// (ours): true. False: every transfer takes its unloaded time
+    /// (arbitration and beats, 2 cycles a request and 5 a 64-byte reply by
+    /// default) and none waits, the fixed-latency bus of earlier versions.
+    pub bus_occupancy: bool,
+    /// Cycles from a transfer asking for the bus to its grant (pipelined:
+    /// they hold nothing). (ours): 1.
+    pub bus_arbitration_cycles: u32,
+    /// Bits the bus carries a cycle (one beat): a request is one beat, a
+    /// block's reply block bytes x 8 / width beats. (ours): 128, the
+    /// mesh's flit width, so a 64-byte block is 4 beats.
+    pub bus_width_bits: u32,
+    /// One bus for requests and replies, or a channel each. (ours): one
+    /// shared bus, as "a common bus" (Section IV-A) reads.
+    pub bus_channels: BusChannels,
     /// Thread contexts per fragment processor, each with one texture access
     /// in flight. (ours): 1, every access blocks its fragment processor;
     /// the paper does not give Teapot's, and one context exposes every
@@ -93,8 +116,10 @@ impl Default for TimingConfig {
             directory_cycles: 2,
             dram_cycles: 75,
             l2_attach: L2Attach::Bus,
-            bus_request_cycles: 2,
-            bus_reply_cycles: 5,
+            bus_occupancy: true,
+            bus_arbitration_cycles: 1,
+            bus_width_bits: 128,
+            bus_channels: BusChannels::Shared,
             contexts: 1,
             sync_tiles: true,
             order: ReplayOrder::Clock,

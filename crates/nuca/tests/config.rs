@@ -1,6 +1,8 @@
 //! The configuration: the paper's values by default, and clear errors.
 
-use gfxcache_nuca::{CountedAccesses, EpochReset, NucaConfig, NucaError};
+use gfxcache_nuca::{
+    AnnouncedCount, BusChannels, CountedAccesses, EpochReset, NucaConfig, NucaError,
+};
 
 #[test]
 fn defaults_are_the_papers() {
@@ -12,6 +14,7 @@ fn defaults_are_the_papers() {
     assert_eq!(c.margin_percent, 25);
     assert_eq!(c.epoch_reset, EpochReset::Halve);
     assert_eq!(c.counted, CountedAccesses::Every);
+    assert_eq!(c.announced_count, AnnouncedCount::AsAnnounced);
     c.check().unwrap();
     let g = c.tc_geometry().unwrap();
     assert_eq!((g.sets, g.ways), (64, 4));
@@ -136,10 +139,19 @@ fn the_machine_defaults_and_bad_knobs() {
     assert_eq!(c.timing.dram_cycles, 75);
     assert_eq!(c.timing.l2_attach, L2Attach::Bus);
     assert_eq!(c.timing.contexts, 1);
+    assert!(c.timing.bus_occupancy);
+    assert_eq!(
+        (c.timing.bus_arbitration_cycles, c.timing.bus_width_bits),
+        (1, 128)
+    );
+    assert_eq!(c.timing.bus_channels, BusChannels::Shared);
     let nested: NucaConfig = serde_json::from_str(
-        r#"{"mesh": {"contention": "all"}, "timing": {"l2_attach": "corner"}}"#,
+        r#"{"mesh": {"contention": "all"}, "timing": {"l2_attach": "corner", "bus_channels": "split", "bus_occupancy": false}, "announced_count": "halved"}"#,
     )
     .unwrap();
+    assert_eq!(nested.timing.bus_channels, BusChannels::Split);
+    assert!(!nested.timing.bus_occupancy);
+    assert_eq!(nested.announced_count, AnnouncedCount::Halved);
     assert_eq!(nested.mesh.contention, Contention::All);
     assert_eq!(nested.timing.l2_attach, L2Attach::Corner);
     assert_eq!(nested.mesh.flit_bits, 128);
@@ -156,6 +168,17 @@ fn the_machine_defaults_and_bad_knobs() {
     bad(|c| c.mesh.flit_bits = 0, "mesh.flit_bits");
     bad(|c| c.timing.tc_cycles = 0, "timing.tc_cycles");
     bad(|c| c.timing.contexts = 0, "timing.contexts");
+    bad(|c| c.timing.bus_width_bits = 0, "timing.bus_width_bits");
+    bad(
+        |c| {
+            c.block_bytes = 1024;
+            c.timing.bus_width_bits = 1;
+        },
+        "timing.bus_width_bits",
+    );
+    let mut narrow = NucaConfig::default();
+    narrow.timing.bus_width_bits = 1;
+    narrow.check().unwrap();
     bad(|c| c.energy.router_pj_per_flit = f64::NAN, "energy");
     let mut wide = NucaConfig::default();
     wide.mesh.cols = 32;

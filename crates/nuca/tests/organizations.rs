@@ -5,8 +5,8 @@ mod common;
 
 use common::{machine_and_stream, small};
 use gfxcache_nuca::{
-    AnyOrganization, DNuca, Dtm, DtmDistributed, NucaConfig, NucaStats, OrgKind, Organization,
-    Outcome, Private, SNuca,
+    AnnouncedCount, AnyOrganization, DNuca, Dtm, DtmDistributed, NucaConfig, NucaStats, OrgKind,
+    Organization, Outcome, Private, SNuca,
 };
 use proptest::prelude::*;
 
@@ -195,9 +195,9 @@ fn distributed_tables_disagree_within_an_epoch() {
         Outcome::LocalHit,
         "the stale copy still serves"
     );
-    // Node 1's third bucket-0 access saturates its counter: 3 beats the 0
-    // node 0 announced (1, reset to 0): it claims bucket 0 in its own
-    // table, after this request went to node 0.
+    // Node 1's third bucket-0 access saturates its counter: 3 beats the 1
+    // node 0 announced (and the 0 it is halved to): it claims bucket 0 in
+    // its own table, after this request went to node 0.
     assert_eq!(dist.access(1, 4), Outcome::L2 { owner: Some(0) });
     assert_eq!(dist.tables()[1].owner(0), 1, "node 1 claimed bucket 0");
     assert_eq!(dist.tables()[0].owner(0), 0, "node 0 does not know yet");
@@ -217,6 +217,51 @@ fn distributed_tables_disagree_within_an_epoch() {
     assert_eq!(dist.stats().broadcasts, 4);
     assert_eq!(dist.stats().broadcast_buckets, 4 + 3);
     assert_eq!(dist.access(0, 8), Outcome::L2 { owner: Some(1) });
+}
+
+/// The readings of the count a claim between broadcasts must beat, on
+/// one bucket, 2-bit counters (saturating at 3), a 50 % margin and epochs
+/// of 4 accesses. Epoch 1: nodes 0 and 1 each count 2; the tie goes to
+/// node 0, which announced 2 (halved: 1). Epoch 2 (counters halved to 1):
+/// node 1's second access saturates its counter at 3, which must be more
+/// than 1.5 times the kept count: not 2 x 1.5 = 3 as announced, but 1 x
+/// 1.5 halved. So only the halved reading lets node 1 claim the bucket,
+/// and only then does its next miss read the L2 for itself.
+#[test]
+fn the_announced_count_as_announced_or_halved() {
+    for (announced, kept, claims) in [
+        (AnnouncedCount::AsAnnounced, 2, false),
+        (AnnouncedCount::Halved, 1, true),
+    ] {
+        let config = NucaConfig {
+            buckets: 1,
+            page_blocks: 1,
+            counter_bits: 2,
+            margin_percent: 50,
+            epoch: 4,
+            announced_count: announced,
+            ..small(2, 4, 2, 4)
+        };
+        let mut dist = DtmDistributed::new(&config).unwrap();
+        for (fp, block) in [(0, 0), (0, 1), (1, 2), (1, 3)] {
+            assert_eq!(dist.access(fp, block), Outcome::L2 { owner: None });
+        }
+        assert_eq!(dist.stats().epochs, 1);
+        for t in dist.tables() {
+            assert_eq!((t.owner(0), t.owner_count(0)), (0, kept), "{announced:?}");
+            assert_eq!(t.count(0), 1, "2 halved");
+        }
+        assert_eq!(dist.stats().ownership_changes, 1, "node 1's view");
+        assert_eq!(dist.access(1, 4), Outcome::L2 { owner: Some(0) });
+        // The saturating access still goes to node 0, then node 1 claims.
+        assert_eq!(dist.access(1, 5), Outcome::L2 { owner: Some(0) });
+        assert_eq!(dist.tables()[1].owner(0), if claims { 1 } else { 0 });
+        assert_eq!(dist.tables()[0].owner(0), 0);
+        assert_eq!(dist.stats().ownership_changes, 1 + u64::from(claims));
+        let next = dist.access(1, 6);
+        let owner = if claims { None } else { Some(0) };
+        assert_eq!(next, Outcome::L2 { owner }, "{announced:?}");
+    }
 }
 
 /// D-NUCA never holds a block in two caches, and its directory names

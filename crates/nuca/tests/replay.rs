@@ -5,19 +5,24 @@ mod common;
 
 use common::{small, synthetic};
 use gfxcache_nuca::{
-    replay, NucaConfig, NucaError, OrgKind, Replay, ReplayEvent, ReplayOrder, TextureAccess,
-    Threads,
+    replay, BusChannels, NucaConfig, NucaError, OrgKind, Replay, ReplayEvent, ReplayOrder,
+    TextureAccess, Threads,
 };
 
 #[test]
 fn results_do_not_depend_on_threads_or_chunks() {
-    for order in [ReplayOrder::Clock, ReplayOrder::Trace] {
+    for (order, channels) in [
+        (ReplayOrder::Clock, BusChannels::Shared),
+        (ReplayOrder::Trace, BusChannels::Shared),
+        (ReplayOrder::Clock, BusChannels::Split),
+    ] {
         let mut config = NucaConfig {
             fps: 8,
             epoch: 1000,
             ..NucaConfig::default()
         };
         config.timing.order = order;
+        config.timing.bus_channels = channels;
         // More than one replay chunk, so the chunks' boundaries are
         // crossed, and tiles of 1000 accesses, which chunks cut.
         let accesses = synthetic(8, 3000, 150_000, 7);
@@ -46,6 +51,7 @@ fn results_do_not_depend_on_threads_or_chunks() {
             assert!(s.local_hits > 0 && s.l2_requests > 0, "{}", kind.name());
             let r = one.results.iter().find(|r| r.organization == kind).unwrap();
             assert_eq!(r.timing.tiles, 150, "{}", kind.name());
+            assert!(r.bus.queue_cycles > 0, "the bus was contended");
         }
         assert!(one.stats(OrgKind::Dtm).unwrap().epochs == 150);
     }

@@ -51,6 +51,7 @@ fn config(dir: &Path) -> NucaStudyConfig {
             page_blocks: vec![4],
             trace_order: true,
             tc_index: true,
+            announced_count: true,
             organizations: vec![OrgKind::Dtm],
         },
         ..NucaStudyConfig::new(files(&main))
@@ -99,7 +100,9 @@ fn every_run_accounts_for_every_access() {
     let replication_sum: f64 = report.replication.in_caches_percent.iter().sum();
     assert!((replication_sum - 100.0).abs() < 1e-9);
     // The sweeps: epoch 2000 is the machine's, so only 500; the order and
-    // index points are against private caches with the same setting.
+    // index points are against private caches with the same setting; the
+    // other reading of the announced count runs the distributed tables
+    // only, whatever organizations the other knobs sweep.
     let knobs: Vec<(&str, &str)> = report
         .sweeps
         .iter()
@@ -112,9 +115,12 @@ fn every_run_accounts_for_every_access() {
             ("buckets", "16"),
             ("page_blocks", "4"),
             ("order", "trace"),
-            ("tc_index", "xor-fold")
+            ("tc_index", "xor-fold"),
+            ("announced_count", "halved")
         ]
     );
+    let halved = report.sweeps.last().unwrap();
+    assert_eq!(halved.organization, OrgKind::DtmDist);
     assert_eq!(report.assignments.len(), 2);
     assert_eq!(report.assignments[1].assignment, "tiles");
     assert!(report.warnings.iter().any(|w| w.contains("no trace")));
@@ -178,4 +184,37 @@ fn bad_studies_are_refused_with_reasons() {
     let mut config = self::config(dir.path());
     config.scaling = vec![(0, files(&dir.path().join("p2.gtq")))];
     assert!(study::run(&config, &quiet).is_err());
+}
+
+/// The other reading of the announced count is DTM-NUCA-Dist on the main
+/// machine with that reading: the sweep point is what a study with it as
+/// the main reading gives.
+#[test]
+fn the_other_reading_is_the_main_run_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.sweeps = Sweeps {
+        announced_count: true,
+        ..Sweeps::none()
+    };
+    let report = study::run(&config, &quiet).unwrap();
+    let point = &report.sweeps[0];
+    assert_eq!(
+        (
+            point.knob.as_str(),
+            point.value.as_str(),
+            point.organization
+        ),
+        ("announced_count", "halved", OrgKind::DtmDist)
+    );
+    config.machine.announced_count = gfxcache_nuca::AnnouncedCount::Halved;
+    config.sweeps = Sweeps::none();
+    let halved = study::run(&config, &quiet).unwrap();
+    let row = halved.row(OrgKind::DtmDist).unwrap();
+    assert_eq!(point.figures, row.figures);
+    assert_ne!(
+        report.row(OrgKind::DtmDist).unwrap().result.stats,
+        row.result.stats,
+        "the readings differ on this frame"
+    );
 }

@@ -125,7 +125,8 @@ fn a_mixed_sequence_sums_to_its_hand_worked_latencies() {
     // count update to the table (1).
     assert_eq!(dtm.mesh.flit_hops, 6 + 2 + 10 + 1);
     assert_eq!((dtm.machine.tc_reads, dtm.machine.tc_fills), (6, 3));
-    assert_eq!(dtm.machine.bus_beats, 3 * (1 + 4));
+    assert_eq!(dtm.bus.busy_cycles, 3 * (1 + 4));
+    assert_eq!((dtm.bus.transfers, dtm.bus.queue_cycles), (6, 0));
     assert_eq!((s.at_lookups, s.at_updates), (4, 5));
 
     // The private caches: no table, no remote hits.
@@ -170,13 +171,20 @@ fn contexts_overlap_accesses() {
     assert_eq!(result(&one, OrgKind::Private).timing.cycles, 2 * miss);
     config.timing.contexts = 2;
     let two = replay(&config, events, Threads::One).unwrap();
-    assert_eq!(result(&two, OrgKind::Private).timing.cycles, miss + 1);
-    // Work is done on one core: 10 cycles each, the second after the first.
+    // Its reply waits on the bus for the first's four beats: back 4
+    // cycles after the first, not 1.
+    assert_eq!(result(&two, OrgKind::Private).timing.cycles, miss + 4);
+    // Work is done on one core: 10 cycles each, the second after the
+    // first, issued 11 cycles later; its reply finds the bus free.
     let worked = replay(&config, [tex(0, 0, 10), tex(0, 1, 10)], Threads::One).unwrap();
     assert_eq!(
         result(&worked, OrgKind::Private).timing.cycles,
         20 + miss + 1
     );
+    // A bus with no occupancy lets the replies overlap.
+    config.timing.bus_occupancy = false;
+    let fixed = replay(&config, events, Threads::One).unwrap();
+    assert_eq!(result(&fixed, OrgKind::Private).timing.cycles, miss + 1);
 }
 
 /// Over a random stream with tile ends and other L2 traffic: the L2 answers
@@ -251,11 +259,12 @@ fn a_requests_blocks_overlap() {
         ..TextureAccess::new(0, 64, 0)
     });
     let one_request = replay(&config, [tex(0, 0, 0), more, tex(0, 2, 4)], Threads::One).unwrap();
-    // The second block arrives a cycle after the first (different L2
-    // banks); the third request's work starts after it.
+    // The second block reaches the L2 a cycle after the first (different
+    // banks) and its reply waits for the first's four beats on the bus:
+    // back 4 cycles after it; the third request's work starts then.
     assert_eq!(
         result(&one_request, OrgKind::Private).timing.cycles,
-        (miss + 1) + 4 + miss
+        (miss + 4) + 4 + miss
     );
     let two_requests = replay(
         &config,

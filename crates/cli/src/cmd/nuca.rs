@@ -15,7 +15,9 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_nuca::study::{self, paper, FrameFiles, NucaReport, NucaStudyConfig, Sweeps};
-use gfxcache_nuca::{NucaConfig, OrgKind, ReplayOrder, RequestUnit, TcIndex};
+use gfxcache_nuca::{
+    AnnouncedCount, BusChannels, NucaConfig, OrgKind, ReplayOrder, RequestUnit, TcIndex,
+};
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 use gfxcache_render::{FpAssignment, TbrConfig};
@@ -39,6 +41,28 @@ pub enum IndexArg {
     Modulo,
     /// The block address cut into set-index-wide pieces, XORed together.
     XorFold,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AnnouncedArg {
+    /// The count as the owner broadcast it.
+    AsAnnounced,
+    /// The count reset as the owner's own counter was at the epoch's end.
+    Halved,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChannelsArg {
+    /// One bus carries requests and replies.
+    Shared,
+    /// A request channel and a reply channel.
+    Split,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -154,6 +178,25 @@ pub struct Args {
     /// Affinity Table epoch in texture requests (Table I: 20000).
     #[arg(long)]
     pub epoch: Option<u64>,
+    /// DTM-NUCA-Dist: the owner's count that a node's saturated counter
+    /// must beat to claim a bucket between broadcasts, as the owner
+    /// announced it or halved as its own counter was (ours: as-announced;
+    /// the study runs the other reading too).
+    #[arg(long, value_enum)]
+    pub announced_count: Option<AnnouncedArg>,
+    /// Whether the bus to the L2 is held by one transfer at a time, later
+    /// ones queueing (ours: on); `off` gives every transfer its unloaded
+    /// time.
+    #[arg(long, value_enum)]
+    pub bus_occupancy: Option<OnOff>,
+    /// Bits the bus to the L2 carries a cycle (ours: 128, 4 beats a
+    /// 64-byte block).
+    #[arg(long)]
+    pub bus_width: Option<u32>,
+    /// Whether requests and replies share the bus to the L2 or each have a
+    /// channel (ours: shared).
+    #[arg(long, value_enum)]
+    pub bus_channels: Option<ChannelsArg>,
     /// Thread contexts per fragment processor (ours: 1).
     #[arg(long)]
     pub contexts: Option<u32>,
@@ -226,6 +269,22 @@ fn machine(args: &Args) -> Result<NucaConfig> {
     set(&mut m.timing.contexts, args.contexts);
     if let Some(e) = args.epoch {
         m.epoch = e;
+    }
+    if let Some(a) = args.announced_count {
+        m.announced_count = match a {
+            AnnouncedArg::AsAnnounced => AnnouncedCount::AsAnnounced,
+            AnnouncedArg::Halved => AnnouncedCount::Halved,
+        };
+    }
+    if let Some(o) = args.bus_occupancy {
+        m.timing.bus_occupancy = o == OnOff::On;
+    }
+    set(&mut m.timing.bus_width_bits, args.bus_width);
+    if let Some(c) = args.bus_channels {
+        m.timing.bus_channels = match c {
+            ChannelsArg::Shared => BusChannels::Shared,
+            ChannelsArg::Split => BusChannels::Split,
+        };
     }
     if let Some(o) = args.replay_order {
         m.timing.order = match o {

@@ -69,6 +69,12 @@ fn organizations(r: &NucaReport) -> Vec<Vec<String>> {
         "broadcasts",
         "epochs",
         "ownership_changes",
+        "bus_transfers",
+        "bus_busy_cycles",
+        "bus_utilisation_percent",
+        "bus_queue_cycles",
+        "bus_mean_wait_cycles",
+        "bus_max_wait_cycles",
     ]);
     let rows = r.organizations.iter().map(|row| {
         let (s, f, res) = (&row.result.stats, &row.figures, &row.result);
@@ -110,6 +116,13 @@ fn organizations(r: &NucaReport) -> Vec<Vec<String>> {
             s.ownership_changes,
         ];
         out.extend(events.map(|n| n.to_string()));
+        let bus = &res.bus;
+        out.push(bus.transfers.to_string());
+        out.push(bus.busy_cycles.to_string());
+        out.push(f.bus_utilisation_percent.to_string());
+        out.push(bus.queue_cycles.to_string());
+        out.push(f.bus_mean_wait_cycles.to_string());
+        out.push(bus.max_wait_cycles.to_string());
         out
     });
     std::iter::once(head).chain(rows).collect()
@@ -248,6 +261,15 @@ mod tests {
             dtm.result.energy.total_nj.to_string()
         );
         assert_eq!(get("mesh_flit_hops"), dtm.result.mesh.flit_hops.to_string());
+        let bus = &dtm.result.bus;
+        assert_eq!(get("bus_transfers"), bus.transfers.to_string());
+        assert_eq!(get("bus_busy_cycles"), bus.busy_cycles.to_string());
+        assert_eq!(get("bus_queue_cycles"), bus.queue_cycles.to_string());
+        assert_eq!(get("bus_max_wait_cycles"), bus.max_wait_cycles.to_string());
+        assert_eq!(
+            get("bus_utilisation_percent"),
+            dtm.figures.bus_utilisation_percent.to_string()
+        );
         // The shares add up to every access.
         let shares: f64 = [
             "local_hit_percent",

@@ -56,6 +56,7 @@ pub fn page(r: &NucaReport, shown: &Shown) -> String {
     for file in ["fig6_l2_accesses.svg", "fig8_hits.svg", "fig9_speedup.svg"] {
         h += &figs.take(file);
     }
+    h += &announced(r);
     h += &replication(r);
     h += &figs.take("fig1_replication.svg");
     h += &capacity(r);
@@ -63,6 +64,7 @@ pub fn page(r: &NucaReport, shown: &Shown) -> String {
     h += &scaling(r);
     h += &figs.take("fig11_scaling.svg");
     h += &counts(r);
+    h += &bus(r);
     h += &energy(r);
     h += &figs.take("fig10_energy.svg");
     h += &sweeps(r);
@@ -166,6 +168,41 @@ pub(super) fn figures_table(
               against private caches of the same frame and machine (speedup: private's \
               cycles over the organization's, minus one). The paper gives one \"L2 \
               accesses\" number per organization, set beside both of ours.</p>\n";
+    }
+    h
+}
+
+/// DTM-NUCA-Dist under both readings of the announced count, the main
+/// one first.
+fn announced(r: &NucaReport) -> String {
+    let readings = super::announced_readings(r);
+    let rows = readings.iter().map(|(name, main, f)| {
+        let value = if *main {
+            format!("{name} (main)")
+        } else {
+            name.clone()
+        };
+        let mut cells = vec![text(&value)];
+        cells.extend(main_cells(f));
+        cells
+    });
+    let mut h = section(
+        "DTM-NUCA-Dist: the announced count a claim must beat (ours)",
+        &strings(&[
+            "announced count",
+            "local hits",
+            "L2 texture requests",
+            "speedup",
+            "energy",
+        ]),
+        rows,
+    );
+    if !h.is_empty() {
+        h += "<p>Between broadcasts a node claims a bucket when its own saturated counter \
+              beats, by the margin, the count the owner announced at the last epoch \
+              broadcast: kept as announced, or halved as the owner's own counter was at \
+              the epoch's end. The paper does not say; both readings on the main frame, \
+              against the same private caches.</p>\n";
     }
     h
 }
@@ -319,6 +356,65 @@ fn counts(r: &NucaReport) -> String {
         ]),
         rows,
     )
+}
+
+/// Each organization's bus to the L2: what it carried and how long
+/// transfers queued for it.
+fn bus(r: &NucaReport) -> String {
+    let rows = r.organizations.iter().map(|row| {
+        let (b, f) = (&row.result.bus, &row.figures);
+        let n = |v: u64| cell(Some(thousands(v)));
+        vec![
+            text(row.organization.name()),
+            n(b.transfers),
+            n(b.busy_cycles),
+            cell(Some(share(f.bus_utilisation_percent))),
+            n(b.queue_cycles),
+            cell(Some(format!("{:.2}", f.bus_mean_wait_cycles))),
+            n(b.max_wait_cycles),
+        ]
+    });
+    let t = &r.machine.timing;
+    let mut h = section(
+        "The bus to the L2 (ours)",
+        &strings(&[
+            "organization",
+            "transfers",
+            "busy cycles",
+            "utilisation",
+            "queueing cycles",
+            "mean wait (cycles)",
+            "largest wait (cycles)",
+        ]),
+        rows,
+    );
+    if !h.is_empty() {
+        let occupancy = if t.bus_occupancy {
+            "held by one transfer at a time, later ones queueing first come first served"
+        } else {
+            "a fixed latency with no queueing (occupancy off): busy cycles are the beats \
+             it carried, and a utilisation above 100% is more than one bus can carry"
+        };
+        let channels = match t.bus_channels {
+            gfxcache_nuca::BusChannels::Shared => "one shared bus",
+            gfxcache_nuca::BusChannels::Split => "a request channel and a reply channel",
+        };
+        let mesh = if t.l2_attach == gfxcache_nuca::L2Attach::Bus {
+            ""
+        } else {
+            " The NUCA organizations reach the L2 over the mesh and leave the bus idle."
+        };
+        h += &format!(
+            "<p>The texture caches reach the L2 over {channels} of {} bits ({occupancy}), \
+             {} cycle(s) of arbitration before each transfer; a request holds it one beat, \
+             a block's reply {} beats. Utilisation: busy cycles over the frame's cycles \
+             (per channel).{mesh}</p>\n",
+            t.bus_width_bits,
+            t.bus_arbitration_cycles,
+            gfxcache_nuca::bus::reply_beats(r.machine.block_bytes, t.bus_width_bits),
+        );
+    }
+    h
 }
 
 /// Each organization's energy by part, in µJ.
@@ -490,6 +586,10 @@ mod tests {
             "Figure 7: effective capacity",
             "Figure 11: by number of fragment processors",
             "Counts on the main frame",
+            "The bus to the L2 (ours)",
+            "DTM-NUCA-Dist: the announced count a claim must beat (ours)",
+            "<td>as-announced (main)</td>",
+            "<td>halved</td>",
             "Energy by part",
             "<td>2000 (main)</td>",
             "Quad assignments (ours)",

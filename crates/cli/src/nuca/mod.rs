@@ -66,7 +66,7 @@ fn capacity_axis(sizes: impl IntoIterator<Item = u64>, paper: &PaperNumbers) -> 
 }
 
 /// The names of [`Figures`]' fields, as the CSV files' columns.
-const FIGURE_COLUMNS: [&str; 11] = [
+const FIGURE_COLUMNS: [&str; 13] = [
     "local_hit_percent",
     "remote_hit_percent",
     "l2_hit_percent",
@@ -78,10 +78,12 @@ const FIGURE_COLUMNS: [&str; 11] = [
     "gpu_energy_change_percent",
     "memory_energy_change_percent",
     "mean_latency_cycles",
+    "bus_utilisation_percent",
+    "bus_mean_wait_cycles",
 ];
 
 /// [`Figures`]' fields in [`FIGURE_COLUMNS`]' order.
-fn figure_values(f: &Figures) -> [f64; 11] {
+fn figure_values(f: &Figures) -> [f64; 13] {
     [
         f.local_hit_percent,
         f.remote_hit_percent,
@@ -94,6 +96,8 @@ fn figure_values(f: &Figures) -> [f64; 11] {
         f.gpu_energy_change_percent,
         f.memory_energy_change_percent,
         f.mean_latency_cycles,
+        f.bus_utilisation_percent,
+        f.bus_mean_wait_cycles,
     ]
 }
 
@@ -155,6 +159,28 @@ impl Metric {
     fn paper(&self, paper: &PaperNumbers, kind: OrgKind) -> Option<f64> {
         paper_of(kind, (self.paper?)(paper))
     }
+}
+
+/// DTM-NUCA-Dist's figures under each reading of the announced count the
+/// report holds: (reading, whether it is the main one, figures), the main
+/// first; empty without the distributed table or the other reading.
+fn announced_readings(r: &NucaReport) -> Vec<(String, bool, Figures)> {
+    let Some(main) = r.row(OrgKind::DtmDist) else {
+        return Vec::new();
+    };
+    let others: Vec<_> = r
+        .sweeps
+        .iter()
+        .filter(|p| p.knob == "announced_count" && p.organization == OrgKind::DtmDist)
+        .map(|p| (p.value.clone(), false, p.figures))
+        .collect();
+    if others.is_empty() {
+        return Vec::new();
+    }
+    let name = r.machine.announced_count.name().to_string();
+    std::iter::once((name, true, main.figures))
+        .chain(others)
+        .collect()
 }
 
 /// The organizations other than private, in `kinds`' order: the ones with
@@ -232,6 +258,7 @@ pub(crate) mod test_report {
                 page_blocks: vec![4],
                 trace_order: true,
                 tc_index: true,
+                announced_count: true,
                 organizations: vec![OrgKind::Dtm, OrgKind::DtmDist],
             },
             ..NucaStudyConfig::new(frame("p8.gtq", 8, seed))
@@ -297,6 +324,7 @@ mod tests {
             "sweep_epoch.svg",
             "sweep_buckets.svg",
             "sweep_page_blocks.svg",
+            "sweep_announced_count.svg",
         ];
         for f in CSV.into_iter().chain(figures).chain(sweeps) {
             assert!(names.iter().any(|n| n == f), "{f} not written");

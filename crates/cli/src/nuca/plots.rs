@@ -117,6 +117,13 @@ pub const SWEEPS: &[Figure<NucaReport, Panel>] = &[
         reading: None,
         build: |r| sweep(r, "order"),
     },
+    Figure {
+        file: "sweep_announced_count.svg",
+        title: "Sweep: DTM-NUCA-Dist's announced count",
+        caption: SWEEP_CAPTION,
+        reading: None,
+        build: |r| sweep(r, "announced_count"),
+    },
 ];
 
 /// The quad assignments (ours).
@@ -330,6 +337,7 @@ fn main_value(r: &NucaReport, knob: &str) -> Option<String> {
         "page_blocks" => m.page_blocks.to_string(),
         "order" => m.timing.order.name().to_string(),
         "tc_index" => m.tc_index.name().to_string(),
+        "announced_count" => m.announced_count.name().to_string(),
         _ => return None,
     })
 }
@@ -461,7 +469,9 @@ mod tests {
             assert!(text.contains(title), "{file} lacks its title");
             assert_eq!(about(&report(), file).map(|a| a.0), Some(title));
         }
-        assert_eq!(written.len(), 1 + FRONT.len() + BACK.len() + 1 + 4);
+        // The sweeps swept: epoch, buckets, page_blocks, order and
+        // announced_count.
+        assert_eq!(written.len(), 1 + FRONT.len() + BACK.len() + 1 + 5);
         assert!(about(&report(), "index.html").is_none());
         Ok(())
     }

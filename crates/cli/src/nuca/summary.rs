@@ -33,6 +33,8 @@ pub fn text(r: &NucaReport) -> String {
         .map(|row| (row.organization, row.figures))
         .collect();
     out += &organizations(&rows, &r.paper);
+    out += &bus(r);
+    out += &announced(r);
     let p = &r.replication;
     out += &format!(
         "\nFigure 1: with {} private caches, {} of texture accesses find their block in more than one (paper, 4 caches: {})\n",
@@ -88,6 +90,66 @@ pub(super) fn organizations(rows: &[(OrgKind, Figures)], paper: &PaperNumbers) -
     format!(
         "Against private caches (local, remote, L2: shares of texture accesses)\n{}",
         t.render()
+    )
+}
+
+/// The bus to the L2, a row per organization.
+fn bus(r: &NucaReport) -> String {
+    let mut t = Table::new([
+        "organization",
+        "transfers",
+        "busy cycles",
+        "utilisation",
+        "queueing cycles",
+        "mean wait",
+        "largest wait",
+    ])
+    .left(0);
+    for row in &r.organizations {
+        let (b, f) = (&row.result.bus, &row.figures);
+        t.row([
+            row.organization.name().to_string(),
+            thousands(b.transfers),
+            thousands(b.busy_cycles),
+            share(f.bus_utilisation_percent),
+            thousands(b.queue_cycles),
+            format!("{:.2}", f.bus_mean_wait_cycles),
+            thousands(b.max_wait_cycles),
+        ]);
+    }
+    let occupancy = match r.machine.timing.bus_occupancy {
+        true => "one transfer at a time",
+        false => "occupancy off: a fixed latency, no queueing",
+    };
+    format!(
+        "\nThe bus to the L2 ({} bits, {}, {occupancy}; waits in cycles)\n{}",
+        r.machine.timing.bus_width_bits,
+        r.machine.timing.bus_channels.name(),
+        t.render()
+    )
+}
+
+/// DTM-NUCA-Dist under each reading of the announced count, a line.
+fn announced(r: &NucaReport) -> String {
+    let readings = super::announced_readings(r);
+    if readings.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = readings
+        .iter()
+        .map(|(name, main, f)| {
+            format!(
+                "{name}{}: local {}, L2 requests {}, speedup {}",
+                if *main { " (main)" } else { "" },
+                share(f.local_hit_percent),
+                signed(f.l2_texture_change_percent),
+                signed(f.speedup_percent)
+            )
+        })
+        .collect();
+    format!(
+        "\nDTM-NUCA-Dist, the owner's announced count a claim must beat: {}\n",
+        parts.join("; ")
     )
 }
 
@@ -181,6 +243,30 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("Figure 11, P = 4: d-nuca "));
+        assert!(
+            s.contains("The bus to the L2 (128 bits, shared, one transfer at a time"),
+            "{s}"
+        );
+        let private = r.row(OrgKind::Private).unwrap();
+        let bus = s
+            .lines()
+            .skip_while(|l| !l.starts_with("The bus to the L2"))
+            .find(|l| l.starts_with("private "))
+            .unwrap();
+        assert!(
+            bus.contains(&share(private.figures.bus_utilisation_percent))
+                && bus.contains(&thousands(private.result.bus.transfers)),
+            "{bus}"
+        );
+        let dist = r.row(OrgKind::DtmDist).unwrap().figures;
+        assert!(
+            s.contains(&format!(
+                "DTM-NUCA-Dist, the owner's announced count a claim must beat: as-announced (main): local {}",
+                share(dist.local_hit_percent)
+            )),
+            "{s}"
+        );
+        assert!(s.contains("; halved: local "), "{s}");
         assert!(s.contains("(paper +10.2%)"));
         assert_eq!(s.lines().filter(|l| l.starts_with("Figure 11")).count(), 2);
     }

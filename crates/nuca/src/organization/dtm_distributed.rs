@@ -10,7 +10,7 @@ use crate::counter::counter_max;
 use crate::epoch::Epoch;
 use crate::node_table::{synchronize, NodeTable};
 use crate::stats::Outcome;
-use crate::{CountedAccesses, EpochReset, NucaConfig, NucaError};
+use crate::{AnnouncedCount, CountedAccesses, EpochReset, NucaConfig, NucaError};
 
 pub struct DtmDistributed {
     fps: TextureCaches,
@@ -20,6 +20,7 @@ pub struct DtmDistributed {
     max: u8,
     margin_percent: u32,
     epoch_reset: EpochReset,
+    announced_count: AnnouncedCount,
     counted: CountedAccesses,
     /// Per node, the buckets it announced at the last epoch's end.
     announced: Vec<u32>,
@@ -40,6 +41,7 @@ impl DtmDistributed {
             max: counter_max(config.counter_bits),
             margin_percent: config.margin_percent,
             epoch_reset: config.epoch_reset,
+            announced_count: config.announced_count,
             counted: config.counted,
             announced: vec![0; config.fps],
             entry_bits: config.buckets.next_power_of_two().trailing_zeros() + config.counter_bits,
@@ -86,7 +88,7 @@ impl Organization for DtmDistributed {
             for (a, t) in self.announced.iter_mut().zip(&self.tables) {
                 *a = t.owned();
             }
-            let done = synchronize(&mut self.tables, self.epoch_reset);
+            let done = synchronize(&mut self.tables, self.epoch_reset, self.announced_count);
             self.fps.stats.epochs = self.epoch.ended();
             self.fps.stats.broadcasts += done.broadcasts;
             self.fps.stats.broadcast_buckets += done.buckets_announced;

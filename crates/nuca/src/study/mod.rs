@@ -53,6 +53,9 @@ pub struct Sweeps {
     pub trace_order: bool,
     /// Run the main frame with the other texture cache set index as well.
     pub tc_index: bool,
+    /// Run DTM-NUCA-Dist with the other reading of the announced count as
+    /// well ([`crate::AnnouncedCount`]), so the report shows both.
+    pub announced_count: bool,
     /// The organizations the sweeps run.
     pub organizations: Vec<OrgKind>,
 }
@@ -67,6 +70,7 @@ impl Default for Sweeps {
             page_blocks: vec![1, 2, 4, 16, 32],
             trace_order: true,
             tc_index: true,
+            announced_count: true,
             organizations: vec![OrgKind::Dtm, OrgKind::DtmDist],
         }
     }
@@ -82,6 +86,7 @@ impl Sweeps {
             page_blocks: vec![],
             trace_order: false,
             tc_index: false,
+            announced_count: false,
             organizations: vec![],
         }
     }
@@ -236,6 +241,19 @@ impl NucaStudyConfig {
             let name = c.tc_index.name();
             knob("tc_index", name.into(), c.clone());
             privates.push((c, OrgKind::Private, Purpose::Sweep("tc_index", name.into())));
+        }
+        // Only the distributed tables keep an announced count.
+        if s.announced_count && self.organizations.contains(&OrgKind::DtmDist) {
+            let c = NucaConfig {
+                announced_count: m.announced_count.other(),
+                ..m.clone()
+            };
+            let name = c.announced_count.name();
+            runs.push((
+                c,
+                OrgKind::DtmDist,
+                Purpose::Sweep("announced_count", name.into()),
+            ));
         }
         runs.extend(privates);
         runs
@@ -403,6 +421,15 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
     if late > 0 {
         warnings.push(format!(
             "{late} L2 bank reservations fell more than a calendar window behind and were held to its start"
+        ));
+    }
+    let late: u64 = organizations
+        .iter()
+        .map(|r| r.result.bus.late_reservations)
+        .sum();
+    if late > 0 {
+        warnings.push(format!(
+            "{late} bus reservations fell more than a calendar window behind and were held to its start"
         ));
     }
     let seconds = [("replay".to_string(), start.elapsed().as_secs_f64())].into();

@@ -95,6 +95,11 @@ pub struct Figures {
     pub memory_energy_change_percent: f64,
     /// Mean cycles from a texture access's issue to its data.
     pub mean_latency_cycles: f64,
+    /// The bus to the L2 ([`crate::bus`]): the share of the frame's cycles
+    /// it was held ([`crate::BusStats::utilisation`]) and the mean cycles
+    /// a transfer waited for it. Not against private caches.
+    pub bus_utilisation_percent: f64,
+    pub bus_mean_wait_cycles: f64,
 }
 
 fn change(this: f64, base: f64) -> f64 {
@@ -129,6 +134,8 @@ impl Figures {
             gpu_energy_change_percent: m(|f| f.gpu_energy_change_percent),
             memory_energy_change_percent: m(|f| f.memory_energy_change_percent),
             mean_latency_cycles: m(|f| f.mean_latency_cycles),
+            bus_utilisation_percent: m(|f| f.bus_utilisation_percent),
+            bus_mean_wait_cycles: m(|f| f.bus_mean_wait_cycles),
         }
     }
 
@@ -157,6 +164,8 @@ impl Figures {
                 0 => 0.0,
                 n => r.timing.texture_latency_cycles as f64 / n as f64,
             },
+            bus_utilisation_percent: r.bus.utilisation(r.timing.cycles) * 100.0,
+            bus_mean_wait_cycles: r.bus.mean_wait_cycles(),
         }
     }
 }
@@ -206,8 +215,8 @@ pub struct ScalingPoint {
 #[derive(Serialize, Clone, Debug)]
 pub struct SweepPoint {
     /// The knob: `epoch`, `buckets`, `counter_bits`, `page_blocks`,
-    /// `order`, `tc_index` (the last two against private caches with the
-    /// same setting).
+    /// `order`, `tc_index` (these two against private caches with the
+    /// same setting), `announced_count` (DTM-NUCA-Dist only).
     pub knob: String,
     pub value: String,
     pub organization: OrgKind,

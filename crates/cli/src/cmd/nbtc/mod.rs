@@ -168,8 +168,9 @@ pub struct Args {
     /// Block Address Buffer entries (the slides: 32).
     #[arg(long)]
     pub bab_entries: Option<u32>,
-    /// The BAB forgets a block once its request is sent, so a miss during
-    /// the fetch sends it again (ours: it keeps it until the fill).
+    /// A miss during a block's fetch does not find its sent BAB entry and
+    /// sends the block again; the sent entry keeps its BAB room until the
+    /// block returns (ours: the miss joins the sent entry).
     #[arg(long)]
     pub bab_forgets_sent: bool,
     /// Cycles of a lookup that hits (ours: 1) and of the filter (ours: 4).
