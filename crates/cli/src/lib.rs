@@ -39,6 +39,10 @@ pub enum Command {
     Trace(cmd::trace::Command),
     /// List the replacement policies and their parameters.
     Policies(cmd::policies::Args),
+    /// List the GPU machines (each paper's and a present-day one) or a machine file: every value with its source.
+    Machines(cmd::machines::Args),
+    /// List the renderer's fragment programs as typed operations and texture requests, with their longest and shortest paths.
+    Programs(cmd::programs::Args),
     /// The GSPC paper's LLC study on one frame, or each scene of a suite and their mean: every policy, reuse analyses, FPS.
     Gspc(cmd::gspc::Args),
     /// The TCOR paper's study on one tile-based frame, or each scene of a suite and their mean: Attribute Cache curves, PB traffic, energy.
@@ -83,7 +87,11 @@ impl Command {
             Command::Nbtc(a) => study!(*a, nbtc),
             Command::Sweep(a) => cmd::sweep::output(a),
             Command::Shaders(a) => Ok(serde_json::to_value(cmd::shaders::output(&a)?)?),
-            Command::Trace(_) | Command::Policies(_) | Command::Scenes(_) => {
+            Command::Trace(_)
+            | Command::Policies(_)
+            | Command::Machines(_)
+            | Command::Programs(_)
+            | Command::Scenes(_) => {
                 anyhow::bail!("this command gives no result to return: run it instead")
             }
         }
@@ -96,6 +104,8 @@ impl Command {
             Command::Mrc(a) => cmd::mrc::run(a),
             Command::Trace(c) => cmd::trace::run(c),
             Command::Policies(a) => cmd::policies::run(a),
+            Command::Machines(a) => cmd::machines::run(a),
+            Command::Programs(a) => cmd::programs::run(a),
             Command::Gspc(a) => cmd::gspc::run(a),
             Command::Tcor(a) => cmd::tcor::run(a),
             Command::Nuca(a) => cmd::nuca::run(a),

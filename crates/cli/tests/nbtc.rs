@@ -36,9 +36,7 @@ const FEW_SWEEPS: &[&str] = &[
     "none",
     "--sweep-filter-latency",
     "none",
-    "--sweep-alu",
-    "none",
-    "--sweep-alu-width",
+    "--sweep-issue-rate",
     "none",
     "--sweep-fragments",
     "none",
@@ -280,8 +278,12 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     refused(&scene(&["--sweep-block", "48"]), "--sweep-block");
     refused(&scene(&["--sweep-wlb", "x"]), "--sweep-wlb");
     refused(&scene(&["--sweep-latency", "2000000"]), "--sweep-latency");
-    refused(&scene(&["--alu-width", "0"]), "--alu-width");
-    refused(&scene(&["--sweep-alu-width", "65"]), "--sweep-alu-width");
+    refused(&scene(&["--issue-rate", "100000"]), "--issue-rate");
+    refused(
+        &scene(&["--sweep-issue-rate", "200000"]),
+        "--sweep-issue-rate",
+    );
+    refused(&scene(&["--machine", "nosuch"]), "--machine");
     refused(
         &scene(&["--filters", "bilinear", "--sweep-on", "trilinear"]),
         "--sweep-on",

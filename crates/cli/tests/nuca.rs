@@ -131,11 +131,18 @@ fn a_scenes_study_writes_its_frames_and_report() {
     assert_eq!(fps, [4, 8]);
     assert_eq!(report["assignments"].as_array().unwrap().len(), 2);
     assert_eq!(report["replication"]["fps"], 4);
-    let machine = &report["machine"];
-    assert_eq!(machine["announced_count"], "halved");
-    assert_eq!(machine["timing"]["bus_channels"], "split");
-    assert_eq!(machine["timing"]["bus_width_bits"], 256);
-    assert_eq!(machine["timing"]["bus_occupancy"], true);
+    let config = &report["config"];
+    assert_eq!(config["announced_count"], "halved");
+    assert_eq!(config["timing"]["bus_channels"], "split");
+    assert_eq!(config["timing"]["bus_width_bits"], 256);
+    assert_eq!(config["timing"]["bus_occupancy"], true);
+    // The machine is the paper's, every value with its source, and its
+    // threads are the contexts of quads.
+    assert_eq!(report["machine"]["name"], "dtm-nuca");
+    assert_eq!(config["timing"]["contexts"], 384 / 4);
+    assert!(out.join("machine.csv").is_file());
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("The machine: dtm-nuca"));
     let private = &report["organizations"][0];
     assert_eq!(private["organization"], "private");
     let bus = &private["result"]["bus"];

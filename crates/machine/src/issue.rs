@@ -44,6 +44,10 @@ pub struct IssueModel {
     pub parallel: bool,
 }
 
+/// Rates are finite numbers (what [`IssueModel::check`] accepts), so
+/// equality is an equivalence; configurations holding a model compare.
+impl Eq for IssueModel {}
+
 impl IssueModel {
     /// One scalar operation a cycle, every class in turn: a scalar,
     /// in-order core with one instruction a cycle (`cycles` is
@@ -103,6 +107,17 @@ impl IssueModel {
             0
         };
         (vector as f64, scalar as f64)
+    }
+
+    /// These rates times `factor`: a core `factor` times as wide.
+    pub fn scaled(&self, factor: f64) -> IssueModel {
+        IssueModel {
+            alu_per_cycle: self.alu_per_cycle * factor,
+            scalar_per_cycle: self.scalar_per_cycle * factor,
+            special_per_cycle: self.special_per_cycle * factor,
+            branch_per_cycle: self.branch_per_cycle * factor,
+            ..*self
+        }
     }
 
     /// The time `ops` take, in cycles (not rounded).

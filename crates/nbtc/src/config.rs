@@ -4,6 +4,7 @@
 use gfxcache_cache::{Geometry, Ways};
 use serde::{Deserialize, Serialize};
 
+use gfxcache_machine::{IssueModel, Machine};
 use gfxcache_mem::{DramPreset, MissQueue, UNLIMITED_TARGETS};
 
 use crate::error::NbtcError;
@@ -167,16 +168,17 @@ pub struct NbtcConfig {
     pub hit_latency: u64,
     /// Cycles of the texture filter, F (4, ours).
     pub filter_latency: u64,
-    /// Cycles per shader instruction (1, ours).
-    pub alu_cycles: u64,
-    /// Shader instructions a pixel processor issues per cycle (1, ours: a
-    /// scalar in-order processor; the slides' SRP is a VLIW whose width
-    /// they do not give). A step of `n` instructions takes
-    /// `ceil(n x alu_cycles / alu_width)` cycles.
-    pub alu_width: u32,
+    /// How a pixel processor issues shader operations: a step's
+    /// operations take [`IssueModel::cycles`]. `None`: shading takes no
+    /// time (the reference where only the texture unit counts). Without
+    /// a machine, one scalar operation a cycle ([`IssueModel::SCALAR`],
+    /// ours); the slides' SRP is a VLIW whose width they do not give, and
+    /// `gfxcache nbtc` takes the `nbtc` machine's (`gfxcache_machine`).
+    pub issue: Option<IssueModel>,
     /// Fragments a pixel processor keeps in flight, switching to another
-    /// when one waits for a texture result (8, ours; with 1 the shader
-    /// blocks on every request and only a request's own blocks overlap).
+    /// when one waits for a texture result (8 without a machine, ours;
+    /// with 1 the shader blocks on every request and only a request's own
+    /// blocks overlap).
     pub fragments_in_flight: u32,
     pub mode: Mode,
     /// Private or shared memory (private, the slides').
@@ -200,8 +202,7 @@ impl Default for NbtcConfig {
             texels_per_entry: MAX_TEXELS as u32,
             hit_latency: 1,
             filter_latency: 4,
-            alu_cycles: 1,
-            alu_width: 1,
+            issue: Some(IssueModel::SCALAR),
             fragments_in_flight: 8,
             mode: Mode::Nbtc,
             memory: MemoryPath::Private,
@@ -224,6 +225,34 @@ impl NbtcConfig {
             (true, MemoryPath::Private) => MemoryPath::shared(),
             (true, dram) => dram,
         };
+    }
+
+    /// This unit on `machine`: its texture cache (bytes, ways, block, hit
+    /// time H), its texture unit's filter time F, its fragment
+    /// processors' threads (fragments in flight) and issue model, and, on
+    /// a shared memory, its clock and DRAM; the buffers, the mode and the
+    /// memory latency stay as they are (a study runs the machine's
+    /// latencies).
+    pub fn on_machine(self, machine: &Machine) -> NbtcConfig {
+        let t = &machine.texture_cache;
+        let memory = match self.memory {
+            MemoryPath::Private => MemoryPath::Private,
+            MemoryPath::SharedDram { .. } => MemoryPath::SharedDram {
+                clock_mhz: machine.gpu.clock_mhz.value,
+                dram: machine.memory.dram.value,
+            },
+        };
+        NbtcConfig {
+            l1_bytes: t.bytes.value.0,
+            l1_ways: t.ways.value,
+            block_bytes: t.block.value,
+            hit_latency: u64::from(t.hit_cycles.value),
+            filter_latency: u64::from(machine.fragment.filter_cycles.value),
+            fragments_in_flight: machine.fragment.threads.value,
+            issue: Some(machine.issue_model()),
+            memory,
+            ..self
+        }
     }
 
     /// The default configuration in the blocking mode (serial fetches).
@@ -373,12 +402,8 @@ impl NbtcConfig {
                 "0 (an ideal memory) to 1048576 cycles",
             );
         }
-        if self.alu_width == 0 || self.alu_width > 64 {
-            return bad(
-                "alu_width",
-                self.alu_width.to_string(),
-                "1 to 64 instructions per cycle",
-            );
+        if let Some(Err(e)) = self.issue.map(|m| m.check()) {
+            return bad("issue", e, "rates a pixel processor can issue at");
         }
         if let MemoryPath::SharedDram { clock_mhz, .. } = self.memory {
             if clock_mhz == 0 || clock_mhz > 10_000 {
@@ -391,13 +416,6 @@ impl NbtcConfig {
         }
         if let Err((field, bits, expected)) = self.field_bits.check() {
             return bad(field, bits.to_string(), expected);
-        }
-        if self.alu_cycles > 1 << 10 {
-            return bad(
-                "alu_cycles",
-                self.alu_cycles.to_string(),
-                "0 to 1024 cycles per instruction",
-            );
         }
         Ok(())
     }

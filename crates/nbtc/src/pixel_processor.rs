@@ -11,6 +11,12 @@
 //! That is where a non-blocking cache can help: with one fragment in
 //! flight only a request's own missing blocks overlap.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use gfxcache_machine::IssueModel;
+use gfxcache_trace::ShaderOps;
+
 use crate::event::{UnitEvent, UnitInput};
 
 /// One fragment in flight.
@@ -25,44 +31,60 @@ pub struct Fragment {
     pub alu_left: u64,
     /// It issued a request whose result has not come back.
     pub waiting: bool,
+    /// Its place in input order (fragments admitted before it).
+    pub seq: u64,
 }
 
 /// The processor's fragments in flight.
+///
+/// With many fragments in flight (a Mali-400 core keeps 128) nothing here
+/// scans them every cycle: the fragments not waiting are a heap by input
+/// order (an entry is stale once its fragment waits again, and is dropped
+/// when seen), and only fragments whose state changed since are checked
+/// for their end.
 pub struct PixelProcessor {
     slots: Box<[Fragment]>,
     /// Slots in flight, oldest first.
     active: Vec<u32>,
     free: Vec<u32>,
+    /// Fragments not waiting, by input order (stale entries allowed).
+    ready: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Slots whose fragment may have finished since the last retirement.
+    touched: Vec<u32>,
     /// The first event no fragment has taken yet.
     next: usize,
     /// Fragments admitted so far.
     admitted: usize,
-    alu_cycles: u64,
-    alu_width: u64,
+    /// How it issues shader operations; `None`: shading takes no time.
+    issue: Option<IssueModel>,
+    /// Operations of the steps loaded so far (each once).
+    instructions: u64,
 }
 
-/// The shader work of the step at `pos` of a fragment ending at `end`.
-fn step_alu(input: &UnitInput, pos: usize, end: usize, alu_cycles: u64, alu_width: u64) -> u64 {
+/// The shader operations of the step at `pos` of a fragment ending at
+/// `end`.
+fn step_ops(input: &UnitInput, pos: usize, end: usize) -> ShaderOps {
     if pos >= end {
-        return 0;
+        return ShaderOps::NONE;
     }
-    let ops = match input.event(pos) {
+    match input.event(pos) {
         UnitEvent::Request(r) => r.ops_before,
         UnitEvent::FragmentEnd(w) => w.ops,
-    };
-    (ops.scalar_ops() * alu_cycles).div_ceil(alu_width)
+    }
 }
 
 impl PixelProcessor {
-    pub fn new(fragments: usize, alu_cycles: u64, alu_width: u32) -> PixelProcessor {
+    pub fn new(fragments: usize, issue: Option<IssueModel>) -> PixelProcessor {
         PixelProcessor {
             slots: vec![Fragment::default(); fragments].into_boxed_slice(),
             active: Vec::with_capacity(fragments),
             free: (0..fragments as u32).rev().collect(),
+            ready: BinaryHeap::with_capacity(2 * fragments),
+            touched: Vec::with_capacity(fragments),
             next: 0,
             admitted: 0,
-            alu_cycles,
-            alu_width: u64::from(alu_width),
+            issue,
+            instructions: 0,
         }
     }
 
@@ -87,6 +109,8 @@ impl PixelProcessor {
         let f = &mut self.slots[slot as usize];
         debug_assert!(f.waiting);
         f.waiting = false;
+        self.ready.push(Reverse((f.seq, slot)));
+        self.touched.push(slot);
     }
 
     /// Retires finished fragments and admits new ones in input order
@@ -102,22 +126,23 @@ impl PixelProcessor {
     }
 
     fn retire(&mut self, input: &UnitInput) {
-        let slots = &mut self.slots;
-        let free = &mut self.free;
-        self.active.retain(|&s| {
-            let f = &mut slots[s as usize];
+        while let Some(s) = self.touched.pop() {
+            let f = &mut self.slots[s as usize];
             // A step that is a fragment end with no work left is done.
             if !f.waiting && f.alu_left == 0 && f.pos < f.end {
                 if let UnitEvent::FragmentEnd(_) = input.event(f.pos) {
                     f.pos += 1;
                 }
             }
-            let done = !f.waiting && f.pos == f.end;
-            if done {
-                free.push(s);
+            if f.waiting || f.pos != f.end {
+                continue;
             }
-            !done
-        });
+            // Touched twice: retired the first time.
+            if let Some(i) = self.active.iter().position(|&a| a == s) {
+                self.active.remove(i);
+                self.free.push(s);
+            }
+        }
     }
 
     /// Admits fragments while there is room; whether any was admitted.
@@ -127,13 +152,18 @@ impl PixelProcessor {
             let Some(slot) = self.free.pop() else { break };
             let start = self.next;
             let end = input.fragment_end(self.admitted);
+            let alu_left = self.load(step_ops(input, start, end));
+            let seq = self.admitted as u64;
             self.slots[slot as usize] = Fragment {
                 pos: start,
                 end,
-                alu_left: step_alu(input, start, end, self.alu_cycles, self.alu_width),
+                alu_left,
                 waiting: false,
+                seq,
             };
             self.active.push(slot);
+            self.ready.push(Reverse((seq, slot)));
+            self.touched.push(slot);
             self.next = end;
             self.admitted += 1;
             admitted = true;
@@ -143,13 +173,17 @@ impl PixelProcessor {
 
     /// The oldest fragment that is not waiting for a result, if any, and
     /// whether any fragment is in flight at all.
-    pub fn pick(&self) -> (Option<u32>, bool) {
-        let slot = self
-            .active
-            .iter()
-            .copied()
-            .find(|&s| !self.slots[s as usize].waiting);
-        (slot, !self.active.is_empty())
+    pub fn pick(&mut self) -> (Option<u32>, bool) {
+        while let Some(&Reverse((seq, slot))) = self.ready.peek() {
+            // A slot retired (at its end) or reused (another sequence
+            // number), or a fragment waiting again, is a stale entry.
+            let f = &self.slots[slot as usize];
+            if f.seq == seq && !f.waiting && f.pos < f.end {
+                return (Some(slot), true);
+            }
+            self.ready.pop();
+        }
+        (None, !self.active.is_empty())
     }
 
     pub fn fragment(&self, slot: u32) -> Fragment {
@@ -163,15 +197,32 @@ impl PixelProcessor {
 
     /// Runs `cycles` cycles of `slot`'s shader work, no more than it has.
     pub fn run_many(&mut self, slot: u32, cycles: u64) {
-        self.slots[slot as usize].alu_left -= cycles;
+        let f = &mut self.slots[slot as usize];
+        f.alu_left -= cycles;
+        if f.alu_left == 0 {
+            self.touched.push(slot);
+        }
     }
 
     /// `slot`'s request was accepted: it waits, and its next step's work
     /// is loaded.
     pub fn issued(&mut self, slot: u32, input: &UnitInput) {
+        let f = self.slots[slot as usize];
+        let alu_left = self.load(step_ops(input, f.pos + 1, f.end));
         let f = &mut self.slots[slot as usize];
         f.pos += 1;
         f.waiting = true;
-        f.alu_left = step_alu(input, f.pos, f.end, self.alu_cycles, self.alu_width);
+        f.alu_left = alu_left;
+    }
+
+    /// A step's operations loaded: the cycles they take.
+    fn load(&mut self, ops: ShaderOps) -> u64 {
+        self.instructions += ops.instructions();
+        self.issue.map_or(0, |m| m.cycles(&ops))
+    }
+
+    /// Operations of every step loaded so far, each once.
+    pub fn instructions(&self) -> u64 {
+        self.instructions
     }
 }

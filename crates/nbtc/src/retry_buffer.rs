@@ -27,8 +27,6 @@ struct Entry {
     valid: bool,
     x: u16,
     y: u16,
-    /// Input order.
-    seq: u64,
     /// The fragment (its slot in the pixel processor) waiting for it.
     fragment: u32,
     ready_at: u64,
@@ -36,6 +34,9 @@ struct Entry {
 
 pub struct RetryBuffer {
     entries: Box<[Entry]>,
+    /// The valid entries' slots, oldest first (requests are accepted in
+    /// input order), so that completion walks them once.
+    order: Vec<u32>,
     completion: Completion,
     len: usize,
     /// No entry is ready before this cycle: most cycles skip the scan.
@@ -46,6 +47,7 @@ impl RetryBuffer {
     pub fn new(entries: usize, completion: Completion) -> RetryBuffer {
         RetryBuffer {
             entries: vec![Entry::default(); entries].into_boxed_slice(),
+            order: Vec::with_capacity(entries),
             completion,
             len: 0,
             earliest_ready: NOT_READY,
@@ -64,17 +66,18 @@ impl RetryBuffer {
         self.len == self.entries.len()
     }
 
-    /// Takes a free entry for a request; `None` when full.
-    pub fn allocate(&mut self, x: u16, y: u16, seq: u64, fragment: u32) -> Option<usize> {
+    /// Takes a free entry for a request (requests come in input order);
+    /// `None` when full.
+    pub fn allocate(&mut self, x: u16, y: u16, fragment: u32) -> Option<usize> {
         let slot = self.entries.iter().position(|e| !e.valid)?;
         self.entries[slot] = Entry {
             valid: true,
             x,
             y,
-            seq,
             fragment,
             ready_at: NOT_READY,
         };
+        self.order.push(slot as u32);
         self.len += 1;
         Some(slot)
     }
@@ -98,27 +101,35 @@ impl RetryBuffer {
         if now < self.earliest_ready {
             return None;
         }
-        let mut best: Option<usize> = None;
-        for (i, e) in self.entries.iter().enumerate() {
-            if !e.valid || e.ready_at > now {
-                continue;
-            }
-            if best.is_some_and(|b| self.entries[b].seq < e.seq) {
-                continue;
-            }
+        // Oldest first: the first ready entry no older one holds back.
+        // The first 64 entries' coordinates are kept at hand; past them a
+        // buffer that large looks its older entries up.
+        let mut held: [(u16, u16); 64] = [(0, 0); 64];
+        let mut best: Option<(usize, usize)> = None;
+        for (k, &slot) in self.order.iter().enumerate() {
+            let e = &self.entries[slot as usize];
             let blocked = match self.completion {
-                Completion::SamePixel => self
-                    .entries
-                    .iter()
-                    .any(|o| o.valid && o.seq < e.seq && o.x == e.x && o.y == e.y),
-                Completion::InOrder => self.entries.iter().any(|o| o.valid && o.seq < e.seq),
+                Completion::SamePixel if k <= held.len() => held[..k].contains(&(e.x, e.y)),
+                Completion::SamePixel => self.order[..k].iter().any(|&o| {
+                    let o = &self.entries[o as usize];
+                    (o.x, o.y) == (e.x, e.y)
+                }),
+                Completion::InOrder => k > 0,
                 Completion::AnyOrder => false,
             };
-            if !blocked {
-                best = Some(i);
+            if e.ready_at <= now && !blocked {
+                best = Some((k, slot as usize));
+                break;
+            }
+            if self.completion == Completion::InOrder {
+                break;
+            }
+            if k < held.len() {
+                held[k] = (e.x, e.y);
             }
         }
-        let slot = best?;
+        let (k, slot) = best?;
+        self.order.remove(k);
         self.entries[slot].valid = false;
         self.len -= 1;
         self.earliest_ready = self
@@ -129,5 +140,105 @@ impl RetryBuffer {
             .min()
             .unwrap_or(NOT_READY);
         Some(self.entries[slot].fragment)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The rule written out plainly: among the valid entries ready by
+    /// `now`, those no older valid entry holds back, the oldest.
+    #[derive(Default)]
+    struct Reference {
+        /// (seq, x, y, fragment, ready_at), valid ones.
+        entries: Vec<(u64, u16, u16, u32, u64)>,
+        seq: u64,
+    }
+
+    impl Reference {
+        fn complete(&mut self, now: u64, c: Completion) -> Option<u32> {
+            let held = |e: &(u64, u16, u16, u32, u64)| {
+                self.entries.iter().any(|o| {
+                    o.0 < e.0
+                        && match c {
+                            Completion::SamePixel => (o.1, o.2) == (e.1, e.2),
+                            Completion::InOrder => true,
+                            Completion::AnyOrder => false,
+                        }
+                })
+            };
+            let best = self
+                .entries
+                .iter()
+                .filter(|e| e.4 <= now && !held(e))
+                .min_by_key(|e| e.0)
+                .copied()?;
+            self.entries.retain(|e| e.0 != best.0);
+            Some(best.3)
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    enum Step {
+        Allocate(u16, u16),
+        Ready(usize, u64),
+        Complete,
+    }
+
+    fn steps() -> impl Strategy<Value = Vec<Step>> {
+        prop::collection::vec(
+            prop_oneof![
+                (0u16..3, 0u16..2).prop_map(|(x, y)| Step::Allocate(x, y)),
+                (0usize..8, 0u64..6).prop_map(|(k, d)| Step::Ready(k, d)),
+                Just(Step::Complete),
+            ],
+            0..200,
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn completes_as_the_plain_rule_does(steps in steps(), mode in 0usize..3) {
+            let c = [Completion::SamePixel, Completion::InOrder, Completion::AnyOrder][mode];
+            let mut rb = RetryBuffer::new(8, c);
+            let mut reference = Reference::default();
+            // Slot -> reference sequence number of its request.
+            let mut seq_of = [0u64; 8];
+            let mut now = 0u64;
+            for (i, step) in steps.into_iter().enumerate() {
+                match step {
+                    Step::Allocate(x, y) => {
+                        let fragment = i as u32;
+                        match rb.allocate(x, y, fragment) {
+                            Some(slot) => {
+                                let seq = reference.seq;
+                                reference.seq += 1;
+                                seq_of[slot] = seq;
+                                reference.entries.push((seq, x, y, fragment, NOT_READY));
+                            }
+                            None => prop_assert_eq!(reference.entries.len(), 8),
+                        }
+                    }
+                    Step::Ready(k, d) => {
+                        if rb.entries[k].valid && rb.entries[k].ready_at == NOT_READY {
+                            rb.set_ready(k, now + d);
+                            let e = reference
+                                .entries
+                                .iter_mut()
+                                .find(|e| e.0 == seq_of[k])
+                                .expect("a valid slot is in the reference");
+                            e.4 = now + d;
+                        }
+                    }
+                    Step::Complete => {
+                        now += 1;
+                        prop_assert_eq!(rb.complete(now), reference.complete(now, c));
+                    }
+                }
+                prop_assert_eq!(rb.len(), reference.entries.len());
+            }
+        }
     }
 }

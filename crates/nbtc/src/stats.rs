@@ -91,6 +91,11 @@ pub struct UnitStats {
     /// private path.
     #[serde(default)]
     pub memory_wait_cycles: u64,
+    /// Shader operations the fragments ran, each once whatever its width
+    /// ([`gfxcache_trace::ShaderOps::instructions`]): over `cycles`, the
+    /// processor's issue rate.
+    #[serde(default)]
+    pub instructions: u64,
     pub rb: Occupancy,
     pub wlb: Occupancy,
     pub bab: Occupancy,
@@ -118,6 +123,7 @@ impl UnitStats {
         self.traffic_bytes += o.traffic_bytes;
         self.all_hit_requests += o.all_hit_requests;
         self.memory_wait_cycles += o.memory_wait_cycles;
+        self.instructions += o.instructions;
         self.rb.add(&o.rb);
         self.wlb.add(&o.wlb);
         self.bab.add(&o.bab);

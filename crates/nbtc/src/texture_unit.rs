@@ -93,11 +93,7 @@ impl TextureUnit {
             rb: RetryBuffer::new(config.rb_capacity(), config.completion()),
             wlb: WaitingListBuffer::new(config.wlb_capacity()),
             bab: config.miss_queue(),
-            pp: PixelProcessor::new(
-                config.fragments_in_flight as usize,
-                config.alu_cycles,
-                config.alu_width,
-            ),
+            pp: PixelProcessor::new(config.fragments_in_flight as usize, config.issue),
             now: 0,
             skip: true,
             mux_taken: false,
@@ -162,6 +158,7 @@ impl TextureUnit {
     pub fn stats(&self) -> UnitStats {
         let mut s = self.stats;
         s.cycles = self.now;
+        s.instructions = self.pp.instructions();
         s.traffic_bytes = s.memory_requests * u64::from(self.config.block_bytes);
         s
     }
@@ -415,6 +412,10 @@ impl TextureUnit {
         if matches!(mode, Mode::Blocking { .. }) && !self.wlb.is_empty() {
             return Err(Refusal::Blocked);
         }
+        // Refused whatever the tags say: no need to look.
+        if self.rb.is_full() {
+            return Err(Refusal::RbFull);
+        }
         let prefetching = matches!(mode, Mode::Prefetching { .. });
         let mut l = Lookup {
             blocks: [0; MAX_TEXELS],
@@ -449,9 +450,6 @@ impl TextureUnit {
         // An ideal memory fills a missing block at its lookup: every
         // request goes the way of an all-hit one.
         let all_hit = l.ready == full_mask(r.len) || self.ideal_memory();
-        if self.rb.is_full() {
-            return Err(Refusal::RbFull);
-        }
         if all_hit && self.mux_taken {
             return Err(Refusal::MuxConflict);
         }
@@ -495,7 +493,7 @@ impl TextureUnit {
         self.seq += 1;
         let rb_slot = self
             .rb
-            .allocate(r.x, r.y, seq, fragment)
+            .allocate(r.x, r.y, fragment)
             .expect("checked not full");
         let s = &mut self.stats;
         s.requests += 1;

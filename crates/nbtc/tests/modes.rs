@@ -3,6 +3,7 @@
 mod common;
 
 use common::{end, req};
+use gfxcache_machine::IssueModel;
 use gfxcache_nbtc::{unit_events, Mode, NbtcConfig, NbtcError, TextureUnit, UnitEvent, UnitStats};
 use gfxcache_trace::texreq::TexReqRecord;
 use gfxcache_trace::ShaderOps;
@@ -355,9 +356,9 @@ fn config_round_trips_through_json_with_defaults() {
 #[test]
 fn a_wider_processor_runs_a_step_in_fewer_cycles() {
     let events = vec![req(0, 0, 10, &[1]), end(5)];
-    let run = |alu_width| {
+    let run = |width: u32| {
         let c = NbtcConfig {
-            alu_width,
+            issue: Some(IssueModel::SCALAR.scaled(f64::from(width))),
             ..config(Mode::Nbtc, 10)
         };
         run_warm(&c, &events, &[common::BLOCK]).run_cycles

@@ -97,7 +97,7 @@ fn storage_at_the_unit_and_at_each_sweep_point() {
         latencies: vec![300],
         sweeps: Sweeps {
             wlb_entries: vec![1, 32],
-            alu_cycles: vec![0, 2],
+            issue_rate: vec![0, 200],
             ..Sweeps::none()
         },
         threads: Threads::One,
@@ -171,8 +171,7 @@ fn every_knob_with_values_is_swept() {
             block_bytes: vec![64],
             hit_latency: vec![2],
             filter_latency: vec![8],
-            alu_cycles: vec![2],
-            alu_width: vec![2],
+            issue_rate: vec![200],
             fragments_in_flight: vec![4],
             shared_memory: vec![1],
             ..Sweeps::none()
@@ -181,7 +180,7 @@ fn every_knob_with_values_is_swept() {
         ..NbtcStudyConfig::default()
     };
     let report = study::run(&config, &frames, &quiet).unwrap();
-    let shared = &report.sweeps[9].points[0];
+    let shared = &report.sweeps[8].points[0];
     assert!(shared.nbtc.stats.memory_wait_cycles > 0);
     assert!(
         shared.btc.stats.memory_wait_cycles > 0,
@@ -205,13 +204,12 @@ fn every_knob_with_values_is_swept() {
             "block_bytes",
             "hit_latency",
             "filter_latency",
-            "alu_cycles",
-            "alu_width",
+            "issue_rate",
             "fragments_in_flight",
             "shared_memory"
         ]
     );
-    let width = &report.sweeps[7].points[0];
+    let width = &report.sweeps[6].points[0];
     assert_ne!(width.nbtc.stats, width.btc.stats);
     assert!(width.btc.stats.cycles < report.frames[0].row(Mode::BTC, 300).unwrap().stats.cycles);
 }

@@ -3,6 +3,7 @@
 //! ours, and its doc says so ("(ours)").
 
 use gfxcache_cache::{Geometry, IndexFn, Ways};
+use gfxcache_machine::Machine;
 use gfxcache_mem::NucaEnergyModel;
 use serde::{Deserialize, Serialize};
 
@@ -194,6 +195,53 @@ pub const MAX_PACKET_FLITS: u64 = 4096;
 pub const MAX_BUCKETS: u32 = 1 << 20;
 
 impl NucaConfig {
+    /// This configuration on `machine`: its fragment processors (count;
+    /// `threads` of them over `pixels_per_request`, a quad's 4 or a pixel's
+    /// 1, as contexts each with one request in flight), texture caches
+    /// (bytes, ways, block, hit time), L2 (bytes, ways, banks, hit time),
+    /// memory (the mean of its latencies), mesh hop and bus width; the
+    /// DTM-NUCA knobs, the energies and the rest stay as they are. A
+    /// machine without an L2, or whose L2 block is not its texture
+    /// caches', is refused by name.
+    pub fn on_machine(
+        &self,
+        machine: &Machine,
+        pixels_per_request: u32,
+    ) -> Result<NucaConfig, String> {
+        let name = &machine.name;
+        let l2 = machine
+            .l2
+            .as_ref()
+            .ok_or_else(|| format!("machine {name} has no [l2]: the DTM-NUCA study needs one"))?;
+        let t = &machine.texture_cache;
+        if l2.block.value != t.block.value {
+            return Err(format!(
+                "machine {name}: l2.block {} is not texture_cache.block {}: expected one block size",
+                l2.block.value, t.block.value
+            ));
+        }
+        let latencies = &machine.memory.latency_cycles.value;
+        let dram =
+            latencies.iter().map(|&l| u64::from(l)).sum::<u64>() / latencies.len().max(1) as u64;
+        let mut c = self.clone();
+        c.fps = usize::from(machine.fragment.processors.value);
+        c.tc_bytes = t.bytes.value.0;
+        c.tc_ways = t.ways.value;
+        c.block_bytes = t.block.value;
+        c.timing.tc_cycles = t.hit_cycles.value;
+        c.timing.dram_cycles = dram as u32;
+        c.timing.contexts = (machine.fragment.threads.value / pixels_per_request.max(1)).max(1);
+        c.l2.bytes = l2.bytes.value.0;
+        c.l2.ways = l2.ways.value;
+        c.l2.banks = l2.banks.value;
+        c.l2.hit_cycles = l2.hit_cycles.value;
+        if let Some(i) = &machine.interconnect {
+            c.mesh.hop_cycles = i.hop_cycles.value;
+            c.timing.bus_width_bits = i.bus_width_bits.value;
+        }
+        Ok(c)
+    }
+
     /// `Ok` when every field is usable, else an error naming the first
     /// field that is not, its value and what was expected.
     pub fn check(&self) -> Result<(), NucaError> {

@@ -12,14 +12,16 @@
 //!   each distinct block once per request, in the order the taps first
 //!   touch them. The first block carries the request's shader work, the
 //!   others follow it (`more`).
-//! - **Shader work.** A request's ALU instructions since the fragment's
-//!   previous request (a quad's pixels run in lockstep: the most of its
-//!   pixels'; a pixel's own, or the sum of a fetch's pixels, per pixel),
-//!   plus the instructions after the last request of the fragment
-//!   processor's previous fragment (carried, since a fragment processor
-//!   runs its fragments one after another), times `alu_cycles`. What is
-//!   still carried at a tile's end is a [`ReplayEvent::Work`] before the
-//!   `TileEnd`.
+//! - **Shader work.** A request's shader operations since the fragment's
+//!   previous request, timed by the machine's issue model
+//!   ([`IssueModel::cycles`]): a quad's request takes the time of four
+//!   times its slowest pixel's operations (its four lanes run the slowest
+//!   path, helper lanes included), a pixel's its own (a fetch's pixels
+//!   one after another), plus the time of the operations after the last
+//!   request of the fragment processor's previous fragment (carried,
+//!   since a fragment processor runs its fragments one after another).
+//!   What is still carried at a tile's end is a [`ReplayEvent::Work`]
+//!   before the `TileEnd`. No issue model: shading takes no time.
 //! - **Other L2 traffic.** The trace's accesses of every stream but `tex`
 //!   (whose L2 traffic the organizations make themselves) become
 //!   [`ReplayEvent::Other`]: those between tiles (the geometry phase) as
@@ -34,8 +36,9 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use gfxcache_machine::IssueModel;
 use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexRequest};
-use gfxcache_trace::{Access, Batch, Marker, Op, Stream, TraceError, TraceRead};
+use gfxcache_trace::{Access, Batch, Marker, Op, ShaderOps, Stream, TraceError, TraceRead};
 use serde::{Deserialize, Serialize};
 
 use crate::replay::{ReplayEvent, TextureAccess};
@@ -145,11 +148,13 @@ pub struct FrameInput<R: Read> {
     requests: TexReqReader<R>,
     requests_path: PathBuf,
     trace: Option<TraceCursor>,
-    alu_cycles: u32,
+    issue: Option<IssueModel>,
     unit: RequestUnit,
+    /// Shader operations of every record read (each once), all pixels.
+    instructions: u64,
     /// The byte address bits above a block.
     block_mask: u64,
-    /// Per fragment processor, ALU instructions not yet charged.
+    /// Per fragment processor, cycles of shader work not yet charged.
     carry: Vec<u64>,
     /// Per fragment processor, the quad whose fragment ends are being
     /// read, and the most work after their last requests so far (a quad's
@@ -167,14 +172,14 @@ pub struct FrameInput<R: Read> {
 
 impl<R: Read> FrameInput<R> {
     /// The frame of `requests` (read from `requests_path`) with the other
-    /// L2 traffic of the trace at `trace`, if given; shader work at
-    /// `alu_cycles` cycles per ALU instruction, requests of `unit`, blocks
-    /// of `block_bytes` (a power of two).
+    /// L2 traffic of the trace at `trace`, if given; shader work timed by
+    /// `issue` (none: no time), requests of `unit`, blocks of
+    /// `block_bytes` (a power of two).
     pub fn new(
         requests: TexReqReader<R>,
         requests_path: &Path,
         trace: Option<&Path>,
-        alu_cycles: u32,
+        issue: Option<IssueModel>,
         unit: RequestUnit,
         block_bytes: u32,
     ) -> Result<FrameInput<R>, InputError> {
@@ -193,8 +198,9 @@ impl<R: Read> FrameInput<R> {
             requests,
             requests_path: requests_path.to_path_buf(),
             trace,
-            alu_cycles,
+            issue,
             unit,
+            instructions: 0,
             block_mask: !(u64::from(block_bytes.max(1)) - 1),
             carry: Vec::new(),
             tail: Vec::new(),
@@ -325,7 +331,9 @@ impl<R: Read> FrameInput<R> {
                     self.request(&q);
                 }
                 TexReqRecord::FragmentEnd { fp, x, y, ops } => {
-                    self.fragment_end(fp, (x, y), ops.scalar_ops())
+                    self.instructions += ops.instructions();
+                    let cycles = self.cycles(&ops);
+                    self.fragment_end(fp, (x, y), cycles)
                 }
                 TexReqRecord::TileEnd { tile: t } if t == tile => return Ok(()),
                 TexReqRecord::PassBegin { .. } => {}
@@ -352,6 +360,22 @@ impl<R: Read> FrameInput<R> {
             self.tail.resize(fp + 1, (None, 0));
         }
         fp
+    }
+
+    /// The time of a pixel's `ops` on its fragment processor: a quad's
+    /// lanes run four times the slowest pixel's (that maximum is taken by
+    /// the caller), a pixel's its own.
+    fn cycles(&self, ops: &ShaderOps) -> u64 {
+        let lanes = match self.unit {
+            RequestUnit::Quad => ops.times(4),
+            RequestUnit::Pixel => *ops,
+        };
+        self.issue.map_or(0, |m| m.cycles(&lanes))
+    }
+
+    /// Shader operations of every record read so far (each once).
+    pub fn instructions(&self) -> u64 {
+        self.instructions
     }
 
     /// A fragment's work after its last request, at pixel `at`.
@@ -387,11 +411,12 @@ impl<R: Read> FrameInput<R> {
             (RequestUnit::Pixel, false) => (q.x, q.y),
             _ => (q.x / 2, q.y / 2),
         };
-        let alu_cycles = u64::from(self.alu_cycles);
-        let cycles = move |alu: u64| u32::try_from(alu * alu_cycles).unwrap_or(u32::MAX);
+        self.instructions += q.ops.instructions();
+        let cycles = |c: u64| u32::try_from(c).unwrap_or(u32::MAX);
+        let work_of = self.cycles(&q.ops);
         let start = match self.gathering {
             Some(g) if g.fp == q.fp && g.index == q.index && g.at == at && g.fetch == fetch => {
-                let work = cycles(q.ops.scalar_ops());
+                let work = cycles(work_of);
                 let head = &mut self.textures[g.start].work;
                 *head = match self.unit {
                     RequestUnit::Quad => (*head).max(work),
@@ -400,7 +425,7 @@ impl<R: Read> FrameInput<R> {
                 g.start
             }
             _ => {
-                let alu = self.take_carry(fp) + q.ops.scalar_ops();
+                let alu = self.take_carry(fp) + work_of;
                 let start = self.textures.len();
                 self.gathering = Some(Gathering {
                     fp: q.fp,
@@ -458,7 +483,7 @@ impl<R: Read> FrameInput<R> {
         for fp in 0..self.carry.len() {
             let carry = self.take_carry(fp);
             if carry > 0 {
-                let work = (carry * u64::from(self.alu_cycles)).min(u64::from(u32::MAX)) as u32;
+                let work = carry.min(u64::from(u32::MAX)) as u32;
                 out.push(ReplayEvent::Work {
                     fp: fp as u32,
                     work,

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use gfxcache_machine::IssueModel;
 use gfxcache_nuca::{FrameInput, InputError, ReplayEvent, RequestUnit, TextureAccess};
 use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexReqWriter, TexRequest};
 use gfxcache_trace::{Access, Marker, Op, ShaderOps, Stream, TraceMeta};
@@ -81,6 +82,17 @@ fn events(requests: &Path, trace: Option<&Path>, alu_cycles: u32) -> Vec<ReplayE
     events_of(requests, trace, alu_cycles, RequestUnit::Quad)
 }
 
+/// A scalar core at `alu_cycles` cycles an operation of a pixel: a quad's
+/// four lanes run four times its slowest pixel's operations, so a quad's
+/// core issues four a cycle.
+fn issue(alu_cycles: u32, unit: RequestUnit) -> Option<IssueModel> {
+    let lanes = match unit {
+        RequestUnit::Quad => 4.0,
+        RequestUnit::Pixel => 1.0,
+    };
+    Some(IssueModel::SCALAR.scaled(lanes / f64::from(alu_cycles)))
+}
+
 fn events_of(
     requests: &Path,
     trace: Option<&Path>,
@@ -88,7 +100,8 @@ fn events_of(
     unit: RequestUnit,
 ) -> Vec<ReplayEvent> {
     let reader = TexReqReader::open(requests).unwrap();
-    let mut input = FrameInput::new(reader, requests, trace, alu_cycles, unit, 64).unwrap();
+    let issue = issue(alu_cycles, unit);
+    let mut input = FrameInput::new(reader, requests, trace, issue, unit, 64).unwrap();
     let mut out = Vec::new();
     while input.next_tile(&mut out).unwrap() {}
     out
@@ -194,7 +207,7 @@ fn files_of_different_frames_are_named() {
         TexReqReader::open(&q).unwrap(),
         &q,
         Some(&t),
-        1,
+        issue(1, RequestUnit::Quad),
         RequestUnit::Quad,
         64,
     )
@@ -212,7 +225,7 @@ fn files_of_different_frames_are_named() {
         TexReqReader::open(&q).unwrap(),
         &q,
         Some(&t),
-        1,
+        issue(1, RequestUnit::Quad),
         RequestUnit::Quad,
         64,
     )
@@ -230,7 +243,7 @@ fn a_request_outside_a_tile_is_refused() {
         TexReqReader::open(&q).unwrap(),
         &q,
         None,
-        1,
+        issue(1, RequestUnit::Quad),
         RequestUnit::Quad,
         64,
     )

@@ -35,7 +35,7 @@ fn config(dir: &Path) -> NucaStudyConfig {
     let tiles = dir.join("tiles.gtq");
     write_frame(&tiles, 8, 60, 2);
     NucaStudyConfig {
-        machine: NucaConfig {
+        config: NucaConfig {
             fps: 8,
             epoch: 2000,
             tc_bytes: 4096,
@@ -132,7 +132,7 @@ fn one_fragment_processor_makes_every_organization_private() {
     let path = dir.path().join("p1.gtq");
     write_frame(&path, 1, 30, 5);
     let config = NucaStudyConfig {
-        machine: NucaConfig {
+        config: NucaConfig {
             fps: 1,
             tc_bytes: 4096,
             ..NucaConfig::default()
@@ -207,7 +207,7 @@ fn the_other_reading_is_the_main_run_with_it() {
         ),
         ("announced_count", "halved", OrgKind::DtmDist)
     );
-    config.machine.announced_count = gfxcache_nuca::AnnouncedCount::Halved;
+    config.config.announced_count = gfxcache_nuca::AnnouncedCount::Halved;
     config.sweeps = Sweeps::none();
     let halved = study::run(&config, &quiet).unwrap();
     let row = halved.row(OrgKind::DtmDist).unwrap();

@@ -89,10 +89,11 @@ pub use pipeline::{
     Pipeline, Stats, TbrConfig, TbrStats, WritesDepth,
 };
 pub use raster::{CullMode, FrontFace, Quad, Rasterizer, TriangleStats, Viewport};
-pub use render_caches::{RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
+pub use render_caches::{CacheShape, RenderCacheConfig, RenderCacheStats, RenderCaches, TexConfig};
 pub use sampler::{Derivs, Filter, Lod, Sample, Sampler, Tap, TexView, Wrap};
 pub use scene::{
     AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Mesh, Mirror, Passes, Scene,
+    Shading,
 };
 pub use state::{
     Blend, CompareFunc, DepthState, State, StencilFace, StencilOp, StencilState, TargetState,

@@ -2,10 +2,12 @@
 
 pub mod binned;
 pub mod gspc;
+pub mod machines;
 pub mod mrc;
 pub mod nbtc;
 pub mod nuca;
 pub mod policies;
+pub mod programs;
 pub mod render;
 pub mod scenes;
 pub mod shaders;

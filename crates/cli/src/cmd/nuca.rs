@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
+use gfxcache_machine::{IssueModel, Machine};
 use gfxcache_nuca::study::{self, paper, FrameFiles, NucaReport, NucaStudyConfig, Sweeps};
 use gfxcache_nuca::{
     AnnouncedCount, BusChannels, NucaConfig, OrgKind, ReplayOrder, RequestUnit, TcIndex,
@@ -96,21 +97,30 @@ pub struct Args {
     /// mobile frames.
     #[arg(long, value_parser = super::suite_parser())]
     pub suite: Option<Suite>,
-    /// Screen size (DTM-NUCA Table I: 2160x1080).
-    #[arg(long, default_value_t = 2160)]
-    pub width: u32,
-    /// Screen height (the paper: 2160x1080).
-    #[arg(long, default_value_t = 1080)]
-    pub height: u32,
-    /// Tile side in pixels (Table I: 32).
-    #[arg(long, default_value_t = 32)]
-    pub tile_size: u32,
+    /// The machine the study runs on: a preset (`gfxcache machines`
+    /// lists them: dtm-nuca, the paper's Table I; tcor; nbtc; mali-g78) or
+    /// a TOML file of the same form. It gives the screen, the tile, the
+    /// fragment processors (count, threads, issue model), the texture
+    /// caches, the L2, the memory latency, the mesh hop and the bus width;
+    /// --config and the flags below override its values.
+    #[arg(long, default_value = "dtm-nuca", value_name = "NAME|FILE")]
+    pub machine: String,
+    /// Screen width (the machine's; DTM-NUCA Table I: 2160).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Screen height (the machine's; DTM-NUCA Table I: 1080).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Tile side in pixels (the machine's; Table I: 32).
+    #[arg(long)]
+    pub tile_size: Option<u32>,
     /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
-    /// Fragment processors, each with a texture cache (Table I: 32).
-    #[arg(long, default_value_t = 32)]
-    pub fps: u16,
+    /// Fragment processors, each with a texture cache (the machine's;
+    /// Table I: 32).
+    #[arg(long)]
+    pub fps: Option<u16>,
     /// How a tile's quads reach the fragment processors when rendering:
     /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
     #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
@@ -151,11 +161,11 @@ pub struct Args {
     /// No sweeps (and no replay in the other order).
     #[arg(long)]
     pub no_sweeps: bool,
-    /// A JSON file of machine settings (any fields of `nuca.json`'s
-    /// `machine`; the others keep Table I's values). The flags below
-    /// override it.
-    #[arg(long)]
-    pub machine: Option<PathBuf>,
+    /// A JSON file of the model's settings (any fields of `nuca.json`'s
+    /// `config`; the others keep the machine's and our defaults). The
+    /// flags below override it.
+    #[arg(long, value_name = "F.json")]
+    pub config: Option<PathBuf>,
     /// Texture cache capacity and ways (Table I: 16 KiB, 4-way).
     #[arg(long)]
     pub tc_size: Option<String>,
@@ -197,15 +207,18 @@ pub struct Args {
     /// channel (ours: shared).
     #[arg(long, value_enum)]
     pub bus_channels: Option<ChannelsArg>,
-    /// Thread contexts per fragment processor (ours: 1).
+    /// Thread contexts per fragment processor, each with one request in
+    /// flight (the machine's threads over the pixels of a request: 384 /
+    /// 4 = 96 on dtm-nuca).
     #[arg(long)]
     pub contexts: Option<u32>,
     /// Replay order within a tile (ours: clock).
     #[arg(long, value_enum)]
     pub replay_order: Option<OrderOfReplay>,
-    /// Cycles per ALU instruction of shader work (ours: 1).
-    #[arg(long, default_value_t = 1)]
-    pub alu_cycles: u32,
+    /// The fragment processors' issue rates in percent of the machine's
+    /// (its issue model's every rate scaled); 0: shading takes no time.
+    #[arg(long, value_name = "PERCENT")]
+    pub issue_rate: Option<u32>,
     /// What a texture cache sees as one request (ours: a quad's).
     #[arg(long, value_enum, default_value_t = UnitArg::Quad)]
     pub request_unit: UnitArg,
@@ -232,22 +245,67 @@ impl Args {
     }
 }
 
-/// The machine: Table I, then --machine's fields, then the flags.
-fn machine(args: &Args) -> Result<NucaConfig> {
-    let mut m = match &args.machine {
-        None => NucaConfig::default(),
+/// The machine and what it sets that flags override: the frames'
+/// screen, tile and fragment processors.
+struct Plan {
+    machine: Machine,
+    width: u32,
+    height: u32,
+    tile_size: u32,
+    fps: u16,
+}
+
+impl Plan {
+    fn of(args: &Args) -> Result<Plan> {
+        let machine = Machine::resolve(&args.machine).context("--machine")?;
+        let [w, h] = machine.gpu.screen.value;
+        Ok(Plan {
+            width: args.width.unwrap_or(w),
+            height: args.height.unwrap_or(h),
+            tile_size: args.tile_size.unwrap_or(machine.gpu.tile.value),
+            fps: args.fps.unwrap_or(machine.fragment.processors.value),
+            machine,
+        })
+    }
+}
+
+/// The pixels of one request of --request-unit.
+fn pixels_per_request(args: &Args) -> u32 {
+    match args.request_unit {
+        UnitArg::Quad => 4,
+        UnitArg::Pixel => 1,
+    }
+}
+
+/// The model's configuration: the machine's, then --config's fields, then
+/// the flags.
+fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
+    let base = NucaConfig::default()
+        .on_machine(&plan.machine, pixels_per_request(args))
+        .map_err(|e| anyhow::anyhow!("--machine: {e}"))?;
+    let mut m = match &args.config {
+        None => base,
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            serde_json::from_str(&text).with_context(|| {
+            let expected = || {
                 format!(
-                    "{}: expected the fields of nuca.json's \"machine\" (see its defaults there)",
+                    "{}: expected the fields of nuca.json's \"config\" (see its defaults there)",
                     path.display()
                 )
-            })?
+            };
+            let value: serde_json::Value = serde_json::from_str(&text).with_context(expected)?;
+            let serde_json::Value::Object(fields) = value else {
+                bail!(expected());
+            };
+            let mut merged = serde_json::to_value(&base).expect("a config serializes");
+            for (k, v) in fields {
+                merged[k] = v;
+            }
+            serde_json::from_value(merged).with_context(expected)?
         }
     };
-    m.fps = usize::from(args.fps);
+    m.fps = usize::from(plan.fps);
     if let Some(s) = &args.tc_size {
         m.tc_bytes = parse_size(s).context("--tc-size")?;
     }
@@ -292,18 +350,35 @@ fn machine(args: &Args) -> Result<NucaConfig> {
             OrderOfReplay::Trace => ReplayOrder::Trace,
         };
     }
-    m.check().context("the machine")?;
+    m.check().context("the configuration")?;
     Ok(m)
 }
 
+/// The fragment processors' issue model: the machine's, scaled by
+/// --issue-rate (0: none).
+fn issue(args: &Args, plan: &Plan) -> Result<Option<IssueModel>> {
+    let m = plan.machine.issue_model();
+    Ok(match args.issue_rate {
+        None => Some(m),
+        Some(0) => None,
+        Some(p) => {
+            let scaled = m.scaled(f64::from(p) / 100.0);
+            scaled
+                .check()
+                .map_err(|e| anyhow::anyhow!("--issue-rate {p}: {e}"))?;
+            Some(scaled)
+        }
+    })
+}
+
 /// `--scaling`'s counts other than the main one.
-fn scaling(args: &Args) -> Result<Vec<u16>> {
+fn scaling(args: &Args, plan: &Plan) -> Result<Vec<u16>> {
     let mut out = Vec::new();
     for s in args.scaling.iter().filter(|s| s.as_str() != "none") {
         let n: u16 = s.trim().parse().ok().filter(|&n| n > 0).with_context(|| {
             format!("--scaling: '{s}': expected a number of fragment processors")
         })?;
-        if n != args.fps && !out.contains(&n) {
+        if n != plan.fps && !out.contains(&n) {
             out.push(n);
         }
     }
@@ -322,7 +397,7 @@ fn assignments(args: &Args) -> Result<Vec<FpAssignment>> {
     Ok(out)
 }
 
-fn study_config(args: &Args, frame: FrameFiles) -> Result<NucaStudyConfig> {
+fn study_config(args: &Args, plan: &Plan, frame: FrameFiles) -> Result<NucaStudyConfig> {
     let mut sizes = args
         .private_sizes
         .iter()
@@ -342,12 +417,13 @@ fn study_config(args: &Args, frame: FrameFiles) -> Result<NucaStudyConfig> {
         }
     };
     Ok(NucaStudyConfig {
-        machine: machine(args)?,
+        config: config(args, plan)?,
+        machine: Some(plan.machine.clone()),
+        issue: issue(args, plan)?,
         assignment: args.fp_assignment.name(),
         organizations: OrgKind::ALL.to_vec(),
         private_sizes: sizes,
         sweeps,
-        alu_cycles: args.alu_cycles,
         request_unit: match args.request_unit {
             UnitArg::Quad => RequestUnit::Quad,
             UnitArg::Pixel => RequestUnit::Pixel,
@@ -359,17 +435,19 @@ fn study_config(args: &Args, frame: FrameFiles) -> Result<NucaStudyConfig> {
 
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
+    let plan = Plan::of(&args)?;
     let probe = study_config(
         &args,
+        &plan,
         FrameFiles {
             requests: PathBuf::new(),
             trace: None,
         },
     )?;
     probe.check()?;
-    scaling(&args)?;
+    scaling(&args, &plan)?;
     assignments(&args)?;
-    let files = [&args.requests, &args.trace, &args.machine]
+    let files = [&args.requests, &args.trace, &args.config]
         .into_iter()
         .flatten();
     // A scene file is an input too (a built-in name is no file).
@@ -382,7 +460,7 @@ pub fn run(args: Args) -> Result<()> {
             &suite,
             &inputs,
             Print::of(args.json, args.quiet),
-            |at, progress| study_scene(&args, at, progress),
+            |at, progress| study_scene(&args, &plan, at, progress),
         );
     }
     run_study(
@@ -395,7 +473,7 @@ pub fn run(args: Args) -> Result<()> {
                     requests: requests.clone(),
                     trace: args.trace.clone(),
                 };
-                let config = study_config(&args, frame)?;
+                let config = study_config(&args, &plan, frame)?;
                 Ok(study::run(&config, progress)?)
             }
             (None, Some(scene)) => {
@@ -404,7 +482,7 @@ pub fn run(args: Args) -> Result<()> {
                     staged: dir,
                     placed: &args.out,
                 };
-                study_scene(&args, &at, progress)
+                study_scene(&args, &plan, &at, progress)
             }
             _ => bail!("give REQUESTS, --scene or --suite"),
         },
@@ -414,6 +492,7 @@ pub fn run(args: Args) -> Result<()> {
 /// Renders `at.scene`'s frames into its directory and studies them.
 fn study_scene(
     args: &Args,
+    plan: &Plan,
     at: &SceneDir,
     progress: gfxcache_cache::ProgressFn<'_>,
 ) -> Result<NucaReport> {
@@ -421,17 +500,19 @@ fn study_scene(
     let scene = super::render::load_scene(at.scene)?;
     let frame = render(
         args,
+        plan,
         &scene,
         at.staged,
         "frame",
-        args.fps,
+        plan.fps,
         args.fp_assignment,
         true,
     )?;
-    let mut config = study_config(args, frame)?;
-    for n in scaling(args)? {
+    let mut config = study_config(args, plan, frame)?;
+    for n in scaling(args, plan)? {
         let f = render(
             args,
+            plan,
             &scene,
             at.staged,
             &format!("p{n}"),
@@ -443,7 +524,7 @@ fn study_scene(
     }
     for a in assignments(args)? {
         let name = a.name().replace(':', "-");
-        let f = render(args, &scene, at.staged, &name, args.fps, a, false)?;
+        let f = render(args, plan, &scene, at.staged, &name, plan.fps, a, false)?;
         config.assignments.push((a.name(), f));
     }
     let render_seconds = start.elapsed().as_secs_f64();
@@ -459,8 +540,10 @@ fn study_scene(
 /// Renders one tile-based frame of `scene` with `fps` fragment processors
 /// and `assignment` into `dir` as `<stem>.gtq.zst` and `<stem>.gtr` (and
 /// the picture, with `png`).
+#[allow(clippy::too_many_arguments)]
 fn render(
     args: &Args,
+    plan: &Plan,
     scene: &gfxcache_render::Scene,
     dir: &Path,
     stem: &str,
@@ -470,7 +553,7 @@ fn render(
 ) -> Result<FrameFiles> {
     let frame = study::frame_files_in(dir, stem);
     let tbr = TbrConfig {
-        tile_size: args.tile_size,
+        tile_size: plan.tile_size,
         order: args.order.into(),
         fps,
         hsr: !args.no_hsr,
@@ -478,11 +561,15 @@ fn render(
         ..TbrConfig::default()
     };
     let request = RenderRequest {
-        width: args.width,
-        height: args.height,
+        width: plan.width,
+        height: plan.height,
         frames: 1,
         passes: args.passes.into(),
         threads: if args.single_thread { 1 } else { 2 },
+        tbr_caches: Some(
+            super::machines::tbr_caches(&plan.machine, fps)
+                .map_err(|e| anyhow::anyhow!("--machine: {e}"))?,
+        ),
         ..RenderRequest::new(Mode::Tbr(tbr))
     };
     let files = super::render::Files {

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
+use gfxcache_machine::Machine;
 use gfxcache_mem::EnergyModel;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
-use gfxcache_render::{TbrCacheConfig, TbrConfig};
+use gfxcache_render::TbrConfig;
 use gfxcache_tcor::{
     FetcherModel, FetcherTiming, TileBuffers, DEFAULT_FETCHER_FIFO, DEFAULT_FETCHER_MSHRS,
     DEFAULT_FETCHER_TARGETS,
@@ -71,15 +72,23 @@ pub struct Args {
     /// counts the frames after them.
     #[arg(long, default_value_t = 0)]
     pub warmup: u32,
-    /// Screen size (TCOR Table I: 1960x768).
-    #[arg(long, default_value_t = 1960)]
-    pub width: u32,
-    /// Screen height (TCOR Table I: 768).
-    #[arg(long, default_value_t = 768)]
-    pub height: u32,
-    /// Tile side in pixels (TCOR Table I: 32).
-    #[arg(long, default_value_t = 32)]
-    pub tile_size: u32,
+    /// The machine the study runs on: a preset (`gfxcache machines`
+    /// lists them: tcor, the paper's Table I; dtm-nuca; nbtc; mali-g78)
+    /// or a TOML file of the same form. It gives the screen, the tile,
+    /// the fragment processors, the renderer's vertex and texture caches,
+    /// the L2 (size, ways, the Tile Fetcher's wait) and the memory
+    /// latency; the flags below override its values.
+    #[arg(long, default_value = "tcor", value_name = "NAME|FILE")]
+    pub machine: String,
+    /// Screen width (the machine's; TCOR Table I: 1960).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Screen height (the machine's; TCOR Table I: 768).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Tile side in pixels (the machine's; TCOR Table I: 32).
+    #[arg(long)]
+    pub tile_size: Option<u32>,
     /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
@@ -89,31 +98,33 @@ pub struct Args {
     /// trace says its own (in its header).
     #[arg(long, value_enum, default_value_t = BinningArg::Exact, conflicts_with = "trace")]
     pub binning: BinningArg,
-    /// Fragment processors, each with a 64 KiB texture cache.
-    #[arg(long, default_value_t = 4)]
-    pub fps: u16,
+    /// Fragment processors, each with a texture cache (the machine's;
+    /// TCOR Table I: four of 64 KiB).
+    #[arg(long)]
+    pub fps: Option<u16>,
     /// Hidden-surface removal (TBDR) when rendering.
     #[arg(long)]
     pub hsr: bool,
     /// Pass switches when rendering, as `render` has them.
     #[command(flatten)]
     pub passes: super::render::PassSwitches,
-    /// Shared L2 capacity and ways (Table I: 1 MiB, 8-way).
-    #[arg(long, default_value = "1MiB")]
-    pub l2_size: String,
-    /// Shared L2 ways (Table I: 8).
-    #[arg(long, default_value_t = 8)]
-    pub l2_ways: u32,
+    /// Shared L2 capacity (the machine's; Table I: 1 MiB).
+    #[arg(long)]
+    pub l2_size: Option<String>,
+    /// Shared L2 ways (the machine's; Table I: 8).
+    #[arg(long)]
+    pub l2_ways: Option<u32>,
     /// Where tile loads and stores go.
     #[arg(long, value_enum, default_value_t = TileBuffersArg::Memory)]
     pub tile_buffers: TileBuffersArg,
-    /// Tile Fetcher wait for an L2 read, and extra when the L2 misses
-    /// (Table I: 12, and 50-100 cycles).
-    #[arg(long, default_value_t = 12)]
-    pub l2_cycles: u32,
-    /// Cycles of a memory access after an L2 miss (Table I: 50-100; ours 75).
-    #[arg(long, default_value_t = 75)]
-    pub memory_cycles: u32,
+    /// Tile Fetcher wait for an L2 read (the machine's L2 hit time; Table
+    /// I: 12).
+    #[arg(long)]
+    pub l2_cycles: Option<u32>,
+    /// Cycles of a memory access after an L2 miss (the mean of the
+    /// machine's latencies; Table I: 50-100, so 75).
+    #[arg(long)]
+    pub memory_cycles: Option<u32>,
     /// How the Tile Fetcher waits for the blocks it reads from the L2
     /// (Figures 23-24): non-blocking, with outstanding reads and primitives
     /// output in order (the paper's Tile Fetcher), or blocking (a serial
@@ -183,8 +194,40 @@ pub struct Args {
     pub single_thread: bool,
 }
 
-fn config(args: &Args) -> Result<TcorConfig> {
-    let l2_bytes = parse_size(&args.l2_size).context("--l2-size")?;
+/// The machine and what it sets that the flags override.
+struct Plan {
+    machine: Machine,
+    width: u32,
+    height: u32,
+    tile_size: u32,
+    fps: u16,
+}
+
+impl Plan {
+    fn of(args: &Args) -> Result<Plan> {
+        let machine = Machine::resolve(&args.machine).context("--machine")?;
+        let [w, h] = machine.gpu.screen.value;
+        Ok(Plan {
+            width: args.width.unwrap_or(w),
+            height: args.height.unwrap_or(h),
+            tile_size: args.tile_size.unwrap_or(machine.gpu.tile.value),
+            fps: args.fps.unwrap_or(machine.fragment.processors.value),
+            machine,
+        })
+    }
+}
+
+fn config(args: &Args, plan: &Plan) -> Result<TcorConfig> {
+    let m = &plan.machine;
+    let l2 =
+        m.l2.as_ref()
+            .with_context(|| format!("--machine {}: no [l2]: the TCOR study needs one", m.name))?;
+    let l2_bytes = match &args.l2_size {
+        Some(s) => parse_size(s).context("--l2-size")?,
+        None => l2.bytes.value.0,
+    };
+    let latencies = &m.memory.latency_cycles.value;
+    let memory = latencies.iter().sum::<u32>() / latencies.len().max(1) as u32;
     let mut sizes = args
         .sizes
         .iter()
@@ -198,7 +241,7 @@ fn config(args: &Args) -> Result<TcorConfig> {
     };
     Ok(TcorConfig {
         l2_bytes,
-        l2_ways: args.l2_ways,
+        l2_ways: args.l2_ways.unwrap_or(l2.ways.value),
         tile_buffers: match args.tile_buffers {
             TileBuffersArg::Memory => TileBuffers::Memory,
             TileBuffersArg::L2 => TileBuffers::L2,
@@ -208,8 +251,8 @@ fn config(args: &Args) -> Result<TcorConfig> {
                 FetcherArg::NonBlocking => FetcherModel::NonBlocking,
                 FetcherArg::Blocking => FetcherModel::Blocking,
             },
-            l2_cycles: args.l2_cycles,
-            memory_cycles: args.memory_cycles,
+            l2_cycles: args.l2_cycles.unwrap_or(l2.hit_cycles.value),
+            memory_cycles: args.memory_cycles.unwrap_or(memory),
             mshrs: args.fetcher_mshrs,
             targets_per_mshr: args.fetcher_targets,
             fifo_entries: args.fetcher_fifo,
@@ -228,6 +271,7 @@ fn config(args: &Args) -> Result<TcorConfig> {
         queue_depth: args.queue_depth,
         warmup: args.warmup,
         threads: Threads::single_if(args.single_thread),
+        machine: Some(m.clone()),
     })
 }
 
@@ -273,7 +317,8 @@ fn read_energy(path: &Path) -> Result<EnergyModel> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let config = config(&args)?;
+    let plan = Plan::of(&args)?;
+    let config = config(&args, &plan)?;
     config.check().map_err(flagged)?;
     let files = [&args.trace, &args.binned, &args.energy]
         .into_iter()
@@ -288,7 +333,7 @@ pub fn run(args: Args) -> Result<()> {
             &suite,
             &inputs,
             Print::of(args.json, args.quiet),
-            |at, progress| study_scene(&args, &config, at, progress),
+            |at, progress| study_scene(&args, &plan, &config, at, progress),
         );
     }
     run_study(
@@ -303,7 +348,7 @@ pub fn run(args: Args) -> Result<()> {
                     staged: dir,
                     placed: &args.out,
                 };
-                study_scene(&args, &config, &at, progress)
+                study_scene(&args, &plan, &config, &at, progress)
             }
             _ => bail!("give a TRACE with --binned, --scene or --suite"),
         },
@@ -313,12 +358,13 @@ pub fn run(args: Args) -> Result<()> {
 /// Renders `at.scene` tile by tile into its directory and studies it.
 fn study_scene(
     args: &Args,
+    plan: &Plan,
     config: &TcorConfig,
     at: &SceneDir,
     progress: gfxcache_cache::ProgressFn<'_>,
 ) -> Result<TcorReport> {
     let start = std::time::Instant::now();
-    let (trace, binned, other_l1) = render(args, at.scene, at.staged)?;
+    let (trace, binned, other_l1) = render(args, plan, at.scene, at.staged)?;
     let render_seconds = start.elapsed().as_secs_f64();
     let mut report = study::run(&trace, &binned, config, &other_l1, progress).map_err(flagged)?;
     report.seconds.insert("render".into(), render_seconds);
@@ -331,24 +377,33 @@ fn study_scene(
 /// Renders the tile-based frame into `dir` (the staged `--out`, or a
 /// scene's directory in it): the trace, the binned passes, and the L1s
 /// outside the Tiling Engine for the energy model.
-fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
+fn render(
+    args: &Args,
+    plan: &Plan,
+    scene: &str,
+    dir: &Path,
+) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
     let trace = dir.join("frame.gtr");
     let binned = dir.join("binned.json");
     let tbr = TbrConfig {
-        tile_size: args.tile_size,
+        tile_size: plan.tile_size,
         order: args.order.into(),
-        fps: args.fps,
+        fps: plan.fps,
         hsr: args.hsr,
         binning_mode: args.binning.into(),
         ..TbrConfig::default()
     };
     let request = RenderRequest {
-        width: args.width,
-        height: args.height,
+        width: plan.width,
+        height: plan.height,
         frames: args.frames,
         passes: args.passes.into(),
         binning: Some(tbr.binning()),
         threads: if args.single_thread { 1 } else { 2 },
+        tbr_caches: Some(
+            super::machines::tbr_caches(&plan.machine, plan.fps)
+                .map_err(|e| anyhow::anyhow!("--machine: {e}"))?,
+        ),
         ..RenderRequest::new(Mode::Tbr(tbr))
     };
     let files = super::render::Files {
@@ -359,7 +414,8 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<(PathBuf, PathBuf, Vec
     };
     let scene = super::render::load_scene(scene)?;
     let done = super::render::render_to_files(&scene, &request, &files)?;
-    let shapes = TbrCacheConfig::table_i(args.fps);
+    let shapes = super::machines::tbr_caches(&plan.machine, plan.fps)
+        .map_err(|e| anyhow::anyhow!("--machine: {e}"))?;
     let l1 = done
         .summary
         .render_caches

@@ -15,12 +15,15 @@ use crate::report::write_csvs;
 
 /// Writes the CSV files into `dir` and returns their paths.
 pub fn write_all(report: &NbtcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let files = [
+    let mut files = vec![
         ("runs.csv", runs(report)),
         ("sweeps.csv", sweeps(report)),
         ("paper.csv", paper(report)),
         ("storage.csv", storage(report)),
     ];
+    if let Some(m) = &report.machine {
+        files.push(("machine.csv", crate::report::machine::rows(m)));
+    }
     write_csvs(dir, files)
 }
 
@@ -43,6 +46,8 @@ fn row_columns() -> Vec<String> {
         "cycles_change_percent",
         "frame_cycles_change_percent",
         "traffic_change_percent",
+        "fp_issue_rate",
+        "stall_share_percent",
     ]));
     out
 }
@@ -66,6 +71,8 @@ fn row_values(row: &RunRow) -> Vec<String> {
             row.cycles_change,
             row.frame_cycles_change,
             row.traffic_change,
+            row.fp_issue_rate,
+            row.stall_share,
         ]
         .map(|x| x.to_string()),
     );

@@ -39,6 +39,9 @@ pub fn page(r: &NbtcReport, shown: &Shown) -> String {
     h += &sweeps(r);
     h += &figs.take_all("sweep_");
     h += &figs.rest("Other figures");
+    if let Some(m) = &r.machine {
+        h += &crate::report::machine::section(m);
+    }
     h += &unit(r);
     html::page(&title, &h)
 }
@@ -81,8 +84,8 @@ fn setup(r: &NbtcReport) -> String {
     let mut h = format!(
         "<p>Frames, one per filter mode: {}. Each pixel processor has a texture unit with a \
          {} {}-way L1 of {}-byte blocks, a Retry Buffer of {}, a Waiting List Buffer of {} and \
-         a Block Address Buffer of {} entries; hits take {} cycle(s), the filter {}, an ALU \
-         instruction {}, {} instruction(s) issued a cycle; {} fragments in flight. {} Memory latencies {} cycles; designs {} \
+         a Block Address Buffer of {} entries; hits take {} cycle(s), the filter {}; {} \
+         {} fragments in flight. {} Memory latencies {} cycles; designs {} \
          against the blocking cache with serial fetches (btc).</p>\n\
          <p>The slides' numbers (mRPsim, 8 pixel processors, the Taiji benchmark) are shown \
          in grey italics beside ours: the NBTC's pixel-shader cycles -12.47 % at 50 cycles \
@@ -96,8 +99,10 @@ fn setup(r: &NbtcReport) -> String {
         u.bab_entries,
         u.hit_latency,
         u.filter_latency,
-        u.alu_cycles,
-        u.alu_width,
+        esc(&crate::report::machine::issue_sentence(
+            u.issue,
+            r.machine.as_ref().map(|m| m.name.as_str())
+        )),
         u.fragments_in_flight,
         memory_path(u.memory),
         latencies.join(", "),

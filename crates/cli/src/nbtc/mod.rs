@@ -104,7 +104,7 @@ pub(super) const CATEGORIES: [Category; 9] = [
 pub(super) type Count = (&'static str, fn(&UnitStats) -> u64);
 
 /// The other counts of [`UnitStats`], by field.
-pub(super) const COUNTS: [Count; 9] = [
+pub(super) const COUNTS: [Count; 10] = [
     ("requests", |s| s.requests),
     ("texel_lookups", |s| s.texel_lookups),
     ("hits", |s| s.hits),
@@ -114,6 +114,7 @@ pub(super) const COUNTS: [Count; 9] = [
     ("traffic_bytes", |s| s.traffic_bytes),
     ("all_hit_requests", |s| s.all_hit_requests),
     ("memory_wait_cycles", |s| s.memory_wait_cycles),
+    ("instructions", |s| s.instructions),
 ];
 
 /// A knob the study sweeps: its name in the report and in the charts.
@@ -122,7 +123,7 @@ pub(super) struct Knob {
     pub title: &'static str,
 }
 
-pub(super) const KNOBS: [Knob; 10] = [
+pub(super) const KNOBS: [Knob; 9] = [
     Knob {
         knob: "wlb_entries",
         title: "Waiting List Buffer entries",
@@ -148,16 +149,12 @@ pub(super) const KNOBS: [Knob; 10] = [
         title: "filter latency (cycles, ours)",
     },
     Knob {
-        knob: "alu_cycles",
-        title: "cycles per ALU instruction (ours)",
-    },
-    Knob {
-        knob: "alu_width",
-        title: "instructions issued per cycle (ours)",
+        knob: "issue_rate",
+        title: "issue rates, % of the machine's (0: shading takes no time)",
     },
     Knob {
         knob: "fragments_in_flight",
-        title: "fragments in flight per pixel processor (ours)",
+        title: "fragments in flight per pixel processor",
     },
     Knob {
         knob: "shared_memory",
@@ -174,8 +171,7 @@ fn main_value(unit: &NbtcConfig, knob: &str) -> Option<u64> {
         "block_bytes" => u64::from(unit.block_bytes),
         "hit_latency" => unit.hit_latency,
         "filter_latency" => unit.filter_latency,
-        "alu_cycles" => unit.alu_cycles,
-        "alu_width" => u64::from(unit.alu_width),
+        "issue_rate" => 100,
         "fragments_in_flight" => u64::from(unit.fragments_in_flight),
         "shared_memory" => u64::from(unit.memory != MemoryPath::Private),
         _ => return None,

@@ -81,18 +81,13 @@ pub const SWEEPS: &[Figure<NbtcReport, Panel>] = &[
         |r| sweep(r, "filter_latency"),
     ),
     sweep_figure(
-        "sweep_alu_cycles.svg",
-        "Sweep: cycles per ALU instruction (ours)",
-        |r| sweep(r, "alu_cycles"),
-    ),
-    sweep_figure(
-        "sweep_alu_width.svg",
-        "Sweep: instructions issued per cycle (ours)",
-        |r| sweep(r, "alu_width"),
+        "sweep_issue_rate.svg",
+        "Sweep: issue rates, % of the machine's (0: free shading)",
+        |r| sweep(r, "issue_rate"),
     ),
     sweep_figure(
         "sweep_fragments_in_flight.svg",
-        "Sweep: fragments in flight (ours)",
+        "Sweep: fragments in flight",
         |r| sweep(r, "fragments_in_flight"),
     ),
     sweep_figure(

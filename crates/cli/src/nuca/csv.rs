@@ -14,7 +14,7 @@ use crate::report::write_csvs;
 
 /// Writes the CSV files into `dir` and returns their paths.
 pub fn write_all(report: &NucaReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let files = [
+    let mut files = vec![
         ("organizations.csv", organizations(report)),
         ("replication.csv", replication(report)),
         ("capacity.csv", capacity(report)),
@@ -22,6 +22,9 @@ pub fn write_all(report: &NucaReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
         ("sweeps.csv", sweeps(report)),
         ("assignments.csv", assignments(report)),
     ];
+    if let Some(m) = &report.machine {
+        files.push(("machine.csv", crate::report::machine::rows(m)));
+    }
     write_csvs(dir, files)
 }
 

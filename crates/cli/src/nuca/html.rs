@@ -86,8 +86,8 @@ fn setup(r: &NucaReport) -> String {
     let mut h = format!(
         "<p>Texture requests <code>{}</code>, L2 trace {trace}. The frame: {} fragment \
          processors fed by {} quad assignment, {} tiles, {} texture requests ({} texture \
-         block accesses), {} other L2 accesses, {} cycles of shader work at {} cycle(s) per \
-         ALU instruction. Texture caches of {}, {}-way, {}-byte blocks; a shared L2 of {}.</p>\n\
+         block accesses), {} other L2 accesses, {} shader operations, {} cycles of shader work: \
+         {} Texture caches of {}, {}-way, {}-byte blocks; a shared L2 of {}.</p>\n\
          <p>The paper's values (DTM-NUCA, Section V: averages over its games on a machine \
          of 32 fragment processors) are shown in grey italics beside ours.</p>\n",
         esc(&r.requests),
@@ -97,12 +97,16 @@ fn setup(r: &NucaReport) -> String {
         thousands(f.texture_requests),
         thousands(f.texture_accesses),
         thousands(f.other_accesses),
+        thousands(f.shader_instructions),
         thousands(f.work_cycles),
-        r.alu_cycles,
-        esc(&format_size(r.machine.tc_bytes)),
-        r.machine.tc_ways,
-        r.machine.block_bytes,
-        esc(&format_size(r.machine.l2.bytes)),
+        esc(&crate::report::machine::issue_sentence(
+            r.issue,
+            r.machine.as_ref().map(|m| m.name.as_str())
+        )),
+        esc(&format_size(r.config.tc_bytes)),
+        r.config.tc_ways,
+        r.config.block_bytes,
+        esc(&format_size(r.config.l2.bytes)),
     );
     h += &warnings(&r.warnings);
     h
@@ -273,7 +277,7 @@ fn capacity(r: &NucaReport) -> String {
     h += &section(
         &format!(
             "Figure 7: effective capacity of {} DTM-NUCA caches",
-            format_size(r.machine.tc_bytes)
+            format_size(r.config.tc_bytes)
         ),
         &strings(&[
             "organization",
@@ -374,7 +378,7 @@ fn bus(r: &NucaReport) -> String {
             n(b.max_wait_cycles),
         ]
     });
-    let t = &r.machine.timing;
+    let t = &r.config.timing;
     let mut h = section(
         "The bus to the L2 (ours)",
         &strings(&[
@@ -411,7 +415,7 @@ fn bus(r: &NucaReport) -> String {
              (per channel).{mesh}</p>\n",
             t.bus_width_bits,
             t.bus_arbitration_cycles,
-            gfxcache_nuca::bus::reply_beats(r.machine.block_bytes, t.bus_width_bits),
+            gfxcache_nuca::bus::reply_beats(r.config.block_bytes, t.bus_width_bits),
         );
     }
     h
@@ -530,11 +534,15 @@ fn assignments(r: &NucaReport) -> String {
 
 /// The machine of the main runs, every parameter, as JSON.
 fn machine(r: &NucaReport) -> String {
-    let json = serde_json::to_string_pretty(&r.machine).unwrap_or_default();
+    let json = serde_json::to_string_pretty(&r.config).unwrap_or_default();
+    let preset = r
+        .machine
+        .as_ref()
+        .map_or(String::new(), crate::report::machine::section);
     format!(
-        "{}<p>Every parameter of the main runs (the paper's Table I where it gives one; the \
-         rest are ours).</p>\n<pre>{}</pre>\n",
-        h2("The machine"),
+        "{preset}{}<p>Every parameter of the main runs: the machine's, the paper's Table I \
+         where it gives one, the rest ours.</p>\n<pre>{}</pre>\n",
+        h2("The model configuration"),
         esc(&json)
     )
 }
@@ -596,7 +604,7 @@ mod tests {
             "<td>tiles</td>",
             "<img src=\"fig7_capacity.svg\"",
             "<img src=\"sweep_epoch.svg\"",
-            "<h2 id=\"the-machine\">The machine</h2>",
+            "<h2 id=\"the-model-configuration\">The model configuration</h2>",
             "&quot;counter_bits&quot;: 4",
             "<strong>Warning:</strong> no trace of the frame",
             "Wall-clock seconds per phase",

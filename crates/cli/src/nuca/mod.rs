@@ -66,7 +66,7 @@ fn capacity_axis(sizes: impl IntoIterator<Item = u64>, paper: &PaperNumbers) -> 
 }
 
 /// The names of [`Figures`]' fields, as the CSV files' columns.
-const FIGURE_COLUMNS: [&str; 13] = [
+const FIGURE_COLUMNS: [&str; 15] = [
     "local_hit_percent",
     "remote_hit_percent",
     "l2_hit_percent",
@@ -80,10 +80,12 @@ const FIGURE_COLUMNS: [&str; 13] = [
     "mean_latency_cycles",
     "bus_utilisation_percent",
     "bus_mean_wait_cycles",
+    "fp_issue_rate",
+    "fp_busy_percent",
 ];
 
 /// [`Figures`]' fields in [`FIGURE_COLUMNS`]' order.
-fn figure_values(f: &Figures) -> [f64; 13] {
+fn figure_values(f: &Figures) -> [f64; 15] {
     [
         f.local_hit_percent,
         f.remote_hit_percent,
@@ -98,6 +100,8 @@ fn figure_values(f: &Figures) -> [f64; 13] {
         f.mean_latency_cycles,
         f.bus_utilisation_percent,
         f.bus_mean_wait_cycles,
+        f.fp_issue_rate,
+        f.fp_busy_percent,
     ]
 }
 
@@ -177,7 +181,7 @@ fn announced_readings(r: &NucaReport) -> Vec<(String, bool, Figures)> {
     if others.is_empty() {
         return Vec::new();
     }
-    let name = r.machine.announced_count.name().to_string();
+    let name = r.config.announced_count.name().to_string();
     std::iter::once((name, true, main.figures))
         .chain(others)
         .collect()
@@ -242,7 +246,7 @@ pub(crate) mod test_report {
             files(&path)
         };
         let config = NucaStudyConfig {
-            machine: NucaConfig {
+            config: NucaConfig {
                 fps: 8,
                 epoch: 2000,
                 tc_bytes: 4096,

@@ -217,7 +217,7 @@ fn fig7(r: &NucaReport) -> Vec<CurvePanel> {
         .iter()
         .map(|p| (p.tc_bytes, p.l2_requests as f64))
         .collect();
-    let at = format_size(r.machine.tc_bytes);
+    let at = format_size(r.config.tc_bytes);
     let mut panel = CurvePanel::new("Private texture caches by size", "L2 requests").line(
         "private",
         0,
@@ -266,7 +266,7 @@ fn fig8(r: &NucaReport) -> Vec<Panel> {
 
 fn fig9(r: &NucaReport) -> Vec<Panel> {
     let kinds = compared(r);
-    let subtitle = format!("{} fragment processors", r.machine.fps);
+    let subtitle = format!("{} fragment processors", r.config.fps);
     vec![by_organization(r, &kinds, SPEEDUP, &subtitle)]
 }
 
@@ -329,7 +329,7 @@ fn fig11(r: &NucaReport) -> Vec<Panel> {
 
 /// The machine's value of `knob`, as the sweeps write values.
 fn main_value(r: &NucaReport, knob: &str) -> Option<String> {
-    let m = &r.machine;
+    let m = &r.config;
     Some(match knob {
         "epoch" => m.epoch.to_string(),
         "buckets" => m.buckets.to_string(),

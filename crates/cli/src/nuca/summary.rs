@@ -20,7 +20,7 @@ pub fn text(r: &NucaReport) -> String {
         "DTM-NUCA study of {} ({} fragment processors with texture caches of {}, {} quad assignment): {} tiles, {} texture requests, {} texture block accesses, {} other L2 accesses\n\n",
         r.scene.as_deref().unwrap_or(&r.requests),
         f.fps,
-        format_size(r.machine.tc_bytes),
+        format_size(r.config.tc_bytes),
         f.assignment,
         thousands(f.tiles),
         thousands(f.texture_requests),
@@ -117,14 +117,14 @@ fn bus(r: &NucaReport) -> String {
             thousands(b.max_wait_cycles),
         ]);
     }
-    let occupancy = match r.machine.timing.bus_occupancy {
+    let occupancy = match r.config.timing.bus_occupancy {
         true => "one transfer at a time",
         false => "occupancy off: a fixed latency, no queueing",
     };
     format!(
         "\nThe bus to the L2 ({} bits, {}, {occupancy}; waits in cycles)\n{}",
-        r.machine.timing.bus_width_bits,
-        r.machine.timing.bus_channels.name(),
+        r.config.timing.bus_width_bits,
+        r.config.timing.bus_channels.name(),
         t.render()
     )
 }
@@ -170,7 +170,7 @@ fn capacity(r: &NucaReport) -> String {
         out += &format!(
             "Figure 7: against {} with {} caches, {ours} L2 requests (paper: private caches of {paper} for 16KiB)\n",
             kind.name(),
-            format_size(r.machine.tc_bytes),
+            format_size(r.config.tc_bytes),
         );
     }
     out

@@ -14,6 +14,7 @@ pub mod curves;
 pub mod figure;
 pub mod html;
 pub mod legend;
+pub mod machine;
 pub mod series;
 pub mod stacked;
 pub mod staged;

@@ -12,13 +12,16 @@ use gfxcache_tcor::study::report::TcorReport;
 
 /// Writes the CSV files into `dir` and returns their paths.
 pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let files = [
+    let mut files = vec![
         ("curves.csv", curves(report)),
         ("engines.csv", engines(report)),
         ("fetcher.csv", fetcher(report)),
         ("frames.csv", frames(report)),
         ("passes.csv", passes(report)),
     ];
+    if let Some(m) = &report.machine {
+        files.push(("machine.csv", crate::report::machine::rows(m)));
+    }
     write_csvs(dir, files)
 }
 

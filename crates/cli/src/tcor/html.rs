@@ -67,6 +67,9 @@ pub fn page(r: &TcorReport, shown: &Shown) -> String {
     }
     h += &lower_bound_table(r);
     h += &figs.rest("Other figures");
+    if let Some(m) = &r.machine {
+        h += &crate::report::machine::section(m);
+    }
     h += &seconds_table(&r.seconds);
     html::page(&title, &h)
 }

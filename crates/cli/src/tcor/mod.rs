@@ -125,6 +125,7 @@ pub(crate) mod test_report {
             ("128KiB".to_string(), Reductions::default()),
         ]);
         TcorReport {
+            machine: None,
             trace: "frames/a<b&c.gtr".into(),
             binned: "frames/binned.json".into(),
             scene: Some("city<1>".into()),

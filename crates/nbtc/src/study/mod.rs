@@ -19,6 +19,8 @@ use gfxcache_trace::texreq::{TexReqReader, TexReqRecord};
 use gfxcache_trace::TraceError;
 use serde::{Deserialize, Serialize};
 
+use gfxcache_machine::Machine;
+
 use crate::config::{Mode, NbtcConfig};
 use crate::error::NbtcError;
 use crate::event::UnitEvent;
@@ -56,8 +58,10 @@ pub struct Sweeps {
     pub block_bytes: Vec<u32>,
     pub hit_latency: Vec<u64>,
     pub filter_latency: Vec<u64>,
-    pub alu_cycles: Vec<u64>,
-    pub alu_width: Vec<u32>,
+    /// The pixel processors' issue rates, percent of the unit's
+    /// ([`gfxcache_machine::IssueModel::scaled`]); 0: shading takes no
+    /// time, the texture-bound limit.
+    pub issue_rate: Vec<u32>,
     pub fragments_in_flight: Vec<u32>,
     /// 0: each unit its own memory path (the slides'), 1: the units share
     /// one DRAM ([`NbtcConfig::share_memory`]).
@@ -76,10 +80,8 @@ impl Default for Sweeps {
             block_bytes: vec![16, 32, 64, 128],
             hit_latency: vec![1, 2, 4],
             filter_latency: vec![1, 4, 8],
-            // 0: shading is free, the texture-bound limit.
-            alu_cycles: vec![0, 1, 2],
-            alu_width: vec![1, 2, 4, 8],
-            fragments_in_flight: vec![1, 2, 4, 8, 16],
+            issue_rate: vec![0, 25, 50, 100, 200, 400],
+            fragments_in_flight: vec![1, 8, 32, 128],
             shared_memory: vec![0, 1],
         }
     }
@@ -90,12 +92,11 @@ type Knob = (&'static str, Vec<u64>, fn(&mut NbtcConfig, u64));
 
 /// Which sweeps change the blocking cache too (the buffers' do not: its
 /// runs would repeat the main grid's).
-const BOTH_MODES: [&str; 7] = [
+const BOTH_MODES: [&str; 6] = [
     "block_bytes",
     "hit_latency",
     "filter_latency",
-    "alu_cycles",
-    "alu_width",
+    "issue_rate",
     "fragments_in_flight",
     "shared_memory",
 ];
@@ -110,8 +111,7 @@ impl Sweeps {
             block_bytes: vec![],
             hit_latency: vec![],
             filter_latency: vec![],
-            alu_cycles: vec![],
-            alu_width: vec![],
+            issue_rate: vec![],
             fragments_in_flight: vec![],
             shared_memory: vec![],
             ..Sweeps::default()
@@ -143,11 +143,11 @@ impl Sweeps {
             ("filter_latency", self.filter_latency.clone(), |c, v| {
                 c.filter_latency = v
             }),
-            ("alu_cycles", self.alu_cycles.clone(), |c, v| {
-                c.alu_cycles = v
-            }),
-            ("alu_width", w(&self.alu_width), |c, v| {
-                c.alu_width = v as u32
+            ("issue_rate", w(&self.issue_rate), |c, v| {
+                c.issue = match v {
+                    0 => None,
+                    _ => c.issue.map(|m| m.scaled(v as f64 / 100.0)),
+                }
             }),
             (
                 "fragments_in_flight",
@@ -166,9 +166,13 @@ impl Sweeps {
 pub struct NbtcStudyConfig {
     /// The scene or file the frames come from (for the report).
     pub name: String,
-    /// The texture unit (its `mode` and `memory_latency` are each run's).
+    /// The machine the unit is on (its values and their sources, for the
+    /// report): the `nbtc` preset by default.
+    pub machine: Option<Machine>,
+    /// The texture unit (its `mode` and `memory_latency` are each run's):
+    /// the machine's ([`NbtcConfig::on_machine`]).
     pub unit: NbtcConfig,
-    /// The slides' 50, 100, 200 and 300 cycles.
+    /// The machine's latencies: the slides' 50, 100, 200 and 300 cycles.
     pub latencies: Vec<u64>,
     /// The designs; the blocking cache with serial fetches is the
     /// baseline and is run whether listed or not.
@@ -180,10 +184,18 @@ pub struct NbtcStudyConfig {
 
 impl Default for NbtcStudyConfig {
     fn default() -> NbtcStudyConfig {
+        let machine = Machine::preset("nbtc").expect("the nbtc preset");
         NbtcStudyConfig {
             name: String::new(),
-            unit: NbtcConfig::default(),
-            latencies: vec![50, 100, 200, 300],
+            unit: NbtcConfig::default().on_machine(&machine),
+            latencies: machine
+                .memory
+                .latency_cycles
+                .value
+                .iter()
+                .map(|&l| u64::from(l))
+                .collect(),
+            machine: Some(machine),
             modes: vec![
                 Mode::BTC,
                 Mode::Blocking { serial: false },
@@ -384,6 +396,7 @@ pub fn run(
     let modes = config.modes_run();
     let mut report = NbtcReport {
         name: config.name.clone(),
+        machine: config.machine.clone(),
         unit: config.unit,
         storage: Storage::of(&config.at(Mode::Nbtc, config.unit.memory_latency)),
         latencies: config.latencies.clone(),

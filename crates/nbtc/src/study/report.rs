@@ -1,6 +1,7 @@
 //! What the study gives: per filter mode, each design at each latency
 //! against the blocking cache; the sweeps; the slides' numbers.
 
+use gfxcache_machine::Machine;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Mode, NbtcConfig};
@@ -35,6 +36,15 @@ pub struct RunRow {
     pub cycles_change: f64,
     pub frame_cycles_change: f64,
     pub traffic_change: f64,
+    /// Shader operations (each once) a pixel processor issued a cycle:
+    /// every processor's over their cycles together (DTM-NUCA's Table II
+    /// gives 7-14 % for its 32 FPs).
+    #[serde(default)]
+    pub fp_issue_rate: f64,
+    /// Share of the cycles the shader neither ran nor issued a request,
+    /// percent: stalled on texture results and the cache's buffers.
+    #[serde(default)]
+    pub stall_share: f64,
 }
 
 impl RunRow {
@@ -53,7 +63,17 @@ impl RunRow {
             cycles_change: change(s.cycles, btc.total.cycles),
             frame_cycles_change: change(r.frame_cycles, btc.frame_cycles),
             traffic_change: change(s.traffic_bytes, btc.total.traffic_bytes),
+            fp_issue_rate: ratio(s.instructions, s.cycles),
+            stall_share: 100.0 * ratio(s.cycles - s.run_cycles - s.issue_cycles, s.cycles),
         }
+    }
+}
+
+fn ratio(n: u64, d: u64) -> f64 {
+    if d == 0 {
+        0.0
+    } else {
+        n as f64 / d as f64
     }
 }
 
@@ -93,7 +113,7 @@ pub struct SweepPoint {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sweep {
     /// `wlb_entries`, `bab_entries`, `rb_entries`, `block_bytes`,
-    /// `hit_latency`, `filter_latency`, `alu_cycles`, `alu_width`,
+    /// `hit_latency`, `filter_latency`, `issue_rate`,
     /// `fragments_in_flight`.
     pub knob: String,
     pub filter: String,
@@ -105,6 +125,9 @@ pub struct Sweep {
 pub struct NbtcReport {
     /// The scene (or file) the frames come from.
     pub name: String,
+    /// The machine the unit is on, every value with its source.
+    #[serde(default)]
+    pub machine: Option<Machine>,
     /// The unit's configuration (its mode is each run's own).
     pub unit: NbtcConfig,
     /// What the NBTC's buffers cost at `unit`'s sizes.

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::progress::{Progress, ProgressFn};
 use gfxcache_cache::run::Threads;
+use gfxcache_machine::{IssueModel, Machine};
 use gfxcache_trace::texreq::TexReqReader;
 use serde::{Deserialize, Serialize};
 
@@ -95,9 +96,13 @@ impl Sweeps {
 /// Everything a study needs.
 #[derive(Clone, Debug)]
 pub struct NucaStudyConfig {
-    /// The main machine (the paper's Table I by default).
-    pub machine: NucaConfig,
-    /// The frame rendered with `machine.fps` fragment processors.
+    /// The model's configuration of the main runs: the machine's
+    /// ([`NucaConfig::on_machine`]; the paper's Table I by default).
+    pub config: NucaConfig,
+    /// The machine it is on, every value with its source (for the
+    /// report).
+    pub machine: Option<Machine>,
+    /// The frame rendered with `config.fps` fragment processors.
     pub frame: FrameFiles,
     /// How its quads reached the fragment processors (a name for reports).
     pub assignment: String,
@@ -111,21 +116,26 @@ pub struct NucaStudyConfig {
     /// The same frame with other quad assignments (name, files).
     pub assignments: Vec<(String, FrameFiles)>,
     pub sweeps: Sweeps,
-    /// Cycles per ALU instruction of shader work. (ours): 1, one
-    /// instruction a cycle for a quad's pixels together.
-    pub alu_cycles: u32,
+    /// How a fragment processor issues shader operations (the machine's);
+    /// `None`: shading takes no time.
+    pub issue: Option<IssueModel>,
     /// What the texture cache sees as one request. (ours): a quad's.
     pub request_unit: RequestUnit,
     pub threads: Threads,
 }
 
 impl NucaStudyConfig {
-    /// The paper's study of `frame` on the paper's machine: every
-    /// organization, private caches of 16 to 512 KiB, the default sweeps,
-    /// no other frames.
+    /// The paper's study of `frame` on the paper's machine (the
+    /// `dtm-nuca` preset): every organization, private caches of 16 to
+    /// 512 KiB, the default sweeps, no other frames.
     pub fn new(frame: FrameFiles) -> NucaStudyConfig {
+        let machine = Machine::preset("dtm-nuca").expect("the dtm-nuca preset");
         NucaStudyConfig {
-            machine: NucaConfig::default(),
+            config: NucaConfig::default()
+                .on_machine(&machine, 4)
+                .expect("the dtm-nuca preset has an L2"),
+            issue: Some(machine.issue_model()),
+            machine: Some(machine),
             frame,
             assignment: "round-robin".into(),
             organizations: OrgKind::ALL.to_vec(),
@@ -133,7 +143,6 @@ impl NucaStudyConfig {
             scaling: Vec::new(),
             assignments: Vec::new(),
             sweeps: Sweeps::default(),
-            alu_cycles: 1,
             request_unit: RequestUnit::Quad,
             threads: Threads::Many,
         }
@@ -141,16 +150,14 @@ impl NucaStudyConfig {
 
     /// Why the study cannot run, before anything is read.
     pub fn check(&self) -> Result<(), StudyError> {
-        self.machine.check().map_err(StudyError::Config)?;
+        self.config.check().map_err(StudyError::Config)?;
         if !self.organizations.contains(&OrgKind::Private) {
             return Err(StudyError::Invalid(
                 "the organizations must include private, the baseline of every figure".into(),
             ));
         }
-        if self.alu_cycles == 0 {
-            return Err(StudyError::Invalid(
-                "alu_cycles: expected at least 1 cycle per instruction".into(),
-            ));
+        if let Some(Err(e)) = self.issue.map(|m| m.check()) {
+            return Err(StudyError::Invalid(format!("issue: {e}")));
         }
         for config in self.main_runs().iter().map(|(c, _, _)| c) {
             config.check().map_err(StudyError::Config)?;
@@ -158,7 +165,7 @@ impl NucaStudyConfig {
         for &(fps, _) in &self.scaling {
             let c = NucaConfig {
                 fps,
-                ..self.machine.clone()
+                ..self.config.clone()
             };
             c.check().map_err(StudyError::Config)?;
         }
@@ -168,7 +175,7 @@ impl NucaStudyConfig {
     /// The runs of the main frame: (configuration, organization, what it
     /// is for).
     fn main_runs(&self) -> Vec<(NucaConfig, OrgKind, Purpose)> {
-        let m = &self.machine;
+        let m = &self.config;
         let mut runs: Vec<_> = self
             .organizations
             .iter()
@@ -294,7 +301,7 @@ pub enum StudyError {
 pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaReport, StudyError> {
     config.check()?;
     let start = std::time::Instant::now();
-    let m = &config.machine;
+    let m = &config.config;
     let main_runs = config.main_runs();
     let frames = 1 + config.scaling.len() + config.assignments.len();
     let mut done = 0u64;
@@ -315,7 +322,12 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
             Purpose::Sweep(knob, value) => sweep_results.push((*knob, value.clone(), r)),
         }
     }
-    let organizations = report::rows(organizations);
+    let mut organizations = report::rows(organizations);
+    for row in organizations.iter_mut() {
+        row.figures = row
+            .figures
+            .with_processors(&row.result, m.fps, frame.shader_instructions);
+    }
     let private = organizations
         .iter()
         .find(|r| r.organization == OrgKind::Private)
@@ -339,7 +351,7 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
                 knob: knob.to_string(),
                 value: value.clone(),
                 organization: r.organization,
-                figures: Figures::of(r, &base),
+                figures: Figures::of(r, &base).with_processors(r, m.fps, frame.shader_instructions),
             }
         })
         .collect();
@@ -438,8 +450,9 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
         requests: config.frame.requests.display().to_string(),
         trace: config.frame.trace.as_ref().map(|t| t.display().to_string()),
         seconds,
-        machine: m.clone(),
-        alu_cycles: config.alu_cycles,
+        config: m.clone(),
+        machine: config.machine.clone(),
+        issue: config.issue,
         request_unit: config.request_unit,
         frame: FrameSummary {
             fps: m.fps,
@@ -476,7 +489,7 @@ fn replay_frame(
         reader,
         &files.requests,
         files.trace.as_deref(),
-        config.alu_cycles,
+        config.issue,
         config.request_unit,
         block_bytes,
     )
@@ -505,7 +518,7 @@ fn replay_frame(
                     break;
                 }
             }
-            input.requests()
+            (input.requests(), input.instructions())
         }
         Threads::Many => std::thread::scope(|scope| {
             let (full, filled) = std::sync::mpsc::sync_channel::<Vec<ReplayEvent>>(1);
@@ -522,7 +535,7 @@ fn replay_frame(
                         .unwrap_or_else(|_| Vec::with_capacity(REPLAY_CHUNK + 4096));
                     chunk.clear();
                 }
-                Ok(input.requests())
+                Ok((input.requests(), input.instructions()))
             });
             for mut chunk in filled {
                 count(&chunk, &mut summary);
@@ -537,7 +550,7 @@ fn replay_frame(
         })?,
     };
     replay.finish(config.threads);
-    summary.texture_requests = requests;
+    (summary.texture_requests, summary.shader_instructions) = requests;
     Ok((summary, replay.results()))
 }
 

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use gfxcache_machine::{IssueModel, Machine};
 use serde::Serialize;
 
 use crate::input::RequestUnit;
@@ -22,13 +23,16 @@ pub struct NucaReport {
     pub trace: Option<String>,
     /// Wall-clock seconds by phase (`replay`; the caller adds `render`).
     pub seconds: BTreeMap<String, f64>,
-    /// The machine of the main runs (Table I's by default).
-    pub machine: NucaConfig,
-    /// Cycles per ALU instruction of the shader work.
-    pub alu_cycles: u32,
+    /// The model's configuration of the main runs (on the machine).
+    pub config: NucaConfig,
+    /// The machine, every value with its source.
+    pub machine: Option<Machine>,
+    /// How the fragment processors issued shader operations (none: no
+    /// time).
+    pub issue: Option<IssueModel>,
     /// What the texture caches saw as one request.
     pub request_unit: RequestUnit,
-    /// The main frame (rendered with `machine.fps` fragment processors).
+    /// The main frame (rendered with `config.fps` fragment processors).
     pub frame: FrameSummary,
     /// Every organization on the main frame (Figures 6, 8, 9, 10).
     pub organizations: Vec<OrgRow>,
@@ -63,6 +67,10 @@ pub struct FrameSummary {
     /// The frame's other L2 traffic, in blocks.
     pub other_accesses: u64,
     pub work_cycles: u64,
+    /// Shader operations of every fragment (each once): over the
+    /// fragment processors' cycles, their issue rate (each organization's
+    /// `fp_issue_rate`).
+    pub shader_instructions: u64,
 }
 
 /// One organization's results and its figures against the private caches.
@@ -100,6 +108,14 @@ pub struct Figures {
     /// a transfer waited for it. Not against private caches.
     pub bus_utilisation_percent: f64,
     pub bus_mean_wait_cycles: f64,
+    /// Shader operations (each once) the fragment processors issued a
+    /// cycle: the frame's over their cycles together (the paper's Table
+    /// II gives 7-14 % for its games on 32 FPs). Not against private
+    /// caches.
+    pub fp_issue_rate: f64,
+    /// Share of the fragment processors' cycles their cores ran shader
+    /// work (the rest they waited for texture data or had nothing to do).
+    pub fp_busy_percent: f64,
 }
 
 fn change(this: f64, base: f64) -> f64 {
@@ -136,6 +152,20 @@ impl Figures {
             mean_latency_cycles: m(|f| f.mean_latency_cycles),
             bus_utilisation_percent: m(|f| f.bus_utilisation_percent),
             bus_mean_wait_cycles: m(|f| f.bus_mean_wait_cycles),
+            fp_issue_rate: m(|f| f.fp_issue_rate),
+            fp_busy_percent: m(|f| f.fp_busy_percent),
+        }
+    }
+
+    /// The fragment processors' figures of `r`, `fps` of them running a
+    /// frame of `instructions` shader operations.
+    pub fn with_processors(self, r: &OrgResult, fps: usize, instructions: u64) -> Figures {
+        let fp_cycles = r.timing.cycles as f64 * fps as f64;
+        let per = |n: f64| if fp_cycles > 0.0 { n / fp_cycles } else { 0.0 };
+        Figures {
+            fp_issue_rate: per(instructions as f64),
+            fp_busy_percent: per(r.timing.work_cycles as f64) * 100.0,
+            ..self
         }
     }
 
@@ -166,6 +196,8 @@ impl Figures {
             },
             bus_utilisation_percent: r.bus.utilisation(r.timing.cycles) * 100.0,
             bus_mean_wait_cycles: r.bus.mean_wait_cycles(),
+            fp_issue_rate: 0.0,
+            fp_busy_percent: 0.0,
         }
     }
 }

@@ -440,6 +440,57 @@ static TONE_MAP: ShaderCode = ShaderCode {
     ],
 };
 
+// The mobile programs ([`crate::scene::Shading`]): gamma-space, as a
+// GLES 2 game's are (texels used as stored, nothing encoded), and an
+// alpha test where a material is cut out discards at once (`clip` in the
+// fragment function), so a discarded pixel runs and requests nothing more.
+
+/// The texture times the colour, then the alpha test where cut out.
+const TEXTURED: [Step; 6] = [
+    requested(2),
+    Sample,
+    ops(TINT),
+    with(Opt::AlphaTest, 2),
+    ops(ALPHA_TEST),
+    Step::Discard,
+];
+
+static SPRITE: ShaderCode = ShaderCode {
+    name: "sprite",
+    // Unity's `Sprites-Default` (`SpriteFrag`: the texel times the vertex
+    // colour) and `Mobile/Particles/Alpha Blended` (`texture * primary`);
+    // Cocos2d-x's `v_fragmentColor * texture2D(...)`.
+    steps: &TEXTURED,
+};
+
+static VERTEX_LIT: ShaderCode = ShaderCode {
+    name: "vertex-lit",
+    // Unity's `Mobile/VertexLit`: the texel times the light its vertices
+    // got (`texture * primary`), interpolated.
+    steps: &TEXTURED,
+};
+
+static PIXEL_LIT: ShaderCode = ShaderCode {
+    name: "pixel-lit",
+    // Unity's `Mobile/Diffuse` (Lambert, one directional light): the
+    // interpolated normal normalized, N.L clamped, the shadow where the
+    // pass has a map (the coordinates interpolated, as Unity's
+    // `TRANSFER_SHADOW` computes them per vertex: a divide), the albedo
+    // times ambient plus the light, plus the emission.
+    steps: steps![
+        TEXTURED,
+        [ops(UNIT3), ops(a(3, 1).plus(a(1, 1)))],
+        [
+            with(Opt::Shadowed, 4),
+            ops(a(2, 1).plus(sp(1))),
+            requested(2),
+            Sample,
+            ops(SHADOW_CMP),
+        ],
+        [ops(a(3, 3).plus(a(1, 1)))],
+    ],
+};
+
 impl Program {
     /// Its fragment code ([`ShaderCode`]).
     pub const fn code(self) -> &'static ShaderCode {
@@ -467,6 +518,9 @@ impl Program {
             Program::ToneMap => &TONE_MAP,
             Program::Fxaa => &FXAA,
             Program::Ui => &UI,
+            Program::Sprite => &SPRITE,
+            Program::VertexLit => &VERTEX_LIT,
+            Program::PixelLit => &PIXEL_LIT,
         }
     }
 }
@@ -514,6 +568,24 @@ mod tests {
             assert_eq!((l.samples, l.loads), long, "{p:?} longest");
             assert_eq!((s.samples, s.loads), short, "{p:?} shortest");
         }
+    }
+
+    #[test]
+    fn the_mobile_programs_are_the_engines_few_operations() {
+        // A sprite: one sample, one vec4 multiply; cut out, the test too.
+        let sprite = Program::Sprite.code().path(0, Options::NONE, true);
+        assert_eq!((sprite.samples, sprite.ops), (1, TINT));
+        let cut = Options::NONE.with(Opt::AlphaTest, true);
+        assert_eq!(
+            Program::Sprite.code().path(0, cut, true).ops,
+            TINT + ALPHA_TEST
+        );
+        // One light a pixel: 4 to 15 operations with 0 to 2 special
+        // functions, the class Unity's mobile shaders are in.
+        let lit = Program::PixelLit.code().path(0, Options::NONE, true);
+        assert_eq!(lit.samples, 1);
+        assert!((4..=15).contains(&lit.ops.instructions()), "{lit:?}");
+        assert!(lit.ops.special <= 2, "{lit:?}");
     }
 
     #[test]

@@ -134,11 +134,14 @@ impl<'a> SceneDraws<'a> {
         programs: &mut Vec<(Program, u64)>,
     ) {
         let opaque = self.opaque_program;
-        let program = |m: &Material| match (m.interface, m.alpha, m.particle) {
-            (true, _, _) => Program::Ui,
-            (false, AlphaMode::Blend, true) => Program::Particles,
-            (false, AlphaMode::Blend, false) => Program::Transparent,
-            _ => opaque,
+        let program = |m: &Material| {
+            let own = match (m.interface, m.alpha, m.particle) {
+                (true, _, _) => Program::Ui,
+                (false, AlphaMode::Blend, true) => Program::Particles,
+                (false, AlphaMode::Blend, false) => Program::Transparent,
+                _ => opaque,
+            };
+            Program::for_material(m, own)
         };
         let state = |m: &Material| {
             if m.interface {

@@ -32,6 +32,14 @@ pub enum Program {
     ToneMap,
     Fxaa,
     Ui,
+    /// A sprite, particle or interface element of a mobile frame: its
+    /// texture times its colour ([`crate::scene::Shading::Sprite`]).
+    Sprite,
+    /// A mobile material lit per vertex ([`crate::scene::Shading::VertexLit`]).
+    VertexLit,
+    /// A mobile material lit per pixel by the sun
+    /// ([`crate::scene::Shading::PixelLit`]).
+    PixelLit,
 }
 
 impl Program {
@@ -50,8 +58,9 @@ impl Program {
         Program::Display,
     ];
 
-    /// The programs the presets add, whose code follows the constants.
-    pub const EXTRA: [Program; 12] = [
+    /// The programs the presets and the mobile materials add, whose code
+    /// follows the constants.
+    pub const EXTRA: [Program; 15] = [
         Program::ForwardLights,
         Program::Particles,
         Program::Sky,
@@ -64,6 +73,9 @@ impl Program {
         Program::ToneMap,
         Program::Fxaa,
         Program::Ui,
+        Program::Sprite,
+        Program::VertexLit,
+        Program::PixelLit,
     ];
 
     /// Bytes of vertex + fragment code: a rough size of what each does.
@@ -75,6 +87,8 @@ impl Program {
             Program::Blur | Program::Copy | Program::Luminance | Program::Sky => 512,
             Program::Reflection | Program::Display | Program::ToneMap | Program::Ui => 1024,
             Program::Particles | Program::Fxaa | Program::MotionBlur => 1024,
+            Program::Sprite | Program::VertexLit => 256,
+            Program::PixelLit => 512,
             Program::GBuffer | Program::Ssao | Program::DepthOfField => 1536,
             Program::Lighting | Program::Forward | Program::Transparent => 2048,
             Program::ForwardLights => 3072,
@@ -91,17 +105,23 @@ impl Program {
     /// | `ShadowMask` | position, uv (alpha test) | 2 | 2 |
     /// | `GBuffer`, `Forward`, `ForwardLights`, `Reflection`, `Transparent`, `Particles` | position, normal, uv | 5 | 3 |
     /// | `Ui` (HUD atlas, interface instances) | position, uv | 2 | 2 |
+    /// | `Sprite`, `VertexLit` | position, uv, colour (the sprite's tint, the vertex's light) | 6 | 3 |
+    /// | `PixelLit` | position, normal, uv | 5 | 3 |
     /// | full-screen: `Lighting`, `Sky`, `Ssao`, `Blur`, `Copy`, `Bright`, `Downsample`, `Upsample`, `Luminance`, `DepthOfField`, `MotionBlur`, `ToneMap`, `Fxaa`, `Display` | position | 0 | 1 |
     ///
-    /// No program outputs a world position (lighting, shadow and mirror
-    /// tests reconstruct it from the pixel's depth) nor a vertex colour
-    /// (colours are material constants), and full-screen programs read
-    /// their inputs at the pixel's own position, so they interpolate
-    /// nothing.
+    /// No desktop program outputs a world position (lighting, shadow and
+    /// mirror tests reconstruct it from the pixel's depth) nor a vertex
+    /// colour (colours are material constants); the mobile sprite and
+    /// vertex-lit programs output a colour, as Unity's and Cocos2d-x's
+    /// do (a batch of sprites carries each one's tint in its vertices);
+    /// full-screen programs read their inputs at the pixel's own position,
+    /// so they interpolate nothing.
     pub const fn varyings(self) -> u32 {
         match self {
             Program::ShadowDepth => 0,
             Program::ShadowMask | Program::Ui => 2,
+            Program::Sprite | Program::VertexLit => 6,
+            Program::PixelLit => 5,
             Program::GBuffer
             | Program::Forward
             | Program::ForwardLights
@@ -140,6 +160,19 @@ impl Program {
         ShaderWork {
             code: self.code(),
             taps,
+        }
+    }
+
+    /// The program that draws material `m` where the pass's own is
+    /// `otherwise`: the mobile program of its shading, or `otherwise` for
+    /// the standard one.
+    pub fn for_material(m: &crate::scene::Material, otherwise: Program) -> Program {
+        use crate::scene::Shading;
+        match m.shading {
+            Shading::Standard => otherwise,
+            Shading::Sprite => Program::Sprite,
+            Shading::VertexLit => Program::VertexLit,
+            Shading::PixelLit => Program::PixelLit,
         }
     }
 

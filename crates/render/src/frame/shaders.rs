@@ -28,7 +28,7 @@ use super::Samplers;
 use crate::math::{Mat4, Vec3, Vec4};
 use crate::pipeline::{Fragments, Opt, Options};
 use crate::sampler::TexView;
-use crate::scene::Light;
+use crate::scene::{Light, Shading};
 use crate::surface::{Allocator, BLOCK_BYTES};
 use crate::target::DepthTarget;
 
@@ -407,6 +407,92 @@ impl<'a> MaterialShader<'a> {
     }
 }
 
+impl MaterialShader<'_> {
+    /// Whether a mobile program ([`Shading`]) draws it: in the world's
+    /// forward and transparent passes and the interface; a G-buffer or a
+    /// reflection pass draws every material with its own.
+    fn mobile(&self) -> bool {
+        self.material.shading != Shading::Standard
+            && matches!(
+                self.mode,
+                Mode::Forward | Mode::Transparent | Mode::Interface
+            )
+    }
+
+    /// The mobile programs (`Program::Sprite`, `VertexLit`, `PixelLit`;
+    /// `code.rs`), in gamma space as a GLES 2 game draws: the texel times
+    /// the colour, the alpha test (discarding at once), then the light.
+    /// The picture adds a material's emission to a sprite (the colour its
+    /// vertices carry) and lights a vertex-lit one from its interpolated
+    /// normal, which a GPU does per vertex; neither changes a request.
+    fn shade_mobile(&self, frag: &mut Fragments<'_>, out: &mut crate::pipeline::FragmentOutput) {
+        let m = self.material;
+        let mut c = [m.base_color; 4];
+        match self.texture {
+            Some(t) => {
+                let uv = frag.uv(3);
+                let s = frag.sample(t, &self.samplers.material, &uv);
+                for (ci, si) in c.iter_mut().zip(s) {
+                    *ci = std::array::from_fn(|k| ci[k] * si[k]);
+                }
+            }
+            None => frag.skip_request(),
+        }
+        if m.alpha == crate::scene::AlphaMode::Mask {
+            let cut = (0..4)
+                .filter(|&i| c[i][3] < 0.5)
+                .fold(0u8, |acc, i| acc | 1 << i);
+            out.kill |= frag.discard(cut);
+        }
+        let alpha = |i: usize| match self.mode {
+            Mode::Forward => 1.0,
+            _ => c[i][3],
+        };
+        if m.shading == Shading::Sprite {
+            for (i, o) in out.color[0].iter_mut().enumerate() {
+                *o = [
+                    c[i][0] + m.emissive[0],
+                    c[i][1] + m.emissive[1],
+                    c[i][2] + m.emissive[2],
+                    alpha(i),
+                ];
+            }
+            return;
+        }
+        let flip = if frag.quad.front_facing { 1.0 } else { -1.0 };
+        let normals: [Vec3; 4] = std::array::from_fn(|i| {
+            let a = &frag.attrs[i];
+            unit(mul3(&self.normal_m, [a[0], a[1], a[2]])) * flip
+        });
+        let shadow = if m.shading == Shading::PixelLit && !self.shadows.is_empty() {
+            let px = frag.pixels();
+            let world: [Vec3; 4] = std::array::from_fn(|i| {
+                world_of(
+                    &self.inv_vp,
+                    px[i][0],
+                    px[i][1],
+                    frag.quad.depth[i],
+                    self.width,
+                    self.height,
+                )
+            });
+            shadow_factor(frag, self.shadows, &world)
+        } else {
+            [1.0; 4]
+        };
+        for (i, o) in out.color[0].iter_mut().enumerate() {
+            let lit = light(
+                self.light,
+                [c[i][0], c[i][1], c[i][2]],
+                normals[i],
+                shadow[i],
+                m.emissive,
+            );
+            *o = [lit[0], lit[1], lit[2], alpha(i)];
+        }
+    }
+}
+
 /// The optional requests of a material shader's program (its
 /// `Program::fragment_work` rows) past the albedo, which every one has:
 /// those it skips where it makes none.
@@ -452,6 +538,9 @@ impl crate::pipeline::FragmentShader for MaterialShader<'_> {
     }
 
     fn shade(&self, frag: &mut Fragments<'_>, out: &mut crate::pipeline::FragmentOutput) {
+        if self.mobile() {
+            return self.shade_mobile(frag, out);
+        }
         let m = self.material;
         let mut base = [m.base_color; 4];
         if self.texture.is_none() {

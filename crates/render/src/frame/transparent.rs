@@ -76,7 +76,7 @@ pub(super) fn run<S: RecordSink>(
             vp: v.vp,
             color: &target,
             depth: Some(depth),
-            program: &|_| program,
+            program: &|m| Program::for_material(m, program),
             state: &|m| {
                 material_state(m, false)
                     .with_depth(CompareFunc::Less, false)

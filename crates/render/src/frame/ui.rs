@@ -305,7 +305,7 @@ pub(super) fn run<S: RecordSink>(
             vp: v.vp,
             color: &target,
             depth: None,
-            program: &|_| Program::Ui,
+            program: &|m| Program::for_material(m, Program::Ui),
             state: &interface_state,
         },
         sink,

@@ -175,11 +175,19 @@ impl GpuScene {
             .map(|(x, y)| Vertex::new(Vec3::new(x, y, 0.0), &[]));
         let fullscreen_vb = VertexBuffer::new(fs.to_vec(), 0, alloc);
         let fullscreen_ib = IndexBuffer::new(vec![0, 1, 2], IndexFormat::U16, alloc);
-        let extra: Vec<Program> = graph
+        let mut extra: Vec<Program> = graph
             .passes
             .iter()
             .flat_map(|p| Program::extra_of(&p.op))
             .collect();
+        // The mobile programs of the scene's materials.
+        extra.extend(
+            scene
+                .materials
+                .iter()
+                .map(|m| Program::for_material(m, Program::Forward))
+                .filter(|&p| p != Program::Forward),
+        );
         let heap = ShaderHeap::new(scene.instances.len() as u64 + EXTRA_SLOTS, &extra, alloc);
         let mut huds: Vec<Hud> = Vec::new();
         // A scene with an interface of its own draws it instead of the HUD.

@@ -35,7 +35,9 @@ use gltf::mesh::Mode;
 
 use super::geometry::{complete_mesh, empty_scene, frame, indices_valid, normalize_or_up};
 use super::image_file::{checkerboard, decode_image, relative_to};
-use super::{AlphaMode, Camera, CameraPath, Instance, Light, Material, Mesh, Scene, SceneError};
+use super::{
+    AlphaMode, Camera, CameraPath, Instance, Light, Material, Mesh, Scene, SceneError, Shading,
+};
 use crate::math::{Mat4, Vec2, Vec3, Vec4};
 
 /// Deepest node nesting followed (a guard against cyclic hierarchies,
@@ -112,6 +114,7 @@ pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Scene, SceneError> {
             reflective: false,
             particle: false,
             interface: false,
+            shading: Shading::Standard,
         });
     }
 

@@ -83,6 +83,45 @@ pub enum AlphaMode {
     Blend,
 }
 
+/// Which class of fragment program draws a material in the world's
+/// passes (`frame/code.rs` has each program).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Shading {
+    /// The frame's own material programs: the preset's lighting
+    /// (desktop-class: the sun with shadows, reflections, refraction).
+    #[default]
+    Standard,
+    /// A sprite, a particle or an interface element: its texture times its
+    /// colour, an alpha test where cut out (Unity's `Sprites-Default` and
+    /// `Mobile/Particles/Alpha Blended`, Cocos2d-x's default program).
+    Sprite,
+    /// Lit per vertex: its texture times the light its vertices got
+    /// (Unity's `Mobile/VertexLit`).
+    VertexLit,
+    /// One light per pixel: its texture lit by the sun's N.L and the
+    /// ambient (Unity's `Mobile/Diffuse`, Lambert).
+    PixelLit,
+}
+
+impl Shading {
+    pub const ALL: [Shading; 4] = [
+        Shading::Standard,
+        Shading::Sprite,
+        Shading::VertexLit,
+        Shading::PixelLit,
+    ];
+
+    /// Its name in scene files and summaries.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Shading::Standard => "standard",
+            Shading::Sprite => "sprite",
+            Shading::VertexLit => "vertex-lit",
+            Shading::PixelLit => "pixel-lit",
+        }
+    }
+}
+
 /// Surface appearance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
@@ -109,6 +148,10 @@ pub struct Material {
     /// finished frame in its UI pass, in scene order, instead of the
     /// preset's generic HUD. Not interface: drawn in the world's passes.
     pub interface: bool,
+    /// The class of program that draws it in the world's forward and
+    /// transparent passes and the interface (a G-buffer pass draws every
+    /// material with its own program).
+    pub shading: Shading,
 }
 
 impl Default for Material {
@@ -123,6 +166,7 @@ impl Default for Material {
             reflective: false,
             particle: false,
             interface: false,
+            shading: Shading::Standard,
         }
     }
 }

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use super::geometry::{complete_mesh, empty_scene, frame, indices_valid};
 use super::image_file::{find_texture, relative_to, TextureCache};
 use super::polygon::Triangulator;
-use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError};
+use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError, Shading};
 use crate::math::{Mat4, Vec2, Vec3};
 
 /// Loads an OBJ file and the MTL files and textures it names.
@@ -230,6 +230,7 @@ fn material(
         reflective: false,
         particle: false,
         interface: false,
+        shading: Shading::Standard,
     }
 }
 

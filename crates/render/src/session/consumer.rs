@@ -205,10 +205,11 @@ impl<T: RecordStage, S: RecordSink> Consumer<T, S> {
         let caches = match (request.raw, request.mode) {
             (true, _) => Caches::Raw(out),
             (false, Mode::Imr) => Caches::Imr(Box::new(RenderCaches::new(out))),
-            (false, Mode::Tbr(t)) => Caches::Tbr(Box::new(TbrCaches::new(
-                &TbrCacheConfig::table_i(t.fps),
-                out,
-            ))),
+            (false, Mode::Tbr(t)) => {
+                let l1 = request.tbr_caches.unwrap_or(TbrCacheConfig::table_i(t.fps));
+                let l1 = TbrCacheConfig { fps: t.fps, ..l1 };
+                Caches::Tbr(Box::new(TbrCaches::new(&l1, out)))
+            }
         };
         Consumer {
             stage,

@@ -51,6 +51,8 @@ mod threads;
 
 use serde::{Deserialize, Serialize};
 
+use crate::tbr_caches::TbrCacheConfig;
+
 use gfxcache_trace::binned::BinnedPass;
 use gfxcache_trace::texreq::TexReqSink;
 use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
@@ -154,6 +156,11 @@ pub struct RenderRequest {
     /// the default forces none.
     #[serde(default)]
     pub texture_filter: FilterOverride,
+    /// Tile by tile, the L1s in front of the L2 (the vertex cache and
+    /// each fragment processor's texture cache; their `fps` is the
+    /// mode's). `None`: TCOR's Table I ([`TbrCacheConfig::table_i`]).
+    #[serde(skip)]
+    pub tbr_caches: Option<TbrCacheConfig>,
 }
 
 impl RenderRequest {
@@ -171,6 +178,7 @@ impl RenderRequest {
             raw: false,
             threads: 2,
             texture_filter: FilterOverride::AsAuthored,
+            tbr_caches: None,
         }
     }
 
@@ -181,6 +189,16 @@ impl RenderRequest {
         }
         if let Some(b) = &self.binning {
             b.check().map_err(FrameError::Config)?;
+        }
+        if let Some(c) = &self.tbr_caches {
+            for (name, shape) in [("vertex", c.vertex), ("texture", c.texture)] {
+                gfxcache_cache::Geometry::from_size(
+                    shape.bytes,
+                    gfxcache_cache::Ways::N(shape.ways),
+                    64,
+                )
+                .map_err(|e| FrameError::Config(format!("the {name} cache: {e}")))?;
+            }
         }
         Ok(())
     }

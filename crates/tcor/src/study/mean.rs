@@ -352,6 +352,7 @@ mod tests {
             )])
         };
         TcorReport {
+            machine: None,
             trace: String::new(),
             binned: String::new(),
             scene: None,

@@ -79,6 +79,9 @@ pub struct TcorConfig {
     /// frame `warmup` on (the L2 stays warm from frame to frame).
     pub warmup: u32,
     pub threads: Threads,
+    /// The machine the configuration is on, every value with its source
+    /// (for the report).
+    pub machine: Option<gfxcache_machine::Machine>,
 }
 
 /// The deepest output queue the study takes, far past any hardware FIFO
@@ -271,6 +274,7 @@ pub fn run(
         .into_iter()
         .partition(|p| p.frame as usize >= warmup);
     let mut report = TcorReport {
+        machine: config.machine.clone(),
         trace: trace.display().to_string(),
         binned: binned.display().to_string(),
         scene: meta.scene.clone(),

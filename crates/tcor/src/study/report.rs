@@ -17,6 +17,9 @@ pub const ENGINES: [&str; 3] = ["baseline", "tcor_no_l2", "tcor"];
 /// The whole study of one tile-based frame.
 #[derive(Serialize, Clone, Debug)]
 pub struct TcorReport {
+    /// The machine the study ran on, every value with its source.
+    #[serde(default)]
+    pub machine: Option<gfxcache_machine::Machine>,
     /// The trace the study read (or rendered and then read), and the
     /// binned passes beside it.
     pub trace: String,

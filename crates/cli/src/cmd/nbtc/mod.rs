@@ -7,15 +7,18 @@
 //! `render --texture-filter` does; exact loads stay exact) into
 //! `<filter>.gtq.zst`, and the first's picture into `<filter>.png`, with `--pixel-processors` fragment processors (the
 //! slides' 8 pixel processors); the study (`gfxcache_nbtc::study`) replays
-//! each through every design at every latency. The texture unit is the
-//! slides' (`NbtcConfig::default()`), then `--unit F.json`'s fields, then
-//! the flags (`unit.rs`; the sweeps' flags: `sweeps.rs`); every setting is
-//! checked, naming its flag, before anything is rendered.
+//! each through every design at every latency. The machine (`--machine`,
+//! the `nbtc` preset by default) gives the screen, the tile, the pixel
+//! processors and the latencies ([`Plan`]); the texture unit is
+//! `NbtcConfig::default()` on the machine, then `--unit F.json`'s fields,
+//! then the flags (`unit.rs`; the sweeps' flags: `sweeps.rs`); every
+//! setting is checked, naming its flag, before anything is rendered.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
+use gfxcache_machine::Machine;
 use gfxcache_mem::DramPreset;
 use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig};
 use gfxcache_nbtc::{Mode, NbtcConfig};
@@ -115,23 +118,31 @@ pub struct Args {
         conflicts_with = "requests"
     )]
     pub filters: Vec<TextureFilterArg>,
-    /// Screen size (the mobile frame of the other mobile studies, TCOR
-    /// Table I: 1960x768).
-    #[arg(long, default_value_t = 1960)]
-    pub width: u32,
-    /// Screen height (TCOR Table I's mobile screen: 768).
-    #[arg(long, default_value_t = 768)]
-    pub height: u32,
-    /// Tile side in pixels.
-    #[arg(long, default_value_t = 32)]
-    pub tile_size: u32,
+    /// The machine the study runs on: a preset (`gfxcache machines`
+    /// lists them: nbtc, the slides'; dtm-nuca; tcor; mali-g78) or a TOML
+    /// file of the same form. It gives the screen, the tile, the pixel
+    /// processors (their count, fragments in flight and issue model), the
+    /// L1 and its hit time, the filter time, the latencies and the shared
+    /// DRAM; the flags below override its values.
+    #[arg(long, default_value = "nbtc", value_name = "NAME|FILE")]
+    pub machine: String,
+    /// Screen width (the machine's; nbtc: 1960, TCOR Table I's mobile
+    /// screen, the slides giving none).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Screen height (the machine's; nbtc: 768).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Tile side in pixels (the machine's; nbtc: 32).
+    #[arg(long)]
+    pub tile_size: Option<u32>,
     /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
-    /// Pixel processors, each with its texture unit (the slides: 8); the
-    /// tile-based renderer's fragment processors.
-    #[arg(long, default_value_t = 8)]
-    pub pixel_processors: u16,
+    /// Pixel processors, each with its texture unit (the machine's; the
+    /// slides: 8); the tile-based renderer's fragment processors.
+    #[arg(long)]
+    pub pixel_processors: Option<u16>,
     /// How a tile's quads reach the pixel processors when rendering:
     /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
     #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
@@ -144,12 +155,11 @@ pub struct Args {
     /// A JSON file of texture unit settings (any fields of `nbtc.json`'s
     /// `unit` but `mode` and `memory_latency`, which are each run's:
     /// --modes and --latencies), e.g. `{"field_bits": {"coordinate": 11}}`
-    /// for the widths behind the buffers' storage cost. The flags below
-    /// override it.
+    /// for the widths behind the buffers' storage cost. It overrides the
+    /// machine's; the flags below override it.
     #[arg(long, value_name = "F.json")]
     pub unit: Option<PathBuf>,
-    /// L1 texture cache size (the slides: 32KiB), ways (4) and block
-    /// bytes (32).
+    /// L1 texture cache size (the machine's; the slides: 32KiB).
     #[arg(long)]
     pub l1_size: Option<String>,
     /// L1 texture cache ways (the slides: 4).
@@ -158,8 +168,7 @@ pub struct Args {
     /// L1 block bytes (the slides: 32).
     #[arg(long)]
     pub block_bytes: Option<u32>,
-    /// Retry, Waiting List and Block Address Buffer entries (the slides:
-    /// 32 each).
+    /// Retry Buffer entries (the slides: 32).
     #[arg(long)]
     pub rb_entries: Option<u32>,
     /// Waiting List Buffer entries (the slides: 32).
@@ -173,19 +182,19 @@ pub struct Args {
     /// block returns (ours: the miss joins the sent entry).
     #[arg(long)]
     pub bab_forgets_sent: bool,
-    /// Cycles of a lookup that hits (ours: 1) and of the filter (ours: 4).
+    /// Cycles of a lookup that hits (the machine's texture cache hit
+    /// time; nbtc: 1, ours).
     #[arg(long)]
     pub hit_latency: Option<u64>,
-    /// Cycles of the texture filter (ours: 4).
+    /// Cycles of the texture filter (the machine's; nbtc: 4, ours).
     #[arg(long)]
     pub filter_latency: Option<u64>,
-    /// Cycles per shader ALU instruction (ours: 1).
-    #[arg(long)]
-    pub alu_cycles: Option<u64>,
-    /// Shader instructions a pixel processor issues per cycle (ours: 1).
-    #[arg(long)]
-    pub alu_width: Option<u32>,
-    /// Fragments a pixel processor keeps in flight (ours: 8).
+    /// The pixel processors' issue rates in percent of the machine's
+    /// (its issue model's every rate scaled); 0: shading takes no time.
+    #[arg(long, value_name = "PERCENT")]
+    pub issue_rate: Option<u32>,
+    /// Fragments a pixel processor keeps in flight (the machine's
+    /// threads; nbtc: 128, Mali-400's).
     #[arg(long)]
     pub fragments_in_flight: Option<u32>,
     /// The MSHR cache's MSHRs (ours: 32, the BAB's entries) and targets per
@@ -211,17 +220,17 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub memory: Option<MemoryArg>,
     /// The units' clock in MHz on a shared memory, which turns DRAM time
-    /// into cycles (ours: 500).
+    /// into cycles (the machine's; nbtc: 500, ours).
     #[arg(long, value_name = "MHZ")]
     pub memory_clock_mhz: Option<u32>,
-    /// The DRAM the units share (ours: lpddr3-1600, the mobile studies').
+    /// The DRAM the units share (the machine's; nbtc: lpddr3-1600, ours).
     #[arg(long, value_enum)]
     pub memory_dram: Option<DramArg>,
-    /// Memory latencies in cycles (the slides: 50, 100, 200, 300); 0 adds
-    /// the ideal memory, a block filled at its lookup, where every design
-    /// is the same (the zero-latency bound).
-    #[arg(long, value_delimiter = ',', default_value = "50,100,200,300")]
-    pub latencies: Vec<u64>,
+    /// Memory latencies in cycles (the machine's; the slides: 50, 100,
+    /// 200, 300); 0 adds the ideal memory, a block filled at its lookup,
+    /// where every design is the same (the zero-latency bound).
+    #[arg(long, value_delimiter = ',')]
+    pub latencies: Option<Vec<u64>>,
     /// The designs (the BTC is the baseline and is run whether listed or
     /// not).
     #[arg(
@@ -255,23 +264,19 @@ pub struct Args {
     /// Sweep values of the filter latency (default 1,4,8).
     #[arg(long, value_delimiter = ',')]
     pub sweep_filter_latency: Option<Vec<String>>,
-    /// Sweep values of the cycles per ALU instruction (default 0,1,2; 0:
-    /// shading is free, the texture-bound limit).
+    /// Sweep values of the issue rates, percent of the machine's
+    /// (default 0,25,50,100,200,400; 0: shading takes no time).
     #[arg(long, value_delimiter = ',')]
-    pub sweep_alu: Option<Vec<String>>,
-    /// Sweep values of the instructions issued per cycle (default
-    /// 1,2,4,8).
-    #[arg(long, value_delimiter = ',')]
-    pub sweep_alu_width: Option<Vec<String>>,
-    /// Sweep values of the fragments in flight (default 1,2,4,8,16).
+    pub sweep_issue_rate: Option<Vec<String>>,
+    /// Sweep values of the fragments in flight (default 1,8,32,128).
     #[arg(long, value_delimiter = ',')]
     pub sweep_fragments: Option<Vec<String>>,
     /// Sweep values of whether the units share one DRAM: 0 private paths,
     /// 1 shared (default 0,1).
     #[arg(long, value_delimiter = ',')]
     pub sweep_shared_memory: Option<Vec<String>>,
-    /// The memory latency of the sweeps (default 300, the slides'
-    /// longest).
+    /// The memory latency of the sweeps (default: the longest of
+    /// --latencies, the slides' 300 on the nbtc machine).
     #[arg(long)]
     pub sweep_latency: Option<u64>,
     /// The frame the sweeps run on (default bilinear, or the first of
@@ -359,11 +364,43 @@ fn modes(args: &Args) -> Vec<Mode> {
     out
 }
 
+/// The machine and the frame settings it gives, with the flags that
+/// override them.
+pub(super) struct Plan {
+    pub(super) machine: Machine,
+    width: u32,
+    height: u32,
+    tile_size: u32,
+    pixel_processors: u16,
+    latencies: Vec<u64>,
+}
+
+impl Plan {
+    fn of(args: &Args) -> Result<Plan> {
+        let machine = Machine::resolve(&args.machine).context("--machine")?;
+        let [w, h] = machine.gpu.screen.value;
+        let latencies = args.latencies.clone().unwrap_or_else(|| {
+            let l = &machine.memory.latency_cycles.value;
+            l.iter().map(|&c| u64::from(c)).collect()
+        });
+        Ok(Plan {
+            width: args.width.unwrap_or(w),
+            height: args.height.unwrap_or(h),
+            tile_size: args.tile_size.unwrap_or(machine.gpu.tile.value),
+            pixel_processors: args
+                .pixel_processors
+                .unwrap_or(machine.fragment.processors.value),
+            latencies,
+            machine,
+        })
+    }
+}
+
 /// The study's configuration from the arguments, every setting checked,
 /// each error naming its flag.
-fn study_config(args: &Args) -> Result<NbtcStudyConfig> {
-    let unit = unit(args)?;
-    let mut latencies = args.latencies.clone();
+fn study_config(args: &Args, plan: &Plan) -> Result<NbtcStudyConfig> {
+    let unit = unit(args, &plan.machine)?;
+    let mut latencies = plan.latencies.clone();
     latencies.sort_unstable();
     latencies.dedup();
     if latencies.is_empty() {
@@ -381,12 +418,14 @@ fn study_config(args: &Args) -> Result<NbtcStudyConfig> {
         check_unit(&NbtcConfig { mode, ..unit }, None)?;
     }
     let filters = args.frame_filters();
+    let longest = latencies.last().copied().unwrap_or(300);
     let config = NbtcStudyConfig {
         name: String::new(),
+        machine: Some(plan.machine.clone()),
         unit,
+        sweeps: sweeps(args, &unit, &filters, longest)?,
         latencies,
         modes,
-        sweeps: sweeps(args, &unit, &filters)?,
         threads: args.threads(),
     };
     config.check().context("the study")?;
@@ -394,24 +433,24 @@ fn study_config(args: &Args) -> Result<NbtcStudyConfig> {
 }
 
 /// The render settings' own checks (the renderer's are its).
-fn check_render(args: &Args) -> Result<()> {
-    if args.width == 0 || args.height == 0 {
+fn check_render(plan: &Plan) -> Result<()> {
+    if plan.width == 0 || plan.height == 0 {
         bail!(
             "--width, --height: {}x{}: expected at least 1 pixel each",
-            args.width,
-            args.height
+            plan.width,
+            plan.height
         );
     }
-    if args.tile_size < 2 || !args.tile_size.is_multiple_of(2) {
+    if plan.tile_size < 2 || !plan.tile_size.is_multiple_of(2) {
         bail!(
             "--tile-size {}: expected an even number of pixels, at least 2",
-            args.tile_size
+            plan.tile_size
         );
     }
-    if !(1..=TbrConfig::MAX_FPS).contains(&args.pixel_processors) {
+    if !(1..=TbrConfig::MAX_FPS).contains(&plan.pixel_processors) {
         bail!(
             "--pixel-processors {}: expected 1 to {}",
-            args.pixel_processors,
+            plan.pixel_processors,
             TbrConfig::MAX_FPS
         );
     }
@@ -420,8 +459,9 @@ fn check_render(args: &Args) -> Result<()> {
 
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
-    let config = study_config(&args)?;
-    check_render(&args)?;
+    let plan = Plan::of(&args)?;
+    let config = study_config(&args, &plan)?;
+    check_render(&plan)?;
     let files = [&args.requests, &args.unit].into_iter().flatten();
     // A scene file is an input too (a built-in name is no file).
     let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
@@ -433,7 +473,7 @@ pub fn run(args: Args) -> Result<()> {
             &suite,
             &inputs,
             Print::of(args.json, args.quiet),
-            |at, progress| study_scene(&args, &config, at, progress),
+            |at, progress| study_scene(&args, &plan, &config, at, progress),
         );
     }
     run_study(
@@ -458,7 +498,7 @@ pub fn run(args: Args) -> Result<()> {
                     staged: dir,
                     placed: &args.out,
                 };
-                study_scene(&args, &config, &at, progress)
+                study_scene(&args, &plan, &config, &at, progress)
             }
             _ => bail!("give REQUESTS, --scene or --suite"),
         },
@@ -469,6 +509,7 @@ pub fn run(args: Args) -> Result<()> {
 /// studies them.
 fn study_scene(
     args: &Args,
+    plan: &Plan,
     config: &NbtcStudyConfig,
     at: &SceneDir,
     progress: gfxcache_cache::ProgressFn<'_>,
@@ -478,7 +519,7 @@ fn study_scene(
         .frame_filters()
         .into_iter()
         .enumerate()
-        .map(|(i, filter)| render(args, &scene, at.staged, filter, i == 0))
+        .map(|(i, filter)| render(args, plan, &scene, at.staged, filter, i == 0))
         .collect::<Result<Vec<FilterFrame>>>()?;
     let config = NbtcStudyConfig {
         name: scene.name.clone(),
@@ -492,6 +533,7 @@ fn study_scene(
 /// `png`).
 fn render(
     args: &Args,
+    plan: &Plan,
     scene: &gfxcache_render::Scene,
     dir: &Path,
     filter: TextureFilterArg,
@@ -500,16 +542,16 @@ fn render(
     let name = filter_name(filter);
     let requests = dir.join(format!("{name}.gtq.zst"));
     let tbr = TbrConfig {
-        tile_size: args.tile_size,
+        tile_size: plan.tile_size,
         order: args.order.into(),
-        fps: args.pixel_processors,
+        fps: plan.pixel_processors,
         hsr: args.hsr,
         fp_assignment: args.fp_assignment,
         ..TbrConfig::default()
     };
     let request = RenderRequest {
-        width: args.width,
-        height: args.height,
+        width: plan.width,
+        height: plan.height,
         frames: 1,
         passes: args.passes.into(),
         threads: if args.single_thread { 1 } else { 2 },

@@ -40,7 +40,7 @@ fn narrow(values: Vec<u64>) -> Vec<u32> {
 /// alone, naming its flag).
 type SweepFlag = (&'static str, fn(&mut NbtcConfig, u64));
 
-const SWEEP_FLAGS: [SweepFlag; 11] = [
+const SWEEP_FLAGS: [SweepFlag; 10] = [
     ("--sweep-wlb", |c, v| c.wlb_entries = v as u32),
     ("--sweep-bab", |c, v| c.bab_entries = v as u32),
     ("--sweep-bab-merges", |c, v| c.bab_merges_sent = v != 0),
@@ -48,8 +48,12 @@ const SWEEP_FLAGS: [SweepFlag; 11] = [
     ("--sweep-block", |c, v| c.block_bytes = v as u32),
     ("--sweep-hit", |c, v| c.hit_latency = v),
     ("--sweep-filter-latency", |c, v| c.filter_latency = v),
-    ("--sweep-alu", |c, v| c.alu_cycles = v),
-    ("--sweep-alu-width", |c, v| c.alu_width = v as u32),
+    ("--sweep-issue-rate", |c, v| {
+        c.issue = match v {
+            0 => None,
+            _ => c.issue.map(|m| m.scaled(v as f64 / 100.0)),
+        }
+    }),
     ("--sweep-fragments", |c, v| c.fragments_in_flight = v as u32),
     ("--sweep-shared-memory", |c, v| c.share_memory(v != 0)),
 ];
@@ -59,6 +63,7 @@ pub(super) fn sweeps(
     args: &Args,
     unit: &NbtcConfig,
     filters: &[TextureFilterArg],
+    longest_latency: u64,
 ) -> Result<Sweeps> {
     if args.no_sweeps {
         return Ok(Sweeps::none());
@@ -95,16 +100,10 @@ pub(super) fn sweeps(
             u64::MAX,
         )?,
         sweep_values(
-            "--sweep-alu",
-            &args.sweep_alu,
-            d.alu_cycles.clone(),
-            u64::MAX,
-        )?,
-        sweep_values(
-            "--sweep-alu-width",
-            &args.sweep_alu_width,
-            wide(&d.alu_width),
-            small,
+            "--sweep-issue-rate",
+            &args.sweep_issue_rate,
+            wide(&d.issue_rate),
+            100_000,
         )?,
         sweep_values(
             "--sweep-fragments",
@@ -119,7 +118,7 @@ pub(super) fn sweeps(
             1,
         )?,
     ];
-    let latency = args.sweep_latency.unwrap_or(d.latency);
+    let latency = args.sweep_latency.unwrap_or(longest_latency);
     let at = NbtcConfig {
         memory_latency: latency,
         ..*unit
@@ -133,7 +132,7 @@ pub(super) fn sweeps(
             c.check().with_context(|| format!("{flag}: {v}"))?;
         }
     }
-    let [wlb, bab, bab_merges, rb, block, hit, filter, alu, alu_width, fragments, shared] = lists;
+    let [wlb, bab, bab_merges, rb, block, hit, filter, issue, fragments, shared] = lists;
     Ok(Sweeps {
         filter: filter_name(sweep_on(args, filters)?).to_string(),
         latency,
@@ -144,8 +143,7 @@ pub(super) fn sweeps(
         block_bytes: narrow(block),
         hit_latency: hit,
         filter_latency: filter,
-        alu_cycles: alu,
-        alu_width: narrow(alu_width),
+        issue_rate: narrow(issue),
         fragments_in_flight: narrow(fragments),
         shared_memory: narrow(shared),
     })

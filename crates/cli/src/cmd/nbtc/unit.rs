@@ -1,11 +1,13 @@
-//! The texture unit of `gfxcache nbtc`: the slides' (`NbtcConfig::default()`),
-//! then `--unit F.json`'s fields, then the flags, checked with each error
-//! naming the flag (or the file) that set the field.
+//! The texture unit of `gfxcache nbtc`: `NbtcConfig::default()` on the
+//! machine (`NbtcConfig::on_machine`), then `--unit F.json`'s fields, then
+//! the flags, checked with each error naming the flag (or the file) that
+//! set the field.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
+use gfxcache_machine::Machine;
 use gfxcache_nbtc::{MemoryPath, Mode, NbtcConfig, NbtcError};
 
 use super::{Args, DramArg, MemoryArg};
@@ -19,8 +21,7 @@ fn flag_of(field: &str) -> &'static str {
         "bab_entries" => "--bab-entries",
         "fragments_in_flight" => "--fragments-in-flight",
         "hit_latency, filter_latency" => "--hit-latency, --filter-latency",
-        "alu_cycles" => "--alu-cycles",
-        "alu_width" => "--alu-width",
+        "issue" => "--machine, --issue-rate",
         "memory_latency" => "--latencies",
         "mode.mshr.mshrs" => "--mshrs",
         "mode.mshr.targets" => "--mshr-targets",
@@ -45,11 +46,12 @@ pub(super) fn check_unit(config: &NbtcConfig, unit_file: Option<&Path>) -> Resul
     })
 }
 
-/// The texture unit: the slides', then --unit's fields, then the flags.
-pub(super) fn unit(args: &Args) -> Result<NbtcConfig> {
+/// The texture unit: the machine's, then --unit's fields, then the flags.
+pub(super) fn unit(args: &Args, machine: &Machine) -> Result<NbtcConfig> {
+    let base = NbtcConfig::default().on_machine(machine);
     let mut u = match &args.unit {
-        None => NbtcConfig::default(),
-        Some(path) => read_unit(path)?,
+        None => base,
+        Some(path) => read_unit(path, &base)?,
     };
     if let Some(s) = &args.l1_size {
         u.l1_bytes = parse_size(s).context("--l1-size")?;
@@ -64,7 +66,6 @@ pub(super) fn unit(args: &Args) -> Result<NbtcConfig> {
     set(&mut u.rb_entries, args.rb_entries);
     set(&mut u.wlb_entries, args.wlb_entries);
     set(&mut u.bab_entries, args.bab_entries);
-    set(&mut u.alu_width, args.alu_width);
     set(&mut u.fragments_in_flight, args.fragments_in_flight);
     let set = |field: &mut u64, v: Option<u64>| {
         if let Some(v) = v {
@@ -73,7 +74,15 @@ pub(super) fn unit(args: &Args) -> Result<NbtcConfig> {
     };
     set(&mut u.hit_latency, args.hit_latency);
     set(&mut u.filter_latency, args.filter_latency);
-    set(&mut u.alu_cycles, args.alu_cycles);
+    match args.issue_rate {
+        Some(0) => u.issue = None,
+        Some(p) => u.issue = u.issue.map(|m| m.scaled(f64::from(p) / 100.0)),
+        None => {}
+    }
+    if let (Some(p), Some(m)) = (args.issue_rate, u.issue) {
+        m.check()
+            .map_err(|e| anyhow::anyhow!("--issue-rate {p}: {e}"))?;
+    }
     if args.bab_forgets_sent {
         u.bab_merges_sent = false;
     }
@@ -93,8 +102,9 @@ pub(super) fn unit(args: &Args) -> Result<NbtcConfig> {
     Ok(u)
 }
 
-/// --unit's file: `NbtcConfig`'s fields but the two each run sets.
-fn read_unit(path: &Path) -> Result<NbtcConfig> {
+/// --unit's file: `NbtcConfig`'s fields but the two each run sets, over
+/// `base`'s.
+fn read_unit(path: &Path, base: &NbtcConfig) -> Result<NbtcConfig> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let expected = || {
@@ -112,5 +122,12 @@ fn read_unit(path: &Path) -> Result<NbtcConfig> {
             );
         }
     }
-    serde_json::from_value(value).with_context(expected)
+    let serde_json::Value::Object(fields) = value else {
+        bail!(expected());
+    };
+    let mut merged = serde_json::to_value(base).expect("a config serializes");
+    for (k, v) in fields {
+        merged[k] = v;
+    }
+    serde_json::from_value(merged).with_context(expected)
 }

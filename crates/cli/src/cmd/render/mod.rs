@@ -326,6 +326,7 @@ impl Args {
             raw: self.raw,
             threads: self.threads,
             texture_filter: self.texture_filter.into(),
+            tbr_caches: None,
         }
     }
 

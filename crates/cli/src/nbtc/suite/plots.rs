@@ -80,18 +80,13 @@ pub const SWEEPS: &[Figure<NbtcSuite, Panel>] = &[
         |r| sweep(r, "filter_latency"),
     ),
     sweep_figure(
-        "sweep_alu_cycles.svg",
-        "Sweep: cycles per ALU instruction (ours) per scene",
-        |r| sweep(r, "alu_cycles"),
-    ),
-    sweep_figure(
-        "sweep_alu_width.svg",
-        "Sweep: instructions issued per cycle (ours) per scene",
-        |r| sweep(r, "alu_width"),
+        "sweep_issue_rate.svg",
+        "Sweep: issue rates, % of the machine's (0: free shading), per scene",
+        |r| sweep(r, "issue_rate"),
     ),
     sweep_figure(
         "sweep_fragments_in_flight.svg",
-        "Sweep: fragments in flight (ours) per scene",
+        "Sweep: fragments in flight per scene",
         |r| sweep(r, "fragments_in_flight"),
     ),
     sweep_figure(

@@ -186,7 +186,7 @@ fn fig7(r: &NucaSuite) -> Vec<CurvePanel> {
         .iter()
         .map(|&(bytes, change)| (bytes, ratio(change)))
         .collect();
-    let main = r.scenes.first().map(|s| s.report.machine.tc_bytes);
+    let main = r.scenes.first().map(|s| s.report.config.tc_bytes);
     let at = main.map(format_size).unwrap_or_default();
     let mut panel = CurvePanel::new(
         "Private texture caches by size, mean over the scenes",

@@ -6,12 +6,27 @@ use super::shapes::MeshBuilder;
 use crate::graph::Preset;
 use crate::math::{Mat4, Vec3};
 use crate::scene::{
-    AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Passes, Scene,
+    AlphaMode, Camera, CameraPath, Image, Instance, Light, Material, Passes, Scene, Shading,
 };
 use crate::texture::TexFormat;
 
 pub struct Kit {
     pub scene: Scene,
+    /// The class of game, for the programs its materials get at
+    /// [`Kit::finish`]: `None` for a desktop game (the frame's own).
+    mobile: Option<MobileClass>,
+}
+
+/// A mobile game's class, by the programs its materials use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MobileClass {
+    /// A 2D game: every material a sprite (Unity's 2D games draw with
+    /// `Sprites-Default`).
+    TwoD,
+    /// A 3D game: opaque and cut-out materials lit per pixel by the sun
+    /// (Unity's `Mobile/Diffuse`), blended ones, particles and the
+    /// interface sprites.
+    ThreeD,
 }
 
 impl Kit {
@@ -32,6 +47,7 @@ impl Kit {
                 sky: [0.5, 0.7, 1.0],
                 warnings: Vec::new(),
             },
+            mobile: None,
         }
     }
 
@@ -203,6 +219,9 @@ impl Kit {
             Preset::MobileForward | Preset::MobileDeferredLite
         ));
         self.scene.preset = preset;
+        if self.mobile.is_none() {
+            self.mobile = Some(MobileClass::ThreeD);
+        }
         self.scene.passes = Passes {
             shadow: false,
             reflection: false,
@@ -213,8 +232,10 @@ impl Kit {
     }
 
     /// Light for a 2D game: sprites show their texels as painted (the sun
-    /// straight down on sprites facing up, no ambient term).
+    /// straight down on sprites facing up, no ambient term), and every
+    /// material is a sprite.
     pub fn unlit_sprites(&mut self) {
+        self.mobile = Some(MobileClass::TwoD);
         self.scene.light = Light {
             direction: Vec3::new(0.0, -1.0, 0.0),
             color: [1.0, 1.0, 1.0],
@@ -222,7 +243,22 @@ impl Kit {
         };
     }
 
-    pub fn finish(self) -> Scene {
+    /// The scene, each material of a mobile game with the program its
+    /// class uses ([`MobileClass`]).
+    pub fn finish(mut self) -> Scene {
+        if let Some(class) = self.mobile {
+            for m in &mut self.scene.materials {
+                let sprite = class == MobileClass::TwoD
+                    || m.interface
+                    || m.particle
+                    || m.alpha == AlphaMode::Blend;
+                m.shading = if sprite {
+                    Shading::Sprite
+                } else {
+                    Shading::PixelLit
+                };
+            }
+        }
         self.scene
     }
 }

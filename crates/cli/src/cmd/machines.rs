@@ -1,0 +1,105 @@
+//! `gfxcache machines`: the named machines (each paper's GPU and a
+//! present-day one) or a machine file, every value with its source, and
+//! what each fragment processor issues a cycle on a typical mix.
+
+use anyhow::{Context, Result};
+use gfxcache_machine::{presets, Machine, Value};
+use serde::Serialize;
+
+use super::print_json;
+use crate::table::Table;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gfxcache machines\n  gfxcache machines dtm-nuca\n  gfxcache machines my-gpu.toml --json"
+)]
+pub struct Args {
+    /// The machines to show: preset names or TOML files (default: every
+    /// preset).
+    pub machines: Vec<String>,
+    /// Print one JSON document on stdout instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Entry {
+    name: String,
+    about: String,
+    values: Vec<Value>,
+    /// The machine, as its file has it.
+    machine: Machine,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let names: Vec<String> = if args.machines.is_empty() {
+        presets().iter().map(|p| p.name.to_string()).collect()
+    } else {
+        args.machines.clone()
+    };
+    let machines = names
+        .iter()
+        .map(|n| Machine::resolve(n).with_context(|| format!("machine {n:?}")))
+        .collect::<Result<Vec<Machine>>>()?;
+    if args.json {
+        let entries: Vec<Entry> = machines
+            .into_iter()
+            .map(|m| Entry {
+                name: m.name.clone(),
+                about: m.about.clone(),
+                values: m.values(),
+                machine: m,
+            })
+            .collect();
+        return print_json(&entries);
+    }
+    for m in &machines {
+        println!("{}: {}", m.name, m.about);
+        let mut t = Table::new(["key", "value", "source"])
+            .left(0)
+            .left(1)
+            .left(2);
+        for v in m.values() {
+            t.row([v.key, v.value, v.source]);
+        }
+        println!("{}", t.render());
+    }
+    println!(
+        "Sources: paper = the paper's table or text; hardware = a hardware document where the \
+         paper is silent; ours = our choice. `--machine NAME|FILE` on nuca, nbtc and tcor."
+    );
+    Ok(())
+}
+
+/// The tile-based renderer's L1s on `machine`: its vertex cache (TCOR
+/// Table I's where it gives none) and texture caches, `fps` of them. The
+/// renderer's caches have 64-byte lines; a machine with other blocks keeps
+/// Table I's L1s, and says so in `None`'s place.
+pub fn tbr_caches(
+    machine: &Machine,
+    fps: u16,
+) -> std::result::Result<gfxcache_render::TbrCacheConfig, String> {
+    use gfxcache_render::{CacheShape, TbrCacheConfig};
+    let table_i = TbrCacheConfig::table_i(fps);
+    let shape = |c: &gfxcache_machine::Cache, name: &str| {
+        if c.block.value == 64 {
+            Ok(CacheShape {
+                bytes: c.bytes.value.0,
+                ways: c.ways.value,
+            })
+        } else {
+            Err(format!(
+                "machine {}: {name}.block {}: the renderer's caches have 64-byte lines",
+                machine.name, c.block.value
+            ))
+        }
+    };
+    Ok(TbrCacheConfig {
+        vertex: match &machine.vertex_cache {
+            Some(v) => shape(v, "vertex_cache")?,
+            None => table_i.vertex,
+        },
+        texture: shape(&machine.texture_cache, "texture_cache")?,
+        fps,
+    })
+}
