@@ -3,6 +3,8 @@
 //! after its last request; and [`UnitInput`], the window of whole
 //! fragments a unit reads, so that a frame streams through the units.
 
+use std::collections::VecDeque;
+
 use gfxcache_trace::texreq::TexReqRecord;
 use gfxcache_trace::ShaderOps;
 
@@ -105,12 +107,13 @@ where
 /// admit (see [`UnitInput::can_advance`]).
 #[derive(Clone, Debug, Default)]
 pub struct UnitInput {
-    events: Vec<UnitEvent>,
+    /// A ring, so that discarding the oldest moves nothing.
+    events: VecDeque<UnitEvent>,
     /// Absolute index of `events[0]`.
     base: usize,
     /// Absolute index one past each fragment's last event, from fragment
     /// `ends_base` on.
-    ends: Vec<usize>,
+    ends: VecDeque<usize>,
     ends_base: usize,
     /// Events of the fragment being gathered (not ended yet).
     open: Vec<UnitEvent>,
@@ -160,8 +163,8 @@ impl UnitInput {
             _ => false,
         };
         if !empty {
-            self.events.append(&mut self.open);
-            self.ends.push(self.base + self.events.len());
+            self.events.extend(self.open.drain(..));
+            self.ends.push_back(self.base + self.events.len());
         }
         self.open.clear();
     }

@@ -11,8 +11,7 @@
 //! That is where a non-blocking cache can help: with one fragment in
 //! flight only a request's own missing blocks overlap.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 use gfxcache_machine::IssueModel;
 use gfxcache_trace::ShaderOps;
@@ -33,22 +32,24 @@ pub struct Fragment {
     pub waiting: bool,
     /// Its place in input order (fragments admitted before it).
     pub seq: u64,
+    /// The slot holds a fragment in flight.
+    pub live: bool,
 }
 
 /// The processor's fragments in flight.
 ///
 /// With many fragments in flight (a Mali-400 core keeps 128) nothing here
-/// scans them every cycle: the fragments not waiting are a heap by input
-/// order (an entry is stale once its fragment waits again, and is dropped
-/// when seen), and only fragments whose state changed since are checked
-/// for their end.
+/// scans them every cycle: the fragments not waiting are kept in input
+/// order (the one a cycle goes to is the first, and it is the one that
+/// issues), and only fragments whose state changed are checked for their
+/// end.
 pub struct PixelProcessor {
     slots: Box<[Fragment]>,
-    /// Slots in flight, oldest first.
-    active: Vec<u32>,
+    /// Fragments in flight.
+    in_flight: usize,
     free: Vec<u32>,
-    /// Fragments not waiting, by input order (stale entries allowed).
-    ready: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Fragments not waiting, by input order: (sequence number, slot).
+    ready: VecDeque<(u64, u32)>,
     /// Slots whose fragment may have finished since the last retirement.
     touched: Vec<u32>,
     /// The first event no fragment has taken yet.
@@ -77,9 +78,9 @@ impl PixelProcessor {
     pub fn new(fragments: usize, issue: Option<IssueModel>) -> PixelProcessor {
         PixelProcessor {
             slots: vec![Fragment::default(); fragments].into_boxed_slice(),
-            active: Vec::with_capacity(fragments),
+            in_flight: 0,
             free: (0..fragments as u32).rev().collect(),
-            ready: BinaryHeap::with_capacity(2 * fragments),
+            ready: VecDeque::with_capacity(fragments),
             touched: Vec::with_capacity(fragments),
             next: 0,
             admitted: 0,
@@ -90,7 +91,7 @@ impl PixelProcessor {
 
     /// No fragment left to run or admit.
     pub fn is_done(&self, input: &UnitInput) -> bool {
-        self.active.is_empty() && input.is_finished() && self.admitted == input.fragments()
+        self.in_flight == 0 && input.is_finished() && self.admitted == input.fragments()
     }
 
     /// Fragments admitted so far.
@@ -100,8 +101,8 @@ impl PixelProcessor {
 
     /// The earliest event a fragment in flight, or one to come, needs.
     pub fn first_needed_event(&self) -> usize {
-        let active = self.active.iter().map(|&s| self.slots[s as usize].pos);
-        active.fold(self.next, usize::min)
+        let live = self.slots.iter().filter(|f| f.live).map(|f| f.pos);
+        live.fold(self.next, usize::min)
     }
 
     /// A request's result reached fragment `slot`.
@@ -109,7 +110,9 @@ impl PixelProcessor {
         let f = &mut self.slots[slot as usize];
         debug_assert!(f.waiting);
         f.waiting = false;
-        self.ready.push(Reverse((f.seq, slot)));
+        let key = (f.seq, slot);
+        let at = self.ready.partition_point(|&r| r < key);
+        self.ready.insert(at, key);
         self.touched.push(slot);
     }
 
@@ -134,13 +137,16 @@ impl PixelProcessor {
                     f.pos += 1;
                 }
             }
-            if f.waiting || f.pos != f.end {
+            // Touched twice: retired the first time.
+            if !f.live || f.waiting || f.pos != f.end {
                 continue;
             }
-            // Touched twice: retired the first time.
-            if let Some(i) = self.active.iter().position(|&a| a == s) {
-                self.active.remove(i);
-                self.free.push(s);
+            f.live = false;
+            let key = (f.seq, s);
+            self.in_flight -= 1;
+            self.free.push(s);
+            if let Ok(at) = self.ready.binary_search(&key) {
+                self.ready.remove(at);
             }
         }
     }
@@ -160,9 +166,10 @@ impl PixelProcessor {
                 alu_left,
                 waiting: false,
                 seq,
+                live: true,
             };
-            self.active.push(slot);
-            self.ready.push(Reverse((seq, slot)));
+            self.in_flight += 1;
+            self.ready.push_back((seq, slot));
             self.touched.push(slot);
             self.next = end;
             self.admitted += 1;
@@ -174,16 +181,7 @@ impl PixelProcessor {
     /// The oldest fragment that is not waiting for a result, if any, and
     /// whether any fragment is in flight at all.
     pub fn pick(&mut self) -> (Option<u32>, bool) {
-        while let Some(&Reverse((seq, slot))) = self.ready.peek() {
-            // A slot retired (at its end) or reused (another sequence
-            // number), or a fragment waiting again, is a stale entry.
-            let f = &self.slots[slot as usize];
-            if f.seq == seq && !f.waiting && f.pos < f.end {
-                return (Some(slot), true);
-            }
-            self.ready.pop();
-        }
-        (None, !self.active.is_empty())
+        (self.ready.front().map(|&(_, s)| s), self.in_flight > 0)
     }
 
     pub fn fragment(&self, slot: u32) -> Fragment {
@@ -213,6 +211,13 @@ impl PixelProcessor {
         f.pos += 1;
         f.waiting = true;
         f.alu_left = alu_left;
+        // The fragment that issues is the one picked: the first ready.
+        let key = (f.seq, slot);
+        if self.ready.front() == Some(&key) {
+            self.ready.pop_front();
+        } else if let Ok(at) = self.ready.binary_search(&key) {
+            self.ready.remove(at);
+        }
     }
 
     /// A step's operations loaded: the cycles they take.

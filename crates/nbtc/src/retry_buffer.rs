@@ -41,6 +41,10 @@ pub struct RetryBuffer {
     len: usize,
     /// No entry is ready before this cycle: most cycles skip the scan.
     earliest_ready: u64,
+    /// Nothing can complete before this cycle: the last scan found every
+    /// ready entry held back, and only an older entry's result (at a
+    /// cycle it knows, or one set since) can free one.
+    idle_until: u64,
 }
 
 impl RetryBuffer {
@@ -51,6 +55,7 @@ impl RetryBuffer {
             completion,
             len: 0,
             earliest_ready: NOT_READY,
+            idle_until: 0,
         }
     }
 
@@ -92,13 +97,14 @@ impl RetryBuffer {
         debug_assert!(self.entries[slot].valid);
         self.entries[slot].ready_at = at;
         self.earliest_ready = self.earliest_ready.min(at);
+        self.idle_until = self.idle_until.min(at);
     }
 
     /// Completes the oldest entry whose result is ready by cycle `now` and
     /// that no older entry holds back (see [`Completion`]); frees it and
     /// returns the fragment waiting for it.
     pub fn complete(&mut self, now: u64) -> Option<u32> {
-        if now < self.earliest_ready {
+        if now < self.earliest_ready || now < self.idle_until {
             return None;
         }
         // Oldest first: the first ready entry no older one holds back.
@@ -128,7 +134,19 @@ impl RetryBuffer {
                 held[k] = (e.x, e.y);
             }
         }
-        let (k, slot) = best?;
+        let Some((k, slot)) = best else {
+            // Held back until a result not yet filtered is: the earliest
+            // of those known, or one set later (`set_ready`).
+            self.idle_until = self
+                .order
+                .iter()
+                .map(|&o| self.entries[o as usize].ready_at)
+                .filter(|&r| r > now)
+                .min()
+                .unwrap_or(NOT_READY);
+            return None;
+        };
+        self.idle_until = 0;
         self.order.remove(k);
         self.entries[slot].valid = false;
         self.len -= 1;
