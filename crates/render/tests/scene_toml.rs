@@ -65,6 +65,34 @@ fn a_toml_model_can_be_the_scene_interface() {
     assert_eq!(line, 3, "{msg}");
 }
 
+#[test]
+fn a_toml_model_chooses_its_materials_programs() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
+    let text =
+        "[[model]]\npath = \"tri.obj\"\nshading = \"pixel-lit\"\n[[model]]\npath = \"tri.obj\"\n";
+    let s = scene::toml_scene::parse_str(text, &p).unwrap();
+    let shadings: Vec<gfxcache_render::Shading> = s
+        .instances
+        .iter()
+        .map(|i| s.material_of(i).shading)
+        .collect();
+    // The first placement's materials pixel-lit, the second's the frame's
+    // own: the same file, loaded twice.
+    let half = shadings.len() / 2;
+    assert!(half > 0);
+    assert!(shadings[..half]
+        .iter()
+        .all(|&x| x == gfxcache_render::Shading::PixelLit));
+    assert!(shadings[half..]
+        .iter()
+        .all(|&x| x == gfxcache_render::Shading::Standard));
+    let (_, msg) = toml_error("[[model]]\npath = \"tri.obj\"\nshading = \"toon\"\n");
+    assert!(
+        msg.contains("shading \"toon\"") && msg.contains("pixel-lit"),
+        "{msg}"
+    );
+}
+
 fn toml_error(text: &str) -> (usize, String) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/s.toml");
     match scene::toml_scene::parse_str(text, &dir) {

@@ -85,7 +85,7 @@ pub enum AlphaMode {
 
 /// Which class of fragment program draws a material in the world's
 /// passes (`frame/code.rs` has each program).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Shading {
     /// The frame's own material programs: the preset's lighting
     /// (desktop-class: the sun with shadows, reflections, refraction).

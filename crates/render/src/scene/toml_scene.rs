@@ -25,6 +25,10 @@
 //! path = "models/buttons.obj" # a game's interface, placed in front of the camera
 //! interface = true            # drawn unlit and blended by the UI pass, in
 //!                             # place of the preset's HUD
+//! shading = "sprite"          # the program class of its materials:
+//!                             # standard (the default: the frame's own),
+//!                             # sprite, vertex-lit or pixel-lit (a mobile
+//!                             # game's: `gfxcache programs`)
 //!
 //! # Camera keys: frame i of n interpolates linearly between them; none
 //! # means the framing camera of the whole scene.
@@ -59,7 +63,7 @@
 //! The model files' own cameras and lights are not used: the TOML file's
 //! (or the defaults) are. Every model becomes instances of its meshes
 //! under the model's transform (translation * rotation * scale); a file
-//! placed several times (with the same `reflective` and `interface`) is loaded once, its
+//! placed several times (with the same `reflective`, `interface` and `shading`) is loaded once, its
 //! meshes, materials and textures shared by all its instances. Errors
 //! name `file:line`, the line coming from the TOML parser's span or the
 //! model or camera table concerned.
@@ -73,7 +77,7 @@ use toml::Spanned;
 use super::geometry::{empty_scene, DEFAULT_SKY};
 use super::image_file::relative_to;
 use super::toml_frame::{self, AtLine, PassTable as FramePassTable, TargetTable};
-use super::{Camera, CameraPath, Instance, Light, Mirror, Passes, Scene, SceneError};
+use super::{Camera, CameraPath, Instance, Light, Mirror, Passes, Scene, SceneError, Shading};
 use crate::math::{Mat4, Vec3};
 
 #[derive(Deserialize)]
@@ -108,6 +112,7 @@ struct Model {
     reflective: bool,
     #[serde(default)]
     interface: bool,
+    shading: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -228,7 +233,8 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     // A model file placed several times is loaded once and instanced, as
     // a game draws many copies of one car or tree from one set of buffers
     // and textures: its instances in the model's own space, by file.
-    let mut placed: BTreeMap<(PathBuf, bool, bool), Vec<Instance>> = BTreeMap::new();
+    let mut placed: BTreeMap<(PathBuf, bool, bool, Option<Shading>), Vec<Instance>> =
+        BTreeMap::new();
     for spanned in &file.model {
         let line = line_of(text, spanned.span().start);
         let m = spanned.get_ref();
@@ -262,14 +268,28 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
             * Mat4::rotation_y(ry)
             * Mat4::rotation_x(rx)
             * Mat4::scale(v3(scale));
-        let key = (model_path.clone(), m.reflective, m.interface);
+        let shading = match &m.shading {
+            None => None,
+            Some(name) => Some(
+                Shading::ALL
+                    .into_iter()
+                    .find(|s| s.name() == name)
+                    .ok_or_else(|| {
+                        err(format!(
+                            "model '{}': shading \"{name}\": expected standard, sprite, vertex-lit or pixel-lit",
+                            m.path
+                        ))
+                    })?,
+            ),
+        };
+        let key = (model_path.clone(), m.reflective, m.interface, shading);
         if let Some(placed) = placed.get(&key) {
             place(&mut scene, placed, transform);
             continue;
         }
         let model =
             super::load(&model_path).map_err(|e| err(format!("model '{}': {e}", m.path)))?;
-        let own = merge(&mut scene, model, m.reflective, m.interface);
+        let own = merge(&mut scene, model, (m.reflective, m.interface, shading));
         place(&mut scene, &own, transform);
         placed.insert(key, own);
     }
@@ -344,7 +364,11 @@ fn place(scene: &mut Scene, own: &[Instance], transform: Mat4) {
 
 /// Appends `model`'s meshes, materials and images to `scene` and returns
 /// its instances, on the scene's meshes, to [`place`].
-fn merge(scene: &mut Scene, model: Scene, reflective: bool, interface: bool) -> Vec<Instance> {
+fn merge(
+    scene: &mut Scene,
+    model: Scene,
+    (reflective, interface, shading): (bool, bool, Option<Shading>),
+) -> Vec<Instance> {
     let (mesh0, mat0, img0) = (
         scene.meshes.len(),
         scene.materials.len(),
@@ -357,6 +381,9 @@ fn merge(scene: &mut Scene, model: Scene, reflective: bool, interface: bool) -> 
             m.texture = m.texture.map(|t| t + img0);
             m.reflective |= reflective;
             m.interface |= interface;
+            if let Some(s) = shading {
+                m.shading = s;
+            }
             m
         }));
     scene.meshes.extend(model.meshes.into_iter().map(|mut m| {
