@@ -99,9 +99,10 @@ pub struct Args {
     /// --mode tbr: write every texture request of the fragment processors
     /// here (`.gtq`, zstd-compressed when the name ends in `.zst`, e.g.
     /// `frame.gtq.zst`): per fragment and request its processor, pixel,
-    /// filter, texel addresses in tap order and the shader's ALU
-    /// instructions since its previous request, with pass, tile and frame
-    /// markers. The trace does not change.
+    /// filter, texel addresses in tap order and the shader operations by
+    /// class its program ran on the fragment's path since its previous
+    /// request, with pass, tile and frame markers. The trace does not
+    /// change.
     #[arg(long, value_name = "FILE")]
     pub texture_requests: Option<PathBuf>,
     /// Force one filter on every material texture and every screen-space
