@@ -92,6 +92,15 @@ impl RetryBuffer {
         self.earliest_ready
     }
 
+    /// The first cycle at which [`RetryBuffer::complete`] may free an
+    /// entry: not before the earliest result, nor, once an older entry
+    /// held a ready one back, before another result is due. A unit that
+    /// skips to it skips the cycles in which a ready result waits behind
+    /// an older one (with a long hit latency, millions of them).
+    pub fn next_completion(&self) -> u64 {
+        self.earliest_ready.max(self.idle_until)
+    }
+
     /// The filter delivers `slot`'s result at cycle `at`.
     pub fn set_ready(&mut self, slot: usize, at: u64) {
         debug_assert!(self.entries[slot].valid);

@@ -236,7 +236,7 @@ impl TextureUnit {
         }
         self.bab
             .next_arrival()
-            .min(self.rb.earliest_ready())
+            .min(self.rb.next_completion())
             .max(now)
     }
 

@@ -161,3 +161,26 @@ fn an_earlier_result_can_finish_later() {
     assert_eq!((nbtc.cycles, btc.cycles), (18, 17));
     assert_eq!((nbtc.secondary_misses, btc.hits), (1, 2));
 }
+
+/// A result ready behind an older one of the same pixel costs nothing to
+/// wait for: with H = 10^12 the first request (a hit in the warmed L1) is
+/// ready at H + F = 10^12 + 4, the second (a miss, memory latency 10) at
+/// about 20 and held back by the first until then; it completes the cycle
+/// after the first: 10^12 + 6 cycles. Stepping only where something is
+/// due, that takes no time (cycle by cycle the test would not end).
+#[test]
+fn a_huge_hit_latency_takes_no_longer_than_a_short_one() {
+    let c = NbtcConfig {
+        hit_latency: 1_000_000_000_000,
+        ..small(Mode::Nbtc, 10, 4)
+    };
+    let events = vec![req(0, 0, 0, &[0]), end(0), req(0, 0, 0, &[1]), end(0)];
+    let s = TextureUnit::new(&c)
+        .unwrap()
+        .run_warm(&events, &[0])
+        .unwrap();
+    assert_eq!(s.accounted_cycles(), s.cycles, "{s:?}");
+    let first_ready = 1_000_000_000_000 + 4;
+    assert_eq!(s.cycles, first_ready + 2, "{s:?}");
+    assert_eq!(s.hits, 1);
+}

@@ -32,17 +32,24 @@ fn configs() -> impl Strategy<Value = NbtcConfig> {
         prop_oneof![Just((1024u64, 2u32)), Just((4096, 4)), Just((32 * 1024, 4))],
         0u64..60,
         (1u32..10, 1u32..10, 8u32..14, 1u32..8),
+        // H and F short, or long enough that results wait behind older
+        // ones of their pixel for many cycles.
+        prop_oneof![(1u64..3, 1u64..6), (50u64..400, 1u64..100)],
     )
         .prop_map(
-            |((l1_bytes, l1_ways), memory_latency, (rb, wlb, bab, frags))| NbtcConfig {
-                l1_bytes,
-                l1_ways,
-                memory_latency,
-                rb_entries: rb,
-                wlb_entries: wlb,
-                bab_entries: bab,
-                fragments_in_flight: frags,
-                ..NbtcConfig::default()
+            |((l1_bytes, l1_ways), memory_latency, (rb, wlb, bab, frags), (hit, filter))| {
+                NbtcConfig {
+                    l1_bytes,
+                    l1_ways,
+                    memory_latency,
+                    rb_entries: rb,
+                    wlb_entries: wlb,
+                    bab_entries: bab,
+                    fragments_in_flight: frags,
+                    hit_latency: hit,
+                    filter_latency: filter,
+                    ..NbtcConfig::default()
+                }
             },
         )
 }
