@@ -317,6 +317,32 @@ fn scenes_lists_the_builtins() {
     }
 }
 
+/// A tile too large for any GPU is refused by every tile-based study
+/// before its frame renders (it used to allocate gigabytes, or panic in
+/// the renderer on an odd size).
+#[test]
+fn the_tile_based_studies_refuse_absurd_tiles_before_work() {
+    for study in ["nuca", "nbtc", "tcor"] {
+        for (tile, want) in [
+            (
+                "100000",
+                "--tile-size 100000: expected an even number of pixels from 2 to 1024",
+            ),
+            (
+                "3",
+                "--tile-size 3: expected an even number of pixels from 2 to 1024",
+            ),
+        ] {
+            let out = gfxcache(&[study, "--scene", "match3", "--tile-size", tile, "--json"]);
+            assert!(!out.status.success(), "{study} --tile-size {tile}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(want), "{study}: {err}");
+            assert!(!err.contains("scene 1/"), "{study} rendered first: {err}");
+            assert!(out.stdout.is_empty());
+        }
+    }
+}
+
 #[test]
 fn render_errors_are_clear() {
     for (args, want) in [
@@ -327,6 +353,10 @@ fn render_errors_are_clear() {
         (
             &["--tile-size", "0"][..],
             "--tile-size 0: expected an even number",
+        ),
+        (
+            &["--tile-size", "100000"][..],
+            "--tile-size 100000: expected an even number of pixels from 2 to 1024",
         ),
         (&["--fps", "0"][..], "--fps 0: expected 1 to 256"),
         (&["--fps", "300"][..], "--fps 300: expected 1 to 256"),

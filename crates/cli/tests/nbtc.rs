@@ -271,6 +271,12 @@ fn bad_settings_and_inputs_are_refused_by_name() {
         "--l1-ways",
     );
     refused(&scene(&["--l1-size", "lots"]), "--l1-size");
+    // Gigabyte L1s are refused before work (they took tens of gigabytes).
+    refused(
+        &scene(&["--l1-size", "1GiB"]),
+        "l1_bytes = 1073741824 B: expected a texture L1 of at most 16 MiB",
+    );
+    refused(&scene(&["--l1-size", "64GiB"]), "--l1-size");
     refused(&scene(&["--wlb-entries", "0"]), "--wlb-entries");
     refused(&scene(&["--rob", "4"]), "--rob");
     refused(&scene(&["--sweep-bab", "4"]), "--sweep-bab");

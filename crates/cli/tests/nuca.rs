@@ -195,6 +195,20 @@ fn bad_settings_and_inputs_are_refused_by_name() {
         &[&["nuca"][..], SCENE, &["--bus-width", "0", "--out", out]].concat(),
         "timing.bus_width_bits",
     );
+    // Caches of gigabytes are refused before the frame renders.
+    refused(
+        &[&["nuca"][..], SCENE, &["--tc-size", "1GiB", "--out", out]].concat(),
+        "tc_bytes = 1073741824 B: expected a texture cache of at most 16 MiB",
+    );
+    refused(
+        &[
+            &["nuca"][..],
+            SCENE,
+            &["--private-sizes", "16KiB,1GiB", "--out", out],
+        ]
+        .concat(),
+        "private_sizes: 1073741824 B: expected private caches of at most 16 MiB",
+    );
     let missing = dir.path().join("missing.gtq");
     refused(
         &["nuca", missing.to_str().unwrap(), "--out", out],

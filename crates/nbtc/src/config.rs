@@ -215,6 +215,11 @@ impl Default for NbtcConfig {
 /// each cycle, which is what the hardware does.
 pub const MAX_ENTRIES: u32 = 4096;
 
+/// Largest L1 a unit takes: every unit of every configuration in a study
+/// holds its own tags, so an L1 of gigabytes would take tens of gigabytes
+/// for a frame that touches a few megabytes of texels.
+pub const MAX_L1_BYTES: u64 = 16 << 20;
+
 impl NbtcConfig {
     /// Shares one DRAM between the units (at this unit's clock if it
     /// shares one already, else [`MemoryPath::shared`]'s) or gives each
@@ -318,6 +323,14 @@ impl NbtcConfig {
                 expected: expected.to_string(),
             })
         };
+        if self.l1_bytes > MAX_L1_BYTES {
+            return bad(
+                "l1_bytes",
+                format!("{} B", self.l1_bytes),
+                "a texture L1 of at most 16 MiB (each unit of every configuration holds its own; \
+                 GPUs' texture L1s are 16 to 128 KiB)",
+            );
+        }
         if let Err(e) = self.l1_geometry() {
             return bad(
                 "l1_bytes, l1_ways, block_bytes",

@@ -194,6 +194,12 @@ pub const MAX_PACKET_FLITS: u64 = 4096;
 /// small enough to be the point of the design.
 pub const MAX_BUCKETS: u32 = 1 << 20;
 
+/// Largest texture cache of a fragment processor: each of up to 256 FPs
+/// (and the ideal shared cache, all of theirs together) holds its own
+/// tags, so gigabyte caches would take gigabytes a run for a frame that
+/// touches megabytes.
+pub const MAX_TC_BYTES: u64 = 16 << 20;
+
 impl NucaConfig {
     /// This configuration on `machine`: its fragment processors (count;
     /// `threads` of them over `pixels_per_request`, a quad's 4 or a pixel's
@@ -254,6 +260,14 @@ impl NucaConfig {
         };
         if self.fps == 0 || self.fps > MAX_FPS {
             return bad("fps", self.fps.to_string(), "1 to 4096 fragment processors");
+        }
+        if self.tc_bytes > MAX_TC_BYTES {
+            return bad(
+                "tc_bytes",
+                format!("{} B", self.tc_bytes),
+                "a texture cache of at most 16 MiB (every fragment processor holds its own; \
+                 the paper's are 16 KiB)",
+            );
         }
         if let Err(e) = self.tc_geometry() {
             return bad(

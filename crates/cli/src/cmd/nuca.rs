@@ -259,10 +259,12 @@ impl Plan {
     fn of(args: &Args) -> Result<Plan> {
         let machine = Machine::resolve(&args.machine).context("--machine")?;
         let [w, h] = machine.gpu.screen.value;
+        let tile_size = args.tile_size.unwrap_or(machine.gpu.tile.value);
+        crate::cmd::render::check_tile_size(tile_size)?;
         Ok(Plan {
             width: args.width.unwrap_or(w),
             height: args.height.unwrap_or(h),
-            tile_size: args.tile_size.unwrap_or(machine.gpu.tile.value),
+            tile_size,
             fps: args.fps.unwrap_or(machine.fragment.processors.value),
             machine,
         })

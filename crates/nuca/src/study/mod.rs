@@ -23,6 +23,7 @@ use gfxcache_machine::{IssueModel, Machine};
 use gfxcache_trace::texreq::TexReqReader;
 use serde::{Deserialize, Serialize};
 
+use crate::config::MAX_TC_BYTES;
 use crate::input::{FrameInput, InputError, RequestUnit};
 use crate::replay::{OrgKind, OrgResult, Replay, ReplayEvent, REPLAY_CHUNK};
 use crate::{NucaConfig, NucaError, TcIndex};
@@ -155,6 +156,11 @@ impl NucaStudyConfig {
             return Err(StudyError::Invalid(
                 "the organizations must include private, the baseline of every figure".into(),
             ));
+        }
+        if let Some(&bytes) = self.private_sizes.iter().find(|&&b| b > MAX_TC_BYTES) {
+            return Err(StudyError::Invalid(format!(
+                "private_sizes: {bytes} B: expected private caches of at most 16 MiB"
+            )));
         }
         if let Some(Err(e)) = self.issue.map(|m| m.check()) {
             return Err(StudyError::Invalid(format!("issue: {e}")));

@@ -441,12 +441,7 @@ fn check_render(plan: &Plan) -> Result<()> {
             plan.height
         );
     }
-    if plan.tile_size < 2 || !plan.tile_size.is_multiple_of(2) {
-        bail!(
-            "--tile-size {}: expected an even number of pixels, at least 2",
-            plan.tile_size
-        );
-    }
+    crate::cmd::render::check_tile_size(plan.tile_size)?;
     if !(1..=TbrConfig::MAX_FPS).contains(&plan.pixel_processors) {
         bail!(
             "--pixel-processors {}: expected 1 to {}",

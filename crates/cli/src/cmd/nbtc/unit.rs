@@ -16,6 +16,7 @@ use super::{Args, DramArg, MemoryArg};
 fn flag_of(field: &str) -> &'static str {
     match field {
         "l1_bytes, l1_ways, block_bytes" => "--l1-size, --l1-ways, --block-bytes",
+        "l1_bytes" => "--l1-size",
         "rb_entries" => "--rb-entries",
         "wlb_entries" => "--wlb-entries",
         "bab_entries" => "--bab-entries",

@@ -266,13 +266,8 @@ impl Args {
         if self.frames == 0 {
             bail!("--frames must be at least 1");
         }
-        if (self.tbr() || self.binned.is_some())
-            && (self.tile_size < 2 || !self.tile_size.is_multiple_of(2))
-        {
-            bail!(
-                "--tile-size {}: expected an even number of pixels, at least 2",
-                self.tile_size
-            );
+        if self.tbr() || self.binned.is_some() {
+            check_tile_size(self.tile_size)?;
         }
         if self.hsr && !self.tbr() {
             bail!("--hsr: hidden-surface removal needs --mode tbr");
@@ -575,3 +570,20 @@ pub fn write_png(path: &Path, picture: &Picture) -> Result<()> {
 
 #[cfg(test)]
 mod tests;
+
+/// Largest tile side `--tile-size` takes. Tile-based GPUs bin 16 to a few
+/// hundred pixels a side (Mali 16, PowerVR 32, Adreno's GMEM bins up to a
+/// few hundred); a tile's buffers are allocated whole, so a larger one
+/// would only spend memory.
+pub(crate) const MAX_TILE_SIZE: u32 = 1024;
+
+/// `--tile-size`'s value, refused before anything renders unless it is an
+/// even number of pixels from 2 to [`MAX_TILE_SIZE`].
+pub(crate) fn check_tile_size(tile_size: u32) -> Result<()> {
+    if tile_size < 2 || !tile_size.is_multiple_of(2) || tile_size > MAX_TILE_SIZE {
+        bail!(
+            "--tile-size {tile_size}: expected an even number of pixels from 2 to {MAX_TILE_SIZE}"
+        );
+    }
+    Ok(())
+}
