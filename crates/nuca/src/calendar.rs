@@ -10,17 +10,28 @@
 //! held to the window's start and counted as late
 //! ([`Calendar::late`]): the report says how often the approximation bit.
 //! No allocation after construction.
+//!
+//! A loaded resource (the bus to the L2 with hundreds of transfers queued)
+//! has long stretches of reserved cycles ahead of a request, so the search
+//! for a free run skips whole reserved words, and a second bitmap of the
+//! full words lets it skip 64 of them (4096 cycles) at a time.
 
 /// Cycles a calendar remembers (a power of two, a multiple of 64).
 pub const WINDOW: u64 = 1 << 16;
 
 const WORDS: usize = (WINDOW / 64) as usize;
 
+/// Words of the bitmap of full words.
+const SUMMARY_WORDS: usize = WORDS.div_ceil(64);
+
 /// One resource's reserved cycles.
 #[derive(Clone, Debug)]
 pub struct Calendar {
     /// Bit `c % WINDOW` is set when cycle `c` (in the window) is reserved.
     bits: Vec<u64>,
+    /// Bit `w` is set when word `w` of `bits` is full (every one of its 64
+    /// cycles reserved).
+    full: Vec<u64>,
     /// The window's first cycle, a multiple of 64.
     base: u64,
     late: u64,
@@ -37,6 +48,7 @@ impl Calendar {
     pub fn new() -> Calendar {
         Calendar {
             bits: vec![0; WORDS],
+            full: vec![0; SUMMARY_WORDS],
             base: 0,
             late: 0,
         }
@@ -56,6 +68,9 @@ impl Calendar {
             t
         };
         loop {
+            // A run cannot start on a reserved cycle: skip them a word at
+            // a time before testing the run.
+            c = self.first_free(c);
             self.cover(c + len);
             match self.last_set(c, len) {
                 Some(busy) => c = busy + 1,
@@ -82,12 +97,49 @@ impl Calendar {
         let new_base = (end - WINDOW).div_ceil(64) * 64;
         if new_base - self.base >= WINDOW {
             self.bits.fill(0);
+            self.full.fill(0);
         } else {
             for word in (self.base / 64)..(new_base / 64) {
-                self.bits[word as usize % WORDS] = 0;
+                let w = word as usize % WORDS;
+                self.bits[w] = 0;
+                self.full[w / 64] &= !(1 << (w % 64));
             }
         }
         self.base = new_base;
+    }
+
+    /// The first cycle at or after `c` (at least the window's start) that
+    /// is free or lies past the window's end, where nothing is reserved
+    /// yet: no run of free cycles can start on a reserved one.
+    #[inline]
+    fn first_free(&self, c: u64) -> u64 {
+        let end = self.base + WINDOW;
+        if c >= end {
+            return c;
+        }
+        let offset = c % 64;
+        let word = (c % WINDOW / 64) as usize;
+        let free = !self.bits[word] >> offset;
+        if free != 0 {
+            return c + u64::from(free.trailing_zeros());
+        }
+        // The words after `c`'s, by the bitmap of full words.
+        let mut start = c - offset + 64;
+        while start < end {
+            let w = (start % WINDOW / 64) as usize;
+            let not_full = !self.full[w / 64] >> (w % 64);
+            if not_full == 0 {
+                start += (64 - (w % 64) as u64) * 64;
+                continue;
+            }
+            let next = start + u64::from(not_full.trailing_zeros()) * 64;
+            if next >= end {
+                break;
+            }
+            let w = (next % WINDOW / 64) as usize;
+            return next + u64::from((!self.bits[w]).trailing_zeros());
+        }
+        end
     }
 
     /// The bits of the run of `len` cycles from `c` that lie in one word:
@@ -129,6 +181,9 @@ impl Calendar {
         while len > 0 {
             let (word, mask, n) = Self::word_run(c, len);
             self.bits[word] |= mask;
+            if self.bits[word] == u64::MAX {
+                self.full[word / 64] |= 1 << (word % 64);
+            }
             c += n;
             len -= n;
         }
@@ -138,6 +193,9 @@ impl Calendar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::MAX_PACKET_FLITS;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn a_reservation_takes_the_first_free_run_at_or_after_its_time() {
@@ -164,5 +222,71 @@ mod tests {
         // Within the window, order does not matter.
         assert_eq!(c.reserve(far - 100, 1), far - 100);
         assert_eq!(c.reserve(far + 1, 1), far + 2);
+    }
+
+    /// The rule written out plainly: the reserved cycles as a set, a
+    /// request taking the first `len` free cycles in a row at or after
+    /// its time (or the window's start), and the window the `WINDOW`
+    /// cycles, from a multiple of 64, that end with the latest
+    /// reservation.
+    #[derive(Default)]
+    struct Reference {
+        reserved: BTreeSet<u64>,
+        base: u64,
+        late: u64,
+    }
+
+    impl Reference {
+        fn reserve(&mut self, t: u64, len: u64) -> u64 {
+            if t < self.base {
+                self.late += 1;
+            }
+            let mut run = 0;
+            let mut c = t.max(self.base);
+            let start = loop {
+                if self.reserved.contains(&c) {
+                    run = 0;
+                } else {
+                    run += 1;
+                    if run == len {
+                        break c + 1 - len;
+                    }
+                }
+                c += 1;
+            };
+            self.reserved.extend(start..start + len);
+            if start + len > self.base + WINDOW {
+                self.base = (start + len - WINDOW).div_ceil(64) * 64;
+                self.reserved = self.reserved.split_off(&self.base);
+            }
+            start
+        }
+    }
+
+    /// A request: how far the clock moves on, how far behind it the
+    /// request asks, and its length; mostly short, some long enough to
+    /// fill whole words, some jumps and lags past the window.
+    fn request() -> impl Strategy<Value = (u64, u64, u64)> {
+        let advance = prop_oneof![8 => 0u64..4, 1 => 0u64..3 * WINDOW];
+        let behind = prop_oneof![8 => 0u64..300, 1 => 0u64..WINDOW + 5000];
+        let len = prop_oneof![6 => 1u64..=4, 3 => 1u64..=130, 1 => 1u64..=MAX_PACKET_FLITS];
+        (advance, behind, len)
+    }
+
+    proptest! {
+        #[test]
+        fn reserves_as_the_plain_rule_does(
+            requests in proptest::collection::vec(request(), 1..600),
+        ) {
+            let mut calendar = Calendar::new();
+            let mut reference = Reference::default();
+            let mut now = 0u64;
+            for (advance, behind, len) in requests {
+                now += advance;
+                let t = now.saturating_sub(behind);
+                prop_assert_eq!(calendar.reserve(t, len as u32), reference.reserve(t, len));
+                prop_assert_eq!(calendar.late(), reference.late);
+            }
+        }
     }
 }
