@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json as _json
 import os
+import re as _re
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
@@ -49,8 +50,10 @@ __all__ = [
 
 def flags(**kw: Any) -> list:
     """Keyword arguments as command-line words: ``fetcher_mshrs=16`` is
-    ``--fetcher-mshrs 16``, ``True`` the bare flag, ``False``/``None``
-    nothing, a list or tuple ``a,b,c``."""
+    ``--fetcher-mshrs=16``, ``True`` the bare flag, ``False``/``None``
+    nothing, a list or tuple ``a,b,c``. A value is joined to its flag
+    with ``=``, so that a negative number is read (and refused) as the
+    flag's value, not as another flag."""
     words = []
     for key, value in kw.items():
         name = "--" + key.replace("_", "-")
@@ -59,23 +62,114 @@ def flags(**kw: Any) -> list:
         if value is True:
             words.append(name)
         elif isinstance(value, (list, tuple)):
-            words += [name, ",".join(str(v) for v in value)]
+            words.append(f"{name}={','.join(str(v) for v in value)}")
         else:
-            words += [name, str(value)]
+            words.append(f"{name}={value}")
     return words
+
+
+# clap's words for a flag's bad value: "invalid value '-5' for '--width <PX>'".
+_INVALID = _re.compile(r"invalid value '(?P<value>[^']*)' for '--(?P<flag>[A-Za-z0-9-]+)")
+
+
+def _usage_error(e: ValueError) -> ValueError:
+    """A usage error of the command line, led by the keyword argument and
+    the value it refused (``width=-5: ...``) when it names one."""
+    text = str(e)
+    m = _INVALID.search(text)
+    if m is None:
+        return e
+    head = f"{m['flag'].replace('-', '_')}={m['value']}: "
+    return ValueError(head + text.removeprefix("error: "))
 
 
 def run(*argv: Any) -> None:
     """Runs a command line as ``gfxcache`` would (its tables on stdout):
-    ``gfxcache.run("sim", "t.gtr", "--size", "8MiB", "--ways", 16, "--policy", "lru")``."""
-    _native.run([str(a) for a in argv])
+    ``gfxcache.run("sim", "t.gtr", "--size", "8MiB", "--ways", 16, "--policy", "lru")``.
+    ``run("--version")`` and ``--help`` print what the command prints.
+    Ctrl-C stops the run and raises ``KeyboardInterrupt``."""
+    try:
+        _native.run([str(a) for a in argv])
+    except ValueError as e:
+        raise _usage_error(e) from None
 
 
 def command(*argv: Any, **kw: Any) -> Any:
     """What a command's ``--json`` prints, as Python data, printing nothing:
     ``sim``, ``mrc``, ``render``, ``gspc``, ``tcor``, ``nuca``, ``nbtc``,
-    ``sweep``. Keyword arguments are the command's flags."""
-    return _json.loads(_native.output([str(a) for a in argv] + flags(**kw)))
+    ``sweep``. Keyword arguments are the command's flags; a flag's bad
+    value is a ``ValueError`` naming the keyword and the value. Ctrl-C
+    stops the command and raises ``KeyboardInterrupt``."""
+    try:
+        text = _native.output([str(a) for a in argv] + flags(**kw))
+    except ValueError as e:
+        raise _usage_error(e) from None
+    return _json.loads(text)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _count(name: str, value: Any, what: str, low: int = 1) -> int:
+    """``value`` as an int of at least ``low``, or a ``ValueError`` naming
+    the argument, the value and ``what`` was expected."""
+    if not _is_int(value) or int(value) < low:
+        raise ValueError(f"{name}={value!r}: expected {what}")
+    return int(value)
+
+
+def _size_or_word(name: str, value: Any, what: str, word: str = r"\d+\s*[A-Za-z]*") -> str:
+    """A size or count given as a positive int or as a word of the form
+    ``word`` that the command line reads (``"1MiB"``, ``"full"``; it
+    checks the unit), as a word."""
+    if isinstance(value, str):
+        if _re.fullmatch(r"\s*(?:" + word + r")\s*", value):
+            return value
+        raise ValueError(f"{name}={value!r}: expected {what}")
+    return str(_count(name, value, what))
+
+
+def _int_array(name: str, value: Any, n: int, dtype: str, high: int, what: str) -> np.ndarray:
+    """``value`` (a scalar or ``n`` values) as an array of ``dtype`` after
+    checking that every value is an integer from 0 to ``high``: a
+    ``ValueError`` names the argument, the first bad value and its index,
+    and what was expected (nothing wraps, nothing is truncated)."""
+    a = np.asarray(value)
+    if a.ndim > 1:
+        raise ValueError(f"{name}: expected one value per access, found an array of shape {a.shape}")
+    if a.ndim == 1 and len(a) != n:
+        raise ValueError(f"{name}: expected {n} values, found {len(a)}")
+
+    def bad(i: Optional[int], v: Any) -> ValueError:
+        at = f" at index {i}" if i is not None and a.ndim else ""
+        return ValueError(f"{name}={v!r}{at}: expected {what}")
+
+    flat = a.reshape(-1)
+    if a.dtype.kind == "O":
+        for i, v in enumerate(flat.tolist()):
+            if not _is_int(v) or not 0 <= int(v) <= high:
+                raise bad(i, v)
+        ints = np.array([int(v) for v in flat.tolist()], dtype="u8")
+    elif a.dtype.kind in "iu":
+        ints = flat
+        low_bad = np.flatnonzero(ints < 0) if a.dtype.kind == "i" else ()
+        if len(low_bad):
+            i = int(low_bad[0])
+            raise bad(i, flat[i].item())
+        if high < np.iinfo(a.dtype).max:
+            high_bad = np.flatnonzero(ints > high)
+            if len(high_bad):
+                i = int(high_bad[0])
+                raise bad(i, flat[i].item())
+    else:
+        # Floats, booleans, strings: the first value, whatever it is.
+        raise bad(0, flat[0].item() if len(flat) else value)
+    out = ints.astype(dtype)
+    return np.full(n, out[0], dtype=dtype) if a.ndim == 0 else out
 
 
 # ---------------------------------------------------------------- traces
@@ -112,44 +206,41 @@ def trace_frame(path: PathLike):
 
 
 def _stream_ids(stream: Any, n: int) -> np.ndarray:
+    what = f"a stream name ({', '.join(STREAMS)}) or id 0 to {len(STREAMS) - 1}"
     if isinstance(stream, str):
+        if stream not in STREAMS:
+            raise ValueError(f"stream={stream!r}: unknown stream {stream!r}; expected {what}")
         return np.full(n, STREAMS.index(stream), dtype="u1")
-    s = np.asarray(stream)
-    if s.dtype.kind in "OUS":
-        index = {name: i for i, name in enumerate(STREAMS)}
-        bad = [x for x in set(s.tolist()) if x not in index]
-        if bad:
-            raise ValueError(f"unknown stream {bad[0]!r} (expected one of {', '.join(STREAMS)})")
-        return np.array([index[x] for x in s.tolist()], dtype="u1")
     if hasattr(stream, "cat"):  # a pandas categorical Series of names
         return _stream_ids(np.asarray(stream.astype(str)), n)
-    return s.astype("u1")
+    s = np.asarray(stream)
+    if s.dtype.kind in "US" or (s.dtype.kind == "O" and any(isinstance(x, str) for x in s.reshape(-1).tolist())):
+        index = {name: i for i, name in enumerate(STREAMS)}
+        for i, x in enumerate(s.reshape(-1).tolist()):
+            if x not in index:
+                raise ValueError(f"stream={x!r} at index {i}: unknown stream {x!r}; expected {what}")
+        ids = np.array([index[x] for x in s.reshape(-1).tolist()], dtype="u1")
+        return _int_array("stream", ids if s.ndim else ids[0], n, "u1", len(STREAMS) - 1, what)
+    return _int_array("stream", stream, n, "u1", len(STREAMS) - 1, what)
 
 
 def _op_ids(op: Any, n: int) -> np.ndarray:
+    what = "'r' or 'w', 0 (read) or 1 (write), or booleans (write)"
     if isinstance(op, str):
         if op not in ("r", "w"):
-            raise ValueError(f"op {op!r}: expected 'r' or 'w'")
+            raise ValueError(f"op={op!r}: expected {what}")
         return np.full(n, 1 if op == "w" else 0, dtype="u1")
     o = np.asarray(op)
     if o.dtype.kind in "OUS" or hasattr(op, "cat"):
-        names = np.asarray(o.astype(str))
-        bad = set(names.tolist()) - {"r", "w"}
-        if bad:
-            raise ValueError(f"op {sorted(bad)[0]!r}: expected 'r' or 'w'")
-        return (names == "w").astype("u1")
+        names = np.asarray(o.astype(str)).reshape(-1)
+        for i, x in enumerate(names.tolist()):
+            if x not in ("r", "w"):
+                raise ValueError(f"op={x!r} at index {i}: expected {what}")
+        return _int_array("op", (names == "w").astype("u1") if o.ndim else int(names[0] == "w"),
+                          n, "u1", 1, what)
     if o.dtype == bool:
-        return o.astype("u1")
-    return o.astype("u1")
-
-
-def _broadcast(v: Any, n: int, dtype: str) -> np.ndarray:
-    a = np.asarray(v)
-    if a.ndim == 0:
-        return np.full(n, a, dtype=dtype)
-    if len(a) != n:
-        raise ValueError(f"expected {n} values, found {len(a)}")
-    return a.astype(dtype)
+        return _int_array("op", o.astype("u1"), n, "u1", 1, what)
+    return _int_array("op", op, n, "u1", 1, what)
 
 
 def write_trace(
@@ -164,7 +255,10 @@ def write_trace(
     ``+ .zst``) from arrays of one length, or from a DataFrame or dict with
     those columns as ``addr``; scalars apply to every access. ``stream``:
     names or ids; ``op``: ``r``/``w``, 0/1 or booleans (write). Returns the
-    accesses written. The file is written whole or not at all."""
+    accesses written. The file is written whole or not at all. Every value
+    is checked, not wrapped: a negative or float address, a ``unit`` past
+    65535 or an unknown stream is a ``ValueError`` naming the argument, the
+    value and its index."""
     if isinstance(addr, Mapping) or hasattr(addr, "columns"):
         t = addr
         keys = t.keys() if isinstance(t, Mapping) else t.columns
@@ -173,15 +267,17 @@ def write_trace(
         size = t["size"] if "size" in keys else size
         unit = t["unit"] if "unit" in keys else unit
         addr = t["addr"]
-    a = np.asarray(addr, dtype="<u8")
-    n = len(a)
+    n = np.asarray(addr).reshape(-1).shape[0]
+    a = _int_array("addr", np.asarray(addr).reshape(-1) if np.ndim(addr) else [addr], n,
+                   "<u8", 2**64 - 1, "byte addresses, integers 0 to 2**64-1")
     return _native.write_trace(
         os.fspath(path),
         a.tobytes(),
-        _broadcast(size, n, "<u4").tobytes(),
-        _broadcast(unit, n, "<u2").tobytes(),
-        _broadcast(_stream_ids(stream, n), n, "u1").tobytes(),
-        _broadcast(_op_ids(op, n), n, "u1").tobytes(),
+        _int_array("size", size, n, "<u4", 2**32 - 1,
+                   "access sizes in bytes, integers 0 to 2**32-1").tobytes(),
+        _int_array("unit", unit, n, "<u2", 2**16 - 1, "unit ids, integers 0 to 65535").tobytes(),
+        _stream_ids(stream, n).tobytes(),
+        _op_ids(op, n).tobytes(),
         f"gfxcache {__version__} python",
     )
 
@@ -199,7 +295,11 @@ class _TracePath:
             return os.fspath(self.trace)
         self.tmp = tempfile.TemporaryDirectory(prefix="gfxcache-")
         path = os.path.join(self.tmp.name, "trace.gtr")
-        write_trace(path, self.trace)
+        try:
+            write_trace(path, self.trace)
+        except ValueError as e:
+            self.tmp.cleanup()
+            raise ValueError(f"trace: {e}") from None
         return path
 
     def __exit__(self, *exc: Any) -> None:
@@ -234,15 +334,20 @@ def sim(
     ``"gspc:t=4"``). Returns a DataFrame with one row per policy x stream
     (``all`` first; only ``all`` with ``by_stream=False``): the counts and
     the miss ratio. Other flags of ``gfxcache sim`` as keywords
-    (``banks=4``, ``index="xor"``, ``write="through"``)."""
+    (``banks=4``, ``index="xor"``, ``write="through"``). A bad size, way
+    count, block or trace value is a ``ValueError`` naming the argument
+    and the value; Ctrl-C stops the simulation (``KeyboardInterrupt``)."""
     import pandas as pd
 
+    size = _size_or_word("size", size, "a positive size in bytes (an int, or a string such as '1MiB')")
+    ways = _size_or_word("ways", ways, "a positive way count (an int, or 'full')", r"\d+|full")
+    block = _count("block", block, "a positive block size in bytes (an int)")
     if isinstance(policies, str):
         policies = [policies]
     with _TracePath(trace) as path:
-        words = ["sim", path, "--size", str(size), "--ways", str(ways), "--block", str(block)]
+        words = ["sim", path, f"--size={size}", f"--ways={ways}", f"--block={block}"]
         for p in policies:
-            words += ["--policy", p]
+            words.append(f"--policy={p}")
         out = command(*words, **kw)
     rows = []
     for r in out["results"]:
@@ -261,8 +366,11 @@ def mrc(trace: Any, block: int = 64, sets: Optional[int] = None, **kw: Any):
     Returns a DataFrame, one row per size x stream (``all`` first)."""
     import pandas as pd
 
+    block = _count("block", block, "a positive block size in bytes (an int)")
+    if sets is not None:
+        sets = _count("sets", sets, "a positive set count (an int) or None")
     with _TracePath(trace) as path:
-        out = command("mrc", path, "--block", block, sets=sets, **kw)
+        out = command("mrc", path, f"--block={block}", sets=sets, **kw)
     rows = []
     for p in out["curve"]:
         head = {"size_bytes": p["size"], "blocks": p["blocks"], "ways": p["ways"]}
@@ -336,7 +444,12 @@ def sweep(
     connected to, or a local one), sharing ``out`` as the store: it must be
     a directory every worker sees. Returns what ``gfxcache sweep --json``
     prints; raises ``RuntimeError`` naming the failed jobs after writing
-    the tables of every other one."""
+    the tables of every other one. Ctrl-C stops the sweep (no frame or job
+    starts, those running stop at their next batch) and raises
+    ``KeyboardInterrupt``; every finished job's result is kept, and the
+    sweep run again goes on from there."""
+    if jobs is not None:
+        jobs = _count("jobs", jobs, "a positive number of jobs side by side (an int) or None")
     if backend == "local":
         words = ["sweep", os.fspath(experiment)]
         if out is not None:

@@ -6,7 +6,9 @@ at the end are the local sweep's (the same code makes them from the store).
 
 The store (``out``) must be a directory every worker sees: the frames and
 results pass through it, not through Ray's object store, so that a killed
-driver loses nothing finished."""
+driver loses nothing finished. A task whose worker crashes (after Ray's own
+retries) fails its job only, as any other failure: it is listed with the
+reason, and the tables of the other jobs are written."""
 
 from __future__ import annotations
 
@@ -38,6 +40,17 @@ def _job(exp: str, out: str, index: int):
         return str(e)
 
 
+def _outcome(ray, ref) -> Optional[str]:
+    """A task's error (``None`` if it succeeded), whether the task said so
+    itself or Ray did: a worker that crashed (an abort, an out-of-memory
+    kill), a lost node, a cancelled task fail that task only."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayError as e:
+        reason = str(e).strip().splitlines()
+        return f"{type(e).__name__}: {reason[0] if reason else 'no reason given'}"
+
+
 def sweep_on_ray(exp: str, out: str, address: Optional[str]) -> dict:
     import ray
 
@@ -54,7 +67,7 @@ def sweep_on_ray(exp: str, out: str, address: Optional[str]) -> dict:
     # Each frame once, on whichever worker; its jobs wait for it.
     rendering = {f: render.remote(exp, out, f) for f in frames}
     broken = {}
-    frame_errors = dict(zip(rendering, ray.get(list(rendering.values()))))
+    frame_errors = {f: _outcome(ray, ref) for f, ref in rendering.items()}
     for f, e in frame_errors.items():
         if e is not None:
             broken[f] = e
@@ -73,7 +86,7 @@ def sweep_on_ray(exp: str, out: str, address: Optional[str]) -> dict:
         ready, remaining = ray.wait(remaining, num_returns=1)
         for ref in ready:
             j = running[ref]
-            error = ray.get(ref)
+            error = _outcome(ray, ref)
             if error is not None:
                 failed.append({"job": j["job"], "error": error})
             done += 1

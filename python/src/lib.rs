@@ -2,11 +2,17 @@
 //! very code the `gfxcache` command line runs (`gfxcache_cli`), in
 //! process, and hands back JSON text, raw little-endian arrays and paths;
 //! the Python side (`gfxcache/__init__.py`) makes NumPy arrays and pandas
-//! DataFrames of them. Long work releases the GIL.
+//! DataFrames of them. Long work releases the GIL and runs on a thread of
+//! its own while the caller's thread checks for signals ([`interruptible`]):
+//! Ctrl-C stops the work and raises `KeyboardInterrupt` within a second.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::time::Duration;
 
+use clap::error::ErrorKind;
 use clap::Parser;
+use gfxcache_cache::progress::request_stop;
 use gfxcache_cli::{Cli, Command};
 use gfxcache_sweep::{Experiment, RunSummary, Store};
 use gfxcache_trace::{Access, Batch, Op, Stream, TraceMeta};
@@ -18,21 +24,85 @@ fn runtime(e: anyhow::Error) -> PyErr {
     PyRuntimeError::new_err(format!("{e:#}"))
 }
 
+/// How often a waiting caller checks for signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// The stack of the thread the work runs on: as large as a main thread's
+/// could be (a deep scene hierarchy recurses), reserved, not used.
+const WORK_STACK: usize = 64 << 20;
+
+/// Runs `work` without the GIL, on a thread of its own, while the caller's
+/// thread waits and checks for signals every [`SIGNAL_POLL`]. On a signal
+/// whose handler raises (Ctrl-C's `KeyboardInterrupt`), the work is asked
+/// to stop ([`request_stop`]: the passes over traces check it after each
+/// batch, a sweep before each frame and job), its end awaited, and the
+/// handler's exception raised; whatever the work returned is dropped.
+/// Outputs still being written when it stops are removed as they are on
+/// any error (written whole or not at all).
+///
+/// Signals are handled on Python's main thread only, so work called from
+/// another thread runs to its end. The stop applies to every call running
+/// in the process (Ctrl-C means all of them), until the stopped one ends.
+fn interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    F: FnOnce() -> T + Send,
+    T: Send,
+{
+    std::thread::scope(|scope| {
+        let (done_tx, done_rx) = channel::<()>();
+        let handle = std::thread::Builder::new()
+            .name("gfxcache".into())
+            .stack_size(WORK_STACK)
+            .spawn_scoped(scope, move || {
+                let out = work();
+                let _ = done_tx.send(());
+                out
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        let joined = py.detach(move || loop {
+            match done_rx.recv_timeout(SIGNAL_POLL) {
+                // Finished, or panicked (the sender dropped unsent).
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => return Ok(handle.join()),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                request_stop(true);
+                let _ = handle.join();
+                request_stop(false);
+                return Err(e);
+            }
+        })?;
+        joined.map_err(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// The command `argv` names (without the program's name), parsed as the
 /// command line parses it; a usage error is a `ValueError` with clap's text.
 fn parse(argv: Vec<String>) -> PyResult<Command> {
     let words = std::iter::once("gfxcache".to_string()).chain(argv);
-    Cli::try_parse_from(words)
-        .map(|c| c.command)
-        .map_err(|e| PyValueError::new_err(e.render().to_string().trim_end().to_string()))
+    Cli::try_parse_from(words).map(|c| c.command).map_err(usage)
+}
+
+/// A usage error as a `ValueError` with clap's text.
+fn usage(e: clap::Error) -> PyErr {
+    PyValueError::new_err(e.render().to_string().trim_end().to_string())
 }
 
 /// Runs a command line as `gfxcache` would: results on stdout, progress
-/// on stderr.
+/// on stderr; `--version` and `--help` print what they print there.
 #[pyfunction]
 fn run(py: Python<'_>, argv: Vec<String>) -> PyResult<()> {
-    let command = parse(argv)?;
-    py.detach(|| command.run()).map_err(runtime)
+    let words = std::iter::once("gfxcache".to_string()).chain(argv);
+    let command = match Cli::try_parse_from(words) {
+        Ok(cli) => cli.command,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayVersion | ErrorKind::DisplayHelp) => {
+            e.print()
+                .map_err(|e| PyRuntimeError::new_err(format!("cannot print: {e}")))?;
+            return Ok(());
+        }
+        Err(e) => return Err(usage(e)),
+    };
+    interruptible(py, || command.run())?.map_err(runtime)
 }
 
 /// Runs a command that has a result (sim, mrc, render, a study, sweep)
@@ -40,7 +110,7 @@ fn run(py: Python<'_>, argv: Vec<String>) -> PyResult<()> {
 #[pyfunction]
 fn output(py: Python<'_>, argv: Vec<String>) -> PyResult<String> {
     let command = parse(argv)?;
-    let value = py.detach(|| command.output()).map_err(runtime)?;
+    let value = interruptible(py, || command.output())?.map_err(runtime)?;
     Ok(value.to_string())
 }
 
@@ -54,24 +124,23 @@ fn stream_names() -> Vec<&'static str> {
 /// `unit` u16, `stream` u8, `op` u8) and its header as JSON.
 #[pyfunction]
 fn read_trace<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(Vec<Bound<'py, PyBytes>>, String)> {
-    let (cols, meta) = py
-        .detach(|| -> anyhow::Result<_> {
-            let mut reader = gfxcache_trace::open(&path)?;
-            let meta = serde_json::to_string(reader.meta())?;
-            let mut cols: [Vec<u8>; 5] = Default::default();
-            let mut batch = Batch::default();
-            while reader.read_batch(&mut batch)? {
-                for a in &batch.accesses {
-                    cols[0].extend_from_slice(&a.addr.to_le_bytes());
-                    cols[1].extend_from_slice(&a.size.to_le_bytes());
-                    cols[2].extend_from_slice(&a.unit.to_le_bytes());
-                    cols[3].push(a.stream.id());
-                    cols[4].push(u8::from(a.op.is_write()));
-                }
+    let (cols, meta) = interruptible(py, || -> anyhow::Result<_> {
+        let mut reader = gfxcache_trace::open(&path)?;
+        let meta = serde_json::to_string(reader.meta())?;
+        let mut cols: [Vec<u8>; 5] = Default::default();
+        let mut batch = Batch::default();
+        while reader.read_batch(&mut batch)? {
+            for a in &batch.accesses {
+                cols[0].extend_from_slice(&a.addr.to_le_bytes());
+                cols[1].extend_from_slice(&a.size.to_le_bytes());
+                cols[2].extend_from_slice(&a.unit.to_le_bytes());
+                cols[3].push(a.stream.id());
+                cols[4].push(u8::from(a.op.is_write()));
             }
-            Ok((cols, meta))
-        })
-        .map_err(runtime)?;
+        }
+        Ok((cols, meta))
+    })?
+    .map_err(runtime)?;
     let arrays = cols.iter().map(|c| PyBytes::new(py, c)).collect();
     Ok((arrays, meta))
 }
@@ -115,7 +184,7 @@ fn write_trace(
             op[i]
         )));
     }
-    py.detach(|| -> anyhow::Result<u64> {
+    interruptible(py, || -> anyhow::Result<u64> {
         let meta = TraceMeta {
             generator,
             ..TraceMeta::default()
@@ -134,7 +203,7 @@ fn write_trace(
             })?;
         }
         Ok(w.finish()?.accesses)
-    })
+    })?
     .map_err(runtime)
 }
 
@@ -198,11 +267,11 @@ fn sweep_render(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyR
         .frames
         .get(index)
         .ok_or_else(|| PyValueError::new_err(format!("no frame {index}")))?;
-    py.detach(|| {
+    interruptible(py, || {
         gfxcache_sweep::ensure_frame(&store, frame, &|f, d| {
             gfxcache_cli::sweep::render_frame(f, d).map_err(|e| format!("{e:#}"))
         })
-    })
+    })?
     .map_err(PyRuntimeError::new_err)
 }
 
@@ -215,11 +284,11 @@ fn sweep_job(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyResu
     let job = jobs
         .get(index)
         .ok_or_else(|| PyValueError::new_err(format!("no job {index}")))?;
-    py.detach(|| {
+    interruptible(py, || {
         gfxcache_sweep::run_one(&store, job, |j, f, d| {
             gfxcache_cli::sweep::run_job(j, f, d).map_err(|e| format!("{e:#}"))
         })
-    })
+    })?
     .map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", job.slug())))
 }
 
@@ -230,9 +299,10 @@ fn sweep_finish(py: Python<'_>, exp: PathBuf, out: PathBuf, summary: String) -> 
     let (exp, store) = open_sweep(&exp, &out)?;
     let summary: RunSummary =
         serde_json::from_str(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let value = py
-        .detach(|| gfxcache_cli::sweep::finish(&out, &exp, &store, &summary))
-        .map_err(runtime)?;
+    let value = interruptible(py, || {
+        gfxcache_cli::sweep::finish(&out, &exp, &store, &summary)
+    })?
+    .map_err(runtime)?;
     Ok(value.to_string())
 }
 

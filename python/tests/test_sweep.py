@@ -97,3 +97,39 @@ def test_a_bad_sweep_file_names_line_and_key(tmp_path):
     exp = write(tmp_path, SWEEP.replace('"64KiB"', '"lots"'))
     with pytest.raises(Exception, match=r"exp.toml:10.*cache.sizes"):
         gfxcache.sweep(exp, out=tmp_path / "x")
+
+
+def test_ray_sweep_with_a_crashed_worker_lists_it_and_writes_the_rest(tmp_path, ray_local,
+                                                                       monkeypatch):
+    # Was WorkerCrashedError out of sweep(), no tables written.
+    from gfxcache import _ray
+
+    def crash_on_job_0(exp, out, index):
+        import os
+
+        from gfxcache import _native
+
+        if index == 0:
+            os._exit(3)  # the worker dies, as under an abort or the OOM killer
+        _native.sweep_job(exp, out, index)
+        return None
+
+    crash_on_job_0.__module__ = "__main__"  # shipped to the workers by value
+    monkeypatch.setattr(_ray, "_job", crash_on_job_0)
+    exp = write(tmp_path, """
+studies = ["sim"]
+policies = ["lru"]
+
+[frames]
+scenes = ["atrium"]
+resolutions = ["160x90"]
+
+[cache]
+sizes = ["64KiB", "256KiB"]
+""")
+    out = tmp_path / "ray"
+    with pytest.raises(RuntimeError, match=r"1 of 2 jobs failed.*WorkerCrashedError"):
+        gfxcache.sweep(exp, out=out, backend="ray")
+    assert len(list(out.glob("jobs/*/result.json"))) == 1, "the other job kept"
+    df = gfxcache.sweep_table(out)
+    assert set(df.study) == {"sim"} and len(df) > 0

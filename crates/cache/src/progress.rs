@@ -4,6 +4,14 @@
 //! code doing the work reports [`Progress`] through a callback and never
 //! draws anything itself, so the command line can show bars on a
 //! terminal, a notebook can show its own, and a test can ignore it.
+//!
+//! Whoever runs a computation may also ask it to stop early
+//! ([`request_stop`]): a Python caller on Ctrl-C, for instance. The passes
+//! over traces ([`crate::run::for_each_batch`]) and the sweep executor
+//! check [`stop_requested`] after each batch or job and end with an error
+//! of kind [`std::io::ErrorKind::Interrupted`] ([`interrupted`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What [`Progress::done`] and [`Progress::total`] count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,3 +60,26 @@ pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Sync);
 
 /// A callback that ignores every report.
 pub fn quiet(_: Progress) {}
+
+/// Set while the computations of this process are asked to stop.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every computation running in this process to stop at its next
+/// check (`true`), or lets computations run again (`false`, once the
+/// stopped ones have returned).
+pub fn request_stop(stop: bool) {
+    STOP.store(stop, Ordering::SeqCst);
+}
+
+/// Whether [`request_stop`] asked the computations to stop.
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+/// The error a computation stopped by [`request_stop`] ends with.
+pub fn interrupted() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::Interrupted,
+        "interrupted: asked to stop",
+    )
+}

@@ -54,7 +54,8 @@ const READ_AHEAD: usize = 3;
 
 /// Calls `work` on every batch of `reader`, in order, and `progress` after
 /// each with the reader's `(bytes read, bytes total)`. Stops at the first
-/// error, from the reader or from `work`.
+/// error, from the reader or from `work`, or before a batch once asked to
+/// stop ([`crate::progress::request_stop`]).
 pub fn for_each_batch<E: From<TraceError>>(
     reader: &mut dyn TraceRead,
     threads: Threads,
@@ -64,6 +65,7 @@ pub fn for_each_batch<E: From<TraceError>>(
     if threads == Threads::One {
         let mut batch = Batch::with_capacity(BATCH_RECORDS);
         while reader.read_batch(&mut batch)? {
+            stop_check()?;
             work(&batch)?;
             let (done, total) = reader.progress();
             progress(done, total);
@@ -82,12 +84,24 @@ pub fn for_each_batch<E: From<TraceError>>(
         let empty_tx = empty_tx;
         for decoded in full_rx {
             let (batch, (done, total)) = decoded?;
+            stop_check()?;
             work(&batch)?;
             progress(done, total);
             let _ = empty_tx.send(batch);
         }
         Ok(())
     })
+}
+
+/// An error if the pass was asked to stop ([`crate::progress::request_stop`]).
+fn stop_check() -> Result<(), TraceError> {
+    if crate::progress::stop_requested() {
+        return Err(TraceError::Io {
+            path: std::path::PathBuf::new(),
+            error: crate::progress::interrupted(),
+        });
+    }
+    Ok(())
 }
 
 /// The reader thread: fills empty batches until the trace, or the

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use gfxcache_cache::progress::{Progress, ProgressFn};
+use gfxcache_cache::progress::{interrupted, stop_requested, Progress, ProgressFn};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -93,7 +93,9 @@ where
 /// Runs every job of `jobs` without a result in `store`: their frames
 /// first (each once, in order), then the jobs in parallel. `exec` runs a
 /// job on its frame's directory, with its own directory (made for it) for
-/// any files it keeps, and gives its result.
+/// any files it keeps, and gives its result. Once asked to stop
+/// ([`gfxcache_cache::progress::request_stop`]) it starts no frame and no
+/// job: those left are failed as interrupted.
 pub fn run<R, E>(
     jobs: &[Job],
     store: &Store,
@@ -124,6 +126,10 @@ where
             i as u64,
             frames.len() as u64,
         ));
+        if stop_requested() {
+            broken.push((frame, interrupted().to_string()));
+            continue;
+        }
         match ensure_frame(store, frame, &render) {
             Ok(rendered) => summary.frames_rendered += usize::from(rendered),
             Err(e) => broken.push((frame, e)),
@@ -149,6 +155,8 @@ where
             };
             let outcome = if let Some((_, e)) = broken.iter().find(|(f, _)| *f == &job.frame) {
                 failed(format!("rendering its frame: {e}"))
+            } else if stop_requested() {
+                failed(interrupted().to_string())
             } else {
                 run_one(store, job, &exec).err().and_then(failed)
             };

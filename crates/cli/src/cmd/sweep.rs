@@ -91,6 +91,11 @@ fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
         )
     });
     crate::progress::hide_bars(false);
+    if gfxcache_cache::progress::stop_requested() {
+        // Asked to stop (a Python caller's Ctrl-C): every finished job is
+        // kept in the store; the tables wait for a run that ends.
+        return Err(gfxcache_cache::progress::interrupted().into());
+    }
     let shown = exec::finish(&out, &exp, &store, &summary)?;
     let failed = (!summary.failed.is_empty()).then(|| {
         anyhow::anyhow!(
