@@ -158,3 +158,135 @@ fn a_texture_filter_it_does_not_know_is_refused_before_anything_is_written() {
     assert!(!t.exists() && !q.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// Offsets of the records of a `.gtq` (version 3): each record's start
+/// and tag, up to the footer.
+fn records_at(b: &[u8]) -> Vec<(usize, u8)> {
+    let mut at = 38;
+    let mut out = Vec::new();
+    while b[at] != 7 {
+        let tag = b[at];
+        out.push((at, tag));
+        at += match tag {
+            4 => 35 + 8 * usize::from(b[at + 10]),
+            5 => 31,
+            _ => 5,
+        };
+    }
+    out
+}
+
+/// `nuca` and `nbtc` refuse a rendered `.gtq` with one request's processor
+/// field 0xFFFF, or cut inside a record, at a record boundary, at a tile
+/// boundary, after its header or inside its footer: exit 1, the file and
+/// the byte named, no report. `nuca` refuses a trace rendered with other
+/// fragment processors beside the requests, naming both files and `fps`.
+#[test]
+fn nuca_and_nbtc_refuse_damaged_requests_and_nuca_another_frames_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).display().to_string();
+    let small = [
+        "render", "--scene", "racer", "--width", "64", "--height", "48", "--mode", "tbr",
+    ];
+    ok(&[
+        &small[..],
+        &[
+            "--fps",
+            "3",
+            "--out",
+            &p("a.gtr"),
+            "--texture-requests",
+            &p("a.gtq"),
+        ],
+    ]
+    .concat());
+    ok(&[&small[..], &["--fps", "2", "--out", &p("b.gtr")]].concat());
+    let whole = std::fs::read(p("a.gtq")).unwrap();
+    let records = records_at(&whole);
+    let first_request = records.iter().find(|r| r.1 == 4).unwrap().0;
+    let first_tile_end = records.iter().find(|r| r.1 == 3).unwrap().0 + 5;
+    let mut fp = whole.clone();
+    fp[first_request + 1..first_request + 3].copy_from_slice(&[0xff, 0xff]);
+    let cut = |n: usize| whole[..n].to_vec();
+    let nuca = [
+        "nuca",
+        "--fps",
+        "4",
+        "--no-sweeps",
+        "--scaling",
+        "none",
+        "--assignments",
+        "none",
+    ];
+    let nbtc = [&["nbtc", "--latencies", "300"][..], FEW_SWEEPS].concat();
+    for (what, bytes) in [
+        ("processor 0xFFFF", fp),
+        ("inside a record", cut(first_request + 20)),
+        ("at a record boundary", cut(records[records.len() - 1].0)),
+        ("at a tile boundary", cut(first_tile_end)),
+        ("header only", cut(38)),
+        ("inside the footer", cut(whole.len() - 3)),
+    ] {
+        let damaged = p("damaged.gtq");
+        std::fs::write(&damaged, &bytes).unwrap();
+        for (study, args) in [("nuca", &nuca[..]), ("nbtc", &nbtc[..])] {
+            let out_dir = p(&format!("{study}-out"));
+            let out = gfxcache(&[args, &[&damaged, "--out", &out_dir]].concat());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{study}, {what}: {err}");
+            assert!(
+                err.contains("damaged.gtq") && err.contains("byte"),
+                "{study}, {what}: {err}"
+            );
+            assert!(!err.contains("panicked"), "{err}");
+            assert!(
+                !std::path::Path::new(&out_dir)
+                    .join(format!("{study}.json"))
+                    .exists(),
+                "{study}, {what}: a report"
+            );
+        }
+    }
+    let out = gfxcache(
+        &[
+            &nuca[..],
+            &[&p("a.gtq"), "--trace", &p("b.gtr"), "--out", &p("m")],
+        ]
+        .concat(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("a.gtq") && err.contains("b.gtr") && err.contains("fps: 3"),
+        "{err}"
+    );
+    // The same pair rendered alike is accepted.
+    ok(&[
+        &nuca[..],
+        &[&p("a.gtq"), "--trace", &p("a.gtr"), "--out", &p("n")],
+    ]
+    .concat());
+}
+
+const FEW_SWEEPS: &[&str] = &[
+    "--sweep-wlb",
+    "none",
+    "--sweep-bab",
+    "none",
+    "--sweep-bab-merges",
+    "none",
+    "--sweep-rb",
+    "none",
+    "--sweep-block",
+    "none",
+    "--sweep-hit",
+    "none",
+    "--sweep-filter-latency",
+    "none",
+    "--sweep-issue-rate",
+    "none",
+    "--sweep-fragments",
+    "none",
+    "--sweep-shared-memory",
+    "none",
+];

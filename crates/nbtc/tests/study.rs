@@ -8,7 +8,7 @@ use gfxcache_trace::texreq::{synth, TexReqWriter};
 
 fn frame(dir: &std::path::Path, filter: &str, seed: u64) -> FilterFrame {
     let path = dir.join(format!("{filter}.gtq"));
-    let mut w = TexReqWriter::create(&path).unwrap();
+    let mut w = TexReqWriter::create(&path, &synth::header(8, 4)).unwrap();
     for r in synth::frame(8, 4, seed) {
         w.write(&r).unwrap();
     }
@@ -212,4 +212,74 @@ fn every_knob_with_values_is_swept() {
     let width = &report.sweeps[6].points[0];
     assert_ne!(width.nbtc.stats, width.btc.stats);
     assert!(width.btc.stats.cycles < report.frames[0].row(Mode::BTC, 300).unwrap().stats.cycles);
+}
+
+/// The synthetic frame (8 processors, 4 tiles) as bytes, and the same
+/// damaged as the issue found: a request's processor field 0xFFFF, cut
+/// inside a record, at a record boundary, at a tile boundary, after the
+/// header, inside the footer.
+fn damaged_frames() -> Vec<(&'static str, Vec<u8>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = std::fs::read(frame(dir.path(), "whole", 1).requests).unwrap();
+    // Header 38 bytes, PassBegin and TileBegin 5 each, then 256 pixels of
+    // a 4-tap request (67 bytes) and its FragmentEnd (31), TileEnd 5;
+    // the footer is the last 37 bytes.
+    let first_request = 38 + 5 + 5;
+    let tile_end = first_request + 256 * (67 + 31) + 5;
+    let mut fp = whole.clone();
+    fp[first_request + 1..first_request + 3].copy_from_slice(&[0xff, 0xff]);
+    let cut = |n: usize| whole[..n].to_vec();
+    vec![
+        ("processor 0xFFFF", fp),
+        ("inside a record", cut(first_request + 20)),
+        ("at a record boundary", cut(first_request + 67)),
+        ("at a tile boundary", cut(tile_end)),
+        ("header only", cut(38)),
+        ("inside the footer", cut(whole.len() - 3)),
+    ]
+}
+
+/// An error and its causes, as the command line prints them.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text = format!("{text}: {c}");
+        cause = c.source();
+    }
+    text
+}
+
+/// A damaged or cut frame is an error naming the file and the byte, never
+/// a report of part of the frame (or of 65536 processors).
+#[test]
+fn a_damaged_or_cut_frame_is_refused_never_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in [Threads::One, Threads::Many] {
+        for (what, bytes) in damaged_frames() {
+            let path = dir.path().join("damaged.gtq");
+            std::fs::write(&path, &bytes).unwrap();
+            let frames = [FilterFrame {
+                filter: "bilinear".into(),
+                requests: path.clone(),
+            }];
+            let config = NbtcStudyConfig {
+                sweeps: Sweeps::none(),
+                ..config(threads)
+            };
+            let err = match study::run(&config, &frames, &quiet) {
+                Ok(r) => panic!("{what}: a report of {:?}", r.frames[0].pixel_processors),
+                Err(e) => chain(&e),
+            };
+            assert!(
+                err.contains("damaged.gtq") && err.contains("byte"),
+                "{what}: {err}"
+            );
+            if what.starts_with("processor") {
+                assert!(err.contains("fragment processor 65535"), "{err}");
+            } else {
+                assert!(err.contains("truncated"), "{what}: {err}");
+            }
+        }
+    }
 }

@@ -30,15 +30,23 @@
 //!   the trace's `tex` records (a tile's loads before its first texture
 //!   access, its stores after its last).
 //!
-//! The two files must list the same tiles in the same order; where they do
-//! not, the error names both files and the tile.
+//! The two files must hold the same frame: their headers agree on every
+//! field they share (the resolution, the frames, the fragment processors
+//! and the tile size, and the trace's mode is `tbr`) and they list the
+//! same tiles in the same order; where they do not, the error names both
+//! files and the field or the tile. The requests are whole only once their
+//! reader has checked their footer: an error there (a file cut short, a
+//! count or checksum that disagrees) is an error of [`FrameInput::next_tile`],
+//! never a shorter frame.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use gfxcache_machine::IssueModel;
-use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexRequest};
-use gfxcache_trace::{Access, Batch, Marker, Op, ShaderOps, Stream, TraceError, TraceRead};
+use gfxcache_trace::texreq::{FilterKind, TexReqHeader, TexReqReader, TexReqRecord, TexRequest};
+use gfxcache_trace::{
+    Access, Batch, Marker, Op, ShaderOps, Stream, TraceError, TraceMeta, TraceRead,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::replay::{ReplayEvent, TextureAccess};
@@ -85,15 +93,20 @@ struct Gathering {
 pub enum InputError {
     #[error(transparent)]
     Trace(#[from] TraceError),
-    /// The texture requests and the trace disagree about the tiles.
-    #[error("{requests} and {trace} do not hold the same frame: {what}")]
+    /// The texture requests and the trace disagree about a header field
+    /// or the tiles.
+    #[error("{} and {} do not hold the same frame: {what}", requests.display(), trace.display())]
     Mismatch {
         requests: PathBuf,
         trace: PathBuf,
         what: String,
     },
+    /// The texture requests disagree with themselves about the tiles (no
+    /// trace beside them).
+    #[error("{}: {what}", path.display())]
+    Tiles { path: PathBuf, what: String },
     /// A texture request outside any tile: not a tile-based frame's.
-    #[error("{path}: texture request {index} is outside any tile: expected the requests of a tile-based frame (render --mode tbr)")]
+    #[error("{}: texture request {index} is outside any tile: expected the requests of a tile-based frame (render --mode tbr)", path.display())]
     OutsideTile { path: PathBuf, index: u64 },
 }
 
@@ -185,14 +198,24 @@ impl<R: Read> FrameInput<R> {
     ) -> Result<FrameInput<R>, InputError> {
         let trace = match trace {
             None => None,
-            Some(path) => Some(TraceCursor {
-                reader: gfxcache_trace::open(path)?,
-                path: path.to_path_buf(),
-                batch: Batch::default(),
-                access: 0,
-                marker: 0,
-                done: false,
-            }),
+            Some(path) => {
+                let reader = gfxcache_trace::open(path)?;
+                if let Some(what) = header_mismatch(requests.header(), reader.meta()) {
+                    return Err(InputError::Mismatch {
+                        requests: requests_path.to_path_buf(),
+                        trace: path.to_path_buf(),
+                        what,
+                    });
+                }
+                Some(TraceCursor {
+                    reader,
+                    path: path.to_path_buf(),
+                    batch: Batch::default(),
+                    access: 0,
+                    marker: 0,
+                    done: false,
+                })
+            }
         };
         Ok(FrameInput {
             requests,
@@ -493,16 +516,61 @@ impl<R: Read> FrameInput<R> {
         out.push(ReplayEvent::TileEnd);
     }
 
+    /// The files disagree (or, with no trace, the requests themselves).
     fn mismatch(&self, what: String) -> InputError {
-        InputError::Mismatch {
-            requests: self.requests_path.clone(),
-            trace: self
-                .trace
-                .as_ref()
-                .map_or_else(PathBuf::new, |c| c.path.clone()),
-            what,
+        match &self.trace {
+            Some(c) => InputError::Mismatch {
+                requests: self.requests_path.clone(),
+                trace: c.path.clone(),
+                what,
+            },
+            None => InputError::Tiles {
+                path: self.requests_path.clone(),
+                what,
+            },
         }
     }
+}
+
+/// Where the requests' header and the trace's disagree, on a field both
+/// have (a trace's header may leave a field out: then it is not
+/// compared): the field and both values.
+fn header_mismatch(q: &TexReqHeader, meta: &TraceMeta) -> Option<String> {
+    let differ = |field: &str, requests: String, trace: String| {
+        Some(format!(
+            "{field}: {requests} in the requests' header, {trace} in the trace's"
+        ))
+    };
+    if let Some([w, h]) = meta.resolution {
+        if [w, h] != [q.width, q.height] {
+            return differ(
+                "resolution",
+                format!("{}x{}", q.width, q.height),
+                format!("{w}x{h}"),
+            );
+        }
+    }
+    if let Some(frames) = meta.frames {
+        if frames != q.frames {
+            return differ("frames", q.frames.to_string(), frames.to_string());
+        }
+    }
+    if let Some(mode) = meta.mode.as_deref() {
+        if mode != "tbr" {
+            return differ("mode", "tbr".into(), mode.to_string());
+        }
+    }
+    for (field, value) in [
+        ("fps", u64::from(q.fps)),
+        ("tile_size", u64::from(q.tile_size)),
+    ] {
+        if let Some(v) = meta.extra.get(field) {
+            if v.as_u64() != Some(value) {
+                return differ(field, value.to_string(), v.to_string());
+            }
+        }
+    }
+    None
 }
 
 /// A trace access as other L2 traffic: one event per block (`mask` keeps

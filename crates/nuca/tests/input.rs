@@ -7,7 +7,9 @@ use std::path::Path;
 
 use gfxcache_machine::IssueModel;
 use gfxcache_nuca::{FrameInput, InputError, ReplayEvent, RequestUnit, TextureAccess};
-use gfxcache_trace::texreq::{FilterKind, TexReqReader, TexReqRecord, TexReqWriter, TexRequest};
+use gfxcache_trace::texreq::{
+    FilterKind, TexReqHeader, TexReqReader, TexReqRecord, TexReqWriter, TexRequest,
+};
 use gfxcache_trace::{Access, Marker, Op, ShaderOps, Stream, TraceMeta};
 
 fn request(fp: u16, alu: u32, taps: &[u64]) -> TexReqRecord {
@@ -46,8 +48,14 @@ fn fragment_end(fp: u16, alu: u32) -> TexReqRecord {
     }
 }
 
+/// The header of the requests here: 4 fragment processors, 64x64 pixels
+/// in 16 tiles.
+fn header() -> TexReqHeader {
+    TexReqHeader::new(4, 64, 64, 16)
+}
+
 fn write_requests(path: &Path, records: &[TexReqRecord]) {
-    let mut w = TexReqWriter::create(path).unwrap();
+    let mut w = TexReqWriter::create(path, &header()).unwrap();
     for r in records {
         w.write(r).unwrap();
     }
@@ -60,7 +68,11 @@ enum T {
 }
 
 fn write_trace(path: &Path, records: &[T]) {
-    let mut w = gfxcache_trace::create(path, &TraceMeta::default()).unwrap();
+    write_trace_with(path, &TraceMeta::default(), records)
+}
+
+fn write_trace_with(path: &Path, meta: &TraceMeta, records: &[T]) {
+    let mut w = gfxcache_trace::create(path, meta).unwrap();
     for r in records {
         match r {
             T::A(addr, stream, op) => w
@@ -311,4 +323,97 @@ fn a_quads_pixels_make_one_request_or_one_each() {
             ReplayEvent::TileEnd,
         ]
     );
+}
+
+/// A `.gtq` and a `.gtr` whose headers disagree on a field both hold
+/// (16 processors beside 32, another resolution, tile size, frame count,
+/// an immediate-mode trace) are refused before anything is read, the
+/// error naming both files and the field; a trace header that leaves a
+/// field out is not compared on it.
+#[test]
+fn a_trace_of_another_frame_is_refused_by_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let (q, t) = (dir.path().join("f.gtq"), dir.path().join("f.gtr"));
+    write_requests(&q, &tile_requests());
+    let tile = [
+        T::M(Marker::TileBegin { tile: 0 }),
+        T::M(Marker::TileEnd { tile: 0 }),
+    ];
+    let meta = |resolution: [u32; 2], frames: u32, mode: &str, fps: u64, tile_size: u64| {
+        let mut m = TraceMeta {
+            resolution: Some(resolution),
+            frames: Some(frames),
+            mode: Some(mode.into()),
+            ..TraceMeta::default()
+        };
+        m.extra.insert("fps".into(), fps.into());
+        m.extra.insert("tile_size".into(), tile_size.into());
+        m
+    };
+    let open = |meta: &TraceMeta| {
+        write_trace_with(&t, meta, &tile);
+        FrameInput::new(
+            TexReqReader::open(&q).unwrap(),
+            &q,
+            Some(&t),
+            None,
+            RequestUnit::Quad,
+            64,
+        )
+    };
+    // The requests' own header: 4 processors, 64x64, tiles of 16, 1 frame.
+    assert!(open(&meta([64, 64], 1, "tbr", 4, 16)).is_ok());
+    assert!(open(&TraceMeta::default()).is_ok());
+    for (m, field) in [
+        (
+            meta([64, 64], 1, "tbr", 8, 16),
+            "fps: 4 in the requests' header, 8 in the trace's",
+        ),
+        (
+            meta([64, 48], 1, "tbr", 4, 16),
+            "resolution: 64x64 in the requests' header, 64x48",
+        ),
+        (meta([64, 64], 1, "tbr", 4, 32), "tile_size: 16"),
+        (meta([64, 64], 2, "tbr", 4, 16), "frames: 1"),
+        (meta([64, 64], 1, "imr", 4, 16), "mode: tbr"),
+    ] {
+        let err = match open(&m) {
+            Ok(_) => panic!("{field}: accepted"),
+            Err(e) => e,
+        };
+        let text = err.to_string();
+        assert!(matches!(err, InputError::Mismatch { .. }), "{text}");
+        assert!(
+            text.contains("f.gtq") && text.contains("f.gtr") && text.contains(field),
+            "{text}"
+        );
+    }
+}
+
+/// Requests whose tiles disagree with themselves, with no trace beside
+/// them, are named alone (the message once had an empty second name:
+/// "f.gtq and  do not hold the same frame").
+#[test]
+fn requests_alone_that_disagree_about_tiles_are_named_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = dir.path().join("f.gtq");
+    write_requests(
+        &q,
+        &[
+            TexReqRecord::TileBegin { tile: 0 },
+            TexReqRecord::TileBegin { tile: 1 },
+        ],
+    );
+    let mut input = FrameInput::new(
+        TexReqReader::open(&q).unwrap(),
+        &q,
+        None,
+        None,
+        RequestUnit::Quad,
+        64,
+    )
+    .unwrap();
+    let err = input.next_tile(&mut Vec::new()).unwrap_err().to_string();
+    assert!(err.contains("f.gtq: tile 1 inside tile 0"), "{err}");
+    assert!(!err.contains(" and "), "{err}");
 }

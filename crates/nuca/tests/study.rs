@@ -13,7 +13,7 @@ use gfxcache_trace::texreq::{synth, TexReqWriter};
 
 /// The synthetic frame of `gfxcache_trace::texreq::synth`, written.
 fn write_frame(path: &Path, fps: u16, tiles: u32, seed: u64) {
-    let mut w = TexReqWriter::create(path).unwrap();
+    let mut w = TexReqWriter::create(path, &synth::header(fps, tiles)).unwrap();
     for r in &synth::frame(fps, tiles, seed) {
         w.write(r).unwrap();
     }
@@ -217,4 +217,75 @@ fn the_other_reading_is_the_main_run_with_it() {
         row.result.stats,
         "the readings differ on this frame"
     );
+}
+
+/// An error and its causes, as the command line prints them.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text = format!("{text}: {c}");
+        cause = c.source();
+    }
+    text
+}
+
+/// A synthetic frame (8 processors, 4 tiles) damaged as the issue found:
+/// a request's processor field 0xFFFF, cut inside a record, at a record
+/// boundary, at a tile boundary, after the header, inside the footer.
+/// Each is an error naming the file and the byte, never a report of part
+/// of the frame.
+#[test]
+fn a_damaged_or_cut_frame_is_refused_never_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole_path = dir.path().join("whole.gtq");
+    write_frame(&whole_path, 8, 4, 1);
+    let whole = std::fs::read(&whole_path).unwrap();
+    // Header 38 bytes, PassBegin and TileBegin 5 each, then 256 pixels of
+    // a 4-tap request (67 bytes) and its FragmentEnd (31), TileEnd 5;
+    // the footer is the last 37 bytes.
+    let first_request = 38 + 5 + 5;
+    let tile_end = first_request + 256 * (67 + 31) + 5;
+    let mut fp = whole.clone();
+    fp[first_request + 1..first_request + 3].copy_from_slice(&[0xff, 0xff]);
+    let cut = |n: usize| whole[..n].to_vec();
+    let damaged = [
+        ("processor 0xFFFF", fp),
+        ("inside a record", cut(first_request + 20)),
+        ("at a record boundary", cut(first_request + 67)),
+        ("at a tile boundary", cut(tile_end)),
+        ("header only", cut(38)),
+        ("inside the footer", cut(whole.len() - 3)),
+    ];
+    for threads in [Threads::One, Threads::Many] {
+        for (what, bytes) in &damaged {
+            let path = dir.path().join("damaged.gtq");
+            std::fs::write(&path, bytes).unwrap();
+            let config = NucaStudyConfig {
+                config: NucaConfig {
+                    fps: 8,
+                    tc_bytes: 4096,
+                    ..NucaConfig::default()
+                },
+                organizations: vec![OrgKind::Private],
+                private_sizes: vec![4096],
+                sweeps: Sweeps::none(),
+                threads,
+                ..NucaStudyConfig::new(files(&path))
+            };
+            let err = match study::run(&config, &quiet) {
+                Ok(r) => panic!("{what}: a report of {} tiles", r.frame.tiles),
+                Err(e) => chain(&e),
+            };
+            assert!(
+                err.contains("damaged.gtq") && err.contains("byte"),
+                "{what}: {err}"
+            );
+            if what.starts_with("processor") {
+                assert!(err.contains("fragment processor 65535"), "{err}");
+            } else {
+                assert!(err.contains("truncated"), "{what}: {err}");
+            }
+        }
+    }
 }

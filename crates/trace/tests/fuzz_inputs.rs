@@ -224,33 +224,58 @@ fn mutated_valid_payloads_never_panic() {
     assert!(failures > 0);
 }
 
-/// The fuzz target `texreq_reader` on its seed, cut and flipped: records
-/// or an error, never a panic; the whole seed writes back to its bytes.
+/// The fuzz target `texreq_reader`'s entry point: the records of `data`
+/// (a whole file, to its footer) or the error; what it reads whole
+/// writes back to the same bytes (here, outside `--cfg fuzzing`, the
+/// checksum too).
+fn texreq_entry(
+    data: &[u8],
+) -> Result<Vec<gfxcache_trace::texreq::TexReqRecord>, gfxcache_trace::TraceError> {
+    use gfxcache_trace::texreq::{TexReqReader, TexReqWriter};
+    let path = Path::new("seed.gtq");
+    let mut reader = TexReqReader::new(data, path)?;
+    let mut w = TexReqWriter::new(Vec::new(), path, reader.header()).expect("a read header writes");
+    let mut records = Vec::new();
+    while let Some(r) = reader.read_record()? {
+        w.write(&r).expect("a record the reader took writes");
+        records.push(r);
+    }
+    let footer = *reader.footer().expect("read whole: the footer was checked");
+    assert_eq!(footer.records, records.len() as u64);
+    assert_eq!(
+        w.into_inner().unwrap(),
+        data,
+        "a whole file writes back the same"
+    );
+    Ok(records)
+}
+
+/// The fuzz target `texreq_reader` on its seed, cut and flipped: the seed
+/// reads whole and writes back to its bytes; every cut (inside the
+/// header, a record or the footer, or at a record or tile boundary) and
+/// every changed byte is an error naming the file and an offset, never a
+/// panic or a shorter frame.
 #[test]
 fn texreq_seed_reads_whole_and_its_mutations_never_panic() {
-    use gfxcache_trace::texreq::{TexReqReader, TexReqRecord, TexReqWriter};
     let seed = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../fuzz/seeds/texreq_reader/frame"
     ))
     .expect("seed");
-    let path = Path::new("seed.gtq");
-    let read = |b: &[u8]| -> Result<Vec<TexReqRecord>, gfxcache_trace::TraceError> {
-        TexReqReader::new(b, path)?.collect()
-    };
-    let records = read(&seed).expect("the seed is a whole file");
+    let records = texreq_entry(&seed).expect("the seed is a whole file");
     assert_eq!(records.len(), 7);
-    let mut w = TexReqWriter::new(Vec::new(), path).unwrap();
-    for r in &records {
-        w.write(r).unwrap();
-    }
-    assert_eq!(w.into_inner().unwrap(), seed);
+    let named = |e: gfxcache_trace::TraceError| {
+        assert!(
+            e.offset().is_some() && e.path() == Path::new("seed.gtq"),
+            "{e}"
+        );
+    };
     for at in 0..seed.len() {
-        let _ = read(&seed[..at]);
+        named(texreq_entry(&seed[..at]).expect_err("a cut file is refused"));
         for x in [0x01u8, 0x40, 0x80, 0xff] {
             let mut b = seed.clone();
             b[at] ^= x;
-            let _ = read(&b);
+            named(texreq_entry(&b).expect_err("a changed byte is refused"));
         }
     }
 }

@@ -306,7 +306,7 @@ pub(crate) mod test_report {
             .enumerate()
             .map(|(i, filter)| {
                 let path = dir.path().join(format!("{filter}.gtq"));
-                let mut w = TexReqWriter::create(&path).unwrap();
+                let mut w = TexReqWriter::create(&path, &synth::header(8, 4)).unwrap();
                 for r in &synth::frame(8, 4, seed + i as u64) {
                     w.write(r).unwrap();
                 }

@@ -223,7 +223,7 @@ pub(crate) mod test_report {
 
     /// The synthetic frame of `gfxcache_trace::texreq::synth`, written.
     fn write_frame(path: &Path, fps: u16, tiles: u32, seed: u64) {
-        let mut w = TexReqWriter::create(path).unwrap();
+        let mut w = TexReqWriter::create(path, &synth::header(fps, tiles)).unwrap();
         for r in &synth::frame(fps, tiles, seed) {
             w.write(r).unwrap();
         }

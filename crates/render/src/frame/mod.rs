@@ -368,6 +368,23 @@ impl<'s> FrameRenderer<'s> {
 /// The graph a frame of `scene` runs under `cfg`: the configuration's
 /// preset, else the scene's own graph, else the scene's preset; with the
 /// pass switches `passes` applied, and checked.
+/// The largest width and height of the screen and every render target
+/// of `scene`'s frame graph under `cfg` (a shadow map or an upscaled
+/// target can be larger than the screen): every pixel the frame shades
+/// lies inside it.
+pub fn target_extent(scene: &Scene, cfg: &FrameConfig) -> Result<(u32, u32), FrameError> {
+    cfg.check()?;
+    let passes = cfg.passes.unwrap_or(scene.passes);
+    let graph = frame_graph(scene, cfg, passes)?;
+    Ok(graph
+        .targets
+        .iter()
+        .map(|t| t.size.resolve(cfg.width, cfg.height))
+        .fold((cfg.width, cfg.height), |(w, h), (tw, th)| {
+            (w.max(tw), h.max(th))
+        }))
+}
+
 fn frame_graph(scene: &Scene, cfg: &FrameConfig, passes: Passes) -> Result<FrameGraph, FrameError> {
     let params = PresetParams {
         shadow_size: cfg.shadow_size,

@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::tbr_caches::TbrCacheConfig;
 
 use gfxcache_trace::binned::BinnedPass;
-use gfxcache_trace::texreq::TexReqSink;
+use gfxcache_trace::texreq::{TexReqHeader, TexReqSink};
 use gfxcache_trace::{PassThrough, RecordSink, RecordStage, TraceMeta};
 
 use crate::frame::{FilterOverride, FrameConfig, FrameError, FrameRenderer};
@@ -268,6 +268,25 @@ impl RenderRequest {
             frames: Some(self.frames),
             extra,
         }
+    }
+
+    /// The header of a `.gtq` of this session (tile by tile only, else
+    /// `None`): its fragment processors, resolution, frames and tile size
+    /// (as [`RenderRequest::trace_meta`] says them) and the largest
+    /// render target of `scene`'s frame ([`crate::frame::target_extent`]).
+    pub fn texture_request_header(
+        &self,
+        scene: &Scene,
+    ) -> Result<Option<TexReqHeader>, FrameError> {
+        let Mode::Tbr(t) = self.mode else {
+            return Ok(None);
+        };
+        let (w, h) = crate::frame::target_extent(scene, &self.frame_config(scene))?;
+        Ok(Some(TexReqHeader {
+            extent: [w, h],
+            frames: self.frames,
+            ..TexReqHeader::new(t.fps, self.width, self.height, t.tile_size)
+        }))
     }
 }
 

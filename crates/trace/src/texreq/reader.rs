@@ -30,15 +30,24 @@ impl Read for TexReqSource {
     }
 }
 
-/// Reads texture request records one by one from a file or any `Read`.
-/// Every error names the byte offset and what was expected there; after
-/// an error the reader yields nothing more.
+/// Reads texture request records one by one from a file or any `Read`,
+/// each checked against the header, and says the file ended (`None`)
+/// only after checking its footer: the counts of the records read and
+/// the checksum of the bytes. Every error names the byte offset and what
+/// was expected there; after an error the reader yields nothing more.
 pub struct TexReqReader<R: Read = TexReqSource> {
     input: R,
     path: PathBuf,
     /// Bytes consumed so far.
     offset: u64,
     failed: bool,
+    header: TexReqHeader,
+    /// Counts of the records read so far.
+    counts: TexReqFooter,
+    /// Of every byte read so far.
+    crc: crc32fast::Hasher,
+    /// The footer, once read and checked.
+    footer: Option<TexReqFooter>,
 }
 
 impl TexReqReader<TexReqSource> {
@@ -69,6 +78,10 @@ impl<R: Read> TexReqReader<R> {
             path: path.to_path_buf(),
             offset: 0,
             failed: false,
+            header: TexReqHeader::new(1, 1, 1, 1),
+            counts: TexReqFooter::default(),
+            crc: crc32fast::Hasher::new(),
+            footer: None,
         };
         let mut magic = [0u8; 8];
         r.exact(&mut magic, "the magic GFXTEXRQ")?;
@@ -84,15 +97,45 @@ impl<R: Read> TexReqReader<R> {
             return Err(TraceError::corrupt(
                 &r.path,
                 8,
-                format!("format version {version}: expected {VERSION}"),
+                format!("format version {version}: expected {VERSION} (render the frame again)"),
             ));
+        }
+        let mut fps = [0u8; 2];
+        r.exact(&mut fps, "the header's fragment processors")?;
+        let width = r.u32("the header's width")?;
+        let height = r.u32("the header's height")?;
+        let extent = [r.u32("the header's extent")?, r.u32("the header's extent")?];
+        let tile_size = r.u32("the header's tile size")?;
+        let frames = r.u32("the header's frames")?;
+        r.header = TexReqHeader {
+            fps: u16::from_le_bytes(fps),
+            width,
+            height,
+            extent,
+            tile_size,
+            frames,
+        };
+        if let Err((offset, what)) = r.header.check() {
+            return Err(TraceError::corrupt(&r.path, offset, what));
         }
         Ok(r)
     }
 
-    /// The next record, `None` at the end of the file, or what is wrong.
+    /// What the file says about its frame.
+    pub fn header(&self) -> &TexReqHeader {
+        &self.header
+    }
+
+    /// The footer, once the reader has read and checked it (after it
+    /// returned `None`).
+    pub fn footer(&self) -> Option<&TexReqFooter> {
+        self.footer.as_ref()
+    }
+
+    /// The next record, `None` at the end of the file once its footer is
+    /// checked, or what is wrong.
     pub fn read_record(&mut self) -> Result<Option<TexReqRecord>, TraceError> {
-        if self.failed {
+        if self.failed || self.footer.is_some() {
             return Ok(None);
         }
         let r = self.record();
@@ -103,16 +146,83 @@ impl<R: Read> TexReqReader<R> {
     fn record(&mut self) -> Result<Option<TexReqRecord>, TraceError> {
         let start = self.offset;
         let mut tag = [0u8; 1];
+        self.fill(&mut tag, "a record or the footer (tag 1 to 7)")?;
+        if tag[0] == TAG_FOOTER {
+            self.read_footer(start)?;
+            return Ok(None);
+        }
+        self.crc.update(&tag);
+        let record = self.record_of(tag[0], start)?;
+        if let Err((at, what)) = self.header.check_record(&record) {
+            return Err(TraceError::corrupt(&self.path, start + at, what));
+        }
+        self.counts.count(&record);
+        Ok(Some(record))
+    }
+
+    /// The footer whose tag is at `start`, checked against what was read;
+    /// then the end of the input.
+    fn read_footer(&mut self, start: u64) -> Result<(), TraceError> {
+        // The checksum covers every byte before the footer's tag.
+        let crc = std::mem::take(&mut self.crc).finalize();
+        let mut counts = [0u64; 4];
+        let names = ["records", "tiles", "requests", "fragments"];
+        for (v, name) in counts.iter_mut().zip(names) {
+            let mut b = [0u8; 8];
+            self.fill(&mut b, &format!("the footer's count of {name}"))?;
+            *v = u64::from_le_bytes(b);
+        }
+        let mut b = [0u8; 4];
+        self.fill(&mut b, "the footer's checksum")?;
+        let stored = u32::from_le_bytes(b);
+        let read = [
+            self.counts.records,
+            self.counts.tiles,
+            self.counts.requests,
+            self.counts.fragments,
+        ];
+        for (k, ((want, got), name)) in counts.iter().zip(read).zip(names).enumerate() {
+            if *want != got {
+                return Err(TraceError::corrupt(
+                    &self.path,
+                    start + 1 + 8 * k as u64,
+                    format!("the footer says {want} {name}: the file holds {got} (expected the footer of these records)"),
+                ));
+            }
+        }
+        if !cfg!(fuzzing) && stored != crc {
+            return Err(TraceError::corrupt(
+                &self.path,
+                start + 33,
+                format!(
+                    "footer checksum {stored:08x}: the bytes before the footer have {crc:08x} (expected them unchanged)"
+                ),
+            ));
+        }
+        let mut more = [0u8; 1];
         loop {
-            match self.input.read(&mut tag) {
-                Ok(0) => return Ok(None),
-                Ok(_) => break,
+            match self.input.read(&mut more) {
+                Ok(0) => break,
+                Ok(_) => {
+                    return Err(TraceError::corrupt(
+                        &self.path,
+                        self.offset,
+                        "a byte after the footer: expected the end of the file",
+                    ))
+                }
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) => return Err(read_error(&self.path, e)),
             }
         }
-        self.offset += 1;
-        Ok(Some(match tag[0] {
+        self.footer = Some(TexReqFooter {
+            crc32: stored,
+            ..self.counts
+        });
+        Ok(())
+    }
+
+    fn record_of(&mut self, tag: u8, start: u64) -> Result<TexReqRecord, TraceError> {
+        Ok(match tag {
             TAG_PASS_BEGIN => TexReqRecord::PassBegin {
                 pass: self.u32("a PassBegin's pass")?,
             },
@@ -135,10 +245,10 @@ impl<R: Read> TexReqReader<R> {
                 return Err(TraceError::corrupt(
                     &self.path,
                     start,
-                    format!("record tag {t}: expected 1 to 6"),
+                    format!("record tag {t}: expected 1 to 6, or 7 for the footer"),
                 ))
             }
-        }))
+        })
     }
 
     fn request(&mut self) -> Result<TexRequest, TraceError> {
@@ -214,8 +324,16 @@ impl<R: Read> TexReqReader<R> {
         Ok(u32::from_le_bytes(b))
     }
 
-    /// Fill `buf`, or say the file ended where `what` was expected.
+    /// Fill `buf` and hash it, or say the file ended where `what` was
+    /// expected.
     fn exact(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
+        self.fill(buf, what)?;
+        self.crc.update(buf);
+        Ok(())
+    }
+
+    /// Fill `buf`, or say the file ended where `what` was expected.
+    fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
         let mut got = 0;
         while got < buf.len() {
             match self.input.read(&mut buf[got..]) {

@@ -5,8 +5,21 @@
 
 use crate::synth::Rng;
 
-use super::{FilterKind, TexReqRecord, TexRequest};
+use super::{FilterKind, TexReqHeader, TexReqRecord, TexRequest};
 use crate::ShaderOps;
+
+/// The header of [`frame`]`(fps, tiles, _)`: `fps` processors (at least
+/// 1), `tiles` (at least 1) tiles of 16x16 pixels in rows of at most
+/// 4096.
+pub fn header(fps: u16, tiles: u32) -> TexReqHeader {
+    let tiles = tiles.max(1);
+    TexReqHeader::new(
+        fps.max(1),
+        16 * tiles.min(4096),
+        16 * tiles.div_ceil(4096),
+        16,
+    )
+}
 
 /// A frame of `tiles` tiles of 16x16 pixels, one bilinear request a pixel,
 /// each row of a tile on fragment processor `row % fps`; the requests

@@ -42,8 +42,29 @@ fn sample() -> Vec<TexReqRecord> {
     ]
 }
 
+/// The header of [`sample`]: 4 processors, 320x320 pixels in 400 tiles.
+fn header() -> TexReqHeader {
+    TexReqHeader::new(4, 320, 320, 16)
+}
+
+/// A header every record of [`any_record`] fits.
+fn wide() -> TexReqHeader {
+    TexReqHeader {
+        fps: MAX_FPS,
+        width: MAX_SIDE,
+        height: MAX_SIDE,
+        extent: [MAX_SIDE; 2],
+        tile_size: 1,
+        frames: u32::MAX,
+    }
+}
+
 fn bytes(records: &[TexReqRecord]) -> Vec<u8> {
-    let mut w = TexReqWriter::new(Vec::new(), Path::new("t.gtq")).unwrap();
+    bytes_with(&header(), records)
+}
+
+fn bytes_with(h: &TexReqHeader, records: &[TexReqRecord]) -> Vec<u8> {
+    let mut w = TexReqWriter::new(Vec::new(), Path::new("t.gtq"), h).unwrap();
     for r in records {
         w.write(r).unwrap();
     }
@@ -56,26 +77,78 @@ fn read(data: &[u8]) -> Result<Vec<TexReqRecord>, TraceError> {
 
 #[test]
 fn the_layout_is_the_documented_one() {
-    let b = bytes(&[
-        TexReqRecord::TileBegin { tile: 0x01020304 },
-        TexReqRecord::Request(request(0x0102, 5, &[0x1122334455667788])),
-    ]);
+    let h = TexReqHeader {
+        frames: 0x0b0a0908,
+        ..wide()
+    };
+    let b = bytes_with(
+        &h,
+        &[
+            TexReqRecord::TileBegin { tile: 0x01020304 },
+            TexReqRecord::Request(request(0x0102, 5, &[0x1122334455667788])),
+        ],
+    );
     let mut want = b"GFXTEXRQ".to_vec();
-    want.extend([2, 0, 0, 0]);
+    want.extend([3, 0, 0, 0]);
+    // 4096 processors; 65536 pixels a side, twice; tiles of 1; frames.
+    want.extend([0, 0x10]);
+    want.extend([0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    want.extend([1, 0, 0, 0, 8, 9, 10, 11]);
+    assert_eq!(want.len() as u64, HEADER_BYTES);
     want.extend([2, 4, 3, 2, 1]);
     want.extend([4, 2, 1, 17, 0, 44, 1, 5, 2, 4, 1]);
     // ALU by width 44, 3, 0, 2; special 1; branch 0x01020304.
     want.extend([44, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0]);
     want.extend([1, 0, 0, 0, 4, 3, 2, 1]);
     want.extend([0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]);
+    let crc = crc32fast::hash(&want);
+    // The footer: 2 records, 1 tile, 1 request, 0 fragments, the CRC.
+    want.push(7);
+    for n in [2u64, 1, 1, 0] {
+        want.extend(n.to_le_bytes());
+    }
+    want.extend(crc.to_le_bytes());
+    assert_eq!(b.len() as u64, want.len() as u64);
     assert_eq!(b, want);
+}
+
+/// The footer holds the counts of what is before it and its CRC, and a
+/// reader that read to the end has checked it.
+#[test]
+fn the_footer_round_trips() {
+    let b = bytes(&sample());
+    let mut r = TexReqReader::new(&b[..], Path::new("t.gtq")).unwrap();
+    assert_eq!(r.header(), &header());
+    let mut n = 0;
+    while r.read_record().unwrap().is_some() {
+        assert!(r.footer().is_none(), "no footer before the end");
+        n += 1;
+    }
+    assert_eq!(n, sample().len());
+    let body = b.len() - FOOTER_BYTES as usize;
+    assert_eq!(
+        r.footer(),
+        Some(&TexReqFooter {
+            records: 7,
+            tiles: 1,
+            requests: 2,
+            fragments: 1,
+            crc32: crc32fast::hash(&b[..body]),
+        })
+    );
+    // After the end, nothing more.
+    assert_eq!(r.read_record().unwrap(), None);
+    // An empty frame has a footer too.
+    let empty = bytes(&[]);
+    assert_eq!(empty.len() as u64, HEADER_BYTES + FOOTER_BYTES);
+    assert_eq!(read(&empty).unwrap(), []);
 }
 
 #[test]
 fn records_read_back_as_written_from_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("f.gtq");
-    let mut w = TexReqWriter::create(&path).unwrap();
+    let mut w = TexReqWriter::create(&path, &header()).unwrap();
     for r in sample() {
         w.write(&r).unwrap();
     }
@@ -88,45 +161,89 @@ fn records_read_back_as_written_from_a_file() {
     assert_eq!(back, sample());
     // Dropped unfinished: nothing is left.
     let other = dir.path().join("g.gtq");
-    drop(TexReqWriter::create(&other).unwrap());
+    drop(TexReqWriter::create(&other, &header()).unwrap());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+/// A file cut anywhere short of its end (inside the header, inside a
+/// record, at a record or tile boundary, inside the footer) is an error
+/// naming the file and the offset of the cut: never a shorter frame.
 #[test]
 fn every_truncation_is_an_error_naming_its_offset() {
     let b = bytes(&sample());
-    // Record boundaries: a cut there is a shorter, valid file.
-    let mut ends = vec![12];
-    for r in sample() {
-        let last = *ends.last().unwrap();
-        ends.push(last + bytes(&[r]).len() - 12);
-    }
     for cut in 0..b.len() {
         match read(&b[..cut]) {
-            Ok(records) => assert!(ends.contains(&cut), "cut at {cut} read {records:?}"),
-            Err(TraceError::Truncated { offset, what, .. }) => {
-                assert_eq!(offset, cut as u64, "{what}");
+            Err(e @ TraceError::Truncated { .. }) => {
+                let TraceError::Truncated { offset, what, .. } = &e else {
+                    unreachable!()
+                };
+                assert_eq!(*offset, cut as u64, "{what}");
                 assert!(what.starts_with("expected "), "{what}");
+                let text = e.to_string();
+                assert!(
+                    text.contains("t.gtq") && text.contains(&format!("byte {cut}")),
+                    "{text}"
+                );
             }
-            Err(e) => panic!("cut at {cut}: {e}"),
+            r => panic!("cut at {cut}: {r:?}"),
         }
     }
+    // At a record boundary, a tile boundary, after the header: what was
+    // expected is a record or the footer.
+    let tile_end = b.len() - FOOTER_BYTES as usize - 5;
+    for cut in [HEADER_BYTES as usize, HEADER_BYTES as usize + 5, tile_end] {
+        let e = read(&b[..cut]).unwrap_err().to_string();
+        assert!(e.contains("a record or the footer"), "{e}");
+    }
+    assert!(read(&b).is_ok());
 }
 
 #[test]
 fn corrupt_fields_name_their_offset_and_what_was_expected() {
     let b = bytes(&sample());
-    let first_request = 12 + 5 + 5;
+    let h = HEADER_BYTES as usize;
+    let first_request = h + 5 + 5;
+    let footer = b.len() - FOOTER_BYTES as usize;
     for (at, value, offset, says) in [
         (0, b'X', 0, "magic"),
-        (8, 1, 8, "version 1"),
-        (12, 9, 12, "record tag 9"),
+        (8, 2, 8, "version 2"),
+        (12, 0, 12, "0 fragment processors"),
+        (17, 0xff, 14, "resolution 4278190400x320"),
+        (22, 1, 22, "extent 257x320"),
+        (30, 0, 30, "tile size 0"),
+        (34, 0, 34, "0 frames"),
+        (h, 9, h, "record tag 9"),
+        // Tile 7 of 400 becomes tile 0xff07.
+        (h + 7, 0xff, h + 6, "tile 65287"),
+        (
+            first_request + 2,
+            0xff,
+            first_request + 1,
+            "fragment processor 65283",
+        ),
+        (
+            first_request + 4,
+            0xff,
+            first_request + 3,
+            "pixel (65297, 300)",
+        ),
         (first_request + 8, 4, first_request + 8, "filter 4"),
         (first_request + 9, 0, first_request + 9, "texel size 0"),
         (first_request + 10, 9, first_request + 10, "9 taps"),
+        // FrameEnd 0 of 1 becomes frame 1.
+        (footer - 4, 1, footer - 4, "frame 1"),
+        (footer + 1, 8, footer + 1, "the footer says 8 records"),
+        (footer + 9, 0, footer + 9, "the footer says 0 tiles"),
+        (footer + 17, 3, footer + 17, "the footer says 3 requests"),
+        (footer + 25, 0, footer + 25, "the footer says 0 fragments"),
+        (footer + 33, 0x5a, footer + 33, "footer checksum"),
+        // Shader work changes nothing the reader can range-check: the
+        // checksum catches it.
+        (first_request + 11, 0x5a, footer + 33, "footer checksum"),
     ] {
         let mut c = b.clone();
         c[at] = value;
+        assert_ne!(c, b, "byte {at} = {value} changes the file");
         match read(&c) {
             Err(TraceError::Corrupt {
                 offset: o, what, ..
@@ -137,6 +254,48 @@ fn corrupt_fields_name_their_offset_and_what_was_expected() {
             r => panic!("byte {at} = {value}: {r:?}"),
         }
     }
+    // A byte after the footer.
+    let mut c = b.clone();
+    c.push(0);
+    match read(&c) {
+        Err(TraceError::Corrupt { offset, what, .. }) => {
+            assert_eq!(offset, b.len() as u64);
+            assert!(what.contains("after the footer"), "{what}");
+        }
+        r => panic!("{r:?}"),
+    }
+}
+
+/// The writer refuses a record the reader would, and its file stays
+/// unwritten.
+#[test]
+fn the_writer_refuses_what_the_header_rules_out() {
+    let mut w = TexReqWriter::new(Vec::new(), Path::new("t.gtq"), &header()).unwrap();
+    for bad in [
+        TexReqRecord::Request(request(4, 0, &[0])),
+        TexReqRecord::Request(request(0, 0, &[])),
+        TexReqRecord::FragmentEnd {
+            fp: 0,
+            x: 320,
+            y: 0,
+            ops: ShaderOps::default(),
+        },
+        TexReqRecord::TileBegin { tile: 400 },
+        TexReqRecord::FrameEnd { frame: 1 },
+    ] {
+        let e = w.write(&bad).unwrap_err().to_string();
+        assert!(e.contains("t.gtq") && e.contains("expected"), "{e}");
+    }
+    assert_eq!(w.into_inner().unwrap(), bytes(&[]));
+    let e = TexReqWriter::new(
+        Vec::new(),
+        Path::new("t.gtq"),
+        &TexReqHeader::new(0, 1, 1, 1),
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(e.contains("0 fragment processors"), "{e}");
 }
 
 fn any_ops() -> impl Strategy<Value = ShaderOps> {
@@ -152,11 +311,11 @@ fn any_record() -> impl Strategy<Value = TexReqRecord> {
         any::<u32>().prop_map(|pass| TexReqRecord::PassBegin { pass }),
         any::<u32>().prop_map(|tile| TexReqRecord::TileBegin { tile }),
         any::<u32>().prop_map(|tile| TexReqRecord::TileEnd { tile }),
-        any::<u32>().prop_map(|frame| TexReqRecord::FrameEnd { frame }),
-        (any::<u16>(), any::<u16>(), any::<u16>(), any_ops())
+        (0..u32::MAX).prop_map(|frame| TexReqRecord::FrameEnd { frame }),
+        (0..MAX_FPS, any::<u16>(), any::<u16>(), any_ops())
             .prop_map(|(fp, x, y, ops)| TexReqRecord::FragmentEnd { fp, x, y, ops }),
         (
-            (any::<u16>(), any::<u16>(), any::<u16>(), any::<u8>()),
+            (0..MAX_FPS, any::<u16>(), any::<u16>(), any::<u8>()),
             (0u8..4, 1u8..=16, any_ops()),
             prop::collection::vec(any::<u64>(), 1..=MAX_TAPS),
         )
@@ -181,7 +340,7 @@ fn any_record() -> impl Strategy<Value = TexReqRecord> {
 proptest! {
     #[test]
     fn any_records_round_trip(records in prop::collection::vec(any_record(), 0..40)) {
-        prop_assert_eq!(read(&bytes(&records)).unwrap(), records);
+        prop_assert_eq!(read(&bytes_with(&wide(), &records)).unwrap(), records);
     }
 
     #[test]
@@ -189,7 +348,7 @@ proptest! {
         records in prop::collection::vec(any_record(), 0..8),
         flips in prop::collection::vec((any::<usize>(), any::<u8>()), 0..4),
     ) {
-        let mut b = bytes(&records);
+        let mut b = bytes_with(&wide(), &records);
         for (at, v) in flips {
             let n = b.len();
             b[at % n] ^= v;
@@ -207,7 +366,7 @@ fn files_round_trip_plain_and_zstd() {
     let mut sizes = Vec::new();
     for name in ["t.gtq", "t.gtq.zst"] {
         let path = dir.path().join(name);
-        let mut w: Box<dyn TexReqSink> = Box::new(TexReqWriter::create(&path).unwrap());
+        let mut w: Box<dyn TexReqSink> = Box::new(TexReqWriter::create(&path, &header()).unwrap());
         w.records(&records[..5]);
         w.records(&records[5..]);
         assert!(!path.exists(), "{name} appears only when finished");
@@ -229,7 +388,7 @@ fn files_round_trip_plain_and_zstd() {
 fn a_truncated_zstd_file_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.gtq.zst");
-    let mut w = TexReqWriter::create(&path).unwrap();
+    let mut w = TexReqWriter::create(&path, &header()).unwrap();
     for r in (0..200).flat_map(|_| sample()) {
         w.write(&r).unwrap();
     }
@@ -252,13 +411,13 @@ fn a_writer_behind_the_producer_writes_the_same_file_or_none() {
     let dir = tempfile::tempdir().unwrap();
     let (direct, behind) = (dir.path().join("a.gtq.zst"), dir.path().join("b.gtq.zst"));
     let records: Vec<TexReqRecord> = std::iter::repeat_n(sample(), 12_000).flatten().collect();
-    let mut w = TexReqWriter::create(&direct).unwrap();
+    let mut w = TexReqWriter::create(&direct, &header()).unwrap();
     for r in &records {
         w.write(r).unwrap();
     }
     w.finish().unwrap();
     let mut b: Box<dyn TexReqSink> = Box::new(TexReqBehind::new(Box::new(
-        TexReqWriter::create(&behind).unwrap(),
+        TexReqWriter::create(&behind, &header()).unwrap(),
     )));
     for piece in records.chunks(5_003) {
         b.records(piece);
@@ -270,7 +429,9 @@ fn a_writer_behind_the_producer_writes_the_same_file_or_none() {
     );
 
     let abandoned = dir.path().join("c.gtq");
-    let mut b = TexReqBehind::new(Box::new(TexReqWriter::create(&abandoned).unwrap()));
+    let mut b = TexReqBehind::new(Box::new(
+        TexReqWriter::create(&abandoned, &header()).unwrap(),
+    ));
     b.records(&records[..80_000]);
     drop(b);
     assert!(!abandoned.exists());
@@ -297,4 +458,6 @@ fn the_synthetic_frame_is_its_seeds_and_whole() {
         })
         .collect();
     assert_eq!(fps.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+    // Its header holds it: it writes and reads back.
+    assert_eq!(read(&bytes_with(&synth::header(4, 3), &f)).unwrap(), f);
 }

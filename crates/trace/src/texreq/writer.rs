@@ -27,24 +27,31 @@ impl Write for TexReqFile {
 }
 
 /// Writes texture request records to a file (or any `Write`), whole or
-/// not at all: the file appears under its name at [`TexReqWriter::finish`].
+/// not at all: the file appears under its name at [`TexReqWriter::finish`],
+/// its footer last. A record its header rules out is an error (the
+/// reader would refuse it).
 pub struct TexReqWriter<W: Write = TexReqFile> {
     out: BufWriter<W>,
     path: PathBuf,
     buf: Vec<u8>,
+    header: TexReqHeader,
+    /// Counts so far; its checksum is unused until the end.
+    footer: TexReqFooter,
+    /// Of every byte written.
+    crc: crc32fast::Hasher,
     /// As a [`TexReqSink`]: the first error, returned at the end.
     failed: Option<TraceError>,
 }
 
 impl TexReqWriter<TexReqFile> {
     /// A writer of `path` (a temporary beside it until finished),
-    /// zstd-compressed when the name ends in `.zst`.
-    pub fn create(path: &Path) -> Result<Self, TraceError> {
+    /// zstd-compressed when the name ends in `.zst`, its header `header`.
+    pub fn create(path: &Path, header: &TexReqHeader) -> Result<Self, TraceError> {
         let zstd = path.extension().is_some_and(|e| e == "zst");
-        Self::new(TexReqFile(FileSink::create(path, zstd)?), path)
+        Self::new(TexReqFile(FileSink::create(path, zstd)?), path, header)
     }
 
-    /// Flush, and put the file in place.
+    /// Write the footer, flush, and put the file in place.
     pub fn finish(self) -> Result<(), TraceError> {
         self.into_inner()?.0.commit()
     }
@@ -69,23 +76,59 @@ impl TexReqSink for TexReqWriter<TexReqFile> {
 }
 
 impl<W: Write> TexReqWriter<W> {
-    /// A writer to `out` (named `path` in errors); writes the header.
-    pub fn new(out: W, path: &Path) -> Result<Self, TraceError> {
+    /// A writer to `out` (named `path` in errors); writes the header,
+    /// which must pass [`TexReqHeader::check`].
+    pub fn new(out: W, path: &Path, header: &TexReqHeader) -> Result<Self, TraceError> {
+        if let Err((offset, what)) = header.check() {
+            return Err(TraceError::unsupported(
+                path,
+                format!("cannot write a texture request header (byte {offset}): {what}"),
+            ));
+        }
         let mut w = TexReqWriter {
             out: BufWriter::with_capacity(1 << 16, out),
             path: path.to_path_buf(),
             buf: Vec::with_capacity(96),
+            header: *header,
+            footer: TexReqFooter::default(),
+            crc: crc32fast::Hasher::new(),
             failed: None,
         };
-        w.buf.extend_from_slice(&MAGIC);
-        w.buf.extend_from_slice(&VERSION.to_le_bytes());
+        let b = &mut w.buf;
+        b.extend_from_slice(&MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&header.fps.to_le_bytes());
+        for v in [header.width, header.height]
+            .into_iter()
+            .chain(header.extent)
+            .chain([header.tile_size, header.frames])
+        {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        debug_assert_eq!(b.len() as u64, HEADER_BYTES);
         w.flush_buf()?;
         Ok(w)
     }
 
-    /// Append one record. A request's taps must number 1 to
-    /// [`MAX_TAPS`] (a programming error otherwise: it panics).
+    /// The header it writes.
+    pub fn header(&self) -> &TexReqHeader {
+        &self.header
+    }
+
+    /// Append one record: an error, writing nothing, for one the header
+    /// rules out (a processor, pixel, tile or frame beyond it, a texel
+    /// size or tap count out of range).
     pub fn write(&mut self, r: &TexReqRecord) -> Result<(), TraceError> {
+        if let Err((_, what)) = self.header.check_record(r) {
+            return Err(TraceError::unsupported(
+                &self.path,
+                format!(
+                    "cannot write texture request record {}: {what}",
+                    self.footer.records
+                ),
+            ));
+        }
+        self.footer.count(r);
         let b = &mut self.buf;
         match *r {
             TexReqRecord::PassBegin { pass } => tagged_u32(b, TAG_PASS_BEGIN, pass),
@@ -93,10 +136,6 @@ impl<W: Write> TexReqWriter<W> {
             TexReqRecord::TileEnd { tile } => tagged_u32(b, TAG_TILE_END, tile),
             TexReqRecord::FrameEnd { frame } => tagged_u32(b, TAG_FRAME_END, frame),
             TexReqRecord::Request(q) => {
-                assert!(
-                    (1..=MAX_TAPS).contains(&(q.len as usize)),
-                    "a texture request has 1 to {MAX_TAPS} taps"
-                );
                 b.push(TAG_REQUEST);
                 pixel(b, q.fp, q.x, q.y);
                 b.extend_from_slice(&[q.index, q.filter.code(), q.texel_bytes, q.len]);
@@ -114,12 +153,20 @@ impl<W: Write> TexReqWriter<W> {
         self.flush_buf()
     }
 
-    /// Flush and hand back the output (or the first error the writer
-    /// met as a [`TexReqSink`]).
-    pub fn into_inner(self) -> Result<W, TraceError> {
+    /// Write the footer, flush and hand back the output (or the first
+    /// error the writer met as a [`TexReqSink`]).
+    pub fn into_inner(mut self) -> Result<W, TraceError> {
         if let Some(e) = self.failed {
             return Err(e);
         }
+        let f = self.footer;
+        let crc = std::mem::take(&mut self.crc).finalize();
+        self.buf.push(TAG_FOOTER);
+        for v in [f.records, f.tiles, f.requests, f.fragments] {
+            self.buf.extend_from_slice(&v.to_le_bytes());
+        }
+        self.buf.extend_from_slice(&crc.to_le_bytes());
+        self.flush_buf()?;
         let path = self.path;
         self.out
             .into_inner()
@@ -127,6 +174,7 @@ impl<W: Write> TexReqWriter<W> {
     }
 
     fn flush_buf(&mut self) -> Result<(), TraceError> {
+        self.crc.update(&self.buf);
         let r = self.out.write_all(&self.buf);
         self.buf.clear();
         r.map_err(|e| TraceError::io(&self.path, e))

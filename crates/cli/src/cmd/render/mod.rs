@@ -423,7 +423,10 @@ pub fn render_to_files(scene: &Scene, request: &RenderRequest, files: &Files) ->
     let sink = TraceSink::create(files.trace.as_deref(), &meta)?;
     let requests = match &files.texture_requests {
         Some(path) => {
-            let w = TexReqWriter::create(path)
+            let header = request
+                .texture_request_header(scene)?
+                .context("--texture-requests is for a tile-based frame (--mode tbr)")?;
+            let w = TexReqWriter::create(path, &header)
                 .with_context(|| format!("cannot create {}", path.display()))?;
             // Encoded and compressed beside the renderer.
             let behind = TexReqBehind::new(Box::new(w));
