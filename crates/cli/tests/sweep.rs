@@ -176,3 +176,31 @@ fn a_failing_job_is_reported_and_the_others_are_kept() {
     let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     assert!(csv.lines().any(|l| l.starts_with("mrc,atrium,")), "{csv}");
 }
+
+#[test]
+fn a_repeated_axis_value_runs_one_job_and_writes_no_repeated_row() {
+    let root = tempfile::tempdir().unwrap();
+    let exp = write_sweep(
+        root.path(),
+        "studies = [\"sim\"]\npolicies = [\"lru\", \"lru\"]\n\
+         [frames]\nscenes = [\"atrium\", \"atrium\"]\nresolutions = [\"160x90\"]\n\
+         [cache]\nsizes = [\"256KiB\", \"256KiB\", \"262144\"]\n",
+    );
+    let out = root.path().join("out");
+    let doc = json(&["sweep", s(&exp), "--out", s(&out), "--json"]);
+    assert_eq!(
+        (doc["jobs"].as_u64(), doc["ran"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    let mut distinct = rows.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), rows.len(), "{csv}");
+    let totals = rows
+        .iter()
+        .filter(|l| l.starts_with("sim,") && l.contains(",all,"))
+        .count();
+    assert_eq!(totals, 1, "{csv}");
+}

@@ -388,6 +388,14 @@ fn studies(
     Ok(out)
 }
 
+/// `items` without repeats, each kept at its first place, in linear time:
+/// two items are the same when `key` gives equal values (an axis compares
+/// its parsed values, so "256KiB" and "262144" are one size).
+fn dedup_by<T, K: std::hash::Hash + Eq>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.into_iter().filter(|x| seen.insert(key(x))).collect()
+}
+
 /// The values of an axis, or its default when the file gives none.
 fn or_default<T: Clone>(given: Vec<T>, default: T) -> Vec<T> {
     if given.is_empty() {
@@ -421,6 +429,7 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
             })?;
         scenes.extend(suite.scenes().map(|b| b.name.to_string()));
     }
+    let scenes = dedup_by(scenes, String::clone);
     if scenes.is_empty() {
         return Err(SweepError::Value {
             file: src.file.to_path_buf(),
@@ -438,7 +447,7 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
             other => return Err(src.bad(m, "frames.modes", format!("{other:?}"), "imr or tbr")),
         });
     }
-    let modes = or_default(modes, PipelineMode::Imr);
+    let modes = or_default(dedup_by(modes, |m| *m), PipelineMode::Imr);
     let mut resolutions = Vec::new();
     for r in &raw.resolutions {
         let parsed = r
@@ -467,15 +476,22 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
             })
             .collect()
     };
-    let frame_counts = or_default(counts(&raw.frames, "frames.frames", 1)?, 1);
-    let warmups = or_default(counts(&raw.warmup, "frames.warmup", 0)?, 0);
+    let resolutions = dedup_by(resolutions, |r| *r);
+    let frame_counts = or_default(
+        dedup_by(counts(&raw.frames, "frames.frames", 1)?, |n| *n),
+        1,
+    );
+    let warmups = or_default(
+        dedup_by(counts(&raw.warmup, "frames.warmup", 0)?, |n| *n),
+        0,
+    );
     let mut presets = Vec::new();
     for p in &raw.presets {
         Preset::from_str(p.get_ref())
             .map_err(|e| src.bad(p, "frames.presets", format!("{:?}", p.get_ref()), &e))?;
         presets.push(Some(p.get_ref().clone()));
     }
-    let presets = or_default(presets, None);
+    let presets = or_default(dedup_by(presets, Clone::clone), None);
     let mut out = Vec::new();
     for scene in &scenes {
         for &mode in &modes {
@@ -488,7 +504,7 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
                 for &frames in &frame_counts {
                     for &warmup in &warmups {
                         for preset in &presets {
-                            let p = FramePoint {
+                            out.push(FramePoint {
                                 scene: scene.clone(),
                                 width,
                                 height,
@@ -497,10 +513,7 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
                                 mode,
                                 preset: preset.clone(),
                                 render_flags: Vec::new(),
-                            };
-                            if !out.contains(&p) {
-                                out.push(p);
-                            }
+                            });
                         }
                     }
                 }
@@ -522,9 +535,18 @@ fn geometries(src: &Source, raw: &RawCache) -> Result<Vec<Geometry>, SweepError>
             )
         })?);
     }
-    let ways: Vec<u32> = or_default(raw.ways.iter().map(|w| *w.get_ref()).collect(), 16);
-    let blocks: Vec<u32> = or_default(raw.blocks.iter().map(|b| *b.get_ref()).collect(), 64);
-    let banks: Vec<u32> = or_default(raw.banks.iter().map(|b| *b.get_ref()).collect(), 1);
+    let sizes = dedup_by(sizes, |s| *s);
+    // Each value with its place in the file, for errors.
+    let axis = |v: &[Spanned<u32>], default: u32| -> Vec<(u32, Option<usize>)> {
+        let given: Vec<(u32, Option<usize>)> = v
+            .iter()
+            .map(|x| (*x.get_ref(), Some(x.span().start)))
+            .collect();
+        or_default(dedup_by(given, |(x, _)| *x), (default, None))
+    };
+    let ways = axis(&raw.ways, 16);
+    let blocks = axis(&raw.blocks, 64);
+    let banks = axis(&raw.banks, 1);
     let mut indexes = Vec::new();
     for i in &raw.index {
         match i.get_ref().as_str() {
@@ -532,12 +554,12 @@ fn geometries(src: &Source, raw: &RawCache) -> Result<Vec<Geometry>, SweepError>
             other => return Err(src.bad(i, "cache.index", format!("{other:?}"), "modulo or xor")),
         }
     }
-    let indexes = or_default(indexes, "modulo".to_string());
+    let indexes = or_default(dedup_by(indexes, String::clone), "modulo".to_string());
     let mut out = Vec::new();
     for &size_bytes in &sizes {
-        for (wi, &ways) in ways.iter().enumerate() {
-            for (bi, &block_bytes) in blocks.iter().enumerate() {
-                for (ki, &bank_count) in banks.iter().enumerate() {
+        for &(ways, way_at) in &ways {
+            for &(block_bytes, block_at) in &blocks {
+                for &(bank_count, bank_at) in &banks {
                     for index in &indexes {
                         let g = Geometry {
                             size_bytes,
@@ -547,13 +569,7 @@ fn geometries(src: &Source, raw: &RawCache) -> Result<Vec<Geometry>, SweepError>
                             index: index.clone(),
                         };
                         if let Err(e) = g.build() {
-                            let at = raw
-                                .ways
-                                .get(wi)
-                                .map(|w| w.span().start)
-                                .or_else(|| raw.blocks.get(bi).map(|b| b.span().start))
-                                .or_else(|| raw.banks.get(ki).map(|b| b.span().start))
-                                .unwrap_or(0);
+                            let at = way_at.or(block_at).or(bank_at).unwrap_or(0);
                             return Err(SweepError::Value {
                                 file: src.file.to_path_buf(),
                                 line: src.line_of(at),
@@ -707,7 +723,11 @@ fn policies(src: &Source, raw: &[Spanned<String>]) -> Result<Vec<String>, SweepE
                 "a policy `gfxcache policies` lists",
             ));
         }
-        out.push(p.get_ref().clone());
+        out.push((spec.to_string(), p.get_ref().clone()));
     }
-    Ok(out)
+    // One policy written twice ("LRU", "lru") is one.
+    Ok(dedup_by(out, |(spec, _)| spec.clone())
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect())
 }

@@ -113,12 +113,13 @@ where
         already_done: jobs.len() - pending.len(),
         ..RunSummary::default()
     };
-    let mut frames: Vec<&FramePoint> = Vec::new();
-    for j in &pending {
-        if !frames.contains(&&j.frame) {
-            frames.push(&j.frame);
-        }
-    }
+    // Each frame once, in order (a set: linear in the jobs).
+    let mut seen = std::collections::HashSet::new();
+    let frames: Vec<&FramePoint> = pending
+        .iter()
+        .map(|j| &j.frame)
+        .filter(|f| seen.insert(*f))
+        .collect();
     let mut broken: Vec<(&FramePoint, String)> = Vec::new();
     for (i, frame) in frames.iter().enumerate() {
         progress(Progress::items(

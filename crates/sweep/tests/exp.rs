@@ -273,3 +273,42 @@ fn the_examples_directory_holds_valid_sweeps() {
     }
     assert!(n > 0, "no example in {}", dir.display());
 }
+
+#[test]
+fn repeated_axis_values_give_one_job_each() {
+    let e = parse(
+        r#"
+studies = ["sim", "mrc"]
+policies = ["lru", "LRU", "drrip", "lru"]
+[frames]
+scenes = ["city", "city", "atrium"]
+resolutions = ["160x90", "160x90"]
+frames = [1, 1]
+modes = ["imr", "imr"]
+[cache]
+sizes = ["256KiB", "256KiB", "262144", "512KiB"]
+ways = [16, 16]
+blocks = [64, 64]
+banks = [1, 1]
+index = ["modulo", "modulo"]
+"#,
+    )
+    .unwrap();
+    assert_eq!(e.frames.len(), 2);
+    assert_eq!(e.frames[0].scene, "city");
+    assert_eq!(
+        e.geometries
+            .iter()
+            .map(|g| g.size_bytes)
+            .collect::<Vec<_>>(),
+        [262144, 524288]
+    );
+    assert_eq!(e.policies, ["lru", "drrip"]);
+    let jobs = e.jobs();
+    // Per scene: sim at two sizes, then mrc.
+    assert_eq!(jobs.len(), 2 * (2 + 1));
+    let mut keys: Vec<String> = jobs.iter().map(|j| j.key()).collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), jobs.len());
+}
