@@ -204,3 +204,63 @@ fn a_repeated_axis_value_runs_one_job_and_writes_no_repeated_row() {
         .count();
     assert_eq!(totals, 1, "{csv}");
 }
+
+/// `gfxcache sweep sub/exp.toml --out out --json` run in `cwd`.
+fn sweep_in(cwd: &Path) -> serde_json::Value {
+    let o = Command::new(env!("CARGO_BIN_EXE_gfxcache"))
+        .args(["sweep", "sub/exp.toml", "--out", "out", "--json"])
+        .current_dir(cwd)
+        .output()
+        .expect("the binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn a_scene_file_beside_the_sweep_file_reruns_when_edited_not_when_touched() {
+    let root = tempfile::tempdir().unwrap();
+    let sub = root.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let scene = sub.join("quad.obj");
+    std::fs::write(
+        &scene,
+        "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nf 1 2 3\nf 1 3 4\n",
+    )
+    .unwrap();
+    // The scene's path is from the sweep file's directory, not the one
+    // the sweep runs in.
+    write_sweep(
+        &sub,
+        "studies = [\"mrc\"]\n[frames]\nscenes = [\"quad.obj\"]\nresolutions = [\"160x90\"]\n",
+    );
+    let first = sweep_in(root.path());
+    assert_eq!(
+        (first["jobs"].as_u64(), first["ran"].as_u64()),
+        (Some(1), Some(1))
+    );
+
+    // Touched (a later modification time, the same bytes): kept.
+    let later = SystemTime::now() + Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&scene)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let touched = sweep_in(root.path());
+    assert_eq!(
+        (touched["ran"].as_u64(), touched["already_done"].as_u64()),
+        (Some(0), Some(1))
+    );
+
+    // Edited: its frame is rendered again and its job runs again.
+    let mut text = std::fs::read_to_string(&scene).unwrap();
+    text.push_str("\n# edited\n");
+    std::fs::write(&scene, text).unwrap();
+    let edited = sweep_in(root.path());
+    assert_eq!(
+        (edited["ran"].as_u64(), edited["already_done"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(edited["frames_rendered"], 1);
+}

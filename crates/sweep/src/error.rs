@@ -21,4 +21,12 @@ pub enum SweepError {
         value: String,
         expected: String,
     },
+    /// An input file the sweep file names cannot be read.
+    #[error("{}: {what} {}: {message}", file.display(), input.display())]
+    Input {
+        file: PathBuf,
+        what: String,
+        input: PathBuf,
+        message: String,
+    },
 }

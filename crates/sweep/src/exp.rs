@@ -118,6 +118,19 @@ pub struct FramePoint {
     /// `tile-size`, `texture-filter`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub render_flags: Vec<String>,
+    /// The files the frame is rendered from (its scene file, any file a
+    /// render flag names), by their contents: an edited file changes the
+    /// frame's key and every key of its jobs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<Input>,
+}
+
+/// An input file by its contents: its path as the sweep reads it and the
+/// SHA-256 of its bytes (hex).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Input {
+    pub path: String,
+    pub sha256: String,
 }
 
 /// One cache geometry of the `[cache]` axes.
@@ -146,9 +159,78 @@ pub struct Experiment {
     /// in the file's order: checked by whoever runs the study (the flags
     /// are its command's), part of its jobs' keys.
     pub flags: Vec<(StudyKind, Vec<String>)>,
+    /// Every input file the sweep file names (scene files, files a flag
+    /// names), each hashed once ([`Experiment::hash_inputs`]): path to
+    /// the SHA-256 of its contents.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub inputs: std::collections::BTreeMap<String, String>,
 }
 
 impl Experiment {
+    /// The inputs of `words` (a study's or the renderer's flags): each
+    /// word [`Experiment::hash_inputs`] found to be a file, with its hash.
+    pub fn inputs_of(&self, words: &[String]) -> Vec<Input> {
+        words
+            .iter()
+            .filter_map(|w| {
+                self.inputs.get(w).map(|h| Input {
+                    path: w.clone(),
+                    sha256: h.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Hashes, once each, every input file the sweep names: the scene
+    /// files of its frames (a word with an extension in `frames.scenes`)
+    /// and any flag value that names an existing file. Each frame's
+    /// [`FramePoint::inputs`] and [`Experiment::inputs`] are set, so
+    /// that the keys of frames and jobs cover what the files hold, not
+    /// only their paths. A scene file that cannot be read is an error
+    /// here, before anything runs.
+    pub fn hash_inputs(&mut self, file: &Path) -> Result<(), SweepError> {
+        let mut hashes = std::collections::BTreeMap::new();
+        let mut hash = |path: &str, what: &str| -> Result<String, SweepError> {
+            if let Some(h) = hashes.get(path) {
+                return Ok(String::clone(h));
+            }
+            let h = sha256_of(Path::new(path)).map_err(|e| SweepError::Input {
+                file: file.to_path_buf(),
+                what: what.to_string(),
+                input: PathBuf::from(path),
+                message: e.to_string(),
+            })?;
+            hashes.insert(path.to_string(), h.clone());
+            Ok(h)
+        };
+        let is_file = |w: &String| !w.starts_with("--") && Path::new(w).is_file();
+        for f in &mut self.frames {
+            let mut inputs = Vec::new();
+            if Path::new(&f.scene).extension().is_some() {
+                let sha256 = hash(&f.scene, "scene")?;
+                inputs.push(Input {
+                    path: f.scene.clone(),
+                    sha256,
+                });
+            }
+            for w in f.render_flags.iter().filter(|w| is_file(w)) {
+                let sha256 = hash(w, "[flags.render] file")?;
+                inputs.push(Input {
+                    path: w.clone(),
+                    sha256,
+                });
+            }
+            f.inputs = inputs;
+        }
+        for (kind, words) in &self.flags {
+            for w in words.iter().filter(|w| is_file(w)) {
+                hash(w, &format!("[flags.{}] file", kind.name()))?;
+            }
+        }
+        self.inputs = hashes;
+        Ok(())
+    }
+
     /// The flags `[flags.<kind>]` gives, none by default.
     pub fn flags_of(&self, kind: StudyKind) -> &[String] {
         self.flags
@@ -341,6 +423,7 @@ impl Experiment {
             policies,
             studies,
             flags,
+            inputs: Default::default(),
         })
     }
 
@@ -352,8 +435,23 @@ impl Experiment {
             column: 0,
             message: format!("cannot read: {e}"),
         })?;
-        Experiment::parse(&text, path)
+        let mut exp = Experiment::parse(&text, path)?;
+        exp.hash_inputs(path)?;
+        Ok(exp)
     }
+}
+
+/// The SHA-256 of the file at `path`'s contents, in hex, read in pieces.
+fn sha256_of(path: &Path) -> std::io::Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    let mut file = std::fs::File::open(path)?;
+    std::io::copy(&mut file, &mut hasher)?;
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
 
 fn studies(
@@ -413,7 +511,13 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
         if !is_file && builtin::find(name).is_none() {
             return Err(src.bad(s, "frames.scenes", format!("{name:?}"), "a built-in scene (`gfxcache scenes` lists them) or a scene file with its extension"));
         }
-        scenes.push(name.clone());
+        if is_file {
+            // A scene file's path is from the sweep file's directory.
+            let dir = src.file.parent().unwrap_or(Path::new(""));
+            scenes.push(dir.join(name).display().to_string());
+        } else {
+            scenes.push(name.clone());
+        }
     }
     for s in &raw.suites {
         let suite = Suite::ALL
@@ -513,6 +617,7 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
                                 mode,
                                 preset: preset.clone(),
                                 render_flags: Vec::new(),
+                                inputs: Vec::new(),
                             });
                         }
                     }

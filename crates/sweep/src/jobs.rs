@@ -8,7 +8,7 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::exp::{Experiment, FramePoint, Geometry, PipelineMode, StudyKind};
+use crate::exp::{Experiment, FramePoint, Geometry, Input, PipelineMode, StudyKind};
 
 /// What a job runs on its frame.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -31,6 +31,10 @@ pub struct Job {
     pub kind: JobKind,
     /// The study's own flags from `[flags.<study>]`.
     pub flags: Vec<String>,
+    /// The files its flags name (a machine or config file), by their
+    /// contents; the frame's own are in [`FramePoint::inputs`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<Input>,
 }
 
 impl JobKind {
@@ -141,6 +145,7 @@ impl Experiment {
                                     policies: self.policies.clone(),
                                 },
                                 flags: self.flags_of(study).to_vec(),
+                                inputs: self.inputs_of(self.flags_of(study)),
                             });
                         }
                     }
@@ -148,11 +153,13 @@ impl Experiment {
                         frame: frame.clone(),
                         kind: JobKind::Mrc,
                         flags: self.flags_of(study).to_vec(),
+                        inputs: self.inputs_of(self.flags_of(study)),
                     }),
                     kind if study_mode(kind) == Some(frame.mode) => out.push(Job {
                         frame: frame.clone(),
                         kind: JobKind::Study(kind),
                         flags: self.flags_of(study).to_vec(),
+                        inputs: self.inputs_of(self.flags_of(study)),
                     }),
                     _ => {}
                 }

@@ -25,7 +25,7 @@ pub mod run;
 pub mod store;
 
 pub use error::SweepError;
-pub use exp::{Experiment, FramePoint, Geometry, PipelineMode, StudyKind};
+pub use exp::{Experiment, FramePoint, Geometry, Input, PipelineMode, StudyKind};
 pub use jobs::{Job, JobKind};
 pub use run::{ensure_frame, run, run_one, Failure, RunSummary};
 pub use store::Store;

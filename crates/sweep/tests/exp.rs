@@ -312,3 +312,72 @@ index = ["modulo", "modulo"]
     keys.dedup();
     assert_eq!(keys.len(), jobs.len());
 }
+
+/// A sweep file naming `scene.obj` beside it, in a fresh directory.
+fn sweep_with_scene_file(dir: &Path) -> std::path::PathBuf {
+    std::fs::write(
+        dir.join("scene.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+    )
+    .unwrap();
+    let exp = dir.join("exp.toml");
+    std::fs::write(
+        &exp,
+        "studies = [\"mrc\"]\n[frames]\nscenes = [\"scene.obj\"]\nresolutions = [\"160x90\"]\n",
+    )
+    .unwrap();
+    exp
+}
+
+#[test]
+fn a_scene_file_is_found_beside_the_sweep_file_and_keyed_by_its_contents() {
+    let root = tempfile::tempdir().unwrap();
+    let exp = sweep_with_scene_file(root.path());
+    let e = Experiment::read(&exp).unwrap();
+    let scene = root.path().join("scene.obj");
+    assert_eq!(Path::new(&e.frames[0].scene), scene);
+    assert_eq!(e.frames[0].inputs.len(), 1);
+    let key = e.jobs()[0].key();
+    let frame_key = e.frames[0].key();
+
+    // Only its modification time changes: the same keys.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&scene)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let touched = Experiment::read(&exp).unwrap();
+    assert_eq!(touched.jobs()[0].key(), key);
+
+    // Its contents change: new keys for the frame and its job.
+    std::fs::write(&scene, "v 0 0 0\nv 2 0 0\nv 0 2 0\nf 1 2 3\n").unwrap();
+    let edited = Experiment::read(&exp).unwrap();
+    assert_ne!(edited.jobs()[0].key(), key);
+    assert_ne!(edited.frames[0].key(), frame_key);
+
+    // An absolute path is kept as it is.
+    let abs = root.path().join("abs.toml");
+    std::fs::write(
+        &abs,
+        format!(
+            "studies = [\"mrc\"]\n[frames]\nscenes = [{:?}]\n",
+            scene.display().to_string()
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        Path::new(&Experiment::read(&abs).unwrap().frames[0].scene),
+        scene
+    );
+}
+
+#[test]
+fn a_missing_scene_file_is_refused_when_the_sweep_is_read() {
+    let root = tempfile::tempdir().unwrap();
+    let exp = sweep_with_scene_file(root.path());
+    std::fs::remove_file(root.path().join("scene.obj")).unwrap();
+    let err = Experiment::read(&exp).unwrap_err().to_string();
+    assert!(err.contains("scene") && err.contains("scene.obj"), "{err}");
+}
