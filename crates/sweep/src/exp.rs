@@ -512,9 +512,14 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
             return Err(src.bad(s, "frames.scenes", format!("{name:?}"), "a built-in scene (`gfxcache scenes` lists them) or a scene file with its extension"));
         }
         if is_file {
-            // A scene file's path is from the sweep file's directory.
-            let dir = src.file.parent().unwrap_or(Path::new(""));
-            scenes.push(dir.join(name).display().to_string());
+            // A scene file's path is from the sweep file's directory
+            // (kept as written when that is the current one, `exp.toml`
+            // or `./exp.toml`, so both give the same keys).
+            let dir = src
+                .file
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty() && *d != Path::new("."));
+            scenes.push(dir.map_or(name.clone(), |d| d.join(name).display().to_string()));
         } else {
             scenes.push(name.clone());
         }

@@ -374,6 +374,17 @@ fn a_scene_file_is_found_beside_the_sweep_file_and_keyed_by_its_contents() {
 }
 
 #[test]
+fn a_scene_file_beside_a_sweep_file_in_the_current_directory_keeps_its_path() {
+    let text = "studies = [\"mrc\"]\n[frames]\nscenes = [\"a/scene.obj\"]\n";
+    for file in ["exp.toml", "./exp.toml"] {
+        let e = Experiment::parse(text, Path::new(file)).unwrap();
+        assert_eq!(e.frames[0].scene, "a/scene.obj", "{file}");
+    }
+    let e = Experiment::parse(text, Path::new("sub/exp.toml")).unwrap();
+    assert_eq!(Path::new(&e.frames[0].scene), Path::new("sub/a/scene.obj"));
+}
+
+#[test]
 fn a_missing_scene_file_is_refused_when_the_sweep_is_read() {
     let root = tempfile::tempdir().unwrap();
     let exp = sweep_with_scene_file(root.path());
