@@ -103,3 +103,37 @@ pub fn tbr_caches(
         fps,
     })
 }
+
+/// A tile-based study's machine and what it sets that the flags override:
+/// the frames' screen, tile and fragment processors (`nuca`, `tcor`).
+pub(crate) struct FramePlan {
+    pub machine: Machine,
+    pub width: u32,
+    pub height: u32,
+    pub tile_size: u32,
+    pub fps: u16,
+}
+
+impl FramePlan {
+    /// `--machine`'s machine with `--width`, `--height`, `--tile-size` and
+    /// `--fps` over its values, the tile checked before anything renders.
+    pub fn of(
+        machine: &str,
+        width: Option<u32>,
+        height: Option<u32>,
+        tile_size: Option<u32>,
+        fps: Option<u16>,
+    ) -> Result<FramePlan> {
+        let machine = Machine::resolve(machine).context("--machine")?;
+        let [w, h] = machine.gpu.screen.value;
+        let tile_size = tile_size.unwrap_or(machine.gpu.tile.value);
+        super::render::check_tile_size(tile_size)?;
+        Ok(FramePlan {
+            width: width.unwrap_or(w),
+            height: height.unwrap_or(h),
+            tile_size,
+            fps: fps.unwrap_or(machine.fragment.processors.value),
+            machine,
+        })
+    }
+}

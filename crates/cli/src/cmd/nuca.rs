@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
-use gfxcache_machine::{IssueModel, Machine};
+use gfxcache_machine::IssueModel;
 use gfxcache_nuca::study::{self, paper, FrameFiles, NucaReport, NucaStudyConfig, Sweeps};
 use gfxcache_nuca::{
     AnnouncedCount, BusChannels, NucaConfig, OrgKind, ReplayOrder, RequestUnit, TcIndex,
@@ -26,6 +26,7 @@ use gfxcache_render::{FpAssignment, TbrConfig};
 use crate::report::suite::{run_suite, SceneDir};
 use crate::report::{run_study, Print};
 
+use super::machines::FramePlan as Plan;
 use super::render::{parse_fp_assignment, OrderArg};
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -245,32 +246,6 @@ impl Args {
     }
 }
 
-/// The machine and what it sets that flags override: the frames'
-/// screen, tile and fragment processors.
-struct Plan {
-    machine: Machine,
-    width: u32,
-    height: u32,
-    tile_size: u32,
-    fps: u16,
-}
-
-impl Plan {
-    fn of(args: &Args) -> Result<Plan> {
-        let machine = Machine::resolve(&args.machine).context("--machine")?;
-        let [w, h] = machine.gpu.screen.value;
-        let tile_size = args.tile_size.unwrap_or(machine.gpu.tile.value);
-        crate::cmd::render::check_tile_size(tile_size)?;
-        Ok(Plan {
-            width: args.width.unwrap_or(w),
-            height: args.height.unwrap_or(h),
-            tile_size,
-            fps: args.fps.unwrap_or(machine.fragment.processors.value),
-            machine,
-        })
-    }
-}
-
 /// The pixels of one request of --request-unit.
 fn pixels_per_request(args: &Args) -> u32 {
     match args.request_unit {
@@ -437,7 +412,13 @@ fn study_config(args: &Args, plan: &Plan, frame: FrameFiles) -> Result<NucaStudy
 
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
-    let plan = Plan::of(&args)?;
+    let plan = Plan::of(
+        &args.machine,
+        args.width,
+        args.height,
+        args.tile_size,
+        args.fps,
+    )?;
     let probe = study_config(
         &args,
         &plan,

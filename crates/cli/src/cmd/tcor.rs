@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
-use gfxcache_machine::Machine;
 use gfxcache_mem::EnergyModel;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
@@ -23,6 +22,7 @@ use gfxcache_tcor::study::{self, paper, FetcherSweep, StudyError, TcorConfig, Tc
 use crate::report::suite::{run_suite, SceneDir};
 use crate::report::{run_study, Print};
 
+use super::machines::FramePlan as Plan;
 use super::render::{BinningArg, OrderArg};
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -194,31 +194,6 @@ pub struct Args {
     pub single_thread: bool,
 }
 
-/// The machine and what it sets that the flags override.
-struct Plan {
-    machine: Machine,
-    width: u32,
-    height: u32,
-    tile_size: u32,
-    fps: u16,
-}
-
-impl Plan {
-    fn of(args: &Args) -> Result<Plan> {
-        let machine = Machine::resolve(&args.machine).context("--machine")?;
-        let [w, h] = machine.gpu.screen.value;
-        let tile_size = args.tile_size.unwrap_or(machine.gpu.tile.value);
-        crate::cmd::render::check_tile_size(tile_size)?;
-        Ok(Plan {
-            width: args.width.unwrap_or(w),
-            height: args.height.unwrap_or(h),
-            tile_size,
-            fps: args.fps.unwrap_or(machine.fragment.processors.value),
-            machine,
-        })
-    }
-}
-
 fn config(args: &Args, plan: &Plan) -> Result<TcorConfig> {
     let m = &plan.machine;
     let l2 =
@@ -319,7 +294,13 @@ fn read_energy(path: &Path) -> Result<EnergyModel> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let plan = Plan::of(&args)?;
+    let plan = Plan::of(
+        &args.machine,
+        args.width,
+        args.height,
+        args.tile_size,
+        args.fps,
+    )?;
     let config = config(&args, &plan)?;
     config.check().map_err(flagged)?;
     let files = [&args.trace, &args.binned, &args.energy]
