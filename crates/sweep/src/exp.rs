@@ -447,11 +447,7 @@ fn sha256_of(path: &Path) -> std::io::Result<String> {
     let mut hasher = Sha256::new();
     let mut file = std::fs::File::open(path)?;
     std::io::copy(&mut file, &mut hasher)?;
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    Ok(crate::jobs::hex(&hasher.finalize()))
 }
 
 fn studies(

@@ -60,7 +60,12 @@ fn hash_of(what: &impl Serialize) -> String {
         .chain_update([0])
         .chain_update(json.as_bytes())
         .finalize();
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+    hex(&digest[..8])
+}
+
+/// `bytes` as lowercase hex digits.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The mode a study's frames are rendered in, if it needs one.
