@@ -218,7 +218,7 @@ fn nuca_and_nbtc_refuse_damaged_requests_and_nuca_another_frames_trace() {
         "--assignments",
         "none",
     ];
-    let nbtc = [&["nbtc", "--latencies", "300"][..], FEW_SWEEPS].concat();
+    let nbtc = ["nbtc", "--latencies", "300", "--no-sweeps"];
     for (what, bytes) in [
         ("processor 0xFFFF", fp),
         ("inside a record", cut(first_request + 20)),
@@ -267,26 +267,3 @@ fn nuca_and_nbtc_refuse_damaged_requests_and_nuca_another_frames_trace() {
     ]
     .concat());
 }
-
-const FEW_SWEEPS: &[&str] = &[
-    "--sweep-wlb",
-    "none",
-    "--sweep-bab",
-    "none",
-    "--sweep-bab-merges",
-    "none",
-    "--sweep-rb",
-    "none",
-    "--sweep-block",
-    "none",
-    "--sweep-hit",
-    "none",
-    "--sweep-filter-latency",
-    "none",
-    "--sweep-issue-rate",
-    "none",
-    "--sweep-fragments",
-    "none",
-    "--sweep-shared-memory",
-    "none",
-];
