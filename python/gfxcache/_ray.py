@@ -4,6 +4,9 @@ result kept there as it finishes, exactly as a local sweep keeps it. A
 sweep started again runs only what has no result; the tables and the page
 at the end are the local sweep's (the same code makes them from the store).
 
+The driver holds the store's lock for the whole run (a second sweep on it
+waits, naming this one) and first removes what killed runs left in it.
+
 The store (``out``) must be a directory every worker sees: the frames and
 results pass through it, not through Ray's object store, so that a killed
 driver loses nothing finished. A task whose worker crashes (after Ray's own
@@ -56,6 +59,14 @@ def sweep_on_ray(exp: str, out: str, address: Optional[str]) -> dict:
 
     if not ray.is_initialized():
         ray.init(address=address)
+    lock = _native.sweep_lock(exp, out)
+    try:
+        return _run(ray, exp, out)
+    finally:
+        lock.release()
+
+
+def _run(ray, exp: str, out: str) -> dict:
     plan = json.loads(_native.sweep_plan(exp, out))
     jobs = plan["jobs"]
     pending = [j for j in jobs if not j["done"]]
@@ -91,7 +102,8 @@ def sweep_on_ray(exp: str, out: str, address: Optional[str]) -> dict:
                 failed.append({"job": j["job"], "error": error})
             done += 1
             elapsed = time.monotonic() - start
-            print(f"sweep (ray): {done}/{len(jobs)} jobs done ({elapsed:.0f}s elapsed)",
+            failures = f", {len(failed)} failed" if failed else ""
+            print(f"sweep (ray): {done}/{len(jobs)} jobs ended{failures} ({elapsed:.0f}s elapsed)",
                   file=sys.stderr)
     summary = {
         "jobs": len(jobs),
@@ -100,10 +112,17 @@ def sweep_on_ray(exp: str, out: str, address: Optional[str]) -> dict:
         "frames_rendered": rendered,
         "failed": failed,
     }
-    result = json.loads(_native.sweep_finish(exp, out, json.dumps(summary)))
+    failures = (
+        f"{len(failed)} of {len(jobs)} jobs failed ("
+        + "; ".join(f"{f['job']}: {f['error']}" for f in failed)
+        + f"); every other result is kept in {out}"
+    )
+    try:
+        result = json.loads(_native.sweep_finish(exp, out, json.dumps(summary)))
+    except Exception as e:
+        if failed:
+            raise RuntimeError(f"{failures}, but the tables could not be written: {e}") from e
+        raise
     if failed:
-        raise RuntimeError(
-            f"{len(failed)} of {len(jobs)} jobs failed; every other result is kept in {out}: "
-            + "; ".join(f"{f['job']}: {f['error']}" for f in failed)
-        )
+        raise RuntimeError(failures)
     return result

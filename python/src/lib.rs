@@ -235,6 +235,8 @@ fn sweep_plan(exp: PathBuf, out: PathBuf) -> PyResult<String> {
             })
         })
         .collect();
+    let frame_index: std::collections::HashMap<&gfxcache_sweep::FramePoint, usize> =
+        exp.frames.iter().enumerate().map(|(i, f)| (f, i)).collect();
     let jobs: Vec<serde_json::Value> = jobs
         .iter()
         .enumerate()
@@ -242,7 +244,7 @@ fn sweep_plan(exp: PathBuf, out: PathBuf) -> PyResult<String> {
             serde_json::json!({
                 "index": i,
                 "job": j.slug(),
-                "frame": exp.frames.iter().position(|f| *f == j.frame),
+                "frame": frame_index.get(&j.frame),
                 "done": store.done(j),
             })
         })
@@ -306,8 +308,62 @@ fn sweep_finish(py: Python<'_>, exp: PathBuf, out: PathBuf, summary: String) -> 
     Ok(value.to_string())
 }
 
+/// A sweep directory's lock, held by a Python driver (Ray's) for its run:
+/// another sweep on the directory waits until [`SweepLock::release`] (or
+/// this process's end).
+#[pyclass]
+struct SweepLock(Option<gfxcache_sweep::StoreLock>);
+
+#[pymethods]
+impl SweepLock {
+    /// Lets another sweep have the directory.
+    fn release(&mut self) {
+        self.0 = None;
+    }
+}
+
+/// Takes the lock of the sweep directory `out` for the sweep of `exp`
+/// (waiting, with a word on stderr, while another sweep holds it; Ctrl-C
+/// stops the wait) and removes what killed runs left in it.
+#[pyfunction]
+fn sweep_lock(py: Python<'_>, exp: PathBuf, out: PathBuf) -> PyResult<SweepLock> {
+    let store =
+        Store::open(&out).map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", out.display())))?;
+    let held = interruptible(py, || -> std::io::Result<gfxcache_sweep::StoreLock> {
+        let held = store.lock(
+            &format!("gfxcache.sweep {} (ray)", exp.display()),
+            |owner| {
+                let who = owner.map_or("another sweep".to_string(), |o| o.to_string());
+                eprintln!("sweep: {} is in use by {who}; waiting for it to end", out.display());
+            },
+        )?;
+        let removed = store.remove_leftovers()?;
+        if removed > 0 {
+            eprintln!("sweep: removed {removed} unfinished files and directories left by an interrupted run");
+        }
+        Ok(held)
+    })?
+    .map_err(|e| PyRuntimeError::new_err(format!("cannot lock the sweep directory {}: {e}", out.display())))?;
+    Ok(SweepLock(Some(held)))
+}
+
+/// The command a local sweep's worker processes run as: this interpreter
+/// with the package's worker module (`gfxcache/_worker.py`).
+fn set_worker_command(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let python: String = m.py().import("sys")?.getattr("executable")?.extract()?;
+    if !python.is_empty() {
+        gfxcache_cli::sweep::worker::set_command(
+            [python.as_str(), "-m", "gfxcache._worker"]
+                .map(std::ffi::OsString::from)
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    set_worker_command(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(output, m)?)?;
@@ -319,5 +375,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_render, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_job, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_finish, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_lock, m)?)?;
+    m.add_class::<SweepLock>()?;
     Ok(())
 }

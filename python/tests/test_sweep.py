@@ -133,3 +133,29 @@ sizes = ["64KiB", "256KiB"]
     assert len(list(out.glob("jobs/*/result.json"))) == 1, "the other job kept"
     df = gfxcache.sweep_table(out)
     assert set(df.study) == {"sim"} and len(df) > 0
+
+
+def test_local_sweep_with_an_aborting_job_lists_it_and_writes_the_rest(tmp_path, monkeypatch):
+    # Each job runs in a worker process of its own: an abort there (as
+    # under the out-of-memory killer) fails that job only.
+    monkeypatch.setenv("GFXCACHE_TEST_ABORT_JOB", "-mrc-")
+    exp = write(tmp_path, """
+studies = ["sim", "mrc"]
+policies = ["lru"]
+
+[frames]
+scenes = ["atrium"]
+resolutions = ["160x90"]
+
+[cache]
+sizes = ["64KiB", "256KiB"]
+""")
+    out = tmp_path / "local"
+    with pytest.raises(RuntimeError, match=r"1 of 3 jobs failed.*-mrc-.*aborted \(SIGABRT\)"):
+        gfxcache.sweep(exp, out=out)
+    assert len(list(out.glob("jobs/*/result.json"))) == 2, "the other jobs kept"
+    df = gfxcache.sweep_table(out)
+    assert set(df.study) == {"sim"} and len(df) > 0
+    monkeypatch.delenv("GFXCACHE_TEST_ABORT_JOB")
+    s = gfxcache.sweep(exp, out=out)
+    assert (s["already_done"], s["ran"]) == (2, 1)

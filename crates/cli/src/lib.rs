@@ -53,6 +53,10 @@ pub enum Command {
     Nbtc(Box<cmd::nbtc::Args>),
     /// Run a sweep file's jobs (scenes x resolutions x caches x policies x studies) in parallel, resumably; then one tidy table (CSV, Parquet) and a page comparing across the axes.
     Sweep(cmd::sweep::Args),
+    /// One frame or job of a local sweep, in a process of its own (what
+    /// `gfxcache sweep` starts; not for people).
+    #[command(name = "sweep-worker", hide = true)]
+    SweepWorker(sweep::worker::WorkerArgs),
     /// Render frames of a scene: the LLC trace, the picture, a summary.
     Render(cmd::render::Args),
     /// List the built-in scenes, by workload suite.
@@ -91,6 +95,7 @@ impl Command {
             | Command::Policies(_)
             | Command::Machines(_)
             | Command::Programs(_)
+            | Command::SweepWorker(_)
             | Command::Scenes(_) => {
                 anyhow::bail!("this command gives no result to return: run it instead")
             }
@@ -111,6 +116,7 @@ impl Command {
             Command::Nuca(a) => cmd::nuca::run(a),
             Command::Nbtc(a) => cmd::nbtc::run(*a),
             Command::Sweep(a) => cmd::sweep::run(a),
+            Command::SweepWorker(a) => sweep::worker::serve(a),
             Command::Render(a) => cmd::render::run(a),
             Command::Scenes(a) => cmd::scenes::run(a),
             Command::Shaders(a) => cmd::shaders::run(a),

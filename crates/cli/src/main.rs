@@ -6,6 +6,7 @@
 //! progress and warnings go to stderr. An interrupt (SIGINT, SIGTERM,
 //! SIGHUP) removes every output still being written and exits with 130.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,7 +34,10 @@ fn remove_partial_outputs_on_interrupt() {
             1 => "; removed 1 unfinished output".to_string(),
             n => format!("; removed {n} unfinished outputs"),
         };
-        eprintln!("error: interrupted{what}");
+        // Not `eprintln!`, which panics when stderr is gone: a sweep's
+        // worker whose sweep was killed gets SIGTERM with its stderr's
+        // reader dead, and must still exit.
+        let _ = writeln!(std::io::stderr(), "error: interrupted{what}");
         std::process::exit(INTERRUPTED);
     });
     if let Err(e) = installed {

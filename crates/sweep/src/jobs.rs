@@ -5,13 +5,13 @@
 //! from run to run, so that a result store keyed by it keeps finished jobs
 //! and a changed point gets a new key.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::exp::{Experiment, FramePoint, Geometry, Input, PipelineMode, StudyKind};
 
 /// What a job runs on its frame.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum JobKind {
     /// Every policy of the file through one cache geometry.
@@ -25,7 +25,7 @@ pub enum JobKind {
     Study(StudyKind),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Job {
     pub frame: FramePoint,
     pub kind: JobKind,
@@ -33,7 +33,7 @@ pub struct Job {
     pub flags: Vec<String>,
     /// The files its flags name (a machine or config file), by their
     /// contents; the frame's own are in [`FramePoint::inputs`].
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<Input>,
 }
 

@@ -27,5 +27,5 @@ pub mod store;
 pub use error::SweepError;
 pub use exp::{Experiment, FramePoint, Geometry, Input, PipelineMode, StudyKind};
 pub use jobs::{Job, JobKind};
-pub use run::{ensure_frame, run, run_one, Failure, RunSummary};
-pub use store::Store;
+pub use run::{ensure_frame, run, run_one, Failure, RunSummary, FRAMES, JOBS_ENDED, JOBS_FAILED};
+pub use store::{Owner, Store, StoreLock, REPORT, REPORT_MANIFEST};

@@ -3,8 +3,9 @@
 //! result kept the moment its job finishes. A job that fails is reported
 //! and the others go on; a sweep started again runs only what has no
 //! result. What renders a frame and what runs a job are given (the
-//! command line and the Python package compose them from the design
-//! crates), so this module is the schedule and nothing else.
+//! command line composes them from the design crates, and runs each in a
+//! worker process of its own, so that a job that aborts or is killed
+//! fails alone), so this module is the schedule and nothing else.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -90,10 +91,22 @@ where
         .map_err(|e| format!("keeping its result: {e}"))
 }
 
+/// The phase of [`run`]'s reports that counts the jobs ended so far
+/// (finished or failed), of all the sweep's.
+pub const JOBS_ENDED: &str = "sweep jobs";
+/// The phase of [`run`]'s reports that counts the jobs failed so far, of
+/// all the sweep's: reported before the [`JOBS_ENDED`] report of the same
+/// job.
+pub const JOBS_FAILED: &str = "sweep jobs failed";
+/// The phase of [`run`]'s reports that counts the frames rendered (or
+/// found in place) so far, of those the pending jobs need.
+pub const FRAMES: &str = "sweep frames";
+
 /// Runs every job of `jobs` without a result in `store`: their frames
 /// first (each once, in order), then the jobs in parallel. `exec` runs a
-/// job on its frame's directory, with its own directory (made for it) for
-/// any files it keeps, and gives its result. Once asked to stop
+/// job on its frame and keeps its result in `store` ([`run_one`], here or
+/// in a worker process); a job whose `exec` succeeds without leaving a
+/// whole result fails. Once asked to stop
 /// ([`gfxcache_cache::progress::request_stop`]) it starts no frame and no
 /// job: those left are failed as interrupted.
 pub fn run<R, E>(
@@ -105,7 +118,7 @@ pub fn run<R, E>(
 ) -> RunSummary
 where
     R: Fn(&FramePoint, &Path) -> Result<(), String>,
-    E: Fn(&Job, &Path, &Path) -> Result<Value, String> + Sync,
+    E: Fn(&Job) -> Result<(), String> + Sync,
 {
     let pending = store.pending(jobs);
     let mut summary = RunSummary {
@@ -120,27 +133,31 @@ where
         .map(|j| &j.frame)
         .filter(|f| seen.insert(*f))
         .collect();
-    let mut broken: Vec<(&FramePoint, String)> = Vec::new();
+    let mut broken: std::collections::HashMap<&FramePoint, String> =
+        std::collections::HashMap::new();
     for (i, frame) in frames.iter().enumerate() {
-        progress(Progress::items(
-            "sweep frames",
-            i as u64,
-            frames.len() as u64,
-        ));
+        progress(Progress::items(FRAMES, i as u64, frames.len() as u64));
         if stop_requested() {
-            broken.push((frame, interrupted().to_string()));
+            broken.insert(frame, interrupted().to_string());
             continue;
         }
         match ensure_frame(store, frame, &render) {
             Ok(rendered) => summary.frames_rendered += usize::from(rendered),
-            Err(e) => broken.push((frame, e)),
+            Err(e) => {
+                broken.insert(frame, e);
+            }
         }
     }
+    progress(Progress::items(
+        FRAMES,
+        frames.len() as u64,
+        frames.len() as u64,
+    ));
     let total = jobs.len() as u64;
     // Reported under the lock, so the counts arrive in order.
-    let done = Mutex::new(summary.already_done as u64);
+    let counts = Mutex::new((summary.already_done as u64, 0u64));
     progress(Progress::items(
-        "sweep jobs",
+        JOBS_ENDED,
         summary.already_done as u64,
         total,
     ));
@@ -154,16 +171,24 @@ where
                     error,
                 })
             };
-            let outcome = if let Some((_, e)) = broken.iter().find(|(f, _)| *f == &job.frame) {
+            let outcome = if let Some(e) = broken.get(&job.frame) {
                 failed(format!("rendering its frame: {e}"))
             } else if stop_requested() {
                 failed(interrupted().to_string())
             } else {
-                run_one(store, job, &exec).err().and_then(failed)
+                match exec(job) {
+                    Ok(()) if store.done(job) => None,
+                    Ok(()) => failed("it ended without keeping a whole result".to_string()),
+                    Err(e) => failed(e),
+                }
             };
-            let mut n = done.lock().expect("no job panics holding it");
-            *n += 1;
-            progress(Progress::items("sweep jobs", *n, total));
+            let mut n = counts.lock().expect("no job panics holding it");
+            n.0 += 1;
+            if outcome.is_some() {
+                n.1 += 1;
+                progress(Progress::items(JOBS_FAILED, n.1, total));
+            }
+            progress(Progress::items(JOBS_ENDED, n.0, total));
             outcome
         })
         .collect();

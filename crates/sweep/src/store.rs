@@ -7,7 +7,15 @@
 //! key. A result is written to a temporary file in the job's directory
 //! and renamed over `result.json`: a kill leaves at most a temporary file,
 //! which does not count. A result counts as done when it parses and
-//! carries the job's key.
+//! carries the job's key, and (a study's job) its report directory is in
+//! place, with its manifest: a study's report is the job's files, and a
+//! result without them would stop the tables for good.
+//!
+//! One sweep at a time: [`Store::lock`] takes `ROOT/.lock` (an advisory
+//! `flock`, released when its holder ends however it ends) and writes the
+//! holder's process id, host and command into it, so that a second sweep
+//! on the store waits, naming the one it waits for. A sweep that holds the
+//! lock removes what killed runs left behind ([`Store::remove_leftovers`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,7 +23,18 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::jobs::Job;
+use crate::jobs::{Job, JobKind};
+
+/// A study job's report directory, inside the job's directory; the study
+/// writes it (`--out`) whole, with [`REPORT_MANIFEST`] last.
+pub const REPORT: &str = "report";
+/// The file a whole report directory holds.
+pub const REPORT_MANIFEST: &str = "manifest.json";
+
+/// The lock file of a store, in its root.
+const LOCK: &str = ".lock";
+/// How often a sweep waiting for a store's lock tries again.
+const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// A sweep's results on disk.
 pub struct Store {
@@ -52,8 +71,19 @@ impl Store {
         self.job_dir(job).join("result.json")
     }
 
-    /// `job`'s stored result, if it has a whole one.
+    /// The directory of a study `job`'s report.
+    pub fn report_dir(&self, job: &Job) -> PathBuf {
+        self.job_dir(job).join(REPORT)
+    }
+
+    /// `job`'s stored result, if it has a whole one (and, a study's job,
+    /// its report).
     pub fn load(&self, job: &Job) -> Option<Value> {
+        if matches!(job.kind, JobKind::Study(_))
+            && !self.report_dir(job).join(REPORT_MANIFEST).is_file()
+        {
+            return None;
+        }
         let text = std::fs::read_to_string(self.result_path(job)).ok()?;
         let mut v: Value = serde_json::from_str(&text).ok()?;
         if v.get("key")?.as_str()? != job.key() {
@@ -89,4 +119,149 @@ impl Store {
         tmp.persist(self.result_path(job)).map_err(|e| e.error)?;
         Ok(())
     }
+}
+
+/// Who holds a store's lock, as its lock file says.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Owner {
+    pub pid: u32,
+    pub host: String,
+    pub command: String,
+    /// Seconds since the Unix epoch.
+    pub since: u64,
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "process {} on {} ({})",
+            self.pid, self.host, self.command
+        )
+    }
+}
+
+/// A held store lock: released when dropped (or when its process ends).
+pub struct StoreLock {
+    file: std::fs::File,
+}
+
+impl StoreLock {
+    /// The lock file, held; its contents name this process.
+    pub fn file(&self) -> &std::fs::File {
+        &self.file
+    }
+}
+
+impl Store {
+    /// Takes the store's lock for this process (`command` names it to a
+    /// sweep that must wait). If another process holds it, `waiting` is
+    /// told who (the lock file's contents; `None` if unreadable) and the
+    /// call waits for it to end, or for this process to be asked to stop
+    /// ([`gfxcache_cache::progress::request_stop`]: an `Interrupted` error).
+    pub fn lock(
+        &self,
+        command: &str,
+        waiting: impl FnOnce(Option<Owner>),
+    ) -> std::io::Result<StoreLock> {
+        let path = self.root.join(LOCK);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        let mut waiting = Some(waiting);
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => return Err(e),
+            }
+            if let Some(tell) = waiting.take() {
+                let owner = std::fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|t| serde_json::from_str(&t).ok());
+                tell(owner);
+            }
+            // Polled, not blocked on, so that a caller asked to stop (a
+            // Python caller's Ctrl-C) stops waiting.
+            if gfxcache_cache::progress::stop_requested() {
+                return Err(gfxcache_cache::progress::interrupted());
+            }
+            std::thread::sleep(LOCK_POLL);
+        }
+        let owner = Owner {
+            pid: std::process::id(),
+            host: host_name(),
+            command: command.to_string(),
+            since: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        };
+        file.set_len(0)?;
+        let mut w = &file;
+        serde_json::to_writer(&mut w, &owner)?;
+        w.write_all(b"\n")?;
+        Ok(StoreLock { file })
+    }
+
+    /// Removes what runs killed part way left in the store (call it holding
+    /// [`Store::lock`], so that nothing removed is another run's): frames
+    /// staged but never put in place (`frames/.render-*`), results being
+    /// written (`jobs/*/.tmp*`), reports being staged or swapped
+    /// (`jobs/*/report.*.partial`, `report.*.old`) and tables and pages
+    /// being written (`*.partial` in the root and `tables/`). The number
+    /// removed.
+    pub fn remove_leftovers(&self) -> std::io::Result<usize> {
+        let mut removed = 0;
+        let mut sweep = |dir: &Path, is_leftover: &dyn Fn(&str) -> bool| -> std::io::Result<()> {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return Ok(());
+            };
+            for entry in entries {
+                let entry = entry?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if !is_leftover(&name) {
+                    continue;
+                }
+                let path = entry.path();
+                if entry.file_type()?.is_dir() {
+                    std::fs::remove_dir_all(&path)?;
+                } else {
+                    std::fs::remove_file(&path)?;
+                }
+                removed += 1;
+            }
+            Ok(())
+        };
+        let partial = |n: &str| n.ends_with(".partial");
+        sweep(&self.root, &partial)?;
+        sweep(&self.root.join("tables"), &partial)?;
+        sweep(&self.root.join("frames"), &|n| {
+            n.starts_with(".render-") || n.ends_with(".partial")
+        })?;
+        let staged_report = format!("{REPORT}.");
+        for entry in std::fs::read_dir(self.root.join("jobs"))? {
+            let entry = entry?;
+            if entry.file_type()?.is_dir() {
+                sweep(&entry.path(), &|n| {
+                    n.starts_with(".tmp")
+                        || n.ends_with(".partial")
+                        || (n.starts_with(&staged_report) && n.ends_with(".old"))
+                })?;
+            }
+        }
+        Ok(removed)
+    }
+}
+
+/// This machine's name, for a lock's owner (`?` if unknown).
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "?".to_string())
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use gfxcache_cache::progress::quiet;
-use gfxcache_sweep::{run, Experiment, FramePoint, Job, Store};
+use gfxcache_sweep::{run, run_one, Experiment, FramePoint, Job, Store};
 use serde_json::{json, Value};
 
 fn jobs() -> Vec<Job> {
@@ -22,10 +22,22 @@ fn render(count: &AtomicUsize) -> impl Fn(&FramePoint, &Path) -> Result<(), Stri
     }
 }
 
-/// A stand-in job: reads its frame, answers with the scene and its key.
-fn exec(job: &Job, dir: &Path, _own: &Path) -> Result<Value, String> {
+/// A stand-in job: reads its frame, answers with the scene and its key (a
+/// study's job also writes its report, as a study does).
+fn exec(job: &Job, dir: &Path, own: &Path) -> Result<Value, String> {
     let scene = std::fs::read_to_string(dir.join("frame.txt")).map_err(|e| e.to_string())?;
+    if matches!(job.kind, gfxcache_sweep::JobKind::Study(_)) {
+        let report = own.join(gfxcache_sweep::REPORT);
+        std::fs::create_dir_all(&report).map_err(|e| e.to_string())?;
+        std::fs::write(report.join(gfxcache_sweep::REPORT_MANIFEST), "{}")
+            .map_err(|e| e.to_string())?;
+    }
     Ok(json!({ "scene": scene, "key": job.key() }))
+}
+
+/// The stand-in job run on `store`, its result kept as a worker keeps it.
+fn kept(store: &Store) -> impl Fn(&Job) -> Result<(), String> + Sync + '_ {
+    move |job| run_one(store, job, exec)
 }
 
 fn results(store: &Store, jobs: &[Job]) -> Vec<Option<Value>> {
@@ -38,7 +50,7 @@ fn each_frame_renders_once_and_every_result_is_kept() {
     let store = Store::open(dir.path()).unwrap();
     let jobs = jobs();
     let renders = AtomicUsize::new(0);
-    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    let s = run(&jobs, &store, render(&renders), kept(&store), &quiet);
     assert_eq!(
         (s.jobs, s.already_done, s.ran, s.frames_rendered),
         (8, 0, 8, 2)
@@ -49,7 +61,7 @@ fn each_frame_renders_once_and_every_result_is_kept() {
         assert_eq!(r, Some(json!({ "scene": j.frame.scene, "key": j.key() })));
     }
     // Again: nothing to do.
-    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    let s = run(&jobs, &store, render(&renders), kept(&store), &quiet);
     assert_eq!((s.already_done, s.ran, s.frames_rendered), (8, 0, 0));
     assert_eq!(renders.load(Ordering::Relaxed), 2);
 }
@@ -60,16 +72,22 @@ fn a_sweep_stopped_part_way_resumes_to_the_same_results() {
     let whole_store = Store::open(whole.path()).unwrap();
     let jobs = jobs();
     let renders = AtomicUsize::new(0);
-    run(&jobs, &whole_store, render(&renders), exec, &quiet);
+    run(
+        &jobs,
+        &whole_store,
+        render(&renders),
+        kept(&whole_store),
+        &quiet,
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
     // The first run dies on every job on racer's frame.
-    let dying = |job: &Job, d: &Path, own: &Path| {
+    let dying = |job: &Job| {
         if job.frame.scene == "racer" {
             Err("killed".to_string())
         } else {
-            exec(job, d, own)
+            run_one(&store, job, exec)
         }
     };
     let s = run(&jobs, &store, render(&renders), dying, &quiet);
@@ -78,7 +96,7 @@ fn a_sweep_stopped_part_way_resumes_to_the_same_results() {
         .failed
         .iter()
         .all(|f| f.error == "killed" && f.job.starts_with("racer-")));
-    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    let s = run(&jobs, &store, render(&renders), kept(&store), &quiet);
     assert_eq!((s.already_done, s.ran, s.frames_rendered), (4, 4, 0));
     assert_eq!(results(&store, &jobs), results(&whole_store, &jobs));
 }
@@ -95,7 +113,7 @@ fn a_frame_that_fails_to_render_fails_its_jobs_only() {
             std::fs::write(d.join("frame.txt"), &frame.scene).map_err(|e| e.to_string())
         }
     };
-    let s = run(&jobs, &store, broken, exec, &quiet);
+    let s = run(&jobs, &store, broken, kept(&store), &quiet);
     assert_eq!((s.ran, s.failed.len(), s.frames_rendered), (4, 4, 1));
     assert!(s
         .failed
@@ -105,6 +123,64 @@ fn a_frame_that_fails_to_render_fails_its_jobs_only() {
     let city = jobs.iter().find(|j| j.frame.scene == "city").unwrap();
     assert!(!store.frame_dir(&city.frame).exists());
     let renders = AtomicUsize::new(0);
-    let s = run(&jobs, &store, render(&renders), exec, &quiet);
+    let s = run(&jobs, &store, render(&renders), kept(&store), &quiet);
     assert_eq!((s.ran, s.frames_rendered), (4, 1));
+}
+
+#[test]
+fn a_job_that_ends_without_its_result_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let jobs = jobs();
+    let renders = AtomicUsize::new(0);
+    let forgetful = |job: &Job| {
+        if job.frame.scene == "racer" {
+            Ok(())
+        } else {
+            run_one(&store, job, exec)
+        }
+    };
+    let s = run(&jobs, &store, render(&renders), forgetful, &quiet);
+    assert_eq!((s.ran, s.failed.len()), (4, 4));
+    assert!(s.failed.iter().all(|f| f.error.contains("without keeping")));
+}
+
+#[test]
+fn progress_counts_the_failed_jobs_before_each_ended_one() {
+    use gfxcache_cache::Progress;
+    use gfxcache_sweep::{JOBS_ENDED, JOBS_FAILED};
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let jobs = jobs();
+    let renders = AtomicUsize::new(0);
+    let dying = |job: &Job| {
+        if job.frame.scene == "racer" {
+            Err("killed".to_string())
+        } else {
+            run_one(&store, job, exec)
+        }
+    };
+    let seen = std::sync::Mutex::new(Vec::new());
+    let record = |p: Progress| seen.lock().unwrap().push((p.phase, p.done, p.total));
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run(&jobs, &store, render(&renders), dying, &record));
+    let seen = seen.into_inner().unwrap();
+    let ended: Vec<u64> = seen
+        .iter()
+        .filter(|(p, ..)| *p == JOBS_ENDED)
+        .map(|(_, d, _)| *d)
+        .collect();
+    assert_eq!(ended, (0..=8).collect::<Vec<_>>());
+    let failed: Vec<u64> = seen
+        .iter()
+        .filter(|(p, ..)| *p == JOBS_FAILED)
+        .map(|(_, d, t)| {
+            assert_eq!(*t, 8);
+            *d
+        })
+        .collect();
+    assert_eq!(failed, vec![1, 2, 3, 4]);
 }

@@ -54,3 +54,107 @@ fn a_torn_or_foreign_result_does_not_count() {
     store.save(&jobs[1], &json!(3)).unwrap();
     assert_eq!(store.load(&jobs[1]), Some(json!(3)));
 }
+
+#[test]
+fn a_study_result_without_its_whole_report_does_not_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "name = \"s\"\nstudies = [\"nuca\", \"mrc\"]\n[frames]\nscenes = [\"racer\"]\nmodes = [\"tbr\"]\n";
+    let jobs = Experiment::parse(text, Path::new("s.toml")).unwrap().jobs();
+    let (study, mrc) = (&jobs[0], &jobs[1]);
+    assert!(matches!(study.kind, gfxcache_sweep::JobKind::Study(_)));
+    let store = Store::open(dir.path()).unwrap();
+    store.save(study, &json!(1)).unwrap();
+    store.save(mrc, &json!(2)).unwrap();
+    // A study's job is done with its report in place, manifest and all.
+    assert!(!store.done(study));
+    assert!(store.done(mrc));
+    std::fs::create_dir_all(store.report_dir(study)).unwrap();
+    assert!(!store.done(study));
+    std::fs::write(
+        store
+            .report_dir(study)
+            .join(gfxcache_sweep::REPORT_MANIFEST),
+        "{}",
+    )
+    .unwrap();
+    assert_eq!(store.load(study), Some(json!(1)));
+}
+
+#[test]
+fn what_killed_runs_left_is_removed_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let jobs = jobs();
+    let store = Store::open(dir.path()).unwrap();
+    store.save(&jobs[0], &json!(1)).unwrap();
+    let root = dir.path();
+    let job = store.job_dir(&jobs[0]);
+    let frames = root.join("frames");
+    let tables = root.join("tables");
+    for d in [
+        &frames,
+        &tables,
+        &frames.join(".render-x1"),
+        &frames.join("racer-k"),
+    ] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::create_dir_all(job.join("report.a1.partial")).unwrap();
+    std::fs::create_dir_all(job.join("report.a2.old")).unwrap();
+    std::fs::create_dir_all(job.join("report")).unwrap();
+    let leftovers = [
+        job.join(".tmpX1"),
+        root.join("sweep.csv.ab.partial"),
+        tables.join("gspc-policies.csv.cd.partial"),
+    ];
+    for f in &leftovers {
+        std::fs::write(f, "x").unwrap();
+    }
+    let kept = [
+        root.join("sweep.csv"),
+        tables.join("gspc-policies.csv"),
+        job.join("report").join("nuca.json"),
+        frames.join("racer-k").join("frame.gtr"),
+    ];
+    for f in &kept {
+        std::fs::write(f, "x").unwrap();
+    }
+    assert_eq!(store.remove_leftovers().unwrap(), 6);
+    for f in &leftovers {
+        assert!(!f.exists(), "{}", f.display());
+    }
+    for d in ["report.a1.partial", "report.a2.old"] {
+        assert!(!job.join(d).exists());
+    }
+    assert!(!frames.join(".render-x1").exists());
+    for f in &kept {
+        assert!(f.exists(), "{}", f.display());
+    }
+    assert!(store.done(&jobs[0]));
+    assert_eq!(store.remove_leftovers().unwrap(), 0);
+}
+
+#[test]
+fn a_second_lock_waits_for_the_first_and_is_told_its_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let first = store.lock("sweep one.toml", |_| panic!("free")).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let root = dir.path().to_path_buf();
+    let second = std::thread::spawn(move || {
+        let store = Store::open(&root).unwrap();
+        let _held = store
+            .lock("sweep two.toml", |owner| tx.send(owner).unwrap())
+            .unwrap();
+        std::fs::read_to_string(root.join(".lock")).unwrap()
+    });
+    let owner = rx.recv().unwrap().expect("the owner is readable");
+    assert_eq!(owner.pid, std::process::id());
+    assert_eq!(owner.command, "sweep one.toml");
+    assert!(owner.to_string().contains("sweep one.toml"));
+    // Still waiting while the first holds it.
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(!second.is_finished());
+    drop(first);
+    let text = second.join().unwrap();
+    assert!(text.contains("sweep two.toml"), "{text}");
+}

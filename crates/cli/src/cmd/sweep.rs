@@ -60,12 +60,18 @@ pub fn output(args: Args) -> Result<Value> {
 
 /// Runs the sweep and writes its tables: what `--json` prints, and the
 /// error to end with if a job failed.
+///
+/// The store is locked first (a second sweep on it waits, naming this
+/// one), and what killed runs left in it is removed. Each frame and each
+/// job runs in a worker process of its own ([`exec::worker`]), so one that
+/// aborts or is killed fails alone.
 fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
     let exp = Experiment::read(&args.experiment)?;
     exec::check(&exp)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&exp.name));
     let store = Store::open(&out)
         .with_context(|| format!("cannot open the sweep directory {}", out.display()))?;
+    let _lock = lock(&store, &args.experiment)?;
     let jobs = exp.jobs();
     let threads = args.jobs.unwrap_or_else(rayon::current_num_threads);
     if threads == 0 {
@@ -83,10 +89,8 @@ fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
         gfxcache_sweep::run(
             &jobs,
             &store,
-            |frame, dir| exec::render_frame(frame, dir).map_err(|e| format!("{e:#}")),
-            |job, frame_dir, job_dir| {
-                exec::run_job(job, frame_dir, job_dir).map_err(|e| format!("{e:#}"))
-            },
+            exec::worker::render,
+            |job| exec::worker::job(&store, job),
             &|p| lines.show(p),
         )
     });
@@ -96,10 +100,9 @@ fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
         // kept in the store; the tables wait for a run that ends.
         return Err(gfxcache_cache::progress::interrupted().into());
     }
-    let shown = exec::finish(&out, &exp, &store, &summary)?;
     let failed = (!summary.failed.is_empty()).then(|| {
-        anyhow::anyhow!(
-            "{} of {} jobs failed ({}); every other result is kept in {}",
+        format!(
+            "{} of {} jobs failed ({})",
             summary.failed.len(),
             summary.jobs,
             summary
@@ -108,17 +111,60 @@ fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
                 .map(|f| format!("{}: {}", f.job, f.error))
                 .collect::<Vec<_>>()
                 .join("; "),
-            out.display()
         )
     });
+    let shown = match exec::finish(&out, &exp, &store, &summary) {
+        Ok(shown) => shown,
+        Err(e) => {
+            let Some(failed) = failed else { return Err(e) };
+            return Err(e.context(format!(
+                "{failed}; every other result is kept in {}, but the tables could not be written",
+                out.display()
+            )));
+        }
+    };
+    let failed =
+        failed.map(|f| anyhow::anyhow!("{f}; every other result is kept in {}", out.display()));
     Ok((shown, failed))
 }
 
-/// `sweep: 3/8 jobs done, about 1m 20s left` lines on stderr, the time
+/// Takes `store`'s lock for the sweep of `experiment` (waiting, with a
+/// word on stderr, while another sweep holds it) and removes what killed
+/// runs left in it.
+fn lock(store: &Store, experiment: &Path) -> Result<gfxcache_sweep::StoreLock> {
+    let root = store.root();
+    let held = store
+        .lock(
+            &format!("gfxcache sweep {}", experiment.display()),
+            |owner| {
+                let who = owner.map_or("another sweep".to_string(), |o| o.to_string());
+                eprintln!(
+                    "sweep: {} is in use by {who}; waiting for it to end",
+                    root.display()
+                );
+            },
+        )
+        .with_context(|| format!("cannot lock the sweep directory {}", root.display()))?;
+    let removed = store.remove_leftovers().with_context(|| {
+        format!(
+            "cannot remove what an interrupted run left in {}",
+            root.display()
+        )
+    })?;
+    if removed > 0 {
+        eprintln!(
+            "sweep: removed {removed} unfinished files and directories left by an interrupted run"
+        );
+    }
+    Ok(held)
+}
+
+/// `sweep: 3/8 jobs ended, 1 failed, about 1m 20s left` lines on stderr, the time
 /// left from this run's pace.
 struct ProgressLines {
     start: Instant,
     first: Mutex<Option<(Instant, u64)>>,
+    failed: Mutex<u64>,
 }
 
 impl ProgressLines {
@@ -126,16 +172,27 @@ impl ProgressLines {
         ProgressLines {
             start: Instant::now(),
             first: Mutex::new(None),
+            failed: Mutex::new(0),
         }
     }
 
     fn show(&self, p: Progress) {
-        if p.phase == "sweep frames" {
-            if p.done < p.total {
-                eprintln!("sweep: rendering frame {}/{}", p.done + 1, p.total);
+        match p.phase {
+            gfxcache_sweep::FRAMES => {
+                if p.done < p.total {
+                    eprintln!("sweep: rendering frame {}/{}", p.done + 1, p.total);
+                }
+                return;
             }
-            return;
+            gfxcache_sweep::JOBS_FAILED => {
+                if let Ok(mut failed) = self.failed.lock() {
+                    *failed = p.done;
+                }
+                return;
+            }
+            _ => {}
         }
+        let failed = self.failed.lock().map_or(0, |f| *f);
         let Ok(mut first) = self.first.lock() else {
             return;
         };
@@ -148,8 +205,12 @@ impl ProgressLines {
             let per_job = t0.elapsed().as_secs_f64() / ran as f64;
             format!(", about {} left", duration(per_job * left as f64))
         };
+        let failed = match failed {
+            0 => String::new(),
+            n => format!(", {n} failed"),
+        };
         eprintln!(
-            "sweep: {}/{} jobs done{eta} ({} elapsed)",
+            "sweep: {}/{} jobs ended{failed}{eta} ({} elapsed)",
             p.done,
             p.total,
             duration(self.start.elapsed().as_secs_f64())

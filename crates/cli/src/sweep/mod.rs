@@ -13,6 +13,7 @@
 pub mod page;
 pub mod parquet;
 pub mod table;
+pub mod worker;
 
 use std::path::Path;
 
@@ -31,7 +32,7 @@ pub const TRACE: &str = "frame.gtr";
 pub const PICTURE: &str = "frame.png";
 pub const SUMMARY: &str = "render.json";
 /// A study job's report directory, inside the job's directory.
-pub const REPORT: &str = "report";
+pub use gfxcache_sweep::REPORT;
 
 fn path(p: &Path) -> String {
     p.display().to_string()
@@ -169,6 +170,38 @@ pub fn read_report(dir: &Path, name: &str) -> Result<Value> {
     serde_json::from_str(&text).with_context(|| format!("{} is not JSON", file.display()))
 }
 
+/// The directory of the studies' tables, in a sweep's directory.
+pub const STUDY_TABLES: &str = "tables";
+
+/// Removes from `dir` (the studies' tables) every table this run did not
+/// write (`written`, relative to `out`): the tables of jobs no longer in
+/// the sweep (a study dropped, its flags changed, another sweep file run
+/// into the same directory) would otherwise stand beside the new ones.
+fn remove_stale_tables(out: &Path, dir: &Path, written: &[String]) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("cannot list {}", dir.display()))?
+            .path();
+        let table = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("csv" | "parquet")
+        );
+        let name = path
+            .strip_prefix(out)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        if table && !written.contains(&name) {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove the old table {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
 /// What a sweep made, as `gfxcache sweep --json` prints it: the run's
 /// counts and the tables' paths, relative to its directory.
 #[derive(Serialize)]
@@ -199,8 +232,8 @@ pub fn finish(out: &Path, exp: &Experiment, store: &Store, summary: &RunSummary)
         Ok(())
     };
     write(&out.join("sweep"), &tables.main)?;
+    let dir = out.join(STUDY_TABLES);
     if !tables.studies.is_empty() {
-        let dir = out.join("tables");
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create {}", dir.display()))?;
         // A table no job filled (a study's sweep turned off) is left out.
@@ -208,6 +241,7 @@ pub fn finish(out: &Path, exp: &Experiment, store: &Store, summary: &RunSummary)
             write(&dir.join(name), t)?;
         }
     }
+    remove_stale_tables(out, &dir, &written)?;
     page::write(out, exp, &jobs, store, &tables.main, summary)?;
     let done = Finished {
         sweep: &exp.name,
