@@ -88,7 +88,7 @@ where
     let result = exec(job, &store.frame_dir(&job.frame), &dir)?;
     store
         .save(job, &result)
-        .map_err(|e| format!("keeping its result: {e}"))
+        .map_err(|e| format!("cannot keep its result {e}"))
 }
 
 /// The phase of [`run`]'s reports that counts the jobs ended so far

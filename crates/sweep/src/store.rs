@@ -104,20 +104,31 @@ impl Store {
 
     /// Keeps `result` as `job`'s, atomically: after a kill at any moment
     /// the job has its whole result or none.
+    /// Errors name `result.json` (not the temporary file).
     pub fn save<T: Serialize>(&self, job: &Job, result: &T) -> std::io::Result<()> {
-        let dir = self.job_dir(job);
-        std::fs::create_dir_all(&dir)?;
-        let stored = Stored {
-            key: job.key(),
-            job,
-            result,
+        let path = self.result_path(job);
+        let write = || -> std::io::Result<()> {
+            let dir = self.job_dir(job);
+            std::fs::create_dir_all(&dir)?;
+            let stored = Stored {
+                key: job.key(),
+                job,
+                result,
+            };
+            let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+            serde_json::to_writer_pretty(&mut tmp, &stored)?;
+            tmp.write_all(b"\n")?;
+            tmp.as_file().sync_all()?;
+            tmp.persist(&path).map_err(|e| e.error)?;
+            Ok(())
         };
-        let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-        serde_json::to_writer_pretty(&mut tmp, &stored)?;
-        tmp.write_all(b"\n")?;
-        tmp.as_file().sync_all()?;
-        tmp.persist(self.result_path(job)).map_err(|e| e.error)?;
-        Ok(())
+        write().map_err(|e| {
+            // tempfile's errors add "at path <the temporary>": say the
+            // operating system's error once, after the result's path.
+            let text = e.to_string();
+            let bare = text.split(" at path ").next().unwrap_or(&text);
+            std::io::Error::new(e.kind(), format!("{}: {bare}", path.display()))
+        })
     }
 }
 
