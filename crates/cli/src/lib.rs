@@ -128,10 +128,11 @@ impl Command {
 mod tests {
     use clap::CommandFactory;
 
-    /// Every subcommand (and sub-subcommand), with its path.
+    /// Every subcommand (and sub-subcommand) people run, with its path
+    /// (hidden ones, such as a sweep's worker, are not for people).
     fn commands() -> Vec<(String, clap::Command)> {
         fn walk(prefix: &str, c: &clap::Command, out: &mut Vec<(String, clap::Command)>) {
-            for s in c.get_subcommands() {
+            for s in c.get_subcommands().filter(|s| !s.is_hide_set()) {
                 let path = format!("{prefix} {}", s.get_name());
                 if s.has_subcommands() {
                     walk(&path, s, out);

@@ -126,12 +126,13 @@ where
         already_done: jobs.len() - pending.len(),
         ..RunSummary::default()
     };
-    // Each frame once, in order (a set: linear in the jobs).
+    // Each frame not yet in place once, in order (a set: linear in the
+    // jobs), so that progress counts only what renders.
     let mut seen = std::collections::HashSet::new();
     let frames: Vec<&FramePoint> = pending
         .iter()
         .map(|j| &j.frame)
-        .filter(|f| seen.insert(*f))
+        .filter(|f| seen.insert(*f) && !store.frame_dir(f).is_dir())
         .collect();
     let mut broken: std::collections::HashMap<&FramePoint, String> =
         std::collections::HashMap::new();

@@ -50,8 +50,18 @@ struct Stored<'a, T: Serialize> {
 }
 
 impl Store {
-    /// The store at `root`, made if missing.
+    /// The store at `root`, made if missing. A directory that is neither
+    /// empty nor a store (no `jobs/`) is refused: a sweep writes its
+    /// tables and page there and would mix them with what it holds.
     pub fn open(root: &Path) -> std::io::Result<Store> {
+        if let Ok(mut entries) = std::fs::read_dir(root) {
+            if entries.next().is_some() && !root.join("jobs").is_dir() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "it holds files and is no sweep directory (it has no jobs/): give a new or empty directory",
+                ));
+            }
+        }
         std::fs::create_dir_all(root.join("jobs"))?;
         Ok(Store {
             root: root.to_path_buf(),

@@ -184,3 +184,25 @@ fn progress_counts_the_failed_jobs_before_each_ended_one() {
         .collect();
     assert_eq!(failed, vec![1, 2, 3, 4]);
 }
+
+#[test]
+fn a_resumed_sweep_counts_only_the_frames_it_renders() {
+    use gfxcache_cache::Progress;
+    use gfxcache_sweep::FRAMES;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let jobs = jobs();
+    let renders = AtomicUsize::new(0);
+    run(&jobs, &store, render(&renders), kept(&store), &quiet);
+    // One job's result lost: it runs again on the frame in place.
+    std::fs::remove_file(store.job_dir(&jobs[0]).join("result.json")).unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let record = |p: Progress| {
+        if p.phase == FRAMES {
+            seen.lock().unwrap().push((p.done, p.total));
+        }
+    };
+    let s = run(&jobs, &store, render(&renders), kept(&store), &record);
+    assert_eq!((s.ran, s.frames_rendered), (1, 0));
+    assert_eq!(seen.into_inner().unwrap(), vec![(0, 0)]);
+}

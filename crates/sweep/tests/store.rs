@@ -158,3 +158,22 @@ fn a_second_lock_waits_for_the_first_and_is_told_its_owner() {
     let text = second.join().unwrap();
     assert!(text.contains("sweep two.toml"), "{text}");
 }
+
+#[test]
+fn a_directory_that_is_neither_empty_nor_a_store_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // Missing, or empty: made.
+    Store::open(&dir.path().join("new")).unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    Store::open(&empty).unwrap();
+    // A store: opened again.
+    Store::open(&empty).unwrap();
+    // Someone's files: refused, and left alone.
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    std::fs::write(home.join("thesis.tex"), "x").unwrap();
+    let e = Store::open(&home).err().expect("refused");
+    assert!(e.to_string().contains("no sweep directory"), "{e}");
+    assert!(!home.join("jobs").exists());
+}
