@@ -592,3 +592,40 @@ fn policies_lists_each_parameter_with_its_default_and_range() {
         "{table}"
     );
 }
+
+#[test]
+fn progress_is_plain_lines_on_stderr_when_it_is_not_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("f.gtr");
+    ok(&[
+        "render",
+        "--scene",
+        "atrium",
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    let o = gfxcache(&[
+        "sim",
+        trace.to_str().unwrap(),
+        "--size",
+        "64KiB",
+        "--ways",
+        "16",
+        "--policy",
+        "lru,opt",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    // stdout is the document alone; stderr (a pipe here) has the bars as
+    // lines: no carriage returns or cursor moves, each phase named.
+    serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
+    for phase in ["next uses [", "simulating ["] {
+        assert!(err.lines().any(|l| l.starts_with(phase)), "{err}");
+    }
+}
