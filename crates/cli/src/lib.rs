@@ -20,7 +20,7 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(
     name = "gfxcache",
-    version,
+    version = gfxcache_sweep::VERSION,
     about = "Memory-hierarchy simulator for graphics GPUs, driven by rendered frames"
 )]
 pub struct Cli {

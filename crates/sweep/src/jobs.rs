@@ -48,9 +48,18 @@ impl JobKind {
     }
 }
 
-/// The simulator's version, part of every key: results of another
-/// version are not reused.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The git commit the simulator was built from (12 hex digits, or
+/// `unknown` outside a git checkout).
+pub const COMMIT: &str = env!("GFXCACHE_COMMIT");
+
+/// The simulator's version and the commit it was built from, part of
+/// every key: results of another build are not reused.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("GFXCACHE_COMMIT"),
+    ")"
+);
 
 /// 16 hex digits of the SHA-256 of `what`'s JSON with [`VERSION`].
 fn hash_of(what: &impl Serialize) -> String {

@@ -26,6 +26,6 @@ pub mod store;
 
 pub use error::SweepError;
 pub use exp::{Experiment, FramePoint, Geometry, Input, PipelineMode, StudyKind};
-pub use jobs::{Job, JobKind};
+pub use jobs::{Job, JobKind, COMMIT, VERSION};
 pub use run::{ensure_frame, run, run_one, Failure, RunSummary, FRAMES, JOBS_ENDED, JOBS_FAILED};
 pub use store::{Owner, Store, StoreLock, REPORT, REPORT_MANIFEST};

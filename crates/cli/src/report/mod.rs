@@ -113,7 +113,7 @@ fn run_study_with_bars<R: StudyFiles>(
         eprintln!("warning: {w}");
     }
     write_all(&report, staged.path())?;
-    let generator = format!("gfxcache {} {}", env!("CARGO_PKG_VERSION"), R::NAME);
+    let generator = format!("gfxcache {} {}", gfxcache_sweep::VERSION, R::NAME);
     staged.commit(&generator)?;
     match print {
         Print::Json => println!("{}", to_json(&report)?),
