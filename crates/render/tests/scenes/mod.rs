@@ -131,6 +131,7 @@ pub fn lit_plane(light_dir: Vec3) -> Scene {
         graph: None,
         sky: SKY,
         warnings: vec![],
+        sources: vec![],
     }
 }
 
@@ -220,6 +221,7 @@ pub fn full() -> Scene {
         graph: None,
         sky: SKY,
         warnings: vec![],
+        sources: vec![],
     }
 }
 
