@@ -160,7 +160,7 @@ fn a_scene_file_names_a_preset_or_gives_its_own_frame() {
     let cfg = gfxcache_render::frame::FrameConfig::new(64, 48);
     let mut r = gfxcache_render::frame::FrameRenderer::new(&s, cfg).unwrap();
     let mut recs = Vec::new();
-    let summary = r.render(0, 1, &mut |x| recs.push(x));
+    let summary = r.render(0, 1, &mut |x| recs.push(x)).unwrap();
     let drawn: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(drawn, ["sun", "main"]);
     assert_eq!(r.depth_target("sun").unwrap().width(), 512 * 48 / 1080 + 1);

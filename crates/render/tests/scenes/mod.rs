@@ -237,7 +237,7 @@ pub fn config(w: u32, h: u32) -> FrameConfig {
 pub fn render<'s>(scene: &'s Scene, cfg: FrameConfig) -> (Vec<Record>, FrameRenderer<'s>) {
     let mut r = FrameRenderer::new(scene, cfg).expect("renderer");
     let mut recs = Vec::new();
-    r.render(0, 1, &mut |x| recs.push(x));
+    r.render(0, 1, &mut |x| recs.push(x)).unwrap();
     (recs, r)
 }
 
