@@ -35,7 +35,8 @@ const WORK_STACK: usize = 64 << 20;
 /// thread waits and checks for signals every [`SIGNAL_POLL`]. On a signal
 /// whose handler raises (Ctrl-C's `KeyboardInterrupt`), the work is asked
 /// to stop ([`request_stop`]: the passes over traces check it after each
-/// batch, a sweep before each frame and job), its end awaited, and the
+/// batch, the renderer at every draw and round of its back end, a sweep
+/// before each frame and job), its end awaited, and the
 /// handler's exception raised; whatever the work returned is dropped.
 /// Outputs still being written when it stops are removed as they are on
 /// any error (written whole or not at all).

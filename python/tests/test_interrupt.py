@@ -86,3 +86,17 @@ blocks = [64, 128]
     kept = len(list(out.glob("jobs/*/result.json")))
     s = gfxcache.sweep(exp, out=out)
     assert s["already_done"] == kept and s["ran"] == s["jobs"] - kept
+
+
+def test_render_stops_within_a_second_of_sigint(tmp_path):
+    # city at 1920x1080: its scene built in about 1 s, then about 12 s a
+    # frame on CI's machine; the signal comes while the first frame renders.
+    out = tmp_path / "frame"
+    late = interrupted_after(3.0, lambda: gfxcache.render("city", out_dir=out, frames=2))
+    assert late < 1.0, f"KeyboardInterrupt {late:.2f}s after SIGINT"
+    # What it was writing (the trace, then the picture) is not left behind,
+    # whole or in part.
+    assert sorted(p.name for p in out.iterdir()) == []
+    # The stop was for that call only: the next render runs to its end.
+    r = gfxcache.render("racer", out_dir=tmp_path / "small", width=160, height=90)
+    assert r["picture"].shape == (90, 160, 4)

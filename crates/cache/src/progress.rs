@@ -8,8 +8,10 @@
 //! Whoever runs a computation may also ask it to stop early
 //! ([`request_stop`]): a Python caller on Ctrl-C, for instance. The passes
 //! over traces ([`crate::run::for_each_batch`]) and the sweep executor
-//! check [`stop_requested`] after each batch or job and end with an error
-//! of kind [`std::io::ErrorKind::Interrupted`] ([`interrupted`]).
+//! check [`stop_requested`] after each batch or job, and the renderer
+//! (`gfxcache-render`) at every draw and every round of its back end, and
+//! they end with an error of kind [`std::io::ErrorKind::Interrupted`]
+//! ([`interrupted`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

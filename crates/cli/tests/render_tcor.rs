@@ -40,7 +40,7 @@ fn render(scene: &str, threads: usize) -> Frame {
     let mut r = FrameRenderer::new(&scene, cfg).expect("renderer");
     let mut trace = Batch::default();
     let mut sink = Staged::new(PbTrafficStage::baseline(), |x| trace.push(x));
-    r.render(0, 1, &mut sink);
+    r.render(0, 1, &mut sink).unwrap();
     let pb = sink.stage.finish().expect("the stream matches its passes");
     let passes = r
         .take_binned()
@@ -244,7 +244,7 @@ fn opt_on_the_main_pass_of_real_frames_lies_between_the_bound_and_lru() {
             ..FrameConfig::new(240, 136)
         };
         let mut r = FrameRenderer::new(&scene, cfg).expect("renderer");
-        r.render(0, 1, &mut |_| {});
+        r.render(0, 1, &mut |_| {}).unwrap();
         let passes = r.take_binned();
         // The main pass drives the Attribute Cache: OPT never below the
         // lower bound nor above LRU, fully associative, at several sizes.

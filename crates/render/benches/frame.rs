@@ -44,7 +44,7 @@ fn frame(c: &mut Criterion) {
                             llc += 1;
                         }
                     });
-                    r.render(0, 1, &mut |x| caches.record(x));
+                    r.render(0, 1, &mut |x| caches.record(x)).unwrap();
                     drop(caches);
                     llc
                 })
@@ -74,7 +74,7 @@ fn tbr(c: &mut Criterion) {
                         l2 += 1;
                     }
                 });
-                r.render(0, 1, &mut |x| caches.record(x));
+                r.render(0, 1, &mut |x| caches.record(x)).unwrap();
                 drop(caches);
                 l2
             })

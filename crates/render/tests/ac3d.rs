@@ -117,3 +117,14 @@ fn ac3d_missing_texture_is_a_checkerboard_warning() {
     assert_eq!(s.materials[0].base_color, [1.0; 4]);
     assert_eq!(s.materials[0].texture, Some(0));
 }
+
+#[test]
+fn ac3d_sources_are_the_file_and_its_textures() {
+    let s = scene::load(&fixture("box.ac")).unwrap();
+    assert_eq!(s.sources, [fixture("box.ac"), fixture("tex.rgb")]);
+    // A missing texture is listed where it was looked for first; parsed
+    // from memory, the file itself is not.
+    let text = "AC3Db\nOBJECT poly\ntexture \"none.rgb\"\nnumvert 3\n0 0 0\n1 0 0\n0 1 0\nnumsurf 1\nSURF 0\nrefs 3\n0 0 0\n1 1 0\n2 0 1\nkids 0\n";
+    let s = scene::ac3d::parse_str(text, Path::new("/nonexistent/m.ac")).unwrap();
+    assert_eq!(s.sources, [Path::new("/nonexistent/none.rgb")]);
+}

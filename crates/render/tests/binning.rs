@@ -52,7 +52,7 @@ fn render_scene(scene: &Scene, cfg: FrameConfig) -> Rendered {
     let tiled = cfg.tbr.is_some();
     let mut r = FrameRenderer::new(scene, cfg).expect("renderer");
     let mut sunk = Sunk::default();
-    let summary = r.render(0, 1, &mut sunk);
+    let summary = r.render(0, 1, &mut sunk).unwrap();
     let kept = r.take_binned();
     // Each pass is handed over in place, at its end: right before PassEnd
     // (tile by tile: before its tiles, which `tbr.rs` checks).

@@ -27,7 +27,7 @@ fn llc_stream(name: &str, width: u32, height: u32) -> Vec<Access> {
             llc.push(a)
         }
     });
-    frame.render(0, 1, &mut |r| caches.record(r));
+    frame.render(0, 1, &mut |r| caches.record(r)).unwrap();
     drop(caches);
     llc
 }
@@ -113,7 +113,8 @@ fn tile_based(b: &Builtin) -> (u64, u64, Vec<BinnedPass>, u64) {
             }
             x.hash(&mut hash);
             n += 1;
-        });
+        })
+        .unwrap();
         binned.extend(r.take_binned());
     }
     (hash.finish(), n, binned, display_reads)

@@ -338,7 +338,7 @@ fn rendering_is_deterministic_and_independent_of_threads() {
         };
         let mut r = FrameRenderer::new(&scene, cfg).expect("renderer");
         let mut recs = Vec::new();
-        let s = r.render(frame, 2, &mut |x| recs.push(x));
+        let s = r.render(frame, 2, &mut |x| recs.push(x)).unwrap();
         (recs, r.picture(), s)
     };
     let a = run(1, 1);
@@ -358,11 +358,13 @@ fn summaries_count_what_the_sink_saw() {
     let scene = full();
     let mut r = FrameRenderer::new(&scene, config(64, 48)).expect("renderer");
     let mut n = 0u64;
-    let s = r.render(0, 1, &mut |x| {
-        if matches!(x, Record::Access(_)) {
-            n += 1
-        }
-    });
+    let s = r
+        .render(0, 1, &mut |x| {
+            if matches!(x, Record::Access(_)) {
+                n += 1
+            }
+        })
+        .unwrap();
     assert_eq!(s.accesses().total(), n);
     let st = s.stats();
     assert!(st.triangles_in > 0 && st.fragments > 0 && st.texels > 0);

@@ -224,3 +224,55 @@ fn gltf_non_finite_positions_and_uvs_are_errors() {
         assert!(e.to_string().contains("t.glb"), "{e}");
     }
 }
+
+#[test]
+fn gltf_sources_are_the_file_its_buffers_and_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(fixture("tex2x2.tga"), d.join("tex2x2.tga")).unwrap();
+    let (json, bin) = gltf_parts(Some("tri%20data.bin"));
+    write(d, "tri data.bin", &bin);
+    let p = write(d, "tri.gltf", json.as_bytes());
+    let s = scene::load(&p).unwrap();
+    assert_eq!(
+        s.sources,
+        [p.clone(), d.join("tri data.bin"), d.join("tex2x2.tga")]
+    );
+
+    // A GLB's buffer is its own chunk; a missing image is listed (the
+    // scene has a checkerboard in its place).
+    let (json, bin) = gltf_parts(None);
+    let sub = d.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let p = write(&sub, "t.glb", &glb(&json, &bin));
+    let s = scene::load(&p).unwrap();
+    assert_eq!(s.sources, [p.clone(), sub.join("tex2x2.tga")]);
+
+    // A buffer file that cannot be read is an error naming the buffer and
+    // the file; so is one shorter than its byteLength.
+    let (json, bin) = gltf_parts(Some("gone.bin"));
+    let p = write(d, "gone.gltf", json.as_bytes());
+    let msg = scene::load(&p).unwrap_err().to_string();
+    assert!(
+        msg.contains("gone.gltf: buffer 0") && msg.contains("gone.bin"),
+        "{msg}"
+    );
+    write(d, "short.bin", &bin[..bin.len() - 8]);
+    let p = write(
+        d,
+        "short.gltf",
+        json.replace("gone.bin", "short.bin").as_bytes(),
+    );
+    let msg = scene::load(&p).unwrap_err().to_string();
+    assert!(
+        msg.contains("buffer 0") && msg.contains("byteLength"),
+        "{msg}"
+    );
+    // A URI of another scheme, and %-escapes that are not UTF-8: errors,
+    // not a panic.
+    for uri in ["http://example.com/x.bin", "%FF%FE.bin"] {
+        let p = write(d, "odd.gltf", json.replace("gone.bin", uri).as_bytes());
+        let msg = scene::load(&p).unwrap_err().to_string();
+        assert!(msg.contains("odd.gltf: buffer 0"), "{msg}");
+    }
+}

@@ -245,3 +245,45 @@ fn unsupported_scene_extension() {
         Err(SceneError::Unsupported { .. })
     ));
 }
+
+#[test]
+fn obj_sources_are_the_files_read_in_order_missing_ones_included() {
+    let s = scene::load(&fixture("tri.obj")).unwrap();
+    assert_eq!(
+        s.sources,
+        [
+            fixture("tri.obj"),
+            fixture("tri.mtl"),
+            fixture("tex2x2.tga")
+        ]
+    );
+
+    // A missing library and a missing texture are listed (the scene was
+    // made without them), a texture two materials share once, and the
+    // libraries before the textures, as they are read.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "t.tga", &std::fs::read(fixture("tex2x2.tga")).unwrap());
+    write(
+        d,
+        "m.mtl",
+        b"newmtl a\nmap_Kd nowhere.png\nnewmtl b\nmap_Kd t.tga\nnewmtl c\nmap_Kd t.tga\n",
+    );
+    let text = "mtllib m.mtl\nmtllib gone.mtl\nmtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\nusemtl b\nf 3 2 1\nusemtl c\nf 1 3 2\n";
+    let p = write(d, "m.obj", text.as_bytes());
+    let s = scene::load(&p).unwrap();
+    assert_eq!(
+        s.sources,
+        [
+            p.clone(),
+            d.join("m.mtl"),
+            d.join("gone.mtl"),
+            d.join("nowhere.png"),
+            d.join("t.tga"),
+        ]
+    );
+    // Parsed from memory: the files it read from disk, not the OBJ.
+    let s = scene::obj::parse_str(text, &d.join("elsewhere.obj")).unwrap();
+    assert_eq!(s.sources[0], d.join("m.mtl"));
+    assert_eq!(s.sources.len(), 4);
+}

@@ -296,7 +296,7 @@ fn the_mobile_main_pass_draws_blended_instances_and_particles_too() {
     let scene = scene();
     let cfg = config(Preset::MobileForward);
     let mut r = gfxcache_render::frame::FrameRenderer::new(&scene, cfg).unwrap();
-    let summary = r.render(0, 1, &mut |_| {});
+    let summary = r.render(0, 1, &mut |_| {}).unwrap();
     let names: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();
     // The HUD is the main pass's last draw: no pass of its own.
     assert_eq!(names, ["shadow", "forward"]);
@@ -311,7 +311,7 @@ fn the_mobile_main_pass_draws_blended_instances_and_particles_too() {
         ..config(Preset::MobileForward)
     };
     let mut r = gfxcache_render::frame::FrameRenderer::new(&scene, off).unwrap();
-    let summary = r.render(0, 1, &mut |_| {});
+    let summary = r.render(0, 1, &mut |_| {}).unwrap();
     let blended = scene
         .instances
         .iter()
@@ -355,7 +355,7 @@ fn the_ui_pass_draws_the_scene_interface_instead_of_the_hud() {
     ] {
         let run = |s: &Scene| {
             let mut r = gfxcache_render::frame::FrameRenderer::new(s, config(preset)).unwrap();
-            r.render(0, 1, &mut |_| {})
+            r.render(0, 1, &mut |_| {}).unwrap()
         };
         let (with, without) = (run(&own), run(&plain));
         let pass = |s: &gfxcache_render::frame::FrameSummary, name: &str| {
@@ -397,7 +397,7 @@ fn the_deferred_lite_light_pass_draws_what_follows_into_the_display() {
             ..config(Preset::MobileDeferredLite)
         };
         let mut r = gfxcache_render::frame::FrameRenderer::new(&scene, cfg).unwrap();
-        r.render(0, 1, &mut |_| {})
+        r.render(0, 1, &mut |_| {}).unwrap()
     };
     let summary = render(Passes::default());
     let names: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();

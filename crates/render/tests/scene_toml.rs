@@ -160,7 +160,7 @@ fn a_scene_file_names_a_preset_or_gives_its_own_frame() {
     let cfg = gfxcache_render::frame::FrameConfig::new(64, 48);
     let mut r = gfxcache_render::frame::FrameRenderer::new(&s, cfg).unwrap();
     let mut recs = Vec::new();
-    let summary = r.render(0, 1, &mut |x| recs.push(x));
+    let summary = r.render(0, 1, &mut |x| recs.push(x)).unwrap();
     let drawn: Vec<&str> = summary.passes.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(drawn, ["sun", "main"]);
     assert_eq!(r.depth_target("sun").unwrap().width(), 512 * 48 / 1080 + 1);
@@ -191,4 +191,45 @@ fn scene_file_frame_errors_name_the_line() {
     let (line, msg) = toml_error(&OWN_FRAME.replace("op = \"forward\"", "op = \"raytrace\""));
     assert_eq!(line, 17, "{msg}");
     assert!(msg.contains("unknown op"), "{msg}");
+}
+
+#[test]
+fn scene_toml_sources_are_the_file_then_each_models() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/example.toml");
+    let s = scene::load(&p).unwrap();
+    let models = p
+        .parent()
+        .unwrap()
+        .join("../../crates/render/tests/fixtures");
+    assert_eq!(
+        s.sources,
+        [
+            p.clone(),
+            models.join("tri.obj"),
+            models.join("tri.mtl"),
+            models.join("tex2x2.tga"),
+            models.join("box.ac"),
+            models.join("tex.rgb"),
+        ]
+    );
+    // A model loaded twice (placed with other flags) is listed once.
+    let dir = tempfile::tempdir().unwrap();
+    let tri = fixture("tri.obj");
+    let text = format!(
+        "[[model]]\npath = {tri:?}\n[[model]]\npath = {tri:?}\nreflective = true\n[[model]]\npath = {:?}\n",
+        fixture("box.ac")
+    );
+    let p = write(dir.path(), "s.toml", text.as_bytes());
+    let s = scene::load(&p).unwrap();
+    assert_eq!(
+        s.sources,
+        [
+            p.clone(),
+            tri,
+            fixture("tri.mtl"),
+            fixture("tex2x2.tga"),
+            fixture("box.ac"),
+            fixture("tex.rgb"),
+        ]
+    );
 }

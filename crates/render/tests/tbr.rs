@@ -44,7 +44,7 @@ fn render(scene: &str, tbr: Option<TbrConfig>, threads: usize, deferred: bool) -
     };
     let mut r = FrameRenderer::new(&scene, cfg).expect("renderer");
     let mut records = Vec::new();
-    let summary = r.render(0, 1, &mut |x| records.push(x));
+    let summary = r.render(0, 1, &mut |x| records.push(x)).unwrap();
     Rendered {
         records,
         picture: r.picture(),
@@ -217,12 +217,12 @@ fn stored_once(tile_size: u32) {
     };
     let imr = {
         let mut r = FrameRenderer::new(&scene, FrameConfig { tbr: None, ..cfg }).unwrap();
-        r.render(0, 1, &mut |_| {});
+        r.render(0, 1, &mut |_| {}).unwrap();
         r.picture()
     };
     let mut r = FrameRenderer::new(&scene, cfg).unwrap();
     let mut records = Vec::new();
-    r.render(0, 1, &mut |x| records.push(x));
+    r.render(0, 1, &mut |x| records.push(x)).unwrap();
     let binned = r.take_binned();
     let ts = tiles(&records);
     let mut at = 0;
@@ -385,7 +385,7 @@ fn each_render_pass_is_handed_over_between_its_geometry_and_its_tiles() {
         };
         let mut r = FrameRenderer::new(&scene, cfg).unwrap();
         let mut sink = Sunk::default();
-        r.render(0, 1, &mut sink);
+        r.render(0, 1, &mut sink).unwrap();
         let kept = r.take_binned();
         let handed: Vec<&BinnedPass> = sink
             .items

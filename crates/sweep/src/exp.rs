@@ -118,9 +118,10 @@ pub struct FramePoint {
     /// `tile-size`, `texture-filter`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub render_flags: Vec<String>,
-    /// The files the frame is rendered from (its scene file, any file a
-    /// render flag names), by their contents: an edited file changes the
-    /// frame's key and every key of its jobs.
+    /// The files the frame is rendered from (its scene file and every
+    /// file that scene is built from, any file a render flag names), by
+    /// their contents: an edited file changes the frame's key and every
+    /// key of its jobs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<Input>,
 }
@@ -159,9 +160,10 @@ pub struct Experiment {
     /// in the file's order: checked by whoever runs the study (the flags
     /// are its command's), part of its jobs' keys.
     pub flags: Vec<(StudyKind, Vec<String>)>,
-    /// Every input file the sweep file names (scene files, files a flag
-    /// names), each hashed once ([`Experiment::hash_inputs`]): path to
-    /// the SHA-256 of its contents.
+    /// Every input file of the sweep (scene files and the files they are
+    /// built from, files a flag names), each hashed once
+    /// ([`Experiment::hash_inputs`]): path to the SHA-256 of its contents
+    /// (or [`MISSING`], [`NOT_A_FILE`]).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub inputs: std::collections::BTreeMap<String, String>,
 }
@@ -181,40 +183,70 @@ impl Experiment {
             .collect()
     }
 
-    /// Hashes, once each, every input file the sweep names: the scene
-    /// files of its frames (a word with an extension in `frames.scenes`)
-    /// and any flag value that names an existing file. Each frame's
-    /// [`FramePoint::inputs`] and [`Experiment::inputs`] are set, so
-    /// that the keys of frames and jobs cover what the files hold, not
-    /// only their paths. A scene file that cannot be read is an error
-    /// here, before anything runs.
+    /// Hashes, once each, every input file the sweep names: the files
+    /// each scene file of its frames (a word with an extension in
+    /// `frames.scenes`) is built from, and any flag value that names an
+    /// existing file. Each frame's [`FramePoint::inputs`] and
+    /// [`Experiment::inputs`] are set, so that the keys of frames and
+    /// jobs cover what the files hold, not only their paths.
+    ///
+    /// A scene file is loaded (once, whatever the frames) and every file
+    /// the loader read is an input, in the order it read them, the scene
+    /// file first ([`gfxcache_render::Scene::sources`]: its MTL files,
+    /// buffers and textures, a scene TOML's models and theirs): editing a
+    /// texture changes the keys as editing the scene file does. A file
+    /// the loader asked for and went on without (a missing texture) is
+    /// hashed as [`MISSING`] (or [`NOT_A_FILE`]), so that adding it
+    /// changes the keys too. A scene that does not load is an error here,
+    /// naming the sweep file, the scene and the loader's message, before
+    /// anything runs.
     pub fn hash_inputs(&mut self, file: &Path) -> Result<(), SweepError> {
         let mut hashes = std::collections::BTreeMap::new();
-        let mut hash = |path: &str, what: &str| -> Result<String, SweepError> {
-            if let Some(h) = hashes.get(path) {
+        let input_error = |what: &str, input: &Path, message: String| SweepError::Input {
+            file: file.to_path_buf(),
+            what: what.to_string(),
+            input: input.to_path_buf(),
+            message,
+        };
+        // Hashes the file `path` (named `key` in the inputs), once. A
+        // scene's source (`source`) that is not there, or not a regular
+        // file, is a marker: the loader went on without it.
+        let mut hash = |key: &str, path: &Path, what: &str, source: bool| {
+            if let Some(h) = hashes.get(key) {
                 return Ok(String::clone(h));
             }
-            let h = sha256_of(Path::new(path)).map_err(|e| SweepError::Input {
-                file: file.to_path_buf(),
-                what: what.to_string(),
-                input: PathBuf::from(path),
-                message: e.to_string(),
-            })?;
-            hashes.insert(path.to_string(), h.clone());
-            Ok(h)
+            let h = match std::fs::metadata(path) {
+                Err(e) if source && e.kind() == std::io::ErrorKind::NotFound => MISSING.to_string(),
+                Ok(m) if source && !m.is_file() => NOT_A_FILE.to_string(),
+                _ => sha256_of(path).map_err(|e| input_error(what, path, e.to_string()))?,
+            };
+            hashes.insert(key.to_string(), h.clone());
+            Ok::<_, SweepError>(h)
         };
+        let mut sources = std::collections::BTreeMap::<String, Vec<PathBuf>>::new();
         let is_file = |w: &String| !w.starts_with("--") && Path::new(w).is_file();
         for f in &mut self.frames {
             let mut inputs = Vec::new();
             if Path::new(&f.scene).extension().is_some() {
-                let sha256 = hash(&f.scene, "scene")?;
-                inputs.push(Input {
-                    path: f.scene.clone(),
-                    sha256,
-                });
+                if !sources.contains_key(&f.scene) {
+                    let scene = gfxcache_render::scene::load(Path::new(&f.scene))
+                        .map_err(|e| input_error("scene", Path::new(&f.scene), e.to_string()))?;
+                    sources.insert(f.scene.clone(), scene.sources);
+                }
+                let what = format!("file of scene {}", f.scene);
+                for (k, path) in sources[&f.scene].iter().enumerate() {
+                    // The scene file as the sweep names it (the loader
+                    // records the path it was given), then the rest.
+                    let key = match k {
+                        0 => f.scene.clone(),
+                        _ => path.to_string_lossy().into_owned(),
+                    };
+                    let sha256 = hash(&key, path, &what, k > 0)?;
+                    inputs.push(Input { path: key, sha256 });
+                }
             }
             for w in f.render_flags.iter().filter(|w| is_file(w)) {
-                let sha256 = hash(w, "[flags.render] file")?;
+                let sha256 = hash(w, Path::new(w), "[flags.render] file", false)?;
                 inputs.push(Input {
                     path: w.clone(),
                     sha256,
@@ -224,7 +256,8 @@ impl Experiment {
         }
         for (kind, words) in &self.flags {
             for w in words.iter().filter(|w| is_file(w)) {
-                hash(w, &format!("[flags.{}] file", kind.name()))?;
+                let what = format!("[flags.{}] file", kind.name());
+                hash(w, Path::new(w), &what, false)?;
             }
         }
         self.inputs = hashes;
@@ -440,6 +473,14 @@ impl Experiment {
         Ok(exp)
     }
 }
+
+/// The hash of an input a scene's loader asked for and did not find (it
+/// went on without it: a missing texture became a checkerboard).
+pub const MISSING: &str = "missing";
+
+/// The hash of an input a scene's loader asked for that is not a regular
+/// file (a directory, a device): the loader went on without it.
+pub const NOT_A_FILE: &str = "not a regular file";
 
 /// The SHA-256 of the file at `path`'s contents, in hex, read in pieces.
 fn sha256_of(path: &Path) -> std::io::Result<String> {

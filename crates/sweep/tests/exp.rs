@@ -392,3 +392,205 @@ fn a_missing_scene_file_is_refused_when_the_sweep_is_read() {
     let err = Experiment::read(&exp).unwrap_err().to_string();
     assert!(err.contains("scene") && err.contains("scene.obj"), "{err}");
 }
+
+/// Sets `path`'s modification time an hour ahead, its bytes untouched.
+fn touch(path: &Path) {
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+}
+
+/// The keys of `exp`'s first frame and of every job, read afresh.
+fn keys(exp: &Path) -> (String, Vec<String>) {
+    let e = Experiment::read(exp).unwrap_or_else(|e| panic!("{e}"));
+    (
+        e.frames[0].key(),
+        e.jobs().iter().map(|j| j.key()).collect(),
+    )
+}
+
+/// A 2x2 TGA, uncompressed true colour, its texels `fill`.
+fn tga(fill: u8) -> Vec<u8> {
+    let mut t = vec![0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 32, 8];
+    t.extend([fill; 16]);
+    t
+}
+
+/// A sweep (mrc, two resolutions) of scene file `scene` in `dir`.
+fn sweep_of(dir: &Path, scene: &str) -> std::path::PathBuf {
+    let exp = dir.join("exp.toml");
+    std::fs::write(
+        &exp,
+        format!("studies = [\"mrc\"]\n[frames]\nscenes = [{scene:?}]\nresolutions = [\"160x90\", \"320x180\"]\n"),
+    )
+    .unwrap();
+    exp
+}
+
+/// Asserts that changing `file`'s modification time keeps `exp`'s keys
+/// and that `edit` changes them all (frame and jobs); returns the keys
+/// after the edit.
+fn keyed_by(exp: &Path, file: &Path, edit: impl FnOnce()) {
+    let before = keys(exp);
+    touch(file);
+    assert_eq!(keys(exp), before, "a touch of {}", file.display());
+    std::fs::write(file, std::fs::read(file).unwrap()).unwrap();
+    assert_eq!(keys(exp), before, "{} rewritten as it was", file.display());
+    edit();
+    let after = keys(exp);
+    assert_ne!(after.0, before.0, "an edit of {}", file.display());
+    for (a, b) in after.1.iter().zip(&before.1) {
+        assert_ne!(a, b, "a job's key after an edit of {}", file.display());
+    }
+}
+
+#[test]
+fn an_obj_scene_is_keyed_by_its_mtl_and_texture_too() {
+    let root = tempfile::tempdir().unwrap();
+    let d = root.path();
+    std::fs::write(
+        d.join("scene.obj"),
+        "mtllib scene.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl a\nf 1/1 2/2 3/3\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("scene.mtl"), "newmtl a\nKd 1 1 1\nmap_Kd tex.tga\n").unwrap();
+    std::fs::write(d.join("tex.tga"), tga(200)).unwrap();
+    let exp = sweep_of(d, "scene.obj");
+    let e = Experiment::read(&exp).unwrap();
+    // Each frame (two resolutions) lists the three files, the scene file
+    // first, each hashed once.
+    assert_eq!(e.frames.len(), 2);
+    for f in &e.frames {
+        let paths: Vec<&str> = f.inputs.iter().map(|i| i.path.as_str()).collect();
+        let want = ["scene.obj", "scene.mtl", "tex.tga"].map(|n| d.join(n).display().to_string());
+        assert_eq!(paths, want);
+        assert!(
+            f.inputs.iter().all(|i| i.sha256.len() == 64),
+            "{:?}",
+            f.inputs
+        );
+    }
+    assert_eq!(e.inputs.len(), 3);
+
+    let tex = d.join("tex.tga");
+    keyed_by(&exp, &tex, || std::fs::write(&tex, tga(100)).unwrap());
+    let mtl = d.join("scene.mtl");
+    keyed_by(&exp, &mtl, || {
+        std::fs::write(&mtl, "newmtl a\nKd 1 0 0\nmap_Kd tex.tga\n").unwrap()
+    });
+
+    // A missing texture is an input too (the scene renders a
+    // checkerboard): adding it changes the keys.
+    std::fs::write(&mtl, "newmtl a\nmap_Kd later.tga\n").unwrap();
+    let e = Experiment::read(&exp).unwrap();
+    let later = &e.frames[0].inputs[2];
+    assert_eq!(later.path, d.join("later.tga").display().to_string());
+    assert_eq!(later.sha256, gfxcache_sweep::exp::MISSING);
+    let before = keys(&exp);
+    std::fs::write(d.join("later.tga"), tga(7)).unwrap();
+    assert_ne!(keys(&exp).0, before.0);
+}
+
+/// A glTF triangle whose positions are in the external buffer `bin`.
+fn gltf_triangle(bin: &str) -> String {
+    format!(
+        r#"{{"asset": {{"version": "2.0"}}, "scenes": [{{"nodes": [0]}}], "nodes": [{{"mesh": 0}}],
+  "meshes": [{{"primitives": [{{"attributes": {{"POSITION": 0}}}}]}}],
+  "buffers": [{{"byteLength": 36, "uri": "{bin}"}}],
+  "bufferViews": [{{"buffer": 0, "byteLength": 36}}],
+  "accessors": [{{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+    "min": [0, 0, 0], "max": [1, 1, 0]}}]}}"#
+    )
+}
+
+fn positions(far: f32) -> Vec<u8> {
+    [0.0f32, 0.0, 0.0, far, 0.0, 0.0, 0.0, far, 0.0]
+        .iter()
+        .flat_map(|c| c.to_le_bytes())
+        .collect()
+}
+
+#[test]
+fn a_gltf_scene_is_keyed_by_its_buffer_too() {
+    let root = tempfile::tempdir().unwrap();
+    let d = root.path();
+    std::fs::write(d.join("tri.gltf"), gltf_triangle("tri.bin")).unwrap();
+    let bin = d.join("tri.bin");
+    std::fs::write(&bin, positions(1.0)).unwrap();
+    let exp = sweep_of(d, "tri.gltf");
+    let e = Experiment::read(&exp).unwrap();
+    let paths: Vec<&str> = e.frames[0].inputs.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["tri.gltf", "tri.bin"].map(|n| d.join(n).display().to_string())
+    );
+    keyed_by(&exp, &bin, || std::fs::write(&bin, positions(2.0)).unwrap());
+
+    // A buffer that is gone: the scene does not load, and the sweep says
+    // so when it is read, naming the sweep file, the scene and the buffer.
+    std::fs::remove_file(&bin).unwrap();
+    let err = Experiment::read(&exp).unwrap_err().to_string();
+    assert!(
+        err.contains("exp.toml") && err.contains("tri.gltf") && err.contains("tri.bin"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_toml_scene_is_keyed_by_its_models_textures() {
+    let root = tempfile::tempdir().unwrap();
+    let d = root.path();
+    std::fs::create_dir(d.join("models")).unwrap();
+    std::fs::write(
+        d.join("models/m.obj"),
+        "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("models/m.mtl"), "newmtl a\nmap_Kd m.tga\n").unwrap();
+    let tex = d.join("models/m.tga");
+    std::fs::write(&tex, tga(1)).unwrap();
+    std::fs::write(
+        d.join("s.toml"),
+        "[[model]]\npath = \"models/m.obj\"\n[[model]]\npath = \"models/m.obj\"\nposition = [2, 0, 0]\n",
+    )
+    .unwrap();
+    let exp = sweep_of(d, "s.toml");
+    let e = Experiment::read(&exp).unwrap();
+    let paths: Vec<&str> = e.frames[0].inputs.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["s.toml", "models/m.obj", "models/m.mtl", "models/m.tga"]
+            .map(|n| d.join(n).display().to_string())
+    );
+    keyed_by(&exp, &tex, || std::fs::write(&tex, tga(2)).unwrap());
+}
+
+#[test]
+fn a_scene_that_does_not_load_is_refused_when_the_sweep_is_read() {
+    let root = tempfile::tempdir().unwrap();
+    let exp = sweep_with_scene_file(root.path());
+    std::fs::write(root.path().join("scene.obj"), "v 0 0 0\nf 1 1 7\n").unwrap();
+    let err = Experiment::read(&exp).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("exp.toml: scene ") && msg.contains("scene.obj:2") && msg.contains("index 7"),
+        "{msg}"
+    );
+    assert!(matches!(err, SweepError::Input { .. }), "{err:?}");
+}
+
+#[test]
+fn built_in_scenes_have_no_inputs_and_keep_their_keys() {
+    let e = parse(EXAMPLE).unwrap();
+    let mut read = e.clone();
+    read.hash_inputs(Path::new("exp.toml")).unwrap();
+    assert!(read.frames.iter().all(|f| f.inputs.is_empty()));
+    assert_eq!(
+        read.jobs().iter().map(|j| j.key()).collect::<Vec<_>>(),
+        e.jobs().iter().map(|j| j.key()).collect::<Vec<_>>()
+    );
+}

@@ -125,9 +125,25 @@ pub enum FrameError {
     /// larger than the memory there is.
     #[error("out of memory: {what} needs {}; try a smaller resolution", human(*bytes))]
     OutOfMemory { what: String, bytes: u64 },
+    /// Asked to stop ([`gfxcache_cache::progress::request_stop`]) before
+    /// the frames were done: the error of kind
+    /// [`std::io::ErrorKind::Interrupted`] that
+    /// [`gfxcache_cache::progress::interrupted`] makes, with its message.
+    #[error(transparent)]
+    Interrupted(std::io::Error),
 }
 
 impl FrameError {
+    /// [`FrameError::Interrupted`], with the message every computation
+    /// asked to stop ends with.
+    pub fn interrupted() -> FrameError {
+        FrameError::Interrupted(gfxcache_cache::progress::interrupted())
+    }
+
+    pub fn is_interrupted(&self) -> bool {
+        matches!(self, FrameError::Interrupted(_))
+    }
+
     pub(super) fn out_of_memory(what: String, e: TooLarge) -> FrameError {
         FrameError::OutOfMemory {
             what,

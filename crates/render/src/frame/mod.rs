@@ -249,13 +249,27 @@ impl<'s> FrameRenderer<'s> {
 
     /// Render frame `frame` of `frames` (the camera path's position), all
     /// records to `sink` in issue order.
-    pub fn render(&mut self, frame: u32, frames: u32, sink: &mut impl RecordSink) -> FrameSummary {
+    ///
+    /// Asked to stop ([`gfxcache_cache::progress::request_stop`]) while it
+    /// runs, the frame is cut short within a round of the pipeline (see
+    /// [`Pipeline`]'s "Stopping"): the error is
+    /// [`FrameError::Interrupted`], the records the sink had are not a
+    /// whole frame (no `FrameEnd`) and the targets hold part of it.
+    pub fn render(
+        &mut self,
+        frame: u32,
+        frames: u32,
+        sink: &mut impl RecordSink,
+    ) -> Result<FrameSummary, FrameError> {
         let view = self.view(frame, frames);
         let mut out = Vec::new();
         self.pipeline.begin_frame(frame, sink);
         self.t.begin_frame();
         let passes = std::mem::take(&mut self.graph.passes);
         for p in &passes {
+            if self.pipeline.stopping() {
+                break;
+            }
             if self.has_work(p, &view) {
                 let io = self.t.resolve(&self.graph, p);
                 let sun = match p.op {
@@ -267,13 +281,16 @@ impl<'s> FrameRenderer<'s> {
             }
         }
         self.graph.passes = passes;
+        if self.pipeline.stopped() {
+            return Err(FrameError::interrupted());
+        }
         self.pipeline.end_frame(frame, sink);
-        FrameSummary {
+        Ok(FrameSummary {
             frame,
             width: self.cfg.width,
             height: self.cfg.height,
             passes: out,
-        }
+        })
     }
 
     /// Whether pass `p` draws anything this frame.

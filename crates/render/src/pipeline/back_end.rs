@@ -476,7 +476,7 @@ impl Pipeline {
         };
         let mut reads = DueReads { batch, next: 0 };
         let mut j0 = 0;
-        while j0 < jobs.len() {
+        while j0 < jobs.len() && !self.stopping() {
             let (mut j1, mut quads) = (j0, 0);
             while j1 < jobs.len() && (j1 == j0 || quads < ROUND_QUADS) {
                 quads += (jobs[j1].q1 - jobs[j1].q0) as usize;

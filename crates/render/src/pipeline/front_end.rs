@@ -186,7 +186,8 @@ fn merge_by_stamp(quads: &mut [Quad], split: usize, scratch: &mut Vec<Quad>) {
 
 impl Pipeline {
     /// Runs the front end of `draw` on a `w` x `h` viewport and hands each
-    /// batch, in triangle order, to `consume`.
+    /// batch, in triangle order, to `consume`; none after the pipeline has
+    /// seen a stop asked for ([`Pipeline::stopped`]).
     pub(super) fn front_end_batches(
         &mut self,
         draw: &Draw,
@@ -235,11 +236,18 @@ impl Pipeline {
                     front.vcache
                 });
                 for b in full_rx.iter() {
+                    if self.stopping() {
+                        break;
+                    }
                     consume(self, &b);
                     if let Err(e) = empty_tx.send(b) {
                         self.pool.push(e.0);
                     }
                 }
+                // Stopped early: the worker ends once it finds no batch to
+                // fill (or nobody to send one to).
+                drop(empty_tx);
+                drop(full_rx);
                 worker.join().expect("front-end thread panicked")
             });
             self.vcache = vcache;
@@ -247,6 +255,9 @@ impl Pipeline {
             let mut b = self.pool.pop().unwrap_or_default();
             loop {
                 let more = front.fill(&mut b);
+                if self.stopping() {
+                    break;
+                }
                 consume(self, &b);
                 if !more {
                     break;

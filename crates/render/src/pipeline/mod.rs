@@ -53,6 +53,17 @@
 //! the sink afterwards, so no access goes through dynamic dispatch.
 //! Helper pixels (uncovered or killed pixels of a quad) give derivatives
 //! but do not sample.
+//!
+//! **Stopping.** Whoever runs the renderer may ask it to stop
+//! ([`gfxcache_cache::progress::request_stop`]: the Python package on
+//! Ctrl-C). The pipeline looks at every draw, every front-end batch of
+//! triangles and every round of the back end (a run of stamps or, tile by
+//! tile, of tiles, of at most 65 536 quads): a relaxed atomic load, never
+//! per quad or pixel. Once it has seen the request it
+//! is [`Pipeline::stopped`] until the next [`Pipeline::begin_frame`]:
+//! the draw in progress ends where it is and later draws do nothing, so
+//! the frame is cut short within milliseconds, its records incomplete
+//! (the frame renderer turns that into an error).
 
 mod back_end;
 mod bands;
@@ -178,6 +189,8 @@ pub struct Pipeline {
     /// frame.
     requests: Option<Box<dyn TexReqSink>>,
     passes_in_frame: u32,
+    /// A stop was asked for during this frame (see "Stopping" above).
+    stopped: bool,
 }
 
 impl Pipeline {
@@ -316,7 +329,23 @@ impl Pipeline {
         self.stats = Stats::default();
     }
 
+    /// Whether a stop asked for ([`gfxcache_cache::progress::request_stop`])
+    /// cut the current frame short: its draws since then did nothing.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether to stop: a stop was asked for since the frame began (seen
+    /// now, or before). Cheap enough for every batch and round.
+    pub(crate) fn stopping(&mut self) -> bool {
+        if !self.stopped && gfxcache_cache::progress::stop_requested() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
     pub fn begin_frame(&mut self, frame: u32, sink: &mut impl RecordSink) {
+        self.stopped = false;
         self.frame_number = frame;
         self.passes_in_frame = 0;
         sink.record(Record::Marker(Marker::FrameBegin { frame }));
@@ -358,8 +387,11 @@ impl Pipeline {
     /// Run one draw, reporting its records to `sink`; returns the draw's
     /// own statistics (also added to [`Pipeline::stats`]). In tile-based
     /// mode ([`Pipeline::set_tbr`]) the draw is a render pass of its own
-    /// ([`Pipeline::draw_tiled`]).
+    /// ([`Pipeline::draw_tiled`]). Once [`Pipeline::stopped`], nothing.
     pub fn draw(&mut self, draw: &Draw, sink: &mut impl RecordSink) -> Stats {
+        if self.stopping() {
+            return Stats::default();
+        }
         if self.tbr.is_some() {
             return self.draw_tiled(std::slice::from_ref(draw), sink);
         }

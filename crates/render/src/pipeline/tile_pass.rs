@@ -110,6 +110,9 @@ impl Pipeline {
         let Some(first) = draws.first() else {
             return Stats::default();
         };
+        if self.stopping() {
+            return Stats::default();
+        }
         let (w, h) = self.target_size(first);
         for d in &draws[1..] {
             assert!(
@@ -165,7 +168,7 @@ impl Pipeline {
         };
         let order = cfg.order.sequence(grid.tiles_x, grid.tiles_y);
         let mut t0 = 0;
-        while t0 < order.len() {
+        while t0 < order.len() && !self.stopping() {
             let (mut t1, mut quads) = (t0, 0);
             while t1 < order.len() && quads < ROUND_QUADS {
                 quads += bins.quads[order[t1] as usize].len();

@@ -70,10 +70,12 @@ use crate::math::{Mat4, Vec2, Vec3, Vec4};
 /// Deepest object nesting accepted (a guard against corrupt `kids`).
 const MAX_DEPTH: usize = 128;
 
-/// Loads an `.ac` file and the textures it names (relative to it).
+/// Loads an `.ac` file and the textures it names (relative to it; all in
+/// [`Scene::sources`], the `.ac` file first).
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = super::geometry::read_file(path)?;
-    parse_str(&String::from_utf8_lossy(&bytes), path)
+    super::geometry::load_file(path, |bytes| {
+        parse_str(&String::from_utf8_lossy(bytes), path)
+    })
 }
 
 /// Parses AC3D text; `path` names the file in messages and locates the

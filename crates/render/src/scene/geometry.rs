@@ -1,8 +1,16 @@
-//! Helpers every file loader shares: an empty scene to fill, smooth
-//! normals for files that have none, and the finishing step (camera and
-//! light defaults) a loaded file gets.
+//! Helpers every file loader shares: reading a file and recording it
+//! among the scene's sources, an empty scene to fill, smooth normals for
+//! files that have none, and the finishing step (camera and light
+//! defaults) a loaded file gets.
+//!
+//! **Sources.** Every file a loader reads goes through [`read_source`],
+//! which records its path in [`Scene::sources`] before it opens it, so
+//! that list is exact by construction: it holds what was read (and what
+//! was asked for and could not be, where the loader went on without it),
+//! not what a second reading of the references guesses. A sweep keys
+//! its results by those files' contents.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{CameraPath, Light, Mesh, Passes, Scene, SceneError};
 use crate::math::{Vec2, Vec3};
@@ -10,8 +18,42 @@ use crate::math::{Vec2, Vec3};
 /// Largest file a loader reads (scene files and textures are read whole).
 pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
 
+/// Adds `path` to `sources` unless it is there already (the order stays
+/// that of first reads).
+pub(crate) fn add_source(sources: &mut Vec<PathBuf>, path: &Path) {
+    if !sources.iter().any(|s| s == path) {
+        sources.push(path.to_path_buf());
+    }
+}
+
+/// Reads a whole file ([`read_file`]) after recording it in `sources`
+/// (recorded first, so a file that cannot be read is there too: a loader
+/// that goes on without it depends on its absence).
+pub(crate) fn read_source(path: &Path, sources: &mut Vec<PathBuf>) -> Result<Vec<u8>, SceneError> {
+    add_source(sources, path);
+    read_file(path)
+}
+
+/// Loads the scene file at `path` with `parse` (its bytes to a scene,
+/// reading what they name through [`read_source`] into the scene's
+/// sources): the scene, with `path` first among its sources.
+pub(crate) fn load_file(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> Result<Scene, SceneError>,
+) -> Result<Scene, SceneError> {
+    let mut sources = Vec::new();
+    let bytes = read_source(path, &mut sources)?;
+    let mut scene = parse(&bytes)?;
+    for s in std::mem::take(&mut scene.sources) {
+        add_source(&mut sources, &s);
+    }
+    scene.sources = sources;
+    Ok(scene)
+}
+
 /// Reads a whole file, refusing what is not a regular file (a texture
 /// named `/dev/zero` must not read forever) or is over [`MAX_FILE_BYTES`].
+/// Loaders read through [`read_source`], which records the file.
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, SceneError> {
     let io = |source| SceneError::Io {
         path: path.to_path_buf(),
@@ -65,6 +107,7 @@ pub(crate) fn empty_scene(path: &Path) -> Scene {
         graph: None,
         sky: DEFAULT_SKY,
         warnings: Vec::new(),
+        sources: Vec::new(),
     }
 }
 

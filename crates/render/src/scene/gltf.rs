@@ -11,9 +11,14 @@
 //! - Materials: baseColorFactor, baseColorTexture (its image), alphaMode,
 //!   doubleSided, emissiveFactor. Primitives without a material get glTF's
 //!   default (white, opaque, single-sided).
+//! - Buffers: the GLB's binary chunk, `data:` URIs, or files (relative
+//!   to the glTF file, or `file:` URIs), read here rather than by the
+//!   crate (`import_buffers`), so that each file read is in
+//!   [`Scene::sources`]; a buffer that cannot be read is an error.
 //! - Images embedded in a buffer view, in a `data:` URI or in an external
 //!   PNG/JPEG file (relative to the glTF file); one that cannot be decoded
-//!   becomes a checkerboard with a warning.
+//!   becomes a checkerboard with a warning (a file that cannot be read is
+//!   in [`Scene::sources`] all the same).
 //! - The first node (in document order) carrying a perspective camera
 //!   gives the camera (looking down its -Z, up its +Y; an infinite far
 //!   plane becomes the framing camera's far plane); otherwise the framing
@@ -34,7 +39,7 @@ use std::path::Path;
 use gltf::mesh::Mode;
 
 use super::geometry::{complete_mesh, empty_scene, frame, indices_valid, normalize_or_up};
-use super::image_file::{checkerboard, decode_image, relative_to};
+use super::image_file::{checkerboard, decode_image, read_source_image, relative_to};
 use super::{
     AlphaMode, Camera, CameraPath, Instance, Light, Material, Mesh, Scene, SceneError, Shading,
 };
@@ -44,10 +49,10 @@ use crate::math::{Mat4, Vec2, Vec3, Vec4};
 /// which the glTF spec forbids but a corrupt file may have).
 const MAX_DEPTH: usize = 256;
 
-/// Loads a `.gltf` or `.glb` file and the buffers and images it references.
+/// Loads a `.gltf` or `.glb` file and the buffers and images it references
+/// (all in [`Scene::sources`], the glTF file first).
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = super::geometry::read_file(path)?;
-    parse_bytes(&bytes, path)
+    super::geometry::load_file(path, |bytes| parse_bytes(bytes, path))
 }
 
 /// Parses glTF JSON or GLB bytes; `path` names the file in messages and
@@ -77,12 +82,12 @@ pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Scene, SceneError> {
     }
     let document =
         gltf::Document::from_json(root).map_err(|e| err(format!("invalid glTF: {e}")))?;
-    let base = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let buffers = gltf::import_buffers(&document, Some(base.unwrap_or(Path::new("."))), blob)
-        .map_err(|e| err(format!("cannot load buffers: {e}")))?;
-    let buffers: Vec<&[u8]> = buffers.iter().map(|b| &b.0[..]).collect();
+    let mut sources = Vec::new();
+    let buffers = import_buffers(&document, path, blob, &mut sources)?;
+    let buffers: Vec<&[u8]> = buffers.iter().map(|b| &b[..]).collect();
 
     let mut scene = empty_scene(path);
+    scene.sources = sources;
     let mut loader = Loader {
         path,
         buffers: &buffers,
@@ -526,7 +531,7 @@ impl Loader<'_> {
                     }
                 } else {
                     let file = relative_to(self.path, &percent_decode(uri));
-                    super::image_file::read_image(&file).map_err(|e| e.to_string())
+                    read_source_image(&file, &mut scene.sources).map_err(|e| e.to_string())
                 }
             }
         };
@@ -550,6 +555,63 @@ impl Loader<'_> {
         self.images.insert(img.index(), i);
         i
     }
+}
+
+/// The document's buffers, in order: the GLB's binary chunk, a `data:`
+/// URI's bytes, or a file (a relative URI from the glTF file's directory,
+/// or a `file:` URI), read through `read_source` so that it is among the
+/// scene's sources and held to the loaders' size limit. Instead of
+/// `gltf::import_buffers`, which opens files where nobody sees, reads
+/// any size and panics on a URI whose `%` escapes are not UTF-8. A
+/// buffer that cannot be had, or is shorter than its `byteLength`, is an
+/// error naming it.
+fn import_buffers(
+    document: &gltf::Document,
+    path: &Path,
+    mut blob: Option<Vec<u8>>,
+    sources: &mut Vec<std::path::PathBuf>,
+) -> Result<Vec<Vec<u8>>, SceneError> {
+    let mut out = Vec::with_capacity(document.buffers().len());
+    for buffer in document.buffers() {
+        let bad = |msg: String| SceneError::file(path, format!("buffer {}: {msg}", buffer.index()));
+        let mut data = match buffer.source() {
+            gltf::buffer::Source::Bin => blob
+                .take()
+                .ok_or_else(|| bad("expected the GLB's binary chunk, but there is none".into()))?,
+            gltf::buffer::Source::Uri(uri) => {
+                if let Some(rest) = uri.strip_prefix("data:") {
+                    let data = rest.split_once(";base64,").map_or(rest, |(_, d)| d);
+                    base64_decode(data).ok_or_else(|| bad("bad base64 in its data URI".into()))?
+                } else {
+                    let file = match uri
+                        .strip_prefix("file://")
+                        .or_else(|| uri.strip_prefix("file:"))
+                    {
+                        Some(abs) => std::path::PathBuf::from(percent_decode(abs)),
+                        None if uri.contains(':') => {
+                            return Err(bad(format!(
+                                "URI {uri:?}: expected a relative path, a file: or a data: URI"
+                            )))
+                        }
+                        None => relative_to(path, &percent_decode(uri)),
+                    };
+                    super::geometry::read_source(&file, sources).map_err(|e| bad(e.to_string()))?
+                }
+            }
+        };
+        if data.len() < buffer.length() {
+            return Err(bad(format!(
+                "{} bytes, but its byteLength is {}",
+                data.len(),
+                buffer.length()
+            )));
+        }
+        while data.len() % 4 != 0 {
+            data.push(0);
+        }
+        out.push(data);
+    }
+    Ok(out)
 }
 
 /// `%20`-style escapes of a relative URI decoded (other text kept).

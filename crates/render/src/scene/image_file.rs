@@ -46,6 +46,16 @@ pub fn read_image(path: &Path) -> Result<Image, SceneError> {
     decode_image(&bytes, path)
 }
 
+/// [`read_image`] for a loader: the file recorded in `sources` first
+/// (see [`Scene::sources`]), whether or not it can be read.
+pub(crate) fn read_source_image(
+    path: &Path,
+    sources: &mut Vec<PathBuf>,
+) -> Result<Image, SceneError> {
+    let bytes = super::geometry::read_source(path, sources)?;
+    decode_image(&bytes, path)
+}
+
 /// Decodes a texture from memory; `path` names it in errors and, for TGA,
 /// gives the extension.
 pub fn decode_image(bytes: &[u8], path: &Path) -> Result<Image, SceneError> {
@@ -131,13 +141,14 @@ pub(crate) struct TextureCache {
 
 impl TextureCache {
     /// The index in `scene.images` of the texture at `path`, reading it on
-    /// first use. A file that cannot be read becomes a checkerboard and a
-    /// warning (`referrer` says which file asked for it).
+    /// first use (and recording it in [`Scene::sources`]). A file that
+    /// cannot be read becomes a checkerboard and a warning (`referrer`
+    /// says which file asked for it).
     pub(crate) fn get(&mut self, scene: &mut Scene, path: &Path, referrer: &Path) -> usize {
         if let Some(&i) = self.by_path.get(path) {
             return i;
         }
-        let image = match read_image(path) {
+        let image = match read_source_image(path, &mut scene.sources) {
             Ok(img) => img,
             Err(e) => {
                 scene.warnings.push(format!(

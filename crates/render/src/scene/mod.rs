@@ -319,6 +319,16 @@ pub struct Scene {
     /// Problems a loader worked around (e.g. a missing texture replaced by
     /// a checkerboard); the CLI prints them as warnings.
     pub warnings: Vec<String>,
+    /// The files the scene was built from, each once, in the order they
+    /// were first read: the scene file, then what it names (MTL files,
+    /// glTF buffers, textures; a scene TOML's model files and theirs).
+    /// Recorded where the loaders open files, so it is exact: a file
+    /// asked for that could not be read is listed too where the loader
+    /// went on without it (a missing texture, a missing MTL file), since
+    /// the scene depends on its absence. What a sweep keys a scene file's
+    /// results by. Empty for a built-in scene; a scene parsed from memory
+    /// (a loader's `parse_str`) lists only the files it read from disk.
+    pub sources: Vec<std::path::PathBuf>,
 }
 
 impl Scene {

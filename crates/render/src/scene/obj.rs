@@ -37,10 +37,12 @@ use super::polygon::Triangulator;
 use super::{AlphaMode, Instance, Material, Mesh, Scene, SceneError, Shading};
 use crate::math::{Mat4, Vec2, Vec3};
 
-/// Loads an OBJ file and the MTL files and textures it names.
+/// Loads an OBJ file and the MTL files and textures it names (all in
+/// [`Scene::sources`], the OBJ file first).
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = super::geometry::read_file(path)?;
-    parse_str(&String::from_utf8_lossy(&bytes), path)
+    super::geometry::load_file(path, |bytes| {
+        parse_str(&String::from_utf8_lossy(bytes), path)
+    })
 }
 
 /// Parses OBJ text; `path` names the file in messages and locates the MTL
@@ -50,6 +52,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scene, SceneError> {
     let loaded = load_obj(text, path)?;
     let mut scene = empty_scene(path);
     scene.warnings = loaded.warnings;
+    scene.sources = loaded.sources;
     let mut textures = TextureCache::default();
     for m in &loaded.materials {
         let mtl_path = loaded
@@ -103,6 +106,8 @@ struct LoadedObj {
     materials: Vec<tobj::Material>,
     /// Material libraries that could not be read.
     warnings: Vec<String>,
+    /// The material libraries asked for, in order, whether read or not.
+    sources: Vec<PathBuf>,
     /// Which MTL file each material came from (texture paths are relative
     /// to it).
     mtl_of: BTreeMap<String, PathBuf>,
@@ -114,8 +119,10 @@ fn load_obj(text: &str, path: &Path) -> Result<LoadedObj, SceneError> {
     let warnings = RefCell::new(Vec::new());
     let mtl_error = RefCell::new(None);
     let mtl_of = RefCell::new(BTreeMap::<String, PathBuf>::new());
+    let sources = RefCell::new(Vec::new());
     let load_library = |mtl_path: PathBuf| -> Result<Vec<tobj::Material>, tobj::LoadError> {
-        let text = match super::geometry::read_file(&mtl_path) {
+        let read = super::geometry::read_source(&mtl_path, &mut sources.borrow_mut());
+        let text = match read {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
                 warnings.borrow_mut().push(format!(
@@ -181,6 +188,7 @@ fn load_obj(text: &str, path: &Path) -> Result<LoadedObj, SceneError> {
         models,
         materials,
         warnings: warnings.into_inner(),
+        sources: sources.into_inner(),
         mtl_of: mtl_of.into_inner(),
     })
 }

@@ -74,7 +74,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::geometry::{empty_scene, DEFAULT_SKY};
+use super::geometry::{add_source, empty_scene, DEFAULT_SKY};
 use super::image_file::relative_to;
 use super::toml_frame::{self, AtLine, PassTable as FramePassTable, TargetTable};
 use super::{Camera, CameraPath, Instance, Light, Mirror, Passes, Scene, SceneError, Shading};
@@ -151,10 +151,11 @@ struct PassTable {
     post: Option<bool>,
 }
 
-/// Loads a scene TOML file and the model files it places.
+/// Loads a scene TOML file and the model files it places (the TOML file
+/// first in [`Scene::sources`], then each model's sources in the order
+/// the models are first placed).
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let bytes = super::geometry::read_file(path)?;
-    from_bytes(&bytes, path)
+    super::geometry::load_file(path, |bytes| from_bytes(bytes, path))
 }
 
 /// Parses scene TOML from bytes (which must be UTF-8); `path` names the
@@ -391,6 +392,9 @@ fn merge(
         m
     }));
     scene.warnings.extend(model.warnings);
+    for s in &model.sources {
+        add_source(&mut scene.sources, s);
+    }
     model
         .instances
         .into_iter()

@@ -44,6 +44,14 @@
 //! thread. Neither the stage nor the sink has to be `Send`, and the sink
 //! sees the same stream either way: output never depends on the thread
 //! count.
+//!
+//! **Stopping.** A caller may ask a session to stop
+//! ([`gfxcache_cache::progress::request_stop`], which the Python package
+//! does on Ctrl-C): the pipeline looks at every draw and every round of
+//! its back end, the consumer side at every batch of records, and the
+//! session ends with [`FrameError::Interrupted`] within milliseconds
+//! rather than when its frames are done; what it was writing is dropped
+//! unfinished, as on any error.
 
 mod consumer;
 mod summary;
@@ -316,7 +324,11 @@ pub struct Rendered<T, S> {
 /// and the mode's caches (see the module documentation); `progress` is
 /// told the frames done after each frame. Errors: a request or scene that
 /// cannot be rendered, or render targets too large for the memory there is
-/// ([`FrameError`]), before any frame.
+/// ([`FrameError`]), before any frame; or, asked to stop
+/// ([`gfxcache_cache::progress::request_stop`]), within milliseconds,
+/// [`FrameError::Interrupted`] (the sink, the stage and the texture
+/// request sink are then dropped unfinished: a trace writer puts no file
+/// in place).
 pub fn render<T: RecordStage, S: RecordSink>(
     scene: &Scene,
     request: &RenderRequest,
@@ -354,9 +366,9 @@ pub fn render_with_requests<T: RecordStage, S: RecordSink>(
     renderer.pipeline.set_texture_requests(requests);
     let consumer = Consumer::new(request, stage, sink);
     let (frames, consumer, binned) = if request.threads >= 2 {
-        threads::render_beside(&mut renderer, request, consumer, progress)
+        threads::render_beside(&mut renderer, request, consumer, progress)?
     } else {
-        threads::render_inline(&mut renderer, request, consumer, progress)
+        threads::render_inline(&mut renderer, request, consumer, progress)?
     };
     let (consumed, stage, sink) = consumer.finish();
     let texture_requests = renderer.pipeline.take_texture_requests();

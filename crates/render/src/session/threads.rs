@@ -1,13 +1,19 @@
 //! The frames of a session: everything on the calling thread, or the
 //! renderer on a thread of its own, ahead of the consumer side by at most
 //! a few batches of records (a bounded channel).
+//!
+//! Asked to stop ([`gfxcache_cache::progress::request_stop`]), the
+//! renderer cuts its frame short ([`FrameRenderer::render`]) and the
+//! consumer side drops what is still in flight rather than run it through
+//! the caches, so a session ends within milliseconds with
+//! [`FrameError::Interrupted`] either way.
 
 use std::sync::mpsc;
 
 use gfxcache_trace::binned::BinnedPass;
 use gfxcache_trace::{Access, Marker, Record, RecordSink, RecordStage};
 
-use crate::frame::{FrameRenderer, FrameSummary};
+use crate::frame::{FrameError, FrameRenderer, FrameSummary};
 
 use super::consumer::Consumer;
 use super::RenderRequest;
@@ -29,14 +35,18 @@ fn frame(
     f: u32,
     sink: &mut impl RecordSink,
     binned: &mut Vec<BinnedPass>,
-) -> FrameSummary {
-    let summary = renderer.render(f, request.frames, sink);
+) -> Result<FrameSummary, FrameError> {
+    let summary = renderer.render(f, request.frames, sink)?;
     let passes = renderer.take_binned();
     if request.binning.is_some() {
         binned.extend(passes);
     }
-    summary
+    Ok(summary)
 }
+
+/// What the frames of a session made: each frame's summary, the consumer
+/// side (to be finished) and the binned passes.
+pub(super) type Frames<T, S> = (Vec<FrameSummary>, Consumer<T, S>, Vec<BinnedPass>);
 
 /// Everything on the calling thread.
 pub(super) fn render_inline<T: RecordStage, S: RecordSink>(
@@ -44,13 +54,13 @@ pub(super) fn render_inline<T: RecordStage, S: RecordSink>(
     request: &RenderRequest,
     mut consumer: Consumer<T, S>,
     mut progress: impl FnMut(u32),
-) -> (Vec<FrameSummary>, Consumer<T, S>, Vec<BinnedPass>) {
+) -> Result<Frames<T, S>, FrameError> {
     let (mut frames, mut binned) = (Vec::new(), Vec::new());
     for f in 0..request.frames {
-        frames.push(frame(renderer, request, f, &mut consumer, &mut binned));
+        frames.push(frame(renderer, request, f, &mut consumer, &mut binned)?);
         progress(f + 1);
     }
-    (frames, consumer, binned)
+    Ok((frames, consumer, binned))
 }
 
 /// An item for the consumer side: records, a binned pass in its place
@@ -153,7 +163,7 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
     request: &RenderRequest,
     mut consumer: Consumer<T, S>,
     mut progress: impl FnMut(u32),
-) -> (Vec<FrameSummary>, Consumer<T, S>, Vec<BinnedPass>) {
+) -> Result<Frames<T, S>, FrameError> {
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel::<Item>(IN_FLIGHT);
         let (empty_tx, empty_rx) = mpsc::channel::<Chunk>();
@@ -169,17 +179,25 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
             };
             let mut binned = Vec::new();
             for f in 0..request.frames {
-                let done = frame(renderer, request, f, &mut batcher, &mut binned);
+                let done = frame(renderer, request, f, &mut batcher, &mut binned)?;
                 batcher.flush();
                 batcher.send(Item::FrameDone(Box::new(done)));
                 if !batcher.open {
                     break;
                 }
             }
-            binned
+            Ok(binned)
         });
         let mut frames = Vec::new();
+        // Set when the consumer side stops before the renderer's last
+        // record: the sink did not get every record.
+        let mut cut = false;
         for item in rx {
+            if gfxcache_cache::progress::stop_requested() {
+                // Leaving drops the channel: the renderer sends no more.
+                cut = true;
+                break;
+            }
             match item {
                 Item::Records(mut chunk) => {
                     chunk.drain_into(&mut consumer);
@@ -195,7 +213,10 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
         }
         let binned = worker
             .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (frames, consumer, binned)
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        if cut {
+            return Err(FrameError::interrupted());
+        }
+        Ok((frames, consumer, binned))
     })
 }

@@ -131,6 +131,7 @@ pub fn lit_plane(light_dir: Vec3) -> Scene {
         graph: None,
         sky: SKY,
         warnings: vec![],
+        sources: vec![],
     }
 }
 
@@ -220,6 +221,7 @@ pub fn full() -> Scene {
         graph: None,
         sky: SKY,
         warnings: vec![],
+        sources: vec![],
     }
 }
 
@@ -235,7 +237,7 @@ pub fn config(w: u32, h: u32) -> FrameConfig {
 pub fn render<'s>(scene: &'s Scene, cfg: FrameConfig) -> (Vec<Record>, FrameRenderer<'s>) {
     let mut r = FrameRenderer::new(scene, cfg).expect("renderer");
     let mut recs = Vec::new();
-    r.render(0, 1, &mut |x| recs.push(x));
+    r.render(0, 1, &mut |x| recs.push(x)).unwrap();
     (recs, r)
 }
 

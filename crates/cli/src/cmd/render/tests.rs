@@ -56,6 +56,7 @@ fn scene() -> Scene {
         graph: None,
         sky: [0.3, 0.5, 0.9],
         warnings: vec![],
+        sources: vec![],
     }
 }
 

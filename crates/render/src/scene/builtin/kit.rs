@@ -46,6 +46,7 @@ impl Kit {
                 graph: None,
                 sky: [0.5, 0.7, 1.0],
                 warnings: Vec::new(),
+                sources: Vec::new(),
             },
             mobile: None,
         }
