@@ -224,3 +224,39 @@ fn more_jobs_side_by_side_than_cores_need_oversubscribe() {
         (Some(1), Some(1))
     );
 }
+
+/// What a sweep checks is what each command checks before its work: on
+/// its own, each refuses the same values before it reads its scene (a
+/// file that is not there, which it would name had it got that far).
+#[test]
+fn each_command_refuses_them_before_reading_its_scene() {
+    let root = tempfile::tempdir().unwrap();
+    let scene = root.path().join("missing.obj");
+    let out = root.path().join("out");
+    let cases: [(&[&str], &str); 5] = [
+        (&["tcor", "--fps", "1000"], "--fps 1000"),
+        (
+            &["nuca", "--scaling", "4,512", "--no-sweeps"],
+            "512 fragment processors",
+        ),
+        (
+            &["gspc", "--frames", "2", "--warmup", "2"],
+            "--warmup 2 with --frames 2",
+        ),
+        (&["nbtc", "--width", "20000"], "resolution 20000x"),
+        (&["render", "--shadow-size", "0"], "shadow map size 0"),
+    ];
+    for (args, words) in cases {
+        let mut all = args.to_vec();
+        all.extend(["--scene", s(&scene), "--out", s(&out)]);
+        let o = gfxcache(&all);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{all:?}: {err}");
+        assert!(err.contains(words), "{all:?}: {words:?} not in {err}");
+        assert!(
+            !err.contains("missing.obj"),
+            "{all:?} read its scene: {err}"
+        );
+        assert!(!out.exists(), "{all:?}");
+    }
+}
