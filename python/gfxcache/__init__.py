@@ -435,11 +435,14 @@ def sweep(
     backend: str = "local",
     jobs: Optional[int] = None,
     address: Optional[str] = None,
+    oversubscribe: bool = False,
+    max_jobs: Optional[int] = None,
 ) -> dict:
     """Runs a sweep file (see ``examples/sweeps/README.md``) into ``out``:
     every job without a result, each kept as it finishes, then the tidy
     table and the page. ``backend="local"`` runs the jobs on this machine
-    (``jobs`` side by side); ``backend="ray"`` runs each frame and each job
+    (``jobs`` side by side: at most the machine's cores unless
+    ``oversubscribe``); ``backend="ray"`` runs each frame and each job
     as a Ray task on the cluster at ``address`` (or the one this process is
     connected to, or a local one), sharing ``out`` as the store: it must be
     a directory every worker sees. Returns what ``gfxcache sweep --json``
@@ -447,21 +450,32 @@ def sweep(
     the tables of every other one. Ctrl-C stops the sweep (no frame or job
     starts, those running stop at their next batch) and raises
     ``KeyboardInterrupt``; every finished job's result is kept, and the
-    sweep run again goes on from there."""
+    sweep run again goes on from there. A sweep file whose axes make more
+    than ``max_jobs`` jobs (default 200 000, as ``gfxcache sweep
+    --max-jobs``; on Ray always the default) is refused before anything
+    runs, as is one whose jobs' flags their commands refuse."""
     if jobs is not None:
         jobs = _count("jobs", jobs, "a positive number of jobs side by side (an int) or None")
+    if max_jobs is not None:
+        max_jobs = _count("max_jobs", max_jobs, "a number of jobs (an int) or None", low=0)
     if backend == "local":
         words = ["sweep", os.fspath(experiment)]
         if out is not None:
             words += ["--out", os.fspath(out)]
         if jobs is not None:
             words += ["--jobs", str(jobs)]
+        if oversubscribe:
+            words += ["--oversubscribe"]
+        if max_jobs is not None:
+            words += ["--max-jobs", str(max_jobs)]
         return command(*words)
     if backend == "ray":
         from ._ray import sweep_on_ray
 
         if out is None:
             raise ValueError("backend='ray' needs out=: a directory every worker sees")
+        if max_jobs is not None:
+            raise ValueError("max_jobs=: backend='ray' takes the default limit (200 000 jobs)")
         return sweep_on_ray(os.path.abspath(experiment), os.path.abspath(out), address)
     raise ValueError(f"backend {backend!r}: expected 'local' or 'ray'")
 

@@ -222,7 +222,7 @@ fn read_png<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(u32, u32, Bound<'p
 /// each frame's and job's index, name, directory and whether it is done.
 #[pyfunction]
 fn sweep_plan(exp: PathBuf, out: PathBuf) -> PyResult<String> {
-    let (exp, store) = open_sweep(&exp, &out)?;
+    let (exp, store) = open_sweep(&exp, &out, true)?;
     let jobs = exp.jobs();
     let frames: Vec<serde_json::Value> = exp
         .frames
@@ -253,9 +253,20 @@ fn sweep_plan(exp: PathBuf, out: PathBuf) -> PyResult<String> {
     Ok(serde_json::json!({ "name": exp.name, "frames": frames, "jobs": jobs }).to_string())
 }
 
-fn open_sweep(exp: &Path, out: &Path) -> PyResult<(Experiment, Store)> {
+/// The sweep file at `exp`, no larger than `gfxcache sweep`'s default
+/// `--max-jobs`, and its store. With `check_jobs` (the plan, once per
+/// sweep) every job's command line is checked before anything runs
+/// (`gfxcache_cli::sweep::check`); a task of one frame or job leaves that
+/// to its own command, so that a sweep of n jobs is checked once, not n
+/// times.
+fn open_sweep(exp: &Path, out: &Path, check_jobs: bool) -> PyResult<(Experiment, Store)> {
     let exp = Experiment::read(exp).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    gfxcache_cli::sweep::check(&exp).map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+    let refused = |e: anyhow::Error| PyValueError::new_err(format!("{e:#}"));
+    gfxcache_cli::sweep::check_size(&exp, gfxcache_cli::sweep::DEFAULT_MAX_JOBS)
+        .map_err(refused)?;
+    if check_jobs {
+        gfxcache_cli::sweep::check(&exp).map_err(refused)?;
+    }
     let store =
         Store::open(out).map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", out.display())))?;
     Ok((exp, store))
@@ -265,7 +276,7 @@ fn open_sweep(exp: &Path, out: &Path) -> PyResult<(Experiment, Store)> {
 /// true if it rendered.
 #[pyfunction]
 fn sweep_render(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyResult<bool> {
-    let (exp, store) = open_sweep(&exp, &out)?;
+    let (exp, store) = open_sweep(&exp, &out, false)?;
     let frame = exp
         .frames
         .get(index)
@@ -282,7 +293,7 @@ fn sweep_render(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyR
 /// its result in the store.
 #[pyfunction]
 fn sweep_job(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyResult<()> {
-    let (exp, store) = open_sweep(&exp, &out)?;
+    let (exp, store) = open_sweep(&exp, &out, false)?;
     let jobs = exp.jobs();
     let job = jobs
         .get(index)
@@ -299,7 +310,7 @@ fn sweep_job(py: Python<'_>, exp: PathBuf, out: PathBuf, index: usize) -> PyResu
 /// (JSON, as `gfxcache sweep --json` gives); what `--json` prints.
 #[pyfunction]
 fn sweep_finish(py: Python<'_>, exp: PathBuf, out: PathBuf, summary: String) -> PyResult<String> {
-    let (exp, store) = open_sweep(&exp, &out)?;
+    let (exp, store) = open_sweep(&exp, &out, false)?;
     let summary: RunSummary =
         serde_json::from_str(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let value = interruptible(py, || {

@@ -70,11 +70,32 @@ def test_ray_sweep_gives_the_local_tables(tmp_path, ray_local):
         assert a[name] == b[name], name
 
 
+# tcor on tile-based frames; an Attribute Cache larger than the frame can
+# use fails each tcor job once its frame is rendered (a value a command
+# refuses before any work is refused before the sweep starts).
+TBR_SWEEP = """
+studies = ["sim", "mrc", "tcor"]
+policies = ["lru", "drrip", "gspc"]
+
+[frames]
+scenes = ["atrium", "city"]
+resolutions = ["160x90"]
+modes = ["tbr"]
+
+[cache]
+sizes = ["64KiB", "256KiB"]
+
+[flags.tcor]
+sizes = ["4KiB"]
+no-fetcher-sweep = true
+"""
+
+
 def test_ray_sweep_with_a_failing_job_keeps_the_others_and_resumes(tmp_path, ray_local):
-    broken = SWEEP.replace('size = "256KiB"', 'size = "3KiB"')
+    broken = TBR_SWEEP.replace('["4KiB"]', '["4KiB", "64GiB"]')
     exp = write(tmp_path, broken)
     out = tmp_path / "ray"
-    with pytest.raises(RuntimeError, match=r"2 of 8 jobs failed.*gspc"):
+    with pytest.raises(RuntimeError, match=r"2 of 8 jobs failed.*tcor"):
         gfxcache.sweep(exp, out=out, backend="ray")
     results = sorted(out.glob("jobs/*/result.json"))
     assert len(results) == 6, "every other job kept"
@@ -82,7 +103,7 @@ def test_ray_sweep_with_a_failing_job_keeps_the_others_and_resumes(tmp_path, ray
     df = gfxcache.sweep_table(out)
     assert set(df.study) == {"sim", "mrc"}
     # Mended and started again: only the failed jobs run.
-    exp = write(tmp_path, SWEEP)
+    exp = write(tmp_path, TBR_SWEEP)
     s = gfxcache.sweep(exp, out=out, backend="ray")
     assert (s["already_done"], s["ran"], s["frames_rendered"]) == (6, 2, 0)
     for p, t in kept.items():
@@ -97,6 +118,16 @@ def test_a_bad_sweep_file_names_line_and_key(tmp_path):
     exp = write(tmp_path, SWEEP.replace('"64KiB"', '"lots"'))
     with pytest.raises(Exception, match=r"exp.toml:10.*cache.sizes"):
         gfxcache.sweep(exp, out=tmp_path / "x")
+
+
+def test_a_flag_a_job_refuses_and_too_many_jobs_are_refused_before_any_frame(tmp_path):
+    exp = write(tmp_path, SWEEP.replace('size = "256KiB"', 'size = "3KiB"'))
+    with pytest.raises(Exception, match=r"job atrium-.*-gspc-.*\[flags.gspc\].*3KiB"):
+        gfxcache.sweep(exp, out=tmp_path / "x")
+    exp = write(tmp_path, SWEEP)
+    with pytest.raises(Exception, match=r"8 jobs \(2 frame points\).*--max-jobs 7"):
+        gfxcache.sweep(exp, out=tmp_path / "x", max_jobs=7)
+    assert not (tmp_path / "x").exists()
 
 
 def test_ray_sweep_with_a_crashed_worker_lists_it_and_writes_the_rest(tmp_path, ray_local,

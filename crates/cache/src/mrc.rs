@@ -83,11 +83,9 @@ impl MrcBuilder {
         })
     }
 
-    /// Also the curve of `sets` sets (modulo index) for every way count up
-    /// to `max_ways`. The fully associative curve is kept as well: it costs
-    /// little more, since the block's dense id that the set stacks store
-    /// comes from the same lookup.
-    pub fn with_sets(mut self, sets: u32, max_ways: u32) -> Result<MrcBuilder, CacheError> {
+    /// Whether [`MrcBuilder::with_sets`] takes `sets` and `max_ways`,
+    /// before any table is made.
+    pub fn check_sets(sets: u32, max_ways: u32) -> Result<(), CacheError> {
         if sets == 0 || max_ways == 0 {
             return Err(CacheError::Geometry(format!(
                 "{sets} sets x {max_ways} ways: both must be positive"
@@ -98,6 +96,15 @@ impl MrcBuilder {
                 "{sets} sets x {max_ways} ways: more than 2^32 blocks"
             )));
         }
+        Ok(())
+    }
+
+    /// Also the curve of `sets` sets (modulo index) for every way count up
+    /// to `max_ways`. The fully associative curve is kept as well: it costs
+    /// little more, since the block's dense id that the set stacks store
+    /// comes from the same lookup.
+    pub fn with_sets(mut self, sets: u32, max_ways: u32) -> Result<MrcBuilder, CacheError> {
+        MrcBuilder::check_sets(sets, max_ways)?;
         self.sets = Some((sets, max_ways, SetStacks::new(sets, max_ways)?));
         self.way_hist = crate::table::filled(
             Stream::COUNT * (max_ways as usize + 1),

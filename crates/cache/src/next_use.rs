@@ -31,6 +31,11 @@ impl NextUse {
     pub fn is_empty(&self) -> bool {
         self.next.is_empty()
     }
+
+    /// The next uses of an empty trace.
+    pub fn empty() -> NextUse {
+        NextUse { next: Vec::new() }
+    }
 }
 
 /// Builds a [`NextUse`] as the trace streams past.

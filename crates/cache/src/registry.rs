@@ -1,8 +1,11 @@
 //! Every policy, by name: one line each.
 
+use std::sync::Arc;
+
 use crate::engine::{Cache, StreamMask};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
+use crate::next_use::NextUse;
 use crate::observe::Observed;
 use crate::policies::*;
 use crate::policy::{Env, Policy};
@@ -19,6 +22,9 @@ type Notes = fn(&PolicySpec, &Geometry) -> Result<Vec<String>, CacheError>;
 /// The parameters one policy takes on a geometry.
 type Describe = fn(&Geometry) -> Vec<ParamInfo>;
 
+/// Checks one policy's spec on a geometry ([`PolicyInfo::check`]).
+type Check = fn(&PolicySpec, &Geometry) -> Result<(), CacheError>;
+
 /// A registered policy. Other crates register their own with
 /// [`PolicyInfo::new`] (the GSPC family lives in `gfxcache-llc`).
 pub struct PolicyInfo {
@@ -29,6 +35,7 @@ pub struct PolicyInfo {
     build_observed: Builder,
     notes: Notes,
     describe: Describe,
+    check: Check,
 }
 
 impl PolicyInfo {
@@ -42,6 +49,7 @@ impl PolicyInfo {
             build_observed: build::<Observed<P>>,
             notes: notes::<P>,
             describe: describe::<P>,
+            check: check::<P>,
         }
     }
 
@@ -80,6 +88,17 @@ impl PolicyInfo {
     pub fn notes(&self, spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, CacheError> {
         (self.notes)(spec, geom)
     }
+
+    /// Whether `spec` (whose name is this policy's) builds on `geom`, as
+    /// [`PolicyInfo::build`] would say, without the cache: its parameters
+    /// (known keys, each in its range) and the policy's own state, built
+    /// and dropped (a few bytes a line at most), but not the cache's tags
+    /// nor, for a policy that needs them, the trace's next uses. What a
+    /// command checks before any work (`gfxcache sweep` before its first
+    /// frame).
+    pub fn check(&self, spec: &PolicySpec, geom: &Geometry) -> Result<(), CacheError> {
+        (self.check)(spec, geom)
+    }
 }
 
 fn describe<P: Policy>(geom: &Geometry) -> Vec<ParamInfo> {
@@ -100,11 +119,13 @@ fn notes<P: Policy>(spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, C
     P::notes(&mut Params::new(spec), geom)
 }
 
-fn build<P: Policy>(
+/// The policy `spec` describes on `geom`, with its notes: every check of
+/// its parameters, shared by [`build`] and [`check`].
+fn policy<P: Policy>(
     spec: &PolicySpec,
     geom: &Geometry,
     env: &Env,
-) -> Result<Box<dyn CacheSim>, CacheError> {
+) -> Result<(Vec<String>, P), CacheError> {
     if P::NEEDS_NEXT_USE && env.next_use.is_none() {
         return Err(CacheError::Policy {
             spec: spec.to_string(),
@@ -115,6 +136,24 @@ fn build<P: Policy>(
     let mut params = Params::new(spec);
     let policy = P::build(&mut params, geom, env).map_err(|e| e.in_cache(spec, geom))?;
     params.finish()?;
+    Ok((notes, policy))
+}
+
+fn check<P: Policy>(spec: &PolicySpec, geom: &Geometry) -> Result<(), CacheError> {
+    // A policy that needs the trace's next uses is built on none (it
+    // keeps a handle on them; no access reads them here).
+    let env = Env {
+        next_use: P::NEEDS_NEXT_USE.then(|| Arc::new(NextUse::empty())),
+    };
+    policy::<P>(spec, geom, &env).map(drop)
+}
+
+fn build<P: Policy>(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    let (notes, policy) = policy::<P>(spec, geom, env)?;
     let unallocated = if spec.ucd {
         StreamMask::default().with(Stream::Display)
     } else {

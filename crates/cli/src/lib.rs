@@ -102,6 +102,37 @@ impl Command {
         }
     }
 
+    /// Checks the subcommand's arguments as it checks them before its
+    /// work, doing none of it: nothing is rendered, simulated, read from
+    /// a trace or request file, or written. Its settings are built as the
+    /// command builds them (one function for both, in each `cmd` module):
+    /// sizes and ranges, policy specs and their parameters, the frames it
+    /// would render, and the machine, model, unit or energy file it names,
+    /// read and checked. A sweep checks every job's command line with it
+    /// before its first frame. For `sim`, `mrc`, `render` and the studies;
+    /// any other command is an error.
+    pub fn check(&self) -> anyhow::Result<()> {
+        match self {
+            Command::Sim(a) => cmd::sim::check(a),
+            Command::Mrc(a) => cmd::mrc::check(a),
+            Command::Render(a) => cmd::render::check(a),
+            Command::Gspc(a) => cmd::gspc::check(a),
+            Command::Tcor(a) => cmd::tcor::check(a),
+            Command::Nuca(a) => cmd::nuca::check(a),
+            Command::Nbtc(a) => cmd::nbtc::check(a),
+            Command::Sweep(_)
+            | Command::SweepWorker(_)
+            | Command::Shaders(_)
+            | Command::Trace(_)
+            | Command::Policies(_)
+            | Command::Machines(_)
+            | Command::Programs(_)
+            | Command::Scenes(_) => {
+                anyhow::bail!("this command has no check apart from running it")
+            }
+        }
+    }
+
     /// Runs the subcommand: its results on stdout, progress on stderr.
     pub fn run(self) -> anyhow::Result<()> {
         match self {

@@ -152,10 +152,15 @@ fn a_flag_its_study_does_not_take_is_refused_before_any_work() {
 #[test]
 fn a_failing_job_is_reported_and_the_others_are_kept() {
     let root = tempfile::tempdir().unwrap();
-    // 3 KiB of 16-way 64 B blocks is no cache: gspc fails when it starts.
+    // An Attribute Cache larger than the frame can use: what the frame
+    // holds, known once tcor has rendered it (a value its command refuses
+    // before any work is refused before the sweep's first frame).
     let exp = write_sweep(
         root.path(),
-        &format!("studies = [\"mrc\", \"gspc\"]\n{SMALL}[flags.gspc]\nsize = \"3KiB\"\n"),
+        &format!(
+            "studies = [\"mrc\", \"tcor\"]\n{SMALL}modes = [\"tbr\"]\n\
+             [flags.tcor]\nsizes = [\"4KiB\", \"64GiB\"]\nno-fetcher-sweep = true\n"
+        ),
     );
     let out = root.path().join("out");
     let o = gfxcache(&["sweep", s(&exp), "--out", s(&out), "--json"]);
@@ -165,10 +170,12 @@ fn a_failing_job_is_reported_and_the_others_are_kept() {
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let failed = doc["failed"].as_array().unwrap();
     assert_eq!(failed.len(), 1);
-    assert!(failed[0]["job"].as_str().unwrap().contains("-gspc-"));
+    assert!(failed[0]["job"].as_str().unwrap().contains("-tcor-"));
     assert!(
-        failed[0]["error"].as_str().unwrap().contains("3KiB")
-            || failed[0]["error"].as_str().unwrap().contains("3072"),
+        failed[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("64GiB is more than this frame can use"),
         "{}",
         failed[0]["error"]
     );

@@ -69,6 +69,13 @@ pub fn notes(spec: &PolicySpec, geom: &Geometry) -> Result<Vec<String>, CacheErr
     lookup(registry(), spec)?.notes(spec, geom)
 }
 
+/// Whether `spec` names a registered policy whose parameters build on
+/// `geom`, as [`build_cache`] would say, without building the cache
+/// ([`PolicyInfo::check`]): what commands check before any work.
+pub fn check(spec: &PolicySpec, geom: &Geometry) -> Result<(), CacheError> {
+    lookup(registry(), spec)?.check(spec, geom)
+}
+
 /// Builds the cache `spec` describes, from every registered policy.
 pub fn build_cache(
     spec: &PolicySpec,

@@ -7,7 +7,7 @@ use common::geometry;
 use std::sync::Arc;
 
 use gfxcache_cache::{CacheError, Env, NextUseBuilder, PolicySpec};
-use gfxcache_llc::{build_cache, build_observed, find, registry, POLICIES};
+use gfxcache_llc::{build_cache, build_observed, check, find, registry, POLICIES};
 use gfxcache_trace::{Access, Stream};
 
 fn build(text: &str) -> Result<Box<dyn gfxcache_cache::CacheSim>, CacheError> {
@@ -143,6 +143,50 @@ fn bad_parameters_name_the_problem() {
         e.contains("no such policy") && e.contains("gspztc-tse"),
         "{e}"
     );
+}
+
+/// `check` says of a spec what building its cache says (the same error,
+/// or none), without the cache: what a sweep checks before its first frame.
+#[test]
+fn check_says_what_building_says() {
+    let g = geometry(1024, 4, 4);
+    let mut next_use = NextUseBuilder::new(g.block);
+    next_use.push_all(&trace()).unwrap();
+    let env = Env {
+        next_use: Some(Arc::new(next_use.finish())),
+    };
+    let bad = [
+        "gspztc:t=0",
+        "gspztc:t=2000",
+        "gspc:bits=4",
+        "gspztc-tse:rt-hi=4",
+        "gspc:rt-lo=0",
+        "gspc:counter-bits=17",
+        "gs-drrip:psel=0",
+        "gspcc",
+        "drrip:leaders=0",
+        "ship-mem:bits=2,init=4",
+        "opt:bypass=perhaps",
+        "opt:t=1",
+        "lru:bits=2",
+    ];
+    let names = registry().map(|p| p.name.to_string());
+    let specs = names
+        .chain(VARIANTS.iter().map(|v| v.to_string()))
+        .chain(bad.iter().map(|b| b.to_string()));
+    let mut refused = 0;
+    for text in specs {
+        let spec: PolicySpec = text.parse().unwrap();
+        let built = build_cache(&spec, &g, &env).map(drop);
+        let checked = check(&spec, &g);
+        refused += usize::from(checked.is_err());
+        assert_eq!(
+            checked.map_err(|e| e.to_string()),
+            built.map_err(|e| e.to_string()),
+            "{text}"
+        );
+    }
+    assert_eq!(refused, bad.len());
 }
 
 /// What `gfxcache policies` lists of each policy's parameters is what it

@@ -207,6 +207,41 @@ fn bad_requests_are_errors_before_any_frame() {
     assert!(!called);
 }
 
+/// `RenderRequest::check` refuses, without a scene, what the renderer
+/// refuses before any frame: the frame configuration too.
+#[test]
+fn a_request_is_checked_without_a_scene() {
+    assert!(request(Mode::Imr, 2).check().is_ok());
+    assert!(request(tbr(), 2).check().is_ok());
+    let refused = |r: RenderRequest, words: &str| {
+        let e = r.check().expect_err(words).to_string();
+        assert!(e.contains(words), "{e}");
+        let rendered = render_plain(&scene(), &r, Seen::default(), |_| {});
+        assert!(rendered.is_err(), "the renderer refuses it too: {words}");
+    };
+    refused(
+        RenderRequest {
+            width: 16385,
+            ..request(Mode::Imr, 2)
+        },
+        "resolution 16385x64",
+    );
+    let mut shadows = request(Mode::Imr, 2);
+    shadows.passes.shadow_size = Some(0);
+    refused(shadows, "shadow map size 0");
+    let processors = |fps| {
+        Mode::Tbr(TbrConfig {
+            fps,
+            ..TbrConfig::default()
+        })
+    };
+    refused(request(processors(0), 2), "0 fragment processors");
+    refused(
+        request(processors(TbrConfig::MAX_FPS + 1), 2),
+        "257 fragment processors",
+    );
+}
+
 #[test]
 fn trace_headers_name_the_stream() {
     let r = request(tbr(), 2);

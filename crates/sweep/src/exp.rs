@@ -1,6 +1,15 @@
 //! The sweep file: its axes, checked, each error naming the file, the
 //! line and the key.
 //!
+//! Bounded before anything is made: [`Experiment::read`] reads a regular
+//! file of at most [`MAX_SWEEP_FILE_BYTES`]; the frame points and cache
+//! geometries the axes make are counted first and refused past
+//! [`MAX_FRAME_POINTS`] and [`MAX_GEOMETRIES`]; a scene's name, the policy
+//! specs and a `[flags.*]` table's words, which every point or job copies,
+//! past [`MAX_VALUE_BYTES`]. [`Experiment::job_count`] counts the jobs
+//! without making them, for a caller's own limit (`gfxcache sweep
+//! --max-jobs`).
+//!
 //! ```toml
 //! name = "gspc-sizes"            # default: the file's stem
 //! studies = ["sim", "gspc"]      # sim, mrc, gspc, tcor, nuca, nbtc
@@ -264,6 +273,36 @@ impl Experiment {
         Ok(())
     }
 
+    /// The frame points: each is a frame rendered once.
+    pub fn frame_count(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// The jobs [`Experiment::jobs`] makes, counted without making them
+    /// (saturating): on each frame point, `sim` once per geometry, `mrc`
+    /// once, and each other study once on the frames of its mode. What a
+    /// caller checks before it asks for the jobs.
+    pub fn job_count(&self) -> u64 {
+        let per_mode = |mode: PipelineMode| -> u64 {
+            self.studies
+                .iter()
+                .map(|&s| match s {
+                    StudyKind::Sim => self.geometries.len() as u64,
+                    StudyKind::Mrc => 1,
+                    kind => u64::from(crate::jobs::study_mode(kind) == Some(mode)),
+                })
+                .fold(0, u64::saturating_add)
+        };
+        let (imr, tbr) = (per_mode(PipelineMode::Imr), per_mode(PipelineMode::Tbr));
+        self.frames
+            .iter()
+            .map(|f| match f.mode {
+                PipelineMode::Imr => imr,
+                PipelineMode::Tbr => tbr,
+            })
+            .fold(0, u64::saturating_add)
+    }
+
     /// The flags `[flags.<kind>]` gives, none by default.
     pub fn flags_of(&self, kind: StudyKind) -> &[String] {
         self.flags
@@ -272,6 +311,24 @@ impl Experiment {
             .map_or(&[], |(_, f)| f.as_slice())
     }
 }
+
+/// The largest sweep file [`Experiment::read`] reads: 1 MiB. A sweep file
+/// names its axes in a few lines; a larger one (or `/dev/zero`) is
+/// refused without reading past this.
+pub const MAX_SWEEP_FILE_BYTES: u64 = 1 << 20;
+
+/// The most frame points a sweep file may make (every combination of its
+/// frame axes), counted before any is made: each is a frame to render.
+pub const MAX_FRAME_POINTS: u64 = 10_000;
+
+/// The most cache geometries a sweep file may make (every combination of
+/// its `[cache]` axes), counted before any is made.
+pub const MAX_GEOMETRIES: u64 = 10_000;
+
+/// The most bytes of a scene's name or path, of the policy specs
+/// together, and of one `[flags.*]` table's words together: every frame
+/// point and job holds its own copy of them.
+pub const MAX_VALUE_BYTES: usize = 4096;
 
 /// Flags a sweep sets itself from its axes: refused in `[flags.*]`.
 pub const AXIS_FLAGS: [&str; 14] = [
@@ -283,9 +340,8 @@ pub const AXIS_FLAGS: [&str; 14] = [
 #[serde(deny_unknown_fields)]
 struct RawExp {
     name: Option<String>,
-    frames: RawFrames,
-    #[serde(default)]
-    cache: RawCache,
+    frames: Spanned<RawFrames>,
+    cache: Option<Spanned<RawCache>>,
     #[serde(default)]
     policies: Vec<Spanned<String>>,
     studies: Spanned<Vec<Spanned<String>>>,
@@ -315,7 +371,7 @@ struct RawFrames {
     presets: Vec<Spanned<String>>,
 }
 
-#[derive(Default, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCache {
     #[serde(default)]
@@ -373,8 +429,22 @@ impl Experiment {
             }
         })?;
         let studies = studies(&src, &raw.studies)?;
-        let frames = frames(&src, &raw.frames)?;
-        let geometries = geometries(&src, &raw.cache)?;
+        let axes = frame_axes(&src, raw.frames.get_ref())?;
+        let points = axes.count();
+        if points > MAX_FRAME_POINTS {
+            return Err(src.bad(
+                &raw.frames,
+                "frames",
+                format!("{points} frame points ({})", axes.describe()),
+                &format!("at most {MAX_FRAME_POINTS} frame points (MAX_FRAME_POINTS)"),
+            ));
+        }
+        let frames = axes.expand();
+        debug_assert_eq!(frames.len() as u64, points);
+        let geometries = match &raw.cache {
+            Some(c) => geometries(&src, c.get_ref(), Some(c.span().start))?,
+            None => Vec::new(),
+        };
         let policies = policies(&src, &raw.policies)?;
         let mut flags = flags(&src, &raw.flags, &studies)?;
         let render_flags = flags
@@ -410,6 +480,32 @@ impl Experiment {
                     "frames = [1] and warmup = [0]: the study is of one frame",
                 ));
             }
+        }
+        // The studies that count frames after a warm-up: a frame point
+        // whose warm-up leaves none would fail after rendering.
+        for &kind in &[StudyKind::Gspc, StudyKind::Tcor] {
+            let mode = crate::jobs::study_mode(kind);
+            let Some(f) = studies
+                .contains(&kind)
+                .then(|| {
+                    frames
+                        .iter()
+                        .find(|f| Some(f.mode) == mode && f.warmup >= f.frames)
+                })
+                .flatten()
+            else {
+                continue;
+            };
+            let value = format!("{} with frames = {}", f.warmup, f.frames);
+            let expected = format!(
+                "fewer warm-up frames than frames for {} (each warm-up goes with each frame count)",
+                kind.name()
+            );
+            let warmups = &raw.frames.get_ref().warmup;
+            return Err(match warmups.iter().find(|w| *w.get_ref() == f.warmup) {
+                Some(at) => src.bad(at, "frames.warmup", value, &expected),
+                None => src.bad(&raw.frames, "frames.warmup", value, &expected),
+            });
         }
         if studies.contains(&StudyKind::Sim) {
             if geometries.is_empty() {
@@ -460,13 +556,14 @@ impl Experiment {
         })
     }
 
-    /// Reads and checks the sweep file at `path`.
+    /// Reads and checks the sweep file at `path`: a regular file of at
+    /// most [`MAX_SWEEP_FILE_BYTES`] (what is past them is not read).
     pub fn read(path: &Path) -> Result<Experiment, SweepError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SweepError::Toml {
+        let text = read_capped(path).map_err(|message| SweepError::Toml {
             file: PathBuf::from(path),
             line: 0,
             column: 0,
-            message: format!("cannot read: {e}"),
+            message,
         })?;
         let mut exp = Experiment::parse(&text, path)?;
         exp.hash_inputs(path)?;
@@ -481,6 +578,40 @@ pub const MISSING: &str = "missing";
 /// The hash of an input a scene's loader asked for that is not a regular
 /// file (a directory, a device): the loader went on without it.
 pub const NOT_A_FILE: &str = "not a regular file";
+
+/// The text of the sweep file at `path`: a regular file (not a device, a
+/// pipe or a directory, whose reading might not end) of at most
+/// [`MAX_SWEEP_FILE_BYTES`], in UTF-8.
+fn read_capped(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "cannot read: not a regular file (a {}): expected a sweep file (TOML)",
+            if meta.is_dir() {
+                "directory"
+            } else {
+                "device, pipe or socket"
+            }
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SWEEP_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_SWEEP_FILE_BYTES {
+        return Err(format!(
+            "larger than {MAX_SWEEP_FILE_BYTES} bytes (1 MiB, MAX_SWEEP_FILE_BYTES): expected a sweep file, which names its axes in a few lines"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (byte {}): expected a sweep file (TOML)",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
 
 /// The SHA-256 of the file at `path`'s contents, in hex, read in pieces.
 fn sha256_of(path: &Path) -> std::io::Result<String> {
@@ -540,10 +671,20 @@ fn or_default<T: Clone>(given: Vec<T>, default: T) -> Vec<T> {
     }
 }
 
-fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> {
+fn frame_axes(src: &Source, raw: &RawFrames) -> Result<FrameAxes, SweepError> {
     let mut scenes: Vec<String> = Vec::new();
     for s in &raw.scenes {
         let name = s.get_ref();
+        if name.len() > MAX_VALUE_BYTES {
+            return Err(src.bad(
+                s,
+                "frames.scenes",
+                format!("a name of {} bytes", name.len()),
+                &format!(
+                    "a scene name or path of at most {MAX_VALUE_BYTES} bytes (MAX_VALUE_BYTES)"
+                ),
+            ));
+        }
         let is_file = Path::new(name).extension().is_some();
         if !is_file && builtin::find(name).is_none() {
             return Err(src.bad(s, "frames.scenes", format!("{name:?}"), "a built-in scene (`gfxcache scenes` lists them) or a scene file with its extension"));
@@ -638,39 +779,114 @@ fn frames(src: &Source, raw: &RawFrames) -> Result<Vec<FramePoint>, SweepError> 
         presets.push(Some(p.get_ref().clone()));
     }
     let presets = or_default(dedup_by(presets, Clone::clone), None);
-    let mut out = Vec::new();
-    for scene in &scenes {
-        for &mode in &modes {
-            let res = if resolutions.is_empty() {
-                vec![mode.default_resolution()]
-            } else {
-                resolutions.clone()
-            };
-            for &(width, height) in &res {
-                for &frames in &frame_counts {
-                    for &warmup in &warmups {
-                        for preset in &presets {
-                            out.push(FramePoint {
-                                scene: scene.clone(),
-                                width,
-                                height,
-                                frames,
-                                warmup,
-                                mode,
-                                preset: preset.clone(),
-                                render_flags: Vec::new(),
-                                inputs: Vec::new(),
-                            });
+    Ok(FrameAxes {
+        scenes,
+        modes,
+        resolutions,
+        frame_counts,
+        warmups,
+        presets,
+    })
+}
+
+/// The frame axes, each checked and without repeats: every combination
+/// is a frame point.
+struct FrameAxes {
+    scenes: Vec<String>,
+    modes: Vec<PipelineMode>,
+    /// Empty: each mode's default.
+    resolutions: Vec<(u32, u32)>,
+    frame_counts: Vec<u32>,
+    warmups: Vec<u32>,
+    presets: Vec<Option<String>>,
+}
+
+/// `factors` multiplied, saturating at `u64::MAX`.
+fn product(factors: impl IntoIterator<Item = usize>) -> u64 {
+    factors.into_iter().fold(1u64, |n, f| {
+        n.saturating_mul(u64::try_from(f).unwrap_or(u64::MAX))
+    })
+}
+
+impl FrameAxes {
+    /// The frame points of mode `mode` [`FrameAxes::expand`] makes,
+    /// counted without making them.
+    fn count_of(&self, mode: PipelineMode) -> u64 {
+        if !self.modes.contains(&mode) {
+            return 0;
+        }
+        product([
+            self.scenes.len(),
+            self.resolutions.len().max(1),
+            self.frame_counts.len(),
+            self.warmups.len(),
+            self.presets.len(),
+        ])
+    }
+
+    /// Every frame point, counted without making them.
+    fn count(&self) -> u64 {
+        self.count_of(PipelineMode::Imr)
+            .saturating_add(self.count_of(PipelineMode::Tbr))
+    }
+
+    /// `scenes x resolutions x ...`, for errors.
+    fn describe(&self) -> String {
+        format!(
+            "{} scene(s) x {} mode(s) x {} resolution(s) x {} frame count(s) x {} warm-up(s) x {} preset(s)",
+            self.scenes.len(),
+            self.modes.len(),
+            self.resolutions.len().max(1),
+            self.frame_counts.len(),
+            self.warmups.len(),
+            self.presets.len()
+        )
+    }
+
+    /// Every frame point, in the file's order (scenes outermost, then
+    /// modes, resolutions, frames, warm-up, presets).
+    fn expand(&self) -> Vec<FramePoint> {
+        let mut out = Vec::new();
+        for scene in &self.scenes {
+            for &mode in &self.modes {
+                let res = if self.resolutions.is_empty() {
+                    vec![mode.default_resolution()]
+                } else {
+                    self.resolutions.clone()
+                };
+                for &(width, height) in &res {
+                    for &frames in &self.frame_counts {
+                        for &warmup in &self.warmups {
+                            for preset in &self.presets {
+                                out.push(FramePoint {
+                                    scene: scene.clone(),
+                                    width,
+                                    height,
+                                    frames,
+                                    warmup,
+                                    mode,
+                                    preset: preset.clone(),
+                                    render_flags: Vec::new(),
+                                    inputs: Vec::new(),
+                                });
+                            }
                         }
                     }
                 }
             }
         }
+        out
     }
-    Ok(out)
 }
 
-fn geometries(src: &Source, raw: &RawCache) -> Result<Vec<Geometry>, SweepError> {
+/// Every geometry of the `[cache]` axes (`at`: where the table is), each
+/// checked, the combinations counted first and refused past
+/// [`MAX_GEOMETRIES`].
+fn geometries(
+    src: &Source,
+    raw: &RawCache,
+    at: Option<usize>,
+) -> Result<Vec<Geometry>, SweepError> {
     let mut sizes = Vec::new();
     for s in &raw.sizes {
         sizes.push(parse_size(s.get_ref()).map_err(|e| {
@@ -702,6 +918,29 @@ fn geometries(src: &Source, raw: &RawCache) -> Result<Vec<Geometry>, SweepError>
         }
     }
     let indexes = or_default(dedup_by(indexes, String::clone), "modulo".to_string());
+    let count = product([
+        sizes.len(),
+        ways.len(),
+        blocks.len(),
+        banks.len(),
+        indexes.len(),
+    ]);
+    if count > MAX_GEOMETRIES {
+        return Err(SweepError::Value {
+            file: src.file.to_path_buf(),
+            line: at.map_or(1, |at| src.line_of(at)),
+            key: "cache".into(),
+            value: format!(
+                "{count} geometries ({} size(s) x {} way count(s) x {} block size(s) x {} bank count(s) x {} index function(s))",
+                sizes.len(),
+                ways.len(),
+                blocks.len(),
+                banks.len(),
+                indexes.len()
+            ),
+            expected: format!("at most {MAX_GEOMETRIES} cache geometries (MAX_GEOMETRIES)"),
+        });
+    }
     let mut out = Vec::new();
     for &size_bytes in &sizes {
         for &(ways, way_at) in &ways {
@@ -852,6 +1091,15 @@ fn flags(
                 }
             }
         }
+        let bytes: usize = words.iter().map(|w| w.len() + 1).sum();
+        if bytes > MAX_VALUE_BYTES {
+            return Err(src.bad(
+                name,
+                &key,
+                format!("{} words of {bytes} bytes", words.len()),
+                &format!("at most {MAX_VALUE_BYTES} bytes of flags (MAX_VALUE_BYTES)"),
+            ));
+        }
         out.push((kind, words));
     }
     Ok(out)
@@ -873,8 +1121,18 @@ fn policies(src: &Source, raw: &[Spanned<String>]) -> Result<Vec<String>, SweepE
         out.push((spec.to_string(), p.get_ref().clone()));
     }
     // One policy written twice ("LRU", "lru") is one.
-    Ok(dedup_by(out, |(spec, _)| spec.clone())
+    let out: Vec<String> = dedup_by(out, |(spec, _)| spec.clone())
         .into_iter()
         .map(|(_, text)| text)
-        .collect())
+        .collect();
+    let bytes: usize = out.iter().map(|p| p.len() + 1).sum();
+    if let Some(first) = raw.first().filter(|_| bytes > MAX_VALUE_BYTES) {
+        return Err(src.bad(
+            first,
+            "policies",
+            format!("{} policies of {bytes} bytes", out.len()),
+            &format!("at most {MAX_VALUE_BYTES} bytes of policy specs (MAX_VALUE_BYTES)"),
+        ));
+    }
+    Ok(out)
 }

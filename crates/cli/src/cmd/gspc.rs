@@ -94,7 +94,11 @@ pub struct Args {
     pub passes: super::render::PassSwitches,
 }
 
-pub fn run(args: Args) -> Result<()> {
+/// The study's configuration from `args`, every setting checked, and,
+/// when frames are to be rendered (`--scene`, `--suite`), the frames'
+/// request and warm-up: all `run` checks before anything renders or
+/// reads a trace, and all [`check`] does.
+fn config(args: &Args) -> Result<GspcConfig> {
     let main = parse_size(&args.size)?;
     let mut sizes = vec![main];
     match args.big_size.as_deref() {
@@ -133,6 +137,21 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--big-size equals --size ({})", format_size(main));
     }
     config.check()?;
+    if args.trace.is_none() {
+        super::check_warmup(args.warmup, args.frames)?;
+        request(args).check().context("the frames to render")?;
+    }
+    Ok(config)
+}
+
+/// Whether `args` would run, without rendering or reading a trace
+/// ([`config`]).
+pub fn check(args: &Args) -> Result<()> {
+    config(args).map(drop)
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let config = config(&args)?;
     // A scene file is an input too (a built-in name is no file).
     let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
     let inputs: Vec<&Path> = args.trace.as_deref().into_iter().chain(scene).collect();
@@ -186,14 +205,7 @@ fn study_scene(
 /// directory in it), returning the trace's path.
 fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
     let trace = dir.join("frame.gtr");
-    let request = RenderRequest {
-        width: args.width,
-        height: args.height,
-        frames: args.frames,
-        threads: if args.single_thread { 1 } else { 2 },
-        passes: args.passes.into(),
-        ..RenderRequest::new(Mode::Imr)
-    };
+    let request = request(args);
     let files = super::render::Files {
         trace: Some(trace.clone()),
         png: Some(dir.join("frame.png")),
@@ -202,4 +214,16 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
     };
     super::render::render_to_files(&super::render::load_scene(scene)?, &request, &files)?;
     Ok(trace)
+}
+
+/// The frames `--scene` or `--suite` renders.
+fn request(args: &Args) -> RenderRequest {
+    RenderRequest {
+        width: args.width,
+        height: args.height,
+        frames: args.frames,
+        threads: if args.single_thread { 1 } else { 2 },
+        passes: args.passes.into(),
+        ..RenderRequest::new(Mode::Imr)
+    }
 }

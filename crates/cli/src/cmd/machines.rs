@@ -116,7 +116,8 @@ pub(crate) struct FramePlan {
 
 impl FramePlan {
     /// `--machine`'s machine with `--width`, `--height`, `--tile-size` and
-    /// `--fps` over its values, the tile checked before anything renders.
+    /// `--fps` over its values, the tile and the processors checked before
+    /// anything renders.
     pub fn of(
         machine: &str,
         width: Option<u32>,
@@ -128,11 +129,16 @@ impl FramePlan {
         let [w, h] = machine.gpu.screen.value;
         let tile_size = tile_size.unwrap_or(machine.gpu.tile.value);
         super::render::check_tile_size(tile_size)?;
+        let fps = fps.unwrap_or(machine.fragment.processors.value);
+        let most = gfxcache_render::TbrConfig::MAX_FPS;
+        if !(1..=most).contains(&fps) {
+            anyhow::bail!("--fps {fps}: expected 1 to {most} fragment processors");
+        }
         Ok(FramePlan {
             width: width.unwrap_or(w),
             height: height.unwrap_or(h),
             tile_size,
-            fps: fps.unwrap_or(machine.fragment.processors.value),
+            fps,
             machine,
         })
     }

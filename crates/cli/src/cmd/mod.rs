@@ -43,6 +43,18 @@ pub struct CsvColumnsArg {
     pub csv_columns: Option<CsvColumns>,
 }
 
+/// `--warmup` against the `--frames` a study renders: refused unless it
+/// leaves a frame to count.
+pub fn check_warmup(warmup: u32, frames: u32) -> Result<()> {
+    if warmup >= frames {
+        anyhow::bail!(
+            "--warmup {warmup} with --frames {frames}: expected fewer warm-up frames than \
+             frames, so that one is left to count"
+        );
+    }
+    Ok(())
+}
+
 /// Prints `value` as one JSON document on stdout.
 pub fn print_json(value: &impl serde::Serialize) -> Result<()> {
     let text = serde_json::to_string_pretty(value).context("cannot serialise the result")?;

@@ -59,8 +59,19 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// Whether `args` would run, without reading the trace or making a
+/// table: the block size and the sets and ways asked for.
+pub fn check(args: &Args) -> Result<()> {
+    MrcBuilder::new(args.block)?;
+    if let Some(sets) = args.sets {
+        MrcBuilder::check_sets(sets, args.max_ways)?;
+    }
+    Ok(())
+}
+
 /// The curve of `args`, as `--json` prints it.
 pub fn output(args: &Args) -> Result<Output> {
+    check(args)?;
     let mut builder = MrcBuilder::new(args.block)?;
     if let Some(sets) = args.sets {
         builder = builder.with_sets(sets, args.max_ways)?;

@@ -410,8 +410,13 @@ fn study_config(args: &Args, plan: &Plan, frame: FrameFiles) -> Result<NucaStudy
     })
 }
 
-pub fn run(args: Args) -> Result<()> {
-    // Every setting checked before anything is rendered.
+/// The machine and the frames from `args`, every setting checked: the
+/// study's configuration with every frame it would render (the other
+/// processor counts and quad assignments too), and, when frames are to be
+/// rendered (`--scene`, `--suite`), each frame's request. All `run`
+/// checks before anything renders or reads a file of requests, and all
+/// [`check`] does.
+fn prepare(args: &Args) -> Result<Plan> {
     let plan = Plan::of(
         &args.machine,
         args.width,
@@ -419,17 +424,43 @@ pub fn run(args: Args) -> Result<()> {
         args.tile_size,
         args.fps,
     )?;
-    let probe = study_config(
-        &args,
-        &plan,
-        FrameFiles {
-            requests: PathBuf::new(),
-            trace: None,
-        },
-    )?;
+    let none = || FrameFiles {
+        requests: PathBuf::new(),
+        trace: None,
+    };
+    let mut probe = study_config(args, &plan, none())?;
+    let scaling = scaling(args, &plan)?;
+    let assignments = assignments(args)?;
+    if args.requests.is_none() {
+        probe.scaling = scaling.iter().map(|&n| (usize::from(n), none())).collect();
+        probe.assignments = assignments.iter().map(|a| (a.name(), none())).collect();
+        let frames = std::iter::once((plan.fps, args.fp_assignment))
+            .chain(scaling.iter().map(|&n| (n, args.fp_assignment)))
+            .chain(assignments.iter().map(|&a| (plan.fps, a)));
+        for (fps, assignment) in frames {
+            request(args, &plan, fps, assignment)?
+                .check()
+                .with_context(|| {
+                    format!(
+                        "the frame of {fps} fragment processors, {} assignment",
+                        assignment.name()
+                    )
+                })?;
+        }
+    }
     probe.check()?;
-    scaling(&args, &plan)?;
-    assignments(&args)?;
+    Ok(plan)
+}
+
+/// Whether `args` would run, without rendering or reading a file
+/// ([`prepare`]).
+pub fn check(args: &Args) -> Result<()> {
+    prepare(args).map(drop)
+}
+
+pub fn run(args: Args) -> Result<()> {
+    // Every setting checked before anything is rendered.
+    let plan = prepare(&args)?;
     let files = [&args.requests, &args.trace, &args.config]
         .into_iter()
         .flatten();
@@ -535,6 +566,21 @@ fn render(
     png: bool,
 ) -> Result<FrameFiles> {
     let frame = study::frame_files_in(dir, stem);
+    let request = request(args, plan, fps, assignment)?;
+    let files = super::render::Files {
+        trace: frame.trace.clone(),
+        png: png.then(|| dir.join(format!("{stem}.png"))),
+        binned: None,
+        texture_requests: Some(frame.requests.clone()),
+    };
+    super::render::render_to_files(scene, &request, &files)
+        .with_context(|| format!("rendering {} with {fps} fragment processors", scene.name))?;
+    Ok(frame)
+}
+
+/// The tile-based frame of `fps` fragment processors under `assignment`
+/// that `--scene` or `--suite` renders, through the machine's L1s.
+fn request(args: &Args, plan: &Plan, fps: u16, assignment: FpAssignment) -> Result<RenderRequest> {
     let tbr = TbrConfig {
         tile_size: plan.tile_size,
         order: args.order.into(),
@@ -543,7 +589,7 @@ fn render(
         fp_assignment: assignment,
         ..TbrConfig::default()
     };
-    let request = RenderRequest {
+    Ok(RenderRequest {
         width: plan.width,
         height: plan.height,
         frames: 1,
@@ -554,14 +600,5 @@ fn render(
                 .map_err(|e| anyhow::anyhow!("--machine: {e}"))?,
         ),
         ..RenderRequest::new(Mode::Tbr(tbr))
-    };
-    let files = super::render::Files {
-        trace: frame.trace.clone(),
-        png: png.then(|| dir.join(format!("{stem}.png"))),
-        binned: None,
-        texture_requests: Some(frame.requests.clone()),
-    };
-    super::render::render_to_files(scene, &request, &files)
-        .with_context(|| format!("rendering {} with {fps} fragment processors", scene.name))?;
-    Ok(frame)
+    })
 }

@@ -175,10 +175,26 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// Every policy of `args` through its cache, as `--json` prints it.
-pub fn output(args: &Args) -> Result<Output> {
+/// The cache and the policies `args` ask for, every policy's parameters
+/// checked on that cache (without building it): all `sim` checks before
+/// it reads the trace, and all [`check`] does.
+pub fn plan(args: &Args) -> Result<(Geometry, Vec<PolicySpec>)> {
     let geom = args.cache.geometry()?;
     let specs = policy_specs(&args.policy)?;
+    for spec in &specs {
+        gfxcache_llc::check(spec, &geom)?;
+    }
+    Ok((geom, specs))
+}
+
+/// Whether `args` would run, without reading the trace ([`plan`]).
+pub fn check(args: &Args) -> Result<()> {
+    plan(args).map(drop)
+}
+
+/// Every policy of `args` through its cache, as `--json` prints it.
+pub fn output(args: &Args) -> Result<Output> {
+    let (geom, specs) = plan(args)?;
     let threads = Threads::single_if(args.single_thread);
     let caches = simulate(
         &args.trace,

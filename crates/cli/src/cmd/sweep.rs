@@ -30,10 +30,18 @@ pub struct Args {
     /// it runs only the jobs without a result.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Jobs run side by side (default: one per core). Each job also uses
-    /// the cores it is given for its own work.
+    /// Jobs run side by side (default: one per core; at most one per core
+    /// unless --oversubscribe). Each job also uses the cores it is given
+    /// for its own work.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Allow --jobs above the machine's cores.
+    #[arg(long)]
+    pub oversubscribe: bool,
+    /// Refuse, before anything runs, a sweep file whose axes make more jobs
+    /// than this.
+    #[arg(long, default_value_t = exec::DEFAULT_MAX_JOBS)]
+    pub max_jobs: u64,
     /// Print what ran and where the tables are as one JSON document on
     /// stdout, instead of a table.
     #[arg(long)]
@@ -58,6 +66,27 @@ pub fn output(args: Args) -> Result<Value> {
     failed.map_or(Ok(shown), Err)
 }
 
+/// The most jobs side by side even with `--oversubscribe`: each is a
+/// thread waiting on a worker process, whose work takes memory of its own.
+const MAX_JOB_THREADS: usize = 1024;
+
+/// `--jobs`: at least 1, and at most the machine's cores unless
+/// `--oversubscribe` (then at most [`MAX_JOB_THREADS`]).
+fn check_jobs(jobs: Option<usize>, oversubscribe: bool) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match jobs {
+        Some(0) => bail!("--jobs 0: give at least 1"),
+        Some(n) if n > cores && !oversubscribe => bail!(
+            "--jobs {n}: more than this machine's {cores} cores; give at most {cores}, \
+             or --oversubscribe to run more side by side"
+        ),
+        Some(n) if n > MAX_JOB_THREADS => {
+            bail!("--jobs {n}: expected at most {MAX_JOB_THREADS}, even with --oversubscribe")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Runs the sweep and writes its tables: what `--json` prints, and the
 /// error to end with if a job failed.
 ///
@@ -66,7 +95,9 @@ pub fn output(args: Args) -> Result<Value> {
 /// job runs in a worker process of its own ([`exec::worker`]), so one that
 /// aborts or is killed fails alone.
 fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
+    check_jobs(args.jobs, args.oversubscribe)?;
     let exp = Experiment::read(&args.experiment)?;
+    exec::check_size(&exp, args.max_jobs)?;
     exec::check(&exp)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&exp.name));
     let store = Store::open(&out)
@@ -74,9 +105,6 @@ fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
     let _lock = lock(&store, &args.experiment)?;
     let jobs = exp.jobs();
     let threads = args.jobs.unwrap_or_else(rayon::current_num_threads);
-    if threads == 0 {
-        bail!("--jobs 0: give at least 1");
-    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

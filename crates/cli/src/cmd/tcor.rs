@@ -293,7 +293,11 @@ fn read_energy(path: &Path) -> Result<EnergyModel> {
     Ok(m)
 }
 
-pub fn run(args: Args) -> Result<()> {
+/// The machine, the frame and the study's configuration from `args`,
+/// every setting checked, and, when a frame is to be rendered
+/// (`--scene`, `--suite`), its request and warm-up: all `run` checks
+/// before anything renders or reads a trace, and all [`check`] does.
+fn prepare(args: &Args) -> Result<(Plan, TcorConfig)> {
     let plan = Plan::of(
         &args.machine,
         args.width,
@@ -301,8 +305,25 @@ pub fn run(args: Args) -> Result<()> {
         args.tile_size,
         args.fps,
     )?;
-    let config = config(&args, &plan)?;
+    let config = config(args, &plan)?;
     config.check().map_err(flagged)?;
+    if args.trace.is_none() {
+        super::check_warmup(args.warmup, args.frames)?;
+        request(args, &plan)?
+            .check()
+            .context("the frame to render")?;
+    }
+    Ok((plan, config))
+}
+
+/// Whether `args` would run, without rendering or reading a trace
+/// ([`prepare`]).
+pub fn check(args: &Args) -> Result<()> {
+    prepare(args).map(drop)
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let (plan, config) = prepare(&args)?;
     let files = [&args.trace, &args.binned, &args.energy]
         .into_iter()
         .flatten();
@@ -368,27 +389,7 @@ fn render(
 ) -> Result<(PathBuf, PathBuf, Vec<OtherL1>)> {
     let trace = dir.join("frame.gtr");
     let binned = dir.join("binned.json");
-    let tbr = TbrConfig {
-        tile_size: plan.tile_size,
-        order: args.order.into(),
-        fps: plan.fps,
-        hsr: args.hsr,
-        binning_mode: args.binning.into(),
-        ..TbrConfig::default()
-    };
-    let request = RenderRequest {
-        width: plan.width,
-        height: plan.height,
-        frames: args.frames,
-        passes: args.passes.into(),
-        binning: Some(tbr.binning()),
-        threads: if args.single_thread { 1 } else { 2 },
-        tbr_caches: Some(
-            super::machines::tbr_caches(&plan.machine, plan.fps)
-                .map_err(|e| anyhow::anyhow!("--machine: {e}"))?,
-        ),
-        ..RenderRequest::new(Mode::Tbr(tbr))
-    };
+    let request = request(args, plan)?;
     let files = super::render::Files {
         trace: Some(trace.clone()),
         png: Some(dir.join("frame.png")),
@@ -414,4 +415,30 @@ fn render(
         })
         .collect();
     Ok((trace, binned, l1))
+}
+
+/// The tile-based frame `--scene` or `--suite` renders, with its binned
+/// passes, through the machine's L1s.
+fn request(args: &Args, plan: &Plan) -> Result<RenderRequest> {
+    let tbr = TbrConfig {
+        tile_size: plan.tile_size,
+        order: args.order.into(),
+        fps: plan.fps,
+        hsr: args.hsr,
+        binning_mode: args.binning.into(),
+        ..TbrConfig::default()
+    };
+    Ok(RenderRequest {
+        width: plan.width,
+        height: plan.height,
+        frames: args.frames,
+        passes: args.passes.into(),
+        binning: Some(tbr.binning()),
+        threads: if args.single_thread { 1 } else { 2 },
+        tbr_caches: Some(
+            super::machines::tbr_caches(&plan.machine, plan.fps)
+                .map_err(|e| anyhow::anyhow!("--machine: {e}"))?,
+        ),
+        ..RenderRequest::new(Mode::Tbr(tbr))
+    })
 }

@@ -15,9 +15,10 @@ pub mod parquet;
 pub mod table;
 pub mod worker;
 
+use std::collections::HashSet;
 use std::path::Path;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
 use gfxcache_sweep::{Experiment, FramePoint, Job, JobKind, StudyKind};
 use serde_json::Value;
@@ -130,18 +131,58 @@ fn parse(words: &[String]) -> Result<Command> {
         .map_err(|e| anyhow!("{}", e.render().to_string().trim_end()))
 }
 
-/// Refuses, before anything runs, a sweep whose render or study flags its
-/// commands do not take: each error names the `[flags.*]` table.
+/// The most jobs `gfxcache sweep` runs unless `--max-jobs` says more.
+pub const DEFAULT_MAX_JOBS: u64 = 200_000;
+
+/// Refuses a sweep of more than `max` jobs, counted without making them
+/// ([`Experiment::job_count`]), naming the count and `--max-jobs`.
+pub fn check_size(exp: &Experiment, max: u64) -> Result<()> {
+    let jobs = exp.job_count();
+    if jobs > max {
+        bail!(
+            "the sweep {} has {jobs} jobs ({} frame points): more than --max-jobs {max}; \
+             give fewer axis values, or a larger --max-jobs",
+            exp.name,
+            exp.frame_count()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses, before anything runs, a sweep one of whose commands would
+/// refuse its arguments: every distinct command line of its frames
+/// (`render`) and of its jobs, parsed as the command line parses it and
+/// checked as the command checks it before its work ([`Command::check`]:
+/// settings, policy specs, the machine and config files it names, the
+/// frames a study would render), rendering and running nothing. The
+/// frame's and the job's directories are fixed placeholders (nothing is
+/// read there), so jobs that differ only in their frame (`sim`, `mrc`,
+/// `gspc` on the shared trace) are one command line, checked once. Each
+/// error names the frame or job and the `[flags.*]` table its command
+/// takes. Call [`check_size`] first: this makes every job.
 pub fn check(exp: &Experiment) -> Result<()> {
     let dir = Path::new("sweep-check");
-    if let Some(frame) = exp.frames.first() {
-        parse(&render_words(frame, dir)).context("[flags.render]")?;
-    }
-    let jobs = exp.jobs();
-    for &kind in &exp.studies {
-        if let Some(job) = jobs.iter().find(|j| j.kind.study() == kind) {
-            parse(&job_words(job, dir, dir)).with_context(|| format!("[flags.{}]", kind.name()))?;
+    let mut seen: HashSet<Vec<String>> = HashSet::new();
+    let mut checked = |words: Vec<String>| -> Result<()> {
+        if seen.contains(&words) {
+            return Ok(());
         }
+        parse(&words)?.check()?;
+        seen.insert(words);
+        Ok(())
+    };
+    for frame in &exp.frames {
+        checked(render_words(frame, dir))
+            .with_context(|| format!("frame {}, [flags.render]", frame.slug()))?;
+    }
+    for job in &exp.jobs() {
+        let study = job.kind.study().name();
+        let axes = match job.kind {
+            JobKind::Sim { .. } => "policies or ",
+            _ => "",
+        };
+        checked(job_words(job, dir, dir))
+            .with_context(|| format!("job {}, {axes}[flags.{study}]", job.slug()))?;
     }
     Ok(())
 }

@@ -147,7 +147,33 @@ impl GspcConfig {
                 "a timeline step of 0 accesses: expected at least 1".into(),
             ));
         }
+        for (i, &size) in self.sizes.iter().enumerate() {
+            self.timers(i, size)?;
+        }
         Ok(())
+    }
+
+    /// The frame timers of the runs at `sizes[i]` (`size` bytes): one per
+    /// machine timed there (every machine at the main size).
+    fn timers(&self, i: usize, size: u64) -> Result<Vec<(&'static str, FrameTimer)>, StudyError> {
+        self.machines
+            .iter()
+            .filter(|m| i == 0 || m.every_size)
+            .map(|m| {
+                // The timed LLC is the simulated one: its banks and size.
+                let llc = LlcTiming {
+                    banks: self.banks,
+                    bank_bytes: size / u64::from(self.banks.max(1)),
+                    ..m.llc.clone()
+                };
+                FrameTimer::new(&m.gpu, &llc, &m.dram)
+                    .map(|t| (m.name, t))
+                    .map_err(|source| StudyError::Machine {
+                        machine: m.name,
+                        source,
+                    })
+            })
+            .collect()
     }
 }
 
@@ -235,25 +261,7 @@ fn plan(config: &GspcConfig, env: &Env) -> Result<Vec<Run>, StudyError> {
         for s in &specs {
             let spec: PolicySpec = s.parse()?;
             let cache = crate::build_observed(&spec, &geom, env)?;
-            let timers = config
-                .machines
-                .iter()
-                .filter(|m| i == 0 || m.every_size)
-                .map(|m| {
-                    // The timed LLC is the simulated one: its banks and size.
-                    let llc = LlcTiming {
-                        banks: config.banks,
-                        bank_bytes: size / u64::from(config.banks.max(1)),
-                        ..m.llc.clone()
-                    };
-                    FrameTimer::new(&m.gpu, &llc, &m.dram)
-                        .map(|t| (m.name, t))
-                        .map_err(|source| StudyError::Machine {
-                            machine: m.name,
-                            source,
-                        })
-                })
-                .collect::<Result<_, _>>()?;
+            let timers = config.timers(i, size)?;
             let run = Run::new(spec, size, cache, timers);
             runs.push(if i == 0 && config.timeline.policies.contains(s) {
                 run.with_timeline(config.timeline.step)

@@ -80,7 +80,10 @@ impl FrameConfig {
         }
     }
 
-    pub(super) fn check(&self) -> Result<(), FrameError> {
+    /// Why frames of this configuration cannot be rendered, whatever the
+    /// scene: what [`FrameRenderer::new`](super::FrameRenderer::new) refuses
+    /// before anything is made.
+    pub fn check(&self) -> Result<(), FrameError> {
         let bad = |m: String| Err(FrameError::Config(m));
         if !(1..=MAX_SIZE).contains(&self.width) || !(1..=MAX_SIZE).contains(&self.height) {
             return bad(format!(

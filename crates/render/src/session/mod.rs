@@ -190,11 +190,15 @@ impl RenderRequest {
         }
     }
 
-    /// Why the request cannot be rendered, before anything is.
+    /// Why the request cannot be rendered, before anything is, whatever
+    /// the scene: its frames, its caches and its frame configuration (the
+    /// screen, shadow maps, tiles, fragment processors:
+    /// [`FrameConfig::check`]).
     pub fn check(&self) -> Result<(), FrameError> {
         if self.frames == 0 {
             return Err(FrameError::Config("at least one frame".into()));
         }
+        self.frame_config_of(None).check()?;
         if let Some(b) = &self.binning {
             b.check().map_err(FrameError::Config)?;
         }
@@ -213,8 +217,13 @@ impl RenderRequest {
 
     /// The frame renderer's configuration for `scene`.
     pub fn frame_config(&self, scene: &Scene) -> FrameConfig {
+        self.frame_config_of(Some(self.passes.apply(scene.passes)))
+    }
+
+    /// The frame renderer's configuration with `passes`.
+    fn frame_config_of(&self, passes: Option<Passes>) -> FrameConfig {
         FrameConfig {
-            passes: Some(self.passes.apply(scene.passes)),
+            passes,
             preset: self.passes.preset,
             shadow_size: self.passes.shadow_size,
             threads: self.threads.max(1),

@@ -452,11 +452,33 @@ fn check_render(plan: &Plan) -> Result<()> {
     Ok(())
 }
 
+/// The machine, the frames and the study's configuration from `args`,
+/// every setting checked, and, when frames are to be rendered (`--scene`,
+/// `--suite`), each filter mode's request: all `run` checks before
+/// anything renders or reads a file of requests, and all [`check`] does.
+fn prepare(args: &Args) -> Result<(Plan, NbtcStudyConfig)> {
+    let plan = Plan::of(args)?;
+    let config = study_config(args, &plan)?;
+    check_render(&plan)?;
+    if args.requests.is_none() {
+        for filter in args.frame_filters() {
+            request(args, &plan, filter)
+                .check()
+                .with_context(|| format!("the frame of {} filtering", filter_name(filter)))?;
+        }
+    }
+    Ok((plan, config))
+}
+
+/// Whether `args` would run, without rendering or reading a file
+/// ([`prepare`]).
+pub fn check(args: &Args) -> Result<()> {
+    prepare(args).map(drop)
+}
+
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
-    let plan = Plan::of(&args)?;
-    let config = study_config(&args, &plan)?;
-    check_render(&plan)?;
+    let (plan, config) = prepare(&args)?;
     let files = [&args.requests, &args.unit].into_iter().flatten();
     // A scene file is an input too (a built-in name is no file).
     let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
@@ -536,23 +558,7 @@ fn render(
 ) -> Result<FilterFrame> {
     let name = filter_name(filter);
     let requests = dir.join(format!("{name}.gtq.zst"));
-    let tbr = TbrConfig {
-        tile_size: plan.tile_size,
-        order: args.order.into(),
-        fps: plan.pixel_processors,
-        hsr: args.hsr,
-        fp_assignment: args.fp_assignment,
-        ..TbrConfig::default()
-    };
-    let request = RenderRequest {
-        width: plan.width,
-        height: plan.height,
-        frames: 1,
-        passes: args.passes.into(),
-        threads: if args.single_thread { 1 } else { 2 },
-        texture_filter: filter.into(),
-        ..RenderRequest::new(RenderMode::Tbr(tbr))
-    };
+    let request = request(args, plan, filter);
     let files = super::render::Files {
         trace: None,
         png: png.then(|| dir.join(format!("{name}.png"))),
@@ -565,4 +571,25 @@ fn render(
         filter: name.to_string(),
         requests,
     })
+}
+
+/// The tile-based frame `--scene` or `--suite` renders in `filter`.
+fn request(args: &Args, plan: &Plan, filter: TextureFilterArg) -> RenderRequest {
+    let tbr = TbrConfig {
+        tile_size: plan.tile_size,
+        order: args.order.into(),
+        fps: plan.pixel_processors,
+        hsr: args.hsr,
+        fp_assignment: args.fp_assignment,
+        ..TbrConfig::default()
+    };
+    RenderRequest {
+        width: plan.width,
+        height: plan.height,
+        frames: 1,
+        passes: args.passes.into(),
+        threads: if args.single_thread { 1 } else { 2 },
+        texture_filter: filter.into(),
+        ..RenderRequest::new(RenderMode::Tbr(tbr))
+    }
 }

@@ -385,8 +385,18 @@ pub fn summary(args: &Args) -> Result<serde_json::Value> {
     serde_json::to_value(out.json()).context("cannot serialise the render summary")
 }
 
-fn output(args: &Args) -> Result<Output> {
+/// Whether `args` would render, without the scene or any file: the
+/// flags ([`Args::check`]) and the request they make
+/// ([`RenderRequest::check`]: the screen, shadow maps, tiles, fragment
+/// processors), as [`summary`] checks them before anything renders.
+pub fn check(args: &Args) -> Result<()> {
     args.check()?;
+    args.request().check()?;
+    Ok(())
+}
+
+fn output(args: &Args) -> Result<Output> {
+    check(args)?;
     // Before any work: outputs apart from each other and from the scene
     // file, each writable where it is asked for.
     crate::output::check_paths(
