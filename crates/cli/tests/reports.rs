@@ -57,19 +57,27 @@ const SMALL: &[&str] = &["--scene", "atrium", "--width", "160", "--height", "90"
 fn a_failed_rerun_leaves_the_old_report_whole() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("report");
-    assert!(run(&gspc(&out, SMALL)).status.success());
+    let tcor = |more: &[&str]| {
+        let mut args = vec!["tcor".to_string()];
+        args.extend(more.iter().map(|a| a.to_string()));
+        args.extend(["--out".to_string(), s(&out).to_string()]);
+        args
+    };
+    assert!(run(&tcor(SMALL)).status.success());
     let before = files(&out);
-    assert!(before.contains_key("manifest.json") && before.contains_key("frame.gtr"));
-    // This rerun renders its frame (of another scene), then fails: a
-    // warm-up of one frame leaves none of one frame to count.
-    let o = run(&gspc(
-        &out,
-        &[
-            "--scene", "city", "--width", "160", "--height", "90", "--warmup", "1",
-        ],
-    ));
+    assert!(before.contains_key("manifest.json") && before.contains_key("tcor.json"));
+    // This rerun renders its frame (of another scene) into the staged
+    // report, then fails: a size past what that frame can use is known
+    // only once it is rendered.
+    let o = run(&tcor(&[
+        "--scene", "city", "--width", "160", "--height", "90", "--sizes", "16MiB",
+    ]));
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("leaves no frame"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("more than this frame can use"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(files(&out), before, "the old report, every file as it was");
     assert!(
         beside(root.path(), &out).is_empty(),
