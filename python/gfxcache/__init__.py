@@ -17,6 +17,7 @@ from __future__ import annotations
 import json as _json
 import os
 import re as _re
+import sys as _sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
@@ -24,6 +25,14 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _native
+
+# A local sweep runs each frame and job in a worker process: this
+# interpreter with the worker script beside the native module.
+_native.set_worker_command(
+    _sys.executable,
+    str(Path(_native.__file__).with_name("_worker.py")),
+    _native.__file__,
+)
 
 __version__ = _native.__version__
 

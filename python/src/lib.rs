@@ -339,8 +339,8 @@ impl SweepLock {
 /// stops the wait) and removes what killed runs left in it.
 #[pyfunction]
 fn sweep_lock(py: Python<'_>, exp: PathBuf, out: PathBuf) -> PyResult<SweepLock> {
-    let store =
-        Store::open(&out).map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", out.display())))?;
+    let store = Store::open(&out)
+        .map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", out.display())))?;
     let held = interruptible(py, || -> std::io::Result<gfxcache_sweep::StoreLock> {
         let held = store.lock(
             &format!("gfxcache.sweep {} (ray)", exp.display()),
@@ -359,23 +359,17 @@ fn sweep_lock(py: Python<'_>, exp: PathBuf, out: PathBuf) -> PyResult<SweepLock>
     Ok(SweepLock(Some(held)))
 }
 
-/// The command a local sweep's worker processes run as: this interpreter
-/// with the package's worker module (`gfxcache/_worker.py`).
-fn set_worker_command(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let python: String = m.py().import("sys")?.getattr("executable")?.extract()?;
-    if !python.is_empty() {
-        gfxcache_cli::sweep::worker::set_command(
-            [python.as_str(), "-m", "gfxcache._worker"]
-                .map(std::ffi::OsString::from)
-                .into(),
-        );
-    }
-    Ok(())
+/// Sets the command a local sweep's worker processes run as: `python`
+/// with the package's worker `script` (`gfxcache/_worker.py`), which loads
+/// this module from its file (`native`) alone. The package calls it on
+/// import; a sweep started before that would run `python` itself.
+#[pyfunction]
+fn set_worker_command(python: PathBuf, script: PathBuf, native: PathBuf) {
+    gfxcache_cli::sweep::worker::set_command(vec![python.into(), script.into(), native.into()]);
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    set_worker_command(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(output, m)?)?;
@@ -388,6 +382,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_job, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_finish, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_lock, m)?)?;
+    m.add_function(wrap_pyfunction!(set_worker_command, m)?)?;
     m.add_class::<SweepLock>()?;
     Ok(())
 }

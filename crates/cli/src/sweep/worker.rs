@@ -53,7 +53,7 @@ static COMMAND: Mutex<Option<Vec<OsString>>> = Mutex::new(None);
 
 /// Sets the command a worker runs as: a program and the words before the
 /// worker's own (`render DIR` or `job STORE`). The Python package sets
-/// `python -m gfxcache._worker`, its interpreter being no `gfxcache`.
+/// `python gfxcache/_worker.py NATIVE`, its interpreter being no `gfxcache`.
 pub fn set_command(words: Vec<OsString>) {
     *COMMAND.lock().unwrap_or_else(|e| e.into_inner()) = Some(words);
 }
