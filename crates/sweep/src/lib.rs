@@ -20,6 +20,7 @@
 
 pub mod error;
 pub mod exp;
+pub mod inputs;
 pub mod jobs;
 pub mod run;
 pub mod store;
