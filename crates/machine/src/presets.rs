@@ -59,6 +59,15 @@ impl Machine {
             file: path.to_path_buf(),
             message,
         };
+        // Looked at before it is opened: opening a pipe waits for a
+        // writer, and a device's reading might never end.
+        let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(fail(
+                "not a regular file (a device, pipe, socket or directory): expected a machine file"
+                    .into(),
+            ));
+        }
         let f = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
         let mut text = String::new();
         f.take(MAX_FILE_BYTES + 1)

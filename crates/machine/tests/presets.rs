@@ -192,4 +192,22 @@ fn an_unknown_name_lists_the_presets_and_a_huge_file_is_refused() {
     assert!(e.contains("larger than"), "{e}");
     let missing = dir.path().join("missing.toml");
     assert!(Machine::resolve(missing.to_str().unwrap()).is_err());
+    // A device or a pipe is not read (a pipe is not even opened: that
+    // would wait for a writer).
+    #[cfg(unix)]
+    {
+        let e = Machine::resolve("/dev/zero").unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let fifo = dir.path().join("pipe.toml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        if made {
+            let e = Machine::resolve(fifo.to_str().unwrap())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+    }
 }
