@@ -107,6 +107,23 @@ fn a_value_any_job_refuses_is_refused_before_any_frame_renders() {
             tbr_sweep("\"mrc\"", "[flags.mrc]\nsets = 0\n"),
             vec!["[flags.mrc]", "-mrc-", "0 sets"],
         ),
+        // Settings files that are devices: refused, never read.
+        (
+            tbr_sweep("\"tcor\"", "[flags.tcor]\nmachine = \"/dev/zero\"\n"),
+            vec!["[flags.tcor]", "/dev/zero", "not a regular file"],
+        ),
+        (
+            tbr_sweep("\"nuca\"", "[flags.nuca]\nconfig = \"/dev/zero\"\n"),
+            vec!["[flags.nuca]", "--config", "not a regular file"],
+        ),
+        (
+            tbr_sweep("\"nbtc\"", "[flags.nbtc]\nunit = \"/dev/urandom\"\n"),
+            vec!["[flags.nbtc]", "--unit", "not a regular file"],
+        ),
+        (
+            tbr_sweep("\"tcor\"", "[flags.tcor]\nenergy = \"/dev/zero\"\n"),
+            vec!["[flags.tcor]", "--energy", "not a regular file"],
+        ),
     ];
     for (i, (text, words)) in cases.iter().enumerate() {
         let exp = write_sweep(root.path(), text);

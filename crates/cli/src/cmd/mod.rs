@@ -43,6 +43,36 @@ pub struct CsvColumnsArg {
     pub csv_columns: Option<CsvColumns>,
 }
 
+/// The largest settings file (`--config`, `--unit`, `--energy`) read: a
+/// JSON object of a model's fields is a few KiB.
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// The text of the settings file `path` that `flag` names: a regular file
+/// (a device such as `/dev/zero` or a pipe, whose reading might never end,
+/// is refused before it is opened) of at most [`MAX_SETTINGS_BYTES`].
+pub fn read_settings(flag: &str, path: &Path) -> Result<String> {
+    use std::io::Read;
+    let cannot = || format!("{flag}: cannot read {}", path.display());
+    let meta = std::fs::metadata(path).with_context(cannot)?;
+    if !meta.is_file() {
+        anyhow::bail!(
+            "{flag}: {}: not a regular file (a device, pipe, socket or directory): expected a JSON file",
+            path.display()
+        );
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SETTINGS_BYTES + 1).read_to_string(&mut text))
+        .with_context(cannot)?;
+    if text.len() as u64 > MAX_SETTINGS_BYTES {
+        anyhow::bail!(
+            "{flag}: {}: larger than {MAX_SETTINGS_BYTES} bytes: expected a JSON file of a model's settings",
+            path.display()
+        );
+    }
+    Ok(text)
+}
+
 /// `--warmup` against the `--frames` a study renders: refused unless it
 /// leaves a frame to count.
 pub fn check_warmup(warmup: u32, frames: u32) -> Result<()> {

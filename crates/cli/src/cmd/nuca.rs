@@ -263,8 +263,7 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
     let mut m = match &args.config {
         None => base,
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = super::read_settings("--config", path)?;
             let expected = || {
                 format!(
                     "{}: expected the fields of nuca.json's \"config\" (see its defaults there)",

@@ -280,8 +280,7 @@ fn flag(field: &str) -> &'static str {
 }
 
 fn read_energy(path: &Path) -> Result<EnergyModel> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = super::read_settings("--energy", path)?;
     let m: EnergyModel = serde_json::from_str(&text).with_context(|| {
         format!(
             "{}: expected an energy model (sram_ref_pj, sram_ref_bytes, sram_exponent, dram_read_pj, dram_write_pj)",

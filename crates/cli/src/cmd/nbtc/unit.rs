@@ -106,8 +106,7 @@ pub(super) fn unit(args: &Args, machine: &Machine) -> Result<NbtcConfig> {
 /// --unit's file: `NbtcConfig`'s fields but the two each run sets, over
 /// `base`'s.
 fn read_unit(path: &Path, base: &NbtcConfig) -> Result<NbtcConfig> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::cmd::read_settings("--unit", path)?;
     let expected = || {
         format!(
             "{}: expected a JSON object of the fields of nbtc.json's \"unit\" (see its defaults there)",
