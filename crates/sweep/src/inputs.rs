@@ -133,8 +133,8 @@ pub const NOT_A_FILE: &str = "not a regular file";
 /// [`MAX_SWEEP_FILE_BYTES`], in UTF-8.
 fn read_capped(path: &Path) -> Result<String, String> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
+    // Before opening: opening a pipe waits for a writer.
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         return Err(format!(
             "cannot read: not a regular file (a {}): expected a sweep file (TOML)",
@@ -145,6 +145,7 @@ fn read_capped(path: &Path) -> Result<String, String> {
             }
         ));
     }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
     let mut bytes = Vec::new();
     file.take(MAX_SWEEP_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -163,8 +164,15 @@ fn read_capped(path: &Path) -> Result<String, String> {
 }
 
 /// The SHA-256 of the file at `path`'s contents, in hex, read in pieces.
+/// Only a regular file: a device (`/dev/zero`) or a pipe, even behind a
+/// link, might never end (a pipe's very opening waits for a writer).
 fn sha256_of(path: &Path) -> std::io::Result<String> {
     use sha2::{Digest, Sha256};
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a device, pipe, socket or directory): expected a file to read",
+        ));
+    }
     let mut hasher = Sha256::new();
     let mut file = std::fs::File::open(path)?;
     std::io::copy(&mut file, &mut hasher)?;

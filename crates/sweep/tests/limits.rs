@@ -250,3 +250,35 @@ fn a_sweep_file_that_is_no_small_regular_text_file_is_refused_unread() {
     let e = read_error(&dir.path().join("missing.toml"));
     assert!(e.contains("cannot read"), "{e}");
 }
+
+/// A scene file (or a file a flag names) is hashed when the sweep is read:
+/// one behind which is a device or a pipe, whose reading would not end
+/// (a pipe's opening waits for a writer), is refused, not read.
+#[cfg(unix)]
+#[test]
+fn an_input_that_is_a_device_or_a_pipe_is_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.obj")).unwrap();
+    let fifo = dir.path().join("pipe.obj");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut scenes = vec!["zero.obj"];
+    if made {
+        scenes.push("pipe.obj");
+    }
+    for scene in scenes {
+        let exp = dir.path().join("exp.toml");
+        std::fs::write(
+            &exp,
+            format!("studies = [\"mrc\"]\n[frames]\nscenes = [\"{scene}\"]\n"),
+        )
+        .unwrap();
+        let e = read_error(&exp);
+        assert!(e.contains(scene) && e.contains("not a regular file"), "{e}");
+        // And as the sweep file itself.
+        let e = read_error(&dir.path().join(scene));
+        assert!(e.contains("not a regular file"), "{e}");
+    }
+}
