@@ -22,6 +22,7 @@ pub mod error;
 pub mod exp;
 pub mod inputs;
 pub mod jobs;
+mod parse;
 pub mod run;
 pub mod store;
 
