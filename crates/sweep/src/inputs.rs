@@ -27,7 +27,7 @@ impl Experiment {
     /// Hashes, once each, every input file the sweep names: the files
     /// each scene file of its frames (a word with an extension in
     /// `frames.scenes`) is built from, and any flag value that names an
-    /// existing file. Each frame's [`FramePoint::inputs`] and
+    /// existing file. Each frame's [`FramePoint::inputs`](crate::FramePoint::inputs) and
     /// [`Experiment::inputs`] are set, so that the keys of frames and
     /// jobs cover what the files hold, not only their paths.
     ///
