@@ -91,6 +91,7 @@ fn a_job_that_aborts_fails_alone_and_the_others_tables_are_written() {
 
 #[test]
 fn two_sweeps_started_together_run_each_job_once() {
+    use std::io::{BufRead, Write};
     let root = tempfile::tempdir().unwrap();
     let exp = write_sweep(
         root.path(),
@@ -100,30 +101,48 @@ fn two_sweeps_started_together_run_each_job_once() {
         ),
     );
     let out = root.path().join("out");
+    // The test holds the store's lock while both sweeps start, so that
+    // both must wait however fast the machine: which one runs first is
+    // then theirs to settle.
+    std::fs::create_dir_all(out.join("jobs")).unwrap();
+    let mut held = std::fs::File::create(out.join(".lock")).unwrap();
+    held.lock().unwrap();
+    writeln!(
+        held,
+        r#"{{"pid":{},"host":"test","command":"the test","since":0}}"#,
+        std::process::id()
+    )
+    .unwrap();
     let spawn = || {
-        sweep(&exp, &out)
+        let mut child = sweep(&exp, &out)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap()
+            .unwrap();
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        while stderr.read_line(&mut said).unwrap() > 0 && !said.contains("is in use by") {}
+        assert!(said.contains("the test"), "{said}");
+        // The rest of stderr, read to its end so the sweep never blocks.
+        let rest = std::thread::spawn(move || {
+            let mut rest = String::new();
+            std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+            said + &rest
+        });
+        (child, rest)
     };
     let (a, b) = (spawn(), spawn());
-    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    drop(held);
     let mut ran = 0;
-    let mut waited = 0;
-    for o in [&a, &b] {
-        let err = String::from_utf8_lossy(&o.stderr);
+    for (child, stderr) in [a, b] {
+        let o = child.wait_with_output().unwrap();
+        let err = stderr.join().unwrap();
         assert!(o.status.success(), "{err}");
         let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(doc["jobs"], 3);
         ran += doc["ran"].as_u64().unwrap();
-        if err.contains("is in use by process") {
-            assert!(err.contains("gfxcache sweep"), "{err}");
-            waited += 1;
-        }
     }
     assert_eq!(ran, 3, "each job runs once");
-    assert_eq!(waited, 1, "the second sweep waits for the first");
     assert!(out.join("sweep.csv").is_file());
 }
 
