@@ -7,7 +7,7 @@ import pytest
 
 import gfxcache
 
-libcachesim = pytest.importorskip("libcachesim", reason="pip install libcachesim (CI installs it)")
+import libcachesim  # the `test` extra installs it
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ def tables(out):
 
 @pytest.fixture(scope="module")
 def ray_local():
-    ray = pytest.importorskip("ray", reason="pip install ray (CI installs it)")
+    import ray  # the `test` extra installs it
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
