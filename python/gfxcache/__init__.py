@@ -14,15 +14,21 @@ value``, ``True`` is the bare flag, a list is ``a,b,c``.
 
 from __future__ import annotations
 
+import difflib as _difflib
+import errno as _errno
+import functools as _functools
 import json as _json
 import os
 import re as _re
 import sys as _sys
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from . import _native
 
@@ -43,6 +49,8 @@ PathLike = Union[str, os.PathLike]
 
 __all__ = [
     "STREAMS",
+    "Frame",
+    "UnknownKeywordError",
     "command",
     "mrc",
     "read_trace",
@@ -103,12 +111,69 @@ def run(*argv: Any) -> None:
         raise _usage_error(e) from None
 
 
+class UnknownKeywordError(TypeError, ValueError):
+    """A keyword argument that names no flag of the command: a
+    ``TypeError``, as Python's own for an unexpected keyword, and a
+    ``ValueError``, as every other bad argument here."""
+
+
+@_functools.lru_cache(maxsize=None)
+def _flags_of(cmd: str) -> Dict[str, dict]:
+    """The flags of ``gfxcache CMD`` by keyword: help text, default,
+    possible values, whether it takes a value."""
+    return {f["keyword"]: f for f in _json.loads(_native.command_flags(cmd))}
+
+
+def _check_keywords(caller: str, cmd: str, kw: Mapping[str, Any]) -> None:
+    """Refuses, before any work, a keyword that is no flag of ``cmd``,
+    with the nearest flag's keyword if one is close."""
+    known = _flags_of(cmd)
+    for key in kw:
+        if key in known:
+            continue
+        near = _difflib.get_close_matches(key, list(known), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise UnknownKeywordError(
+            f"{caller}() got an unexpected keyword argument {key!r}{hint} "
+            f"(its keywords are the flags of `gfxcache {cmd}`: help(gfxcache.{caller}))"
+        )
+
+
+def _keywords_doc(cmd: str, skip: Iterable[str] = ()) -> str:
+    """The flags of ``gfxcache CMD`` as a docstring section, one keyword a
+    line with its help, values and default."""
+    skip = set(skip)
+    lines = [f"Keyword arguments, the flags of ``gfxcache {cmd}``:", ""]
+    for f in _flags_of(cmd).values():
+        if f["keyword"] in skip:
+            continue
+        text = " ".join((f["help"] or "").split())
+        if f["values"]:
+            text += f" One of: {', '.join(f['values'])}."
+        if f["default"]:
+            text += f" Default: {', '.join(f['default'])}."
+        if not f["takes_value"]:
+            text += " (True for the flag.)"
+        lines.append(f"    {f['keyword']}: {text}")
+    return "\n".join("    " + line if line else "" for line in lines)
+
+
+def _document(func: Any, sections: Sequence[str]) -> None:
+    """Appends the keyword sections to ``func``'s docstring, so that
+    ``help(func)`` lists every keyword it takes."""
+    func.__doc__ = (func.__doc__ or "").rstrip() + "\n\n" + "\n\n".join(sections) + "\n"
+
+
 def command(*argv: Any, **kw: Any) -> Any:
     """What a command's ``--json`` prints, as Python data, printing nothing:
     ``sim``, ``mrc``, ``render``, ``gspc``, ``tcor``, ``nuca``, ``nbtc``,
-    ``sweep``. Keyword arguments are the command's flags; a flag's bad
-    value is a ``ValueError`` naming the keyword and the value. Ctrl-C
-    stops the command and raises ``KeyboardInterrupt``."""
+    ``sweep``. Keyword arguments are the command's flags; a keyword that
+    is none of them is an :class:`UnknownKeywordError`, a flag's bad value
+    a ``ValueError`` naming the keyword and the value, a file that is not
+    there a ``FileNotFoundError``. Ctrl-C stops the command and raises
+    ``KeyboardInterrupt``."""
+    if argv and kw:
+        _check_keywords("command", str(argv[0]), kw)
     try:
         text = _native.output([str(a) for a in argv] + flags(**kw))
     except ValueError as e:
@@ -188,8 +253,9 @@ def read_trace(path: PathLike) -> dict:
     """A trace (``.gtr``, ``.csv``, ``.din``, optionally ``.zst``) as NumPy
     arrays of one length: ``addr`` (uint64), ``size`` (uint32), ``unit``
     (uint16), ``stream`` (uint8 ids into :data:`STREAMS`), ``op`` (uint8, 0
-    read, 1 write); ``meta`` is the header (dict)."""
-    cols, meta = _native.read_trace(os.fspath(path))
+    read, 1 write); ``meta`` is the header (dict). A file that is not there
+    is a ``FileNotFoundError``."""
+    cols, meta = _native.read_trace(_existing(path, "trace"))
     dtypes = ["<u8", "<u4", "<u2", "u1", "u1"]
     names = ["addr", "size", "unit", "stream", "op"]
     out = {n: np.frombuffer(c, dtype=d) for n, c, d in zip(names, cols, dtypes)}
@@ -197,7 +263,7 @@ def read_trace(path: PathLike) -> dict:
     return out
 
 
-def trace_frame(path: PathLike):
+def trace_frame(path: PathLike) -> "pd.DataFrame":
     """A trace as a pandas DataFrame: ``addr``, ``size``, ``unit``,
     ``stream`` (categorical, by name), ``op`` (categorical, ``r``/``w``)."""
     import pandas as pd
@@ -291,6 +357,14 @@ def write_trace(
     )
 
 
+def _existing(path: PathLike, what: str) -> str:
+    """``path`` as a string, or a ``FileNotFoundError`` naming it."""
+    p = os.fspath(path)
+    if not os.path.exists(p):
+        raise FileNotFoundError(_errno.ENOENT, f"{what} {p}: no such file", p)
+    return p
+
+
 class _TracePath:
     """A trace given as a path, or as arrays written to a temporary
     ``.gtr`` for the length of a ``with``."""
@@ -301,7 +375,7 @@ class _TracePath:
 
     def __enter__(self) -> str:
         if isinstance(self.trace, (str, os.PathLike)):
-            return os.fspath(self.trace)
+            return _existing(self.trace, "trace")
         self.tmp = tempfile.TemporaryDirectory(prefix="gfxcache-")
         path = os.path.join(self.tmp.name, "trace.gtr")
         try:
@@ -336,18 +410,24 @@ def sim(
     block: int = 64,
     by_stream: bool = True,
     **kw: Any,
-):
+) -> "pd.DataFrame":
     """Simulates ``trace`` (a path, or arrays / a DataFrame as
     :func:`write_trace` takes them) through one cache geometry under each
     policy (specs as ``gfxcache sim --policy`` takes them, e.g.
     ``"gspc:t=4"``). Returns a DataFrame with one row per policy x stream
-    (``all`` first; only ``all`` with ``by_stream=False``): the counts and
-    the miss ratio. Other flags of ``gfxcache sim`` as keywords
-    (``banks=4``, ``index="xor"``, ``write="through"``). A bad size, way
-    count, block or trace value is a ``ValueError`` naming the argument
-    and the value; Ctrl-C stops the simulation (``KeyboardInterrupt``)."""
+    (``all`` first; only ``all`` with ``by_stream=False``): the policy,
+    the stream, the geometry (``size_bytes``, ``ways``, ``block``,
+    ``sets``, ``banks``), the counts and the miss ratio; ``df.attrs``
+    holds the whole configuration. Other flags of ``gfxcache sim`` as
+    keywords (``banks=4``, ``index="xor"``, ``write="through"``). A bad
+    size, way count, block or trace value is a ``ValueError`` naming the
+    argument and the value, an unknown keyword an
+    :class:`UnknownKeywordError`, a trace file that is not there a
+    ``FileNotFoundError``; Ctrl-C stops the simulation
+    (``KeyboardInterrupt``)."""
     import pandas as pd
 
+    _check_keywords("sim", "sim", kw)
     size = _size_or_word("size", size, "a positive size in bytes (an int, or a string such as '1MiB')")
     ways = _size_or_word("ways", ways, "a positive way count (an int, or 'full')", r"\d+|full")
     block = _count("block", block, "a positive block size in bytes (an int)")
@@ -358,23 +438,35 @@ def sim(
         for p in policies:
             words.append(f"--policy={p}")
         out = command(*words, **kw)
+    config = out["config"]
+    geometry = {
+        "size_bytes": config["size"],
+        "ways": config["ways"],
+        "block": config["block"],
+        "sets": config["sets"],
+        "banks": config["banks"],
+    }
     rows = []
     for r in out["results"]:
-        rows.append({"policy": r["policy"], "stream": "all", **_count_row(r)})
+        head = {"policy": r["policy"]}
+        rows.append({**head, "stream": "all", **geometry, **_count_row(r)})
         if by_stream:
             for name, s in r["per_stream"].items():
-                rows.append({"policy": r["policy"], "stream": name, **_count_row(s)})
+                rows.append({**head, "stream": name, **geometry, **_count_row(s)})
     df = pd.DataFrame(rows)
     df.attrs["config"] = out["config"]
     return df
 
 
-def mrc(trace: Any, block: int = 64, sets: Optional[int] = None, **kw: Any):
+def mrc(trace: Any, block: int = 64, sets: Optional[int] = None, **kw: Any) -> "pd.DataFrame":
     """LRU's miss-ratio curve of ``trace`` from one pass: every fully
     associative size, or with ``sets`` every way count up to ``max_ways``.
-    Returns a DataFrame, one row per size x stream (``all`` first)."""
+    Returns a DataFrame, one row per size x stream (``all`` first):
+    ``size_bytes``, ``blocks``, ``ways``, ``stream``, ``accesses``,
+    ``misses``, ``miss_ratio``; ``df.attrs`` holds the trace's totals."""
     import pandas as pd
 
+    _check_keywords("mrc", "mrc", kw)
     block = _count("block", block, "a positive block size in bytes (an int)")
     if sets is not None:
         sets = _count("sets", sets, "a positive set count (an int) or None")
@@ -402,25 +494,81 @@ def read_png(path: PathLike) -> np.ndarray:
     return np.frombuffer(data, dtype="u1").reshape(h, w, 4)
 
 
+class Frame(dict):
+    """What :func:`render` gives: ``trace`` (the path of ``frame.gtr``),
+    ``picture`` (an array, height x width x 4) and ``summary`` (what
+    ``gfxcache render --json`` prints); ``directory`` is where its files
+    are. Rendered without ``out_dir``, its files are in a temporary
+    directory that goes with the Frame, as a ``tempfile.TemporaryDirectory``
+    does: at the end of a ``with`` block, on :meth:`cleanup`, or when the
+    Frame is garbage-collected. Keep the Frame while you use its trace."""
+
+    _tmp: Optional[tempfile.TemporaryDirectory] = None
+
+    @property
+    def directory(self) -> Path:
+        return Path(self["trace"]).parent
+
+    def cleanup(self) -> None:
+        """Removes the temporary directory of a frame rendered without
+        ``out_dir`` (nothing otherwise)."""
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self) -> "Frame":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.cleanup()
+
+
+@_functools.lru_cache(maxsize=None)
+def _builtin_scenes() -> frozenset:
+    return frozenset(_native.builtin_scenes())
+
+
 def render(
     scene: str,
     out_dir: Optional[PathLike] = None,
     mode: str = "imr",
     **kw: Any,
-) -> dict:
-    """Renders a built-in scene (``gfxcache scenes``) or a scene file into
-    ``out_dir`` (a new temporary directory if none): ``frame.gtr`` (the LLC
-    stream; tile by tile, the L2's) and ``frame.png``. Returns ``trace``
-    (its path), ``picture`` (array, height x width x 4) and ``summary``
-    (what ``gfxcache render --json`` prints). Flags of ``gfxcache render``
-    as keywords: ``width=``, ``height=``, ``frames=``, ``preset=``,
-    ``fps=``, ``texture_requests="frame.gtq.zst"``, ..."""
-    out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="gfxcache-frame-"))
-    out.mkdir(parents=True, exist_ok=True)
+) -> Frame:
+    """Renders a built-in scene (``gfxcache scenes``) or a scene file
+    (``.obj``, ``.gltf``, ``.glb``, ``.ac``, ``.toml``) into ``out_dir``:
+    ``frame.gtr`` (the LLC stream; with ``mode="tbr"``, tile by tile, the
+    L2's) and ``frame.png``. Without ``out_dir`` they go to a temporary
+    directory removed with the returned :class:`Frame` (``with
+    gfxcache.render(...) as frame:``). A scene that is neither built in nor
+    a file is a ``FileNotFoundError``; flags of ``gfxcache render`` as
+    keywords: ``width=``, ``height=``, ``frames=``, ``preset=``,
+    ``texture_requests="frame.gtq.zst"``, ..."""
+    _check_keywords("render", "render", kw)
+    scene = os.fspath(scene)
+    if scene not in _builtin_scenes() and not os.path.exists(scene):
+        names = ", ".join(sorted(_builtin_scenes()))
+        raise FileNotFoundError(
+            _errno.ENOENT, f"scene {scene}: no such file, and no built-in scene of that name ({names})", scene
+        )
+    frame = Frame()
+    if out_dir is None:
+        frame._tmp = tempfile.TemporaryDirectory(prefix="gfxcache-frame-")
+        out = Path(frame._tmp.name)
+    else:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
     trace, png = out / "frame.gtr", out / "frame.png"
-    summary = command("render", "--scene", scene, "--mode", mode,
-                      "--out", trace, "--png", png, **kw)
-    return {"trace": str(trace), "picture": read_png(png), "summary": summary}
+    try:
+        summary = command("render", "--scene", scene, "--mode", mode,
+                          "--out", trace, "--png", png, **kw)
+        frame.update(trace=str(trace), picture=read_png(png), summary=summary)
+    except BaseException:
+        frame.cleanup()
+        raise
+    return frame
+
+
+_STUDIES = ("gspc", "tcor", "nuca", "nbtc")
 
 
 def study(name: str, out: PathLike, trace: Optional[PathLike] = None, **kw: Any) -> Any:
@@ -429,9 +577,10 @@ def study(name: str, out: PathLike, trace: Optional[PathLike] = None, **kw: Any)
     ``<name>.json``). The input is ``trace=`` (a ``.gtr``; ``.gtq`` for
     nuca and nbtc), ``scene=`` or ``suite=``; every other flag of the
     command as a keyword (``size="4MiB"``, ``latencies=[50, 300]``)."""
-    if name not in ("gspc", "tcor", "nuca", "nbtc"):
+    if name not in _STUDIES:
         raise ValueError(f"study {name!r}: expected gspc, tcor, nuca or nbtc")
-    words = [name] + ([os.fspath(trace)] if trace is not None else [])
+    _check_keywords("study", name, kw)
+    words = [name] + ([_existing(trace, "trace")] if trace is not None else [])
     return command(*words, out=os.fspath(out), **kw)
 
 
@@ -467,8 +616,9 @@ def sweep(
         jobs = _count("jobs", jobs, "a positive number of jobs side by side (an int) or None")
     if max_jobs is not None:
         max_jobs = _count("max_jobs", max_jobs, "a number of jobs (an int) or None", low=0)
+    experiment = _existing(experiment, "sweep file")
     if backend == "local":
-        words = ["sweep", os.fspath(experiment)]
+        words = ["sweep", experiment]
         if out is not None:
             words += ["--out", os.fspath(out)]
         if jobs is not None:
@@ -489,7 +639,7 @@ def sweep(
     raise ValueError(f"backend {backend!r}: expected 'local' or 'ray'")
 
 
-def sweep_table(out: PathLike, table: str = "sweep"):
+def sweep_table(out: PathLike, table: str = "sweep") -> "pd.DataFrame":
     """A finished sweep's tidy table as a DataFrame: ``sweep`` (sim and
     mrc), or a study's, e.g. ``gspc-policies`` (``tables/<name>``). Reads
     the Parquet file with pyarrow when it is installed, else the CSV."""
@@ -502,3 +652,9 @@ def sweep_table(out: PathLike, table: str = "sweep"):
         return pd.read_parquet(base / f"{table}.parquet")
     except ImportError:
         return pd.read_csv(base / f"{table}.csv")
+
+
+_document(sim, [_keywords_doc("sim", skip=("size", "ways", "block", "policy", "json"))])
+_document(mrc, [_keywords_doc("mrc", skip=("block", "sets", "json"))])
+_document(render, [_keywords_doc("render", skip=("scene", "mode", "out", "png", "json"))])
+_document(study, [_keywords_doc(s, skip=("out", "json")) for s in _STUDIES])

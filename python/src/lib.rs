@@ -16,12 +16,37 @@ use gfxcache_cache::progress::request_stop;
 use gfxcache_cli::{Cli, Command};
 use gfxcache_sweep::{Experiment, RunSummary, Store};
 use gfxcache_trace::{Access, Batch, Op, Stream, TraceMeta};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyPermissionError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+/// An error of the work as Python's own kind where there is one: a file
+/// that is not there is a `FileNotFoundError`, one that may not be read a
+/// `PermissionError` (each with `errno` set and the whole message, which
+/// names the file); anything else a `RuntimeError`.
 fn runtime(e: anyhow::Error) -> PyErr {
-    PyRuntimeError::new_err(format!("{e:#}"))
+    let text = format!("{e:#}");
+    let io = e
+        .chain()
+        .find_map(|c| c.downcast_ref::<std::io::Error>())
+        .map(|io| (io.kind(), io.raw_os_error()));
+    match io {
+        Some((std::io::ErrorKind::NotFound, errno)) => {
+            PyFileNotFoundError::new_err((errno.unwrap_or(libc_errno::ENOENT), text))
+        }
+        Some((std::io::ErrorKind::PermissionDenied, errno)) => {
+            PyPermissionError::new_err((errno.unwrap_or(libc_errno::EACCES), text))
+        }
+        _ => PyRuntimeError::new_err(text),
+    }
+}
+
+/// The two errno values a wrapped I/O error may lack (Linux's numbers).
+mod libc_errno {
+    pub const ENOENT: i32 = 2;
+    pub const EACCES: i32 = 13;
 }
 
 /// How often a waiting caller checks for signals (Ctrl-C).
@@ -113,6 +138,59 @@ fn output(py: Python<'_>, argv: Vec<String>) -> PyResult<String> {
     let command = parse(argv)?;
     let value = interruptible(py, || command.output())?.map_err(runtime)?;
     Ok(value.to_string())
+}
+
+/// A command's flags (`gfxcache NAME --help`), as JSON: each with its
+/// keyword (`fetcher_mshrs` for `--fetcher-mshrs`), its help text, its
+/// default and possible values, and whether it takes a value. The Python
+/// side checks keyword arguments against it and writes it into the
+/// functions' docstrings.
+#[pyfunction]
+fn command_flags(name: &str) -> PyResult<String> {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let sub = cli
+        .find_subcommand(name)
+        .ok_or_else(|| PyValueError::new_err(format!("no command {name:?}")))?;
+    let flags: Vec<serde_json::Value> = sub
+        .get_arguments()
+        .filter(|a| !a.is_hide_set())
+        .filter_map(|a| {
+            let long = a.get_long()?;
+            if long == "help" || long == "version" {
+                return None;
+            }
+            let text = |s: Option<&clap::builder::StyledStr>| s.map(|s| s.to_string());
+            Some(serde_json::json!({
+                "keyword": long.replace('-', "_"),
+                "flag": format!("--{long}"),
+                "help": text(a.get_help()),
+                "long_help": text(a.get_long_help()),
+                "default": a
+                    .get_default_values()
+                    .iter()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>(),
+                "values": a
+                    .get_possible_values()
+                    .iter()
+                    .filter(|v| !v.is_hide_set())
+                    .map(|v| v.get_name().to_string())
+                    .collect::<Vec<_>>(),
+                "takes_value": a.get_action().takes_values(),
+            }))
+        })
+        .collect();
+    Ok(serde_json::Value::Array(flags).to_string())
+}
+
+/// The built-in scenes' names (`gfxcache scenes`).
+#[pyfunction]
+fn builtin_scenes() -> Vec<&'static str> {
+    gfxcache_render::scene::builtin::BUILTINS
+        .iter()
+        .map(|b| b.name)
+        .collect()
 }
 
 /// The streams' names, by their ids.
@@ -212,7 +290,7 @@ fn write_trace(
 #[pyfunction]
 fn read_png<'py>(py: Python<'py>, path: PathBuf) -> PyResult<(u32, u32, Bound<'py, PyBytes>)> {
     let img = image::open(&path)
-        .map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", path.display())))?
+        .map_err(|e| runtime(anyhow::Error::new(e).context(path.display().to_string())))?
         .into_rgba8();
     let (w, h) = img.dimensions();
     Ok((w, h, PyBytes::new(py, img.as_raw())))
@@ -374,6 +452,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(output, m)?)?;
     m.add_function(wrap_pyfunction!(stream_names, m)?)?;
+    m.add_function(wrap_pyfunction!(command_flags, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_scenes, m)?)?;
     m.add_function(wrap_pyfunction!(read_trace, m)?)?;
     m.add_function(wrap_pyfunction!(write_trace, m)?)?;
     m.add_function(wrap_pyfunction!(read_png, m)?)?;

@@ -52,7 +52,7 @@ def test_bad_input_is_refused_by_name(tmp_path):
         gfxcache.write_trace(tmp_path / "t.gtr", [0], stream=["texture"])
     with pytest.raises(ValueError, match="expected 2 values"):
         gfxcache.write_trace(tmp_path / "t.gtr", [0, 1], size=[1, 2, 3])
-    with pytest.raises(RuntimeError, match="nowhere.gtr"):
+    with pytest.raises(FileNotFoundError, match="nowhere.gtr"):
         gfxcache.read_trace(tmp_path / "nowhere.gtr")
     bad = tmp_path / "bad.gtr"
     bad.write_bytes(b"GTR?garbage")

@@ -47,7 +47,11 @@ fn console_blocks(lines: &[&str]) -> Vec<Block> {
         while end < lines.len() && !lines[end].starts_with("```") {
             end += 1;
         }
-        assert!(end < lines.len(), "README.md:{}: a console block never closes", i + 1);
+        assert!(
+            end < lines.len(),
+            "README.md:{}: a console block never closes",
+            i + 1
+        );
         let mut commands: Vec<(usize, String, Vec<String>)> = Vec::new();
         for (k, line) in lines[start..end].iter().enumerate() {
             if let Some(cmd) = line.strip_prefix("$ ") {
@@ -192,18 +196,29 @@ fn the_readmes_console_blocks_print_what_they_show() {
     let bless = std::env::var_os(BLESS).is_some_and(|v| v != "0");
 
     let scratch = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(repo_root().join("examples"), scratch.path().join("examples"))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        repo_root().join("examples"),
+        scratch.path().join("examples"),
+    )
+    .unwrap();
 
     let mut rewritten: Vec<String> = Vec::new();
     let mut copied = 0;
     let mut stale = Vec::new();
     for block in &blocks {
-        rewritten.extend(lines[copied..block.body.start].iter().map(|l| l.to_string()));
+        rewritten.extend(
+            lines[copied..block.body.start]
+                .iter()
+                .map(|l| l.to_string()),
+        );
         for (at, command, expected) in &block.commands {
             rewritten.push(lines[*at].to_string());
             if NOT_RUN.contains(&command.as_str()) {
-                assert!(expected.is_empty(), "README.md:{}: `{command}` is not run, so it shows no output", at + 1);
+                assert!(
+                    expected.is_empty(),
+                    "README.md:{}: `{command}` is not run, so it shows no output",
+                    at + 1
+                );
                 continue;
             }
             let actual = run(scratch.path(), at + 1, command);
@@ -244,7 +259,10 @@ fn elisions_and_durations_match_as_documented() {
     assert!(matches(&s(&["a", "...", "z"]), &s(&["a", "z"])));
     assert!(!matches(&s(&["a", "...", "z"]), &s(&["a", "b"])));
     assert!(!matches(&s(&["a"]), &s(&["a", "b"])));
-    assert!(matches(&s(&["took (1.07 s) here"]), &s(&["took (18.60 s) here"])));
+    assert!(matches(
+        &s(&["took (1.07 s) here"]),
+        &s(&["took (18.60 s) here"])
+    ));
     assert!(!matches(&s(&["took (1.07 s)"]), &s(&["took (1.07 ms)"])));
     assert_eq!(mask_durations("(x) (3 s) (2.5 s"), "(x) (… s) (2.5 s");
     assert_eq!(

@@ -34,6 +34,14 @@ pub use sourced::{SourceKind, Sourced};
 /// A machine that cannot be read or used.
 #[derive(Debug, thiserror::Error)]
 pub enum MachineError {
+    /// The file could not be opened or looked at (the I/O error kept, so
+    /// that a caller can tell a missing file).
+    #[error("{}: {source}", file.display())]
+    Open {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{}: {message}", file.display())]
     Read { file: PathBuf, message: String },
     #[error("{}: {key}: {message}", file.display())]

@@ -61,14 +61,18 @@ impl Machine {
         };
         // Looked at before it is opened: opening a pipe waits for a
         // writer, and a device's reading might never end.
-        let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+        let open = |source| MachineError::Open {
+            file: path.to_path_buf(),
+            source,
+        };
+        let meta = std::fs::metadata(path).map_err(open)?;
         if !meta.is_file() {
             return Err(fail(
                 "not a regular file (a device, pipe, socket or directory): expected a machine file"
                     .into(),
             ));
         }
-        let f = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+        let f = std::fs::File::open(path).map_err(open)?;
         let mut text = String::new();
         f.take(MAX_FILE_BYTES + 1)
             .read_to_string(&mut text)

@@ -283,3 +283,32 @@ fn a_damaged_or_cut_frame_is_refused_never_reported() {
         }
     }
 }
+
+#[test]
+fn progress_counts_the_bytes_of_every_frame_replayed_up_to_their_sum() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = [
+        frame(dir.path(), "nearest", 1),
+        frame(dir.path(), "bilinear", 2),
+    ];
+    let total: u64 = frames
+        .iter()
+        .map(|f| std::fs::metadata(&f.requests).unwrap().len())
+        .sum();
+    let seen = std::sync::Mutex::new(Vec::new());
+    study::run(&config(Threads::Many), &frames, &|p| {
+        seen.lock().unwrap().push(p)
+    })
+    .unwrap();
+    let seen = seen.into_inner().unwrap();
+    assert!(seen.len() > 2, "{seen:?}");
+    for p in &seen {
+        assert_eq!((p.phase, p.total), (study::REPLAYING, total));
+        assert_eq!(p.unit, gfxcache_cache::ProgressUnit::Bytes);
+    }
+    assert!(seen.windows(2).all(|w| w[0].done <= w[1].done), "{seen:?}");
+    assert_eq!(seen.last().unwrap().done, total);
+    // The second frame counts from where the first ended.
+    let first = std::fs::metadata(&frames[0].requests).unwrap().len();
+    assert!(seen.iter().any(|p| p.done == first), "{seen:?}");
+}

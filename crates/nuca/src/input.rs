@@ -183,6 +183,14 @@ pub struct FrameInput<R: Read> {
     finished: bool,
 }
 
+impl FrameInput<gfxcache_trace::texreq::TexReqSource> {
+    /// Bytes of the `.gtq` file read so far (compressed, for a `.zst`
+    /// file), for progress against its length.
+    pub fn file_bytes_read(&self) -> u64 {
+        self.requests.file_bytes_read()
+    }
+}
+
 impl<R: Read> FrameInput<R> {
     /// The frame of `requests` (read from `requests_path`) with the other
     /// L2 traffic of the trace at `trace`, if given; shader work timed by

@@ -29,5 +29,7 @@ pub mod store;
 pub use error::SweepError;
 pub use exp::{Experiment, FramePoint, Geometry, Input, PipelineMode, StudyKind};
 pub use jobs::{Job, JobKind, COMMIT, VERSION};
-pub use run::{ensure_frame, run, run_one, Failure, RunSummary, FRAMES, JOBS_ENDED, JOBS_FAILED};
+pub use run::{
+    ensure_frame, run, run_one, run_pending, Failure, RunSummary, FRAMES, JOBS_ENDED, JOBS_FAILED,
+};
 pub use store::{Owner, Store, StoreLock, REPORT, REPORT_MANIFEST};

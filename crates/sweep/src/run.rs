@@ -102,13 +102,8 @@ pub const JOBS_FAILED: &str = "sweep jobs failed";
 /// found in place) so far, of those the pending jobs need.
 pub const FRAMES: &str = "sweep frames";
 
-/// Runs every job of `jobs` without a result in `store`: their frames
-/// first (each once, in order), then the jobs in parallel. `exec` runs a
-/// job on its frame and keeps its result in `store` ([`run_one`], here or
-/// in a worker process); a job whose `exec` succeeds without leaving a
-/// whole result fails. Once asked to stop
-/// ([`gfxcache_cache::progress::request_stop`]) it starts no frame and no
-/// job: those left are failed as interrupted.
+/// Runs every job of `jobs` without a result in `store`:
+/// [`run_pending`] of [`Store::pending`].
 pub fn run<R, E>(
     jobs: &[Job],
     store: &Store,
@@ -120,7 +115,30 @@ where
     R: Fn(&FramePoint, &Path) -> Result<(), String>,
     E: Fn(&Job) -> Result<(), String> + Sync,
 {
-    let pending = store.pending(jobs);
+    run_pending(jobs, &store.pending(jobs), store, render, exec, progress)
+}
+
+/// Runs `pending`, the jobs of `jobs` without a result in `store`
+/// ([`Store::pending`], computed by a caller that also wants them, for a
+/// time left): their frames first (each once, in order), then the jobs in
+/// parallel. `exec` runs a
+/// job on its frame and keeps its result in `store` ([`run_one`], here or
+/// in a worker process); a job whose `exec` succeeds without leaving a
+/// whole result fails. Once asked to stop
+/// ([`gfxcache_cache::progress::request_stop`]) it starts no frame and no
+/// job: those left are failed as interrupted.
+pub fn run_pending<R, E>(
+    jobs: &[Job],
+    pending: &[&Job],
+    store: &Store,
+    render: R,
+    exec: E,
+    progress: ProgressFn<'_>,
+) -> RunSummary
+where
+    R: Fn(&FramePoint, &Path) -> Result<(), String>,
+    E: Fn(&Job) -> Result<(), String> + Sync,
+{
     let mut summary = RunSummary {
         jobs: jobs.len(),
         already_done: jobs.len() - pending.len(),

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::print_json;
 use crate::sweep as exec;
+use crate::sweep::pace::Pace;
 use crate::table::Table as TextTable;
 
 #[derive(clap::Args)]
@@ -112,13 +113,20 @@ fn execute(args: Args) -> Result<(Value, Option<anyhow::Error>)> {
     // Jobs side by side would draw their bars over each other: each
     // finished job is a line on stderr instead.
     crate::progress::hide_bars(true);
-    let lines = ProgressLines::new();
+    let pending = store.pending(&jobs);
+    let lines = ProgressLines::new(Pace::new(&pending, threads));
     let summary = pool.install(|| {
-        gfxcache_sweep::run(
+        gfxcache_sweep::run_pending(
             &jobs,
+            &pending,
             &store,
             exec::worker::render,
-            |job| exec::worker::job(&store, job),
+            |job| {
+                lines.pace.start(job);
+                let ended = exec::worker::job(&store, job);
+                lines.pace.end(job);
+                ended
+            },
             &|p| lines.show(p),
         )
     });
@@ -188,18 +196,18 @@ fn lock(store: &Store, experiment: &Path) -> Result<gfxcache_sweep::StoreLock> {
 }
 
 /// `sweep: 3/8 jobs ended, 1 failed, about 1m 20s left` lines on stderr, the time
-/// left from this run's pace.
+/// left from the times this run's jobs took ([`Pace`]).
 struct ProgressLines {
     start: Instant,
-    first: Mutex<Option<(Instant, u64)>>,
+    pace: Pace,
     failed: Mutex<u64>,
 }
 
 impl ProgressLines {
-    fn new() -> ProgressLines {
+    fn new(pace: Pace) -> ProgressLines {
         ProgressLines {
             start: Instant::now(),
-            first: Mutex::new(None),
+            pace,
             failed: Mutex::new(0),
         }
     }
@@ -221,17 +229,11 @@ impl ProgressLines {
             _ => {}
         }
         let failed = self.failed.lock().map_or(0, |f| *f);
-        let Ok(mut first) = self.first.lock() else {
-            return;
-        };
-        let (t0, done0) = *first.get_or_insert((Instant::now(), p.done));
-        let ran = p.done - done0;
-        let left = p.total - p.done;
-        let eta = if ran == 0 || left == 0 {
-            String::new()
-        } else {
-            let per_job = t0.elapsed().as_secs_f64() / ran as f64;
-            format!(", about {} left", duration(per_job * left as f64))
+        let eta = match self.pace.left() {
+            Some(left) if p.done < p.total => {
+                format!(", about {} left", duration(left.as_secs_f64()))
+            }
+            _ => String::new(),
         };
         let failed = match failed {
             0 => String::new(),

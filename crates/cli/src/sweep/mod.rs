@@ -10,6 +10,7 @@
 //! [`run_job`]) and turns the store into the tidy table ([`table`]), its
 //! Parquet form ([`parquet`]) and the comparison page ([`page`]).
 
+pub mod pace;
 pub mod page;
 pub mod parquet;
 pub mod table;

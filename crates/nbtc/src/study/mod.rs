@@ -310,11 +310,13 @@ fn processors_in(path: &Path) -> Result<usize, TraceError> {
     Ok(processors)
 }
 
-/// Replays one frame's requests through every configuration.
+/// Replays one frame's requests through every configuration, telling
+/// `read_so_far` the bytes of the file read after each chunk.
 pub fn replay_file(
     path: &Path,
     configs: &[NbtcConfig],
     threads: Threads,
+    read_so_far: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<RunResult>, StudyError> {
     let read = |source| StudyError::Read {
         path: path.to_path_buf(),
@@ -348,6 +350,7 @@ pub fn replay_file(
             let mut chunk = Vec::with_capacity(CHUNK);
             loop {
                 let more = next(&mut reader, &mut chunk).map_err(read)?;
+                read_so_far(reader.file_bytes_read());
                 replay.feed(&chunk, threads).map_err(replay_error)?;
                 if !more {
                     break;
@@ -363,6 +366,7 @@ pub fn replay_file(
                 let mut chunk = Vec::with_capacity(CHUNK);
                 loop {
                     let more = next(&mut reader, &mut chunk)?;
+                    read_so_far(reader.file_bytes_read());
                     if full.send(std::mem::take(&mut chunk)).is_err() || !more {
                         return Ok(());
                     }
@@ -381,6 +385,10 @@ pub fn replay_file(
     }
     Ok(replay.finish(threads))
 }
+
+/// The phase of [`run`]'s progress: bytes of the frames' request files
+/// replayed, over every frame.
+pub const REPLAYING: &str = "replaying frames";
 
 /// Runs the study on `frames` (one per filter mode).
 pub fn run(
@@ -408,12 +416,23 @@ pub fn run(
         runs: 0,
         seconds: 0.0,
     };
+    // Progress in bytes of the frames' request files, replayed one after
+    // another: a bar with a pace and a time left.
+    let lengths: Vec<u64> = frames
+        .iter()
+        .map(|f| std::fs::metadata(&f.requests).map_or(0, |m| m.len()))
+        .collect();
+    let total: u64 = lengths.iter().sum();
     for (i, frame) in frames.iter().enumerate() {
-        progress(Progress::items(
-            "nbtc frames",
-            i as u64,
-            frames.len() as u64,
-        ));
+        let before: u64 = lengths[..i].iter().sum();
+        let replaying = |read: u64| {
+            progress(Progress::bytes(
+                REPLAYING,
+                (before + read).min(total),
+                total,
+            ))
+        };
+        replaying(0);
         let mut runs = Runs::default();
         let grid: Vec<(Mode, u64, usize)> = config
             .latencies
@@ -442,7 +461,7 @@ pub fn run(
                 }
             }
         }
-        let results = replay_file(&frame.requests, &runs.configs, config.threads)?;
+        let results = replay_file(&frame.requests, &runs.configs, config.threads, &replaying)?;
         report.runs += runs.configs.len();
         if results[0].total.requests == 0 {
             report.warnings.push(format!(
@@ -486,11 +505,7 @@ pub fn run(
             });
         }
     }
-    progress(Progress::items(
-        "nbtc frames",
-        frames.len() as u64,
-        frames.len() as u64,
-    ));
+    progress(Progress::bytes(REPLAYING, total, total));
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }

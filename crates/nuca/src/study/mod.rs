@@ -303,21 +303,42 @@ pub enum StudyError {
     },
 }
 
+/// The phase of [`run`]'s progress: bytes of the frames' request files
+/// replayed, over every frame the study replays.
+pub const REPLAYING: &str = "replaying frames";
+
 /// Runs the study.
 pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaReport, StudyError> {
     config.check()?;
     let start = std::time::Instant::now();
     let m = &config.config;
     let main_runs = config.main_runs();
-    let frames = 1 + config.scaling.len() + config.assignments.len();
-    let mut done = 0u64;
-    let mut step = |what: &'static str| {
-        progress(Progress::items(what, done, frames as u64));
-        done += 1;
+    // Progress in bytes of the frames' request files, replayed one after
+    // another: a bar with a pace and a time left, on every run.
+    let files: Vec<&FrameFiles> = std::iter::once(&config.frame)
+        .chain(config.scaling.iter().map(|(_, f)| f))
+        .chain(config.assignments.iter().map(|(_, f)| f))
+        .collect();
+    let total: u64 = files
+        .iter()
+        .map(|f| std::fs::metadata(&f.requests).map_or(0, |m| m.len()))
+        .sum();
+    let replayed = std::sync::atomic::AtomicU64::new(0);
+    let replaying = |read: u64| {
+        let before = replayed.load(std::sync::atomic::Ordering::Relaxed);
+        progress(Progress::bytes(
+            REPLAYING,
+            (before + read).min(total),
+            total,
+        ));
     };
-    step("replaying frames");
+    let next_file = |path: &Path| {
+        let len = std::fs::metadata(path).map_or(0, |m| m.len());
+        replayed.fetch_add(len, std::sync::atomic::Ordering::Relaxed);
+    };
     let runs: Vec<_> = main_runs.iter().map(|(c, k, _)| (c.clone(), *k)).collect();
-    let (frame, results) = replay_frame(&config.frame, runs, config)?;
+    let (frame, results) = replay_frame(&config.frame, runs, config, &replaying)?;
+    next_file(&config.frame.requests);
     let mut organizations = Vec::new();
     let mut capacity = Vec::new();
     let mut sweep_results = Vec::new();
@@ -375,7 +396,6 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
 
     let mut scaling = Vec::new();
     for (fps, files) in &config.scaling {
-        step("replaying frames");
         let c = NucaConfig {
             fps: *fps,
             ..m.clone()
@@ -385,7 +405,8 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
             .iter()
             .map(|&k| (c.clone(), k))
             .collect();
-        let (_, results) = replay_frame(files, runs, config)?;
+        let (_, results) = replay_frame(files, runs, config, &replaying)?;
+        next_file(&files.requests);
         scaling.push(ScalingPoint {
             fps: *fps,
             rows: report::rows(results),
@@ -409,23 +430,19 @@ pub fn run(config: &NucaStudyConfig, progress: ProgressFn<'_>) -> Result<NucaRep
         rows: organizations.clone(),
     }];
     for (name, files) in &config.assignments {
-        step("replaying frames");
         let runs = config
             .organizations
             .iter()
             .map(|&k| (m.clone(), k))
             .collect();
-        let (_, results) = replay_frame(files, runs, config)?;
+        let (_, results) = replay_frame(files, runs, config, &replaying)?;
+        next_file(&files.requests);
         assignments.push(AssignmentPoint {
             assignment: name.clone(),
             rows: report::rows(results),
         });
     }
-    progress(Progress::items(
-        "replaying frames",
-        frames as u64,
-        frames as u64,
-    ));
+    progress(Progress::bytes(REPLAYING, total, total));
     let mut warnings = Vec::new();
     if config.frame.trace.is_none() {
         warnings.push(
@@ -482,6 +499,7 @@ fn replay_frame(
     files: &FrameFiles,
     runs: Vec<(NucaConfig, OrgKind)>,
     config: &NucaStudyConfig,
+    replaying: &(dyn Fn(u64) + Sync),
 ) -> Result<(FrameSummary, Vec<OrgResult>), StudyError> {
     let path = files.requests.clone();
     let input_error = |source| StudyError::Input {
@@ -517,6 +535,7 @@ fn replay_frame(
             let mut chunk = Vec::with_capacity(REPLAY_CHUNK + 4096);
             loop {
                 let more = next_chunk(&mut input, &mut chunk).map_err(input_error)?;
+                replaying(input.file_bytes_read());
                 count(&chunk, &mut summary);
                 replay.feed(&chunk, config.threads).map_err(replay_error)?;
                 chunk.clear();
@@ -533,6 +552,7 @@ fn replay_frame(
                 let mut chunk = Vec::with_capacity(REPLAY_CHUNK + 4096);
                 loop {
                     let more = next_chunk(&mut input, &mut chunk)?;
+                    replaying(input.file_bytes_read());
                     if full.send(std::mem::take(&mut chunk)).is_err() || !more {
                         break;
                     }

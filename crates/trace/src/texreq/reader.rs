@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, BufReader, ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
-use crate::io::{read_error, Counted, Unzstd};
+use crate::io::{read_error, Consumed, Counted, Unzstd};
 use crate::TraceError;
 
 use super::*;
@@ -18,14 +18,18 @@ enum Source {
     /// Buffered on the decompressed side too: the reader takes a record's
     /// fields a few bytes at a time, and each read of the decoder itself
     /// is a decompression call.
-    Zstd(Box<BufReader<Unzstd<BufReader<File>>>>),
+    Zstd(
+        Box<BufReader<Unzstd<BufReader<File>>>>,
+        /// Compressed bytes taken from the file so far.
+        Consumed,
+    ),
 }
 
 impl Read for TexReqSource {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match &mut self.0 {
             Source::Plain(r) => r.read(buf),
-            Source::Zstd(r) => r.read(buf),
+            Source::Zstd(r, _) => r.read(buf),
         }
     }
 }
@@ -58,15 +62,24 @@ impl TexReqReader<TexReqSource> {
         let f = BufReader::with_capacity(1 << 16, f);
         let source = if path.extension().is_some_and(|e| e == "zst") {
             let (counted, consumed) = Counted::new(f);
-            let unzstd = Unzstd::new(counted, consumed).map_err(|e| read_error(path, e))?;
-            TexReqSource(Source::Zstd(Box::new(BufReader::with_capacity(
-                1 << 16,
-                unzstd,
-            ))))
+            let unzstd = Unzstd::new(counted, consumed.clone()).map_err(|e| read_error(path, e))?;
+            TexReqSource(Source::Zstd(
+                Box::new(BufReader::with_capacity(1 << 16, unzstd)),
+                consumed,
+            ))
         } else {
             TexReqSource(Source::Plain(f))
         };
         Self::new(source, path)
+    }
+
+    /// Bytes of the file read so far (compressed bytes for a `.zst` file),
+    /// for progress against the file's length; read ahead by a buffer.
+    pub fn file_bytes_read(&self) -> u64 {
+        match &self.input.0 {
+            Source::Plain(_) => self.offset,
+            Source::Zstd(_, consumed) => consumed.get(),
+        }
     }
 }
 
