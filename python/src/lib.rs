@@ -27,19 +27,31 @@ use pyo3::types::PyBytes;
 /// `PermissionError` (each with `errno` set and the whole message, which
 /// names the file); anything else a `RuntimeError`.
 fn runtime(e: anyhow::Error) -> PyErr {
+    io_error(&e).unwrap_or_else(|| PyRuntimeError::new_err(format!("{e:#}")))
+}
+
+/// An error of a command's checks of its arguments ([`Command::check`],
+/// before any work): a `ValueError`, or an I/O error's own kind as
+/// [`runtime`] gives it.
+fn invalid(e: anyhow::Error) -> PyErr {
+    io_error(&e).unwrap_or_else(|| PyValueError::new_err(format!("{e:#}")))
+}
+
+/// `FileNotFoundError` or `PermissionError` for an error caused by a
+/// missing or unreadable file.
+fn io_error(e: &anyhow::Error) -> Option<PyErr> {
     let text = format!("{e:#}");
-    let io = e
-        .chain()
-        .find_map(|c| c.downcast_ref::<std::io::Error>())
-        .map(|io| (io.kind(), io.raw_os_error()));
-    match io {
-        Some((std::io::ErrorKind::NotFound, errno)) => {
-            PyFileNotFoundError::new_err((errno.unwrap_or(libc_errno::ENOENT), text))
-        }
-        Some((std::io::ErrorKind::PermissionDenied, errno)) => {
-            PyPermissionError::new_err((errno.unwrap_or(libc_errno::EACCES), text))
-        }
-        _ => PyRuntimeError::new_err(text),
+    let io = e.chain().find_map(|c| c.downcast_ref::<std::io::Error>())?;
+    match io.kind() {
+        std::io::ErrorKind::NotFound => Some(PyFileNotFoundError::new_err((
+            io.raw_os_error().unwrap_or(libc_errno::ENOENT),
+            text,
+        ))),
+        std::io::ErrorKind::PermissionDenied => Some(PyPermissionError::new_err((
+            io.raw_os_error().unwrap_or(libc_errno::EACCES),
+            text,
+        ))),
+        _ => None,
     }
 }
 
@@ -133,9 +145,14 @@ fn run(py: Python<'_>, argv: Vec<String>) -> PyResult<()> {
 
 /// Runs a command that has a result (sim, mrc, render, a study, sweep)
 /// and gives what its `--json` prints, as JSON text, printing nothing.
+/// Its arguments are checked first as the command checks them, so that a
+/// bad value is a `ValueError` before any work.
 #[pyfunction]
 fn output(py: Python<'_>, argv: Vec<String>) -> PyResult<String> {
     let command = parse(argv)?;
+    if command.has_check() {
+        command.check().map_err(invalid)?;
+    }
     let value = interruptible(py, || command.output())?.map_err(runtime)?;
     Ok(value.to_string())
 }

@@ -112,6 +112,9 @@ impl Command {
     /// before its first frame. For `sim`, `mrc`, `render` and the studies;
     /// any other command is an error.
     pub fn check(&self) -> anyhow::Result<()> {
+        if !self.has_check() {
+            anyhow::bail!("this command has no check apart from running it");
+        }
         match self {
             Command::Sim(a) => cmd::sim::check(a),
             Command::Mrc(a) => cmd::mrc::check(a),
@@ -127,10 +130,23 @@ impl Command {
             | Command::Policies(_)
             | Command::Machines(_)
             | Command::Programs(_)
-            | Command::Scenes(_) => {
-                anyhow::bail!("this command has no check apart from running it")
-            }
+            | Command::Scenes(_) => unreachable!("has_check is false"),
         }
+    }
+
+    /// Whether [`Command::check`] checks this command (`sim`, `mrc`,
+    /// `render` and the studies).
+    pub fn has_check(&self) -> bool {
+        matches!(
+            self,
+            Command::Sim(_)
+                | Command::Mrc(_)
+                | Command::Render(_)
+                | Command::Gspc(_)
+                | Command::Tcor(_)
+                | Command::Nuca(_)
+                | Command::Nbtc(_)
+        )
     }
 
     /// Runs the subcommand: its results on stdout, progress on stderr.
