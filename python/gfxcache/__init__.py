@@ -145,7 +145,7 @@ def _keywords_doc(cmd: str, skip: Iterable[str] = ()) -> str:
     skip = set(skip)
     lines = [f"Keyword arguments, the flags of ``gfxcache {cmd}``:", ""]
     for f in _flags_of(cmd).values():
-        if f["keyword"] in skip:
+        if f["keyword"] in skip or f["hidden"]:
             continue
         text = " ".join((f["help"] or "").split())
         if f["values"]:
@@ -542,7 +542,7 @@ def render(
     gfxcache.render(...) as frame:``). A scene that is neither built in nor
     a file is a ``FileNotFoundError``; flags of ``gfxcache render`` as
     keywords: ``width=``, ``height=``, ``frames=``, ``preset=``,
-    ``texture_requests="frame.gtq.zst"``, ..."""
+    ``fragment_processors=``, ``texture_requests="frame.gtq.zst"``, ..."""
     _check_keywords("render", "render", kw)
     scene = os.fspath(scene)
     if scene not in _builtin_scenes() and not os.path.exists(scene):

@@ -118,7 +118,19 @@ where
 /// command line parses it; a usage error is a `ValueError` with clap's text.
 fn parse(argv: Vec<String>) -> PyResult<Command> {
     let words = std::iter::once("gfxcache".to_string()).chain(argv);
-    Cli::try_parse_from(words).map(|c| c.command).map_err(usage)
+    let command = Cli::try_parse_from(words)
+        .map(|c| c.command)
+        .map_err(usage)?;
+    warn_deprecated(&command);
+    Ok(command)
+}
+
+/// The warnings of the deprecated flags `command` was given (`fps=`), on
+/// stderr as the command line prints them.
+fn warn_deprecated(command: &Command) {
+    for warning in command.deprecations() {
+        eprintln!("warning: {warning}");
+    }
 }
 
 /// A usage error as a `ValueError` with clap's text.
@@ -140,6 +152,7 @@ fn run(py: Python<'_>, argv: Vec<String>) -> PyResult<()> {
         }
         Err(e) => return Err(usage(e)),
     };
+    warn_deprecated(&command);
     interruptible(py, || command.run())?.map_err(runtime)
 }
 
@@ -159,7 +172,8 @@ fn output(py: Python<'_>, argv: Vec<String>) -> PyResult<String> {
 
 /// A command's flags (`gfxcache NAME --help`), as JSON: each with its
 /// keyword (`fetcher_mshrs` for `--fetcher-mshrs`), its help text, its
-/// default and possible values, and whether it takes a value. The Python
+/// default and possible values, whether it takes a value and whether the
+/// help hides it (a deprecated name, still taken). The Python
 /// side checks keyword arguments against it and writes it into the
 /// functions' docstrings.
 #[pyfunction]
@@ -171,7 +185,6 @@ fn command_flags(name: &str) -> PyResult<String> {
         .ok_or_else(|| PyValueError::new_err(format!("no command {name:?}")))?;
     let flags: Vec<serde_json::Value> = sub
         .get_arguments()
-        .filter(|a| !a.is_hide_set())
         .filter_map(|a| {
             let long = a.get_long()?;
             if long == "help" || long == "version" {
@@ -195,6 +208,8 @@ fn command_flags(name: &str) -> PyResult<String> {
                     .map(|v| v.get_name().to_string())
                     .collect::<Vec<_>>(),
                 "takes_value": a.get_action().takes_values(),
+                // Not in the help: a deprecated name (`fps`), still taken.
+                "hidden": a.is_hide_set(),
             }))
         })
         .collect();

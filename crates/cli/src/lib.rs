@@ -149,6 +149,19 @@ impl Command {
         )
     }
 
+    /// The warnings the command line's deprecated flags give, for the
+    /// caller to print once (parsing prints nothing: a sweep parses each
+    /// of its command lines more than once).
+    pub fn deprecations(&self) -> Vec<&'static str> {
+        let fps = match self {
+            Command::Render(a) => a.fps.is_some(),
+            Command::Tcor(a) => a.fps.is_some(),
+            Command::Nuca(a) => a.fps.is_some(),
+            _ => false,
+        };
+        fps.then_some(cmd::FPS_DEPRECATED).into_iter().collect()
+    }
+
     /// Runs the subcommand: its results on stdout, progress on stderr.
     pub fn run(self) -> anyhow::Result<()> {
         match self {
@@ -218,6 +231,123 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
+
+    /// Every command people run, from `gfxcache` itself down through each
+    /// subcommand's own, with its path.
+    fn every_command() -> Vec<(String, clap::Command)> {
+        fn walk(path: String, c: &clap::Command, out: &mut Vec<(String, clap::Command)>) {
+            for s in c.get_subcommands().filter(|s| !s.is_hide_set()) {
+                walk(format!("{path} {}", s.get_name()), s, out);
+            }
+            out.push((path, c.clone()));
+        }
+        let mut out = Vec::new();
+        walk("gfxcache".into(), &super::Cli::command(), &mut out);
+        out
+    }
+
+    /// The options a person sees in a command's `--help`.
+    fn options(c: &clap::Command) -> impl Iterator<Item = &clap::Arg> {
+        c.get_arguments()
+            .filter(|a| !a.is_positional() && !a.is_hide_set())
+            .filter(|a| !matches!(a.get_id().as_str(), "help" | "version"))
+    }
+
+    /// What `--help` says of `a` (its long text where it has one).
+    fn help_of(a: &clap::Arg) -> String {
+        a.get_long_help()
+            .or(a.get_help())
+            .map(|h| h.to_string())
+            .unwrap_or_default()
+    }
+
+    /// Whether `a` takes a number: an integer or float parser, or a size
+    /// (`64KiB`: a string, parsed by the command, named `SIZE`).
+    fn is_numeric(a: &clap::Arg) -> bool {
+        use std::any::TypeId;
+        let numbers = [
+            TypeId::of::<u8>(),
+            TypeId::of::<u16>(),
+            TypeId::of::<u32>(),
+            TypeId::of::<u64>(),
+            TypeId::of::<usize>(),
+            TypeId::of::<i32>(),
+            TypeId::of::<i64>(),
+            TypeId::of::<f32>(),
+            TypeId::of::<f64>(),
+        ];
+        let parsed = a.get_value_parser().type_id();
+        let sized = a
+            .get_value_names()
+            .is_some_and(|names| names.iter().any(|n| n.as_str().starts_with("SIZE")));
+        numbers.iter().any(|&t| parsed == t) || sized
+    }
+
+    #[test]
+    fn each_option_has_a_help_of_its_own() {
+        let mut shared = Vec::new();
+        for (path, c) in every_command() {
+            let mut seen: Vec<(String, String)> = Vec::new();
+            for a in options(&c) {
+                let id = a.get_long().unwrap_or(a.get_id().as_str()).to_string();
+                let help = help_of(a);
+                if let Some((other, _)) = seen.iter().find(|(_, h)| *h == help) {
+                    shared.push(format!("{path}: --{other} and --{id} say {help:?}"));
+                }
+                seen.push((id, help));
+            }
+        }
+        assert!(shared.is_empty(), "{}", shared.join("\n"));
+    }
+
+    /// A number a person may leave out has a default they can read: clap's
+    /// `[default: ...]`, or, where it depends on something else (the
+    /// machine, the mode, the preset), the help saying what it is. A
+    /// required number has none to show.
+    #[test]
+    fn each_numeric_option_shows_its_default() {
+        let mut silent = Vec::new();
+        let mut numeric = Vec::new();
+        for (path, c) in every_command() {
+            for a in options(&c).filter(|a| is_numeric(a) && !a.is_required_set()) {
+                let name = format!("{path} --{}", a.get_long().unwrap_or_default());
+                let shown = !a.get_default_values().is_empty() && !a.is_hide_default_value_set();
+                if !shown && !help_of(a).to_lowercase().contains("default") {
+                    silent.push(format!("{name} shows no default"));
+                }
+                numeric.push(name);
+            }
+        }
+        assert!(silent.is_empty(), "{}", silent.join("\n"));
+        // The test sees numbers of each kind: integers, floats, sizes.
+        for known in [
+            "gfxcache render --fragment-processors",
+            "gfxcache tcor --tolerance",
+            "gfxcache tcor --l2-size",
+            "gfxcache nuca --private-sizes",
+        ] {
+            assert!(
+                numeric.iter().any(|n| n == known),
+                "{known} not seen as a number"
+            );
+        }
+    }
+
+    #[test]
+    fn fps_is_a_deprecated_name_of_fragment_processors_where_it_was_one() {
+        for study in ["tcor", "nuca"] {
+            let parse = |flag: &str| {
+                let words = ["gfxcache", study, "--scene", "city", flag, "8"];
+                <super::Cli as clap::Parser>::try_parse_from(words)
+                    .unwrap()
+                    .command
+            };
+            let old = parse("--fps");
+            assert_eq!(old.deprecations(), [super::cmd::FPS_DEPRECATED], "{study}");
+            old.check().unwrap();
+            assert!(parse("--fragment-processors").deprecations().is_empty());
+        }
     }
 
     #[test]

@@ -67,6 +67,9 @@ fn one_line(e: &anyhow::Error) -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    for warning in cli.command.deprecations() {
+        eprintln!("warning: {warning}");
+    }
     remove_partial_outputs_on_interrupt();
     let result = cli.command.run();
     if INTERRUPTING.load(Ordering::SeqCst) {

@@ -358,8 +358,14 @@ fn render_errors_are_clear() {
             &["--tile-size", "100000"][..],
             "--tile-size 100000: expected an even number of pixels from 2 to 1024",
         ),
-        (&["--fps", "0"][..], "--fps 0: expected 1 to 256"),
-        (&["--fps", "300"][..], "--fps 300: expected 1 to 256"),
+        (
+            &["--fragment-processors", "0"][..],
+            "--fragment-processors 0: expected 1 to 256",
+        ),
+        (
+            &["--fragment-processors", "300"][..],
+            "--fragment-processors 300: expected 1 to 256",
+        ),
     ] {
         let mut all = vec!["render", "--scene", "terrain", "--mode", "tbr", "--json"];
         all.extend_from_slice(args);
@@ -438,7 +444,7 @@ fn render_tile_based() {
         "96",
         "--height",
         "64",
-        "--fps",
+        "--fragment-processors",
         "2",
         "--order",
         "scanline",

@@ -53,7 +53,14 @@ fn requests(dir: &Path) -> String {
     let render = [
         &["render"][..],
         SCENE,
-        &["--mode", "tbr", "--fps", "8", "--texture-requests", &path],
+        &[
+            "--mode",
+            "tbr",
+            "--fragment-processors",
+            "8",
+            "--texture-requests",
+            &path,
+        ],
     ]
     .concat();
     ok(&render);

@@ -24,7 +24,14 @@ fn private_caches_count_what_the_renderers_texture_caches_count() {
     let render = [
         &["render"][..],
         SCENE,
-        &["--mode", "tbr", "--hsr", "--fps", "4", "--raw"],
+        &[
+            "--mode",
+            "tbr",
+            "--hsr",
+            "--fragment-processors",
+            "4",
+            "--raw",
+        ],
         &["--out", &raw, "--texture-requests", &requests],
     ]
     .concat();
@@ -56,7 +63,7 @@ fn private_caches_count_what_the_renderers_texture_caches_count() {
     let report = json(&[
         "nuca",
         &requests,
-        "--fps",
+        "--fragment-processors",
         "4",
         "--tc-size",
         "16KiB",
@@ -94,7 +101,14 @@ fn a_scenes_study_writes_its_frames_and_report() {
     let text = ok(&[
         &["nuca"][..],
         SCENE,
-        &["--fps", "8", "--scaling", "4", "--assignments", "tiles"],
+        &[
+            "--fragment-processors",
+            "8",
+            "--scaling",
+            "4",
+            "--assignments",
+            "tiles",
+        ],
         &["--no-sweeps", "--private-sizes", "16KiB,64KiB"],
         &["--announced-count", "halved", "--bus-channels", "split"],
         &["--bus-width", "256", "--bus-occupancy", "on"],

@@ -88,8 +88,8 @@ fn a_value_any_job_refuses_is_refused_before_any_frame_renders() {
         // More fragment processors than the renderer has (256): tcor's
         // frame, refused before it would render.
         (
-            tbr_sweep("\"tcor\"", "[flags.tcor]\nfps = 1000\n"),
-            vec!["[flags.tcor]", "--fps 1000", "1 to 256"],
+            tbr_sweep("\"tcor\"", "[flags.tcor]\nfragment-processors = 1000\n"),
+            vec!["[flags.tcor]", "--fragment-processors 1000", "1 to 256"],
         ),
         // nuca's other processor counts, each a frame it renders.
         (
@@ -251,7 +251,10 @@ fn each_command_refuses_them_before_reading_its_scene() {
     let scene = root.path().join("missing.obj");
     let out = root.path().join("out");
     let cases: [(&[&str], &str); 5] = [
-        (&["tcor", "--fps", "1000"], "--fps 1000"),
+        (
+            &["tcor", "--fragment-processors", "1000"],
+            "--fragment-processors 1000",
+        ),
         (
             &["nuca", "--scaling", "4,512", "--no-sweeps"],
             "512 fragment processors",

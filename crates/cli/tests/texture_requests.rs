@@ -25,7 +25,7 @@ fn read(path: &std::path::Path) -> Vec<TexReqRecord> {
 fn the_record_comes_beside_an_unchanged_trace_plain_or_compressed() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).display().to_string();
-    let tbr = [SCENE, &["--mode", "tbr", "--fps", "3"]].concat();
+    let tbr = [SCENE, &["--mode", "tbr", "--fragment-processors", "3"]].concat();
     ok(&[&tbr[..], &["--out", &p("plain.gtr")]].concat());
     ok(&[
         &tbr[..],
@@ -73,7 +73,7 @@ fn immediate_mode_refuses_texture_requests() {
 fn a_forced_filter_is_in_the_requests_the_trace_header_and_the_json() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).display().to_string();
-    let tbr = [SCENE, &["--mode", "tbr", "--fps", "3"]].concat();
+    let tbr = [SCENE, &["--mode", "tbr", "--fragment-processors", "3"]].concat();
     let with = |name: &str, filter: &[&str]| {
         let (trace, requests) = (p(&format!("{name}.gtr")), p(&format!("{name}.gtq")));
         let doc = json(
@@ -191,7 +191,7 @@ fn nuca_and_nbtc_refuse_damaged_requests_and_nuca_another_frames_trace() {
     ok(&[
         &small[..],
         &[
-            "--fps",
+            "--fragment-processors",
             "3",
             "--out",
             &p("a.gtr"),
@@ -200,7 +200,11 @@ fn nuca_and_nbtc_refuse_damaged_requests_and_nuca_another_frames_trace() {
         ],
     ]
     .concat());
-    ok(&[&small[..], &["--fps", "2", "--out", &p("b.gtr")]].concat());
+    ok(&[
+        &small[..],
+        &["--fragment-processors", "2", "--out", &p("b.gtr")],
+    ]
+    .concat());
     let whole = std::fs::read(p("a.gtq")).unwrap();
     let records = records_at(&whole);
     let first_request = records.iter().find(|r| r.1 == 4).unwrap().0;
@@ -210,7 +214,7 @@ fn nuca_and_nbtc_refuse_damaged_requests_and_nuca_another_frames_trace() {
     let cut = |n: usize| whole[..n].to_vec();
     let nuca = [
         "nuca",
-        "--fps",
+        "--fragment-processors",
         "4",
         "--no-sweeps",
         "--scaling",

@@ -34,7 +34,7 @@
 //! index = ["modulo"]             # modulo | xor, default ["modulo"]
 //!
 //! [flags.render]                 # the renderer's flags for every frame
-//! fps = 8
+//! texture-filter = "bilinear"
 //!
 //! [flags.gspc]                   # any study's own flags, as on its
 //! timeline = "none"              # command line: `--timeline none`;
@@ -116,8 +116,8 @@ pub struct FramePoint {
     pub mode: PipelineMode,
     /// `None`: the scene's own frame.
     pub preset: Option<String>,
-    /// `gfxcache render`'s own flags from `[flags.render]` (e.g. `fps`,
-    /// `tile-size`, `texture-filter`).
+    /// `gfxcache render`'s own flags from `[flags.render]` (e.g.
+    /// `fragment-processors`, `tile-size`, `texture-filter`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub render_flags: Vec<String>,
     /// The files the frame is rendered from (its scene file and every

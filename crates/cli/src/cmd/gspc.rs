@@ -21,7 +21,8 @@ use crate::report::{run_study, Print};
 )]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene", "suite"]))]
 pub struct Args {
-    /// An LLC trace to study (.gtr, .csv, .din, optionally .zst).
+    /// An LLC trace to study: .gtr, .csv, .din, .oracleGeneral or
+    /// .oracleGeneral.bin, each optionally .zst-compressed.
     pub trace: Option<PathBuf>,
     /// Render one frame of this scene (built-in name or file) and study it;
     /// the trace and picture are kept in --out as frame.gtr and frame.png.
@@ -47,11 +48,11 @@ pub struct Args {
     #[arg(long, default_value_t = 1080)]
     pub height: u32,
     /// LLC capacity of the main study.
-    #[arg(long, default_value = "8MiB")]
+    #[arg(long, default_value = "8MiB", value_name = "SIZE")]
     pub size: String,
     /// A second capacity for Figure 16 (Table 6 policies and OPT only);
     /// default twice --size; `none` to skip it.
-    #[arg(long)]
+    #[arg(long, value_name = "SIZE|none")]
     pub big_size: Option<String>,
     /// LLC ways (the paper: 16).
     #[arg(long, default_value_t = 16)]
@@ -65,8 +66,8 @@ pub struct Args {
     /// Shader cycles a GPU thread context works between two of its LLC
     /// accesses, in the frame-time model (an assumption: traces carry no
     /// instruction counts; see ARCHITECTURE.md).
-    #[arg(long)]
-    pub work_cycles: Option<u32>,
+    #[arg(long, default_value_t = GpuConfig::high_end().work_cycles)]
+    pub work_cycles: u32,
     /// Directory for gspc.json, the CSV files, the SVG plots and index.html.
     #[arg(long, default_value = "gspc")]
     pub out: PathBuf,
@@ -107,9 +108,7 @@ fn config(args: &Args) -> Result<GspcConfig> {
         None => sizes.push(main.saturating_mul(2)),
     }
     let mut gpu = GpuConfig::high_end();
-    if let Some(w) = args.work_cycles {
-        gpu.work_cycles = w;
-    }
+    gpu.work_cycles = args.work_cycles;
     let config = GspcConfig {
         sizes,
         ways: args.ways,

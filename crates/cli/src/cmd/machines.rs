@@ -116,23 +116,25 @@ pub(crate) struct FramePlan {
 
 impl FramePlan {
     /// `--machine`'s machine with `--width`, `--height`, `--tile-size` and
-    /// `--fps` over its values, the tile and the processors checked before
-    /// anything renders.
+    /// `--fragment-processors` (given as `processors`: the count and the
+    /// flag that gave it) over its values, the tile and the processors
+    /// checked before anything renders.
     pub fn of(
         machine: &str,
         width: Option<u32>,
         height: Option<u32>,
         tile_size: Option<u32>,
-        fps: Option<u16>,
+        processors: (Option<u16>, &str),
     ) -> Result<FramePlan> {
         let machine = Machine::resolve(machine).context("--machine")?;
         let [w, h] = machine.gpu.screen.value;
         let tile_size = tile_size.unwrap_or(machine.gpu.tile.value);
         super::render::check_tile_size(tile_size)?;
+        let (fps, flag) = processors;
         let fps = fps.unwrap_or(machine.fragment.processors.value);
         let most = gfxcache_render::TbrConfig::MAX_FPS;
         if !(1..=most).contains(&fps) {
-            anyhow::bail!("--fps {fps}: expected 1 to {most} fragment processors");
+            anyhow::bail!("{flag} {fps}: expected 1 to {most} fragment processors");
         }
         Ok(FramePlan {
             width: width.unwrap_or(w),

@@ -32,6 +32,20 @@ pub fn open_trace(path: &Path, columns: Option<&CsvColumns>) -> Result<Box<dyn T
     gfxcache_trace::open_with(path, &options).context("cannot read trace")
 }
 
+/// What `--fps` prints on stderr: the flag's former name, given up because
+/// "fps" also means frames per second (the `gspc` report's column).
+pub const FPS_DEPRECATED: &str = "--fps is deprecated; use --fragment-processors";
+
+/// The fragment processors `--fragment-processors` gives, or its former
+/// name `--fps` (the two conflict, so one at most), and the flag given,
+/// so that an error names what was typed.
+pub fn fragment_processors(given: Option<u16>, fps: Option<u16>) -> (Option<u16>, &'static str) {
+    match fps {
+        Some(n) => (Some(n), "--fps"),
+        None => (given, "--fragment-processors"),
+    }
+}
+
 /// `--csv-columns`, the flag of every command that reads a trace file.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct CsvColumnsArg {

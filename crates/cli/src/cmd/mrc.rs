@@ -17,13 +17,14 @@ use crate::table::{percent, thousands, Table};
     after_help = "Examples:\n  gfxcache mrc frame.gtr\n  gfxcache mrc frame.gtr --sets 8192 --max-ways 32 --json"
 )]
 pub struct Args {
-    /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
+    /// Trace file: .gtr, .csv, .din, .oracleGeneral or .oracleGeneral.bin, each
+    /// optionally .zst-compressed (the format comes from the name).
     pub trace: PathBuf,
     /// Block (line) size in bytes.
     #[arg(long, default_value_t = 64)]
     pub block: u32,
     /// Fixed set count (modulo index): report every way count from 1 to
-    /// --max-ways instead of every fully associative size.
+    /// --max-ways (default: none, every fully associative size instead).
     #[arg(long)]
     pub sets: Option<u32>,
     /// Deepest associativity reported with --sets.

@@ -4,7 +4,7 @@
 //! directory of report files.
 //!
 //! Rendering a scene makes the main frame (`frame.gtq.zst`, `frame.gtr`,
-//! `frame.png`) with `--fps` fragment processors and `--fp-assignment`,
+//! `frame.png`) with `--fragment-processors` fragment processors and `--fp-assignment`,
 //! one frame per other count of `--scaling` (`p<N>.*`, Figure 11) and one
 //! per other quad assignment of `--assignments` (`<name>.*`); the study
 //! (`gfxcache_nuca::study`) replays them.
@@ -106,21 +106,29 @@ pub struct Args {
     /// --config and the flags below override its values.
     #[arg(long, default_value = "dtm-nuca", value_name = "NAME|FILE")]
     pub machine: String,
-    /// Screen width (the machine's; DTM-NUCA Table I: 2160).
+    /// Screen width (default: the machine's; DTM-NUCA Table I: 2160).
     #[arg(long)]
     pub width: Option<u32>,
-    /// Screen height (the machine's; DTM-NUCA Table I: 1080).
+    /// Screen height (default: the machine's; DTM-NUCA Table I: 1080).
     #[arg(long)]
     pub height: Option<u32>,
-    /// Tile side in pixels (the machine's; Table I: 32).
+    /// Tile side in pixels (default: the machine's; Table I: 32).
     #[arg(long)]
     pub tile_size: Option<u32>,
     /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
-    /// Fragment processors, each with a texture cache (the machine's;
-    /// Table I: 32).
-    #[arg(long)]
+    /// Fragment processors, each with a texture cache (default: the
+    /// machine's; DTM-NUCA Table I: 32).
+    #[arg(long, value_name = "N")]
+    pub fragment_processors: Option<u16>,
+    /// --fragment-processors' former name, deprecated: it warns.
+    #[arg(
+        long = "fps",
+        value_name = "N",
+        hide = true,
+        conflicts_with = "fragment_processors"
+    )]
     pub fps: Option<u16>,
     /// How a tile's quads reach the fragment processors when rendering:
     /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
@@ -143,6 +151,7 @@ pub struct Args {
     /// Figure 7: private texture cache sizes.
     #[arg(
         long,
+        value_name = "SIZES",
         value_delimiter = ',',
         default_value = "16KiB,32KiB,64KiB,128KiB,256KiB,512KiB"
     )]
@@ -159,7 +168,9 @@ pub struct Args {
     /// Sweep values of the page size (blocks).
     #[arg(long, value_delimiter = ',', default_value = "1,2,4,16,32")]
     pub sweep_page_blocks: Vec<u32>,
-    /// No sweeps (and no replay in the other order).
+    /// Skip the sweeps of the Affinity Table's knobs (--sweep-epoch,
+    /// --sweep-buckets, --sweep-counter-bits, --sweep-page-blocks) and the
+    /// replay in the other order.
     #[arg(long)]
     pub no_sweeps: bool,
     /// A JSON file of the model's settings (any fields of `nuca.json`'s
@@ -167,57 +178,62 @@ pub struct Args {
     /// flags below override it.
     #[arg(long, value_name = "F.json")]
     pub config: Option<PathBuf>,
-    /// Texture cache capacity and ways (Table I: 16 KiB, 4-way).
-    #[arg(long)]
+    /// Texture cache capacity, each fragment processor's (default:
+    /// --config's, else the machine's; Table I: 16 KiB).
+    #[arg(long, value_name = "SIZE")]
     pub tc_size: Option<String>,
-    /// Texture cache ways (Table I: 4).
+    /// Texture cache ways (default: --config's, else the machine's; Table
+    /// I: 4).
     #[arg(long)]
     pub tc_ways: Option<u32>,
-    /// Texture cache set index (ours: modulo).
+    /// Texture cache set index (default: --config's, else ours, modulo).
     #[arg(long, value_enum)]
     pub tc_index: Option<IndexArg>,
-    /// Affinity Table buckets, blocks per page, counter bits, epoch
-    /// (Table I: 32, 8, 4, 20000).
+    /// Affinity Table buckets (default: --config's, else Table I's 32).
     #[arg(long)]
     pub buckets: Option<u32>,
-    /// Blocks per Affinity Table page (Table I: 8).
+    /// Blocks per Affinity Table page (default: --config's, else Table
+    /// I's 8).
     #[arg(long)]
     pub page_blocks: Option<u32>,
-    /// Affinity Table counter bits (Table I: 4).
+    /// Affinity Table counter bits (default: --config's, else Table I's
+    /// 4).
     #[arg(long)]
     pub counter_bits: Option<u32>,
-    /// Affinity Table epoch in texture requests (Table I: 20000).
+    /// Affinity Table epoch in texture requests (default: --config's,
+    /// else Table I's 20000).
     #[arg(long)]
     pub epoch: Option<u64>,
     /// DTM-NUCA-Dist: the owner's count that a node's saturated counter
     /// must beat to claim a bucket between broadcasts, as the owner
-    /// announced it or halved as its own counter was (ours: as-announced;
-    /// the study runs the other reading too).
+    /// announced it or halved as its own counter was (default: --config's,
+    /// else ours, as-announced; the study runs the other reading too).
     #[arg(long, value_enum)]
     pub announced_count: Option<AnnouncedArg>,
     /// Whether the bus to the L2 is held by one transfer at a time, later
-    /// ones queueing (ours: on); `off` gives every transfer its unloaded
-    /// time.
+    /// ones queueing (default: --config's, else ours, on); `off` gives
+    /// every transfer its unloaded time.
     #[arg(long, value_enum)]
     pub bus_occupancy: Option<OnOff>,
-    /// Bits the bus to the L2 carries a cycle (ours: 128, 4 beats a
-    /// 64-byte block).
+    /// Bits the bus to the L2 carries a cycle (default: --config's, else
+    /// the machine's; ours on dtm-nuca: 128, 4 beats a 64-byte block).
     #[arg(long)]
     pub bus_width: Option<u32>,
     /// Whether requests and replies share the bus to the L2 or each have a
-    /// channel (ours: shared).
+    /// channel (default: --config's, else ours, shared).
     #[arg(long, value_enum)]
     pub bus_channels: Option<ChannelsArg>,
     /// Thread contexts per fragment processor, each with one request in
-    /// flight (the machine's threads over the pixels of a request: 384 /
-    /// 4 = 96 on dtm-nuca).
+    /// flight (default: --config's, else the machine's threads over the
+    /// pixels of a request: 384 / 4 = 96 on dtm-nuca).
     #[arg(long)]
     pub contexts: Option<u32>,
-    /// Replay order within a tile (ours: clock).
+    /// Replay order within a tile (default: --config's, else ours, clock).
     #[arg(long, value_enum)]
     pub replay_order: Option<OrderOfReplay>,
     /// The fragment processors' issue rates in percent of the machine's
-    /// (its issue model's every rate scaled); 0: shading takes no time.
+    /// (its issue model's every rate scaled; default 100); 0: shading
+    /// takes no time.
     #[arg(long, value_name = "PERCENT")]
     pub issue_rate: Option<u32>,
     /// What a texture cache sees as one request (ours: a quad's).
@@ -421,7 +437,7 @@ fn prepare(args: &Args) -> Result<Plan> {
         args.width,
         args.height,
         args.tile_size,
-        args.fps,
+        super::fragment_processors(args.fragment_processors, args.fps),
     )?;
     let none = || FrameFiles {
         requests: PathBuf::new(),

@@ -22,7 +22,8 @@ use crate::table::{percent, thousands, Table};
     after_help = "Examples:\n  gfxcache sim frame.gtr --size 8MiB --ways 16 --policy lru,drrip,gspc,opt\n  gfxcache sim frame.gtr --size 4MiB --ways 16 --banks 4 --policy all --json"
 )]
 pub struct Args {
-    /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
+    /// Trace file: .gtr, .csv, .din, .oracleGeneral or .oracleGeneral.bin, each
+    /// optionally .zst-compressed (the format comes from the name).
     pub trace: PathBuf,
     #[command(flatten)]
     pub cache: CacheArgs,
@@ -48,7 +49,7 @@ pub struct Args {
 #[derive(clap::Args, Clone)]
 pub struct CacheArgs {
     /// Capacity, e.g. 8MiB, 512KiB, 16MB (powers of 1024), or plain bytes.
-    #[arg(long)]
+    #[arg(long, value_name = "SIZE")]
     pub size: String,
     /// Ways per set, or `full` for a fully associative cache.
     #[arg(long)]

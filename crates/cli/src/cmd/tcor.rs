@@ -80,13 +80,13 @@ pub struct Args {
     /// latency; the flags below override its values.
     #[arg(long, default_value = "tcor", value_name = "NAME|FILE")]
     pub machine: String,
-    /// Screen width (the machine's; TCOR Table I: 1960).
+    /// Screen width (default: the machine's; TCOR Table I: 1960).
     #[arg(long)]
     pub width: Option<u32>,
-    /// Screen height (the machine's; TCOR Table I: 768).
+    /// Screen height (default: the machine's; TCOR Table I: 768).
     #[arg(long)]
     pub height: Option<u32>,
-    /// Tile side in pixels (the machine's; TCOR Table I: 32).
+    /// Tile side in pixels (default: the machine's; TCOR Table I: 32).
     #[arg(long)]
     pub tile_size: Option<u32>,
     /// Tile traversal order.
@@ -98,9 +98,17 @@ pub struct Args {
     /// trace says its own (in its header).
     #[arg(long, value_enum, default_value_t = BinningArg::Exact, conflicts_with = "trace")]
     pub binning: BinningArg,
-    /// Fragment processors, each with a texture cache (the machine's;
-    /// TCOR Table I: four of 64 KiB).
-    #[arg(long)]
+    /// Fragment processors, each with a texture cache (default: the
+    /// machine's; TCOR Table I: four, of 64 KiB each).
+    #[arg(long, value_name = "N")]
+    pub fragment_processors: Option<u16>,
+    /// --fragment-processors' former name, deprecated: it warns.
+    #[arg(
+        long = "fps",
+        value_name = "N",
+        hide = true,
+        conflicts_with = "fragment_processors"
+    )]
     pub fps: Option<u16>,
     /// Hidden-surface removal (TBDR) when rendering.
     #[arg(long)]
@@ -108,21 +116,21 @@ pub struct Args {
     /// Pass switches when rendering, as `render` has them.
     #[command(flatten)]
     pub passes: super::render::PassSwitches,
-    /// Shared L2 capacity (the machine's; Table I: 1 MiB).
-    #[arg(long)]
+    /// Shared L2 capacity (default: the machine's; Table I: 1 MiB).
+    #[arg(long, value_name = "SIZE")]
     pub l2_size: Option<String>,
-    /// Shared L2 ways (the machine's; Table I: 8).
+    /// Shared L2 ways (default: the machine's; Table I: 8).
     #[arg(long)]
     pub l2_ways: Option<u32>,
     /// Where tile loads and stores go.
     #[arg(long, value_enum, default_value_t = TileBuffersArg::Memory)]
     pub tile_buffers: TileBuffersArg,
-    /// Tile Fetcher wait for an L2 read (the machine's L2 hit time; Table
-    /// I: 12).
+    /// Tile Fetcher wait for an L2 read, in cycles (default: the machine's
+    /// L2 hit time; Table I: 12).
     #[arg(long)]
     pub l2_cycles: Option<u32>,
-    /// Cycles of a memory access after an L2 miss (the mean of the
-    /// machine's latencies; Table I: 50-100, so 75).
+    /// Cycles of a memory access after an L2 miss (default: the mean of
+    /// the machine's latencies; Table I: 50-100, so 75).
     #[arg(long)]
     pub memory_cycles: Option<u32>,
     /// How the Tile Fetcher waits for the blocks it reads from the L2
@@ -152,7 +160,8 @@ pub struct Args {
     /// Memory latencies (cycles) of the Tile Fetcher sensitivity grid.
     #[arg(long, value_delimiter = ',', default_value = "50,75,100")]
     pub fetcher_sweep_memory: Vec<u32>,
-    /// No such sweep.
+    /// Skip the Tile Fetcher sensitivity grid (Figures 23-24 at each
+    /// --fetcher-sweep-mshrs count and --fetcher-sweep-memory latency).
     #[arg(long, conflicts_with_all = ["fetcher_sweep_mshrs", "fetcher_sweep_memory"])]
     pub no_fetcher_sweep: bool,
     /// Primitives TCOR's Tile Fetcher output queue holds for the Rasterizer.
@@ -167,6 +176,7 @@ pub struct Args {
     /// Attribute Cache sizes of the miss-ratio curves (Figures 1, 11-13).
     #[arg(
         long,
+        value_name = "SIZES",
         value_delimiter = ',',
         default_value = "4KiB,8KiB,16KiB,32KiB,48KiB,64KiB,112KiB,128KiB,256KiB,512KiB,1MiB,2MiB,4MiB"
     )]
@@ -302,7 +312,7 @@ fn prepare(args: &Args) -> Result<(Plan, TcorConfig)> {
         args.width,
         args.height,
         args.tile_size,
-        args.fps,
+        super::fragment_processors(args.fragment_processors, args.fps),
     )?;
     let config = config(args, &plan)?;
     config.check().map_err(flagged)?;

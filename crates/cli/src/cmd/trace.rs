@@ -28,7 +28,8 @@ pub enum Command {
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  gfxcache trace synth synth.gtr --accesses 1M --seed 7")]
 pub struct SynthArgs {
-    /// Output file; the format comes from the extension.
+    /// Output file: .gtr, .csv, .din, .oracleGeneral or .oracleGeneral.bin,
+    /// each optionally .zst-compressed (the format comes from the name).
     pub output: PathBuf,
     /// Accesses to generate: a whole number, optionally with K, M or G (powers of 1000).
     #[arg(long, default_value = "10M", value_parser = parse_count)]
@@ -59,7 +60,8 @@ fn parse_count(s: &str) -> Result<u64, String> {
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  gfxcache trace info frame.gtr")]
 pub struct InfoArgs {
-    /// Trace file: .gtr, .csv or .din, optionally .zst-compressed.
+    /// Trace file: .gtr, .csv, .din, .oracleGeneral or .oracleGeneral.bin, each
+    /// optionally .zst-compressed (the format comes from the name).
     pub trace: PathBuf,
     /// Block size for the footprint (distinct blocks touched).
     #[arg(long, default_value_t = 64)]
@@ -76,10 +78,12 @@ pub struct InfoArgs {
     after_help = "Examples:\n  gfxcache trace convert frame.gtr frame.csv.zst\n  gfxcache trace convert frame.gtr frame.oracleGeneral.bin\n  gfxcache trace convert web.csv web.gtr --csv-columns addr=obj_id,size=obj_size"
 )]
 pub struct ConvertArgs {
-    /// Trace to read: .gtr, .csv or .din, optionally .zst-compressed.
+    /// Trace to read: .gtr, .csv, .din, .oracleGeneral or .oracleGeneral.bin,
+    /// each optionally .zst-compressed (the format comes from the name).
     pub input: PathBuf,
-    /// Trace to write; the format comes from the extension. Written whole
-    /// or not at all.
+    /// Trace to write: .gtr, .csv, .din, .oracleGeneral or .oracleGeneral.bin,
+    /// each optionally .zst-compressed (the format comes from the name).
+    /// Written whole or not at all.
     pub output: PathBuf,
     #[command(flatten)]
     pub csv: super::CsvColumnsArg,

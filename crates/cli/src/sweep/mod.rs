@@ -161,19 +161,32 @@ pub fn check_size(exp: &Experiment, max: u64) -> Result<()> {
 /// `gspc` on the shared trace) are one command line, checked once. Each
 /// error names the frame or job and the `[flags.*]` table its command
 /// takes. Call [`check_size`] first: this makes every job.
+///
+/// A deprecated flag in a `[flags.*]` table (`fps`) still works, as it
+/// does on the command line, and is said once on stderr, naming the
+/// table; the sweep passes it on as written, so that its frames and jobs
+/// keep the keys they had.
 pub fn check(exp: &Experiment) -> Result<()> {
     let dir = Path::new("sweep-check");
     let mut seen: HashSet<Vec<String>> = HashSet::new();
-    let mut checked = |words: Vec<String>| -> Result<()> {
+    let mut warned: HashSet<String> = HashSet::new();
+    let mut checked = |words: Vec<String>, table: &str| -> Result<()> {
         if seen.contains(&words) {
             return Ok(());
         }
-        parse(&words)?.check()?;
+        let command = parse(&words)?;
+        command.check()?;
+        for warning in command.deprecations() {
+            let line = format!("[{table}]: {warning}");
+            if warned.insert(line.clone()) {
+                eprintln!("warning: {line}");
+            }
+        }
         seen.insert(words);
         Ok(())
     };
     for frame in &exp.frames {
-        checked(render_words(frame, dir))
+        checked(render_words(frame, dir), "flags.render")
             .with_context(|| format!("frame {}, [flags.render]", frame.slug()))?;
     }
     for job in &exp.jobs() {
@@ -182,7 +195,7 @@ pub fn check(exp: &Experiment) -> Result<()> {
             JobKind::Sim { .. } => "policies or ",
             _ => "",
         };
-        checked(job_words(job, dir, dir))
+        checked(job_words(job, dir, dir), &format!("flags.{study}"))
             .with_context(|| format!("job {}, {axes}[flags.{study}]", job.slug()))?;
     }
     Ok(())

@@ -126,20 +126,20 @@ pub struct Args {
     /// DRAM; the flags below override its values.
     #[arg(long, default_value = "nbtc", value_name = "NAME|FILE")]
     pub machine: String,
-    /// Screen width (the machine's; nbtc: 1960, TCOR Table I's mobile
+    /// Screen width (default: the machine's; nbtc: 1960, TCOR Table I's mobile
     /// screen, the slides giving none).
     #[arg(long)]
     pub width: Option<u32>,
-    /// Screen height (the machine's; nbtc: 768).
+    /// Screen height (default: the machine's; nbtc: 768).
     #[arg(long)]
     pub height: Option<u32>,
-    /// Tile side in pixels (the machine's; nbtc: 32).
+    /// Tile side in pixels (default: the machine's; nbtc: 32).
     #[arg(long)]
     pub tile_size: Option<u32>,
     /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
-    /// Pixel processors, each with its texture unit (the machine's; the
+    /// Pixel processors, each with its texture unit (default: the machine's; the
     /// slides: 8); the tile-based renderer's fragment processors.
     #[arg(long)]
     pub pixel_processors: Option<u16>,
@@ -159,22 +159,24 @@ pub struct Args {
     /// machine's; the flags below override it.
     #[arg(long, value_name = "F.json")]
     pub unit: Option<PathBuf>,
-    /// L1 texture cache size (the machine's; the slides: 32KiB).
-    #[arg(long)]
+    /// L1 texture cache size (default: the machine's; the slides: 32KiB).
+    #[arg(long, value_name = "SIZE")]
     pub l1_size: Option<String>,
-    /// L1 texture cache ways (the slides: 4).
+    /// L1 texture cache ways (default: the machine's; the slides: 4).
     #[arg(long)]
     pub l1_ways: Option<u32>,
-    /// L1 block bytes (the slides: 32).
+    /// L1 block bytes (default: the machine's; the slides: 32).
     #[arg(long)]
     pub block_bytes: Option<u32>,
-    /// Retry Buffer entries (the slides: 32).
+    /// Retry Buffer entries (default: --unit's, else the slides' 32).
     #[arg(long)]
     pub rb_entries: Option<u32>,
-    /// Waiting List Buffer entries (the slides: 32).
+    /// Waiting List Buffer entries (default: --unit's, else the slides'
+    /// 32).
     #[arg(long)]
     pub wlb_entries: Option<u32>,
-    /// Block Address Buffer entries (the slides: 32).
+    /// Block Address Buffer entries (default: --unit's, else the slides'
+    /// 32).
     #[arg(long)]
     pub bab_entries: Option<u32>,
     /// A miss during a block's fetch does not find its sent BAB entry and
@@ -182,51 +184,54 @@ pub struct Args {
     /// block returns (ours: the miss joins the sent entry).
     #[arg(long)]
     pub bab_forgets_sent: bool,
-    /// Cycles of a lookup that hits (the machine's texture cache hit
+    /// Cycles of a lookup that hits (default: the machine's texture cache hit
     /// time; nbtc: 1, ours).
     #[arg(long)]
     pub hit_latency: Option<u64>,
-    /// Cycles of the texture filter (the machine's; nbtc: 4, ours).
+    /// Cycles of the texture filter (default: the machine's; nbtc: 4, ours).
     #[arg(long)]
     pub filter_latency: Option<u64>,
     /// The pixel processors' issue rates in percent of the machine's
-    /// (its issue model's every rate scaled); 0: shading takes no time.
+    /// (its issue model's every rate scaled; default 100); 0: shading
+    /// takes no time.
     #[arg(long, value_name = "PERCENT")]
     pub issue_rate: Option<u32>,
-    /// Fragments a pixel processor keeps in flight (the machine's
+    /// Fragments a pixel processor keeps in flight (default: the machine's
     /// threads; nbtc: 128, Mali-400's).
     #[arg(long)]
     pub fragments_in_flight: Option<u32>,
-    /// The MSHR cache's MSHRs (ours: 32, the BAB's entries) and targets per
-    /// MSHR (gem5: 20).
+    /// The MSHR cache's MSHRs (default 32, ours: the BAB's entries).
     #[arg(long)]
     pub mshrs: Option<u32>,
-    /// Targets per MSHR of the MSHR cache (gem5: 20).
+    /// Targets per MSHR of the MSHR cache (default 20, gem5's).
     #[arg(long)]
     pub mshr_targets: Option<u32>,
-    /// The prefetching cache's fragment FIFO, request FIFO and reorder
-    /// buffer (GPGPU-Sim's Fermi: 128, 4, 128).
+    /// The prefetching cache's fragment FIFO entries (default 128,
+    /// GPGPU-Sim's Fermi).
     #[arg(long)]
     pub fragment_fifo: Option<u32>,
-    /// The prefetching cache's request FIFO entries (GPGPU-Sim's Fermi: 4).
+    /// The prefetching cache's request FIFO entries (default 4, GPGPU-Sim's
+    /// Fermi).
     #[arg(long)]
     pub request_fifo: Option<u32>,
-    /// The prefetching cache's reorder buffer entries (GPGPU-Sim's Fermi: 128).
+    /// The prefetching cache's reorder buffer entries (default 128,
+    /// GPGPU-Sim's Fermi).
     #[arg(long)]
     pub rob: Option<u32>,
-    /// Each unit's own memory path (private, the slides') or one DRAM the
-    /// units share (shared: LPDDR3-1600; a block also waits for its bank
-    /// and bus behind every unit's requests; ours).
+    /// Each unit's own memory path (`private`, the slides'; default:
+    /// --unit's, else private) or one DRAM the units share (`shared`,
+    /// ours: LPDDR3-1600; a block also waits for its bank and bus behind
+    /// every unit's requests).
     #[arg(long, value_enum)]
     pub memory: Option<MemoryArg>,
     /// The units' clock in MHz on a shared memory, which turns DRAM time
-    /// into cycles (the machine's; nbtc: 500, ours).
+    /// into cycles (default: the machine's; nbtc: 500, ours).
     #[arg(long, value_name = "MHZ")]
     pub memory_clock_mhz: Option<u32>,
-    /// The DRAM the units share (the machine's; nbtc: lpddr3-1600, ours).
+    /// The DRAM the units share (default: the machine's; nbtc: lpddr3-1600, ours).
     #[arg(long, value_enum)]
     pub memory_dram: Option<DramArg>,
-    /// Memory latencies in cycles (the machine's; the slides: 50, 100,
+    /// Memory latencies in cycles (default: the machine's; the slides: 50, 100,
     /// 200, 300); 0 adds the ideal memory, a block filled at its lookup,
     /// where every design is the same (the zero-latency bound).
     #[arg(long, value_delimiter = ',')]
@@ -283,7 +288,8 @@ pub struct Args {
     /// --filters without it; a given frame's is `as-authored`).
     #[arg(long, value_enum)]
     pub sweep_on: Option<TextureFilterArg>,
-    /// No sweeps.
+    /// Skip the sweeps of the texture unit's knobs (every --sweep-* flag's
+    /// values).
     #[arg(long)]
     pub no_sweeps: bool,
     /// Directory for nbtc.json, the CSV files, the SVG plots and

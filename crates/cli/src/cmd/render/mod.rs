@@ -37,7 +37,7 @@ use output::{text, Output};
 
 #[derive(clap::Args, Clone)]
 #[command(
-    after_help = "Examples:\n  gfxcache render --scene city --out city.gtr --png city.png\n  gfxcache render --scene racer --mode tbr --fps 8 --texture-requests racer.gtq.zst --out racer.gtr"
+    after_help = "Examples:\n  gfxcache render --scene city --out city.gtr --png city.png\n  gfxcache render --scene racer --mode tbr --fragment-processors 8 --texture-requests racer.gtq.zst --out racer.gtr"
 )]
 pub struct Args {
     /// A built-in scene name (see `gfxcache scenes`) or a scene file.
@@ -56,8 +56,10 @@ pub struct Args {
     /// Frames along the scene's camera path.
     #[arg(long, default_value_t = 1)]
     pub frames: u32,
-    /// Write the LLC stream (or with --raw the pipeline stream) here; the
-    /// format comes from the extension (.gtr recommended).
+    /// Write the LLC stream (or with --raw the pipeline stream) here: .gtr
+    /// (recommended: it keeps the markers), .csv, .din, .oracleGeneral or
+    /// .oracleGeneral.bin, each optionally .zst-compressed (the format
+    /// comes from the name).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Write the last frame's picture here as PNG.
@@ -81,15 +83,25 @@ pub struct Args {
     /// overlaps).
     #[arg(long, value_enum, default_value_t = BinningArg::Exact)]
     pub binning: BinningArg,
-    /// --mode tbr: fragment processors, each with its own texture cache.
-    #[arg(long, default_value_t = 4)]
-    pub fps: u16,
+    /// --mode tbr: fragment processors, each with its own texture cache
+    /// (default 4; refused in immediate mode, which has none to count).
+    #[arg(long, value_name = "N")]
+    pub fragment_processors: Option<u16>,
+    /// --fragment-processors' former name, deprecated: it warns, and is
+    /// refused in immediate mode.
+    #[arg(
+        long = "fps",
+        value_name = "N",
+        hide = true,
+        conflicts_with = "fragment_processors"
+    )]
+    pub fps: Option<u16>,
     /// --mode tbr: how a tile's quads reach the fragment processors:
     /// `round-robin` (one 4x4 stamp at a time, from processor 0 in every
     /// tile), `blocks[:SIDE]` (screen-space squares of SIDE pixels, a
     /// multiple of 4, default 16; block (bx, by) to processor
-    /// (bx + by * blocks across) % fps) or `tiles` (the pass's i-th tile
-    /// in traversal order to processor i % fps).
+    /// (bx + by * blocks across) % P, of P fragment processors) or `tiles`
+    /// (the pass's i-th tile in traversal order to processor i % P).
     #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
     pub fp_assignment: FpAssignment,
     /// --mode tbr: hidden-surface removal (TBDR): shade only the visible
@@ -283,14 +295,24 @@ impl Args {
         if self.fp_assignment != FpAssignment::RoundRobin && !self.tbr() {
             bail!("--fp-assignment: fragment processors need --mode tbr");
         }
-        if self.tbr() && !(1..=TbrConfig::MAX_FPS).contains(&self.fps) {
-            bail!(
-                "--fps {}: expected 1 to {} fragment processors",
-                self.fps,
+        let (processors, flag) = self.fragment_processors();
+        match processors {
+            Some(_) if !self.tbr() => bail!(
+                "{flag}: fragment processors need --mode tbr (immediate mode renders \
+                 through the GSPC paper's render caches and has none to count)"
+            ),
+            Some(n) if !(1..=TbrConfig::MAX_FPS).contains(&n) => bail!(
+                "{flag} {n}: expected 1 to {} fragment processors",
                 TbrConfig::MAX_FPS
-            );
+            ),
+            _ => {}
         }
         Ok(())
+    }
+
+    /// `--fragment-processors` (or `--fps`) if given, and the flag given.
+    fn fragment_processors(&self) -> (Option<u16>, &'static str) {
+        super::fragment_processors(self.fragment_processors, self.fps)
     }
 
     /// The session these arguments ask for.
@@ -299,7 +321,10 @@ impl Args {
             Mode::Tbr(TbrConfig {
                 tile_size: self.tile_size,
                 order: self.tile_order.into(),
-                fps: self.fps,
+                fps: self
+                    .fragment_processors()
+                    .0
+                    .unwrap_or(TbrConfig::default().fps),
                 hsr: self.hsr,
                 binning_mode: self.binning.into(),
                 fp_assignment: self.fp_assignment,

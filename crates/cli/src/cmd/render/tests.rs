@@ -73,7 +73,8 @@ fn args(dir: &Path, threads: usize, raw: bool) -> Args {
         tile_size: 32,
         tile_order: OrderArg::ZOrder,
         binning: BinningArg::Exact,
-        fps: 4,
+        fragment_processors: None,
+        fps: None,
         fp_assignment: FpAssignment::RoundRobin,
         hsr: false,
         texture_requests: None,
@@ -95,8 +96,9 @@ fn default_resolution_depends_on_the_mode() {
     assert_eq!(a.resolution(), (1960, 768));
     a.height = Some(100);
     assert_eq!(a.resolution(), (1960, 100));
-    a.fps = 0;
-    assert!(a.check().unwrap_err().to_string().contains("--fps 0"));
+    a.fragment_processors = Some(0);
+    let e = a.check().unwrap_err().to_string();
+    assert!(e.contains("--fragment-processors 0"), "{e}");
 }
 
 #[test]
@@ -180,4 +182,56 @@ fn unwritable_outputs_are_errors() {
     assert!(render_scene(&s, &a).is_err());
     a.threads = 1;
     assert!(render_scene(&s, &a).is_err());
+}
+
+/// `render`'s arguments as the command line parses `words`.
+fn parsed(words: &[&str]) -> Args {
+    let words = ["gfxcache", "render", "--scene", "cli-test"]
+        .iter()
+        .chain(words);
+    match <crate::Cli as clap::Parser>::try_parse_from(words)
+        .unwrap()
+        .command
+    {
+        crate::Command::Render(a) => a,
+        _ => unreachable!("render parses as render"),
+    }
+}
+
+#[test]
+fn fps_is_fragment_processors_former_name_and_warns() {
+    let a = parsed(&["--mode", "tbr", "--fps", "8"]);
+    a.check().unwrap();
+    assert!(matches!(a.request().mode, Mode::Tbr(t) if t.fps == 8));
+    let command = crate::Command::Render(a);
+    assert_eq!(command.deprecations(), [super::super::FPS_DEPRECATED]);
+    let a = parsed(&["--mode", "tbr", "--fragment-processors", "8"]);
+    assert!(matches!(a.request().mode, Mode::Tbr(t) if t.fps == 8));
+    assert!(crate::Command::Render(a).deprecations().is_empty());
+    let a = parsed(&["--mode", "tbr"]);
+    assert!(matches!(a.request().mode, Mode::Tbr(t) if t.fps == TbrConfig::default().fps));
+    let both = ["gfxcache", "render", "--scene", "x", "--fps", "2"];
+    let both = [&both[..], &["--fragment-processors", "2"]].concat();
+    assert!(<crate::Cli as clap::Parser>::try_parse_from(both).is_err());
+}
+
+#[test]
+fn fragment_processors_are_refused_in_immediate_mode() {
+    for flag in ["--fps", "--fragment-processors"] {
+        let e = parsed(&[flag, "8"]).check().unwrap_err().to_string();
+        assert!(e.starts_with(flag) && e.contains("--mode tbr"), "{e}");
+    }
+    parsed(&[]).check().unwrap();
+}
+
+#[test]
+fn an_error_names_the_flag_given() {
+    for flag in ["--fps", "--fragment-processors"] {
+        let e = parsed(&["--mode", "tbr", flag, "0"]).check().unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{flag} 0: expected 1 to")),
+            "{e}"
+        );
+    }
 }
