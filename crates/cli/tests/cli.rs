@@ -457,7 +457,7 @@ fn render_tile_based() {
     ]);
     assert_eq!(v["mode"], "tbr");
     let t = &v["tbr"];
-    assert_eq!(t["fps"], 2);
+    assert_eq!(t["fragment_processors"], 2);
     assert_eq!(t["order"], "scanline");
     assert_eq!(t["hsr"], true);
     assert!(t["hsr_hidden"].as_u64().unwrap() > 0);

@@ -135,16 +135,16 @@ fn a_scenes_study_writes_its_frames_and_report() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("nuca.json")).unwrap()).unwrap();
     assert_eq!(report["scene"], "racer");
-    assert_eq!(report["frame"]["fps"], 8);
+    assert_eq!(report["frame"]["fragment_processors"], 8);
     let fps: Vec<u64> = report["scaling"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| p["fps"].as_u64().unwrap())
+        .map(|p| p["fragment_processors"].as_u64().unwrap())
         .collect();
     assert_eq!(fps, [4, 8]);
     assert_eq!(report["assignments"].as_array().unwrap().len(), 2);
-    assert_eq!(report["replication"]["fps"], 4);
+    assert_eq!(report["replication"]["fragment_processors"], 4);
     let config = &report["config"];
     assert_eq!(config["announced_count"], "halved");
     assert_eq!(config["timing"]["bus_channels"], "split");

@@ -134,7 +134,7 @@ fn organizations(r: &NucaReport) -> Vec<Vec<String>> {
 /// Figure 1: per number of private caches holding the block after a
 /// texture access, the share of the accesses.
 fn replication(r: &NucaReport) -> Vec<Vec<String>> {
-    let head = header(&["fps", "caches", "share_percent"]);
+    let head = header(&["fragment_processors", "caches", "share_percent"]);
     let p = &r.replication;
     let rows = p
         .in_caches_percent
@@ -190,7 +190,7 @@ fn figures_row(key: Vec<String>, row: &OrgRow) -> Vec<String> {
 
 /// Figure 11: every organization with each number of fragment processors.
 fn scaling(r: &NucaReport) -> Vec<Vec<String>> {
-    let head = with_figures(&["fps", "organization"]);
+    let head = with_figures(&["fragment_processors", "organization"]);
     let rows = r.scaling.iter().flat_map(|p| {
         p.rows
             .iter()
@@ -293,7 +293,10 @@ mod tests {
         let r = report();
         write_all(&r, dir.path())?;
         let replication = read(&dir.path().join("replication.csv"))?;
-        assert_eq!(replication[0], ["fps", "caches", "share_percent"]);
+        assert_eq!(
+            replication[0],
+            ["fragment_processors", "caches", "share_percent"]
+        );
         assert_eq!(replication.len(), 1 + r.replication.fps);
         assert_eq!(
             replication[2][2],
@@ -311,7 +314,7 @@ mod tests {
         assert_eq!(scaling.len(), 1 + runs);
         assert_eq!(
             scaling[0][..3],
-            ["fps", "organization", "local_hit_percent"]
+            ["fragment_processors", "organization", "local_hit_percent"]
         );
         let p4 = &r.scaling[0];
         let row = scaling

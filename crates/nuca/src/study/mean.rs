@@ -19,6 +19,7 @@ pub struct NucaMean {
     pub organizations: Vec<(OrgKind, Figures)>,
     /// Figure 1: the share of accesses to replicated blocks, and the
     /// fragment processors it was measured with.
+    #[serde(rename = "replication_fragment_processors")]
     pub replication_fps: usize,
     pub replicated_percent: f64,
     /// Figure 7: each private size's L2 requests against the private

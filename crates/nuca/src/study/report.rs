@@ -57,6 +57,9 @@ pub struct NucaReport {
 /// What the main frame held.
 #[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FrameSummary {
+    /// Fragment processors: "fps" in the code, but not in what a reader
+    /// sees, where fps would read as frames per second.
+    #[serde(rename = "fragment_processors")]
     pub fps: usize,
     /// How its quads reached the fragment processors.
     pub assignment: String,
@@ -205,6 +208,9 @@ impl Figures {
 /// Figure 1.
 #[derive(Serialize, Clone, Debug, Default, PartialEq)]
 pub struct Replication {
+    /// Fragment processors: "fps" in the code, but not in what a reader
+    /// sees, where fps would read as frames per second.
+    #[serde(rename = "fragment_processors")]
     pub fps: usize,
     /// Entry i: the share of texture accesses after which the block was in
     /// i private caches (i = 1 ..= fps; entry 0 is always 0).
@@ -239,6 +245,9 @@ pub struct CapacityPoint {
 /// Figure 11: the organizations with one number of fragment processors.
 #[derive(Serialize, Clone, Debug)]
 pub struct ScalingPoint {
+    /// Fragment processors: "fps" in the code, but not in what a reader
+    /// sees, where fps would read as frames per second.
+    #[serde(rename = "fragment_processors")]
     pub fps: usize,
     pub rows: Vec<OrgRow>,
 }

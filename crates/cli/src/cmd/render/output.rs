@@ -71,7 +71,7 @@ pub(super) struct Json<'a> {
 struct TbrJson<'a> {
     tile_size: u32,
     order: &'a str,
-    fps: u16,
+    fragment_processors: u16,
     hsr: bool,
     /// The Polygon List Builder's overlap test: `exact` or `bbox`.
     binning: &'a str,
@@ -131,7 +131,7 @@ impl Output {
             tbr: s.tbr.as_ref().map(|t| TbrJson {
                 tile_size: t.tile_size,
                 order: t.order,
-                fps: t.fps,
+                fragment_processors: t.fps,
                 hsr: t.hsr,
                 binning: t.binning,
                 fp_assignment: &t.fp_assignment,

@@ -51,7 +51,11 @@ fn organizations(r: &NucaSuite) -> Vec<Vec<String>> {
 }
 
 fn replication(r: &NucaSuite) -> Vec<Vec<String>> {
-    let mut rows = vec![header(&["scene", "fps", "replicated_percent"])];
+    let mut rows = vec![header(&[
+        "scene",
+        "fragment_processors",
+        "replicated_percent",
+    ])];
     for s in &r.scenes {
         let p = &s.report.replication;
         rows.push(vec![
@@ -106,7 +110,11 @@ fn capacity(r: &NucaSuite) -> Vec<Vec<String>> {
 }
 
 fn scaling(r: &NucaSuite) -> Vec<Vec<String>> {
-    let mut rows = vec![with_figures(&["scene", "fps", "organization"])];
+    let mut rows = vec![with_figures(&[
+        "scene",
+        "fragment_processors",
+        "organization",
+    ])];
     for s in &r.scenes {
         for p in &s.report.scaling {
             let fps = p.fps.to_string();
