@@ -54,7 +54,7 @@
 //!
 //! Depends on `gfxcache-trace` (records, sinks, binned frames) and
 //! `gfxcache-cache` (whose cache engine the render caches run on) only
-//! (`tests/dependencies.rs` holds it to that). It must never depend on the
+//! (`tests/it/dependencies.rs` holds it to that). It must never depend on the
 //! design crates (tcor, llc, nuca, nbtc), on timing models or on the
 //! command line: those consume what this crate emits.
 

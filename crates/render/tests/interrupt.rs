@@ -5,8 +5,11 @@
 //! works again.
 //!
 //! The stop is process-wide, so this file is a test binary of its own and
-//! holds a single test: no other test runs beside it to be stopped.
+//! holds a single test: no other test runs beside it to be stopped (the
+//! crate's other integration tests share one binary, `tests/it/`, whose
+//! scenes module this one borrows).
 
+#[path = "it/scenes.rs"]
 mod scenes;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,7 +1,8 @@
 //! What a signal handler relies on: `atomic::remove_registered` removes every
 //! live temporary file and staged directory, and afterwards nothing new is
 //! created or renamed into place. Its own test binary, since it closes the
-//! process-wide registry for good.
+//! process-wide registry for good: beside the crate's other integration
+//! tests (one binary, `tests/it/`) it would make their writes fail.
 
 use std::io::Write;
 

@@ -288,7 +288,7 @@ pub(super) fn share(v: f64) -> String {
 #[cfg(test)]
 pub(crate) mod test_report {
     //! Reports the writers' tests share, made by the study itself on small
-    //! synthetic frames (as `crates/nbtc/tests/study.rs` makes them): a
+    //! synthetic frames (as `crates/nbtc/tests/it/study.rs` makes them): a
     //! nearest and a bilinear frame of 8 pixel processors, every design at
     //! 50 and 300 cycles, two sweeps on the bilinear frame.
 

@@ -209,7 +209,7 @@ fn share(v: f64) -> String {
 #[cfg(test)]
 pub(crate) mod test_report {
     //! Reports the writers' tests share, made by the study itself on small
-    //! synthetic frames (as `crates/nuca/tests/study.rs` makes them): a
+    //! synthetic frames (as `crates/nuca/tests/it/study.rs` makes them): a
     //! main frame of 8 fragment processors with every organization, one of
     //! 4 for Figures 1 and 11, another quad assignment, and a few sweeps.
 

@@ -46,7 +46,7 @@
 //! when the Attribute Buffer needs room further victims come by the same
 //! rule from every set (DRRIP ageing every unlocked line). With output
 //! queue depth 0 nothing is locked at a replacement and LRU, MRU and DRRIP
-//! are exactly the engine's (tests/reference.rs).
+//! are exactly the engine's (tests/it/reference.rs).
 //!
 //! Locks: a primitive stays locked from its read until the Rasterizer
 //! reads it from the Tile Fetcher's output queue. [`OutputQueue`] holds up

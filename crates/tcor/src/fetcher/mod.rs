@@ -54,7 +54,7 @@
 //!
 //! The fetcher's time is the cycle its last primitive is output. With one
 //! MSHR of one target and a FIFO of one primitive it is exactly the
-//! blocking sum (`tests/fetcher.rs` holds the model to that, to a plain
+//! blocking sum (`tests/it/fetcher.rs` holds the model to that, to a plain
 //! cycle-by-cycle reference, and to hand-worked sequences).
 //!
 //! The MSHRs are `gfxcache_mem::MissQueue`, the NBTC's Block Address Buffer

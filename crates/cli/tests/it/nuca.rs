@@ -1,0 +1,232 @@
+//! `gfxcache nuca`: the private organization counts what the renderer's
+//! own texture caches count for the same shape; a scene's study writes its
+//! frames and report; bad settings and inputs are refused by name.
+
+use gfxcache_render::render_caches::CacheShape;
+use gfxcache_render::tbr_caches::{TbrCacheConfig, TbrCaches};
+use gfxcache_trace::{Batch, Record};
+
+use crate::common;
+use crate::common::{gfxcache, json, ok};
+
+const SCENE: &[&str] = &["--scene", "racer", "--width", "256", "--height", "128"];
+
+/// The renderer's texture caches (16 KiB, 4-way, LRU, one per fragment
+/// processor) over the raw stream, and the study's private caches over
+/// the same frame's requests, a pixel's request at a time in trace order
+/// (how the renderer's caches see them): the same accesses, hits and
+/// misses.
+#[test]
+fn private_caches_count_what_the_renderers_texture_caches_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).display().to_string();
+    let (raw, requests) = (p("raw.gtr"), p("f.gtq.zst"));
+    let render = [
+        &["render"][..],
+        SCENE,
+        &[
+            "--mode",
+            "tbr",
+            "--hsr",
+            "--fragment-processors",
+            "4",
+            "--raw",
+        ],
+        &["--out", &raw, "--texture-requests", &requests],
+    ]
+    .concat();
+    ok(&render);
+
+    let shape = CacheShape {
+        bytes: 16 * 1024,
+        ways: 4,
+    };
+    let config = TbrCacheConfig {
+        texture: shape,
+        ..TbrCacheConfig::table_i(4)
+    };
+    let mut caches = TbrCaches::new(&config, |_: Record| {});
+    let mut reader = gfxcache_trace::open(&dir.path().join("raw.gtr")).unwrap();
+    let mut batch = Batch::default();
+    while reader.read_batch(&mut batch).unwrap() {
+        for a in &batch.accesses {
+            caches.access(a);
+        }
+        batch.clear();
+    }
+    let (mut accesses, mut hits, mut misses) = (0, 0, 0);
+    for s in caches.texture_stats() {
+        (accesses, hits, misses) = (accesses + s.accesses, hits + s.hits, misses + s.misses);
+    }
+    assert!(accesses > 10_000 && misses > 100, "{accesses} {misses}");
+
+    let report = json(&[
+        "nuca",
+        &requests,
+        "--fragment-processors",
+        "4",
+        "--tc-size",
+        "16KiB",
+        "--request-unit",
+        "pixel",
+        "--replay-order",
+        "trace",
+        "--no-sweeps",
+        "--scaling",
+        "none",
+        "--assignments",
+        "none",
+        "--private-sizes",
+        "16KiB",
+        "--json",
+        "--out",
+        &p("study"),
+    ]);
+    let private = report["organizations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["organization"] == "private")
+        .unwrap();
+    let s = &private["result"]["stats"];
+    assert_eq!(s["texture_accesses"], accesses);
+    assert_eq!(s["local_hits"], hits);
+    assert_eq!(s["l2_requests"], misses);
+}
+
+#[test]
+fn a_scenes_study_writes_its_frames_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n");
+    let text = ok(&[
+        &["nuca"][..],
+        SCENE,
+        &[
+            "--fragment-processors",
+            "8",
+            "--scaling",
+            "4",
+            "--assignments",
+            "tiles",
+        ],
+        &["--no-sweeps", "--private-sizes", "16KiB,64KiB"],
+        &["--announced-count", "halved", "--bus-channels", "split"],
+        &["--bus-width", "256", "--bus-occupancy", "on"],
+        &["--out", out.to_str().unwrap()],
+    ]
+    .concat());
+    for org in ["private", "d-nuca", "dtm-nuca", "dtm-nuca-dist"] {
+        assert!(text.contains(org), "{org}: {text}");
+    }
+    for f in [
+        "nuca.json",
+        "index.html",
+        "organizations.csv",
+        "frame.gtq.zst",
+        "frame.gtr",
+        "frame.png",
+        "p4.gtq.zst",
+        "tiles.gtq.zst",
+        "fig8_hits.svg",
+        "fig11_scaling.svg",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("nuca.json")).unwrap()).unwrap();
+    assert_eq!(report["scene"], "racer");
+    assert_eq!(report["frame"]["fragment_processors"], 8);
+    let fps: Vec<u64> = report["scaling"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["fragment_processors"].as_u64().unwrap())
+        .collect();
+    assert_eq!(fps, [4, 8]);
+    assert_eq!(report["assignments"].as_array().unwrap().len(), 2);
+    assert_eq!(report["replication"]["fragment_processors"], 4);
+    let config = &report["config"];
+    assert_eq!(config["announced_count"], "halved");
+    assert_eq!(config["timing"]["bus_channels"], "split");
+    assert_eq!(config["timing"]["bus_width_bits"], 256);
+    assert_eq!(config["timing"]["bus_occupancy"], true);
+    // The machine is the paper's, every value with its source, and its
+    // threads are the contexts of quads.
+    assert_eq!(report["machine"]["name"], "dtm-nuca");
+    assert_eq!(config["timing"]["contexts"], 384 / 4);
+    assert!(out.join("machine.csv").is_file());
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("The machine: dtm-nuca"));
+    let private = &report["organizations"][0];
+    assert_eq!(private["organization"], "private");
+    let bus = &private["result"]["bus"];
+    let requests = private["result"]["stats"]["l2_requests"].as_u64().unwrap();
+    assert_eq!(bus["transfers"].as_u64().unwrap(), 2 * requests);
+    assert_eq!(bus["busy_cycles"].as_u64().unwrap(), (1 + 2) * requests);
+    assert_eq!(bus["channels"], 2);
+    assert!(
+        text.contains("The bus to the L2 (256 bits, split"),
+        "{text}"
+    );
+    common::check_page(&out, "frame.png");
+    assert_eq!(
+        common::too_wide(&out),
+        Vec::new(),
+        "figures wider than the page"
+    );
+}
+
+#[test]
+fn bad_settings_and_inputs_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n");
+    let out = out.to_str().unwrap();
+    let refused = |args: &[&str], expect: &str| {
+        let o = gfxcache(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(o.stdout.is_empty());
+    };
+    refused(
+        &[&["nuca"][..], SCENE, &["--scaling", "x", "--out", out]].concat(),
+        "--scaling",
+    );
+    refused(
+        &[
+            &["nuca"][..],
+            SCENE,
+            &["--assignments", "nope", "--out", out],
+        ]
+        .concat(),
+        "--assignments",
+    );
+    refused(
+        &[&["nuca"][..], SCENE, &["--counter-bits", "9", "--out", out]].concat(),
+        "counter_bits",
+    );
+    refused(
+        &[&["nuca"][..], SCENE, &["--bus-width", "0", "--out", out]].concat(),
+        "timing.bus_width_bits",
+    );
+    // Caches of gigabytes are refused before the frame renders.
+    refused(
+        &[&["nuca"][..], SCENE, &["--tc-size", "1GiB", "--out", out]].concat(),
+        "tc_bytes = 1073741824 B: expected a texture cache of at most 16 MiB",
+    );
+    refused(
+        &[
+            &["nuca"][..],
+            SCENE,
+            &["--private-sizes", "16KiB,1GiB", "--out", out],
+        ]
+        .concat(),
+        "private_sizes: 1073741824 B: expected private caches of at most 16 MiB",
+    );
+    let missing = dir.path().join("missing.gtq");
+    refused(
+        &["nuca", missing.to_str().unwrap(), "--out", out],
+        "missing.gtq",
+    );
+    assert!(!std::path::Path::new(out).exists());
+}
