@@ -44,7 +44,7 @@ pub use geometry::{format_size, parse_size, Geometry, IndexFn, Ways, WritePolicy
 pub use mrc::{CurvePoint, MissCurve, Mrc, MrcBuilder, StackDistances, StreamPoint};
 pub use next_use::{NextUse, NextUseBuilder};
 pub use observe::{Observed, Reuse, RRPV_BANDS};
-pub use outcome::{BlockEvent, BlockOutcome};
+pub use outcome::{BlockEvent, BlockOutcome, Line, Placed};
 pub use policy::{Ctx, Env, Policy};
 pub use progress::{Progress, ProgressFn, ProgressUnit};
 pub use registry::{build_cache, PolicyInfo, POLICIES};
