@@ -20,6 +20,7 @@ pub mod duel;
 pub mod engine;
 pub mod error;
 pub mod geometry;
+pub mod hierarchy;
 pub mod lanes;
 pub mod mrc;
 pub mod next_use;
