@@ -33,6 +33,7 @@ pub mod recency;
 pub mod registry;
 pub mod rrip;
 pub mod run;
+pub mod shards;
 pub mod sim;
 pub mod spec;
 pub mod stats;
