@@ -48,6 +48,11 @@ use crate::error::CacheError;
 use crate::geometry::{Geometry, Ways};
 use crate::next_use::NextUseError;
 
+/// Standard deviations of the sampling's size error a point's
+/// [`ShardsPoint::size_band`] spans (ours: three, so that a sampled value
+/// outside its band is a surprise, not a chance).
+pub const SIZE_BAND_SIGMAS: f64 = 3.0;
+
 /// The hash [`ShardsReport`] names.
 pub const HASH: &str = "splitmix64";
 

@@ -439,6 +439,7 @@ impl ShardsPass {
             scaled_ways: mini.ways,
             scaled_blocks: mini.blocks() as u64,
             resolved: mini.blocks() as u64 >= self.plan.config.min_scaled_blocks,
+            size_band: size_band(full.size(), mini.blocks() as u64),
             sampled_accesses: total.accesses,
             misses: total.misses,
             miss_ratio: m,
@@ -466,4 +467,16 @@ impl ShardsPass {
             }),
         }
     }
+}
+
+/// [`ShardsPoint::size_band`] of a cache of `size` bytes whose mini-cache
+/// holds `blocks` blocks: the sample holds a share of the `D` distinct
+/// blocks a reuse spans that is binomial, `R * D` give or take
+/// `sqrt(R * D)`, so the mini-cache's `b` blocks stand for `b / R` blocks
+/// give or take a factor `1 / sqrt(b)`.
+fn size_band(size: u64, blocks: u64) -> (u64, u64) {
+    let delta = super::SIZE_BAND_SIGMAS / (blocks.max(1) as f64).sqrt();
+    let lo = (size as f64 / (1.0 + delta)).round() as u64;
+    let hi = (size as f64 * (1.0 + delta)).round() as u64;
+    (lo, hi)
 }

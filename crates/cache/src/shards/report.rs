@@ -60,6 +60,12 @@ pub struct ShardsPoint {
     /// Whether the mini-cache holds at least the configured minimum of
     /// blocks: the sizes whose error the tests bound.
     pub resolved: bool,
+    /// The sizes (bytes) the point may stand for: the mini-cache's `b`
+    /// blocks stand for `b / R` blocks only to within a factor of
+    /// `1 ± 3 / sqrt(b)` ([`super::SIZE_BAND_SIGMAS`] standard deviations of
+    /// the sampled share of the blocks it holds), so that near a cliff of
+    /// the curve the sampled value is the exact curve's somewhere in here.
+    pub size_band: (u64, u64),
     /// Block accesses the mini-cache saw (the sample, S).
     pub sampled_accesses: u64,
     /// The mini-cache's misses.
