@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::engine::{Cache, StreamMask};
 use crate::error::CacheError;
 use crate::geometry::Geometry;
+use crate::hierarchy::LevelCache;
 use crate::next_use::NextUse;
 use crate::observe::Observed;
 use crate::policies::*;
@@ -15,6 +16,9 @@ use gfxcache_trace::Stream;
 
 /// Builds the cache of one policy.
 type Builder = fn(&PolicySpec, &Geometry, &Env) -> Result<Box<dyn CacheSim>, CacheError>;
+
+/// Builds the cache of one policy as a level of a hierarchy.
+type LevelBuilder = fn(&PolicySpec, &Geometry, &Env) -> Result<Box<dyn LevelCache>, CacheError>;
 
 /// [`Policy::notes`] of one policy.
 type Notes = fn(&PolicySpec, &Geometry) -> Result<Vec<String>, CacheError>;
@@ -33,6 +37,7 @@ pub struct PolicyInfo {
     pub needs_next_use: bool,
     build: Builder,
     build_observed: Builder,
+    build_level: LevelBuilder,
     notes: Notes,
     describe: Describe,
     check: Check,
@@ -47,6 +52,7 @@ impl PolicyInfo {
             needs_next_use: P::NEEDS_NEXT_USE,
             build: build::<P>,
             build_observed: build::<Observed<P>>,
+            build_level: build_level::<P>,
             notes: notes::<P>,
             describe: describe::<P>,
             check: check::<P>,
@@ -80,6 +86,17 @@ impl PolicyInfo {
         env: &Env,
     ) -> Result<Box<dyn CacheSim>, CacheError> {
         (self.build_observed)(spec, geom, env)
+    }
+
+    /// As [`PolicyInfo::build`], as a level of a cache hierarchy
+    /// ([`crate::hierarchy`]).
+    pub fn build_level(
+        &self,
+        spec: &PolicySpec,
+        geom: &Geometry,
+        env: &Env,
+    ) -> Result<Box<dyn LevelCache>, CacheError> {
+        (self.build_level)(spec, geom, env)
     }
 
     /// What the policy `spec` names does on `geom` that its name does not
@@ -148,22 +165,38 @@ fn check<P: Policy>(spec: &PolicySpec, geom: &Geometry) -> Result<(), CacheError
     policy::<P>(spec, geom, &env).map(drop)
 }
 
-fn build<P: Policy>(
+fn labelled<P: Policy>(
     spec: &PolicySpec,
     geom: &Geometry,
     env: &Env,
-) -> Result<Box<dyn CacheSim>, CacheError> {
+) -> Result<Labelled<P>, CacheError> {
     let (notes, policy) = policy::<P>(spec, geom, env)?;
     let unallocated = if spec.ucd {
         StreamMask::default().with(Stream::Display)
     } else {
         StreamMask::default()
     };
-    Ok(Box::new(Labelled {
+    Ok(Labelled {
         label: spec.to_string(),
         notes,
         cache: Cache::try_new(*geom, policy, unallocated).map_err(|e| e.in_cache(spec, geom))?,
-    }))
+    })
+}
+
+fn build<P: Policy>(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    Ok(Box::new(labelled::<P>(spec, geom, env)?))
+}
+
+fn build_level<P: Policy>(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn LevelCache>, CacheError> {
+    Ok(Box::new(labelled::<P>(spec, geom, env)?))
 }
 
 macro_rules! policy {

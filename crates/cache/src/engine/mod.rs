@@ -34,7 +34,7 @@ use rustc_hash::FxHashMap;
 use crate::error::CacheError;
 use crate::geometry::{Geometry, IndexFn, WritePolicy};
 use crate::lanes;
-use crate::outcome::BlockOutcome;
+use crate::outcome::{BlockOutcome, Line, Placed};
 use crate::policy::{Ctx, Policy};
 use crate::stats::{Counts, Stats};
 use crate::table;
@@ -203,6 +203,11 @@ pub struct Cache<P> {
     recs: Vec<Rec>,
     /// Block -> slot, for caches too associative to scan.
     index: Option<FxHashMap<u64, u32>>,
+    /// Lines invalidated ([`Cache::invalidate`]) and not yet filled again:
+    /// ways below a set's filled count whose tag is [`INVALID`]. While
+    /// there are any, a miss to a full set looks for one before asking the
+    /// policy for a victim, and batches take the general loop.
+    holes: u64,
     seq: u64,
     stats: Stats,
     policy: P,
@@ -216,6 +221,8 @@ struct Lines<'a> {
     /// [`Cache::recs`], as bytes.
     recs: &'a mut [u8],
     index: Option<&'a mut FxHashMap<u64, u32>>,
+    /// [`Cache::holes`].
+    holes: &'a mut u64,
 }
 
 impl<P: Policy> Cache<P> {
@@ -276,6 +283,7 @@ impl<P: Policy> Cache<P> {
             tags,
             recs,
             index,
+            holes: 0,
             seq: 0,
             stats: Stats::default(),
             policy,
@@ -315,13 +323,13 @@ impl<P: Policy> Cache<P> {
     }
 
     /// The block and dirty bit held by `way` of `set`, or `None` when that
-    /// way has not been filled yet. For inspection and tests.
+    /// way has not been filled yet or was invalidated. For inspection and
+    /// tests.
     pub fn line(&self, set: usize, way: usize) -> Option<(u64, bool)> {
         let rec = &rec_bytes(&self.recs)[set * self.shape.stride..][..self.shape.stride];
-        (way < get_u32(rec, self.shape.filled_at) as usize).then(|| {
-            let slot = set * self.shape.ways + way;
-            (self.tags[slot], rec[self.shape.meta_at + way] & DIRTY != 0)
-        })
+        let slot = set * self.shape.ways + way;
+        (way < get_u32(rec, self.shape.filled_at) as usize && self.tags[slot] != INVALID)
+            .then(|| (self.tags[slot], rec[self.shape.meta_at + way] & DIRTY != 0))
     }
 
     /// Writes back every dirty line: clears its dirty bit and returns its
@@ -347,11 +355,29 @@ impl<P: Policy> Cache<P> {
         blocks
     }
 
+    /// The cache's parts, borrowed apart.
+    fn parts(&mut self) -> (&Shape, Lines<'_>, &mut Stats, &mut P, &mut u64) {
+        let lines = Lines {
+            tags: &mut self.tags,
+            recs: rec_bytes_mut(&mut self.recs),
+            index: self.index.as_mut(),
+            holes: &mut self.holes,
+        };
+        (
+            &self.shape,
+            lines,
+            &mut self.stats,
+            &mut self.policy,
+            &mut self.seq,
+        )
+    }
+
     /// Every access of `accesses`, in order. Prefetches the state of the set
     /// a few accesses ahead so that the host's cache misses overlap.
     pub fn access_all(&mut self, accesses: &[Access]) {
         let fast = self.shape.fast_set && self.index.is_none();
-        if fast && self.shape.ways == 16 && self.access_all_16(accesses) {
+        // The 16-way kernels know nothing of holes.
+        if fast && self.shape.ways == 16 && self.holes == 0 && self.access_all_16(accesses) {
             return;
         }
         let run = match (fast, self.shape.ways) {
@@ -364,6 +390,7 @@ impl<P: Policy> Cache<P> {
             &mut self.tags,
             rec_bytes_mut(&mut self.recs),
             self.index.as_mut(),
+            &mut self.holes,
             &mut self.stats,
             &mut self.policy,
             &mut self.seq,
@@ -400,21 +427,9 @@ impl<P: Policy> Cache<P> {
         write: bool,
         unit: u16,
     ) -> BlockOutcome {
-        let mut lines = Lines {
-            tags: &mut self.tags,
-            recs: rec_bytes_mut(&mut self.recs),
-            index: self.index.as_mut(),
-        };
+        let (shape, mut lines, stats, policy, seq) = self.parts();
         let outcome = step::<P, false, 0>(
-            &self.shape,
-            &mut lines,
-            &mut self.stats,
-            &mut self.policy,
-            &mut self.seq,
-            block,
-            stream,
-            write,
-            unit,
+            shape, &mut lines, stats, policy, seq, block, stream, write, unit,
         );
         let c = &mut self.stats.per_stream[stream.index()];
         c.accesses = c.hits + c.misses;
@@ -433,12 +448,18 @@ fn run<P: Policy, const FAST: bool, const WAYS: usize>(
     tags: &mut [u64],
     recs: &mut [u8],
     index: Option<&mut FxHashMap<u64, u32>>,
+    holes: &mut u64,
     stats: &mut Stats,
     policy: &mut P,
     seq: &mut u64,
     accesses: &[Access],
 ) {
-    let mut lines = Lines { tags, recs, index };
+    let mut lines = Lines {
+        tags,
+        recs,
+        index,
+        holes,
+    };
     let mut s = *seq;
     for (i, a) in accesses.iter().enumerate() {
         if let Some(ahead) = accesses.get(i + PREFETCH_AHEAD) {
@@ -536,58 +557,121 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
         seq: *seq,
     };
     *seq += 1;
+    if hit::<P, FAST, WAYS>(shape, lines, stats, policy, &ctx) {
+        return BlockOutcome::Hit;
+    }
+    miss::<P, FAST, WAYS, true>(shape, lines, stats, policy, &ctx).outcome()
+}
+
+/// The way of `ctx.set` holding `ctx.block`, if any.
+#[inline(always)]
+fn lookup<const FAST: bool, const WAYS: usize>(
+    shape: &Shape,
+    lines: &Lines,
+    ctx: &Ctx,
+) -> Option<usize> {
+    let ways = if WAYS > 0 { WAYS } else { shape.ways };
+    let base = ctx.set * ways;
+    let (stride, _, _) = shape.layout::<WAYS>();
+    match &lines.index {
+        Some(ix) if !FAST => ix.get(&ctx.block).map(|&slot| slot as usize - base),
+        _ => scan(
+            &lines.recs[ctx.set * stride..][..ways],
+            &lines.tags[base..base + ways],
+            ctx.block,
+        ),
+    }
+}
+
+/// The hit path of one block access: `false` (and nothing done) when the
+/// block is not resident.
+#[inline(always)]
+fn hit<P: Policy, const FAST: bool, const WAYS: usize>(
+    shape: &Shape,
+    lines: &mut Lines,
+    stats: &mut Stats,
+    policy: &mut P,
+    ctx: &Ctx,
+) -> bool {
+    let Some(way) = lookup::<FAST, WAYS>(shape, lines, ctx) else {
+        return false;
+    };
+    // `accesses` is filled in as `hits + misses` at the end of the batch.
+    let c = &mut stats.per_stream[ctx.stream.index()];
+    c.hits += 1;
+    if ctx.write {
+        if shape.write_back {
+            let (stride, meta_at, _) = shape.layout::<WAYS>();
+            lines.recs[ctx.set * stride + meta_at + way] = meta(ctx.stream, true);
+        } else {
+            c.write_throughs += 1;
+        }
+    }
+    policy.hit(ctx, way);
+    true
+}
+
+/// The miss path of one block access (the block is not resident): fills
+/// the lowest invalid way, else a hole, else the policy's victim, or
+/// bypasses. `DEMAND`: an access of the cache's own stream, counted as a
+/// miss (and as a bypass or write-through where it is one); otherwise a
+/// block written into the cache from above in a hierarchy
+/// ([`Cache::absorb`]), counted only as the fill and eviction it causes.
+#[inline(always)]
+fn miss<P: Policy, const FAST: bool, const WAYS: usize, const DEMAND: bool>(
+    shape: &Shape,
+    lines: &mut Lines,
+    stats: &mut Stats,
+    policy: &mut P,
+    ctx: &Ctx,
+) -> Placed {
+    let (set, block, stream, write) = (ctx.set, ctx.block, ctx.stream, ctx.write);
+    let c = &mut stats.per_stream[stream.index()];
+    if DEMAND {
+        c.misses += 1;
+    }
+    if shape.unallocated.contains(stream) || (write && !shape.geom.write_allocate) {
+        if DEMAND {
+            count_bypass(c, write);
+        }
+        policy.bypass(ctx);
+        return Placed::Bypassed;
+    }
     let ways = if WAYS > 0 { WAYS } else { shape.ways };
     let base = set * ways;
     let (stride, meta_at, filled_at) = shape.layout::<WAYS>();
     let rec = &mut lines.recs[set * stride..][..stride];
-    let found = match &lines.index {
-        Some(ix) if !FAST => ix.get(&block).map(|&slot| slot as usize - base),
-        _ => scan(&rec[..ways], &lines.tags[base..base + ways], block),
-    };
-    // `accesses` is filled in as `hits + misses` at the end of the batch.
-    let c = &mut stats.per_stream[stream.index()];
-
-    if let Some(way) = found {
-        c.hits += 1;
-        if write {
-            if shape.write_back {
-                rec[meta_at + way] = meta(stream, true);
-            } else {
-                c.write_throughs += 1;
-            }
-        }
-        policy.hit(&ctx, way);
-        return BlockOutcome::Hit;
-    }
-
-    c.misses += 1;
-    if shape.unallocated.contains(stream) || (write && !shape.geom.write_allocate) {
-        count_bypass(c, write);
-        policy.bypass(&ctx);
-        return BlockOutcome::Bypass;
-    }
     let valid = get_u32(rec, filled_at);
     let (way, victim) = if (valid as usize) < ways {
         put_u32(rec, filled_at, valid + 1);
         (valid as usize, None)
+    } else if let Some(way) = hole::<FAST, WAYS>(shape, lines, set) {
+        *lines.holes -= 1;
+        (way, None)
     } else {
-        match policy.victim(&ctx) {
+        match policy.victim(ctx) {
             Some(way) => {
-                let m = rec[meta_at + way];
-                let victim = (lines.tags[base + way], m & DIRTY != 0);
+                let m = lines.recs[set * stride + meta_at + way];
+                let victim = Line {
+                    block: lines.tags[base + way],
+                    dirty: m & DIRTY != 0,
+                    stream: owner(m),
+                };
                 evict::<FAST>(lines, stats, base + way, m);
-                policy.evict(&ctx, way);
+                policy.evict(ctx, way);
                 (way, Some(victim))
             }
             None => {
-                count_bypass(&mut stats.per_stream[stream.index()], write);
-                policy.bypass(&ctx);
-                return BlockOutcome::Bypass;
+                if DEMAND {
+                    count_bypass(&mut stats.per_stream[stream.index()], write);
+                }
+                policy.bypass(ctx);
+                return Placed::Bypassed;
             }
         }
     };
     let c = &mut stats.per_stream[stream.index()];
-    if write && !shape.write_back {
+    if DEMAND && write && !shape.write_back {
         c.write_throughs += 1;
     }
     c.fills += 1;
@@ -601,8 +685,36 @@ fn step<P: Policy, const FAST: bool, const WAYS: usize>(
         }
         _ => rec[way] = fingerprint(block),
     }
-    policy.fill(&ctx, way);
-    BlockOutcome::Fill { victim }
+    policy.fill(ctx, way);
+    Placed::Filled { victim }
+}
+
+/// A hole of a full `set` ([`Cache::holes`]), if the cache has any and
+/// this set holds one.
+#[inline(always)]
+fn hole<const FAST: bool, const WAYS: usize>(
+    shape: &Shape,
+    lines: &Lines,
+    set: usize,
+) -> Option<usize> {
+    if *lines.holes == 0 {
+        return None;
+    }
+    let ways = if WAYS > 0 { WAYS } else { shape.ways };
+    let tags = &lines.tags[set * ways..(set + 1) * ways];
+    match &lines.index {
+        Some(_) if !FAST => tags.iter().position(|&t| t == INVALID),
+        _ => {
+            let (stride, _, _) = shape.layout::<WAYS>();
+            scan(&lines.recs[set * stride..][..ways], tags, INVALID)
+        }
+    }
+}
+
+/// The stream a line's meta byte names as its owner.
+#[inline(always)]
+fn owner(m: u8) -> Stream {
+    Stream::from_id(m & !DIRTY).unwrap_or_default()
 }
 
 #[inline(always)]
@@ -625,8 +737,10 @@ fn evict<const FAST: bool>(lines: &mut Lines, stats: &mut Stats, slot: usize, m:
     }
 }
 
+mod level;
 mod sixteen;
 
+pub use level::Cursor;
 pub use sixteen::Engine16;
 pub(crate) use sixteen::Kernel16;
 use sixteen::Parts16;

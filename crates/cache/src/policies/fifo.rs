@@ -1,9 +1,11 @@
 //! FIFO: evict the line filled longest ago; hits do not reorder.
 //!
-//! Lines are never invalidated and the engine fills the lowest invalid way
-//! first, so a set's fill order is a rotation: ways 0, 1, ..., w-1, then
-//! the oldest again. One pointer per set (the way after the last fill) is
-//! the whole state.
+//! The engine fills the lowest invalid way first, so a set's fill order is
+//! a rotation: ways 0, 1, ..., w-1, then the oldest again. One pointer per
+//! set (the way after the last fill) is the whole state. In a cache
+//! hierarchy a line may be invalidated and its hole filled out of turn
+//! ([`crate::Cache::invalidate`]); the oldest line then stays the next
+//! victim, and the refilled way keeps its old place in the rotation.
 
 use crate::error::CacheError;
 use crate::geometry::Geometry;
@@ -35,7 +37,11 @@ impl Policy for Fifo {
 
     #[inline(always)]
     fn fill(&mut self, ctx: &Ctx, way: usize) {
-        let n = way as u32 + 1;
-        self.next[ctx.set] = if n == self.ways { 0 } else { n };
+        // Every fill but a hole's is of the way the pointer names.
+        let next = &mut self.next[ctx.set];
+        if way as u32 == *next {
+            let n = way as u32 + 1;
+            *next = if n == self.ways { 0 } else { n };
+        }
     }
 }

@@ -13,6 +13,7 @@
 
 mod common;
 mod hand;
+mod hierarchy;
 mod invariants;
 mod mrc;
 mod next_use;
@@ -20,4 +21,5 @@ mod observe;
 mod outcome;
 mod reference;
 mod run;
+mod shards;
 mod spec_errors;

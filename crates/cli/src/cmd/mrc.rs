@@ -1,5 +1,6 @@
 //! `gfxcache mrc`: LRU miss-ratio curves for every size, or every way count
-//! at a fixed set count, from one pass over the trace.
+//! at a fixed set count, from one pass over the trace; with `--policy`,
+//! curves of any policy by SHARDS sampling (`mrc/shards.rs`).
 
 use std::path::PathBuf;
 
@@ -35,6 +36,52 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub csv: super::CsvColumnsArg,
+    /// Curves of these policies (specs as `sim --policy` takes them, or
+    /// `all`) by SHARDS spatial sampling, each size simulated as a
+    /// mini-cache on the sampled blocks, instead of the exact LRU curve.
+    #[arg(long)]
+    pub policy: Vec<String>,
+    /// SHARDS' sampling rate R: the share of blocks (by hash) whose
+    /// accesses the mini-caches see; each cache is scaled by R.
+    #[arg(long, default_value_t = 0.01, requires = "policy")]
+    pub sampling_rate: f64,
+    /// Miss ratios of the sampled accesses, without SHARDS-adj's correction
+    /// to the expected sample size R * N.
+    #[arg(long, requires = "policy")]
+    pub no_shards_adj: bool,
+    /// Smallest mini-cache, in blocks, whose point counts as resolved.
+    #[arg(long, default_value_t = 256, requires = "policy")]
+    pub min_scaled_blocks: u64,
+    /// Cache sizes of the sampled curve, comma-separated (e.g.
+    /// 1MiB,2MiB,4MiB); by default every power of two up to the trace's
+    /// footprint.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        requires = "policy",
+        conflicts_with = "sets"
+    )]
+    pub sizes: Vec<String>,
+    /// Ways of each cache of the sampled curve, or `full` (fully
+    /// associative, the default).
+    #[arg(long, requires = "policy", conflicts_with = "sets")]
+    pub ways: Option<String>,
+    /// Also simulate every size at full size over the whole trace (as
+    /// `sim` does) and print the sampled curve's error; `lru` at fully
+    /// associative sizes or with --sets gets it from the exact curve anyway.
+    #[arg(long, requires = "policy")]
+    pub exact: bool,
+}
+
+mod shards;
+
+/// What `mrc --json` prints: the exact LRU curve, or the sampled curves
+/// of `--policy`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Curves {
+    Exact(Output),
+    Sampled(shards::ShardsOutput),
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -56,23 +103,39 @@ pub fn run(args: Args) -> Result<()> {
     if args.json {
         return print_json(&out);
     }
-    print!("{}", render(&out));
+    match &out {
+        Curves::Exact(out) => print!("{}", render(out)),
+        Curves::Sampled(out) => print!("{}", shards::render(out)),
+    }
     Ok(())
 }
 
 /// Whether `args` would run, without reading the trace or making a
-/// table: the block size and the sets and ways asked for.
+/// table: the block size and the sets and ways asked for, and with
+/// `--policy` the sampling and every policy.
 pub fn check(args: &Args) -> Result<()> {
     MrcBuilder::new(args.block)?;
     if let Some(sets) = args.sets {
         MrcBuilder::check_sets(sets, args.max_ways)?;
     }
+    if !args.policy.is_empty() {
+        shards::check(args)?;
+    }
     Ok(())
 }
 
-/// The curve of `args`, as `--json` prints it.
-pub fn output(args: &Args) -> Result<Output> {
+/// The curves of `args`, as `--json` prints them.
+pub fn output(args: &Args) -> Result<Curves> {
     check(args)?;
+    if args.policy.is_empty() {
+        exact(args).map(Curves::Exact)
+    } else {
+        shards::output(args).map(Curves::Sampled)
+    }
+}
+
+/// The exact LRU curve of `args`.
+fn exact(args: &Args) -> Result<Output> {
     let mut builder = MrcBuilder::new(args.block)?;
     if let Some(sets) = args.sets {
         builder = builder.with_sets(sets, args.max_ways)?;
@@ -146,7 +209,7 @@ fn render(out: &Output) -> String {
 }
 
 /// Exact (`8MiB`) where the size is a round number, approximate otherwise.
-fn size_label(bytes: u64) -> String {
+pub(crate) fn size_label(bytes: u64) -> String {
     let exact = gfxcache_cache::format_size(bytes);
     if exact.ends_with("iB") || bytes < 1024 {
         exact

@@ -1,4 +1,6 @@
-//! `gfxcache sim`: one trace, one cache geometry, many policies, one decode.
+//! `gfxcache sim`: one trace, one cache geometry, many policies, one decode;
+//! or, with `--levels` or `--hierarchy`, a cache hierarchy per policy
+//! (`sim/hierarchy.rs`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -31,7 +33,7 @@ pub struct Args {
     /// for every registered policy with its defaults (see `gfxcache policies`).
     /// A `key=value` after a comma belongs to the spec before it:
     /// `lru,gspc:t=4,acc-bits=8` is two specs. May be repeated.
-    #[arg(long, short, required = true)]
+    #[arg(long, short, required_unless_present = "hierarchy")]
     pub policy: Vec<String>,
     /// Print one JSON document on stdout instead of tables.
     #[arg(long)]
@@ -43,17 +45,39 @@ pub struct Args {
     pub single_thread: bool,
     #[command(flatten)]
     pub csv: super::CsvColumnsArg,
+    /// A cache hierarchy instead of one cache: levels from the one the
+    /// trace reaches first, comma-separated, each NAME:SIZE:WAYS[:INCLUSION]
+    /// with INCLUSION inclusive, non-inclusive (the default) or exclusive,
+    /// e.g. L1:32KiB:8,L2:1MiB:16:inclusive; every level runs each --policy.
+    #[arg(long, conflicts_with = "hierarchy")]
+    pub levels: Option<String>,
+    /// A cache hierarchy from a TOML file: `block = 64` and a [[level]]
+    /// table per level (name, size, ways, and optionally policy,
+    /// inclusion, banks, index); --policy fills in levels that name no
+    /// policy.
+    #[arg(long, value_name = "FILE")]
+    pub hierarchy: Option<PathBuf>,
+}
+
+mod hierarchy;
+
+/// What `sim --json` prints: caches of one geometry, or hierarchies.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Results {
+    Caches(Output),
+    Hierarchies(hierarchy::HierarchyOutput),
 }
 
 /// The cache geometry options `sim` shares with other commands.
 #[derive(clap::Args, Clone)]
 pub struct CacheArgs {
     /// Capacity, e.g. 8MiB, 512KiB, 16MB (powers of 1024), or plain bytes.
-    #[arg(long, value_name = "SIZE")]
-    pub size: String,
+    #[arg(long, value_name = "SIZE", required_unless_present_any = ["levels", "hierarchy"])]
+    pub size: Option<String>,
     /// Ways per set, or `full` for a fully associative cache.
-    #[arg(long)]
-    pub ways: String,
+    #[arg(long, required_unless_present_any = ["levels", "hierarchy"])]
+    pub ways: Option<String>,
     /// Block (line) size in bytes.
     #[arg(long, default_value_t = 64)]
     pub block: u32,
@@ -86,8 +110,11 @@ pub enum WriteArg {
 
 impl CacheArgs {
     pub fn geometry(&self) -> Result<Geometry> {
-        let size = parse_size(&self.size)?;
-        let ways: Ways = self.ways.parse()?;
+        let (Some(size), Some(ways)) = (&self.size, &self.ways) else {
+            bail!("--size and --ways: expected both, for the one cache simulated");
+        };
+        let size = parse_size(size)?;
+        let ways: Ways = ways.parse()?;
         let index = match self.index {
             IndexArg::Modulo => IndexFn::Modulo,
             IndexArg::Xor => IndexFn::XorFold,
@@ -169,11 +196,18 @@ pub struct Output {
 pub fn run(args: Args) -> Result<()> {
     let out = output(&args)?;
     if args.json {
-        print_json(&out)
-    } else {
-        print!("{}", render(&out, &args.cache.geometry()?));
-        Ok(())
+        return print_json(&out);
     }
+    match &out {
+        Results::Caches(out) => print!("{}", render(out, &args.cache.geometry()?)),
+        Results::Hierarchies(out) => print!("{}", hierarchy::render(out)),
+    }
+    Ok(())
+}
+
+/// Whether `args` ask for a hierarchy (`--levels`, `--hierarchy`).
+fn is_hierarchy(args: &Args) -> bool {
+    args.levels.is_some() || args.hierarchy.is_some()
 }
 
 /// The cache and the policies `args` ask for, every policy's parameters
@@ -188,13 +222,26 @@ pub fn plan(args: &Args) -> Result<(Geometry, Vec<PolicySpec>)> {
     Ok((geom, specs))
 }
 
-/// Whether `args` would run, without reading the trace ([`plan`]).
+/// Whether `args` would run, without reading the trace ([`plan`], or a
+/// hierarchy's checks).
 pub fn check(args: &Args) -> Result<()> {
+    if is_hierarchy(args) {
+        return hierarchy::check(args);
+    }
     plan(args).map(drop)
 }
 
-/// Every policy of `args` through its cache, as `--json` prints it.
-pub fn output(args: &Args) -> Result<Output> {
+/// Every policy of `args` through its cache or hierarchy, as `--json`
+/// prints it.
+pub fn output(args: &Args) -> Result<Results> {
+    if is_hierarchy(args) {
+        return hierarchy::output(args).map(Results::Hierarchies);
+    }
+    caches(args).map(Results::Caches)
+}
+
+/// Every policy of `args` through its cache.
+fn caches(args: &Args) -> Result<Output> {
     let (geom, specs) = plan(args)?;
     let threads = Threads::single_if(args.single_thread);
     let caches = simulate(

@@ -18,6 +18,7 @@ mod gspc;
 mod nbtc;
 mod nuca;
 mod outputs;
+mod peers;
 mod readme;
 mod real_models;
 mod render_memory;
