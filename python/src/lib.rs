@@ -16,9 +16,7 @@ use gfxcache_cache::progress::request_stop;
 use gfxcache_cli::{Cli, Command};
 use gfxcache_sweep::{Experiment, RunSummary, Store};
 use gfxcache_trace::{Access, Batch, Op, Stream, TraceMeta};
-use pyo3::exceptions::{
-    PyFileNotFoundError, PyPermissionError, PyRuntimeError, PyValueError,
-};
+use pyo3::exceptions::{PyFileNotFoundError, PyPermissionError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 

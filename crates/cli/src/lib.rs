@@ -154,9 +154,9 @@ impl Command {
     /// of its command lines more than once).
     pub fn deprecations(&self) -> Vec<&'static str> {
         let fps = match self {
-            Command::Render(a) => a.fps.is_some(),
-            Command::Tcor(a) => a.fps.is_some(),
-            Command::Nuca(a) => a.fps.is_some(),
+            Command::Render(a) => a.processors.deprecated(),
+            Command::Tcor(a) => a.processors.deprecated(),
+            Command::Nuca(a) => a.processors.deprecated(),
             _ => false,
         };
         fps.then_some(cmd::FPS_DEPRECATED).into_iter().collect()

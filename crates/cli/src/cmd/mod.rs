@@ -36,13 +36,39 @@ pub fn open_trace(path: &Path, columns: Option<&CsvColumns>) -> Result<Box<dyn T
 /// "fps" also means frames per second (the `gspc` report's column).
 pub const FPS_DEPRECATED: &str = "--fps is deprecated; use --fragment-processors";
 
-/// The fragment processors `--fragment-processors` gives, or its former
-/// name `--fps` (the two conflict, so one at most), and the flag given,
-/// so that an error names what was typed.
-pub fn fragment_processors(given: Option<u16>, fps: Option<u16>) -> (Option<u16>, &'static str) {
-    match fps {
-        Some(n) => (Some(n), "--fps"),
-        None => (given, "--fragment-processors"),
+/// `--fragment-processors N` of the commands that render tile-based
+/// frames (`render`, `tcor`, `nuca`), and `--fps`, its hidden former name.
+/// Each command gives the flag a help of its own, naming its default
+/// (`#[command(mut_arg("fragment_processors", ...))]`).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct FragmentProcessorsArg {
+    /// Fragment processors, each with its own texture cache.
+    #[arg(long, value_name = "N")]
+    pub fragment_processors: Option<u16>,
+    /// --fragment-processors' former name, deprecated: it warns.
+    #[arg(
+        long = "fps",
+        value_name = "N",
+        hide = true,
+        conflicts_with = "fragment_processors"
+    )]
+    pub fps: Option<u16>,
+}
+
+impl FragmentProcessorsArg {
+    /// The fragment processors given, by either name (the two conflict,
+    /// so one at most), and the flag given, so that an error names what
+    /// was typed.
+    pub fn given(&self) -> (Option<u16>, &'static str) {
+        match self.fps {
+            Some(n) => (Some(n), "--fps"),
+            None => (self.fragment_processors, "--fragment-processors"),
+        }
+    }
+
+    /// Whether the deprecated name was used ([`FPS_DEPRECATED`]).
+    pub fn deprecated(&self) -> bool {
+        self.fps.is_some()
     }
 }
 

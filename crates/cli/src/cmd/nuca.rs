@@ -81,6 +81,9 @@ pub enum UnitArg {
     after_help = "Examples:\n  gfxcache nuca --scene racer --out nuca-racer\n  gfxcache nuca --suite mobile --no-sweeps --out nuca-mobile"
 )]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene", "suite"]))]
+#[command(mut_arg("fragment_processors", |a| a.help(
+    "Fragment processors, each with a texture cache (default: the machine's; DTM-NUCA Table I: 32)."
+)))]
 pub struct Args {
     /// A tile-based frame's texture requests (`render --mode tbr
     /// --texture-requests`); with --trace, its L2 traffic.
@@ -118,18 +121,8 @@ pub struct Args {
     /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
     pub order: OrderArg,
-    /// Fragment processors, each with a texture cache (default: the
-    /// machine's; DTM-NUCA Table I: 32).
-    #[arg(long, value_name = "N")]
-    pub fragment_processors: Option<u16>,
-    /// --fragment-processors' former name, deprecated: it warns.
-    #[arg(
-        long = "fps",
-        value_name = "N",
-        hide = true,
-        conflicts_with = "fragment_processors"
-    )]
-    pub fps: Option<u16>,
+    #[command(flatten)]
+    pub processors: super::FragmentProcessorsArg,
     /// How a tile's quads reach the fragment processors when rendering:
     /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
     #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
@@ -437,7 +430,7 @@ fn prepare(args: &Args) -> Result<Plan> {
         args.width,
         args.height,
         args.tile_size,
-        super::fragment_processors(args.fragment_processors, args.fps),
+        args.processors.given(),
     )?;
     let none = || FrameFiles {
         requests: PathBuf::new(),

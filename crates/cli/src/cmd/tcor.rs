@@ -46,6 +46,9 @@ pub enum FetcherArg {
     after_help = "Examples:\n  gfxcache tcor --scene racer --out tcor-racer\n  gfxcache tcor --suite mobile --out tcor-mobile"
 )]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["trace", "scene", "suite"]))]
+#[command(mut_arg("fragment_processors", |a| a.help(
+    "Fragment processors, each with a texture cache (default: the machine's; TCOR Table I: four, of 64 KiB each)."
+)))]
 pub struct Args {
     /// A tile-based trace (`render --mode tbr --out`), with --binned.
     #[arg(requires = "binned")]
@@ -98,18 +101,8 @@ pub struct Args {
     /// trace says its own (in its header).
     #[arg(long, value_enum, default_value_t = BinningArg::Exact, conflicts_with = "trace")]
     pub binning: BinningArg,
-    /// Fragment processors, each with a texture cache (default: the
-    /// machine's; TCOR Table I: four, of 64 KiB each).
-    #[arg(long, value_name = "N")]
-    pub fragment_processors: Option<u16>,
-    /// --fragment-processors' former name, deprecated: it warns.
-    #[arg(
-        long = "fps",
-        value_name = "N",
-        hide = true,
-        conflicts_with = "fragment_processors"
-    )]
-    pub fps: Option<u16>,
+    #[command(flatten)]
+    pub processors: super::FragmentProcessorsArg,
     /// Hidden-surface removal (TBDR) when rendering.
     #[arg(long)]
     pub hsr: bool,
@@ -312,7 +305,7 @@ fn prepare(args: &Args) -> Result<(Plan, TcorConfig)> {
         args.width,
         args.height,
         args.tile_size,
-        super::fragment_processors(args.fragment_processors, args.fps),
+        args.processors.given(),
     )?;
     let config = config(args, &plan)?;
     config.check().map_err(flagged)?;

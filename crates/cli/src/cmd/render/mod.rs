@@ -39,6 +39,9 @@ use output::{text, Output};
 #[command(
     after_help = "Examples:\n  gfxcache render --scene city --out city.gtr --png city.png\n  gfxcache render --scene racer --mode tbr --fragment-processors 8 --texture-requests racer.gtq.zst --out racer.gtr"
 )]
+#[command(mut_arg("fragment_processors", |a| a.help(
+    "--mode tbr: fragment processors, each with its own texture cache (default 4; refused in immediate mode, which has none to count)."
+)))]
 pub struct Args {
     /// A built-in scene name (see `gfxcache scenes`) or a scene file.
     #[arg(long)]
@@ -83,19 +86,8 @@ pub struct Args {
     /// overlaps).
     #[arg(long, value_enum, default_value_t = BinningArg::Exact)]
     pub binning: BinningArg,
-    /// --mode tbr: fragment processors, each with its own texture cache
-    /// (default 4; refused in immediate mode, which has none to count).
-    #[arg(long, value_name = "N")]
-    pub fragment_processors: Option<u16>,
-    /// --fragment-processors' former name, deprecated: it warns, and is
-    /// refused in immediate mode.
-    #[arg(
-        long = "fps",
-        value_name = "N",
-        hide = true,
-        conflicts_with = "fragment_processors"
-    )]
-    pub fps: Option<u16>,
+    #[command(flatten)]
+    pub processors: super::FragmentProcessorsArg,
     /// --mode tbr: how a tile's quads reach the fragment processors:
     /// `round-robin` (one 4x4 stamp at a time, from processor 0 in every
     /// tile), `blocks[:SIDE]` (screen-space squares of SIDE pixels, a
@@ -312,7 +304,7 @@ impl Args {
 
     /// `--fragment-processors` (or `--fps`) if given, and the flag given.
     fn fragment_processors(&self) -> (Option<u16>, &'static str) {
-        super::fragment_processors(self.fragment_processors, self.fps)
+        self.processors.given()
     }
 
     /// The session these arguments ask for.

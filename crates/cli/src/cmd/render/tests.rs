@@ -73,8 +73,7 @@ fn args(dir: &Path, threads: usize, raw: bool) -> Args {
         tile_size: 32,
         tile_order: OrderArg::ZOrder,
         binning: BinningArg::Exact,
-        fragment_processors: None,
-        fps: None,
+        processors: Default::default(),
         fp_assignment: FpAssignment::RoundRobin,
         hsr: false,
         texture_requests: None,
@@ -96,7 +95,7 @@ fn default_resolution_depends_on_the_mode() {
     assert_eq!(a.resolution(), (1960, 768));
     a.height = Some(100);
     assert_eq!(a.resolution(), (1960, 100));
-    a.fragment_processors = Some(0);
+    a.processors.fragment_processors = Some(0);
     let e = a.check().unwrap_err().to_string();
     assert!(e.contains("--fragment-processors 0"), "{e}");
 }
