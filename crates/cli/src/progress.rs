@@ -29,6 +29,16 @@ pub fn count(label: &str, total: u64) -> ProgressBar {
     bar(label, total, "{msg:>12} [{bar:40}] {pos}/{len} ({eta})")
 }
 
+/// A bar of a rendering session in the frame graph's passes: a frame of
+/// a large scene takes seconds, and its passes are what moves.
+pub fn passes(label: &str, total: u64) -> ProgressBar {
+    bar(
+        label,
+        total,
+        "{msg:>12} [{bar:40}] {pos}/{len} passes ({eta})",
+    )
+}
+
 /// Set while jobs run side by side (a sweep): their bars would draw over
 /// each other, so they are hidden and the sweep reports per job instead.
 static HIDDEN: AtomicBool = AtomicBool::new(false);

@@ -32,8 +32,10 @@
 //! renderer's own counters (triangles, fragments, texels) they make the
 //! [`RenderSummary`]. The picture of the last frame comes back as a
 //! [`Picture`], the binned passes when [`RenderRequest::binning`] asks for
-//! them. Progress goes to a callback (frames whose records the sink has
-//! had), on the calling thread.
+//! them. Progress goes to a callback on the calling thread
+//! ([`RenderProgress`]: the frames and the frame graph's passes whose
+//! records the sink has had), so that a one-frame render moves pass by
+//! pass.
 //!
 //! **Threads.** With [`RenderRequest::threads`] of 2 or more the renderer
 //! runs on a thread of its own and sends batches of records (with the
@@ -54,6 +56,7 @@
 //! unfinished, as on any error.
 
 mod consumer;
+mod progress;
 mod summary;
 mod threads;
 
@@ -71,6 +74,7 @@ use crate::pipeline::{BinningConfig, BinningMode, FpAssignment, TbrConfig};
 use crate::scene::{Passes, Scene};
 
 use consumer::Consumer;
+pub use progress::RenderProgress;
 pub use summary::{
     CacheFigures, PassFigures, ProgramFigures, RenderSummary, Rw, ShaderFigures, TbrFigures,
 };
@@ -331,7 +335,8 @@ pub struct Rendered<T, S> {
 
 /// Renders `request.frames` frames of `scene` to `sink` through `stage`
 /// and the mode's caches (see the module documentation); `progress` is
-/// told the frames done after each frame. Errors: a request or scene that
+/// told the frames and passes done ([`RenderProgress`]) after each pass
+/// the consumer side has taken and after each frame. Errors: a request or scene that
 /// cannot be rendered, or render targets too large for the memory there is
 /// ([`FrameError`]), before any frame; or, asked to stop
 /// ([`gfxcache_cache::progress::request_stop`]), within milliseconds,
@@ -343,7 +348,7 @@ pub fn render<T: RecordStage, S: RecordSink>(
     request: &RenderRequest,
     stage: T,
     sink: S,
-    progress: impl FnMut(u32),
+    progress: impl FnMut(RenderProgress),
 ) -> Result<Rendered<T, S>, FrameError> {
     render_with_requests(scene, request, stage, sink, None, progress)
 }
@@ -361,7 +366,7 @@ pub fn render_with_requests<T: RecordStage, S: RecordSink>(
     stage: T,
     sink: S,
     requests: Option<Box<dyn TexReqSink>>,
-    progress: impl FnMut(u32),
+    progress: impl FnMut(RenderProgress),
 ) -> Result<Rendered<T, S>, FrameError> {
     let start = std::time::Instant::now();
     request.check()?;
@@ -399,7 +404,7 @@ pub fn render_plain<S: RecordSink>(
     scene: &Scene,
     request: &RenderRequest,
     sink: S,
-    progress: impl FnMut(u32),
+    progress: impl FnMut(RenderProgress),
 ) -> Result<Rendered<PassThrough, S>, FrameError> {
     render(scene, request, PassThrough, sink, progress)
 }

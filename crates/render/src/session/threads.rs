@@ -16,6 +16,7 @@ use gfxcache_trace::{Access, Marker, Record, RecordSink, RecordStage};
 use crate::frame::{FrameError, FrameRenderer, FrameSummary};
 
 use super::consumer::Consumer;
+use super::progress::{RenderProgress, Tally, Watched};
 use super::RenderRequest;
 
 /// Records per batch handed to the consumer side.
@@ -53,12 +54,18 @@ pub(super) fn render_inline<T: RecordStage, S: RecordSink>(
     renderer: &mut FrameRenderer,
     request: &RenderRequest,
     mut consumer: Consumer<T, S>,
-    mut progress: impl FnMut(u32),
+    mut progress: impl FnMut(RenderProgress),
 ) -> Result<Frames<T, S>, FrameError> {
     let (mut frames, mut binned) = (Vec::new(), Vec::new());
+    let mut tally = Tally::new(request.frames, renderer.graph().passes.len());
     for f in 0..request.frames {
-        frames.push(frame(renderer, request, f, &mut consumer, &mut binned)?);
-        progress(f + 1);
+        let mut watched = Watched {
+            sink: &mut consumer,
+            tally: &mut tally,
+            progress: &mut progress,
+        };
+        frames.push(frame(renderer, request, f, &mut watched, &mut binned)?);
+        progress(tally.frame_done());
     }
     Ok((frames, consumer, binned))
 }
@@ -83,6 +90,15 @@ struct Chunk {
 impl Chunk {
     fn len(&self) -> usize {
         self.accesses.len() + self.markers.len()
+    }
+
+    /// The `PassEnd` markers it holds.
+    fn pass_ends(&self) -> u64 {
+        let ends = self
+            .markers
+            .iter()
+            .filter(|(_, m)| matches!(m, Marker::PassEnd));
+        ends.count() as u64
     }
 
     /// Every record to `sink`, in order, runs of accesses at once; the
@@ -162,8 +178,9 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
     renderer: &mut FrameRenderer,
     request: &RenderRequest,
     mut consumer: Consumer<T, S>,
-    mut progress: impl FnMut(u32),
+    mut progress: impl FnMut(RenderProgress),
 ) -> Result<Frames<T, S>, FrameError> {
+    let mut tally = Tally::new(request.frames, renderer.graph().passes.len());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel::<Item>(IN_FLIGHT);
         let (empty_tx, empty_rx) = mpsc::channel::<Chunk>();
@@ -200,14 +217,18 @@ pub(super) fn render_beside<T: RecordStage, S: RecordSink>(
             }
             match item {
                 Item::Records(mut chunk) => {
+                    let ends = chunk.pass_ends();
                     chunk.drain_into(&mut consumer);
+                    if ends > 0 {
+                        progress(tally.passes_ended(ends));
+                    }
                     // The renderer may be gone already: then it is dropped.
                     let _ = empty_tx.send(chunk);
                 }
                 Item::Binned(pass) => consumer.binned(&pass),
                 Item::FrameDone(summary) => {
                     frames.push(*summary);
-                    progress(frames.len() as u32);
+                    progress(tally.frame_done());
                 }
             }
         }

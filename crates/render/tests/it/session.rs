@@ -5,7 +5,9 @@
 
 use gfxcache_render::pipeline::{BinnedPass, BinningConfig, BinningMode};
 use gfxcache_render::scene::{resolve, Scene};
-use gfxcache_render::session::{render, render_plain, Mode, RenderRequest, RenderSummary};
+use gfxcache_render::session::{
+    render, render_plain, Mode, RenderProgress, RenderRequest, RenderSummary,
+};
 use gfxcache_render::TbrConfig;
 use gfxcache_trace::{Access, Marker, Record, RecordSink, RecordStage, Stream};
 
@@ -96,12 +98,12 @@ fn the_sink_sees_the_same_stream_for_any_thread_count() {
                 binning: Some(BinningConfig::default()),
                 ..request(mode, threads)
             };
-            let mut frames_done = Vec::new();
-            let out = render(&scene, &r, Marking::default(), Seen::default(), |n| {
-                frames_done.push(n)
+            let mut told = Vec::new();
+            let out = render(&scene, &r, Marking::default(), Seen::default(), |p| {
+                told.push(p)
             })
             .unwrap();
-            assert_eq!(frames_done, [1, 2]);
+            said_how_far(&told, r.frames);
             runs.push(out);
         }
         for r in &runs[1..] {
@@ -117,6 +119,29 @@ fn the_sink_sees_the_same_stream_for_any_thread_count() {
         assert_eq!(first.summary.threads, 1);
         assert_eq!(runs[1].summary.threads, 2);
     }
+}
+
+/// The progress a session told: never backwards, frames in turn, passes
+/// within a frame (a one-frame render is not a bar of one step), and
+/// every pass of every frame at the end.
+fn said_how_far(told: &[RenderProgress], frames: u32) {
+    let last = told.last().expect("progress told");
+    assert_eq!((last.frames_done, last.frames), (frames, frames));
+    assert_eq!(last.passes_done, last.passes);
+    assert_eq!(last.passes % u64::from(frames), 0);
+    let per_frame = last.passes / u64::from(frames);
+    assert!(per_frame >= 2, "{per_frame} passes a frame");
+    for w in told.windows(2) {
+        assert!(w[0].passes_done <= w[1].passes_done, "{w:?}");
+        assert!(w[1].frames_done - w[0].frames_done <= 1, "{w:?}");
+    }
+    let mut frames_seen: Vec<u32> = told.iter().map(|p| p.frames_done).collect();
+    frames_seen.dedup();
+    assert_eq!(frames_seen, (0..=frames).collect::<Vec<_>>());
+    assert!(
+        told.iter().any(|p| p.passes_done % per_frame != 0),
+        "no progress within a frame: {told:?}"
+    );
 }
 
 #[test]

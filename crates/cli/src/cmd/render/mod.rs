@@ -511,11 +511,20 @@ fn session_with<T: RecordStage>(
     sink: TraceSink,
     requests: Option<Box<dyn TexReqSink>>,
 ) -> Result<(Parts, T)> {
-    let bar = progress::count("rendering", u64::from(request.frames));
-    let r = session::render_with_requests(scene, request, stage, sink, requests, |n| {
-        bar.set_position(u64::from(n))
+    // Made at the first report, which knows how many passes there are.
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let r = session::render_with_requests(scene, request, stage, sink, requests, |p| {
+        let label = match p.frames {
+            1 => "rendering".to_string(),
+            n => format!("frame {}/{n}", (p.frames_done + 1).min(n)),
+        };
+        let bar = bar.get_or_insert_with(|| progress::passes(&label, p.passes));
+        bar.set_message(label);
+        bar.set_position(p.passes_done);
     })?;
-    bar.finish_and_clear();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let parts = Parts {
         summary: r.summary,
         picture: r.picture,
