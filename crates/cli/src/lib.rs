@@ -30,9 +30,9 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Simulate a trace through caches of one geometry under one or more policies.
+    /// Simulate a trace through a cache of one geometry, or a hierarchy of caches (--levels), under one or more policies.
     Sim(cmd::sim::Args),
-    /// Miss-ratio curves of LRU for every size (or every way count) in one pass.
+    /// Miss-ratio curves: LRU's for every size (or every way count) in one pass, or any policy's by SHARDS sampling (--policy).
     Mrc(cmd::mrc::Args),
     /// Inspect and convert traces.
     #[command(subcommand)]

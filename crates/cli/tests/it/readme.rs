@@ -1,7 +1,8 @@
-//! The README's examples cannot go stale: every `console` block's `$ `
-//! lines are run, in order, in one scratch directory (with the
-//! repository's `examples/` in it), and what each prints on stdout must
-//! be what the README shows after it.
+//! The examples of the README and of the book's chapters (`docs/src/`)
+//! cannot go stale: every `console` block's `$ ` lines are run, in
+//! order, in one scratch directory per file (with the repository's
+//! `examples/` in it), and what each prints on stdout must be what the
+//! file shows after it.
 //!
 //! `gfxcache ARGS` and `cargo run --release -p gfxcache-cli -- ARGS` run
 //! this build's binary; `scripts/test` (the tests themselves) is not run.
@@ -34,7 +35,7 @@ struct Block {
     commands: Vec<(usize, String, Vec<String>)>,
 }
 
-fn console_blocks(lines: &[&str]) -> Vec<Block> {
+fn console_blocks(name: &str, lines: &[&str]) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -49,7 +50,7 @@ fn console_blocks(lines: &[&str]) -> Vec<Block> {
         }
         assert!(
             end < lines.len(),
-            "README.md:{}: a console block never closes",
+            "{name}:{}: a console block never closes",
             i + 1
         );
         let mut commands: Vec<(usize, String, Vec<String>)> = Vec::new();
@@ -59,7 +60,7 @@ fn console_blocks(lines: &[&str]) -> Vec<Block> {
             } else {
                 let (at, _, out) = commands.last_mut().unwrap_or_else(|| {
                     panic!(
-                        "README.md:{}: a console block's first line is a `$ ` command",
+                        "{name}:{}: a console block's first line is a `$ ` command",
                         start + k + 1
                     )
                 });
@@ -161,13 +162,13 @@ fn abridge(expected: &[String], actual: &[String]) -> Vec<String> {
     out
 }
 
-fn run(dir: &Path, line_no: usize, command: &str) -> Vec<String> {
+fn run(dir: &Path, at: &str, command: &str) -> Vec<String> {
     let args = BINARY_PREFIXES
         .iter()
         .find_map(|p| command.strip_prefix(p))
         .unwrap_or_else(|| {
             panic!(
-                "README.md:{line_no}: `{command}`: a console block runs gfxcache (or `cargo run ... --`)"
+                "{at}: `{command}`: a console block runs gfxcache (or `cargo run ... --`)"
             )
         });
     let output = Command::new(env!("CARGO_BIN_EXE_gfxcache"))
@@ -178,7 +179,7 @@ fn run(dir: &Path, line_no: usize, command: &str) -> Vec<String> {
         .expect("the binary runs");
     assert!(
         output.status.success(),
-        "README.md:{line_no}: `{command}` failed ({}):\n{}",
+        "{at}: `{command}` failed ({}):\n{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
@@ -186,13 +187,15 @@ fn run(dir: &Path, line_no: usize, command: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
 
-#[test]
-fn the_readmes_console_blocks_print_what_they_show() {
-    let path = repo_root().join("README.md");
+/// Runs the console blocks of the file `name` (relative to the
+/// repository) in a scratch directory of its own: the blocks whose output
+/// differs, with what their commands print (rewritten into the file under
+/// `GFXCACHE_BLESS`), and how many blocks it has.
+fn check(name: &str) -> (Vec<String>, usize) {
+    let path = repo_root().join(name);
     let text = std::fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let blocks = console_blocks(&lines);
-    assert!(!blocks.is_empty(), "the README has console blocks");
+    let blocks = console_blocks(name, &lines);
     let bless = std::env::var_os(BLESS).is_some_and(|v| v != "0");
 
     let scratch = tempfile::tempdir().unwrap();
@@ -216,15 +219,15 @@ fn the_readmes_console_blocks_print_what_they_show() {
             if NOT_RUN.contains(&command.as_str()) {
                 assert!(
                     expected.is_empty(),
-                    "README.md:{}: `{command}` is not run, so it shows no output",
+                    "{name}:{}: `{command}` is not run, so it shows no output",
                     at + 1
                 );
                 continue;
             }
-            let actual = run(scratch.path(), at + 1, command);
+            let actual = run(scratch.path(), &format!("{name}:{}", at + 1), command);
             if !matches(expected, &actual) {
                 stale.push(format!(
-                    "README.md:{}: `{command}` prints\n{}\n",
+                    "{name}:{}: `{command}` prints\n{}\n",
                     at + 1,
                     actual.join("\n")
                 ));
@@ -241,15 +244,48 @@ fn the_readmes_console_blocks_print_what_they_show() {
         if new != text {
             std::fs::write(&path, new).unwrap();
         }
-    } else {
-        assert!(
-            stale.is_empty(),
-            "the README shows other output than its commands print; run \
-             `{BLESS}=1 cargo test -p gfxcache-cli --test readme` to rewrite it, \
-             and read the difference:\n{}",
-            stale.join("\n")
-        );
+        stale.clear();
     }
+    (stale, blocks.len())
+}
+
+fn assert_current(stale: &[String]) {
+    assert!(
+        stale.is_empty(),
+        "the documentation shows other output than its commands print; run \
+         `{BLESS}=1 cargo test -p gfxcache-cli --test it readme` to rewrite it, \
+         and read the difference:\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn the_readmes_console_blocks_print_what_they_show() {
+    let (stale, blocks) = check("README.md");
+    assert!(blocks > 0, "the README has console blocks");
+    assert_current(&stale);
+}
+
+/// The book's chapters (`docs/src/`), each in a scratch directory of its
+/// own, so that a chapter's examples make the files they read.
+#[test]
+fn the_books_console_blocks_print_what_they_show() {
+    let mut chapters: Vec<String> = std::fs::read_dir(repo_root().join("docs/src"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/src/{n}"))
+        .collect();
+    chapters.sort();
+    let mut stale = Vec::new();
+    let mut blocks = 0;
+    for chapter in &chapters {
+        let (s, b) = check(chapter);
+        stale.extend(s);
+        blocks += b;
+    }
+    assert!(blocks > 0, "the book has console blocks");
+    assert_current(&stale);
 }
 
 #[test]
