@@ -52,6 +52,7 @@ __all__ = [
     "Frame",
     "UnknownKeywordError",
     "command",
+    "hierarchy",
     "mrc",
     "read_trace",
     "render",
@@ -459,19 +460,37 @@ def sim(
 
 
 def mrc(trace: Any, block: int = 64, sets: Optional[int] = None, **kw: Any) -> "pd.DataFrame":
-    """LRU's miss-ratio curve of ``trace`` from one pass: every fully
-    associative size, or with ``sets`` every way count up to ``max_ways``.
-    Returns a DataFrame, one row per size x stream (``all`` first):
+    """Miss-ratio curves of ``trace``. Without ``policy``, LRU's from one
+    pass: every fully associative size, or with ``sets`` every way count
+    up to ``max_ways``; one row per size x stream (``all`` first):
     ``size_bytes``, ``blocks``, ``ways``, ``stream``, ``accesses``,
-    ``misses``, ``miss_ratio``; ``df.attrs`` holds the trace's totals."""
+    ``misses``, ``miss_ratio``.
+
+    With ``policy`` (specs as ``gfxcache sim --policy`` takes them, a
+    string or a list), each policy's curve by SHARDS spatial sampling
+    (``sampling_rate``, ``sizes``, ``ways``, ``exact``, ...: the flags of
+    ``gfxcache mrc``): one row per policy x size x stream, with
+    ``policy``, ``sets``, ``resolved`` (the mini-cache is large enough to
+    trust), the sampled ``accesses`` and ``misses``, the estimated
+    ``miss_ratio`` and, where the exact value is known (``exact=True``,
+    or LRU's one-pass curve), ``exact_miss_ratio`` and ``abs_error``.
+
+    ``df.attrs`` holds the trace's totals (and the sampling)."""
     import pandas as pd
 
     _check_keywords("mrc", "mrc", kw)
     block = _count("block", block, "a positive block size in bytes (an int)")
     if sets is not None:
         sets = _count("sets", sets, "a positive set count (an int) or None")
+    policy = kw.pop("policy", None)
+    if policy is not None and not isinstance(policy, str):
+        policy = ",".join(policy)
     with _TracePath(trace) as path:
-        out = command("mrc", path, f"--block={block}", sets=sets, **kw)
+        out = command("mrc", path, f"--block={block}", sets=sets, policy=policy, **kw)
+    if "curves" in out:
+        df = pd.DataFrame(_sampled_rows(out))
+        df.attrs.update({k: v for k, v in out.items() if k != "curves"})
+        return df
     rows = []
     for p in out["curve"]:
         head = {"size_bytes": p["size"], "blocks": p["blocks"], "ways": p["ways"]}
@@ -482,6 +501,99 @@ def mrc(trace: Any, block: int = 64, sets: Optional[int] = None, **kw: Any) -> "
                          "misses": s["misses"], "miss_ratio": s["miss_ratio"]})
     df = pd.DataFrame(rows)
     df.attrs.update({k: v for k, v in out.items() if k != "curve"})
+    return df
+
+
+def _sampled_rows(out: Mapping) -> list:
+    """The rows of a SHARDS ``mrc --json`` document (see :func:`mrc`)."""
+    rows = []
+    for curve in out["curves"]:
+        for p in curve["points"]:
+            exact = p.get("exact") or {}
+            head = {
+                "policy": curve["policy"],
+                "size_bytes": p["size"],
+                "blocks": p["blocks"],
+                "sets": p["sets"],
+                "ways": p["ways"],
+                "resolved": p["resolved"],
+            }
+            rows.append({**head, "stream": "all", "accesses": p["sampled_accesses"],
+                         "misses": p["misses"], "miss_ratio": p["miss_ratio"],
+                         "exact_miss_ratio": exact.get("miss_ratio", float("nan")),
+                         "abs_error": exact.get("abs_error", float("nan"))})
+            for s in p["per_stream"]:
+                rows.append({**head, "stream": s["stream"], "accesses": s["accesses"],
+                             "misses": s["misses"], "miss_ratio": s["miss_ratio"],
+                             "exact_miss_ratio": float("nan"), "abs_error": float("nan")})
+    return rows
+
+
+_LEVEL_COUNTS = _COUNTS + ["received", "back_invalidations"]
+
+
+def hierarchy(
+    trace: Any,
+    levels: Union[str, Sequence[str], PathLike],
+    policies: Union[str, Sequence[str]],
+    by_stream: bool = True,
+    **kw: Any,
+) -> "pd.DataFrame":
+    """Simulates ``trace`` through a hierarchy of caches under each policy
+    (``gfxcache sim --levels`` or ``--hierarchy``). ``levels`` is a list
+    of ``NAME:SIZE:WAYS[:INCLUSION]`` specs (``inclusive``,
+    ``non-inclusive``, the default, or ``exclusive``), the same
+    comma-separated, or the path of a hierarchy TOML file (``.toml``).
+    Returns one row per policy x level x stream (``all`` first; only
+    ``all`` with ``by_stream=False``): ``policy``, ``level``, its
+    geometry (``size_bytes``, ``ways``, ``sets``, ``block``), its
+    ``level_policy`` and ``inclusion``, the counts (``accesses``,
+    ``hits``, ``misses``, ``fills``, ``bypasses``, ``evictions``,
+    ``writebacks``, ``received`` from above, ``back_invalidations``) and
+    the miss ratio; ``df.attrs["memory"]`` holds each policy's memory
+    reads and writes. Other flags of ``gfxcache sim`` as keywords."""
+    import pandas as pd
+
+    _check_keywords("hierarchy", "sim", kw)
+    for flag in ("levels", "hierarchy", "size", "ways"):
+        if flag in kw:
+            raise TypeError(f"hierarchy() takes the levels as its `levels` argument, not `{flag}=`")
+    if isinstance(policies, str):
+        policies = [policies]
+    if isinstance(levels, (str, os.PathLike)) and str(levels).endswith(".toml"):
+        spec = ["--hierarchy", _existing(levels, "hierarchy file")]
+    elif isinstance(levels, str):
+        spec = [f"--levels={levels}"]
+    else:
+        spec = [f"--levels={','.join(levels)}"]
+    with _TracePath(trace) as path:
+        words = ["sim", path, *spec] + [f"--policy={p}" for p in policies]
+        out = command(*words, **kw)
+    rows = []
+    memory = {}
+    for r in out["results"]:
+        memory[r["policy"]] = r["memory"]
+        for level in r["levels"]:
+            head = {
+                "policy": r["policy"],
+                "level": level["name"],
+                "size_bytes": level["size"],
+                "ways": level["ways"],
+                "sets": level["sets"],
+                "block": level["block"],
+                "level_policy": level["policy"],
+                "inclusion": level["inclusion"],
+            }
+            counts = {k: level[k] for k in _LEVEL_COUNTS}
+            rows.append({**head, "stream": "all", **counts, "miss_ratio": level["miss_ratio"]})
+            if by_stream:
+                for name, c in level["per_stream"].items():
+                    counts = {k: c[k] for k in _LEVEL_COUNTS}
+                    acc = c["accesses"]
+                    ratio = c["misses"] / acc if acc else float("nan")
+                    rows.append({**head, "stream": name, **counts, "miss_ratio": ratio})
+    df = pd.DataFrame(rows)
+    df.attrs["memory"] = memory
     return df
 
 
@@ -654,7 +766,8 @@ def sweep_table(out: PathLike, table: str = "sweep") -> "pd.DataFrame":
         return pd.read_csv(base / f"{table}.csv")
 
 
-_document(sim, [_keywords_doc("sim", skip=("size", "ways", "block", "policy", "json"))])
-_document(mrc, [_keywords_doc("mrc", skip=("block", "sets", "json"))])
+_document(sim, [_keywords_doc("sim", skip=("size", "ways", "block", "policy", "json", "levels", "hierarchy"))])
+_document(hierarchy, [_keywords_doc("sim", skip=("size", "ways", "block", "policy", "json", "levels", "hierarchy"))])
+_document(mrc, [_keywords_doc("mrc", skip=("block", "sets", "json", "policy"))])
 _document(render, [_keywords_doc("render", skip=("scene", "mode", "out", "png", "json"))])
 _document(study, [_keywords_doc(s, skip=("out", "json")) for s in _STUDIES])

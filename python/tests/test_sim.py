@@ -62,3 +62,44 @@ def test_a_bad_policy_or_flag_is_a_clear_error(frame):
         gfxcache.sim(frame["trace"], size="1MiB", ways=16, policies="belady2")
     with pytest.raises(ValueError, match="unexpected keyword argument 'no_such'"):
         gfxcache.sim(frame["trace"], size="1MiB", ways=16, policies="lru", no_such=1)
+
+
+def test_sampled_curves_of_any_policy_carry_their_error_against_full_simulation(frame):
+    df = gfxcache.mrc(frame["trace"], policy=["lru", "drrip"], ways=16,
+                      sizes="16KiB,64KiB", sampling_rate=0.5, exact=True)
+    total = df[df.stream == "all"]
+    assert sorted(total["policy"].unique()) == ["drrip", "lru"]
+    assert sorted(total["size_bytes"].unique()) == [16384, 65536]
+    assert df.attrs["method"] == "shards"
+    assert (total["abs_error"] - (total["miss_ratio"] - total["exact_miss_ratio"]).abs()).abs().max() < 1e-12
+    # The exact value is a full simulation: sim's at the same geometry.
+    s = gfxcache.sim(frame["trace"], size="64KiB", ways=16, policies="drrip", by_stream=False)
+    drrip = total[(total.policy == "drrip") & (total.size_bytes == 65536)].iloc[0]
+    assert drrip["exact_miss_ratio"] == pytest.approx(s.iloc[0]["miss_ratio"], abs=1e-12)
+
+
+def test_a_hierarchy_of_one_level_is_sim(frame):
+    h = gfxcache.hierarchy(frame["trace"], ["L1:64KiB:16"], ["lru", "drrip"])
+    s = gfxcache.sim(frame["trace"], size="64KiB", ways=16, policies=["lru", "drrip"])
+    for p in ["lru", "drrip"]:
+        a = h[(h.policy == p) & (h.stream == "all")].iloc[0]
+        b = s[(s.policy == p) & (s.stream == "all")].iloc[0]
+        for k in ["accesses", "hits", "misses", "writebacks"]:
+            assert a[k] == b[k], (p, k)
+        assert h.attrs["memory"][p]["reads"] == b["misses"]
+
+
+def test_a_hierarchy_from_a_file_and_from_specs_agree(frame, tmp_path):
+    toml = tmp_path / "h.toml"
+    toml.write_text('block = 64\n[[level]]\nname = "L1"\nsize = "16KiB"\nways = 4\n'
+                    '[[level]]\nname = "L2"\nsize = "128KiB"\nways = 8\ninclusion = "exclusive"\n')
+    a = gfxcache.hierarchy(frame["trace"], toml, "lru", by_stream=False)
+    b = gfxcache.hierarchy(frame["trace"], "L1:16KiB:4,L2:128KiB:8:exclusive", "lru", by_stream=False)
+    assert list(a["level"]) == ["L1", "L2"]
+    cols = ["level", "accesses", "hits", "misses", "received", "back_invalidations"]
+    assert a[cols].equals(b[cols])
+    assert list(a["inclusion"]) == [None, "exclusive"]
+    with pytest.raises(FileNotFoundError):
+        gfxcache.hierarchy(frame["trace"], tmp_path / "missing.toml", "lru")
+    with pytest.raises(TypeError):
+        gfxcache.hierarchy(frame["trace"], toml, "lru", levels="L1:1KiB:1")
