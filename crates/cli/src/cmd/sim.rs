@@ -69,13 +69,16 @@ pub enum Results {
     Hierarchies(hierarchy::HierarchyOutput),
 }
 
-/// The cache geometry options `sim` shares with other commands.
+/// The geometry of `sim`'s one cache (`--levels` and `--hierarchy` give
+/// several instead).
 #[derive(clap::Args, Clone)]
 pub struct CacheArgs {
-    /// Capacity, e.g. 8MiB, 512KiB, 16MB (powers of 1024), or plain bytes.
+    /// Capacity, e.g. 8MiB, 512KiB, 16MB (powers of 1024), or plain bytes;
+    /// no default: required unless --levels or --hierarchy gives the caches.
     #[arg(long, value_name = "SIZE", required_unless_present_any = ["levels", "hierarchy"])]
     pub size: Option<String>,
-    /// Ways per set, or `full` for a fully associative cache.
+    /// Ways per set, or `full` for a fully associative cache; no default:
+    /// required unless --levels or --hierarchy gives the caches.
     #[arg(long, required_unless_present_any = ["levels", "hierarchy"])]
     pub ways: Option<String>,
     /// Block (line) size in bytes.
