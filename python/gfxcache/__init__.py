@@ -547,7 +547,7 @@ def hierarchy(
     Returns one row per policy x level x stream (``all`` first; only
     ``all`` with ``by_stream=False``): ``policy``, ``level``, its
     geometry (``size_bytes``, ``ways``, ``sets``, ``block``), its
-    ``level_policy`` and ``inclusion``, the counts (``accesses``,
+    ``level_policy`` and ``inclusion`` (missing at the first level), the counts (``accesses``,
     ``hits``, ``misses``, ``fills``, ``bypasses``, ``evictions``,
     ``writebacks``, ``received`` from above, ``back_invalidations``) and
     the miss ratio; ``df.attrs["memory"]`` holds each policy's memory

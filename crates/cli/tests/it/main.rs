@@ -11,6 +11,7 @@
 //! directory, signal handlers, the global rayon pool); a test that must
 //! is a binary of its own beside this directory.
 
+mod book;
 mod cli;
 mod common;
 mod fps_alias;

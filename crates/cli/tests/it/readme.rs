@@ -20,7 +20,7 @@ const ELIDED: &str = "...";
 const BINARY_PREFIXES: [&str; 2] = ["gfxcache ", "cargo run --release -p gfxcache-cli -- "];
 const NOT_RUN: [&str; 1] = ["scripts/test"];
 
-fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .nth(2)
@@ -79,7 +79,7 @@ fn console_blocks(name: &str, lines: &[&str]) -> Vec<Block> {
 }
 
 /// A command line split into words, with '...' and "..." quoting.
-fn words(line: &str) -> Vec<String> {
+pub(crate) fn words(line: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut quote = None;
@@ -168,9 +168,7 @@ fn run(dir: &Path, at: &str, command: &str) -> Vec<String> {
         .iter()
         .find_map(|p| command.strip_prefix(p))
         .unwrap_or_else(|| {
-            panic!(
-                "{at}: `{command}`: a console block runs gfxcache (or `cargo run ... --`)"
-            )
+            panic!("{at}: `{command}`: a console block runs gfxcache (or `cargo run ... --`)")
         });
     let output = Command::new(env!("CARGO_BIN_EXE_gfxcache"))
         .args(words(args))
