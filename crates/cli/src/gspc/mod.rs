@@ -10,7 +10,7 @@ mod csv;
 mod html;
 mod plots;
 pub(crate) mod readings;
-mod suite;
+pub(crate) mod suite;
 mod summary;
 mod timelines;
 

@@ -12,6 +12,8 @@
 pub mod bars;
 pub mod curves;
 pub mod figure;
+#[cfg(test)]
+mod golden;
 pub mod html;
 pub mod legend;
 pub mod machine;

@@ -13,7 +13,7 @@ mod csv;
 mod fetcher;
 mod html;
 mod plots;
-mod suite;
+pub(crate) mod suite;
 mod summary;
 
 use std::collections::BTreeMap;
