@@ -10,6 +10,7 @@ pub mod nbtc;
 pub mod nuca;
 pub mod output;
 pub mod progress;
+pub mod reference;
 pub mod report;
 pub mod sweep;
 pub mod table;
