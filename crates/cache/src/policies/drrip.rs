@@ -15,7 +15,11 @@
 //! leaders, PSEL never moves and DRRIP is exactly SRRIP; with `sets <= 2 *
 //! leaders` every set leads (`sets / 2` SRRIP and as many BRRIP leaders,
 //! but for the last set of an odd count), so the duel's outcome reaches
-//! at most that one follower.
+//! at most that one follower; and where leaders are more than a quarter
+//! of the sets (ours: [`LEADING_SHARE_DENOMINATOR`]), most sets never
+//! follow, unlike a large cache's (a SHARDS mini-cache of a large cache
+//! is such a cache: `docs/src/sim.md` measures what it does to DRRIP's
+//! sampled curve).
 //!
 //! Parameters: `bits` (1 to 8, default 2), `psel` (1 to 31, default 10),
 //! `leaders` (1 to 2^20, default 32), `throttle` (1 to 2^20, default 32).
@@ -104,10 +108,24 @@ pub fn drrip_notes(sets: u32, leaders: u32) -> Vec<String> {
             "{sets} sets have room for {l} leader sets per policy{fewer}: only {followers} \
              follower set applies the duel's outcome"
         )]
+    } else if u64::from(2 * l) * LEADING_SHARE_DENOMINATOR > u64::from(sets) {
+        vec![format!(
+            "{} of {sets} sets are leader sets ({:.0}%), which always run SRRIP or BRRIP: \
+             the duel's outcome reaches only {followers} follower set{}, so this cache runs \
+             unlike a large one (e.g. a SHARDS mini-cache of a large cache)",
+            2 * l,
+            200.0 * f64::from(l) / f64::from(sets),
+            if followers == 1 { "" } else { "s" }
+        )]
     } else {
         Vec::new()
     }
 }
+
+/// Leader sets above one in this many of the sets make a note: ours, a
+/// quarter, where a large LLC's duel (64 of 8,192 sets, under 1 %) and
+/// the DRRIP paper's (64 of 2,048, 3 %) leave most sets following.
+const LEADING_SHARE_DENOMINATOR: u64 = 4;
 
 impl RripPolicy for Drrip {
     fn build(p: &mut Params, g: &Geometry, _: &Env) -> Result<Drrip, CacheError> {

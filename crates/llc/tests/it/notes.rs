@@ -65,8 +65,25 @@ fn the_study_geometry_has_no_notes() {
     for p in registry() {
         assert_eq!(notes_of(p.name, &g), Vec::<String>::new(), "{}", p.name);
     }
-    // Nor DRRIP where there are followers besides the 2 x 32 leaders.
-    assert!(notes_of("drrip", &geometry(65, 4, 1)).is_empty());
+    // Nor DRRIP where the 2 x 32 leaders are at most a quarter of the sets.
+    assert!(notes_of("drrip", &geometry(256, 4, 1)).is_empty());
+}
+
+#[test]
+fn drrip_says_when_leaders_are_most_sets() {
+    let most = notes_of("drrip", &geometry(65, 4, 1));
+    assert_eq!(most.len(), 1, "{most:?}");
+    assert!(
+        most[0].starts_with("64 of 65 sets are leader sets (98%)")
+            && most[0].contains("reaches only 1 follower set,"),
+        "{most:?}"
+    );
+    let many = notes_of("drrip", &geometry(255, 4, 1));
+    assert!(
+        many[0].starts_with("64 of 255 sets are leader sets (25%)"),
+        "{many:?}"
+    );
+    assert!(many[0].contains("only 191 follower sets"), "{many:?}");
 }
 
 #[test]
@@ -85,7 +102,7 @@ fn drrip_says_when_every_set_leads() {
             && odd[0].contains("only 1 follower set"),
         "{odd:?}"
     );
-    assert!(notes_of("drrip:leaders=4", &geometry(9, 4, 1)).is_empty());
+    assert!(notes_of("drrip:leaders=4", &geometry(32, 4, 1)).is_empty());
 }
 
 #[test]
