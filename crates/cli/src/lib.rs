@@ -248,20 +248,7 @@ mod tests {
         out
     }
 
-    /// The options a person sees in a command's `--help`.
-    fn options(c: &clap::Command) -> impl Iterator<Item = &clap::Arg> {
-        c.get_arguments()
-            .filter(|a| !a.is_positional() && !a.is_hide_set())
-            .filter(|a| !matches!(a.get_id().as_str(), "help" | "version"))
-    }
-
-    /// What `--help` says of `a` (its long text where it has one).
-    fn help_of(a: &clap::Arg) -> String {
-        a.get_long_help()
-            .or(a.get_help())
-            .map(|h| h.to_string())
-            .unwrap_or_default()
-    }
+    use crate::reference::{help_text as help_of, options};
 
     /// Whether `a` takes a number: an integer or float parser, or a size
     /// (`64KiB`: a string, parsed by the command, named `SIZE`).

@@ -70,11 +70,7 @@ fn command(path: &str, c: &clap::Command) -> String {
             s.push_str(&format!("| `{name}` | {} |\n", cell(&help(a))));
         }
     }
-    let options: Vec<&clap::Arg> = c
-        .get_arguments()
-        .filter(|a| !a.is_positional() && !a.is_hide_set())
-        .filter(|a| !matches!(a.get_id().as_str(), "help" | "version"))
-        .collect();
+    let options: Vec<&clap::Arg> = options(&c).collect();
     if !options.is_empty() {
         s.push_str("\n| option | default | what it does |\n| --- | --- | --- |\n");
         for a in options {
@@ -131,14 +127,24 @@ fn default(a: &clap::Arg) -> String {
     }
 }
 
-/// The help text (the long one where there is one), with the choices of
-/// an enumerated value.
-fn help(a: &clap::Arg) -> String {
-    let mut h = a
-        .get_long_help()
+/// The options a person sees in a command's `--help`.
+pub(crate) fn options(c: &clap::Command) -> impl Iterator<Item = &clap::Arg> {
+    c.get_arguments()
+        .filter(|a| !a.is_positional() && !a.is_hide_set())
+        .filter(|a| !matches!(a.get_id().as_str(), "help" | "version"))
+}
+
+/// What `--help` says of `a` (its long text where it has one).
+pub(crate) fn help_text(a: &clap::Arg) -> String {
+    a.get_long_help()
         .or(a.get_help())
         .map(|h| h.to_string())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// [`help_text`], with the choices of an enumerated value.
+fn help(a: &clap::Arg) -> String {
+    let mut h = help_text(a);
     let choices: Vec<String> = a
         .get_possible_values()
         .iter()

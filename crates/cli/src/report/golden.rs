@@ -22,18 +22,9 @@ fn golden_dir() -> PathBuf {
 
 /// Every file under `dir`, relative, sorted.
 fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let path = e.unwrap().path();
-            if path.is_dir() {
-                todo.push(path);
-            } else {
-                out.push(path.strip_prefix(dir).unwrap().to_path_buf());
-            }
-        }
-    }
+    let mut found = Vec::new();
+    super::staged::list_files(dir, "", &mut found).unwrap();
+    let mut out: Vec<PathBuf> = found.into_iter().map(|(name, _)| name.into()).collect();
     out.sort();
     out
 }

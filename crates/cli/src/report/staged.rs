@@ -124,7 +124,7 @@ impl Staged {
 /// Every file under `dir` with its length, named by its path from the
 /// report's top with `/` between directories (`city/frame.gtr`), after
 /// `prefix`.
-fn list_files(dir: &Path, prefix: &str, files: &mut Vec<(String, u64)>) -> Result<()> {
+pub(super) fn list_files(dir: &Path, prefix: &str, files: &mut Vec<(String, u64)>) -> Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
