@@ -185,6 +185,24 @@ impl Machine {
         out
     }
 
+    /// Every value as a table (`machine.csv`): a row per key, with its
+    /// value, the kind of its source and the source.
+    pub fn table(&self) -> Result<gfxcache_report::Table, gfxcache_report::TableError> {
+        use gfxcache_report::{Mean, TableBuilder};
+        let values = self.values();
+        let text = |of: fn(&Value) -> String| values.iter().map(move |v| Some(of(v)));
+        TableBuilder::new(
+            "machine",
+            "a value of the machine's description, with its source",
+        )
+        .key("machine", values.iter().map(|_| self.name.clone()))
+        .key("key", values.iter().map(|v| v.key.clone()))
+        .text("value", Mean::Same, text(|v| v.value.clone()))
+        .text("kind", Mean::Same, text(|v| v.kind.name().to_string()))
+        .text("source", Mean::Same, text(|v| v.source.clone()))
+        .build()
+    }
+
     /// Whether every value has a source of a known kind and is in range;
     /// the first that is not, named by its key.
     pub fn check(&self, file: &Path) -> Result<(), MachineError> {

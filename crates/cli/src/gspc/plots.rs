@@ -107,7 +107,7 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(r: &GspcReport, file: &str) -> Option<(&'static str, String)> {
+pub fn about(r: &GspcReport, file: &str) -> Option<(String, String)> {
     crate::report::figure::about(FIGURES, r, file)
         .or_else(|| crate::report::figure::about(TIMELINE_FIGURES, r, file))
 }

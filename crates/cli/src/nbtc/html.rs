@@ -11,8 +11,8 @@ use gfxcache_nbtc::study::{FilterReport, NbtcReport, RunRow};
 use gfxcache_nbtc::MemoryPath;
 
 use super::{
-    knob_points, knob_title, paper_cycles, paper_traffic, plots, share, signed, storage_line,
-    value_label, CATEGORIES,
+    knob_points, knob_title, paper_cycles, paper_traffic, share, signed, storage_line, value_label,
+    CATEGORIES,
 };
 use crate::report::html::{
     self, cell, esc, frame, h2, paper_cell, prose, section, strings, text, warnings, Cell, Figures,
@@ -25,7 +25,8 @@ use crate::table::{human_bytes, thousands};
 pub fn page(r: &NbtcReport, shown: &Shown) -> String {
     let pps = r.frames.first().map_or(0, |f| f.pixel_processors);
     let title = format!("NBTC study: {}, {pps} pixel processors", esc(&r.name));
-    let mut figs = Figures::new(shown.figures, |f| plots::about(r, f));
+    let figures = gfxcache_report::Report::figures(r);
+    let mut figs = Figures::new(shown.figures, |f| crate::report::data::about(&figures, f));
     let mut h = setup(r);
     h += &picture(r, shown);
     h += &against_btc(r);

@@ -7,219 +7,65 @@
 //! the page agree on what they show. [`suite`] writes the study on a
 //! workload suite.
 
-mod csv;
+#[cfg(test)]
+mod data_tests;
 mod html;
-mod plots;
 pub(crate) mod suite;
 mod summary;
 
-use gfxcache_cache::format_size;
-use gfxcache_nbtc::study::paper::PaperNumbers;
-use gfxcache_nbtc::study::{NbtcReport, RunRow, Sweep};
-use gfxcache_nbtc::{MemoryPath, Mode, NbtcConfig, Storage, UnitStats};
+use std::path::{Path, PathBuf};
 
+use gfxcache_cache::format_size;
+pub(crate) use gfxcache_nbtc::study::tables::{
+    knob_points, knob_title, paper_cycles, paper_traffic, KnobPoint, CATEGORIES,
+};
+use gfxcache_nbtc::study::NbtcReport;
+use gfxcache_nbtc::Storage;
+use gfxcache_report::Report;
+
+use crate::report::data;
 use crate::table::thousands;
 
-crate::study_files!(NbtcReport, "nbtc");
-crate::suite_files!(NbtcReport);
+impl crate::report::StudyFiles for NbtcReport {
+    const NAME: &'static str = "nbtc";
 
-/// The slides' change in pixel-shader cycles of `mode` against the BTC at
-/// `latency`: they give the NBTC's at 50 and 300 cycles only.
-fn paper_cycles(paper: &PaperNumbers, mode: Mode, latency: u64) -> Option<f64> {
-    if mode != Mode::Nbtc {
-        return None;
+    fn warnings(&self) -> &[String] {
+        &self.warnings
     }
-    paper
-        .cycles_change
-        .iter()
-        .find(|(l, _)| *l == latency)
-        .map(|(_, v)| *v)
-}
 
-/// The slides' bound on the NBTC's memory traffic over the BTC's ("up to
-/// 11 % more"); no other design has one.
-fn paper_traffic(paper: &PaperNumbers, mode: Mode) -> Option<f64> {
-    (mode == Mode::Nbtc).then_some(paper.traffic_change_max)
-}
-
-/// A cycle category of [`UnitStats`]: its field, its name in the charts
-/// (the slides' words where they have one) and its count.
-pub(super) struct Category {
-    pub field: &'static str,
-    pub name: &'static str,
-    pub of: fn(&UnitStats) -> u64,
-}
-
-/// Every cycle category, in the slides' stacking order (PS run, PS stall,
-/// NBTC stall) and then ours; they sum to `cycles`.
-pub(super) const CATEGORIES: [Category; 9] = [
-    Category {
-        field: "run_cycles",
-        name: "PS run",
-        of: |s| s.run_cycles,
-    },
-    Category {
-        field: "issue_cycles",
-        name: "issue",
-        of: |s| s.issue_cycles,
-    },
-    Category {
-        field: "ps_stall_cycles",
-        name: "PS stall",
-        of: |s| s.ps_stall_cycles,
-    },
-    Category {
-        field: "nbtc_stall_cycles",
-        name: "NBTC stall (WLB full)",
-        of: |s| s.nbtc_stall_cycles,
-    },
-    Category {
-        field: "blocked_cycles",
-        name: "BTC blocked",
-        of: |s| s.blocked_cycles,
-    },
-    Category {
-        field: "miss_queue_full_cycles",
-        name: "miss queue full",
-        of: |s| s.miss_queue_full_cycles,
-    },
-    Category {
-        field: "rb_full_cycles",
-        name: "RB full",
-        of: |s| s.rb_full_cycles,
-    },
-    Category {
-        field: "mux_conflict_cycles",
-        name: "MUX conflict",
-        of: |s| s.mux_conflict_cycles,
-    },
-    Category {
-        field: "drain_cycles",
-        name: "drain",
-        of: |s| s.drain_cycles,
-    },
-];
-
-/// A count of [`UnitStats`]: its field and how to read it.
-pub(super) type Count = (&'static str, fn(&UnitStats) -> u64);
-
-/// The other counts of [`UnitStats`], by field.
-pub(super) const COUNTS: [Count; 10] = [
-    ("requests", |s| s.requests),
-    ("texel_lookups", |s| s.texel_lookups),
-    ("hits", |s| s.hits),
-    ("primary_misses", |s| s.primary_misses),
-    ("secondary_misses", |s| s.secondary_misses),
-    ("memory_requests", |s| s.memory_requests),
-    ("traffic_bytes", |s| s.traffic_bytes),
-    ("all_hit_requests", |s| s.all_hit_requests),
-    ("memory_wait_cycles", |s| s.memory_wait_cycles),
-    ("instructions", |s| s.instructions),
-];
-
-/// A knob the study sweeps: its name in the report and in the charts.
-pub(super) struct Knob {
-    pub knob: &'static str,
-    pub title: &'static str,
-}
-
-pub(super) const KNOBS: [Knob; 9] = [
-    Knob {
-        knob: "wlb_entries",
-        title: "Waiting List Buffer entries",
-    },
-    Knob {
-        knob: "bab_entries",
-        title: "Block Address Buffer entries",
-    },
-    Knob {
-        knob: "rb_entries",
-        title: "Retry Buffer entries",
-    },
-    Knob {
-        knob: "block_bytes",
-        title: "block bytes",
-    },
-    Knob {
-        knob: "hit_latency",
-        title: "hit latency (cycles, ours)",
-    },
-    Knob {
-        knob: "filter_latency",
-        title: "filter latency (cycles, ours)",
-    },
-    Knob {
-        knob: "issue_rate",
-        title: "issue rates, % of the machine's (0: shading takes no time)",
-    },
-    Knob {
-        knob: "fragments_in_flight",
-        title: "fragments in flight per pixel processor",
-    },
-    Knob {
-        knob: "shared_memory",
-        title: "units sharing one DRAM (0: each its own path; ours)",
-    },
-];
-
-/// The unit's value of `knob`.
-fn main_value(unit: &NbtcConfig, knob: &str) -> Option<u64> {
-    Some(match knob {
-        "wlb_entries" => u64::from(unit.wlb_entries),
-        "bab_entries" => u64::from(unit.bab_entries),
-        "rb_entries" => u64::from(unit.rb_entries),
-        "block_bytes" => u64::from(unit.block_bytes),
-        "hit_latency" => unit.hit_latency,
-        "filter_latency" => unit.filter_latency,
-        "issue_rate" => 100,
-        "fragments_in_flight" => u64::from(unit.fragments_in_flight),
-        "shared_memory" => u64::from(unit.memory != MemoryPath::Private),
-        _ => return None,
-    })
-}
-
-/// A value of a swept knob: the NBTC's run at it (against the BTC at the
-/// same value, or at the main one for the buffers, which it lacks) and
-/// whether it is the unit's own value.
-pub(super) struct KnobPoint<'a> {
-    pub value: u64,
-    pub main: bool,
-    pub nbtc: &'a RunRow,
-    /// The NBTC's buffers at this value, bytes.
-    pub storage_bytes: u64,
-}
-
-/// The points of `sweep` in order of value, with the main grid's NBTC run
-/// at the unit's value when the sweep leaves it out and the grid has it.
-pub(super) fn knob_points<'a>(r: &'a NbtcReport, sweep: &'a Sweep) -> Vec<KnobPoint<'a>> {
-    let main = main_value(&r.unit, &sweep.knob);
-    let mut points: Vec<KnobPoint> = sweep
-        .points
-        .iter()
-        .map(|p| KnobPoint {
-            value: p.value,
-            main: Some(p.value) == main,
-            nbtc: &p.nbtc,
-            storage_bytes: p.storage_bytes,
-        })
-        .collect();
-    let grid = r
-        .frames
-        .iter()
-        .find(|f| f.filter == sweep.filter)
-        .and_then(|f| f.row(Mode::Nbtc, sweep.latency));
-    if let (Some(value), Some(nbtc)) = (main, grid) {
-        if !points.iter().any(|p| p.value == value) {
-            points.push(KnobPoint {
-                value,
-                main: true,
-                nbtc,
-                storage_bytes: r.storage.bytes,
-            });
-        }
+    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &self.tables()?)
     }
-    points.sort_by_key(|p| p.value);
-    points
+
+    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_figures(dir, &self.tables()?, &Report::figures(self))
+    }
+
+    fn page(&self, shown: &crate::report::Shown) -> String {
+        html::page(self, shown)
+    }
+
+    fn summary(&self) -> String {
+        summary::text(self)
+    }
+}
+
+impl crate::report::suite::SuiteFiles for NbtcReport {
+    fn suite_csv(r: &suite::NbtcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &data::suite_tables(r)?)
+    }
+
+    fn suite_figures(r: &suite::NbtcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        suite::plots::write_all(r, dir)
+    }
+
+    fn suite_page(r: &suite::NbtcSuite, shown: &crate::report::Shown) -> String {
+        suite::html::page(r, shown)
+    }
+
+    fn suite_summary(r: &suite::NbtcSuite) -> String {
+        suite::summary::text(r)
+    }
 }
 
 /// Whether the NBTC's buffers cost a different amount at some of
@@ -254,14 +100,6 @@ pub(super) fn value_label(value: u64, main: bool) -> String {
     } else {
         value.to_string()
     }
-}
-
-/// The title of `knob` in the charts.
-pub(super) fn knob_title(knob: &str) -> &str {
-    KNOBS
-        .iter()
-        .find(|k| k.knob == knob)
-        .map_or(knob, |k| k.title)
 }
 
 /// A latency as a category.
@@ -352,6 +190,7 @@ mod tests {
     use super::test_report::report;
     use super::*;
     use crate::report::{to_json, write_all};
+    use gfxcache_nbtc::Mode;
     use std::path::PathBuf;
 
     fn names(written: &[PathBuf]) -> Vec<String> {
@@ -369,11 +208,13 @@ mod tests {
         let names = names(&written);
         assert_eq!(names.first().map(String::as_str), Some("nbtc.json"));
         assert_eq!(names.last().map(String::as_str), Some("index.html"));
-        let csv = ["runs.csv", "sweeps.csv", "paper.csv"];
-        let figures = plots::STACKED
-            .iter()
-            .map(|f| f.file)
-            .chain(plots::FIGURES.iter().map(|f| f.file));
+        let csv = ["runs.csv", "sweeps.csv", "paper.csv", "runs.parquet"];
+        let figures = [
+            "ps_cycles.svg",
+            "cycles_change.svg",
+            "miss_rate.svg",
+            "traffic.svg",
+        ];
         let sweeps = ["sweep_wlb_entries.svg", "sweep_block_bytes.svg"];
         for f in csv.into_iter().chain(figures).chain(sweeps) {
             assert!(names.iter().any(|n| n == f), "{f} not written");
@@ -441,15 +282,17 @@ mod tests {
     /// Every knob has its figure, alone and on a suite.
     #[test]
     fn every_knob_has_a_sweep_figure() {
+        use gfxcache_nbtc::study::figures::SWEEP_TITLES;
+        use gfxcache_nbtc::study::tables::KNOBS;
         for k in &KNOBS {
             let file = format!("sweep_{}.svg", k.knob);
-            assert!(plots::SWEEPS.iter().any(|f| f.file == file), "{file}");
+            assert!(SWEEP_TITLES.iter().any(|(knob, _)| *knob == k.knob));
             assert!(
                 suite::plots::SWEEPS.iter().any(|f| f.file == file),
                 "{file}"
             );
         }
-        assert_eq!(plots::SWEEPS.len(), KNOBS.len());
+        assert_eq!(SWEEP_TITLES.len(), KNOBS.len());
         assert_eq!(suite::plots::SWEEPS.len(), KNOBS.len());
     }
 }

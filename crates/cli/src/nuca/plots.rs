@@ -149,7 +149,7 @@ pub fn write_all(r: &NucaReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(r: &NucaReport, file: &str) -> Option<(&'static str, String)> {
+pub fn about(r: &NucaReport, file: &str) -> Option<(String, String)> {
     [FRONT, BACK, SWEEPS, ASSIGNMENTS]
         .iter()
         .find_map(|list| figure::about(list, r, file))
@@ -467,7 +467,7 @@ mod tests {
             let text = svg(dir.path(), file)?;
             assert!(text.starts_with("<svg"), "{file} is not an SVG");
             assert!(text.contains(title), "{file} lacks its title");
-            assert_eq!(about(&report(), file).map(|a| a.0), Some(title));
+            assert_eq!(about(&report(), file).map(|a| a.0), Some(title.to_string()));
         }
         // The sweeps swept: epoch, buckets, page_blocks, order and
         // announced_count.

@@ -53,17 +53,13 @@ pub struct Figure<R, P> {
 
 /// The title and caption of the figure of `figures` written to `file`:
 /// what it plots, then what `report`'s numbers say.
-pub fn about<R, P>(
-    figures: &[Figure<R, P>],
-    report: &R,
-    file: &str,
-) -> Option<(&'static str, String)> {
+pub fn about<R, P>(figures: &[Figure<R, P>], report: &R, file: &str) -> Option<(String, String)> {
     let fig = figures.iter().find(|f| f.file == file)?;
     let caption = match fig.reading {
         Some(reading) => format!("{} {}", fig.caption, reading(report)),
         None => fig.caption.to_string(),
     };
-    Some((fig.title, caption))
+    Some((fig.title.to_string(), caption))
 }
 
 /// Writes every figure of `figures` that has something to show into `dir`;
@@ -75,21 +71,35 @@ pub fn write_figures<R, P: Plot>(
 ) -> anyhow::Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for fig in figures {
-        let panels: Vec<P> = (fig.build)(report)
-            .into_iter()
-            .filter_map(|mut p| p.prune().then_some(p))
-            .collect();
-        let room = PAGE_WIDTH.saturating_sub(legend_strip(&panels));
-        let panels: Vec<P> = panels.into_iter().flat_map(|p| p.fit(room)).collect();
-        if panels.is_empty() {
-            continue;
+        if let Some(path) = write_panels(dir, fig.file, fig.title, (fig.build)(report))? {
+            written.push(path);
         }
-        let path = dir.join(fig.file);
-        let svg = render(fig.title, &panels).with_context(|| format!("plotting {}", fig.file))?;
-        crate::output::write_bytes(&path, svg.as_bytes())?;
-        written.push(path);
     }
     Ok(written)
+}
+
+/// Writes the figure `file` of `panels` under `title` into `dir`, those
+/// with nothing to show left out and those too wide cut to fit; nothing
+/// if no panel is left. Returns the path written.
+pub fn write_panels<P: Plot>(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    panels: Vec<P>,
+) -> anyhow::Result<Option<PathBuf>> {
+    let panels: Vec<P> = panels
+        .into_iter()
+        .filter_map(|mut p| p.prune().then_some(p))
+        .collect();
+    let room = PAGE_WIDTH.saturating_sub(legend_strip(&panels));
+    let panels: Vec<P> = panels.into_iter().flat_map(|p| p.fit(room)).collect();
+    if panels.is_empty() {
+        return Ok(None);
+    }
+    let path = dir.join(file);
+    let svg = render(title, &panels).with_context(|| format!("plotting {file}"))?;
+    crate::output::write_bytes(&path, svg.as_bytes())?;
+    Ok(Some(path))
 }
 
 /// The widest a figure is drawn, in pixels; a wider panel is cut

@@ -259,12 +259,12 @@ pub struct Figures<'a> {
 }
 
 /// The title and caption of the figure in a file.
-type About<'a> = Box<dyn Fn(&str) -> Option<(&'static str, String)> + 'a>;
+type About<'a> = Box<dyn Fn(&str) -> Option<(String, String)> + 'a>;
 
 impl<'a> Figures<'a> {
     pub fn new(
         written: &[PathBuf],
-        about: impl Fn(&str) -> Option<(&'static str, String)> + 'a,
+        about: impl Fn(&str) -> Option<(String, String)> + 'a,
     ) -> Figures<'a> {
         let written = written
             .iter()
@@ -297,8 +297,8 @@ impl<'a> Figures<'a> {
              </figure>\n",
             slug(stem),
             esc(file),
-            esc(title),
-            esc(title),
+            esc(&title),
+            esc(&title),
             esc(&caption)
         )
     }
@@ -505,7 +505,7 @@ mod tests {
             .iter()
             .map(|f| PathBuf::from("/r").join(f))
             .collect();
-        let mut figs = Figures::new(&written, |f| Some(("T<", format!("about {f}"))));
+        let mut figs = Figures::new(&written, |f| Some(("T<".to_string(), format!("about {f}"))));
         let a = figs.take("a.svg");
         assert!(
             a.starts_with("<figure id=\"a\"><img src=\"a.svg\" alt=\"T&lt;\">"),
@@ -528,7 +528,9 @@ mod tests {
     #[test]
     fn the_contents_link_every_section_and_figure() {
         let written = vec![PathBuf::from("fig1.svg")];
-        let mut figs = Figures::new(&written, |_| Some(("Figure 1: x", "c".to_string())));
+        let mut figs = Figures::new(&written, |_| {
+            Some(("Figure 1: x".to_string(), "c".to_string()))
+        });
         let mut body = frame("frame.png", "the city");
         body += &section("Misses", &strings(&["a"]), std::iter::once(vec![text("1")]));
         body += &figs.take("fig1.svg");

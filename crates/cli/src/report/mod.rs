@@ -11,12 +11,14 @@
 
 pub mod bars;
 pub mod curves;
+pub mod data;
 pub mod figure;
 #[cfg(test)]
 mod golden;
 pub mod html;
 pub mod legend;
 pub mod machine;
+pub mod parquet;
 pub mod series;
 pub mod stacked;
 pub mod staged;

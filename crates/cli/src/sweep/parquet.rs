@@ -1,16 +1,10 @@
-//! A tidy table as a Parquet file (one row group, Snappy), for pandas,
-//! polars, DuckDB or Spark. Each column is typed from its cells: INT64
-//! when every value is an integer, DOUBLE when every value is a number,
-//! else UTF-8 text; every column is optional, an empty cell a null.
+//! A sweep's tidy table as a Parquet file. Each column is typed from its
+//! cells: INT64 when every value is an integer, DOUBLE when every value is
+//! a number, else UTF-8 text; every column is optional, an empty cell a
+//! null.
 
-use std::sync::Arc;
-
-use anyhow::{Context, Result};
-use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
-use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
-use parquet::file::properties::WriterProperties;
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::Type;
+use anyhow::Result;
+use gfxcache_report::{Mean, TableBuilder, Unit};
 
 use super::table::{Cell, Table};
 
@@ -36,82 +30,45 @@ fn kind_of<'a>(cells: impl Iterator<Item = &'a Cell>) -> Kind {
     kind.unwrap_or(Kind::Text)
 }
 
-/// `table` as the bytes of a Parquet file.
+/// `table` as the bytes of a Parquet file, each column typed from its
+/// cells ([`crate::report::parquet`] writes it).
 pub fn to_parquet(table: &Table) -> Result<Vec<u8>> {
-    let kinds: Vec<Kind> = (0..table.columns.len())
-        .map(|i| kind_of(table.rows.iter().map(|r| &r[i])))
-        .collect();
-    let fields = table
-        .columns
-        .iter()
-        .zip(&kinds)
-        .map(|(name, kind)| {
-            let b = match kind {
-                Kind::Int => Type::primitive_type_builder(name, Physical::INT64),
-                Kind::Num => Type::primitive_type_builder(name, Physical::DOUBLE),
-                Kind::Text => Type::primitive_type_builder(name, Physical::BYTE_ARRAY)
-                    .with_logical_type(Some(LogicalType::String)),
-            };
-            Ok(Arc::new(b.with_repetition(Repetition::OPTIONAL).build()?))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let schema = Arc::new(
-        Type::group_type_builder("sweep")
-            .with_fields(fields)
-            .build()?,
-    );
-    let props = Arc::new(
-        WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
-            .build(),
-    );
-    let mut bytes = Vec::new();
-    let mut writer = SerializedFileWriter::new(&mut bytes, schema, props)?;
-    let mut group = writer.next_row_group()?;
-    let mut i = 0;
-    while let Some(mut col) = group.next_column()? {
+    crate::report::parquet::to_parquet(&typed(table)?)
+}
+
+/// `table` as a typed table: what [`kind_of`] finds in each column.
+fn typed(table: &Table) -> Result<gfxcache_report::Table> {
+    let mut b = TableBuilder::new("sweep", "a job of the sweep, or a row of its study's table");
+    for (i, name) in table.columns.iter().enumerate() {
         let cells = table.rows.iter().map(|r| &r[i]);
-        let defs: Vec<i16> = cells
-            .clone()
-            .map(|c| i16::from(*c != Cell::Empty))
-            .collect();
-        match kinds[i] {
-            Kind::Int => {
-                let v: Vec<i64> = cells
-                    .filter_map(|c| match c {
-                        Cell::Int(x) => Some(*x),
-                        _ => None,
-                    })
-                    .collect();
-                col.typed::<Int64Type>()
-                    .write_batch(&v, Some(&defs), None)?;
-            }
-            Kind::Num => {
-                let v: Vec<f64> = cells
-                    .filter_map(|c| match c {
-                        Cell::Int(x) => Some(*x as f64),
-                        Cell::Num(x) => Some(*x),
-                        _ => None,
-                    })
-                    .collect();
-                col.typed::<DoubleType>()
-                    .write_batch(&v, Some(&defs), None)?;
-            }
-            Kind::Text => {
-                let v: Vec<ByteArray> = cells
-                    .filter(|c| **c != Cell::Empty)
-                    .map(|c| ByteArray::from(c.to_field().into_bytes()))
-                    .collect();
-                col.typed::<ByteArrayType>()
-                    .write_batch(&v, Some(&defs), None)?;
-            }
-        }
-        col.close()?;
-        i += 1;
+        b = match kind_of(cells.clone()) {
+            Kind::Int => b.i64(
+                name,
+                Unit::None,
+                Mean::Blank,
+                cells.map(|c| match c {
+                    Cell::Int(x) => Some(*x),
+                    _ => None,
+                }),
+            ),
+            Kind::Num => b.f64(
+                name,
+                Unit::None,
+                Mean::Blank,
+                cells.map(|c| match c {
+                    Cell::Int(x) => Some(*x as f64),
+                    Cell::Num(x) => Some(*x),
+                    _ => None,
+                }),
+            ),
+            Kind::Text => b.text(
+                name,
+                Mean::Blank,
+                cells.map(|c| (*c != Cell::Empty).then(|| c.to_field())),
+            ),
+        };
     }
-    group.close()?;
-    writer.close().context("finishing the Parquet file")?;
-    Ok(bytes)
+    Ok(b.build()?)
 }
 
 #[cfg(test)]

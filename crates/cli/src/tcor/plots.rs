@@ -94,7 +94,7 @@ pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(r: &TcorReport, file: &str) -> Option<(&'static str, String)> {
+pub fn about(r: &TcorReport, file: &str) -> Option<(String, String)> {
     figure::about(CURVE_FIGURES, r, file).or_else(|| figure::about(BAR_FIGURES, r, file))
 }
 
@@ -340,7 +340,7 @@ mod tests {
             let text = svg(dir.path(), file)?;
             assert!(text.starts_with("<svg"), "{file} is not an SVG");
             assert!(text.contains(title), "{file} lacks its title");
-            assert_eq!(about(&report(), file).map(|a| a.0), Some(title));
+            assert_eq!(about(&report(), file).map(|a| a.0), Some(title.to_string()));
         }
         assert!(about(&report(), "index.html").is_none());
         Ok(())

@@ -6,9 +6,11 @@
 //! numbers beside. Config in ([`NbtcStudyConfig`]), [`NbtcReport`] out,
 //! progress by callback; the frames are `.gtq` files the caller renders.
 
+pub mod figures;
 pub mod mean;
 pub mod paper;
 pub mod report;
+pub mod tables;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

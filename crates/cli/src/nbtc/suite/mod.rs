@@ -6,7 +6,6 @@
 //! own files are its report's, in its directory. The mean is
 //! [`gfxcache_nbtc::study::NbtcMean`], computed by the design crate.
 
-pub mod csv;
 pub mod html;
 pub mod plots;
 pub mod summary;

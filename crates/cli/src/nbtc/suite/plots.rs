@@ -118,7 +118,7 @@ pub fn write_all(r: &NbtcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(r: &NbtcSuite, file: &str) -> Option<(&'static str, String)> {
+pub fn about(r: &NbtcSuite, file: &str) -> Option<(String, String)> {
     figure::about(FIGURES, r, file).or_else(|| figure::about(SWEEPS, r, file))
 }
 
@@ -271,7 +271,10 @@ mod tests {
         for fig in FIGURES {
             let svg = std::fs::read_to_string(dir.path().join(fig.file))?;
             assert!(svg.contains("mean"), "{} lacks the mean", fig.file);
-            assert_eq!(about(&suite(), fig.file).map(|a| a.0), Some(fig.title));
+            assert_eq!(
+                about(&suite(), fig.file).map(|a| a.0),
+                Some(fig.title.to_string())
+            );
         }
         let scenes = std::fs::read_to_string(dir.path().join("cycles_change_scenes.svg"))?;
         for label in ["a&lt;1&gt;", "b", "mean", "paper", "-12.5", "-41.6"] {

@@ -82,7 +82,7 @@ pub fn write_all(r: &NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(r: &NucaSuite, file: &str) -> Option<(&'static str, String)> {
+pub fn about(r: &NucaSuite, file: &str) -> Option<(String, String)> {
     figure::about(FIGURES, r, file).or_else(|| figure::about(CAPACITY, r, file))
 }
 
@@ -230,7 +230,10 @@ mod tests {
                 assert!(has(&svg, label), "{} lacks {label}", fig.file);
             }
             assert!(svg.contains("paper"), "{} lacks the paper", fig.file);
-            assert_eq!(about(&suite(), fig.file).map(|a| a.0), Some(fig.title));
+            assert_eq!(
+                about(&suite(), fig.file).map(|a| a.0),
+                Some(fig.title.to_string())
+            );
         }
         let speedup = std::fs::read_to_string(dir.path().join("fig9_speedup.svg"))?;
         let mean = mean_of(&r, OrgKind::Dtm).unwrap().speedup_percent;

@@ -87,7 +87,7 @@ pub fn write_all(r: &TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// The title and caption of the figure written to `file`.
-pub fn about(r: &TcorSuite, file: &str) -> Option<(&'static str, String)> {
+pub fn about(r: &TcorSuite, file: &str) -> Option<(String, String)> {
     figure::about(CURVE_FIGURES, r, file).or_else(|| figure::about(BAR_FIGURES, r, file))
 }
 

@@ -1,0 +1,232 @@
+//! The NBTC report through the one writer: its tables hold the report's
+//! numbers, its figures draw them beside the slides', and a suite's mean
+//! rows equal the design crate's own mean ([`NbtcMean`]).
+
+use gfxcache_nbtc::study::figures::SWEEP_TITLES;
+use gfxcache_nbtc::study::{NbtcMean, NbtcReport};
+use gfxcache_nbtc::Mode;
+use gfxcache_report::{Report, Table};
+
+use super::suite::test_suite::suite;
+use super::test_report::report;
+use super::CATEGORIES;
+use crate::report::data;
+use crate::report::figure::svg_text::{has, svg};
+use crate::report::write_all;
+
+fn table(tables: &[Table], name: &str) -> Table {
+    tables.iter().find(|t| t.name() == name).unwrap().clone()
+}
+
+/// The cell of `column` on the one row where each of `on` holds.
+fn cell(t: &Table, on: &[(&str, &str)], column: &str) -> String {
+    let rows = t.rows_where(on);
+    assert_eq!(rows.len(), 1, "{on:?} in {}", t.name());
+    t.cell(rows[0], t.index(column).unwrap())
+}
+
+#[test]
+fn the_runs_table_is_the_reports_numbers() -> anyhow::Result<()> {
+    let r = report();
+    let runs = table(&r.tables()?, "runs");
+    assert_eq!(
+        runs.rows(),
+        2 * 2 * 5,
+        "two filters, two latencies, five designs"
+    );
+    let nbtc = r.frames[1].row(Mode::Nbtc, 300).unwrap();
+    let on = [("filter", "bilinear"), ("latency", "300"), ("mode", "nbtc")];
+    let get = |c: &str| cell(&runs, &on, c);
+    let s = &nbtc.stats;
+    assert_eq!(get("cycles"), s.cycles.to_string());
+    assert_eq!(get("nbtc_stall_cycles"), s.nbtc_stall_cycles.to_string());
+    assert_eq!(get("secondary_misses"), s.secondary_misses.to_string());
+    assert_eq!(get("traffic_bytes"), s.traffic_bytes.to_string());
+    assert_eq!(get("wlb_max"), s.wlb.max.to_string());
+    assert_eq!(get("cycles_change_percent"), nbtc.cycles_change.to_string());
+    assert_eq!(get("miss_rate_percent"), nbtc.miss_rate.to_string());
+    assert_eq!(get("paper_cycles_change_percent"), "-41.64");
+    assert_eq!(get("paper_traffic_change_max_percent"), "11");
+    let sum: u64 = CATEGORIES
+        .iter()
+        .map(|c| get(c.field).parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum.to_string(), get("cycles"));
+    let btc = [("filter", "bilinear"), ("latency", "300"), ("mode", "btc")];
+    assert_eq!(cell(&runs, &btc, "paper_cycles_change_percent"), "");
+    Ok(())
+}
+
+/// The unit's own WLB (32) is not swept: the grid's runs stand in, marked
+/// `main`, in order of value.
+#[test]
+fn the_sweeps_table_marks_the_units_value() -> anyhow::Result<()> {
+    let r = report();
+    let sweeps = table(&r.tables()?, "sweeps");
+    let values: Vec<String> = sweeps
+        .rows_where(&[("knob", "wlb_entries"), ("mode", "nbtc")])
+        .into_iter()
+        .map(|row| {
+            format!(
+                "{}:{}",
+                sweeps.cell(row, 1),
+                sweeps.cell(row, sweeps.index("main").unwrap())
+            )
+        })
+        .collect();
+    assert_eq!(values, ["1:false", "8:false", "32:true"]);
+    let main = r.frames[1].row(Mode::Nbtc, 300).unwrap();
+    let on = [("knob", "wlb_entries"), ("value", "32"), ("mode", "nbtc")];
+    assert_eq!(cell(&sweeps, &on, "cycles"), main.stats.cycles.to_string());
+    let btc = [("knob", "wlb_entries"), ("value", "1"), ("mode", "btc")];
+    assert_eq!(
+        cell(&sweeps, &btc, "nbtc_buffer_bytes"),
+        "",
+        "the BTC has no such buffers"
+    );
+    Ok(())
+}
+
+/// The generic group-by gives what the design crate's own mean gives.
+#[test]
+fn the_suites_mean_rows_are_the_design_crates_mean() -> anyhow::Result<()> {
+    let s = suite();
+    let reports: Vec<&NbtcReport> = s.scenes.iter().map(|x| &x.report).collect();
+    let mean = NbtcMean::of(&reports);
+    let tables = data::suite_tables(&s)?;
+    let runs = table(&tables, "runs");
+    assert_eq!(runs.rows(), 3 * 2 * 2 * 5, "two scenes and the mean");
+    for m in &mean.rows {
+        let latency = m.latency.to_string();
+        let on = [
+            ("scene", "mean"),
+            ("filter", m.filter.as_str()),
+            ("latency", latency.as_str()),
+            ("mode", m.mode.name()),
+        ];
+        assert_eq!(
+            cell(&runs, &on, "cycles_change_percent"),
+            m.cycles_change.to_string()
+        );
+        assert_eq!(
+            cell(&runs, &on, "miss_rate_percent"),
+            m.miss_rate.to_string()
+        );
+        assert_eq!(
+            cell(&runs, &on, "traffic_change_percent"),
+            m.traffic_change.to_string()
+        );
+        assert_eq!(cell(&runs, &on, "scenes"), m.scenes.to_string());
+        assert_eq!(cell(&runs, &on, "cycles"), "", "a count is not averaged");
+    }
+    let sweeps = table(&tables, "sweeps");
+    for p in &mean.sweeps {
+        let value = p.value.to_string();
+        let on = [
+            ("scene", "mean"),
+            ("knob", p.knob.as_str()),
+            ("value", value.as_str()),
+            ("mode", "nbtc"),
+        ];
+        assert_eq!(
+            cell(&sweeps, &on, "cycles_change_percent"),
+            p.cycles_change.to_string()
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {
+    let r = report();
+    let dir = tempfile::tempdir()?;
+    let figures = Report::figures(&r);
+    let written = data::write_figures(dir.path(), &r.tables()?, &figures)?;
+    assert_eq!(written.len(), figures.len());
+    for f in figures.iter().take(4) {
+        let text = svg(dir.path(), &f.file)?;
+        assert!(
+            text.starts_with("<svg") && text.contains(&f.title),
+            "{}",
+            f.file
+        );
+        assert_eq!(
+            data::about(&figures, &f.file).map(|a| a.0),
+            Some(f.title.clone())
+        );
+        for filter in ["nearest", "bilinear"] {
+            assert!(text.contains(filter), "{} lacks {filter}", f.file);
+        }
+    }
+    assert!(data::about(&figures, "index.html").is_none());
+    Ok(())
+}
+
+/// Slide 22's stacks carry each bar's total and the slides' categories;
+/// ours stand beside the slides' numbers, the NBTC's only.
+#[test]
+fn figures_hold_ours_and_the_slides() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let r = report();
+    write_all(&r, dir.path())?;
+    let stacked = svg(dir.path(), "ps_cycles.svg")?;
+    for series in ["PS run", "PS stall", "BTC blocked", "nbtc", "btc-parallel"] {
+        assert!(has(&stacked, series), "lacks {series}");
+    }
+    let nbtc = r.frames[0].row(Mode::Nbtc, 300).unwrap();
+    assert!(has(
+        &stacked,
+        &crate::report::figure::compact(nbtc.stats.cycles as f64)
+    ));
+    let change = svg(dir.path(), "cycles_change.svg")?;
+    let ours = r.frames[1].row(Mode::Nbtc, 50).unwrap().cycles_change;
+    assert!(has(&change, &format!("{ours:.1}")), "ours {ours:.1}");
+    assert!(has(&change, "-12.5") && has(&change, "-41.6"));
+    assert!(has(&change, "paper nbtc") && has(&change, "prefetching"));
+    assert!(!has(&change, "btc"), "the BTC is the baseline, no bar");
+    let traffic = svg(dir.path(), "traffic.svg")?;
+    assert!(has(&traffic, "paper (at most)") && has(&traffic, "11.0"));
+    let sweep = svg(dir.path(), "sweep_wlb_entries.svg")?;
+    assert!(has(&sweep, "32 (main)") && has(&sweep, "1") && has(&sweep, "8"));
+    assert!(
+        !dir.path().join("sweep_bab_entries.svg").exists(),
+        "not swept"
+    );
+    assert_eq!(SWEEP_TITLES[0].0, "wlb_entries");
+    Ok(())
+}
+
+/// The slides' "slightly above" is checked on our rates, and the sentence
+/// follows them when the NBTC misses less.
+#[test]
+fn the_miss_rate_reading_follows_the_runs() {
+    let mut r = report();
+    let set = |r: &mut NbtcReport, nbtc: f64, btc: f64| {
+        for f in &mut r.frames {
+            for row in &mut f.runs {
+                row.miss_rate = if row.mode == Mode::BTC { btc } else { nbtc };
+            }
+        }
+    };
+    let reading = |r: &NbtcReport| {
+        let f = Report::figures(r);
+        f.iter()
+            .find(|f| f.file == "miss_rate.svg")
+            .unwrap()
+            .words()
+    };
+    let runs = r.frames.len() * r.latencies.len();
+    set(&mut r, 2.5, 2.0);
+    let s = reading(&r);
+    assert!(
+        s.contains(&format!("above the BTC's in all {runs} runs")),
+        "{s}"
+    );
+    assert!(s.contains("+0.50 to +0.50 points"), "{s}");
+    set(&mut r, 1.5, 2.0);
+    let s = reading(&r);
+    assert!(
+        s.contains(&format!("at or below the BTC's in all {runs} runs")),
+        "{s}"
+    );
+}

@@ -1,0 +1,270 @@
+//! A figure as data: which table, which rows and columns, how they are
+//! drawn. The writer (`crates/cli/src/report/`) turns each [`Panel`]
+//! into a chart; a study states its figures and writes no drawing code.
+//!
+//! A panel selects rows of one table ([`Panel::rows`]; a figure may
+//! repeat its panels per value of a facet column, [`Figure::facet`]),
+//! puts the values of its x column on the category axis ([`Axis`]), one
+//! bar per value of its series column ([`Series`]), and reads its y
+//! column (or, stacked, one segment per column of [`Panel::y`]).
+
+use serde::{Deserialize, Serialize};
+
+/// A figure: an SVG file of panels under a title, and what it shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    /// Its file in the report (`miss_rate.svg`).
+    pub file: String,
+    pub title: String,
+    /// What is plotted, in words that hold whatever the data.
+    pub caption: String,
+    /// What this report's numbers say, computed from them; after the
+    /// caption.
+    pub reading: Option<String>,
+    /// The panels are drawn once per value of this column (in the order
+    /// first met in the first panel's table), each facet's in turn, each
+    /// panel's rows those of the facet's value.
+    pub facet: Option<String>,
+    /// The panels, top to bottom (each facet's in turn).
+    pub panels: Vec<Panel>,
+}
+
+impl Figure {
+    /// A figure of `panels`, without facets or a reading.
+    pub fn new(file: &str, title: &str, caption: &str, panels: Vec<Panel>) -> Figure {
+        Figure {
+            file: file.into(),
+            title: title.into(),
+            caption: caption.into(),
+            reading: None,
+            facet: None,
+            panels,
+        }
+    }
+
+    /// The panels once per value of `column`.
+    pub fn facet(mut self, column: &str) -> Figure {
+        self.facet = Some(column.into());
+        self
+    }
+
+    pub fn reading(mut self, reading: String) -> Figure {
+        self.reading = Some(reading);
+        self
+    }
+
+    /// The caption and then the reading, as the page shows them.
+    pub fn words(&self) -> String {
+        match &self.reading {
+            Some(r) if !r.is_empty() => format!("{} {r}", self.caption),
+            _ => self.caption.clone(),
+        }
+    }
+}
+
+/// How a panel draws its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A group of bars per category, a bar per series, labelled.
+    Bars,
+    /// A group per category, a bar per series, each bar a stack of one
+    /// segment per y column.
+    Stacked,
+}
+
+/// How a panel's values read on their labels: ratios (3 decimals) or
+/// percentages (1 decimal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scale {
+    Ratio,
+    Percent,
+}
+
+/// The category axis: a column's values, in the order first met or in
+/// numeric order, each written through `format` (`{}` is the value), and
+/// marked with `marked` where the row's `mark` column is true.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Axis {
+    pub column: String,
+    pub format: String,
+    pub numeric_order: bool,
+    pub mark: Option<String>,
+    pub marked: String,
+}
+
+impl Axis {
+    /// The values of `column` as they are, in the order first met.
+    pub fn of(column: &str) -> Axis {
+        Axis {
+            column: column.into(),
+            format: "{}".into(),
+            numeric_order: false,
+            mark: None,
+            marked: String::new(),
+        }
+    }
+
+    /// Each value written through `format` (`{}` is the value).
+    pub fn format(mut self, format: &str) -> Axis {
+        self.format = format.into();
+        self
+    }
+
+    /// In numeric order, not the order first met.
+    pub fn numeric(mut self) -> Axis {
+        self.numeric_order = true;
+        self
+    }
+
+    /// A value whose row's `column` is true written through `format`
+    /// instead (`{}` is the value as the axis's format writes it).
+    pub fn mark(mut self, column: &str, format: &str) -> Axis {
+        self.mark = Some(column.into());
+        self.marked = format.into();
+        self
+    }
+}
+
+/// The bars of a group: one per value of `column` (in the order first
+/// met, or `only`'s order), or a single unnamed series.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Series {
+    /// One bar per value of the column; `except` values left out.
+    By { column: String, except: Vec<String> },
+    /// One bar, named.
+    One { name: String },
+}
+
+/// A y column and its name in the legend (a stack's segment).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measure {
+    pub column: String,
+    pub name: String,
+}
+
+/// The paper's values in a panel, from a column of the same rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Paper {
+    /// A light bar per category, named `name`: the column's value on the
+    /// row of series value `of`.
+    Series {
+        name: String,
+        column: String,
+        of: String,
+    },
+    /// A last group named `name`: for each series, its first non-empty
+    /// value of the column.
+    Group { name: String, column: String },
+}
+
+/// One chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Panel {
+    pub kind: Kind,
+    /// The table its rows come from.
+    pub table: String,
+    /// Only the rows whose column reads as the value.
+    pub rows: Vec<(String, String)>,
+    /// Above the chart; `{}` is the figure's facet's value.
+    pub subtitle: String,
+    pub x: Axis,
+    pub series: Series,
+    /// The value of a bar (one column), or a stack's segments.
+    pub y: Vec<Measure>,
+    pub y_label: String,
+    pub scale: Scale,
+    /// Each value divided by this before it is drawn (bytes as MiB).
+    pub divide: f64,
+    pub paper: Option<Paper>,
+    /// A horizontal line at this value.
+    pub reference: Option<f64>,
+}
+
+impl Panel {
+    /// Bars of `y` from `table`, a category per value of `x`, a bar per
+    /// value of the `series` column.
+    pub fn bars(table: &str, x: Axis, series: &str, y: &str) -> Panel {
+        Panel {
+            kind: Kind::Bars,
+            table: table.into(),
+            rows: Vec::new(),
+            subtitle: String::new(),
+            x,
+            series: Series::By {
+                column: series.into(),
+                except: Vec::new(),
+            },
+            y: vec![Measure {
+                column: y.into(),
+                name: y.into(),
+            }],
+            y_label: y.into(),
+            scale: Scale::Ratio,
+            divide: 1.0,
+            paper: None,
+            reference: None,
+        }
+    }
+
+    /// A bar per category of each group stacked from the `segments`
+    /// columns (column, name).
+    pub fn stacked(table: &str, x: Axis, series: &str, segments: &[(&str, &str)]) -> Panel {
+        let mut p = Panel::bars(table, x, series, "");
+        p.kind = Kind::Stacked;
+        p.y = segments
+            .iter()
+            .map(|(c, n)| Measure {
+                column: c.to_string(),
+                name: n.to_string(),
+            })
+            .collect();
+        p
+    }
+
+    pub fn rows(mut self, column: &str, value: &str) -> Panel {
+        self.rows.push((column.into(), value.into()));
+        self
+    }
+
+    pub fn subtitle(mut self, subtitle: &str) -> Panel {
+        self.subtitle = subtitle.into();
+        self
+    }
+
+    /// The series' values `except` left out.
+    pub fn except(mut self, values: &[&str]) -> Panel {
+        if let Series::By { except, .. } = &mut self.series {
+            except.extend(values.iter().map(|v| v.to_string()));
+        }
+        self
+    }
+
+    /// A single series named `name`.
+    pub fn one(mut self, name: &str) -> Panel {
+        self.series = Series::One { name: name.into() };
+        self
+    }
+
+    pub fn y_label(mut self, label: &str, scale: Scale) -> Panel {
+        self.y_label = label.into();
+        self.scale = scale;
+        self
+    }
+
+    pub fn divide(mut self, by: f64) -> Panel {
+        self.divide = by;
+        self
+    }
+
+    pub fn paper(mut self, paper: Paper) -> Panel {
+        self.paper = Some(paper);
+        self
+    }
+
+    pub fn reference(mut self, at: f64) -> Panel {
+        self.reference = Some(at);
+        self
+    }
+}

@@ -1,0 +1,45 @@
+//! A study's report as data: named tidy tables ([`Table`], an Arrow
+//! record batch whose columns carry their [`Unit`] and [`Mean`] rule) and
+//! figure specifications ([`Figure`]) that say which table, rows and
+//! columns each chart draws. A design crate implements [`Report`] for its
+//! study's report; the command line's one writer turns any report into
+//! CSV and Parquet files, SVG figures and the page, and any suite of
+//! reports into the suite's tables ([`suite::suite_table`]) without code
+//! of the study's own.
+//!
+//! This crate only describes: it draws nothing, writes no file and knows
+//! no terminal.
+
+pub mod figure;
+pub mod suite;
+pub mod table;
+
+pub use figure::{Axis, Figure, Kind, Measure, Panel, Paper, Scale, Series};
+pub use table::{Mean, Table, TableBuilder, TableError, Unit};
+
+/// A study's report as tables and figures.
+pub trait Report {
+    /// The tables, in the order a reader meets them; each is written as
+    /// `<name>.csv` and `<name>.parquet`.
+    fn tables(&self) -> Result<Vec<Table>, TableError>;
+    /// The figures over those tables, in the order the page shows them.
+    fn figures(&self) -> Vec<Figure>;
+}
+
+/// The suite's form of each table of the scenes' `tables` (each scene's
+/// in the same order), by name: [`suite::suite_table`].
+pub fn suite_tables(scenes: &[(&str, Vec<Table>)]) -> Result<Vec<Table>, TableError> {
+    let Some((_, first)) = scenes.first() else {
+        return Ok(Vec::new());
+    };
+    first
+        .iter()
+        .map(|t| {
+            let each: Vec<(&str, &Table)> = scenes
+                .iter()
+                .filter_map(|(s, ts)| Some((*s, ts.iter().find(|u| u.name() == t.name())?)))
+                .collect();
+            suite::suite_table(&each)
+        })
+        .collect()
+}
