@@ -171,6 +171,9 @@ pub struct Panel {
     pub subtitle: String,
     pub x: Axis,
     pub series: Series,
+    /// Each series' name as drawn: `{}` is the series column's value
+    /// (`nbtc at {} cycles`).
+    pub series_format: String,
     /// The value of a bar (one column), or a stack's segments.
     pub y: Vec<Measure>,
     pub y_label: String,
@@ -196,6 +199,7 @@ impl Panel {
                 column: series.into(),
                 except: Vec::new(),
             },
+            series_format: "{}".into(),
             y: vec![Measure {
                 column: y.into(),
                 name: y.into(),
@@ -238,6 +242,12 @@ impl Panel {
         if let Series::By { except, .. } = &mut self.series {
             except.extend(values.iter().map(|v| v.to_string()));
         }
+        self
+    }
+
+    /// Each series' name written through `format` (`{}` is the value).
+    pub fn series_format(mut self, format: &str) -> Panel {
+        self.series_format = format.into();
         self
     }
 

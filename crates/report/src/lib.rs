@@ -24,6 +24,15 @@ pub trait Report {
     fn tables(&self) -> Result<Vec<Table>, TableError>;
     /// The figures over those tables, in the order the page shows them.
     fn figures(&self) -> Vec<Figure>;
+    /// The figures of a suite of `scenes`' reports, over the suite's
+    /// tables ([`suite_tables`]: a `scene` column, the `mean` rows).
+    fn suite_figures(scenes: &[&Self]) -> Vec<Figure>
+    where
+        Self: Sized,
+    {
+        let _ = scenes;
+        Vec::new()
+    }
 }
 
 /// The suite's form of each table of the scenes' `tables` (each scene's

@@ -230,3 +230,37 @@ fn the_miss_rate_reading_follows_the_runs() {
         "{s}"
     );
 }
+
+/// The suite's figures: the scenes, the mean and the slides' numbers.
+#[test]
+fn the_suites_figures_hold_the_scenes_the_mean_and_the_slides() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let r = suite();
+    let figures = data::suite_figures(&r);
+    let written = data::write_figures(dir.path(), &data::suite_tables(&r)?, &figures)?;
+    assert_eq!(written.len(), figures.len());
+    assert_eq!(figures.len(), 4 + 2, "four charts, two knobs swept");
+    for f in &figures {
+        let text = svg(dir.path(), &f.file)?;
+        assert!(text.contains("mean"), "{} lacks the mean", f.file);
+    }
+    let scenes = svg(dir.path(), "cycles_change_scenes.svg")?;
+    for label in [
+        "a&lt;1&gt;",
+        "b",
+        "mean",
+        "paper",
+        "-12.5",
+        "-41.6",
+        "nbtc at 300 cycles",
+    ] {
+        assert!(has(&scenes, label), "lacks {label}");
+    }
+    let mean = r.mean.row("bilinear", Mode::Nbtc, 300).unwrap();
+    assert!(has(&scenes, &format!("{:.1}", mean.cycles_change)));
+    let traffic = svg(dir.path(), "traffic_change.svg")?;
+    assert!(has(&traffic, "paper (at most)") && has(&traffic, "11.0"));
+    let wlb = svg(dir.path(), "sweep_wlb_entries.svg")?;
+    assert!(has(&wlb, "a&lt;1&gt;") && has(&wlb, "8") && has(&wlb, "32 (main)"));
+    Ok(())
+}

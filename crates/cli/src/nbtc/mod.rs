@@ -1,11 +1,10 @@
-//! The files of an NBTC study: `nbtc.json`, CSV tables, SVG plots named
-//! after the slides' charts, `index.html`, and the summary the command
+//! The files of an NBTC study: `nbtc.json`, the tables and figures the
+//! design crate gives as data (`gfxcache_nbtc::study::tables` and
+//! `::figures`), written as CSV, Parquet and SVG by
+//! [`crate::report::data`], `index.html`, and the summary the command
 //! prints ([`crate::report::StudyFiles`] for [`NbtcReport`];
-//! [`crate::report::write_all`] writes them). The helpers here are the
-//! ones every writer shares (the slides' number of a design at a latency,
-//! the cycle categories, the swept knobs), so the CSV files, the plots and
-//! the page agree on what they show. [`suite`] writes the study on a
-//! workload suite.
+//! [`crate::report::write_all`] writes them). [`suite`] writes the study
+//! on a workload suite.
 
 #[cfg(test)]
 mod data_tests;
@@ -56,7 +55,7 @@ impl crate::report::suite::SuiteFiles for NbtcReport {
     }
 
     fn suite_figures(r: &suite::NbtcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        suite::plots::write_all(r, dir)
+        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
     }
 
     fn suite_page(r: &suite::NbtcSuite, shown: &crate::report::Shown) -> String {
@@ -100,11 +99,6 @@ pub(super) fn value_label(value: u64, main: bool) -> String {
     } else {
         value.to_string()
     }
-}
-
-/// A latency as a category.
-pub(super) fn latency_label(latency: u64) -> String {
-    format!("{latency} cycles")
 }
 
 /// A signed percentage for tables: `-41.6%`, `+3.0%`.
@@ -285,14 +279,8 @@ mod tests {
         use gfxcache_nbtc::study::figures::SWEEP_TITLES;
         use gfxcache_nbtc::study::tables::KNOBS;
         for k in &KNOBS {
-            let file = format!("sweep_{}.svg", k.knob);
             assert!(SWEEP_TITLES.iter().any(|(knob, _)| *knob == k.knob));
-            assert!(
-                suite::plots::SWEEPS.iter().any(|f| f.file == file),
-                "{file}"
-            );
         }
         assert_eq!(SWEEP_TITLES.len(), KNOBS.len());
-        assert_eq!(suite::plots::SWEEPS.len(), KNOBS.len());
     }
 }

@@ -47,6 +47,12 @@ pub fn suite_tables<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Result<Vec<Tab
     Ok(gfxcache_report::suite_tables(&scenes)?)
 }
 
+/// The figures of a suite, over its tables ([`suite_tables`]).
+pub fn suite_figures<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Vec<Figure> {
+    let scenes: Vec<&R> = r.scenes.iter().map(|s| &s.report).collect();
+    R::suite_figures(&scenes)
+}
+
 /// A panel of either kind, drawn alike.
 pub enum AnyPanel {
     Bars(Panel),
@@ -227,9 +233,15 @@ fn panel(
         p.y.iter()
             .map(|m| Ok((m.name.as_str(), column(t, &m.column)?)))
             .collect::<Result<Vec<_>>>()?;
+    let shown = |s: &str| p.series_format.replace("{}", s);
     Ok(match p.kind {
         Kind::Stacked => {
-            let mut panel = StackedPanel::new(&subtitle, &p.y_label, labels, names.clone());
+            let mut panel = StackedPanel::new(
+                &subtitle,
+                &p.y_label,
+                labels,
+                names.iter().map(|n| shown(n)).collect(),
+            );
             for (name, col) in measures {
                 let values = xs
                     .iter()
@@ -250,7 +262,7 @@ fn panel(
                 .map(|m| m.1)
                 .context("a bar chart of no column")?;
             for s in &names {
-                panel = panel.series(s, xs.iter().map(|xv| value(xv, s, col)).collect());
+                panel = panel.series(shown(s), xs.iter().map(|xv| value(xv, s, col)).collect());
             }
             match &p.paper {
                 Some(Paper::Series {
@@ -270,9 +282,12 @@ fn panel(
                 }
                 Some(Paper::Group { name, column: c }) => {
                     let c = column(t, c)?;
-                    let first = |s: &str| {
+                    let raw: HashMap<String, &String> =
+                        names.iter().map(|n| (shown(n), n)).collect();
+                    let first = |name: &str| {
+                        let s = raw.get(name)?;
                         rows.iter()
-                            .filter(|&&r| series_col.is_none_or(|sc| t.cell(r, sc) == s))
+                            .filter(|&&r| series_col.is_none_or(|sc| t.cell(r, sc) == **s))
                             .find_map(|&r| t.number(r, c))
                     };
                     panel = panel.paper_group(name, first);

@@ -193,3 +193,111 @@ fn miss_rate_words(r: &NbtcReport) -> String {
     };
     format!("Here the NBTC's miss rate is {side} (NBTC minus BTC: {lo:+.2} to {hi:+.2} points).")
 }
+
+const SCENES_CYCLES: &str = "The NBTC's total pixel-shader cycles over the blocking cache's, minus one, in percent, at each latency, per scene, their mean and the slides' (-12.47 % at 50 cycles, -41.64 % at 300).";
+
+const SUITE_SWEEP: &str = "One knob changed at a time, the NBTC's cycles against the blocking cache at each value swept (the unit's own marked \"main\"), per scene and their mean.";
+
+/// The mean rows' panel of `y` per filter mode, a group per latency, a
+/// bar per design.
+fn mean_by_latency(subtitle: &str, y: &str, label: &str) -> Panel {
+    by_latency(subtitle, y, label, Scale::Percent).rows("scene", "mean")
+}
+
+/// The figures of a suite, over its tables: the NBTC's cycles change per
+/// scene, the mean of every design's cycles change, miss rate and traffic
+/// change per latency beside the slides', and a figure per knob swept (a
+/// bar per scene and the mean's).
+pub fn suite_figures(scenes: &[&NbtcReport]) -> Vec<Figure> {
+    let btc = Mode::BTC.name();
+    let nbtc = Mode::Nbtc.name();
+    let mut out = vec![
+        Figure::new(
+            "cycles_change_scenes.svg",
+            "Slide 22: NBTC pixel-shader cycles against the BTC per scene",
+            SCENES_CYCLES,
+            vec![Panel::bars("runs", Axis::of("scene"), "latency", "cycles_change_percent")
+                .rows("mode", nbtc)
+                .series_format("nbtc at {} cycles")
+                .subtitle("NBTC cycles against the BTC: {} filtering")
+                .y_label("cycles vs BTC %", Scale::Percent)
+                .paper(Paper::Group {
+                    name: "paper".into(),
+                    column: "paper_cycles_change_percent".into(),
+                })
+                .reference(0.0)],
+        )
+        .facet("filter"),
+        Figure::new(
+            "cycles_change.svg",
+            "Slide 22: pixel-shader cycles against the BTC, mean over the scenes",
+            "Each design's cycles change against the blocking cache at each latency, the mean of the scenes', beside the slides' NBTC.",
+            vec![mean_by_latency(
+                "PS cycles against the BTC: {} filtering, mean",
+                "cycles_change_percent",
+                "cycles vs BTC %",
+            )
+            .except(&[btc])
+            .paper(Paper::Series {
+                name: "paper nbtc".into(),
+                column: "paper_cycles_change_percent".into(),
+                of: nbtc.into(),
+            })
+            .reference(0.0)],
+        )
+        .facet("filter"),
+        Figure::new(
+            "miss_rate.svg",
+            "Slide 23: miss rate, mean over the scenes",
+            "Missing texels over texel lookups, per design and latency, the mean of the scenes'. The slides give no values.",
+            vec![mean_by_latency(
+                "Miss rate: {} filtering, mean",
+                "miss_rate_percent",
+                "texel misses %",
+            )],
+        )
+        .facet("filter"),
+        Figure::new(
+            "traffic_change.svg",
+            "Slide 24: memory traffic against the BTC, mean over the scenes",
+            "Each design's bytes fetched from memory over the blocking cache's, minus one, in percent, the mean of the scenes'; the slides' bound (the NBTC up to 11 % above the BTC) as the last group.",
+            vec![mean_by_latency(
+                "Memory traffic against the BTC: {} filtering, mean",
+                "traffic_change_percent",
+                "traffic vs BTC %",
+            )
+            .except(&[btc])
+            .paper(Paper::Group {
+                name: "paper (at most)".into(),
+                column: "paper_traffic_change_max_percent".into(),
+            })
+            .reference(0.0)],
+        )
+        .facet("filter"),
+    ];
+    for (knob, title) in SWEEP_TITLES {
+        let swept = scenes
+            .iter()
+            .any(|r| r.sweeps.iter().any(|s| s.knob == knob));
+        if swept {
+            let subtitle = format!("NBTC cycles vs BTC % by {}", knob_title(knob));
+            out.push(Figure::new(
+                &format!("sweep_{knob}.svg"),
+                &format!("{title} per scene"),
+                SUITE_SWEEP,
+                vec![Panel::bars(
+                    "sweeps",
+                    Axis::of("value").mark("main", "{} (main)"),
+                    "scene",
+                    "cycles_change_percent",
+                )
+                .rows("knob", knob)
+                .rows("mode", nbtc)
+                .subtitle(&subtitle)
+                .y_label("cycles vs BTC %", Scale::Percent)
+                .reference(0.0)],
+            ));
+        }
+    }
+    out
+}

@@ -469,4 +469,8 @@ impl gfxcache_report::Report for NbtcReport {
     fn figures(&self) -> Vec<gfxcache_report::Figure> {
         super::figures::figures(self)
     }
+
+    fn suite_figures(scenes: &[&NbtcReport]) -> Vec<gfxcache_report::Figure> {
+        super::figures::suite_figures(scenes)
+    }
 }

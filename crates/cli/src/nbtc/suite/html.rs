@@ -6,7 +6,6 @@
 use gfxcache_nbtc::Mode;
 
 use super::super::{paper_cycles, paper_traffic, picture, share, signed, storage_line};
-use super::plots::about;
 use super::{latencies, paper_of, NbtcSuite};
 use crate::report::html::{
     self, cell, esc, paper_cell, scene_frame, scene_link, section, strings, suite_title, text,
@@ -17,7 +16,8 @@ use crate::table::thousands;
 
 /// The whole page: the mean first, each figure after the table it plots.
 pub fn page(r: &NbtcSuite, shown: &Shown) -> String {
-    let mut figs = Figures::new(shown.figures, |f| about(r, f));
+    let figures = crate::report::data::suite_figures(r);
+    let mut figs = Figures::new(shown.figures, |f| crate::report::data::about(&figures, f));
     let mut h = setup(r);
     h += &mean(r);
     for file in ["cycles_change.svg", "miss_rate.svg", "traffic_change.svg"] {

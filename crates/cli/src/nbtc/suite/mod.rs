@@ -1,24 +1,23 @@
 //! The files of an NBTC study on a workload suite (`nbtc --suite`): the
-//! suite's `nbtc.json` (every scene's report and the mean), CSV files with
-//! a row per scene and the mean's, figures of the mean and of each scene
-//! beside the slides' numbers, the page, and the summary
-//! ([`crate::report::suite::SuiteFiles`] for [`NbtcReport`]). Each scene's
-//! own files are its report's, in its directory. The mean is
-//! [`gfxcache_nbtc::study::NbtcMean`], computed by the design crate.
+//! suite's `nbtc.json` (every scene's report and the mean), the design
+//! crate's tables and suite figures written by [`crate::report::data`]
+//! (each scene's rows and the mean rows of one group-by; figures of the
+//! mean and of each scene beside the slides' numbers), the page and the
+//! summary ([`crate::report::suite::SuiteFiles`] for [`NbtcReport`]),
+//! which read the design crate's mean, [`gfxcache_nbtc::study::NbtcMean`].
+//! Each scene's own files are its report's, in its directory.
 
 pub mod html;
-pub mod plots;
 pub mod summary;
 
 use gfxcache_cache::SuiteReport;
 use gfxcache_nbtc::study::paper::{self, PaperNumbers};
 use gfxcache_nbtc::study::NbtcReport;
-use gfxcache_nbtc::Mode;
 
 /// An NBTC study on a suite.
 pub type NbtcSuite = SuiteReport<NbtcReport>;
 
-pub use crate::report::suite::{categories, MEAN};
+pub use crate::report::suite::MEAN;
 
 /// The slides' numbers (every scene's report holds the same).
 pub fn paper_of(r: &NbtcSuite) -> PaperNumbers {
@@ -48,11 +47,6 @@ pub fn latencies(r: &NbtcSuite) -> Vec<u64> {
     distinct(r.mean.rows.iter().map(|m| m.latency))
 }
 
-/// The designs of the mean, in its order.
-pub fn modes(r: &NbtcSuite) -> Vec<Mode> {
-    distinct(r.mean.rows.iter().map(|m| m.mode))
-}
-
 #[cfg(test)]
 pub(crate) mod test_suite {
     //! A suite of two scenes' studies, with the mean the design crate
@@ -80,7 +74,12 @@ mod tests {
             .iter()
             .filter_map(|p| p.file_name()?.to_str().map(String::from))
             .collect();
-        let figures = plots::FIGURES.iter().map(|f| f.file);
+        let figures = [
+            "cycles_change_scenes.svg",
+            "cycles_change.svg",
+            "miss_rate.svg",
+            "traffic_change.svg",
+        ];
         for file in [
             "nbtc.json",
             "index.html",
@@ -114,8 +113,6 @@ mod tests {
         let r = suite();
         assert_eq!(filters(&r), ["nearest", "bilinear"]);
         assert_eq!(latencies(&r), [50, 300]);
-        assert_eq!(modes(&r).len(), 5);
-        assert_eq!(categories(&r), ["a<1>", "b", "mean"]);
         assert_eq!(paper_of(&r), paper::numbers());
     }
 }
