@@ -52,18 +52,7 @@ impl Table {
     }
 }
 
-/// `1234567` -> `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub use gfxcache_report::page::thousands;
 
 /// A ratio as a percentage with two decimals.
 pub fn percent(x: f64) -> String {

@@ -26,7 +26,7 @@ mod sourced;
 
 use std::path::PathBuf;
 
-pub use issue::IssueModel;
+pub use issue::{issue_sentence, IssueModel};
 pub use machine::{Cache, Fragment, Gpu, Interconnect, Issue, Machine, Memory, Size, Value, L2};
 pub use presets::{presets, Preset};
 pub use sourced::{SourceKind, Sourced};

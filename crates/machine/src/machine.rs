@@ -203,6 +203,25 @@ impl Machine {
         .build()
     }
 
+    /// The page's section on the machine: its name and what it is, then a
+    /// row a value with its source (the [`Machine::table`]).
+    pub fn section(&self) -> gfxcache_report::Section {
+        use gfxcache_report::{Format, Section, View};
+        Section::new(&format!("The machine: {}", self.name))
+            .lead(format!(
+                "{}. Every value comes from the paper (paper:), a hardware document where \
+                 the paper is silent (hardware:) or is our choice (ours:); `gfxcache machines \
+                 {}` prints them.",
+                self.about, self.name
+            ))
+            .view(
+                View::of("machine")
+                    .column("key", "key", Format::Plain)
+                    .column("value", "value", Format::Plain)
+                    .column("source", "source", Format::Plain),
+            )
+    }
+
     /// Whether every value has a source of a known kind and is in range;
     /// the first that is not, named by its key.
     pub fn check(&self, file: &Path) -> Result<(), MachineError> {

@@ -11,10 +11,12 @@
 //! no terminal.
 
 pub mod figure;
+pub mod page;
 pub mod suite;
 pub mod table;
 
 pub use figure::{Axis, Figure, Kind, Measure, Panel, Paper, Scale, Series};
+pub use page::{Column, Format, Page, Picture, Section, View};
 pub use table::{Mean, Table, TableBuilder, TableError, Unit};
 
 /// A study's report as tables and figures.
@@ -24,6 +26,29 @@ pub trait Report {
     fn tables(&self) -> Result<Vec<Table>, TableError>;
     /// The figures over those tables, in the order the page shows them.
     fn figures(&self) -> Vec<Figure>;
+    /// The page: by default a section per table, all its columns as they
+    /// are, each figure after the table its first panel draws.
+    fn page(&self) -> Result<Page, TableError> {
+        Ok(Page::plain("Report", &self.tables()?, &self.figures()))
+    }
+    /// The page of a suite of its `scenes` (name, report) (the writer
+    /// adds a section linking each scene's own page): by default as
+    /// [`Report::page`] over the suite's tables and figures.
+    fn suite_page(scenes: &[(&str, &Self)]) -> Result<Page, TableError>
+    where
+        Self: Sized,
+    {
+        let each = scenes
+            .iter()
+            .map(|(name, r)| Ok((*name, r.tables()?)))
+            .collect::<Result<Vec<_>, TableError>>()?;
+        let reports: Vec<&Self> = scenes.iter().map(|(_, r)| *r).collect();
+        Ok(Page::plain(
+            "Suite",
+            &suite_tables(&each)?,
+            &Self::suite_figures(&reports),
+        ))
+    }
     /// The figures of a suite of `scenes`' reports, over the suite's
     /// tables ([`suite_tables`]: a `scene` column, the `mean` rows).
     fn suite_figures(scenes: &[&Self]) -> Vec<Figure>

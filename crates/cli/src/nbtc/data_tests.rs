@@ -9,10 +9,10 @@ use gfxcache_report::{Report, Table};
 
 use super::suite::test_suite::suite;
 use super::test_report::report;
-use super::CATEGORIES;
 use crate::report::data;
 use crate::report::figure::svg_text::{has, svg};
 use crate::report::write_all;
+use gfxcache_nbtc::study::tables::CATEGORIES;
 
 fn table(tables: &[Table], name: &str) -> Table {
     tables.iter().find(|t| t.name() == name).unwrap().clone()
@@ -262,5 +262,64 @@ fn the_suites_figures_hold_the_scenes_the_mean_and_the_slides() -> anyhow::Resul
     assert!(has(&traffic, "paper (at most)") && has(&traffic, "11.0"));
     let wlb = svg(dir.path(), "sweep_wlb_entries.svg")?;
     assert!(has(&wlb, "a&lt;1&gt;") && has(&wlb, "8") && has(&wlb, "32 (main)"));
+    Ok(())
+}
+
+/// The page: ours beside the slides' numbers in grey italics, each figure
+/// right after the table it plots, the frame when rendered, every section
+/// and figure in the contents.
+#[test]
+fn the_page_sets_ours_beside_the_slides() -> anyhow::Result<()> {
+    use crate::report::html::check::{follows, unlinked};
+    let r = report();
+    let (_dir, html) = crate::report::page_with(&r, &["nearest.png"])?;
+    let nbtc = r.frames[0].row(Mode::Nbtc, 300).unwrap();
+    let row = format!(
+        "<tr><td>nearest</td><td>300</td><td>nbtc</td><td>{}</td><td>{:+.1}%</td><td class=\"paper\">-41.6%</td>",
+        crate::table::thousands(nbtc.stats.cycles),
+        nbtc.cycles_change
+    );
+    assert!(html.contains(&row), "{row}");
+    assert!(html.contains("<td class=\"paper\">at most +11.0%</td>"));
+    assert!(follows(&html, "Slides 22-24", "cycles_change.svg"));
+    assert!(follows(
+        &html,
+        "Slide 22: cycles by category",
+        "ps_cycles.svg"
+    ));
+    assert!(follows(&html, "Sweeps (ours)", "sweep_wlb_entries.svg"));
+    assert!(html.contains("<td>Waiting List Buffer entries</td><td>32 (main)</td>"));
+    assert!(html.contains("<img src=\"nearest.png\" alt=\"the rendered frame\">"));
+    assert!(html.contains("The machine: nbtc"));
+    assert!(html.contains("NBTC study: a&lt;1&gt;, 8 pixel processors"));
+    assert_eq!(unlinked(&html), Vec::<String>::new());
+    let (_dir, html) = crate::report::page_with(&r, &[])?;
+    assert!(!html.contains("the rendered frame"), "no frame, no picture");
+    Ok(())
+}
+
+/// The suite's page: the mean first, then each scene linked to its own
+/// page with its frame small.
+#[test]
+fn the_suites_page_puts_the_mean_first_and_links_each_scene() -> anyhow::Result<()> {
+    use crate::report::html::check::unlinked;
+    let r = suite();
+    let (dir, html) = crate::report::page_with(&r, &["a<1>/nearest.png"])?;
+    let mean = html.find("Mean over the scenes").expect("a mean table");
+    let scenes = html.find("Scenes: the NBTC").expect("a scenes table");
+    assert!(mean < scenes);
+    assert!(html.contains("<a href=\"a&lt;1&gt;/index.html\">a&lt;1&gt;</a>"));
+    let m = r.mean.row("nearest", Mode::Nbtc, 300).unwrap();
+    let row = format!(
+        "<tr><td>nearest</td><td>300</td><td>nbtc</td><td>{:+.1}%</td><td class=\"paper\">-41.6%</td>",
+        m.cycles_change
+    );
+    assert!(html.contains(&row), "{row}");
+    assert!(html.contains("<a href=\"a&lt;1&gt;/nearest.png\"><img src=\"a&lt;1&gt;/nearest.png\""));
+    assert!(!html.contains("b/nearest.png"), "b has no frame here");
+    assert!(html.contains("NBTC study: the mobile suite (2 scenes)"));
+    assert_eq!(unlinked(&html), Vec::<String>::new());
+    let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+    assert!(wide.is_empty(), "{wide:?}");
     Ok(())
 }

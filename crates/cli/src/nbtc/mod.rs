@@ -8,22 +8,19 @@
 
 #[cfg(test)]
 mod data_tests;
-mod html;
 pub(crate) mod suite;
 mod summary;
 
 use std::path::{Path, PathBuf};
 
-use gfxcache_cache::format_size;
+pub(crate) use gfxcache_nbtc::study::page::storage_line;
 pub(crate) use gfxcache_nbtc::study::tables::{
-    knob_points, knob_title, paper_cycles, paper_traffic, KnobPoint, CATEGORIES,
+    knob_points, paper_cycles, paper_traffic, KnobPoint,
 };
 use gfxcache_nbtc::study::NbtcReport;
-use gfxcache_nbtc::Storage;
 use gfxcache_report::Report;
 
 use crate::report::data;
-use crate::table::thousands;
 
 impl crate::report::StudyFiles for NbtcReport {
     const NAME: &'static str = "nbtc";
@@ -40,8 +37,8 @@ impl crate::report::StudyFiles for NbtcReport {
         data::write_figures(dir, &self.tables()?, &Report::figures(self))
     }
 
-    fn page(&self, shown: &crate::report::Shown) -> String {
-        html::page(self, shown)
+    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        data::page(self, shown, &self.warnings)
     }
 
     fn summary(&self) -> String {
@@ -58,8 +55,8 @@ impl crate::report::suite::SuiteFiles for NbtcReport {
         data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
     }
 
-    fn suite_page(r: &suite::NbtcSuite, shown: &crate::report::Shown) -> String {
-        suite::html::page(r, shown)
+    fn suite_page(r: &suite::NbtcSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::NbtcSuite) -> String {
@@ -75,23 +72,6 @@ pub(super) fn storage_varies(points: &[KnobPoint]) -> bool {
         .any(|w| w[0].storage_bytes != w[1].storage_bytes)
 }
 
-/// What the NBTC's buffers cost, in a line: `RB 32 x 124 bits, WLB 32 x
-/// 552 bits, BAB 32 x 28 bits = 2,816 B, 8.59% of the L1's 32KiB data
-/// array`.
-pub(super) fn storage_line(s: &Storage) -> String {
-    let buffers: Vec<String> = [("RB", &s.rb), ("WLB", &s.wlb), ("BAB", &s.bab)]
-        .iter()
-        .map(|(name, b)| format!("{name} {} x {} bits", b.entries, b.entry_bits))
-        .collect();
-    format!(
-        "{} = {} B, {} of the L1's {} data array",
-        buffers.join(", "),
-        thousands(s.bytes),
-        share(s.share_of_l1),
-        format_size(s.l1_data_bytes)
-    )
-}
-
 /// A value as a category: `32 (main)` for the unit's.
 pub(super) fn value_label(value: u64, main: bool) -> String {
     if main {
@@ -104,12 +84,6 @@ pub(super) fn value_label(value: u64, main: bool) -> String {
 /// A signed percentage for tables: `-41.6%`, `+3.0%`.
 pub(super) fn signed(v: f64) -> String {
     format!("{:+.1}%", v + 0.0)
-}
-
-/// The picture of the frame of filter mode `filter` in a report's
-/// directory, as `gfxcache nbtc --scene` renders the first mode's.
-pub(super) fn picture(filter: &str) -> String {
-    format!("{filter}.png")
 }
 
 /// A share for tables: `6.3%`.
@@ -184,6 +158,7 @@ mod tests {
     use super::test_report::report;
     use super::*;
     use crate::report::{to_json, write_all};
+    use gfxcache_nbtc::study::tables::{knob_title, CATEGORIES};
     use gfxcache_nbtc::Mode;
     use std::path::PathBuf;
 

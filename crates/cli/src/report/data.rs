@@ -53,6 +53,63 @@ pub fn suite_figures<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Vec<Figure> {
     R::suite_figures(&scenes)
 }
 
+/// The page of `r`, a study given as data, in the report's directory
+/// `shown.dir` with the figures `shown.figures` written.
+pub fn page<R: Report>(r: &R, shown: &super::Shown, warnings: &[String]) -> Result<String> {
+    let cx = super::page::Context {
+        dir: shown.dir,
+        written: shown.figures,
+        warnings,
+        extra: Vec::new(),
+    };
+    super::page::render(&r.page()?, &r.tables()?, &r.figures(), cx)
+}
+
+/// The page of a suite of `r`'s scenes: the study's suite page over the
+/// suite's tables, then a section linking each scene's own page with its
+/// frame.
+pub fn suite_page<R: Report + SuiteMean + super::StudyFiles>(
+    r: &SuiteReport<R>,
+    shown: &super::Shown,
+) -> Result<String> {
+    let scenes: Vec<(&str, &R)> = r
+        .scenes
+        .iter()
+        .map(|s| (s.scene.as_str(), &s.report))
+        .collect();
+    let mut page = R::suite_page(&scenes)?;
+    page.title = format!(
+        "{} study: the {} suite ({} scenes)",
+        R::NAME.to_uppercase(),
+        r.suite,
+        r.scenes.len()
+    );
+    let pictures = r
+        .scenes
+        .iter()
+        .map(|s| Ok(Report::page(&s.report)?.picture.map(|p| p.file)))
+        .collect::<Result<Vec<_>>>()?;
+    let each: Vec<(&str, Option<&str>, usize)> = r
+        .scenes
+        .iter()
+        .zip(&pictures)
+        .map(|(s, p)| {
+            (
+                s.scene.as_str(),
+                p.as_deref(),
+                super::StudyFiles::warnings(&s.report).len(),
+            )
+        })
+        .collect();
+    let cx = super::page::Context {
+        dir: shown.dir,
+        written: shown.figures,
+        warnings: &r.warnings,
+        extra: vec![super::page::scenes_section(shown.dir, &each)],
+    };
+    super::page::render(&page, &suite_tables(r)?, &suite_figures(r), cx)
+}
+
 /// A panel of either kind, drawn alike.
 pub enum AnyPanel {
     Bars(Panel),

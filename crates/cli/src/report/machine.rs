@@ -46,33 +46,4 @@ pub fn section(m: &Machine) -> String {
     }
 }
 
-/// How the fragment processors issue shader operations, in a sentence.
-pub fn issue_sentence(
-    issue: Option<gfxcache_machine::IssueModel>,
-    machine: Option<&str>,
-) -> String {
-    let Some(m) = issue else {
-        return "shading takes no time;".into();
-    };
-    let on = machine.map_or(String::new(), |n| format!(" (machine {n})"));
-    format!(
-        "a fragment processor{on} issues {} ALU operation(s) of up to {} component(s){} a cycle, \
-         {} special function(s) a cycle, the classes {};",
-        m.alu_per_cycle,
-        m.vector_width,
-        if m.scalar_per_cycle > 0.0 {
-            format!(
-                " with {} scalar operation(s) beside them",
-                m.scalar_per_cycle
-            )
-        } else {
-            String::new()
-        },
-        m.special_per_cycle,
-        if m.parallel {
-            "side by side"
-        } else {
-            "in turn"
-        }
-    )
-}
+pub use gfxcache_machine::issue_sentence;

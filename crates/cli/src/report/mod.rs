@@ -18,6 +18,7 @@ mod golden;
 pub mod html;
 pub mod legend;
 pub mod machine;
+pub mod page;
 pub mod parquet;
 pub mod series;
 pub mod stacked;
@@ -46,7 +47,7 @@ pub trait StudyFiles: Serialize {
     /// Writes the figures into `dir`; returns their paths.
     fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
     /// `index.html`, showing the figures written and the frame rendered.
-    fn page(&self, shown: &Shown) -> String;
+    fn page(&self, shown: &Shown) -> anyhow::Result<String>;
     /// What the command prints without `--json`.
     fn summary(&self) -> String;
 }
@@ -74,8 +75,8 @@ macro_rules! study_files {
                 plots::write_all(self, dir)
             }
 
-            fn page(&self, shown: &$crate::report::Shown) -> String {
-                html::page(self, shown)
+            fn page(&self, shown: &$crate::report::Shown) -> anyhow::Result<String> {
+                Ok(html::page(self, shown))
             }
 
             fn summary(&self) -> String {
@@ -192,7 +193,7 @@ pub fn write_all<R: StudyFiles>(report: &R, dir: &Path) -> anyhow::Result<Vec<Pa
         dir,
         figures: &figures,
     };
-    crate::output::write_bytes(&index, report.page(&shown).as_bytes())?;
+    crate::output::write_bytes(&index, report.page(&shown)?.as_bytes())?;
     written.push(index);
     Ok(written)
 }

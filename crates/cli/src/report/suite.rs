@@ -42,7 +42,7 @@ pub trait SuiteFiles: StudyFiles + SuiteMean {
     fn suite_figures(r: &SuiteReport<Self>, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
     /// `index.html`: the mean first, then each scene, the figures beside
     /// the tables they plot.
-    fn suite_page(r: &SuiteReport<Self>, shown: &super::Shown) -> String;
+    fn suite_page(r: &SuiteReport<Self>, shown: &super::Shown) -> anyhow::Result<String>;
     /// What the command prints without `--json`.
     fn suite_summary(r: &SuiteReport<Self>) -> String;
 }
@@ -72,8 +72,8 @@ macro_rules! suite_files {
             fn suite_page(
                 r: &gfxcache_cache::SuiteReport<Self>,
                 shown: &$crate::report::Shown,
-            ) -> String {
-                suite::html::page(r, shown)
+            ) -> anyhow::Result<String> {
+                Ok(suite::html::page(r, shown))
             }
 
             fn suite_summary(r: &gfxcache_cache::SuiteReport<Self>) -> String {
@@ -101,7 +101,7 @@ impl<R: SuiteFiles> StudyFiles for SuiteReport<R> {
         R::suite_figures(self, dir)
     }
 
-    fn page(&self, shown: &super::Shown) -> String {
+    fn page(&self, shown: &super::Shown) -> anyhow::Result<String> {
         R::suite_page(self, shown)
     }
 

@@ -8,6 +8,7 @@
 
 pub mod figures;
 pub mod mean;
+pub mod page;
 pub mod paper;
 pub mod report;
 pub mod tables;

@@ -473,4 +473,12 @@ impl gfxcache_report::Report for NbtcReport {
     fn suite_figures(scenes: &[&NbtcReport]) -> Vec<gfxcache_report::Figure> {
         super::figures::suite_figures(scenes)
     }
+
+    fn page(&self) -> Result<gfxcache_report::Page, TableError> {
+        Ok(super::page::page(self))
+    }
+
+    fn suite_page(scenes: &[(&str, &NbtcReport)]) -> Result<gfxcache_report::Page, TableError> {
+        Ok(super::page::suite_page(scenes))
+    }
 }

@@ -7,7 +7,6 @@
 //! which read the design crate's mean, [`gfxcache_nbtc::study::NbtcMean`].
 //! Each scene's own files are its report's, in its directory.
 
-pub mod html;
 pub mod summary;
 
 use gfxcache_cache::SuiteReport;

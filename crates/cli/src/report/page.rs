@@ -1,0 +1,450 @@
+//! A study's `index.html` from its page as data ([`gfxcache_report::Page`]):
+//! one self-contained page (inline CSS, no script, no external asset but
+//! the SVG figures and the rendered frames beside it) laid out by one
+//! template (`page.html`, minijinja, every value escaped): a table of
+//! contents linking every section and figure, the setup, the warnings,
+//! the rendered frame, then each section's table (the paper's values in
+//! grey italics beside ours, in a box that scrolls sideways when wider
+//! than the page) with its figures after it, and the figures no section
+//! placed at the end.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use gfxcache_report::{Column, Figure, Format, Page, Picture, Section, Table, View};
+use serde::Serialize;
+
+use super::html::slug;
+use crate::table::{human_bytes, thousands};
+
+const TEMPLATE: &str = include_str!("page.html");
+
+/// No text under 11 px: the body at 16 px, tables and captions at 14 px.
+const STYLE: &str =
+    "body{font-family:sans-serif;font-size:16px;margin:2em;max-width:80em;color:#222}\
+div.table{overflow-x:auto;max-width:100%;margin:0.5em 0 1.5em}\
+table{border-collapse:collapse;font-size:14px}\
+th,td{border:1px solid #bbb;padding:0.2em 0.6em;white-space:nowrap}\
+td{text-align:right}td:first-child{text-align:left}\
+th{background:#eee;position:sticky;top:0}td.paper{color:#555;font-style:italic}\
+figure{margin:1.5em 0}img{max-width:100%}img.thumb{width:16em}\
+figcaption{color:#444;font-size:14px}p.warning{color:#8a4b00}\
+pre{font-size:13px;overflow-x:auto}\
+nav.toc{background:#f6f6f6;border:1px solid #ddd;padding:0.5em 1em;margin:1em 0 2em}\
+nav.toc ul{margin:0.2em 0;padding-left:1.4em}nav.toc h2{margin:0.2em 0;font-size:1.1em}";
+
+#[derive(Serialize)]
+struct OutPage<'a> {
+    title: &'a str,
+    style: &'static str,
+    intro: &'a [String],
+    warnings: &'a [String],
+    sections: Vec<OutSection>,
+}
+
+/// A section as the template lays it out.
+#[derive(Serialize, Default)]
+pub struct OutSection {
+    id: String,
+    title: String,
+    picture: Option<Picture>,
+    lead: Vec<String>,
+    table: Option<OutTable>,
+    notes: Vec<String>,
+    code: Vec<String>,
+    figures: Vec<OutFigure>,
+}
+
+#[derive(Serialize)]
+pub struct OutTable {
+    head: Vec<String>,
+    rows: Vec<Vec<OutCell>>,
+}
+
+#[derive(Serialize)]
+pub struct OutCell {
+    text: String,
+    class: Option<&'static str>,
+    href: Option<String>,
+    image: Option<String>,
+}
+
+impl OutCell {
+    fn text(text: String) -> OutCell {
+        OutCell {
+            text,
+            class: None,
+            href: None,
+            image: None,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct OutFigure {
+    id: String,
+    file: String,
+    title: String,
+    words: String,
+}
+
+/// What the page of a report shows beside its data.
+pub struct Context<'a> {
+    /// The report's directory (a picture is shown only if it holds it).
+    pub dir: &'a Path,
+    /// The figures written, in order.
+    pub written: &'a [PathBuf],
+    pub warnings: &'a [String],
+    /// Sections the writer adds after the page's own (a suite's scenes).
+    pub extra: Vec<OutSection>,
+}
+
+/// The HTML of `page` over `tables` and `figures`.
+pub fn render(page: &Page, tables: &[Table], figures: &[Figure], cx: Context) -> Result<String> {
+    let mut written: Vec<(String, bool)> = cx
+        .written
+        .iter()
+        .filter_map(|p| Some((p.file_name()?.to_str()?.to_string(), false)))
+        .collect();
+    let mut sections = Vec::new();
+    if let Some(p) = &page.picture {
+        if cx.dir.join(&p.file).is_file() {
+            sections.push(OutSection {
+                title: "The rendered frame".into(),
+                picture: Some(p.clone()),
+                ..OutSection::default()
+            });
+        }
+    }
+    for s in &page.sections {
+        sections.push(section(s, tables, figures, &mut written)?);
+    }
+    sections.extend(cx.extra);
+    let rest: Vec<String> = written
+        .iter()
+        .filter(|(_, shown)| !shown)
+        .map(|(f, _)| f.clone())
+        .collect();
+    if !rest.is_empty() {
+        sections.push(OutSection {
+            title: "Other figures".into(),
+            figures: rest.iter().filter_map(|f| figure(f, figures)).collect(),
+            ..OutSection::default()
+        });
+    }
+    unique_ids(&mut sections);
+    let out = OutPage {
+        title: &page.title,
+        style: STYLE,
+        intro: &page.intro,
+        warnings: cx.warnings,
+        sections,
+    };
+    let mut env = minijinja::Environment::new();
+    // Every value escaped as the rest of the report's HTML is (`html::esc`:
+    // `&<>"'`, not minijinja's `/` too, so paths read as paths).
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.set_formatter(|out, _, value| {
+        let text = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string);
+        write!(out, "{}", super::html::esc(&text)).map_err(minijinja::Error::from)
+    });
+    env.add_template("page.html", TEMPLATE)
+        .context("the page's template")?;
+    let t = env.get_template("page.html")?;
+    t.render(minijinja::value::Serde(&out))
+        .context("laying out the page")
+}
+
+/// The figure written to `file`, as the page shows it.
+fn figure(file: &str, figures: &[Figure]) -> Option<OutFigure> {
+    let f = figures.iter().find(|f| f.file == file)?;
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    Some(OutFigure {
+        id: slug(stem),
+        file: file.to_string(),
+        title: f.title.clone(),
+        words: f.words(),
+    })
+}
+
+fn section(
+    s: &Section,
+    tables: &[Table],
+    figures: &[Figure],
+    written: &mut [(String, bool)],
+) -> Result<OutSection> {
+    let table = s.view.as_ref().map(|v| view(v, tables)).transpose()?;
+    let mut placed = Vec::new();
+    for want in &s.figures {
+        let prefix = want.strip_suffix('*');
+        for (file, shown) in written.iter_mut() {
+            let hit = match prefix {
+                Some(p) => file.starts_with(p),
+                None => file == want,
+            };
+            if hit && !*shown {
+                *shown = true;
+                placed.extend(figure(file, figures));
+            }
+        }
+    }
+    Ok(OutSection {
+        id: String::new(),
+        title: s.title.clone(),
+        picture: None,
+        lead: s.lead.clone(),
+        table: table.filter(|t| !t.rows.is_empty()),
+        notes: s.notes.clone(),
+        code: s.code.clone(),
+        figures: placed,
+    })
+}
+
+/// Each section's and figure's id from its title, made unique.
+fn unique_ids(sections: &mut [OutSection]) {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unique = |id: String| {
+        let n = seen.entry(id.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            id
+        } else {
+            format!("{id}-{n}")
+        }
+    };
+    for s in sections {
+        s.id = unique(slug(&s.title));
+        for f in &mut s.figures {
+            f.id = unique(std::mem::take(&mut f.id));
+        }
+    }
+}
+
+/// The rows and columns of `v`, each cell written as its column says.
+fn view(v: &View, tables: &[Table]) -> Result<OutTable> {
+    let t = tables
+        .iter()
+        .find(|t| t.name() == v.table)
+        .with_context(|| format!("the page shows table {}, which the report lacks", v.table))?;
+    let on: Vec<(&str, &str)> = v
+        .rows
+        .iter()
+        .map(|(c, x)| (c.as_str(), x.as_str()))
+        .collect();
+    let except: Vec<(usize, &str)> = v
+        .except
+        .iter()
+        .filter_map(|(c, x)| Some((t.index(c)?, x.as_str())))
+        .collect();
+    let rows: Vec<usize> = t
+        .rows_where(&on)
+        .into_iter()
+        .filter(|&r| except.iter().all(|(c, x)| t.cell(r, *c) != *x))
+        .collect();
+    let cols = v
+        .columns
+        .iter()
+        .map(|c| {
+            let i = t.index(&c.column).with_context(|| {
+                format!(
+                    "the page shows column {} of table {}, which it lacks",
+                    c.column, v.table
+                )
+            })?;
+            let mark = c
+                .mark
+                .as_ref()
+                .map(|(m, _)| {
+                    t.index(m)
+                        .with_context(|| format!("no column {m} in {}", v.table))
+                })
+                .transpose()?;
+            Ok((c, i, mark))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(OutTable {
+        head: v.columns.iter().map(|c| c.heading.clone()).collect(),
+        rows: rows
+            .iter()
+            .map(|&r| {
+                cols.iter()
+                    .map(|&(c, i, mark)| {
+                        let marked = mark.is_some_and(|m| t.cell(r, m) == "true");
+                        cell(c, &t.cell(r, i), marked)
+                    })
+                    .collect()
+            })
+            .collect(),
+    })
+}
+
+/// The cell of value `raw` (as the CSV has it) in column `c`.
+fn cell(c: &Column, raw: &str, marked: bool) -> OutCell {
+    let mut text = match c.labels.iter().find(|(v, _)| v == raw) {
+        Some((_, label)) => label.clone(),
+        None => format(c.format, raw),
+    };
+    if !raw.is_empty() {
+        text = c.template.replace("{}", &text);
+        if let (true, Some((_, template))) = (marked, &c.mark) {
+            text = template.replace("{}", &text);
+        }
+    }
+    let href = c
+        .link
+        .as_ref()
+        .filter(|_| !raw.is_empty() && !c.unlinked.iter().any(|u| u == raw))
+        .map(|l| l.replace("{}", raw));
+    OutCell {
+        text,
+        class: c.paper.then_some("paper"),
+        href,
+        image: None,
+    }
+}
+
+/// `raw` written in `format`; a dash for an empty cell.
+pub fn format(format: Format, raw: &str) -> String {
+    if raw.is_empty() {
+        return "–".into();
+    }
+    let number = raw.parse::<f64>().ok();
+    let whole = raw.parse::<u64>().ok();
+    match (format, number, whole) {
+        (Format::Thousands, _, Some(n)) => thousands(n),
+        (Format::Thousands, Some(x), None) => thousands(x.round().max(0.0) as u64),
+        (Format::Signed, Some(x), _) => format!("{:+.1}%", x + 0.0),
+        (Format::Share, Some(x), _) => format!("{x:.2}%"),
+        (Format::Bytes, _, Some(n)) => human_bytes(n),
+        (Format::Bytes, Some(x), None) => human_bytes(x.round().max(0.0) as u64),
+        (Format::Fixed2, Some(x), _) => format!("{x:.2}"),
+        _ => raw.to_string(),
+    }
+}
+
+/// A suite's section linking each scene's own page (`<scene>/index.html`),
+/// with its frame small where the report holds it (`<scene>/<picture>`)
+/// and its warnings counted.
+pub fn scenes_section(dir: &Path, scenes: &[(&str, Option<&str>, usize)]) -> OutSection {
+    let rows = scenes
+        .iter()
+        .map(|&(scene, picture, warnings)| {
+            let link = OutCell {
+                href: Some(format!("{scene}/index.html")),
+                ..OutCell::text(scene.to_string())
+            };
+            let frame = match picture.map(|p| format!("{scene}/{p}")) {
+                Some(src) if dir.join(&src).is_file() => OutCell {
+                    image: Some(src),
+                    ..OutCell::text(format!("{scene}'s frame"))
+                },
+                _ => OutCell::text("–".into()),
+            };
+            vec![link, frame, OutCell::text(warnings.to_string())]
+        })
+        .collect();
+    OutSection {
+        title: "Scenes (each links to its own report)".into(),
+        table: Some(OutTable {
+            head: ["scene", "frame", "warnings"].map(String::from).to_vec(),
+            rows,
+        }),
+        ..OutSection::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gfxcache_report::{Axis, Mean, Panel, Report, TableBuilder, TableError, Unit};
+
+    /// A study of our own: a table, a figure over it, and no page, writer
+    /// or drawing code of its own.
+    struct Toy;
+
+    impl Report for Toy {
+        fn tables(&self) -> Result<Vec<Table>, TableError> {
+            Ok(vec![TableBuilder::new("runs", "a design's misses")
+                .key("design", ["lru", "opt<"])
+                .u64(
+                    "misses",
+                    Unit::Count,
+                    Mean::Average,
+                    [Some(1200), Some(900)],
+                )
+                .build()?])
+        }
+
+        fn figures(&self) -> Vec<Figure> {
+            vec![Figure::new(
+                "misses.svg",
+                "Misses",
+                "Each design's misses.",
+                vec![Panel::bars("runs", Axis::of("design"), "design", "misses")],
+            )]
+        }
+    }
+
+    /// The page of a study given only as specifications: its table, its
+    /// figure after it, every name escaped.
+    #[test]
+    fn a_toy_studys_page_from_specifications_alone() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let tables = Toy.tables()?;
+        let figures = Toy.figures();
+        let mut written = super::super::data::write_tables(dir.path(), &tables)?;
+        let drawn = super::super::data::write_figures(dir.path(), &tables, &figures)?;
+        written.extend(drawn.iter().cloned());
+        let cx = Context {
+            dir: dir.path(),
+            written: &drawn,
+            warnings: &["a <warning>".to_string()],
+            extra: Vec::new(),
+        };
+        let html = render(&Toy.page()?, &tables, &figures, cx)?;
+        assert!(html.contains("<td>opt&lt;</td><td>900</td>"), "{html}");
+        let table = html.find("<table>").unwrap();
+        let fig = html
+            .find("<figure id=\"misses\"><img src=\"misses.svg\"")
+            .unwrap();
+        assert!(table < fig, "the figure follows its table");
+        assert!(html.contains("<a href=\"#misses\">Misses</a>"));
+        assert!(html.contains("Warning:</strong> a &lt;warning&gt;"));
+        let names: Vec<String> = written
+            .iter()
+            .filter_map(|p| Some(p.file_name()?.to_str()?.to_string()))
+            .collect();
+        assert_eq!(names, ["runs.csv", "runs.parquet", "misses.svg"]);
+        Ok(())
+    }
+
+    #[test]
+    fn cells_are_formatted_marked_labelled_and_linked() {
+        let c = Column::new("x", "x", Format::Signed);
+        assert_eq!(cell(&c, "-41.64", false).text, "-41.6%");
+        assert_eq!(cell(&c, "", false).text, "–");
+        let paper = Column::new("x", "x", Format::Signed).paper("at most {}");
+        let p = cell(&paper, "11", false);
+        assert_eq!(
+            (p.text.as_str(), p.class),
+            ("at most +11.0%", Some("paper"))
+        );
+        let main = Column::new("v", "v", Format::Plain).mark("main", "{} (main)");
+        assert_eq!(cell(&main, "32", true).text, "32 (main)");
+        let knob = Column::new("k", "k", Format::Plain)
+            .labels([("wlb_entries".to_string(), "WLB entries".to_string())]);
+        assert_eq!(cell(&knob, "wlb_entries", false).text, "WLB entries");
+        let scene = Column::new("scene", "scene", Format::Plain).link("{}/index.html", &["mean"]);
+        assert_eq!(
+            cell(&scene, "a", false).href.as_deref(),
+            Some("a/index.html")
+        );
+        assert_eq!(cell(&scene, "mean", false).href, None);
+        assert_eq!(format(Format::Thousands, "1234567"), "1,234,567");
+        assert_eq!(format(Format::Bytes, "69600"), "68.0 KiB");
+        assert_eq!(format(Format::Share, "93.8232421875"), "93.82%");
+    }
+}
