@@ -59,6 +59,7 @@ __all__ = [
     "run",
     "sim",
     "study",
+    "study_tables",
     "sweep",
     "sweep_table",
     "trace_frame",
@@ -694,6 +695,36 @@ def study(name: str, out: PathLike, trace: Optional[PathLike] = None, **kw: Any)
     _check_keywords("study", name, kw)
     words = [name] + ([_existing(trace, "trace")] if trace is not None else [])
     return command(*words, out=os.fspath(out), **kw)
+
+
+def study_tables(out: PathLike) -> Dict[str, "pd.DataFrame"]:
+    """Every table of a study's report directory ``out`` (a scene's, or a
+    suite's with its ``scene`` column and ``mean`` rows) as a pandas
+    DataFrame, by name (``runs``, ``sweeps``, ``paper``, ...). A table
+    written as Parquet is read from it with pyarrow when pyarrow is
+    installed: typed columns, and each column's unit and suite-mean rule
+    in ``df.attrs["units"]`` and ``df.attrs["mean"]``; otherwise, and for
+    a table written only as CSV, from the CSV (the same values)."""
+    import pandas as pd
+
+    base = Path(_existing(out, "report directory"))
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        pq = None
+    tables: Dict[str, "pd.DataFrame"] = {}
+    for csv in sorted(base.glob("*.csv")):
+        parquet = csv.with_suffix(".parquet")
+        if pq is not None and parquet.is_file():
+            t = pq.read_table(parquet)
+            df = t.to_pandas()
+            meta = {k.decode(): v.decode() for k, v in (t.schema.metadata or {}).items()}
+            for attr, key in (("units", "gfxcache.unit."), ("mean", "gfxcache.mean.")):
+                df.attrs[attr] = {c: meta[key + c] for c in df.columns if key + c in meta}
+        else:
+            df = pd.read_csv(csv)
+        tables[csv.stem] = df
+    return tables
 
 
 # ---------------------------------------------------------------- sweeps
