@@ -15,6 +15,7 @@ pub mod suite;
 pub mod table;
 
 pub use figure::{Axis, Figure, Kind, Measure, Panel, Paper, Scale, Series};
+pub use figure::{Line, Stroke};
 pub use table::{Mean, Table, TableBuilder, TableError, Unit};
 
 /// A study's report as tables and figures.
