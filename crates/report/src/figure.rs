@@ -6,7 +6,9 @@
 //! repeat its panels per value of a facet column, [`Figure::facet`]),
 //! puts the values of its x column on the category axis ([`Axis`]), one
 //! bar per value of its series column ([`Series`]), and reads its y
-//! column (or, stacked, one segment per column of [`Panel::y`]).
+//! column (or, stacked, one segment per column of [`Panel::y`]; with more
+//! than one y column and no stack, a bar per column). A curves panel
+//! ([`Kind::Curves`]) instead draws [`Panel::lines`] over sizes in bytes.
 
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +73,9 @@ pub enum Kind {
     /// A group per category, a bar per series, each bar a stack of one
     /// segment per y column.
     Stacked,
+    /// Lines over sizes in bytes (the x column's values, on a log2 axis),
+    /// one per [`Line`] of [`Panel::lines`].
+    Curves,
 }
 
 /// How a panel's values read on their labels: ratios (3 decimals) or
@@ -84,7 +89,8 @@ pub enum Scale {
 
 /// The category axis: a column's values, in the order first met or in
 /// numeric order, each written through `format` (`{}` is the value), and
-/// marked with `marked` where the row's `mark` column is true.
+/// marked with `marked` where the row's `mark` column is true; `except`
+/// values left out.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Axis {
     pub column: String,
@@ -92,6 +98,8 @@ pub struct Axis {
     pub numeric_order: bool,
     pub mark: Option<String>,
     pub marked: String,
+    #[serde(default)]
+    pub except: Vec<String>,
 }
 
 impl Axis {
@@ -103,6 +111,7 @@ impl Axis {
             numeric_order: false,
             mark: None,
             marked: String::new(),
+            except: Vec::new(),
         }
     }
 
@@ -123,6 +132,12 @@ impl Axis {
     pub fn mark(mut self, column: &str, format: &str) -> Axis {
         self.mark = Some(column.into());
         self.marked = format.into();
+        self
+    }
+
+    /// The values `values` left out (no category, whatever the rows).
+    pub fn except(mut self, values: &[&str]) -> Axis {
+        self.except.extend(values.iter().map(|v| v.to_string()));
         self
     }
 }
@@ -157,6 +172,62 @@ pub enum Paper {
     /// A last group named `name`: for each series, its first non-empty
     /// value of the column.
     Group { name: String, column: String },
+    /// A light bar per series of ours and category, named `format` (`{}`
+    /// is the series' value): the column's value on that series' row.
+    /// They follow all of ours, in their order; one with no value is left
+    /// out.
+    Each { format: String, column: String },
+    /// A light bar named `name` in every category: the column's value on
+    /// the table's first row where each of `rows` holds (a row the
+    /// panel's own rows leave out, such as a reference row of the
+    /// paper's).
+    Row {
+        name: String,
+        rows: Vec<(String, String)>,
+        column: String,
+    },
+}
+
+/// How a line of a curves panel is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stroke {
+    /// Solid, each point a dot.
+    Solid,
+    /// Dashed, each point a triangle.
+    Dashed,
+}
+
+/// A line of a curves panel: the values of `column` over the x column on
+/// the panel's rows where each of `rows` also holds (an empty cell makes
+/// no point), named `name` in the legend, in palette colour `colour`.
+/// How a line looks is the figure's, not the data's: two lines of one
+/// colour and another stroke read as two views of one thing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub name: String,
+    pub column: String,
+    pub rows: Vec<(String, String)>,
+    pub colour: usize,
+    pub stroke: Stroke,
+}
+
+impl Line {
+    pub fn new(name: &str, column: &str, colour: usize, stroke: Stroke) -> Line {
+        Line {
+            name: name.into(),
+            column: column.into(),
+            rows: Vec::new(),
+            colour,
+            stroke,
+        }
+    }
+
+    /// Only the rows whose column reads as the value.
+    pub fn rows(mut self, column: &str, value: &str) -> Line {
+        self.rows.push((column.into(), value.into()));
+        self
+    }
 }
 
 /// One chart.
@@ -183,6 +254,9 @@ pub struct Panel {
     pub paper: Option<Paper>,
     /// A horizontal line at this value.
     pub reference: Option<f64>,
+    /// A curves panel's lines, in the legend's order.
+    #[serde(default)]
+    pub lines: Vec<Line>,
 }
 
 impl Panel {
@@ -209,6 +283,7 @@ impl Panel {
             divide: 1.0,
             paper: None,
             reference: None,
+            lines: Vec::new(),
         }
     }
 
@@ -224,6 +299,16 @@ impl Panel {
                 name: n.to_string(),
             })
             .collect();
+        p
+    }
+
+    /// Lines over the sizes in bytes of `x` (its column; the axis's
+    /// format and order are the sizes'), from `table`.
+    pub fn curves(table: &str, x: &str, lines: Vec<Line>) -> Panel {
+        let mut p = Panel::bars(table, Axis::of(x), "", "").one("");
+        p.kind = Kind::Curves;
+        p.y = Vec::new();
+        p.lines = lines;
         p
     }
 
@@ -248,6 +333,20 @@ impl Panel {
     /// Each series' name written through `format` (`{}` is the value).
     pub fn series_format(mut self, format: &str) -> Panel {
         self.series_format = format.into();
+        self
+    }
+
+    /// A bar per column of `measures` (column, name), each a series named
+    /// by it, instead of the one y column: one quantity's parts side by
+    /// side (with [`Panel::one`], or each series' name before its own).
+    pub fn measures(mut self, measures: &[(&str, &str)]) -> Panel {
+        self.y = measures
+            .iter()
+            .map(|(c, n)| Measure {
+                column: c.to_string(),
+                name: n.to_string(),
+            })
+            .collect();
         self
     }
 

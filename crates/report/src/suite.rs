@@ -2,7 +2,10 @@
 //! then the mean rows (`scene` is [`MEAN`]), one per distinct combination
 //! of the [`Mean::Key`] columns in the order first met, each other column
 //! by its own rule; a last column `scenes` says how many scenes a row
-//! stands for (1 for a scene's own).
+//! stands for (1 for a scene's own). A row that gives a reference rather
+//! than a measurement of the scene (the paper's, named in a
+//! [`Mean::Reference`] column) is the same in every scene: it comes once,
+//! last, with the reference as its `scene`.
 //!
 //! This one group-by is every study's suite mean: a study says how a
 //! column is averaged when it declares the column, not in code of its own.
@@ -42,82 +45,106 @@ pub fn suite_table(scenes: &[(&str, &Table)]) -> Result<Table, TableError> {
     }
     let width = schema.fields().len();
     let keys: Vec<usize> = (0..width).filter(|&c| first.mean(c) == Mean::Key).collect();
-    // Each mean row: its key's text, and the (scene, row) it stands for.
-    let mut groups: Vec<Vec<(usize, usize)>> = Vec::new();
-    let mut group_of: HashMap<Vec<String>, usize> = HashMap::new();
-    for (s, (_, t)) in scenes.iter().enumerate() {
-        for r in 0..t.rows() {
-            let key: Vec<String> = keys.iter().map(|&c| t.cell(r, c)).collect();
-            let g = *group_of.entry(key).or_insert_with(|| {
-                groups.push(Vec::new());
-                groups.len() - 1
-            });
-            groups[g].push((s, r));
-        }
-    }
+    let reference = (0..width).find(|&c| first.mean(c) == Mean::Reference);
+    let is_reference = |t: &Table, r: usize| reference.is_some_and(|c| !t.cell(r, c).is_empty());
+    // The scenes' own rows, and the first scene's reference rows.
     let scene_rows: Vec<(usize, usize)> = scenes
         .iter()
         .enumerate()
         .flat_map(|(s, (_, t))| (0..t.rows()).map(move |r| (s, r)))
+        .filter(|&(s, r)| !is_reference(scenes[s].1, r))
         .collect();
+    let references: Vec<(usize, usize)> = (0..first.rows())
+        .filter(|&r| is_reference(first, r))
+        .map(|r| (0, r))
+        .collect();
+    // Each mean row: its key's text, and the (scene, row) it stands for.
+    let mut groups: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut group_of: HashMap<Vec<String>, usize> = HashMap::new();
+    for &(s, r) in &scene_rows {
+        let t = scenes[s].1;
+        let key: Vec<String> = keys.iter().map(|&c| t.cell(r, c)).collect();
+        let g = *group_of.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push((s, r));
+    }
 
     let scene_names = scene_rows
         .iter()
         .map(|&(s, _)| scenes[s].0.to_string())
-        .chain(groups.iter().map(|_| MEAN.to_string()));
+        .chain(groups.iter().map(|_| MEAN.to_string()))
+        .chain(
+            references
+                .iter()
+                .map(|&(_, r)| reference.map_or_else(String::new, |c| first.cell(r, c))),
+        );
     let mut b = TableBuilder::new(first.name(), first.about()).key(SCENE, scene_names);
+    let rows = Rows {
+        scenes: &scene_rows,
+        groups: &groups,
+        references: &references,
+    };
     for c in 0..width {
         let field = &schema.fields()[c];
         let (unit, mean) = (first.unit(c), first.mean(c));
-        let array = column(scenes, c, &scene_rows, &groups, mean, field.data_type());
+        let array = column(scenes, c, &rows, mean, field.data_type());
         b = b.push(field.name(), unit, mean, array);
     }
     let counts = scene_rows
         .iter()
         .map(|_| Some(1))
-        .chain(groups.iter().map(|g| Some(g.len() as u64)));
+        .chain(groups.iter().map(|g| Some(g.len() as u64)))
+        .chain(references.iter().map(|_| None));
     b.u64(SCENES, Unit::Count, Mean::Blank, counts).build()
 }
 
+/// The rows of a suite's table, as (scene, row) of the scenes' tables:
+/// the scenes' own, each mean row's group, the reference rows.
+struct Rows<'a> {
+    scenes: &'a [(usize, usize)],
+    groups: &'a [Vec<(usize, usize)>],
+    references: &'a [(usize, usize)],
+}
+
 /// Column `c` of the suite's table: the scenes' cells, then each group's
-/// by `mean`. An averaged column is a float column (the mean of whole
-/// numbers is not one).
-fn column(
-    scenes: &[(&str, &Table)],
-    c: usize,
-    rows: &[(usize, usize)],
-    groups: &[Vec<(usize, usize)>],
-    mean: Mean,
-    ty: &DataType,
-) -> ArrayRef {
+/// by `mean`, then the reference rows' cells. An averaged column is a
+/// float column (the mean of whole numbers is not one).
+fn column(scenes: &[(&str, &Table)], c: usize, rows: &Rows, mean: Mean, ty: &DataType) -> ArrayRef {
     let array = |s: usize| scenes[s].1.batch().column(c).clone();
     let pick = |at: Option<(usize, usize)>| at.filter(|&(s, r)| !array(s).is_null(r));
     // The scene row standing for each mean row's cell, where one does.
-    let chosen: Vec<Option<(usize, usize)>> = groups
+    let chosen: Vec<Option<(usize, usize)>> = rows
+        .groups
         .iter()
         .map(|g| match mean {
             Mean::Key => g.first().copied(),
             Mean::Same => g.iter().copied().find(|&at| pick(Some(at)).is_some()),
-            Mean::Average | Mean::Blank => None,
+            Mean::Average | Mean::Blank | Mean::Reference => None,
         })
         .collect();
     if mean == Mean::Average && matches!(ty, DataType::UInt64 | DataType::Int64 | DataType::Float64)
     {
         let num = |(s, r): (usize, usize)| scenes[s].1.number(r, c);
         let values: Float64Array = rows
+            .scenes
             .iter()
             .map(|&at| num(at))
-            .chain(groups.iter().map(|g| {
+            .chain(rows.groups.iter().map(|g| {
                 let v: Vec<f64> = g.iter().filter_map(|&at| num(at)).collect();
                 (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
             }))
+            .chain(rows.references.iter().map(|&at| num(at)))
             .collect();
         return Arc::new(values);
     }
     let cells = rows
+        .scenes
         .iter()
         .map(|&at| Some(at))
         .chain(chosen)
+        .chain(rows.references.iter().map(|&at| Some(at)))
         .collect::<Vec<_>>();
     match ty {
         DataType::UInt64 => Arc::new(
@@ -203,6 +230,38 @@ mod tests {
         let rows = t.text_rows();
         assert_eq!(rows[4], ["mean", "btc", "1", "", "", "1"]);
         assert_eq!(rows[5], ["mean", "nbtc", "3", "", "-12.47", "2"]);
+    }
+
+    /// A reference row (the paper's) comes once, last, named by its
+    /// reference, and is in no mean.
+    #[test]
+    fn a_reference_row_comes_once_after_the_means() {
+        let scene = |share: f64| {
+            TableBuilder::new("replication", "")
+                .key_u64("fps", Unit::Count, [4, 4])
+                .f64(
+                    "share",
+                    Unit::Percent,
+                    Mean::Average,
+                    [Some(share), Some(84.6)],
+                )
+                .text("reference", Mean::Reference, [None, Some("paper".into())])
+                .build()
+                .unwrap()
+        };
+        let (a, b) = (scene(10.0), scene(20.0));
+        let t = suite_table(&[("a", &a), ("b", &b)]).unwrap();
+        assert_eq!(
+            t.text_rows(),
+            [
+                ["scene", "fps", "share", "reference", "scenes"],
+                ["a", "4", "10", "", "1"],
+                ["b", "4", "20", "", "1"],
+                ["mean", "4", "15", "", "2"],
+                ["paper", "4", "84.6", "paper", ""],
+            ]
+        );
+        assert_eq!(t.mean(3), Mean::Reference);
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub enum Unit {
     /// One quantity over another (e.g. a normalised miss count).
     Ratio,
     Seconds,
+    /// Energy, in nanojoules.
+    Nanojoules,
 }
 
 impl Unit {
@@ -55,6 +57,7 @@ impl Unit {
             Unit::Fraction => "fraction",
             Unit::Ratio => "ratio",
             Unit::Seconds => "seconds",
+            Unit::Nanojoules => "nanojoules",
         }
     }
 
@@ -63,7 +66,7 @@ impl Unit {
     }
 }
 
-const ALL_UNITS: [Unit; 9] = [
+const ALL_UNITS: [Unit; 10] = [
     Unit::None,
     Unit::Count,
     Unit::Cycles,
@@ -73,6 +76,7 @@ const ALL_UNITS: [Unit; 9] = [
     Unit::Fraction,
     Unit::Ratio,
     Unit::Seconds,
+    Unit::Nanojoules,
 ];
 
 /// How a suite's mean row ([`crate::suite`]) gets a column's value.
@@ -89,6 +93,13 @@ pub enum Mean {
     Same,
     /// Not averaged (an absolute count that differs by scene): empty.
     Blank,
+    /// Text naming the reference a row gives rather than measures (the
+    /// paper's numbers: `paper`), empty on the scene's own rows. A
+    /// reference row is the same in every scene: a suite's table lists it
+    /// once (the first scene's), after the mean rows, with the reference
+    /// as its `scene`, and takes no mean of it. A table has at most one
+    /// such column.
+    Reference,
 }
 
 impl Mean {
@@ -98,13 +109,20 @@ impl Mean {
             Mean::Average => "average",
             Mean::Same => "same",
             Mean::Blank => "blank",
+            Mean::Reference => "reference",
         }
     }
 
     fn from_name(s: &str) -> Option<Mean> {
-        [Mean::Key, Mean::Average, Mean::Same, Mean::Blank]
-            .into_iter()
-            .find(|m| m.name() == s)
+        [
+            Mean::Key,
+            Mean::Average,
+            Mean::Same,
+            Mean::Blank,
+            Mean::Reference,
+        ]
+        .into_iter()
+        .find(|m| m.name() == s)
     }
 }
 

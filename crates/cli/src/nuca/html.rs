@@ -11,10 +11,9 @@ use gfxcache_nuca::study::paper::PaperNumbers;
 use gfxcache_nuca::study::{Figures, NucaReport};
 use gfxcache_nuca::OrgKind;
 
-use super::plots::{self, knob_values, swept, swept_organizations};
 use super::{
-    against_private, paper_effective_bytes, paper_scaling, share, signed, Metric, ENERGY, L2_ALL,
-    L2_TEXTURE, LOCAL_HITS, SPEEDUP,
+    against_private, knob_values, knobs, paper_effective_bytes, paper_scaling, share, signed,
+    swept, swept_organizations, Metric, ENERGY, L2_ALL, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
 };
 use crate::report::html::{self, warnings};
 use crate::report::html::{
@@ -31,7 +30,8 @@ pub fn page(r: &NucaReport, shown: &Shown) -> String {
         esc(r.scene.as_deref().unwrap_or(&r.requests)),
         r.frame.fps
     );
-    let mut figs = html::Figures::new(shown.figures, |f| plots::about(r, f));
+    let figures = gfxcache_report::Report::figures(r);
+    let mut figs = html::Figures::new(shown.figures, |f| crate::report::data::about(&figures, f));
     let mut h = setup(r);
     if shown.holds("frame.png") {
         let what = esc(r.scene.as_deref().unwrap_or(&r.requests));
@@ -457,13 +457,7 @@ fn energy(r: &NucaReport) -> String {
 
 /// Every knob value, the machine's marked, per organization swept.
 fn sweeps(r: &NucaReport) -> String {
-    let mut knobs: Vec<&str> = Vec::new();
-    for p in &r.sweeps {
-        if !knobs.contains(&p.knob.as_str()) {
-            knobs.push(&p.knob);
-        }
-    }
-    let rows = knobs.into_iter().flat_map(|knob| {
+    let rows = knobs(r).into_iter().flat_map(|knob| {
         let kinds = swept_organizations(r, knob);
         knob_values(r, knob).into_iter().flat_map(move |v| {
             let kinds = kinds.clone();

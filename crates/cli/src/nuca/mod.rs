@@ -1,190 +1,72 @@
-//! The files of a DTM-NUCA study: `nuca.json`, CSV tables, SVG plots named
-//! after the paper's figures, `index.html`, and the summary the command
+//! The files of a DTM-NUCA study: `nuca.json`, its tables as CSV and
+//! Parquet and its figures as SVG, both from the report as data
+//! (`gfxcache_nuca::study::tables` and `figures`, written by
+//! [`crate::report::data`]), `index.html`, and the summary the command
 //! prints ([`crate::report::StudyFiles`] for [`NucaReport`];
-//! [`crate::report::write_all`] writes them). The helpers here are the ones
-//! every writer shares (the paper's number of an organization, a figure's
-//! columns), so the CSV files, the plots and the page agree on what they
-//! show. [`suite`] writes the study on a workload suite.
+//! [`crate::report::write_all`] writes them). The study's helpers the
+//! page and the summary share (the paper's number of an organization,
+//! the charts' metrics, the sweeps' values) are the design crate's, so
+//! the tables, the figures and the page agree on what they show.
+//! [`suite`] writes the study on a workload suite.
 
-mod csv;
+#[cfg(test)]
+mod data_tests;
 mod html;
-mod plots;
 pub(crate) mod suite;
 mod summary;
 
-use gfxcache_nuca::study::paper::{PaperNumbers, PAPER_ORGANIZATIONS};
-use gfxcache_nuca::study::{Figures, NucaReport};
+use std::path::{Path, PathBuf};
+
+pub(crate) use gfxcache_nuca::study::tables::{
+    announced_readings, capacity_axis, knob_values, knobs, paper_effective_bytes, paper_scaling,
+    swept, swept_organizations, Metric, ENERGY, L2_ALL, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
+};
+use gfxcache_nuca::study::NucaReport;
 use gfxcache_nuca::OrgKind;
+use gfxcache_report::Report;
 
-crate::study_files!(NucaReport, "nuca");
-crate::suite_files!(NucaReport);
+use crate::report::data;
 
-/// The paper's value of `kind` among `values`, given in
-/// [`PAPER_ORGANIZATIONS`]' order (D-NUCA, DTM-NUCA, its distributed form).
-fn paper_of(kind: OrgKind, values: &[f64; 3]) -> Option<f64> {
-    PAPER_ORGANIZATIONS
-        .iter()
-        .position(|&k| k == kind)
-        .map(|i| values[i])
-}
+impl crate::report::StudyFiles for NucaReport {
+    const NAME: &'static str = "nuca";
 
-/// The paper's Figure 11 speedup of `kind` with `fps` fragment processors:
-/// it gives DTM-NUCA's and its distributed form's with 4 and with 32.
-fn paper_scaling(paper: &PaperNumbers, kind: OrgKind, fps: usize) -> Option<f64> {
-    let pair = match fps {
-        4 => &paper.speedup_p4_percent,
-        32 => &paper.speedup_p32_percent,
-        _ => return None,
-    };
-    match kind {
-        OrgKind::Dtm => Some(pair[0]),
-        OrgKind::DtmDist => Some(pair[1]),
-        _ => None,
+    fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &self.tables()?)
+    }
+
+    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_figures(dir, &self.tables()?, &Report::figures(self))
+    }
+
+    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        Ok(html::page(self, shown))
+    }
+
+    fn summary(&self) -> String {
+        summary::text(self)
     }
 }
 
-/// The paper's Figure 7 effective capacity of `kind`, in bytes: the private
-/// size DTM-NUCA's 16 KiB caches match in L2 accesses.
-fn paper_effective_bytes(paper: &PaperNumbers, kind: OrgKind) -> Option<u64> {
-    match kind {
-        OrgKind::Dtm => Some(paper.effective_kib[0] * 1024),
-        OrgKind::DtmDist => Some(paper.effective_kib[1] * 1024),
-        _ => None,
+impl crate::report::suite::SuiteFiles for NucaReport {
+    fn suite_csv(r: &suite::NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &data::suite_tables(r)?)
     }
-}
 
-/// `sizes` and the paper's Figure 7 sizes, in order: where Figure 7's
-/// flat lines run, so that the paper's marks sit on them.
-fn capacity_axis(sizes: impl IntoIterator<Item = u64>, paper: &PaperNumbers) -> Vec<u64> {
-    let marks = [OrgKind::Dtm, OrgKind::DtmDist]
-        .into_iter()
-        .filter_map(|k| paper_effective_bytes(paper, k));
-    let mut all: Vec<u64> = sizes.into_iter().chain(marks).collect();
-    all.sort_unstable();
-    all.dedup();
-    all
-}
-
-/// The names of [`Figures`]' fields, as the CSV files' columns.
-const FIGURE_COLUMNS: [&str; 15] = [
-    "local_hit_percent",
-    "remote_hit_percent",
-    "l2_hit_percent",
-    "l2_miss_percent",
-    "l2_texture_change_percent",
-    "l2_all_change_percent",
-    "speedup_percent",
-    "energy_change_percent",
-    "gpu_energy_change_percent",
-    "memory_energy_change_percent",
-    "mean_latency_cycles",
-    "bus_utilisation_percent",
-    "bus_mean_wait_cycles",
-    "fp_issue_rate",
-    "fp_busy_percent",
-];
-
-/// [`Figures`]' fields in [`FIGURE_COLUMNS`]' order.
-fn figure_values(f: &Figures) -> [f64; 15] {
-    [
-        f.local_hit_percent,
-        f.remote_hit_percent,
-        f.l2_hit_percent,
-        f.l2_miss_percent,
-        f.l2_texture_change_percent,
-        f.l2_all_change_percent,
-        f.speedup_percent,
-        f.energy_change_percent,
-        f.gpu_energy_change_percent,
-        f.memory_energy_change_percent,
-        f.mean_latency_cycles,
-        f.bus_utilisation_percent,
-        f.bus_mean_wait_cycles,
-        f.fp_issue_rate,
-        f.fp_busy_percent,
-    ]
-}
-
-/// What a chart or a table shows of an organization's figures: its name,
-/// its value, and the paper's value of it if the paper gives one.
-#[derive(Clone, Copy)]
-struct Metric {
-    name: &'static str,
-    of: fn(&Figures) -> f64,
-    paper: Option<fn(&PaperNumbers) -> &[f64; 3]>,
-}
-
-/// Figure 6, texture requests: the paper's "L2 accesses" beside it.
-const L2_TEXTURE: Metric = Metric {
-    name: "L2 texture requests vs private %",
-    of: |f| f.l2_texture_change_percent,
-    paper: Some(paper_l2),
-};
-/// Figure 6, every stream: the paper's one "L2 accesses" number beside it
-/// too, since the paper does not say which streams it counts.
-const L2_ALL: Metric = Metric {
-    name: "L2 accesses (all streams) vs private %",
-    of: |f| f.l2_all_change_percent,
-    paper: Some(paper_l2),
-};
-const LOCAL_HITS: Metric = Metric {
-    name: "local hits %",
-    of: |f| f.local_hit_percent,
-    paper: Some(paper_local_hits),
-};
-const SPEEDUP: Metric = Metric {
-    name: "speedup over private %",
-    of: |f| f.speedup_percent,
-    paper: Some(paper_speedup),
-};
-const ENERGY: Metric = Metric {
-    name: "energy vs private %",
-    of: |f| f.energy_change_percent,
-    paper: Some(paper_energy),
-};
-
-fn paper_l2(p: &PaperNumbers) -> &[f64; 3] {
-    &p.l2_accesses_percent
-}
-
-fn paper_local_hits(p: &PaperNumbers) -> &[f64; 3] {
-    &p.local_hits_percent
-}
-
-fn paper_speedup(p: &PaperNumbers) -> &[f64; 3] {
-    &p.speedup_percent
-}
-
-fn paper_energy(p: &PaperNumbers) -> &[f64; 3] {
-    &p.energy_percent
-}
-
-impl Metric {
-    fn paper(&self, paper: &PaperNumbers, kind: OrgKind) -> Option<f64> {
-        paper_of(kind, (self.paper?)(paper))
+    fn suite_figures(r: &suite::NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        suite::plots::write_all(r, dir)
     }
-}
 
-/// DTM-NUCA-Dist's figures under each reading of the announced count the
-/// report holds: (reading, whether it is the main one, figures), the main
-/// first; empty without the distributed table or the other reading.
-fn announced_readings(r: &NucaReport) -> Vec<(String, bool, Figures)> {
-    let Some(main) = r.row(OrgKind::DtmDist) else {
-        return Vec::new();
-    };
-    let others: Vec<_> = r
-        .sweeps
-        .iter()
-        .filter(|p| p.knob == "announced_count" && p.organization == OrgKind::DtmDist)
-        .map(|p| (p.value.clone(), false, p.figures))
-        .collect();
-    if others.is_empty() {
-        return Vec::new();
+    fn suite_page(r: &suite::NucaSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        Ok(suite::html::page(r, shown))
     }
-    let name = r.config.announced_count.name().to_string();
-    std::iter::once((name, true, main.figures))
-        .chain(others)
-        .collect()
+
+    fn suite_summary(r: &suite::NucaSuite) -> String {
+        suite::summary::text(r)
+    }
 }
 
 /// The organizations other than private, in `kinds`' order: the ones with
@@ -296,6 +178,7 @@ mod tests {
     use super::test_report::report;
     use super::*;
     use crate::report::{to_json, write_all};
+    use gfxcache_nuca::study::tables::paper_of;
     use std::path::PathBuf;
 
     const CSV: [&str; 6] = [
@@ -322,20 +205,25 @@ mod tests {
         let names = names(&written);
         assert_eq!(names.first().map(String::as_str), Some("nuca.json"));
         assert_eq!(names.last().map(String::as_str), Some("index.html"));
-        let bars = plots::FRONT
-            .iter()
-            .chain(plots::BACK)
-            .chain(plots::ASSIGNMENTS);
-        let figures = bars
-            .map(|f| f.file)
-            .chain(plots::CAPACITY.iter().map(|f| f.file));
+        let figures = [
+            "fig1_replication.svg",
+            "fig6_l2_accesses.svg",
+            "fig7_capacity.svg",
+            "fig8_hits.svg",
+            "fig9_speedup.svg",
+            "fig10_energy.svg",
+            "fig11_scaling.svg",
+            "assignments.svg",
+        ];
         let sweeps = [
             "sweep_epoch.svg",
             "sweep_buckets.svg",
             "sweep_page_blocks.svg",
             "sweep_announced_count.svg",
         ];
-        for f in CSV.into_iter().chain(figures).chain(sweeps) {
+        let parquet = CSV.map(|c| c.replace(".csv", ".parquet"));
+        let parquet = parquet.iter().map(String::as_str);
+        for f in CSV.into_iter().chain(parquet).chain(figures).chain(sweeps) {
             assert!(names.iter().any(|n| n == f), "{f} not written");
         }
         assert!(

@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use gfxcache_cache::suite::{SuiteMean, SuiteReport};
-use gfxcache_report::{Figure, Kind, Paper, Report, Scale, Series, Table};
+use gfxcache_report::{Figure, Kind, Paper, Report, Scale, Series, Stroke, Table};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::bars::{Panel, Unit};
+use super::curves::{self, CurvePanel};
 use super::figure::{self, Legend, Plot};
 use super::stacked::StackedPanel;
 
@@ -110,10 +111,11 @@ pub fn suite_page<R: Report + SuiteMean + super::StudyFiles>(
     super::page::render(&page, &suite_tables(r)?, &suite_figures(r), cx)
 }
 
-/// A panel of either kind, drawn alike.
+/// A panel of any kind, drawn alike.
 pub enum AnyPanel {
     Bars(Panel),
     Stacked(StackedPanel),
+    Curves(CurvePanel),
 }
 
 impl Plot for AnyPanel {
@@ -121,6 +123,7 @@ impl Plot for AnyPanel {
         match self {
             AnyPanel::Bars(p) => p.prune(),
             AnyPanel::Stacked(p) => p.prune(),
+            AnyPanel::Curves(p) => p.prune(),
         }
     }
 
@@ -128,6 +131,7 @@ impl Plot for AnyPanel {
         match self {
             AnyPanel::Bars(p) => p.width(),
             AnyPanel::Stacked(p) => p.width(),
+            AnyPanel::Curves(p) => p.width(),
         }
     }
 
@@ -135,6 +139,7 @@ impl Plot for AnyPanel {
         match self {
             AnyPanel::Bars(p) => p.legend(),
             AnyPanel::Stacked(p) => p.legend(),
+            AnyPanel::Curves(p) => p.legend(),
         }
     }
 
@@ -142,6 +147,7 @@ impl Plot for AnyPanel {
         match self {
             AnyPanel::Bars(p) => p.fit(max).into_iter().map(AnyPanel::Bars).collect(),
             AnyPanel::Stacked(p) => p.fit(max).into_iter().map(AnyPanel::Stacked).collect(),
+            AnyPanel::Curves(p) => p.fit(max).into_iter().map(AnyPanel::Curves).collect(),
         }
     }
 
@@ -149,6 +155,7 @@ impl Plot for AnyPanel {
         match self {
             AnyPanel::Bars(p) => p.draw(area),
             AnyPanel::Stacked(p) => p.draw(area),
+            AnyPanel::Curves(p) => p.draw(area),
         }
     }
 }
@@ -243,6 +250,7 @@ fn panel(
     };
     let x = column(t, &p.x.column)?;
     let mut xs = distinct(t, &p.x.column, &rows);
+    xs.retain(|v| !p.x.except.contains(v));
     if p.x.numeric_order {
         xs.sort_by(|a, b| {
             let n = |s: &str| s.parse::<f64>().unwrap_or(f64::NAN);
@@ -292,6 +300,7 @@ fn panel(
             .collect::<Result<Vec<_>>>()?;
     let shown = |s: &str| p.series_format.replace("{}", s);
     Ok(match p.kind {
+        Kind::Curves => AnyPanel::Curves(curve_panel(p, t, &rows, x, &subtitle)?),
         Kind::Stacked => {
             let mut panel = StackedPanel::new(
                 &subtitle,
@@ -314,12 +323,19 @@ fn panel(
                 Scale::Percent => Unit::Percent,
             };
             let mut panel = Panel::new(&subtitle, &p.y_label, unit, labels);
-            let col = measures
-                .first()
-                .map(|m| m.1)
-                .context("a bar chart of no column")?;
+            if measures.is_empty() {
+                anyhow::bail!("a bar chart of no column");
+            }
+            // A bar per series and, with several y columns, per column.
             for s in &names {
-                panel = panel.series(shown(s), xs.iter().map(|xv| value(xv, s, col)).collect());
+                for &(m, col) in &measures {
+                    let name = match (measures.len(), series_col) {
+                        (1, _) => shown(s),
+                        (_, None) => m.to_string(),
+                        (_, Some(_)) => format!("{} {m}", shown(s)),
+                    };
+                    panel = panel.series(name, xs.iter().map(|xv| value(xv, s, col)).collect());
+                }
             }
             match &p.paper {
                 Some(Paper::Series {
@@ -349,6 +365,30 @@ fn panel(
                     };
                     panel = panel.paper_group(name, first);
                 }
+                Some(Paper::Each { format, column: c }) => {
+                    let c = column(t, c)?;
+                    for s in &names {
+                        let values = xs
+                            .iter()
+                            .map(|xv| {
+                                let r = *at.get(&(xv.clone(), s.clone()))?;
+                                t.number(r, c)
+                            })
+                            .collect();
+                        panel = panel.paper(format.replace("{}", s), values);
+                    }
+                }
+                Some(Paper::Row {
+                    name,
+                    rows: on,
+                    column: c,
+                }) => {
+                    let c = column(t, c)?;
+                    let on: Vec<(&str, &str)> =
+                        on.iter().map(|(c, v)| (c.as_str(), v.as_str())).collect();
+                    let v = t.rows_where(&on).first().and_then(|&r| t.number(r, c));
+                    panel = panel.paper(name, xs.iter().map(|_| v).collect());
+                }
                 None => {}
             }
             if let Some(at) = p.reference {
@@ -357,4 +397,127 @@ fn panel(
             AnyPanel::Bars(panel)
         }
     })
+}
+
+/// The curves of `p` on `rows` of `t`, over the sizes in column `x`.
+fn curve_panel(
+    p: &gfxcache_report::Panel,
+    t: &Table,
+    rows: &[usize],
+    x: usize,
+    subtitle: &str,
+) -> Result<CurvePanel> {
+    let mut panel = CurvePanel::new(subtitle, &p.y_label);
+    for line in &p.lines {
+        let y = column(t, &line.column)?;
+        let on: Vec<(&str, &str)> = line
+            .rows
+            .iter()
+            .map(|(c, v)| (c.as_str(), v.as_str()))
+            .collect();
+        let only = t.rows_where(&on);
+        let points = rows
+            .iter()
+            .filter(|r| only.contains(r))
+            .filter_map(|&r| Some((t.number(r, x)? as u64, t.number(r, y)?)))
+            .collect();
+        let stroke = match line.stroke {
+            Stroke::Solid => curves::Stroke::Solid,
+            Stroke::Dashed => curves::Stroke::Dashed,
+        };
+        panel = panel.line(line.name.clone(), line.colour, stroke, points);
+    }
+    Ok(panel)
+}
+
+#[cfg(test)]
+mod tests {
+    use gfxcache_report::{Axis, Line, Mean, TableBuilder, Unit};
+
+    use super::*;
+    use crate::report::figure::svg_text::{has, svg};
+
+    /// Two designs' parts at two sizes, and the paper's row.
+    fn table() -> Table {
+        let design = ["base", "base", "new", "new", "paper"];
+        TableBuilder::new("t", "a design at a size")
+            .key("design", design)
+            .key_u64("bytes", Unit::Bytes, [1024, 2048, 1024, 2048, 4096])
+            .f64(
+                "a",
+                Unit::Percent,
+                Mean::Average,
+                [1.0, 2.0, 3.0, 4.0, 9.0].map(Some),
+            )
+            .f64(
+                "b",
+                Unit::Percent,
+                Mean::Average,
+                [5.0, 6.0, 7.0, 8.0].map(Some).into_iter().chain([None]),
+            )
+            .f64(
+                "paper_a",
+                Unit::Percent,
+                Mean::Same,
+                [None, None, Some(11.0), Some(12.0), None],
+            )
+            .text(
+                "reference",
+                Mean::Reference,
+                design.map(|d| (d == "paper").then(|| d.to_string())),
+            )
+            .build()
+            .unwrap()
+    }
+
+    /// A bar per y column, the paper's per series and from a reference
+    /// row, a category left out, and curves with their own rows.
+    #[test]
+    fn every_kind_of_panel_draws_what_its_spec_names() -> Result<()> {
+        let bars =
+            gfxcache_report::Panel::bars("t", Axis::of("design").except(&["paper"]), "", "a")
+                .one("ours")
+                .measures(&[("a", "part a"), ("b", "part b")])
+                .paper(Paper::Row {
+                    name: "paper a".into(),
+                    rows: vec![("reference".into(), "paper".into())],
+                    column: "a".into(),
+                });
+        let each = gfxcache_report::Panel::bars("t", Axis::of("bytes"), "design", "a")
+            .rows("reference", "")
+            .paper(Paper::Each {
+                format: "paper {}".into(),
+                column: "paper_a".into(),
+            });
+        let curves = gfxcache_report::Panel::curves(
+            "t",
+            "bytes",
+            vec![
+                Line::new("all a", "a", 0, gfxcache_report::Stroke::Dashed),
+                Line::new("new b", "b", 1, gfxcache_report::Stroke::Solid).rows("design", "new"),
+            ],
+        );
+        let fig = Figure::new("f.svg", "F", "", vec![bars, each, curves]);
+        let dir = tempfile::tempdir()?;
+        write_figures(dir.path(), &[table()], std::slice::from_ref(&fig))?;
+        let text = svg(dir.path(), "f.svg")?;
+        for label in [
+            "part a",
+            "part b",
+            "paper a",
+            "9.000",
+            "base",
+            "paper new",
+            "12.000",
+            "all a",
+            "new b",
+            "4KiB",
+        ] {
+            assert!(has(&text, label), "{label} missing");
+        }
+        assert!(!has(&text, "paper base"), "base has no paper value");
+        let panels = panels(&fig, &[table()])?;
+        assert!(matches!(panels[2], AnyPanel::Curves(_)));
+        Ok(())
+    }
 }

@@ -11,9 +11,11 @@
 //! Figure 1, from the fewest); a frame per other quad assignment carries
 //! that sensitivity.
 
+pub mod figures;
 pub mod mean;
 pub mod paper;
 pub mod report;
+pub mod tables;
 
 use std::path::{Path, PathBuf};
 

@@ -7,6 +7,10 @@ use serde::Serialize;
 /// GPU (the built-in suite of that name).
 pub const SUITE: &str = "mobile";
 
+/// The fragment processors of the paper's Figure 1 (its
+/// [`PaperNumbers::replicated_percent`] is with 4 private caches).
+pub const REPLICATION_FPS: usize = 4;
+
 /// What the paper reports, per figure.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct PaperNumbers {

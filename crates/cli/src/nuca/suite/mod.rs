@@ -1,12 +1,12 @@
 //! The files of a DTM-NUCA study on a workload suite (`nuca --suite`): the
-//! suite's `nuca.json` (every scene's report and the mean), CSV files with
-//! a row per scene and the mean's, figures with a bar per scene, the mean
-//! and the paper's number, the page, and the summary
+//! suite's `nuca.json` (every scene's report and the mean), the scenes'
+//! tables with a row per scene and the mean's (CSV and Parquet, made by
+//! [`crate::report::data::suite_tables`]), figures with a bar per scene,
+//! the mean and the paper's number, the page, and the summary
 //! ([`crate::report::suite::SuiteFiles`] for [`NucaReport`]). Each scene's
 //! own files are its report's, in its directory. The mean is
 //! [`gfxcache_nuca::study::NucaMean`], computed by the design crate.
 
-pub mod csv;
 pub mod html;
 pub mod plots;
 pub mod summary;
@@ -83,6 +83,7 @@ mod tests {
             "scaling.csv",
             "sweeps.csv",
             "assignments.csv",
+            "organizations.parquet",
         ];
         let figures = plots::FIGURES
             .iter()
