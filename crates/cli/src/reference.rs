@@ -158,10 +158,15 @@ fn help(a: &clap::Arg) -> String {
     h
 }
 
-/// `text` fit for a table cell: one line, `|` escaped.
+/// `text` fit for a table cell: one line, `|` escaped, and `<`, `>` and
+/// `&` as entities (Markdown would read `<scene>` as an HTML tag).
 fn cell(text: &str) -> String {
     let one: Vec<&str> = text.split_whitespace().collect();
-    one.join(" ").replace('|', "\\|")
+    one.join(" ")
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
 }
 
 #[cfg(test)]
