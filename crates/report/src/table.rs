@@ -40,6 +40,9 @@ pub enum Unit {
     /// One quantity over another (e.g. a normalised miss count).
     Ratio,
     Seconds,
+    /// Energy, in nanojoules (a run's) or picojoules (an access's).
+    Nanojoules,
+    Picojoules,
 }
 
 impl Unit {
@@ -55,6 +58,8 @@ impl Unit {
             Unit::Fraction => "fraction",
             Unit::Ratio => "ratio",
             Unit::Seconds => "seconds",
+            Unit::Nanojoules => "nanojoules",
+            Unit::Picojoules => "picojoules",
         }
     }
 
@@ -63,7 +68,7 @@ impl Unit {
     }
 }
 
-const ALL_UNITS: [Unit; 9] = [
+const ALL_UNITS: [Unit; 11] = [
     Unit::None,
     Unit::Count,
     Unit::Cycles,
@@ -73,6 +78,8 @@ const ALL_UNITS: [Unit; 9] = [
     Unit::Fraction,
     Unit::Ratio,
     Unit::Seconds,
+    Unit::Nanojoules,
+    Unit::Picojoules,
 ];
 
 /// How a suite's mean row ([`crate::suite`]) gets a column's value.
@@ -89,6 +96,11 @@ pub enum Mean {
     Same,
     /// Not averaged (an absolute count that differs by scene): empty.
     Blank,
+    /// The arithmetic mean of the scenes' values if every scene of the
+    /// suite has one; else empty (a figure one scene lacks, a run it did
+    /// not make or a ratio over a baseline of 0, has no mean, where
+    /// [`Mean::Average`] would average the scenes that have it).
+    AverageAll,
 }
 
 impl Mean {
@@ -98,13 +110,20 @@ impl Mean {
             Mean::Average => "average",
             Mean::Same => "same",
             Mean::Blank => "blank",
+            Mean::AverageAll => "average_all",
         }
     }
 
     fn from_name(s: &str) -> Option<Mean> {
-        [Mean::Key, Mean::Average, Mean::Same, Mean::Blank]
-            .into_iter()
-            .find(|m| m.name() == s)
+        [
+            Mean::Key,
+            Mean::Average,
+            Mean::Same,
+            Mean::Blank,
+            Mean::AverageAll,
+        ]
+        .into_iter()
+        .find(|m| m.name() == s)
     }
 }
 
