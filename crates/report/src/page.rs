@@ -128,6 +128,22 @@ pub enum Format {
     Bytes,
     /// A number with two decimals.
     Fixed2,
+    /// A number over `divisor`, with `decimals` decimals: nJ as µJ
+    /// (`divisor` 1000), bytes as MiB (1048576); [`Format::decimals`]
+    /// for the number itself.
+    Scaled { divisor: u64, decimals: u8 },
+    /// A size as the command line writes one: `64KiB`, `1MiB`, `100B`.
+    Size,
+}
+
+impl Format {
+    /// A number with `decimals` decimals (`0.130`, `93750.9`).
+    pub const fn decimals(decimals: u8) -> Format {
+        Format::Scaled {
+            divisor: 1,
+            decimals,
+        }
+    }
 }
 
 /// Which rows of a table, which columns.
@@ -193,6 +209,9 @@ pub struct Column {
     /// for the values of `unlinked`.
     pub link: Option<String>,
     pub unlinked: Vec<String>,
+    /// What an empty cell reads as (a dash unless set).
+    #[serde(default)]
+    pub blank: Option<String>,
 }
 
 impl Column {
@@ -207,7 +226,14 @@ impl Column {
             mark: None,
             link: None,
             unlinked: Vec::new(),
+            blank: None,
         }
+    }
+
+    /// An empty cell written as `text` (`not within the sweep`).
+    pub fn blank(mut self, text: &str) -> Column {
+        self.blank = Some(text.into());
+        self
     }
 
     /// The paper's value, written through `template`.

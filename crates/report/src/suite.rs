@@ -8,7 +8,9 @@
 //! last, with the reference as its `scene`.
 //!
 //! This one group-by is every study's suite mean: a study says how a
-//! column is averaged when it declares the column, not in code of its own.
+//! column is averaged when it declares the column, not in code of its own
+//! ([`Mean::Average`] over the scenes that have a value, [`Mean::AverageAll`]
+//! only where every scene has one).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -121,19 +123,24 @@ fn column(scenes: &[(&str, &Table)], c: usize, rows: &Rows, mean: Mean, ty: &Dat
         .map(|g| match mean {
             Mean::Key => g.first().copied(),
             Mean::Same => g.iter().copied().find(|&at| pick(Some(at)).is_some()),
-            Mean::Average | Mean::Blank | Mean::Reference => None,
+            Mean::Average | Mean::AverageAll | Mean::Blank | Mean::Reference => None,
         })
         .collect();
-    if mean == Mean::Average && matches!(ty, DataType::UInt64 | DataType::Int64 | DataType::Float64)
-    {
+    let averaged = matches!(mean, Mean::Average | Mean::AverageAll);
+    if averaged && matches!(ty, DataType::UInt64 | DataType::Int64 | DataType::Float64) {
         let num = |(s, r): (usize, usize)| scenes[s].1.number(r, c);
         let values: Float64Array = rows
             .scenes
             .iter()
             .map(|&at| num(at))
             .chain(rows.groups.iter().map(|g| {
-                let v: Vec<f64> = g.iter().filter_map(|&at| num(at)).collect();
-                (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+                let at: Vec<(usize, f64)> =
+                    g.iter().filter_map(|&at| Some((at.0, num(at)?))).collect();
+                // Every scene of the suite, or none, for `AverageAll`.
+                let every = (0..scenes.len()).all(|s| at.iter().any(|&(t, _)| t == s));
+                let v: Vec<f64> = at.iter().map(|&(_, v)| v).collect();
+                let wanted = !v.is_empty() && (mean == Mean::Average || every);
+                wanted.then(|| v.iter().sum::<f64>() / v.len() as f64)
             }))
             .chain(rows.references.iter().map(|&at| num(at)))
             .collect();
@@ -262,6 +269,30 @@ mod tests {
             ]
         );
         assert_eq!(t.mean(3), Mean::Reference);
+    }
+
+    /// `AverageAll` has a mean only where every scene of the suite has a
+    /// value: not for a row one scene lacks, nor for an empty cell.
+    #[test]
+    fn average_all_needs_every_scene() {
+        let t = |modes: &[&str], v: &[Option<f64>]| {
+            TableBuilder::new("runs", "a run")
+                .key("mode", modes.iter().copied())
+                .f64("ratio", Unit::Ratio, Mean::AverageAll, v.iter().copied())
+                .f64("some", Unit::Ratio, Mean::Average, v.iter().copied())
+                .build()
+                .unwrap()
+        };
+        let a = t(&["btc", "nbtc", "x"], &[Some(1.0), Some(0.5), Some(2.0)]);
+        let b = t(&["btc", "nbtc"], &[Some(1.0), None]);
+        let c = t(&["btc", "nbtc"], &[Some(4.0), Some(0.25)]);
+        let s = suite_table(&[("a", &a), ("b", &b), ("c", &c)]).unwrap();
+        let rows = s.text_rows();
+        let mean: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == MEAN).collect();
+        assert_eq!(mean[0], &["mean", "btc", "2", "2", "3"]);
+        assert_eq!(mean[1], &["mean", "nbtc", "", "0.375", "3"]);
+        assert_eq!(mean[2], &["mean", "x", "", "2", "1"]);
+        assert_eq!(s.mean(2), Mean::AverageAll);
     }
 
     #[test]

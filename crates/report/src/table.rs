@@ -40,8 +40,9 @@ pub enum Unit {
     /// One quantity over another (e.g. a normalised miss count).
     Ratio,
     Seconds,
-    /// Energy, in nanojoules.
+    /// Energy, in nanojoules (a run's) or picojoules (an access's).
     Nanojoules,
+    Picojoules,
 }
 
 impl Unit {
@@ -58,6 +59,7 @@ impl Unit {
             Unit::Ratio => "ratio",
             Unit::Seconds => "seconds",
             Unit::Nanojoules => "nanojoules",
+            Unit::Picojoules => "picojoules",
         }
     }
 
@@ -66,7 +68,7 @@ impl Unit {
     }
 }
 
-const ALL_UNITS: [Unit; 10] = [
+const ALL_UNITS: [Unit; 11] = [
     Unit::None,
     Unit::Count,
     Unit::Cycles,
@@ -77,6 +79,7 @@ const ALL_UNITS: [Unit; 10] = [
     Unit::Ratio,
     Unit::Seconds,
     Unit::Nanojoules,
+    Unit::Picojoules,
 ];
 
 /// How a suite's mean row ([`crate::suite`]) gets a column's value.
@@ -100,6 +103,11 @@ pub enum Mean {
     /// as its `scene`, and takes no mean of it. A table has at most one
     /// such column.
     Reference,
+    /// The arithmetic mean of the scenes' values if every scene of the
+    /// suite has one; else empty (a figure one scene lacks, a run it did
+    /// not make or a ratio over a baseline of 0, has no mean, where
+    /// [`Mean::Average`] would average the scenes that have it).
+    AverageAll,
 }
 
 impl Mean {
@@ -110,6 +118,7 @@ impl Mean {
             Mean::Same => "same",
             Mean::Blank => "blank",
             Mean::Reference => "reference",
+            Mean::AverageAll => "average_all",
         }
     }
 
@@ -120,6 +129,7 @@ impl Mean {
             Mean::Same,
             Mean::Blank,
             Mean::Reference,
+            Mean::AverageAll,
         ]
         .into_iter()
         .find(|m| m.name() == s)

@@ -57,13 +57,26 @@ pub fn suite_figures<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Vec<Figure> {
 /// The page of `r`, a study given as data, in the report's directory
 /// `shown.dir` with the figures `shown.figures` written.
 pub fn page<R: Report>(r: &R, shown: &super::Shown, warnings: &[String]) -> Result<String> {
+    page_captioned(r, shown, warnings, &r.figures())
+}
+
+/// [`page`], each figure's title and caption taken from `captions` rather
+/// than from [`Report::figures`]: the hook of a study whose figures are
+/// still drawn by its own writer (TCOR's `plots.rs`), which gives them as
+/// figures without panels; it goes once they are specifications.
+pub fn page_captioned<R: Report>(
+    r: &R,
+    shown: &super::Shown,
+    warnings: &[String],
+    captions: &[Figure],
+) -> Result<String> {
     let cx = super::page::Context {
         dir: shown.dir,
         written: shown.figures,
         warnings,
         extra: Vec::new(),
     };
-    super::page::render(&r.page()?, &r.tables()?, &r.figures(), cx)
+    super::page::render(&r.page()?, &r.tables()?, captions, cx)
 }
 
 /// The page of a suite of `r`'s scenes: the study's suite page over the
@@ -72,6 +85,16 @@ pub fn page<R: Report>(r: &R, shown: &super::Shown, warnings: &[String]) -> Resu
 pub fn suite_page<R: Report + SuiteMean + super::StudyFiles>(
     r: &SuiteReport<R>,
     shown: &super::Shown,
+) -> Result<String> {
+    suite_page_captioned(r, shown, &suite_figures(r))
+}
+
+/// [`suite_page`], the figures' titles and captions from `captions` (as
+/// [`page_captioned`]).
+pub fn suite_page_captioned<R: Report + SuiteMean + super::StudyFiles>(
+    r: &SuiteReport<R>,
+    shown: &super::Shown,
+    captions: &[Figure],
 ) -> Result<String> {
     let scenes: Vec<(&str, &R)> = r
         .scenes
@@ -108,7 +131,7 @@ pub fn suite_page<R: Report + SuiteMean + super::StudyFiles>(
         warnings: &r.warnings,
         extra: vec![super::page::scenes_section(shown.dir, &each)],
     };
-    super::page::render(&page, &suite_tables(r)?, &suite_figures(r), cx)
+    super::page::render(&page, &suite_tables(r)?, captions, cx)
 }
 
 /// A panel of any kind, drawn alike.

@@ -283,9 +283,10 @@ fn view(v: &View, tables: &[Table]) -> Result<OutTable> {
 
 /// The cell of value `raw` (as the CSV has it) in column `c`.
 fn cell(c: &Column, raw: &str, marked: bool) -> OutCell {
-    let mut text = match c.labels.iter().find(|(v, _)| v == raw) {
-        Some((_, label)) => label.clone(),
-        None => format(c.format, raw),
+    let mut text = match (c.labels.iter().find(|(v, _)| v == raw), &c.blank) {
+        (Some((_, label)), _) => label.clone(),
+        (None, Some(blank)) if raw.is_empty() => blank.clone(),
+        (None, _) => format(c.format, raw),
     };
     if !raw.is_empty() {
         text = c.template.replace("{}", &text);
@@ -321,6 +322,11 @@ pub fn format(format: Format, raw: &str) -> String {
         (Format::Bytes, _, Some(n)) => human_bytes(n),
         (Format::Bytes, Some(x), None) => human_bytes(x.round().max(0.0) as u64),
         (Format::Fixed2, Some(x), _) => format!("{x:.2}"),
+        (Format::Scaled { divisor, decimals }, Some(x), _) => {
+            format!("{:.*}", usize::from(decimals), x / divisor.max(1) as f64)
+        }
+        (Format::Size, _, Some(n)) => gfxcache_cache::format_size(n),
+        (Format::Size, Some(x), None) => gfxcache_cache::format_size(x.round().max(0.0) as u64),
         _ => raw.to_string(),
     }
 }
@@ -446,5 +452,15 @@ mod tests {
         assert_eq!(format(Format::Thousands, "1234567"), "1,234,567");
         assert_eq!(format(Format::Bytes, "69600"), "68.0 KiB");
         assert_eq!(format(Format::Share, "93.8232421875"), "93.82%");
+        assert_eq!(format(Format::decimals(3), "0.13"), "0.130");
+        let micro = Format::Scaled {
+            divisor: 1000,
+            decimals: 2,
+        };
+        assert_eq!(format(micro, "93750.94"), "93.75");
+        assert_eq!(format(Format::Size, "65536"), "64KiB");
+        let reach = Column::new("b", "b", Format::Size).blank("not within the sweep");
+        assert_eq!(cell(&reach, "", false).text, "not within the sweep");
+        assert_eq!(cell(&reach, "8192", false).text, "8KiB");
     }
 }

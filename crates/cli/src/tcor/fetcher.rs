@@ -1,39 +1,21 @@
-//! The Tile Fetcher in the TCOR writers (Figures 23-24): how it is timed,
-//! in words; what each run's fetcher did (L2 reads and misses per
-//! primitive, requests, memory-level parallelism, stall cycles); and TCOR's
-//! throughput ratio by MSHR count and memory latency (the study's
-//! `fetcher_sensitivity`), as text, CSV rows and HTML, for a scene's
-//! report and for a suite's mean alike.
+//! The Tile Fetcher in the TCOR summaries (Figures 23-24): what each
+//! run's fetcher did (L2 reads and misses per primitive, requests,
+//! memory-level parallelism, stall cycles) and TCOR's throughput ratio by
+//! MSHR count and memory latency (the study's `fetcher_sensitivity`), as
+//! text, for a scene's report and for a suite's mean alike. Its timing in
+//! words is the design crate's (`study::page::timing_words`); the tables
+//! and the page have the same numbers as data.
 
 use std::collections::BTreeMap;
 
 use gfxcache_tcor::study::fetcher::SensitivityPoint;
-use gfxcache_tcor::study::report::{TcorReport, ENGINES};
-use gfxcache_tcor::{FetcherModel, FetcherTiming};
+use gfxcache_tcor::study::page::timing_words;
+use gfxcache_tcor::study::report::TcorReport;
 
-use super::by_size;
-use crate::report::html::{cell, esc, section, strings, text};
+use super::in_size_order;
 use crate::table::{thousands, Table};
 
-/// The fetcher's timing in words.
-pub fn timing_words(t: &FetcherTiming) -> String {
-    let latency = format!(
-        "a block read from the L2 takes {} cycles, {} more when the L2 misses",
-        t.l2_cycles, t.memory_cycles
-    );
-    match t.model {
-        FetcherModel::Blocking => format!(
-            "blocking: one cycle per primitive and a wait on every block it reads; {latency}"
-        ),
-        FetcherModel::NonBlocking => format!(
-            "non-blocking: up to {} blocks outstanding ({} reads each), {} primitives in flight, \
-             output in order, at most one a cycle; {latency}",
-            t.mshrs, t.targets_per_mshr, t.fifo_entries
-        ),
-    }
-}
-
-/// A run's fetcher: the columns of [`runs_text`] and [`runs_html`].
+/// A run's fetcher: the columns of [`runs_text`].
 const RUN_COLUMNS: [&str; 9] = [
     "tile cache",
     "engine",
@@ -77,30 +59,6 @@ pub fn runs_text(r: &TcorReport) -> String {
     )
 }
 
-/// Each run's fetcher, for the page.
-pub fn runs_html(r: &TcorReport) -> String {
-    let rows = run_rows(r).map(|row| {
-        let (key, nums) = row.split_at(2);
-        key.iter()
-            .map(|s| text(s))
-            .chain(nums.iter().map(|s| cell(Some(s.clone()))))
-            .collect()
-    });
-    let mut h = section("Tile Fetcher", &strings(&RUN_COLUMNS), rows);
-    if !h.is_empty() {
-        h += &format!(
-            "<p>The Tile Fetcher is {}. MLP is the requests in flight on average while any is; \
-             a read of a block already requested is merged into that request. The stall \
-             cycles are those in which it could not issue a primitive or register a read: \
-             its FIFO of primitives in flight was full, or no MSHR (or no target of the \
-             block's MSHR) was free. TCOR's stalls on locked Attribute Cache lines are the \
-             cache's, not counted here.</p>\n",
-            esc(&timing_words(&r.l2.fetcher))
-        );
-    }
-    h
-}
-
 /// A point's column: `blocking` or its MSHR count.
 fn column(p: &SensitivityPoint) -> String {
     match p.mshrs {
@@ -137,7 +95,7 @@ struct Grid {
 /// Per Tile Cache size: the speedup at each memory latency (rows) and
 /// fetcher (columns).
 fn tables(m: &BTreeMap<String, Vec<SensitivityPoint>>) -> Vec<Grid> {
-    by_size(m.keys())
+    in_size_order(m.keys())
         .into_iter()
         .filter_map(|size| {
             let points = m.get(&size).filter(|p| !p.is_empty())?;
@@ -189,71 +147,11 @@ pub fn sensitivity_text(m: &BTreeMap<String, Vec<SensitivityPoint>>) -> String {
     out
 }
 
-/// The same for a page, under `title`.
-pub fn sensitivity_html(title: &str, m: &BTreeMap<String, Vec<SensitivityPoint>>) -> String {
-    let mut h = String::new();
-    for Grid {
-        size,
-        columns,
-        rows,
-    } in tables(m)
-    {
-        let head: Vec<String> = std::iter::once("memory cycles".to_string())
-            .chain(columns)
-            .collect();
-        let rows = rows.into_iter().map(|(memory, at)| {
-            std::iter::once(text(&memory.to_string()))
-                .chain(at.into_iter().map(|v| cell(v.map(|v| format!("{v:.2}")))))
-                .collect()
-        });
-        h += &section(&format!("{title}, Tile Cache {size}"), &head, rows);
-    }
-    if !h.is_empty() {
-        h += "<p>TCOR's Tile Fetcher throughput over the baseline's (Figures 23-24) with \
-              the fetcher blocking, or non-blocking with each MSHR count, at each memory \
-              latency (Table I: 50-100 cycles), measured on each run's same L2 reads.</p>\n";
-    }
-    h
-}
-
-/// The CSV header of [`sensitivity_rows`], after any key columns.
-pub fn sensitivity_header() -> Vec<String> {
-    let mut h = strings(&["tile_cache", "model", "mshrs", "memory_cycles"]);
-    h.extend(ENGINES.iter().map(|e| format!("{e}_primitives_per_cycle")));
-    h.push("speedup".to_string());
-    h
-}
-
-/// A CSV row per point: the size, the timing, each engine's primitives
-/// per cycle (empty if not measured) and the speedup.
-pub fn sensitivity_rows(m: &BTreeMap<String, Vec<SensitivityPoint>>) -> Vec<Vec<String>> {
-    let sizes = by_size(m.keys());
-    sizes
-        .iter()
-        .flat_map(|size| m[size].iter().map(move |p| (size, p)))
-        .map(|(size, p)| {
-            let mut row = vec![
-                size.clone(),
-                p.model.name().to_string(),
-                p.mshrs.map(|m| m.to_string()).unwrap_or_default(),
-                p.memory_cycles.to_string(),
-            ];
-            row.extend(ENGINES.iter().map(|e| {
-                p.primitives_per_cycle
-                    .get(*e)
-                    .map(|v| v.to_string())
-                    .unwrap_or_default()
-            }));
-            row.push(p.speedup.to_string());
-            row
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tcor::test_report::report;
+    use gfxcache_tcor::study::report::ENGINES;
 
     #[test]
     fn the_sensitivity_is_a_grid_of_latencies_by_fetcher() {
@@ -274,12 +172,6 @@ mod tests {
             .find(|p| p.memory_cycles == 100 && p.mshrs == Some(16))
             .unwrap();
         assert!(row.contains(&format!("{:.2}x", p.speedup)), "{s}");
-        let rows = sensitivity_rows(&r.fetcher_sensitivity);
-        assert_eq!(rows.len(), 2 * r.fetcher_sensitivity["64KiB"].len());
-        assert!(rows
-            .iter()
-            .all(|row| row.len() == sensitivity_header().len()));
-        assert_eq!(rows[0][..4], ["64KiB", "blocking", "", "50"]);
     }
 
     #[test]
@@ -294,6 +186,5 @@ mod tests {
             s.lines().filter(|l| l.starts_with("64KiB")).count(),
             ENGINES.len()
         );
-        assert!(runs_html(&r).contains("MSHR stall cycles"));
     }
 }

@@ -1,57 +1,72 @@
-//! The files of a TCOR study: `tcor.json`, CSV tables, SVG plots named
-//! after the paper's figures, `index.html`.
-//!
-//! [`crate::report::StudyFiles`] for [`TcorReport`] (and the summary the command prints);
-//! [`crate::report::write_all`] writes them into one directory. The helpers here are
-//! the ones every writer shares (the Tile Cache sizes in order, a figure's
-//! value by size and engine, a curve by policy and ways), so the CSV files,
-//! the plots and the page agree on what they show. Drawing and HTML pieces
-//! common to every study are in [`crate::report`]. [`suite`] writes the
+//! The files of a TCOR study: `tcor.json`; the tables the design crate
+//! gives as data (`gfxcache_tcor::study::tables`), written as CSV and
+//! Parquet by [`crate::report::data`]; the SVG plots named after the
+//! paper's figures ([`plots`], still drawn here); `index.html`, the
+//! design crate's page (`gfxcache_tcor::study::page`) laid out by
+//! [`crate::report::data`] with the plots' captions; and the summary the
+//! command prints ([`crate::report::StudyFiles`] for [`TcorReport`], by
+//! hand; [`crate::report::write_all`] writes them). [`suite`] writes the
 //! study on a workload suite.
+//!
+//! The helpers here are what the plots share (a figure's value by size and
+//! engine, a run, a curve); the Tile Cache sizes in order and the words on
+//! the Tile Fetcher are the design crate's.
 
-mod csv;
+#[cfg(test)]
+mod data_tests;
 mod fetcher;
-mod html;
 mod plots;
 pub(crate) mod suite;
 mod summary;
 
-use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
+use gfxcache_report::Report;
 use gfxcache_tcor::study::report::{Curve, EngineRun, TcorReport};
+pub(crate) use gfxcache_tcor::study::tables::{in_size_order, tile_caches, value};
 
-crate::study_files!(TcorReport, "tcor");
-crate::suite_files!(TcorReport);
+use crate::report::data;
 
-/// `labels` once each, smallest size first (`64KiB` before `128KiB`);
-/// a label that is not a size goes last, by name.
-fn by_size<'a>(labels: impl IntoIterator<Item = &'a String>) -> Vec<String> {
-    let mut out: Vec<String> = labels.into_iter().cloned().collect();
-    out.sort_by_key(|l| (gfxcache_cache::parse_size(l).unwrap_or(u64::MAX), l.clone()));
-    out.dedup();
-    out
+impl crate::report::StudyFiles for TcorReport {
+    const NAME: &'static str = "tcor";
+
+    fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &self.tables()?)
+    }
+
+    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        plots::write_all(self, dir)
+    }
+
+    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        data::page_captioned(self, shown, &self.warnings, &plots::captions(self))
+    }
+
+    fn summary(&self) -> String {
+        summary::text(self)
+    }
 }
 
-/// Every Tile Cache size the study ran or has a figure for, in order.
-fn tile_caches(r: &TcorReport) -> Vec<String> {
-    let runs = r.runs.iter().map(|run| &run.tile_cache);
-    let maps = [
-        r.pb_l2_accesses.keys().collect::<Vec<_>>(),
-        r.pb_dram_accesses.keys().collect(),
-        r.dram_accesses.keys().collect(),
-        r.energy_nj.keys().collect(),
-        r.primitives_per_cycle.keys().collect(),
-    ];
-    by_size(runs.chain(maps.into_iter().flatten()))
-}
+impl crate::report::suite::SuiteFiles for TcorReport {
+    fn suite_csv(r: &suite::TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &data::suite_tables(r)?)
+    }
 
-/// The value of a figure's map at (Tile Cache size, engine), if measured.
-fn value<T: Copy>(
-    m: &BTreeMap<String, BTreeMap<String, T>>,
-    size: &str,
-    engine: &str,
-) -> Option<T> {
-    m.get(size).and_then(|e| e.get(engine)).copied()
+    fn suite_figures(r: &suite::TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        suite::plots::write_all(r, dir)
+    }
+
+    fn suite_page(r: &suite::TcorSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        data::suite_page_captioned(r, shown, &suite::plots::captions(r))
+    }
+
+    fn suite_summary(r: &suite::TcorSuite) -> String {
+        suite::summary::text(r)
+    }
 }
 
 /// The run of `engine` at Tile Cache size `size`, if the study made it.
@@ -339,13 +354,23 @@ mod tests {
     use crate::report::{to_json, write_all};
     use std::path::PathBuf;
 
-    const CSV: [&str; 5] = [
-        "curves.csv",
-        "engines.csv",
-        "fetcher.csv",
-        "frames.csv",
-        "passes.csv",
+    /// Every table, each written as CSV and Parquet.
+    const TABLES: [&str; 10] = [
+        "scenes",
+        "passes",
+        "reductions",
+        "engines",
+        "fetcher",
+        "frames",
+        "curves",
+        "reach",
+        "lower_bound",
+        "other_l1",
     ];
+
+    fn csv() -> Vec<String> {
+        TABLES.iter().map(|t| format!("{t}.csv")).collect()
+    }
     const CURVE_FIGURES: [&str; 3] = ["fig11_full.svg", "fig12_ways.svg", "fig13_4way.svg"];
     const BAR_FIGURES: [&str; 5] = [
         "fig14_15_pb_l2.svg",
@@ -369,13 +394,17 @@ mod tests {
         let names = names(&written);
         assert_eq!(names.first().map(String::as_str), Some("tcor.json"));
         assert_eq!(names.last().map(String::as_str), Some("index.html"));
-        let expected = CSV.iter().chain(&CURVE_FIGURES).chain(&BAR_FIGURES);
-        for f in expected {
-            assert!(names.iter().any(|n| n == f), "{f} not written");
+        let parquet = TABLES.iter().map(|t| format!("{t}.parquet"));
+        let figures = CURVE_FIGURES
+            .iter()
+            .chain(&BAR_FIGURES)
+            .map(|f| f.to_string());
+        for f in csv().into_iter().chain(parquet).chain(figures) {
+            assert!(names.contains(&f), "{f} not written");
         }
         assert_eq!(
             names.len(),
-            2 + CSV.len() + CURVE_FIGURES.len() + BAR_FIGURES.len()
+            2 + 2 * TABLES.len() + CURVE_FIGURES.len() + BAR_FIGURES.len()
         );
         for path in &written {
             assert!(path.starts_with(dir.path()));
@@ -418,8 +447,8 @@ mod tests {
             assert!(!written.iter().any(|n| n == f), "{f} written");
             assert!(!dir.path().join(f).exists());
         }
-        for f in BAR_FIGURES.iter().chain(&CSV) {
-            assert!(written.iter().any(|n| n == f), "{f} not written");
+        for f in BAR_FIGURES.iter().map(|f| f.to_string()).chain(csv()) {
+            assert!(written.contains(&f), "{f} not written");
         }
         Ok(())
     }
@@ -442,7 +471,7 @@ mod tests {
         let r = report();
         assert_eq!(tile_caches(&r), ["64KiB", "128KiB"]);
         let labels = ["1MiB", "x", "512KiB", "4KiB", "512KiB"].map(String::from);
-        assert_eq!(by_size(&labels), ["4KiB", "512KiB", "1MiB", "x"]);
+        assert_eq!(in_size_order(&labels), ["4KiB", "512KiB", "1MiB", "x"]);
         assert_eq!(value(&r.pb_l2_accesses, "64KiB", "tcor"), Some(7130));
         assert!(value(&r.pb_l2_accesses, "32KiB", "tcor").is_none());
         assert!(find_run(&r, "tcor", "128KiB").is_some());

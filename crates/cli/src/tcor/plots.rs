@@ -98,6 +98,25 @@ pub fn about(r: &TcorReport, file: &str) -> Option<(String, String)> {
     figure::about(CURVE_FIGURES, r, file).or_else(|| figure::about(BAR_FIGURES, r, file))
 }
 
+/// Every figure's title and caption as the page shows them, as figures
+/// without panels: the page's captions until the figures are given as
+/// specifications ([`crate::report::data::page_captioned`]).
+pub fn captions(r: &TcorReport) -> Vec<gfxcache_report::Figure> {
+    let files = CURVE_FIGURES.iter().map(|f| f.file);
+    files
+        .chain(BAR_FIGURES.iter().map(|f| f.file))
+        .filter_map(|file| {
+            let (title, caption) = about(r, file)?;
+            Some(gfxcache_report::Figure::new(
+                file,
+                &title,
+                &caption,
+                Vec::new(),
+            ))
+        })
+        .collect()
+}
+
 /// Figure 11: where OPT and LRU reach the lower bound here, and in the
 /// paper (55 and 375 KiB: 6.8 times).
 fn reach_words(r: &TcorReport) -> String {

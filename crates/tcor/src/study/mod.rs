@@ -19,14 +19,20 @@
 //! - [`mean`]: the mean of the reports of a suite's scenes
 //!   ([`gfxcache_cache::suite::SuiteMean`]), as the paper averages its
 //!   games.
+//! - [`tables`] and [`page`]: the report as data
+//!   ([`gfxcache_report::Report`]): its tidy tables, whose columns say how
+//!   a suite averages them, and its page (a scene's and a suite's), each
+//!   table of the page a view of those tables.
 
 mod curves;
 mod engines;
 pub mod fetcher;
 pub mod mean;
+pub mod page;
 pub mod paper;
 mod reduce;
 pub mod report;
+pub mod tables;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,13 +1,14 @@
 //! The files of a TCOR study on a workload suite (`tcor --suite`): the
-//! suite's `tcor.json` (every scene's report and the mean), CSV files with
-//! a row per scene and the mean's, figures with a bar per scene, the mean
-//! and the paper's average (the paper's per-game charts), the page, and
-//! the summary ([`crate::report::suite::SuiteFiles`] for [`TcorReport`]).
-//! Each scene's own files are its report's, in its directory. The mean is
-//! [`gfxcache_tcor::study::TcorMean`], computed by the design crate.
+//! suite's `tcor.json` (every scene's report and the mean), the design
+//! crate's tables with a `scene` column and the `mean` rows of one
+//! group-by ([`crate::report::data::suite_tables`]; a test holds them
+//! equal to [`gfxcache_tcor::study::TcorMean`] for every value both
+//! have), figures with a bar per scene, the mean and the paper's average
+//! (the paper's per-game charts, [`plots`], still drawn here from the
+//! design crate's mean), the design crate's suite page and the summary
+//! ([`crate::report::suite::SuiteFiles`] for [`TcorReport`]). Each
+//! scene's own files are its report's, in its directory.
 
-pub mod csv;
-pub mod html;
 pub mod plots;
 pub mod summary;
 
@@ -23,7 +24,7 @@ pub use crate::report::suite::{categories, MEAN};
 /// Every Tile Cache size a scene ran, in order.
 pub fn tile_caches(r: &TcorSuite) -> Vec<String> {
     let sizes = r.scenes.iter().flat_map(|s| super::tile_caches(&s.report));
-    super::by_size(sizes.collect::<Vec<_>>().iter())
+    super::in_size_order(sizes.collect::<Vec<_>>().iter())
 }
 
 /// The mean of `engine` at Tile Cache size `size`, if every scene ran it.
