@@ -5,7 +5,7 @@
 use gfxcache_nbtc::study::figures::SWEEP_TITLES;
 use gfxcache_nbtc::study::{NbtcMean, NbtcReport};
 use gfxcache_nbtc::Mode;
-use gfxcache_report::{Report, Table};
+use gfxcache_report::Report;
 
 use super::suite::test_suite::suite;
 use super::test_report::report;
@@ -14,16 +14,7 @@ use crate::report::figure::svg_text::{has, svg};
 use crate::report::write_all;
 use gfxcache_nbtc::study::tables::CATEGORIES;
 
-fn table(tables: &[Table], name: &str) -> Table {
-    tables.iter().find(|t| t.name() == name).unwrap().clone()
-}
-
-/// The cell of `column` on the one row where each of `on` holds.
-fn cell(t: &Table, on: &[(&str, &str)], column: &str) -> String {
-    let rows = t.rows_where(on);
-    assert_eq!(rows.len(), 1, "{on:?} in {}", t.name());
-    t.cell(rows[0], t.index(column).unwrap())
-}
+use crate::report::data::lookup::{cell, table};
 
 #[test]
 fn the_runs_table_is_the_reports_numbers() -> anyhow::Result<()> {

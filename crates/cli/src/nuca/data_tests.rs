@@ -16,23 +16,7 @@ use crate::report::data;
 use crate::report::figure::svg_text::{has, svg};
 use crate::report::write_all;
 
-fn table(tables: &[Table], name: &str) -> Table {
-    tables
-        .iter()
-        .find(|t| t.name() == name)
-        .unwrap_or_else(|| panic!("no table {name}"))
-        .clone()
-}
-
-/// The cell of `column` on the one row where each of `on` holds.
-fn cell(t: &Table, on: &[(&str, &str)], column: &str) -> String {
-    let rows = t.rows_where(on);
-    assert_eq!(rows.len(), 1, "{on:?} in {}", t.name());
-    let c = t
-        .index(column)
-        .unwrap_or_else(|| panic!("no column {column} in {}", t.name()));
-    t.cell(rows[0], c)
-}
+use crate::report::data::lookup::{cell, table};
 
 #[test]
 fn the_organizations_table_is_the_reports_numbers() -> anyhow::Result<()> {

@@ -544,3 +544,28 @@ mod tests {
         Ok(())
     }
 }
+
+/// What the studies' data tests look up in their tables.
+#[cfg(test)]
+pub mod lookup {
+    use gfxcache_report::Table;
+
+    /// The table named `name` of `tables`.
+    pub fn table(tables: &[Table], name: &str) -> Table {
+        tables
+            .iter()
+            .find(|t| t.name() == name)
+            .unwrap_or_else(|| panic!("no table {name}"))
+            .clone()
+    }
+
+    /// The cell of `column` on the one row where each of `on` holds.
+    pub fn cell(t: &Table, on: &[(&str, &str)], column: &str) -> String {
+        let rows = t.rows_where(on);
+        assert_eq!(rows.len(), 1, "{on:?} in {}", t.name());
+        let c = t
+            .index(column)
+            .unwrap_or_else(|| panic!("no column {column} in {}", t.name()));
+        t.cell(rows[0], c)
+    }
+}

@@ -4,7 +4,7 @@
 //! mean ([`TcorMean`]) for every value both have, and the page sets ours
 //! beside the paper's with each figure after the table it plots.
 
-use gfxcache_report::{Mean, Report, Table};
+use gfxcache_report::{Mean, Report};
 use gfxcache_tcor::study::mean::EngineFigure;
 use gfxcache_tcor::study::report::ENGINES;
 use gfxcache_tcor::study::tables::figure_column;
@@ -16,20 +16,7 @@ use crate::report::data;
 use crate::report::html::check::{follows, unlinked};
 use crate::report::{page_with, write_all};
 
-fn table(tables: &[Table], name: &str) -> Table {
-    tables
-        .iter()
-        .find(|t| t.name() == name)
-        .unwrap_or_else(|| panic!("no table {name}"))
-        .clone()
-}
-
-/// The cell of `column` on the one row where each of `on` holds.
-fn cell(t: &Table, on: &[(&str, &str)], column: &str) -> String {
-    let rows = t.rows_where(on);
-    assert_eq!(rows.len(), 1, "{on:?} in {}", t.name());
-    t.cell(rows[0], t.index(column).expect(column))
-}
+use crate::report::data::lookup::{cell, table};
 
 /// `v` as a cell reads it: empty for none.
 fn text(v: Option<f64>) -> String {
