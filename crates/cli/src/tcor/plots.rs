@@ -93,28 +93,13 @@ pub fn write_all(report: &TcorReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
     Ok(written)
 }
 
-/// The title and caption of the figure written to `file`.
-pub fn about(r: &TcorReport, file: &str) -> Option<(String, String)> {
-    figure::about(CURVE_FIGURES, r, file).or_else(|| figure::about(BAR_FIGURES, r, file))
-}
-
 /// Every figure's title and caption as the page shows them, as figures
 /// without panels: the page's captions until the figures are given as
 /// specifications ([`crate::report::data::page_captioned`]).
 pub fn captions(r: &TcorReport) -> Vec<gfxcache_report::Figure> {
-    let files = CURVE_FIGURES.iter().map(|f| f.file);
-    files
-        .chain(BAR_FIGURES.iter().map(|f| f.file))
-        .filter_map(|file| {
-            let (title, caption) = about(r, file)?;
-            Some(gfxcache_report::Figure::new(
-                file,
-                &title,
-                &caption,
-                Vec::new(),
-            ))
-        })
-        .collect()
+    let mut all = figure::captions(CURVE_FIGURES, r);
+    all.extend(figure::captions(BAR_FIGURES, r));
+    all
 }
 
 /// Figure 11: where OPT and LRU reach the lower bound here, and in the
@@ -359,9 +344,12 @@ mod tests {
             let text = svg(dir.path(), file)?;
             assert!(text.starts_with("<svg"), "{file} is not an SVG");
             assert!(text.contains(title), "{file} lacks its title");
-            assert_eq!(about(&report(), file).map(|a| a.0), Some(title.to_string()));
+            assert_eq!(
+                crate::report::data::about(&captions(&report()), file).map(|a| a.0),
+                Some(title.to_string())
+            );
         }
-        assert!(about(&report(), "index.html").is_none());
+        assert!(crate::report::data::about(&captions(&report()), "index.html").is_none());
         Ok(())
     }
 

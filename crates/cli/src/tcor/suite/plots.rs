@@ -86,27 +86,12 @@ pub fn write_all(r: &TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(written)
 }
 
-/// The title and caption of the figure written to `file`.
-pub fn about(r: &TcorSuite, file: &str) -> Option<(String, String)> {
-    figure::about(CURVE_FIGURES, r, file).or_else(|| figure::about(BAR_FIGURES, r, file))
-}
-
 /// Every figure's title and caption as the page shows them (as
 /// [`crate::tcor::plots::captions`]).
 pub fn captions(r: &TcorSuite) -> Vec<gfxcache_report::Figure> {
-    let files = CURVE_FIGURES.iter().map(|f| f.file);
-    files
-        .chain(BAR_FIGURES.iter().map(|f| f.file))
-        .filter_map(|file| {
-            let (title, caption) = about(r, file)?;
-            Some(gfxcache_report::Figure::new(
-                file,
-                &title,
-                &caption,
-                Vec::new(),
-            ))
-        })
-        .collect()
+    let mut all = figure::captions(CURVE_FIGURES, r);
+    all.extend(figure::captions(BAR_FIGURES, r));
+    all
 }
 
 // ---- Mean Attribute Cache curves ------------------------------------------
