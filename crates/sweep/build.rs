@@ -18,15 +18,20 @@ fn main() {
     println!("cargo:rustc-env=GFXCACHE_COMMIT={commit}");
     // Built again when HEAD moves (a commit, a checkout), not on every
     // edit: a build from a changed work tree keeps its commit's name.
-    for path in ["HEAD", "packed-refs"] {
+    // Only files that exist: cargo takes a missing one for changed, and
+    // would build this crate and all above it again every time (a
+    // checkout without `packed-refs`).
+    let mut watch = |path: &str| {
         if let Some(p) = git(&["rev-parse", "--git-path", path]) {
-            println!("cargo:rerun-if-changed={p}");
+            if std::path::Path::new(&p).exists() {
+                println!("cargo:rerun-if-changed={p}");
+            }
         }
-    }
+    };
+    watch("HEAD");
+    watch("packed-refs");
     if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        if let Some(p) = git(&["rev-parse", "--git-path", &r]) {
-            println!("cargo:rerun-if-changed={p}");
-        }
+        watch(&r);
     }
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray, UInt64Array,
+    Array, ArrayRef, BooleanArray, Float64Array, Int64Array, RecordBatch, RecordBatchOptions,
+    StringArray, UInt64Array,
 };
 use arrow_schema::{DataType, Field, Schema};
 use serde::{Deserialize, Serialize};
@@ -260,9 +261,14 @@ impl Table {
         arrays: Vec<ArrayRef>,
     ) -> Result<Table, TableError> {
         let schema = Arc::new(Schema::new(fields));
-        let batch = RecordBatch::try_new(schema, arrays).map_err(|e| TableError::Arrow {
-            table: name.to_string(),
-            detail: e.to_string(),
+        // A table of no column (a sweep of studies only has no job of the
+        // main table's) has no row either; Arrow asks for the count then.
+        let options = RecordBatchOptions::new().with_row_count(arrays.is_empty().then_some(0));
+        let batch = RecordBatch::try_new_with_options(schema, arrays, &options).map_err(|e| {
+            TableError::Arrow {
+                table: name.to_string(),
+                detail: e.to_string(),
+            }
         })?;
         Ok(Table {
             name: name.to_string(),
@@ -491,5 +497,14 @@ mod tests {
             .key("a", ["y"])
             .build();
         assert!(matches!(twice, Err(TableError::Duplicate { .. })));
+    }
+
+    /// A sweep of studies only has a main table of no job: no column, no
+    /// row, and still a table (its CSV and Parquet are written).
+    #[test]
+    fn a_table_of_no_column_has_no_row() {
+        let t = TableBuilder::new("sweep", "").build().unwrap();
+        assert!(t.columns().is_empty());
+        assert_eq!(t.rows(), 0);
     }
 }
