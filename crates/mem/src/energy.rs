@@ -107,7 +107,7 @@ impl Default for EnergyModel {
 }
 
 /// Energy of a memory hierarchy over a frame, by level, in nanojoules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct MemoryEnergy {
     pub l1_nj: f64,
     pub l2_nj: f64,

@@ -14,7 +14,7 @@ use crate::binning::Binning;
 use crate::layout::{BLOCK_BYTES, PMDS_PER_BLOCK};
 
 /// Table II's columns for one frame, and what they are made of.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Characteristics {
     pub primitives: u64,
     pub tiles: u64,

@@ -55,7 +55,7 @@ pub enum TilingEngine {
 }
 
 /// Where tile loads and stores go.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TileBuffers {
     /// To main memory directly (the paper's Color Buffer).
@@ -86,7 +86,7 @@ impl PbBlock {
 }
 
 /// Accesses to the Tiling Engine's L1s, for the energy model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct EngineCounts {
     /// PB-Lists block accesses (the baseline Tile Cache, or TCOR's
     /// Primitive List Cache).
@@ -268,7 +268,7 @@ pub struct FrameMismatch {
 }
 
 /// What the L2 and main memory saw over the frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct FrameL2Stats {
     pub render_passes: u64,
     pub tiles: u64,

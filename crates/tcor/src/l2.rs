@@ -89,7 +89,7 @@ impl Default for L2Config {
 }
 
 /// Counters of the L2, in 64-byte blocks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct L2Stats {
     pub pb_accesses: u64,
     pub pb_hits: u64,

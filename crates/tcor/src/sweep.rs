@@ -60,7 +60,7 @@ pub fn config_of_size(
 }
 
 /// One policy at one size over a frame.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SweepPoint {
     pub bytes: u64,
     pub entries: u32,

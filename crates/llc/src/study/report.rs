@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// The whole study of one trace (one frame or several).
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct GspcReport {
     /// The trace the study read (or rendered and then read).
     pub trace: String,
@@ -36,7 +36,7 @@ pub struct GspcReport {
     pub warmup: u32,
     /// What the reader should know about the input (printed on stderr
     /// too), e.g. a trace without stream tags.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// What the chosen runs learned pass by pass ([`super::timeline`]).
     pub timelines: Vec<super::timeline::Timeline>,
@@ -46,7 +46,7 @@ pub struct GspcReport {
     pub seconds: BTreeMap<String, f64>,
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct StreamShare {
     pub stream: String,
     pub accesses: u64,
@@ -54,7 +54,7 @@ pub struct StreamShare {
 }
 
 /// Hit rates of the three streams the paper follows, and of all accesses.
-#[derive(Serialize, Clone, Copy, Debug, Default)]
+#[derive(Serialize, serde::Deserialize, Clone, Copy, Debug, Default)]
 pub struct HitRates {
     pub tex: f64,
     pub rt: f64,
@@ -63,7 +63,7 @@ pub struct HitRates {
 }
 
 /// One policy at one LLC size.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct PolicyResult {
     /// The spec, e.g. `gspc+ucd` or `gspztc:t=4`.
     pub policy: String,
@@ -111,7 +111,7 @@ pub struct PolicyResult {
 
 /// One frame of one run: its LLC counts and, under the baseline machine,
 /// its time (each frame is timed on its own; the cache stays warm).
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct FrameResult {
     /// The frame's index in the trace, from 0 (warm-up frames included).
     pub frame: u32,
@@ -123,7 +123,7 @@ pub struct FrameResult {
 }
 
 /// The mean of a run's [`FrameResult`]s, column by column.
-#[derive(Serialize, Clone, Debug, Default)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, Default)]
 pub struct FrameMean {
     pub accesses: f64,
     pub misses: f64,
@@ -151,7 +151,7 @@ impl FrameMean {
     }
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct Timing {
     pub frame_ms: f64,
     pub fps: f64,
@@ -162,14 +162,14 @@ pub struct Timing {
     pub mean_read_latency_ns: f64,
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct TimingConfig {
     pub name: String,
     pub about: String,
 }
 
 /// Epoch analyses of one stream's lines.
-#[derive(Serialize, Clone, Debug, Default)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, Default)]
 pub struct Epochs {
     /// Hits by the epoch the line was in: E0, E1, E2, E>=3.
     pub hits_by_epoch: [u64; 4],
@@ -183,7 +183,7 @@ pub struct Epochs {
     pub death_ratios: [f64; 3],
 }
 
-#[derive(Serialize, Clone, Debug, Default)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, Default)]
 pub struct OptEpochs {
     pub tex: Epochs,
     pub z: Epochs,
@@ -191,7 +191,7 @@ pub struct OptEpochs {
     pub tex_inter_share: f64,
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct TPoint {
     pub t: u32,
     pub misses: u64,

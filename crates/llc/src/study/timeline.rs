@@ -47,7 +47,7 @@ const STATE: &[&str] = &[
 ];
 
 /// What happened to a run between two moments.
-#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Interval {
     /// Block accesses, and the misses among them: reads (the LLC must
     /// fetch the block from memory) apart from writes (the render caches
@@ -85,7 +85,7 @@ impl Interval {
 }
 
 /// One sample of a run.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct TimelinePoint {
     /// The frame (from 0, warm-up frames included) and the pass (an index
     /// into [`Timeline::passes`]) the interval belongs to.
@@ -100,7 +100,7 @@ pub struct TimelinePoint {
 }
 
 /// One render pass of one frame, as a run saw it.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct PassSpan {
     pub frame: u32,
     pub name: String,
@@ -117,7 +117,7 @@ pub struct PassSpan {
 }
 
 /// The timeline of one run.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct Timeline {
     pub policy: String,
     pub size: u64,

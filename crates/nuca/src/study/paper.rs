@@ -12,7 +12,7 @@ pub const SUITE: &str = "mobile";
 pub const REPLICATION_FPS: usize = 4;
 
 /// What the paper reports, per figure.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct PaperNumbers {
     /// Figure 1: with 4 private texture caches, the share of texture
     /// requests whose block is in more than one cache, in percent.

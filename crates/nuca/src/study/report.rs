@@ -14,7 +14,7 @@ use crate::NucaConfig;
 use super::paper::PaperNumbers;
 
 /// A study of one frame.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct NucaReport {
     /// The scene, when the command rendered it (set by the caller).
     pub scene: Option<String>,
@@ -55,7 +55,7 @@ pub struct NucaReport {
 }
 
 /// What the main frame held.
-#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FrameSummary {
     /// Fragment processors: "fps" in the code, but not in what a reader
     /// sees, where fps would read as frames per second.
@@ -77,7 +77,7 @@ pub struct FrameSummary {
 }
 
 /// One organization's results and its figures against the private caches.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct OrgRow {
     pub organization: OrgKind,
     pub figures: Figures,
@@ -86,7 +86,7 @@ pub struct OrgRow {
 
 /// An organization's figures against private caches of the same frame and
 /// machine. Percentages; a change is (this / private - 1) x 100.
-#[derive(Serialize, Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Figures {
     /// Figure 8: shares of the texture accesses.
     pub local_hit_percent: f64,
@@ -206,7 +206,7 @@ impl Figures {
 }
 
 /// Figure 1.
-#[derive(Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct Replication {
     /// Fragment processors: "fps" in the code, but not in what a reader
     /// sees, where fps would read as frames per second.
@@ -233,7 +233,7 @@ impl Replication {
 }
 
 /// Figure 7: one private texture cache size.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct CapacityPoint {
     pub tc_bytes: u64,
     /// The private caches' L2 requests and local hit share at this size.
@@ -243,7 +243,7 @@ pub struct CapacityPoint {
 }
 
 /// Figure 11: the organizations with one number of fragment processors.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct ScalingPoint {
     /// Fragment processors: "fps" in the code, but not in what a reader
     /// sees, where fps would read as frames per second.
@@ -253,7 +253,7 @@ pub struct ScalingPoint {
 }
 
 /// One knob at one value, the others at the main machine's.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct SweepPoint {
     /// The knob: `epoch`, `buckets`, `counter_bits`, `page_blocks`,
     /// `order`, `tc_index` (these two against private caches with the
@@ -265,7 +265,7 @@ pub struct SweepPoint {
 }
 
 /// One quad assignment.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct AssignmentPoint {
     pub assignment: String,
     pub rows: Vec<OrgRow>,

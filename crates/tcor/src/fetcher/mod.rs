@@ -95,7 +95,7 @@ pub const MAX_FETCHER_MSHRS: u32 = 4096;
 pub const MAX_FETCHER_FIFO: u32 = 1 << 20;
 
 /// How the Tile Fetcher waits for its L2 reads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FetcherModel {
     /// A serial wait on every block read from the L2.
@@ -115,7 +115,7 @@ impl FetcherModel {
 }
 
 /// How the Tile Fetcher is timed, in GPU cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct FetcherTiming {
     pub model: FetcherModel,
     /// Table I: 12 cycles.
@@ -256,7 +256,7 @@ impl FetchTrace {
 }
 
 /// The Tile Fetcher's time and what it did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct FetcherStats {
     pub primitives: u64,
     /// Blocks it read from the L2, and how many of those missed there.

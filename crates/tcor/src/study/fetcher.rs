@@ -61,7 +61,7 @@ impl FetcherSweep {
 }
 
 /// One timing of the sweep at one Tile Cache size.
-#[derive(Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct SensitivityPoint {
     pub model: FetcherModel,
     /// `None` for the blocking fetcher.

@@ -15,7 +15,7 @@ use serde::Serialize;
 pub const ENGINES: [&str; 3] = ["baseline", "tcor_no_l2", "tcor"];
 
 /// The whole study of one tile-based frame.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct TcorReport {
     /// The machine the study ran on, every value with its source.
     #[serde(default)]
@@ -76,7 +76,7 @@ pub struct TcorReport {
     pub frames: u32,
     pub warmup: u32,
     /// What the reader should know about the input (printed on stderr too).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// Wall-clock seconds each phase took.
     pub seconds: BTreeMap<String, f64>,
@@ -93,7 +93,7 @@ pub fn binning_of(meta: &gfxcache_trace::TraceMeta) -> Option<String> {
     }
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct PassCharacteristics {
     pub frame: u32,
     pub pass: String,
@@ -107,7 +107,7 @@ pub struct PassCharacteristics {
 
 /// Table II for the whole frame: sums over its render passes, and reuse as
 /// all tile uses over all primitives.
-#[derive(Serialize, Clone, Copy, Debug, Default)]
+#[derive(Serialize, serde::Deserialize, Clone, Copy, Debug, Default)]
 pub struct FrameCharacteristics {
     pub primitives: u64,
     pub attributes: u64,
@@ -119,7 +119,7 @@ pub struct FrameCharacteristics {
     pub average_reuse: f64,
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct L2Setup {
     pub bytes: u64,
     pub ways: u32,
@@ -134,7 +134,7 @@ pub struct L2Setup {
 }
 
 /// One replacement policy at one associativity over the swept sizes.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct Curve {
     /// `opt`, `lru`, `mru`, `drrip`.
     pub policy: String,
@@ -143,7 +143,7 @@ pub struct Curve {
     pub points: Vec<SweepPoint>,
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct Reach {
     /// Misses within this fraction of the bound count as reaching it.
     pub tolerance: f64,
@@ -153,7 +153,7 @@ pub struct Reach {
     pub lru_over_opt_full: Option<f64>,
 }
 
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct ReachPoint {
     pub policy: String,
     pub ways: String,
@@ -162,7 +162,7 @@ pub struct ReachPoint {
 }
 
 /// One Tiling Engine at one Tile Cache size through the shared L2.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct EngineRun {
     /// One of [`ENGINES`].
     pub engine: String,
@@ -183,7 +183,7 @@ pub struct EngineRun {
 }
 
 /// One frame of one engine run: the figures of Section V-B.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct EngineFrame {
     /// The frame's index in the trace, from 0 (warm-up frames included).
     pub frame: u32,
@@ -195,7 +195,7 @@ pub struct EngineFrame {
 }
 
 /// The mean of a run's [`EngineFrame`]s, column by column.
-#[derive(Serialize, Clone, Debug, Default)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug, Default)]
 pub struct EngineFrameMean {
     pub pb_l2_accesses: f64,
     pub pb_dram_accesses: f64,
@@ -219,7 +219,7 @@ impl EngineFrameMean {
 }
 
 /// Decreases versus the baseline at one Tile Cache size, in percent.
-#[derive(Serialize, Clone, Copy, Debug, Default)]
+#[derive(Serialize, serde::Deserialize, Clone, Copy, Debug, Default)]
 pub struct Reductions {
     pub pb_l2_accesses: f64,
     pub pb_dram_accesses: f64,
@@ -233,7 +233,7 @@ pub struct Reductions {
 
 /// An L1 outside the Tiling Engine, for the energy model: its accesses
 /// in the counted frames.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct L1Count {
     pub name: String,
     pub bytes: u64,
