@@ -21,7 +21,7 @@ fn main() {
     // Only files that exist: cargo takes a missing one for changed, and
     // would build this crate and all above it again every time (a
     // checkout without `packed-refs`).
-    let mut watch = |path: &str| {
+    let watch = |path: &str| {
         if let Some(p) = git(&["rev-parse", "--git-path", path]) {
             if std::path::Path::new(&p).exists() {
                 println!("cargo:rerun-if-changed={p}");
