@@ -46,6 +46,17 @@ impl JobKind {
             JobKind::Study(k) => *k,
         }
     }
+
+    /// Whether the job reads the sweep's rendered frame: `sim`, `mrc` and
+    /// `gspc` read its trace; `tcor`, `nuca` and `nbtc` render the frames
+    /// of their own machine, so a frame point of theirs alone is not
+    /// rendered by the sweep.
+    pub fn reads_frame(&self) -> bool {
+        !matches!(
+            self,
+            JobKind::Study(StudyKind::Tcor | StudyKind::Nuca | StudyKind::Nbtc)
+        )
+    }
 }
 
 /// The git commit the simulator was built from (12 hex digits, or

@@ -149,6 +149,7 @@ where
     let mut seen = std::collections::HashSet::new();
     let frames: Vec<&FramePoint> = pending
         .iter()
+        .filter(|j| j.kind.reads_frame())
         .map(|j| &j.frame)
         .filter(|f| seen.insert(*f) && !store.frame_dir(f).is_dir())
         .collect();

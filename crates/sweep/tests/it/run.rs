@@ -206,3 +206,35 @@ fn a_resumed_sweep_counts_only_the_frames_it_renders() {
     assert_eq!((s.ran, s.frames_rendered), (1, 0));
     assert_eq!(seen.into_inner().unwrap(), vec![(0, 0)]);
 }
+
+/// The studies that render the frames of their own machine (`tcor`,
+/// `nuca`, `nbtc`) need no frame of the sweep's: a sweep of them alone
+/// renders none.
+#[test]
+fn a_sweep_of_studies_that_render_their_own_frames_renders_none() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sweeps/mobile-studies.toml");
+    let jobs: Vec<Job> = Experiment::read(&path)
+        .unwrap()
+        .jobs()
+        .into_iter()
+        .filter(|j| j.kind.study() != gfxcache_sweep::StudyKind::Mrc)
+        .collect();
+    assert!(!jobs.is_empty() && jobs.iter().all(|j| !j.kind.reads_frame()));
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let renders = AtomicUsize::new(0);
+    let own = |job: &Job| {
+        run_one(&store, job, |_, _, own| {
+            let report = own.join(gfxcache_sweep::REPORT);
+            std::fs::create_dir_all(&report).map_err(|e| e.to_string())?;
+            std::fs::write(report.join(gfxcache_sweep::REPORT_MANIFEST), "{}")
+                .map_err(|e| e.to_string())?;
+            Ok(json!({ "key": job.key() }))
+        })
+    };
+    let s = run(&jobs, &store, render(&renders), own, &quiet);
+    assert!(s.failed.is_empty(), "{:?}", s.failed);
+    assert_eq!((s.ran, s.frames_rendered), (jobs.len(), 0));
+    assert_eq!(renders.load(Ordering::Relaxed), 0);
+}
