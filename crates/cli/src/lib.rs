@@ -54,6 +54,8 @@ pub enum Command {
     Nbtc(Box<cmd::nbtc::Args>),
     /// Run a sweep file's jobs (scenes x resolutions x caches x policies x studies) in parallel, resumably; then one tidy table (CSV, Parquet) and a page comparing across the axes.
     Sweep(cmd::sweep::Args),
+    /// Each paper's study on every scene of its suite, on its machine, resumably (a sweep each): the suites' reports and the book's result pages (markdown tables and figures).
+    Reproduce(cmd::reproduce::Args),
     /// One frame or job of a local sweep, in a process of its own (what
     /// `gfxcache sweep` starts; not for people).
     #[command(name = "sweep-worker", hide = true)]
@@ -91,6 +93,7 @@ impl Command {
             Command::Nuca(a) => study!(a, nuca),
             Command::Nbtc(a) => study!(*a, nbtc),
             Command::Sweep(a) => cmd::sweep::output(a),
+            Command::Reproduce(a) => Ok(serde_json::to_value(cmd::reproduce::output(a)?)?),
             Command::Shaders(a) => Ok(serde_json::to_value(cmd::shaders::output(&a)?)?),
             Command::Trace(_)
             | Command::Policies(_)
@@ -125,6 +128,7 @@ impl Command {
             Command::Nuca(a) => cmd::nuca::check(a),
             Command::Nbtc(a) => cmd::nbtc::check(a),
             Command::Sweep(_)
+            | Command::Reproduce(_)
             | Command::SweepWorker(_)
             | Command::Shaders(_)
             | Command::Trace(_)
@@ -177,6 +181,7 @@ impl Command {
             Command::Nuca(a) => cmd::nuca::run(a),
             Command::Nbtc(a) => cmd::nbtc::run(*a),
             Command::Sweep(a) => cmd::sweep::run(a),
+            Command::Reproduce(a) => cmd::reproduce::run(a),
             Command::SweepWorker(a) => sweep::worker::serve(a),
             Command::Render(a) => cmd::render::run(a),
             Command::Scenes(a) => cmd::scenes::run(a),

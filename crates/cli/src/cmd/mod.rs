@@ -9,6 +9,7 @@ pub mod nuca;
 pub mod policies;
 pub mod programs;
 pub mod render;
+pub mod reproduce;
 pub mod scenes;
 pub mod shaders;
 pub mod sim;

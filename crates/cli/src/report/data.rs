@@ -134,6 +134,27 @@ pub fn suite_page_captioned<R: Report + SuiteMean + super::StudyFiles>(
     super::page::render(&page, &suite_tables(r)?, captions, cx)
 }
 
+/// The suite's page as markdown for the book ([`super::page::markdown`]),
+/// its figures written into `images`, which the markdown names as
+/// `link/<file>` (the directory as the book's chapter sees it).
+pub fn suite_markdown<R: Report + SuiteMean>(
+    r: &SuiteReport<R>,
+    images: &Path,
+    link: &str,
+) -> Result<String> {
+    let scenes: Vec<(&str, &R)> = r
+        .scenes
+        .iter()
+        .map(|s| (s.scene.as_str(), &s.report))
+        .collect();
+    let tables = suite_tables(r)?;
+    let figures = suite_figures(r);
+    std::fs::create_dir_all(images)
+        .with_context(|| format!("cannot create {}", images.display()))?;
+    let written = write_figures(images, &tables, &figures)?;
+    super::page::markdown(&R::suite_page(&scenes)?, &tables, &figures, &written, link)
+}
+
 /// A panel of any kind, drawn alike.
 pub enum AnyPanel {
     Bars(Panel),

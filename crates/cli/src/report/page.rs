@@ -102,11 +102,6 @@ pub struct Context<'a> {
 
 /// The HTML of `page` over `tables` and `figures`.
 pub fn render(page: &Page, tables: &[Table], figures: &[Figure], cx: Context) -> Result<String> {
-    let mut written: Vec<(String, bool)> = cx
-        .written
-        .iter()
-        .filter_map(|p| Some((p.file_name()?.to_str()?.to_string(), false)))
-        .collect();
     let mut sections = Vec::new();
     if let Some(p) = &page.picture {
         if cx.dir.join(&p.file).is_file() {
@@ -117,22 +112,7 @@ pub fn render(page: &Page, tables: &[Table], figures: &[Figure], cx: Context) ->
             });
         }
     }
-    for s in &page.sections {
-        sections.push(section(s, tables, figures, &mut written)?);
-    }
-    sections.extend(cx.extra);
-    let rest: Vec<String> = written
-        .iter()
-        .filter(|(_, shown)| !shown)
-        .map(|(f, _)| f.clone())
-        .collect();
-    if !rest.is_empty() {
-        sections.push(OutSection {
-            title: "Other figures".into(),
-            figures: rest.iter().filter_map(|f| figure(f, figures)).collect(),
-            ..OutSection::default()
-        });
-    }
+    sections.extend(layout(page, tables, figures, cx.written, cx.extra)?);
     unique_ids(&mut sections);
     let out = OutPage {
         title: &page.title,
@@ -156,6 +136,111 @@ pub fn render(page: &Page, tables: &[Table], figures: &[Figure], cx: Context) ->
     let t = env.get_template("page.html")?;
     t.render(minijinja::value::Serde(&out))
         .context("laying out the page")
+}
+
+/// `page` as markdown for the book: its intro, then each section's
+/// heading (level 3), lead, table (each cell as the HTML page writes it,
+/// without links), notes, code and figures (images under `images/`, each
+/// with its caption and reading). No frame and no scene links: the
+/// book's chapter is about the suite, its pages are the report's.
+pub fn markdown(
+    page: &Page,
+    tables: &[Table],
+    figures: &[Figure],
+    written: &[PathBuf],
+    images: &str,
+) -> Result<String> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for p in &page.intro {
+        let _ = writeln!(out, "{}\n", md_text(p));
+    }
+    for s in layout(page, tables, figures, written, Vec::new())? {
+        let _ = writeln!(out, "### {}\n", md_text(&s.title));
+        for p in &s.lead {
+            let _ = writeln!(out, "{}\n", md_text(p));
+        }
+        if let Some(t) = &s.table {
+            let row = |cells: Vec<String>| format!("| {} |", cells.join(" | "));
+            let _ = writeln!(out, "{}", row(t.head.iter().map(|h| md_text(h)).collect()));
+            let _ = writeln!(out, "{}", row(vec!["---".into(); t.head.len()]));
+            for r in &t.rows {
+                let _ = writeln!(out, "{}", row(r.iter().map(|c| md_text(&c.text)).collect()));
+            }
+            out.push('\n');
+        }
+        for n in &s.notes {
+            let _ = writeln!(out, "{}\n", md_text(n));
+        }
+        for c in &s.code {
+            let _ = writeln!(out, "```text\n{}\n```\n", c.trim_end());
+        }
+        for f in &s.figures {
+            let _ = writeln!(
+                out,
+                "![{}]({images}/{})\n\n*{}*\n",
+                md_text(&f.title),
+                f.file,
+                md_text(&f.words)
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// `text` as literal markdown: the characters markdown or HTML would
+/// read as markup escaped (a `|` would end a table's cell, a `<scene>` be
+/// taken for a tag), one line.
+fn md_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The page's own sections, then `extra`, then the figures of `written`
+/// (in order) that no section placed: what every rendering of a page
+/// (HTML, the book's markdown) lays out alike.
+fn layout(
+    page: &Page,
+    tables: &[Table],
+    figures: &[Figure],
+    written: &[PathBuf],
+    extra: Vec<OutSection>,
+) -> Result<Vec<OutSection>> {
+    let mut written: Vec<(String, bool)> = written
+        .iter()
+        .filter_map(|p| Some((p.file_name()?.to_str()?.to_string(), false)))
+        .collect();
+    let mut sections = Vec::new();
+    for s in &page.sections {
+        sections.push(section(s, tables, figures, &mut written)?);
+    }
+    sections.extend(extra);
+    let rest: Vec<String> = written
+        .iter()
+        .filter(|(_, shown)| !shown)
+        .map(|(f, _)| f.clone())
+        .collect();
+    if !rest.is_empty() {
+        sections.push(OutSection {
+            title: "Other figures".into(),
+            figures: rest.iter().filter_map(|f| figure(f, figures)).collect(),
+            ..OutSection::default()
+        });
+    }
+    Ok(sections)
 }
 
 /// The figure written to `file`, as the page shows it.
@@ -424,6 +509,28 @@ mod tests {
             .filter_map(|p| Some(p.file_name()?.to_str()?.to_string()))
             .collect();
         assert_eq!(names, ["runs.csv", "runs.parquet", "misses.svg"]);
+        Ok(())
+    }
+
+    /// The book's markdown of the same page: the section's table row by
+    /// row, then its figure under the images' directory with its words;
+    /// what markdown would read as markup escaped.
+    #[test]
+    fn a_toy_studys_page_as_markdown() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let tables = Toy.tables()?;
+        let figures = Toy.figures();
+        let drawn = super::super::data::write_figures(dir.path(), &tables, &figures)?;
+        let md = markdown(&Toy.page()?, &tables, &figures, &drawn, "results/toy")?;
+        let table =
+            md.find("| design | misses |\n| --- | --- |\n| lru | 1200 |\n| opt&lt; | 900 |");
+        let figure = md.find("![Misses](results/toy/misses.svg)\n\n*Each design's misses.*");
+        assert!(table.is_some() && figure.is_some(), "{md}");
+        assert!(table < figure, "the figure follows its table: {md}");
+        assert_eq!(
+            md_text("a|b *c* <d> #1_2"),
+            "a\\|b \\*c\\* &lt;d&gt; \\#1\\_2"
+        );
         Ok(())
     }
 

@@ -25,6 +25,7 @@ mod real_models;
 mod render_memory;
 mod render_tcor;
 mod reports;
+mod reproduce;
 mod shaders;
 mod sim;
 mod suite;
