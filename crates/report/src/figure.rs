@@ -297,6 +297,25 @@ pub struct Line {
     pub rows: Vec<(String, String)>,
     pub colour: usize,
     pub stroke: Stroke,
+    /// The column holds changes in percent, drawn as the ratios they make
+    /// (`1 + v / 100`): a suite's mean of changes against one size reads
+    /// as a curve over that size's.
+    #[serde(default)]
+    pub change: bool,
+    /// Drawn flat at this value, over every size of its rows, rather
+    /// than at its column's (an organization's one figure across the
+    /// sizes it compares with).
+    #[serde(default)]
+    pub level: Option<Level>,
+}
+
+/// A value of another table for a flat line: `column` on the first row of
+/// `table` where each of `rows` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    pub table: String,
+    pub rows: Vec<(String, String)>,
+    pub column: String,
 }
 
 impl Line {
@@ -307,7 +326,29 @@ impl Line {
             rows: Vec::new(),
             colour,
             stroke,
+            change: false,
+            level: None,
         }
+    }
+
+    /// Changes in percent drawn as ratios ([`Line::change`]).
+    pub fn change(mut self) -> Line {
+        self.change = true;
+        self
+    }
+
+    /// Flat at `column` of the first row of `table` where each of `rows`
+    /// holds ([`Line::level`]).
+    pub fn level(mut self, table: &str, rows: &[(&str, &str)], column: &str) -> Line {
+        self.level = Some(Level {
+            table: table.into(),
+            rows: rows
+                .iter()
+                .map(|(c, v)| (c.to_string(), v.to_string()))
+                .collect(),
+            column: column.into(),
+        });
+        self
     }
 
     /// A bound of `column` ([`Stroke::Bound`]).

@@ -402,3 +402,38 @@ fn sweep_figures_mark_the_main_value() -> anyhow::Result<()> {
     assert!(!has(&a, "private"), "private is the baseline, no bar");
     Ok(())
 }
+
+/// A suite's figures: a bar per scene, the mean and the paper's for each
+/// of the paper's per-game charts, and Figure 7's mean with the paper's
+/// sizes marked.
+#[test]
+fn every_suite_figure_has_a_bar_per_scene_the_mean_and_the_paper() -> anyhow::Result<()> {
+    let r = suite();
+    let dir = tempfile::tempdir()?;
+    let figures = data::suite_figures(&r);
+    let written = data::write_figures(dir.path(), &data::suite_tables(&r)?, &figures)?;
+    assert_eq!(written.len(), figures.len());
+    for fig in figures.iter().filter(|f| f.file != "fig7_capacity.svg") {
+        let text = svg(dir.path(), &fig.file)?;
+        for label in ["a&lt;1&gt;", "b", "mean"] {
+            assert!(has(&text, label), "{} lacks {label}", fig.file);
+        }
+        assert!(text.contains("paper"), "{} lacks the paper", fig.file);
+        assert!(text.contains(&fig.title), "{} lacks its title", fig.file);
+    }
+    let speedup = svg(dir.path(), "fig9_speedup.svg")?;
+    let dtm = r
+        .mean
+        .organizations
+        .iter()
+        .find(|(k, _)| *k == OrgKind::Dtm);
+    let mean = dtm.unwrap().1.speedup_percent;
+    assert!(has(&speedup, &format!("{mean:.1}")), "the mean's bar");
+    assert!(has(&speedup, "16.9"), "the paper's bar");
+    let fig11 = svg(dir.path(), "fig11_scaling.svg")?;
+    assert!(has(&fig11, "P = 4") && has(&fig11, "P = 8") && has(&fig11, "10.2"));
+    let fig7 = svg(dir.path(), "fig7_capacity.svg")?;
+    assert!(has(&fig7, "paper: dtm-nuca = private 128KiB"));
+    assert!(has(&fig7, "dtm-nuca at 4KiB"));
+    Ok(())
+}

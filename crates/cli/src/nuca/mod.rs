@@ -18,8 +18,8 @@ mod summary;
 use std::path::{Path, PathBuf};
 
 pub(crate) use gfxcache_nuca::study::tables::{
-    announced_readings, capacity_axis, knob_values, knobs, paper_effective_bytes, paper_scaling,
-    swept, swept_organizations, Metric, ENERGY, L2_ALL, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
+    announced_readings, knob_values, knobs, paper_effective_bytes, paper_scaling, swept,
+    swept_organizations, Metric, ENERGY, L2_ALL, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
 };
 use gfxcache_nuca::study::NucaReport;
 use gfxcache_nuca::OrgKind;
@@ -57,7 +57,7 @@ impl crate::report::suite::SuiteFiles for NucaReport {
     }
 
     fn suite_figures(r: &suite::NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        suite::plots::write_all(r, dir)
+        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
     }
 
     fn suite_page(r: &suite::NucaSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {

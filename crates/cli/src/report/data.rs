@@ -334,7 +334,7 @@ fn panel(
             .collect::<Result<Vec<_>>>()?;
     let shown = |s: &str| p.series_format.replace("{}", s);
     Ok(match p.kind {
-        Kind::Curves => AnyPanel::Curves(curve_panel(p, t, &rows, x, &subtitle)?),
+        Kind::Curves => AnyPanel::Curves(curve_panel(p, tables, t, &rows, x, &subtitle)?),
         Kind::Stacked => {
             let mut panel = StackedPanel::new(
                 &subtitle,
@@ -504,6 +504,7 @@ fn looked_up<'a>(
 /// The curves of `p` on `rows` of `t`, over the sizes in column `x`.
 fn curve_panel(
     p: &gfxcache_report::Panel,
+    tables: &[Table],
     t: &Table,
     rows: &[usize],
     x: usize,
@@ -511,17 +512,46 @@ fn curve_panel(
 ) -> Result<CurvePanel> {
     let mut panel = CurvePanel::new(subtitle, &p.y_label);
     for line in &p.lines {
-        let y = column(t, &line.column)?;
+        // A flat line reads its one value elsewhere.
+        let y = match line.level {
+            Some(_) => None,
+            None => Some(column(t, &line.column)?),
+        };
         let on: Vec<(&str, &str)> = line
             .rows
             .iter()
             .map(|(c, v)| (c.as_str(), v.as_str()))
             .collect();
         let only = t.rows_where(&on);
+        let level = match &line.level {
+            Some(l) => {
+                let other = table(tables, &l.table)?;
+                let c = column(other, &l.column)?;
+                let on: Vec<(&str, &str)> = l
+                    .rows
+                    .iter()
+                    .map(|(c, v)| (c.as_str(), v.as_str()))
+                    .collect();
+                Some(
+                    other
+                        .rows_where(&on)
+                        .first()
+                        .and_then(|&r| other.number(r, c)),
+                )
+            }
+            None => None,
+        };
+        let ratio = |v: f64| if line.change { 1.0 + v / 100.0 } else { v };
         let points = rows
             .iter()
             .filter(|r| only.contains(r))
-            .filter_map(|&r| Some((t.number(r, x)? as u64, t.number(r, y)?)))
+            .filter_map(|&r| {
+                let v = match level {
+                    Some(v) => v?,
+                    None => t.number(r, y?)?,
+                };
+                Some((t.number(r, x)? as u64, ratio(v)))
+            })
             .collect();
         let name = line.name.clone();
         panel = match line.stroke {

@@ -669,4 +669,8 @@ impl gfxcache_report::Report for NucaReport {
     fn figures(&self) -> Vec<gfxcache_report::Figure> {
         super::figures::figures(self)
     }
+
+    fn suite_figures(scenes: &[&NucaReport]) -> Vec<gfxcache_report::Figure> {
+        super::figures::suite_figures(scenes)
+    }
 }

@@ -7,7 +7,6 @@ use gfxcache_nuca::OrgKind;
 
 use super::super::html::{figures_table, main_cells};
 use super::super::{against_private, paper_scaling, share, signed};
-use super::plots::about;
 use super::{NucaSuite, MEAN};
 use crate::report::html::{self, warnings, Figures};
 use crate::report::html::{
@@ -18,7 +17,8 @@ use crate::report::Shown;
 
 /// The whole page: the mean first, each figure after the table it plots.
 pub fn page(r: &NucaSuite, shown: &Shown) -> String {
-    let mut figs = Figures::new(shown.figures, |f| about(r, f));
+    let figures = crate::report::data::suite_figures(r);
+    let mut figs = Figures::new(shown.figures, |f| crate::report::data::about(&figures, f));
     let mut h = setup(r);
     h += &figures_table(
         "Mean over the scenes: Figures 6, 8, 9, 10 against private caches",
