@@ -79,9 +79,14 @@ pub fn suite_page<R: Report + SuiteMean + super::StudyFiles>(
         .map(|s| (s.scene.as_str(), &s.report))
         .collect();
     let mut page = R::suite_page(&scenes)?;
+    // The study as its own page names it ("DTM-NUCA study: ..."), else
+    // as the command does.
+    let study = page
+        .title
+        .split_once(" study:")
+        .map_or_else(|| R::NAME.to_uppercase(), |(s, _)| s.to_string());
     page.title = format!(
-        "{} study: the {} suite ({} scenes)",
-        R::NAME.to_uppercase(),
+        "{study} study: the {} suite ({} scenes)",
         r.suite,
         r.scenes.len()
     );

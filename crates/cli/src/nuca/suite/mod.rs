@@ -1,13 +1,13 @@
 //! The files of a DTM-NUCA study on a workload suite (`nuca --suite`): the
 //! suite's `nuca.json` (every scene's report and the mean), the scenes'
 //! tables with a row per scene and the mean's (CSV and Parquet, made by
-//! [`crate::report::data::suite_tables`]), figures with a bar per scene,
-//! the mean and the paper's number, the page, and the summary
+//! [`crate::report::data::suite_tables`]), the design crate's suite
+//! figures (a bar per scene, the mean and the paper's number) and suite
+//! page over them, and the summary
 //! ([`crate::report::suite::SuiteFiles`] for [`NucaReport`]). Each scene's
 //! own files are its report's, in its directory. The mean is
 //! [`gfxcache_nuca::study::NucaMean`], computed by the design crate.
 
-pub mod html;
 pub mod summary;
 
 use gfxcache_cache::SuiteReport;
