@@ -29,6 +29,10 @@ pub struct Figure {
     pub facet: Option<String>,
     /// The panels, top to bottom (each facet's in turn).
     pub panels: Vec<Panel>,
+    /// Every curves panel on one y axis, the highest's, so that lines in
+    /// different panels compare by height.
+    #[serde(default)]
+    pub same_y: bool,
 }
 
 impl Figure {
@@ -41,7 +45,14 @@ impl Figure {
             reading: None,
             facet: None,
             panels,
+            same_y: false,
         }
+    }
+
+    /// Its curves panels on one y axis ([`Figure::same_y`]).
+    pub fn same_y(mut self) -> Figure {
+        self.same_y = true;
+        self
     }
 
     /// The panels once per value of `column`.
@@ -186,6 +197,79 @@ pub enum Paper {
         rows: Vec<(String, String)>,
         column: String,
     },
+    /// A light bar named `name` per category that [`Lookup::columns`]
+    /// names, read from another table; only beside a bar of ours of the
+    /// panel's last y column (the one the paper's numbers compare with).
+    Lookup { name: String, lookup: Lookup },
+    /// A last group named `name`: each series' value that
+    /// [`Lookup::columns`] names (by the series column's value), read
+    /// from another table.
+    GroupLookup { name: String, lookup: Lookup },
+}
+
+/// The paper's values kept in another table than the panel's (the
+/// paper's averages by size beside ours by design and size): on the
+/// first row of `table` where column `on`, if any, reads as it does on
+/// the panel's rows (a facet's value) and each of `rows` holds, the
+/// column `columns` names for a category or series.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lookup {
+    pub table: String,
+    pub on: Option<String>,
+    pub rows: Vec<(String, String)>,
+    /// (category or series value, column); one not named has no value.
+    pub columns: Vec<(String, String)>,
+    /// The value is a decrease in percent, drawn as what is left of the
+    /// baseline's (`1 - v / 100`), so that it stands beside ours over the
+    /// baseline.
+    pub decrease: bool,
+}
+
+impl Lookup {
+    /// The first row of `table`.
+    pub fn new(table: &str) -> Lookup {
+        Lookup {
+            table: table.into(),
+            on: None,
+            rows: Vec::new(),
+            columns: Vec::new(),
+            decrease: false,
+        }
+    }
+
+    /// The row whose `column` reads as it does on the panel's rows.
+    pub fn on(mut self, column: &str) -> Lookup {
+        self.on = Some(column.into());
+        self
+    }
+
+    /// Only the rows whose column reads as the value.
+    pub fn rows(mut self, column: &str, value: &str) -> Lookup {
+        self.rows.push((column.into(), value.into()));
+        self
+    }
+
+    /// The category or series `of` reads `column`.
+    pub fn column(mut self, of: &str, column: &str) -> Lookup {
+        self.columns.push((of.into(), column.into()));
+        self
+    }
+
+    /// The values are decreases in percent ([`Lookup::decrease`]).
+    pub fn decrease(mut self) -> Lookup {
+        self.decrease = true;
+        self
+    }
+}
+
+/// Each value of a panel divided by the value of `column` on the first
+/// of the panel's rows where each of `rows` holds (the baseline's, in the
+/// same facet), so that bars of different columns share one baseline; no
+/// value where that one is missing or not above 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Over {
+    pub column: String,
+    pub rows: Vec<(String, String)>,
 }
 
 /// How a line of a curves panel is drawn.
@@ -196,6 +280,9 @@ pub enum Stroke {
     Solid,
     /// Dashed, each point a triangle.
     Dashed,
+    /// A bound: dashed and black, no markers (the colour is not used); a
+    /// panel of bounds alone shows nothing measured and is not drawn.
+    Bound,
 }
 
 /// A line of a curves panel: the values of `column` over the x column on
@@ -210,6 +297,25 @@ pub struct Line {
     pub rows: Vec<(String, String)>,
     pub colour: usize,
     pub stroke: Stroke,
+    /// The column holds changes in percent, drawn as the ratios they make
+    /// (`1 + v / 100`): a suite's mean of changes against one size reads
+    /// as a curve over that size's.
+    #[serde(default)]
+    pub change: bool,
+    /// Drawn flat at this value, over every size of its rows, rather
+    /// than at its column's (an organization's one figure across the
+    /// sizes it compares with).
+    #[serde(default)]
+    pub level: Option<Level>,
+}
+
+/// A value of another table for a flat line: `column` on the first row of
+/// `table` where each of `rows` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    pub table: String,
+    pub rows: Vec<(String, String)>,
+    pub column: String,
 }
 
 impl Line {
@@ -220,7 +326,34 @@ impl Line {
             rows: Vec::new(),
             colour,
             stroke,
+            change: false,
+            level: None,
         }
+    }
+
+    /// Changes in percent drawn as ratios ([`Line::change`]).
+    pub fn change(mut self) -> Line {
+        self.change = true;
+        self
+    }
+
+    /// Flat at `column` of the first row of `table` where each of `rows`
+    /// holds ([`Line::level`]).
+    pub fn level(mut self, table: &str, rows: &[(&str, &str)], column: &str) -> Line {
+        self.level = Some(Level {
+            table: table.into(),
+            rows: rows
+                .iter()
+                .map(|(c, v)| (c.to_string(), v.to_string()))
+                .collect(),
+            column: column.into(),
+        });
+        self
+    }
+
+    /// A bound of `column` ([`Stroke::Bound`]).
+    pub fn bound(name: &str, column: &str) -> Line {
+        Line::new(name, column, 0, Stroke::Bound)
     }
 
     /// Only the rows whose column reads as the value.
@@ -257,6 +390,14 @@ pub struct Panel {
     /// A curves panel's lines, in the legend's order.
     #[serde(default)]
     pub lines: Vec<Line>,
+    /// A bars panel of one y column: each bar also shows this column's
+    /// value, compactly (`10.0k`), in parentheses after its own (the count
+    /// behind a ratio).
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Each value over the baseline's ([`Over`]).
+    #[serde(default)]
+    pub over: Option<Over>,
 }
 
 impl Panel {
@@ -284,6 +425,8 @@ impl Panel {
             paper: None,
             reference: None,
             lines: Vec::new(),
+            note: None,
+            over: None,
         }
     }
 
@@ -374,6 +517,22 @@ impl Panel {
 
     pub fn reference(mut self, at: f64) -> Panel {
         self.reference = Some(at);
+        self
+    }
+
+    /// Each bar noted with `column`'s value ([`Panel::note`]).
+    pub fn note(mut self, column: &str) -> Panel {
+        self.note = Some(column.into());
+        self
+    }
+
+    /// Each value over `column`'s on the panel's row where `column_is`
+    /// reads as `value` ([`Over`]).
+    pub fn over(mut self, column: &str, column_is: &str, value: &str) -> Panel {
+        self.over = Some(Over {
+            column: column.into(),
+            rows: vec![(column_is.into(), value.into())],
+        });
         self
     }
 }

@@ -11,10 +11,10 @@ use gfxcache_report::{Report, Table};
 
 use super::suite::test_suite::suite;
 use super::test_report::report;
-use super::{against_private, knob_values, swept};
 use crate::report::data;
 use crate::report::figure::svg_text::{has, svg};
 use crate::report::write_all;
+use gfxcache_nuca::study::tables::{knob_values, swept};
 
 use crate::report::data::lookup::{cell, table};
 
@@ -340,7 +340,8 @@ fn bar_figures_hold_ours_and_the_papers() -> anyhow::Result<()> {
             );
         }
         assert!(text.contains("paper"), "{file} lacks the paper's legend");
-        for k in against_private(r.organizations.iter().map(|x| x.organization)) {
+        let kinds = r.organizations.iter().map(|x| x.organization);
+        for k in kinds.filter(|&k| k != OrgKind::Private) {
             assert!(has(&text, k.name()), "{file} lacks {}", k.name());
         }
     }
@@ -400,5 +401,187 @@ fn sweep_figures_mark_the_main_value() -> anyhow::Result<()> {
     let a = svg(dir.path(), "assignments.svg")?;
     assert!(has(&a, "tiles") && has(&a, "round-robin"));
     assert!(!has(&a, "private"), "private is the baseline, no bar");
+    Ok(())
+}
+
+/// A suite's figures: a bar per scene, the mean and the paper's for each
+/// of the paper's per-game charts, and Figure 7's mean with the paper's
+/// sizes marked.
+#[test]
+fn every_suite_figure_has_a_bar_per_scene_the_mean_and_the_paper() -> anyhow::Result<()> {
+    let r = suite();
+    let dir = tempfile::tempdir()?;
+    let figures = data::suite_figures(&r);
+    let written = data::write_figures(dir.path(), &data::suite_tables(&r)?, &figures)?;
+    assert_eq!(written.len(), figures.len());
+    for fig in figures.iter().filter(|f| f.file != "fig7_capacity.svg") {
+        let text = svg(dir.path(), &fig.file)?;
+        for label in ["a&lt;1&gt;", "b", "mean"] {
+            assert!(has(&text, label), "{} lacks {label}", fig.file);
+        }
+        assert!(text.contains("paper"), "{} lacks the paper", fig.file);
+        assert!(text.contains(&fig.title), "{} lacks its title", fig.file);
+    }
+    let speedup = svg(dir.path(), "fig9_speedup.svg")?;
+    let dtm = r
+        .mean
+        .organizations
+        .iter()
+        .find(|(k, _)| *k == OrgKind::Dtm);
+    let mean = dtm.unwrap().1.speedup_percent;
+    assert!(has(&speedup, &format!("{mean:.1}")), "the mean's bar");
+    assert!(has(&speedup, "16.9"), "the paper's bar");
+    let fig11 = svg(dir.path(), "fig11_scaling.svg")?;
+    assert!(has(&fig11, "P = 4") && has(&fig11, "P = 8") && has(&fig11, "10.2"));
+    let fig7 = svg(dir.path(), "fig7_capacity.svg")?;
+    assert!(has(&fig7, "paper: dtm-nuca = private 128KiB"));
+    assert!(has(&fig7, "dtm-nuca at 4KiB"));
+    Ok(())
+}
+
+// ---- The pages ------------------------------------------------------------------
+
+fn index(r: &NucaReport) -> anyhow::Result<String> {
+    let dir = tempfile::tempdir()?;
+    write_all(r, dir.path())?;
+    Ok(std::fs::read_to_string(dir.path().join("index.html"))?)
+}
+
+/// A share as the page writes one: `66.3%`.
+fn share(v: f64) -> String {
+    format!("{v:.1}%")
+}
+
+#[test]
+fn the_page_sets_ours_beside_the_paper() -> anyhow::Result<()> {
+    let r = report();
+    let html = index(&r)?;
+    let dtm = r.row(OrgKind::Dtm).unwrap().figures;
+    let ours = format!(
+        "<tr><td>dtm-nuca</td><td>{}</td><td class=\"paper\">66.3%</td>",
+        share(dtm.local_hit_percent)
+    );
+    assert!(html.contains(&ours), "{ours} missing");
+    for paper in ["-41.8%", "+16.9%", "-6.9%", "+10.2%"] {
+        let c = format!("<td class=\"paper\">{paper}</td>");
+        assert!(html.contains(&c), "{c} missing");
+    }
+    let speedup = format!("{:+.1}%", dtm.speedup_percent + 0.0);
+    assert!(html.contains(&format!(
+        "<td>{speedup}</td><td class=\"paper\">+16.9%</td>"
+    )));
+    // What no table holds, in words: the paper's replication and
+    // effective capacities.
+    assert!(html.contains("the paper&#39;s, with 4: 84.6%"));
+    assert!(html.contains("The paper&#39;s, with 16KiB caches: 128KiB."));
+    assert!(html.contains("The paper&#39;s, with 16KiB caches: 64KiB."));
+    Ok(())
+}
+
+#[test]
+fn the_page_has_every_section_figure_warning_and_the_machine() -> anyhow::Result<()> {
+    let r = report();
+    let html = index(&r)?;
+    let parts = [
+        "DTM-NUCA study: a&lt;1&gt;, 8 fragment processors",
+        "Figures 6, 8, 9, 10",
+        "Figure 1: replication with 4 private caches",
+        "<td>in 2 cache(s)</td>",
+        "Figure 7: private texture caches by size",
+        "dtm-nuca with 4KiB caches: 14,756 L2 requests",
+        "Figure 11: by number of fragment processors",
+        "Counts on the main frame",
+        "The bus to the L2 (ours)",
+        "DTM-NUCA-Dist: the announced count a claim must beat (ours)",
+        "<td>as-announced (main)</td>",
+        "<td>halved</td>",
+        "Energy by part",
+        "dtm-nuca&#39;s GPU energy: texture caches",
+        "<td>2000 (main)</td>",
+        "Quad assignments (ours)",
+        "<td>tiles</td>",
+        "<img src=\"fig7_capacity.svg\"",
+        "<img src=\"sweep_epoch.svg\"",
+        "The model configuration",
+        "&quot;counter_bits&quot;: 4",
+        "no trace of the frame",
+        "Wall-clock seconds per phase",
+    ];
+    for part in parts {
+        assert!(html.contains(part), "{part:?} missing");
+    }
+    assert!(!html.contains("<1>"));
+    assert!(html.ends_with("</html>\n") || html.ends_with("</html>"));
+    Ok(())
+}
+
+/// The frame, the contents, each figure after the table it plots, and
+/// no figure wider than the page.
+#[test]
+fn the_page_shows_the_frame_the_contents_and_figures_beside_their_tables() -> anyhow::Result<()> {
+    use crate::report::html::check::{follows, unlinked};
+    let (_dir, html) = crate::report::page_with(&report(), &["frame.png"])?;
+    assert!(html.contains("<img src=\"frame.png\""));
+    assert!(html.contains("href=\"#the-rendered-frame\""));
+    assert_eq!(unlinked(&html), Vec::<String>::new());
+    for (table, figure) in [
+        ("Figures 6, 8, 9, 10", "fig8_hits.svg"),
+        ("Figure 1: replication", "fig1_replication.svg"),
+        ("Figure 7: private texture caches", "fig7_capacity.svg"),
+        ("Figure 11: by number", "fig11_scaling.svg"),
+        ("Energy by part", "fig10_energy.svg"),
+        ("Sweeps (ours)", "sweep_epoch.svg"),
+        ("Quad assignments", "assignments.svg"),
+    ] {
+        assert!(follows(&html, table, figure), "{figure} not after {table}");
+    }
+    assert!(!html.contains("Other figures"), "every figure placed");
+    let (dir, without) = crate::report::page_with(&report(), &[])?;
+    assert!(!without.contains("rendered frame"));
+    let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+    assert!(wide.is_empty(), "{wide:?}");
+    Ok(())
+}
+
+/// The suite's page: the mean first beside the paper's, then each scene
+/// linked to its own page with its frame small; no figure wider than the
+/// page.
+#[test]
+fn the_suites_page_puts_the_mean_first_and_links_each_scene() -> anyhow::Result<()> {
+    use crate::report::html::check::{follows, unlinked};
+    let r = suite();
+    let (dir, html) = crate::report::page_with(&r, &["a<1>/frame.png"])?;
+    let mean = html.find("Mean over the scenes").expect("a mean table");
+    let scenes = html
+        .find("Scenes: each organization")
+        .expect("a scenes table");
+    assert!(mean < scenes);
+    assert!(html.contains("<a href=\"a&lt;1&gt;/index.html\">a&lt;1&gt;</a>"));
+    let dtm = r
+        .mean
+        .organizations
+        .iter()
+        .find(|(k, _)| *k == OrgKind::Dtm);
+    let row = format!(
+        "<tr><td>dtm-nuca</td><td>{}</td><td class=\"paper\">66.3%</td>",
+        share(dtm.unwrap().1.local_hit_percent)
+    );
+    assert!(html.contains(&row), "{row}");
+    assert!(html.contains("The paper&#39;s, with 4 caches: 84.6%."));
+    assert!(html.contains(&share(r.mean.replicated_percent)));
+    assert!(html.contains("<a href=\"a&lt;1&gt;/frame.png\"><img src=\"a&lt;1&gt;/frame.png\""));
+    assert!(!html.contains("b/frame.png"), "b has no frame here");
+    assert!(html.contains("DTM-NUCA study: the desktop suite (2 scenes)"));
+    for (table, figure) in [
+        ("Mean over the scenes", "fig10_energy.svg"),
+        ("Figure 1: texture accesses", "fig1_replication.svg"),
+        ("Figure 7: private L2 requests", "fig7_capacity.svg"),
+        ("Figure 11: mean", "fig11_scaling.svg"),
+    ] {
+        assert!(follows(&html, table, figure), "{figure} not after {table}");
+    }
+    assert_eq!(unlinked(&html), Vec::<String>::new());
+    let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+    assert!(wide.is_empty(), "{wide:?}");
     Ok(())
 }

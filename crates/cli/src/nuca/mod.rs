@@ -1,28 +1,25 @@
-//! The files of a DTM-NUCA study: `nuca.json`, its tables as CSV and
-//! Parquet and its figures as SVG, both from the report as data
-//! (`gfxcache_nuca::study::tables` and `figures`, written by
-//! [`crate::report::data`]), `index.html`, and the summary the command
+//! The files of a DTM-NUCA study: `nuca.json`, the tables, figures and
+//! page the design crate gives as data (`gfxcache_nuca::study::tables`,
+//! `::figures` and `::page`), written as CSV, Parquet, SVG and
+//! `index.html` by [`crate::report::data`], and the summary the command
 //! prints ([`crate::report::StudyFiles`] for [`NucaReport`];
-//! [`crate::report::write_all`] writes them). The study's helpers the
-//! page and the summary share (the paper's number of an organization,
-//! the charts' metrics, the sweeps' values) are the design crate's, so
-//! the tables, the figures and the page agree on what they show.
-//! [`suite`] writes the study on a workload suite.
+//! [`crate::report::write_all`] writes them). The helpers the summary
+//! shares with the page (the paper's number of an organization, the
+//! charts' metrics) are the design crate's, so that they agree on what
+//! they show. [`suite`] writes the study on a workload suite.
 
 #[cfg(test)]
 mod data_tests;
-mod html;
 pub(crate) mod suite;
 mod summary;
 
 use std::path::{Path, PathBuf};
 
 pub(crate) use gfxcache_nuca::study::tables::{
-    announced_readings, capacity_axis, knob_values, knobs, paper_effective_bytes, paper_scaling,
-    swept, swept_organizations, Metric, ENERGY, L2_ALL, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
+    announced_readings, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_TEXTURE,
+    LOCAL_HITS, SPEEDUP,
 };
 use gfxcache_nuca::study::NucaReport;
-use gfxcache_nuca::OrgKind;
 use gfxcache_report::Report;
 
 use crate::report::data;
@@ -43,7 +40,7 @@ impl crate::report::StudyFiles for NucaReport {
     }
 
     fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        Ok(html::page(self, shown))
+        data::page(self, shown, &self.warnings)
     }
 
     fn summary(&self) -> String {
@@ -57,25 +54,16 @@ impl crate::report::suite::SuiteFiles for NucaReport {
     }
 
     fn suite_figures(r: &suite::NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        suite::plots::write_all(r, dir)
+        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
     }
 
     fn suite_page(r: &suite::NucaSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        Ok(suite::html::page(r, shown))
+        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::NucaSuite) -> String {
         suite::summary::text(r)
     }
-}
-
-/// The organizations other than private, in `kinds`' order: the ones with
-/// a figure against it.
-fn against_private(kinds: impl IntoIterator<Item = OrgKind>) -> Vec<OrgKind> {
-    kinds
-        .into_iter()
-        .filter(|&k| k != OrgKind::Private)
-        .collect()
 }
 
 /// A signed percentage for tables: `-41.8%`, `+16.9%`.
@@ -244,6 +232,7 @@ mod tests {
 
     #[test]
     fn paper_numbers_by_organization() {
+        use gfxcache_nuca::OrgKind;
         let p = report().paper;
         assert_eq!(paper_of(OrgKind::Dtm, &p.speedup_percent), Some(16.9));
         assert_eq!(paper_of(OrgKind::DNuca, &p.local_hits_percent), Some(27.5));

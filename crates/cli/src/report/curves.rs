@@ -138,7 +138,8 @@ impl CurvePanel {
 }
 
 /// `panels` on one y axis, the highest's, so that their lines compare.
-pub fn same_y(mut panels: Vec<CurvePanel>) -> Vec<CurvePanel> {
+pub fn same_y<'a>(panels: impl IntoIterator<Item = &'a mut CurvePanel>) {
+    let mut panels: Vec<&mut CurvePanel> = panels.into_iter().collect();
     let top = panels
         .iter()
         .filter(|p| !p.lines.is_empty())
@@ -147,7 +148,6 @@ pub fn same_y(mut panels: Vec<CurvePanel>) -> Vec<CurvePanel> {
     for p in &mut panels {
         p.y_top = Some(top);
     }
-    panels
 }
 
 impl Plot for CurvePanel {
@@ -359,7 +359,8 @@ mod tests {
         let low = CurvePanel::new("low", "y").line("a", 0, Stroke::Solid, doubling(4, 3, 0.3));
         let high = CurvePanel::new("high", "y").line("b", 0, Stroke::Solid, doubling(4, 3, 0.6));
         let empty = CurvePanel::new("none", "y");
-        let shared = same_y(vec![low, high, empty]);
+        let mut shared = [low, high, empty];
+        same_y(&mut shared);
         assert_eq!(shared[0].y_range(), shared[1].y_range());
         assert!((shared[0].y_range().end - 0.6 * 1.08).abs() < 1e-9);
         Ok(())

@@ -10,13 +10,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use gfxcache_cache::suite::{SuiteMean, SuiteReport};
-use gfxcache_report::{Figure, Kind, Paper, Report, Scale, Series, Stroke, Table};
+use gfxcache_report::{Figure, Kind, Lookup, Paper, Report, Scale, Series, Stroke, Table};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::bars::{Panel, Unit};
 use super::curves::{self, CurvePanel};
-use super::figure::{self, Legend, Plot};
+use super::figure::{self, compact, Legend, Plot};
 use super::stacked::StackedPanel;
 
 /// Writes each of `tables` into `dir` as CSV and Parquet; returns the
@@ -57,26 +57,13 @@ pub fn suite_figures<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Vec<Figure> {
 /// The page of `r`, a study given as data, in the report's directory
 /// `shown.dir` with the figures `shown.figures` written.
 pub fn page<R: Report>(r: &R, shown: &super::Shown, warnings: &[String]) -> Result<String> {
-    page_captioned(r, shown, warnings, &r.figures())
-}
-
-/// [`page`], each figure's title and caption taken from `captions` rather
-/// than from [`Report::figures`]: the hook of a study whose figures are
-/// still drawn by its own writer (TCOR's `plots.rs`), which gives them as
-/// figures without panels; it goes once they are specifications.
-pub fn page_captioned<R: Report>(
-    r: &R,
-    shown: &super::Shown,
-    warnings: &[String],
-    captions: &[Figure],
-) -> Result<String> {
     let cx = super::page::Context {
         dir: shown.dir,
         written: shown.figures,
         warnings,
         extra: Vec::new(),
     };
-    super::page::render(&r.page()?, &r.tables()?, captions, cx)
+    super::page::render(&r.page()?, &r.tables()?, &r.figures(), cx)
 }
 
 /// The page of a suite of `r`'s scenes: the study's suite page over the
@@ -86,25 +73,20 @@ pub fn suite_page<R: Report + SuiteMean + super::StudyFiles>(
     r: &SuiteReport<R>,
     shown: &super::Shown,
 ) -> Result<String> {
-    suite_page_captioned(r, shown, &suite_figures(r))
-}
-
-/// [`suite_page`], the figures' titles and captions from `captions` (as
-/// [`page_captioned`]).
-pub fn suite_page_captioned<R: Report + SuiteMean + super::StudyFiles>(
-    r: &SuiteReport<R>,
-    shown: &super::Shown,
-    captions: &[Figure],
-) -> Result<String> {
     let scenes: Vec<(&str, &R)> = r
         .scenes
         .iter()
         .map(|s| (s.scene.as_str(), &s.report))
         .collect();
     let mut page = R::suite_page(&scenes)?;
+    // The study as its own page names it ("DTM-NUCA study: ..."), else
+    // as the command does.
+    let study = page
+        .title
+        .split_once(" study:")
+        .map_or_else(|| R::NAME.to_uppercase(), |(s, _)| s.to_string());
     page.title = format!(
-        "{} study: the {} suite ({} scenes)",
-        R::NAME.to_uppercase(),
+        "{study} study: the {} suite ({} scenes)",
         r.suite,
         r.scenes.len()
     );
@@ -131,7 +113,7 @@ pub fn suite_page_captioned<R: Report + SuiteMean + super::StudyFiles>(
         warnings: &r.warnings,
         extra: vec![super::page::scenes_section(shown.dir, &each)],
     };
-    super::page::render(&page, &suite_tables(r)?, captions, cx)
+    super::page::render(&page, &suite_tables(r)?, &suite_figures(r), cx)
 }
 
 /// The suite's page as markdown for the book ([`super::page::markdown`]),
@@ -230,8 +212,20 @@ fn table<'a>(tables: &'a [Table], name: &str) -> Result<&'a Table> {
         .with_context(|| format!("no table {name}"))
 }
 
-/// The panels `fig` asks for, each facet's in turn.
+/// The panels `fig` asks for, each facet's in turn, its curves on one y
+/// axis if it says so.
 pub fn panels(fig: &Figure, tables: &[Table]) -> Result<Vec<AnyPanel>> {
+    let mut out = each_panel(fig, tables)?;
+    if fig.same_y {
+        curves::same_y(out.iter_mut().filter_map(|p| match p {
+            AnyPanel::Curves(c) => Some(c),
+            _ => None,
+        }));
+    }
+    Ok(out)
+}
+
+fn each_panel(fig: &Figure, tables: &[Table]) -> Result<Vec<AnyPanel>> {
     let Some(facet) = &fig.facet else {
         return fig.panels.iter().map(|p| panel(p, tables, None)).collect();
     };
@@ -333,10 +327,32 @@ fn panel(
         let s = series_col.map_or_else(|| names[0].clone(), |c| t.cell(r, c));
         at.entry((t.cell(r, x), s)).or_insert(r);
     }
-    let value = |xv: &str, s: &str, col: usize| -> Option<f64> {
+    // The baseline's value each one is over, if the panel says.
+    let base = match &p.over {
+        Some(o) => {
+            let c = column(t, &o.column)?;
+            let on: Vec<(&str, &str)> = o
+                .rows
+                .iter()
+                .map(|(c, v)| (c.as_str(), v.as_str()))
+                .collect();
+            let theirs = t.rows_where(&on);
+            let first = rows.iter().find(|r| theirs.contains(r));
+            Some(first.and_then(|&r| t.number(r, c)).filter(|b| *b > 0.0))
+        }
+        None => None,
+    };
+    let raw = |xv: &str, s: &str, col: usize| -> Option<f64> {
         let r = *at.get(&(xv.to_string(), s.to_string()))?;
-        let v = t.number(r, col)?;
-        Some(if p.divide == 1.0 { v } else { v / p.divide })
+        t.number(r, col)
+    };
+    let value = |xv: &str, s: &str, col: usize| -> Option<f64> {
+        let v = raw(xv, s, col)?;
+        let v = if p.divide == 1.0 { v } else { v / p.divide };
+        match base {
+            Some(b) => Some(v / b?),
+            None => Some(v),
+        }
     };
     let measures =
         p.y.iter()
@@ -344,7 +360,7 @@ fn panel(
             .collect::<Result<Vec<_>>>()?;
     let shown = |s: &str| p.series_format.replace("{}", s);
     Ok(match p.kind {
-        Kind::Curves => AnyPanel::Curves(curve_panel(p, t, &rows, x, &subtitle)?),
+        Kind::Curves => AnyPanel::Curves(curve_panel(p, tables, t, &rows, x, &subtitle)?),
         Kind::Stacked => {
             let mut panel = StackedPanel::new(
                 &subtitle,
@@ -370,6 +386,7 @@ fn panel(
             if measures.is_empty() {
                 anyhow::bail!("a bar chart of no column");
             }
+            let note = p.note.as_deref().map(|c| column(t, c)).transpose()?;
             // A bar per series and, with several y columns, per column.
             for s in &names {
                 for &(m, col) in &measures {
@@ -378,7 +395,14 @@ fn panel(
                         (_, None) => m.to_string(),
                         (_, Some(_)) => format!("{} {m}", shown(s)),
                     };
-                    panel = panel.series(name, xs.iter().map(|xv| value(xv, s, col)).collect());
+                    let values = xs.iter().map(|xv| value(xv, s, col)).collect();
+                    panel = match note {
+                        Some(n) if measures.len() == 1 => {
+                            let notes = xs.iter().map(|xv| raw(xv, s, n).map(compact)).collect();
+                            panel.noted(name, values, notes)
+                        }
+                        _ => panel.series(name, values),
+                    };
                 }
             }
             match &p.paper {
@@ -433,6 +457,26 @@ fn panel(
                     let v = t.rows_where(&on).first().and_then(|&r| t.number(r, c));
                     panel = panel.paper(name, xs.iter().map(|_| v).collect());
                 }
+                Some(Paper::Lookup { name, lookup }) => {
+                    // Beside ours of the last column only: the paper's
+                    // numbers compare with it (a total after its parts).
+                    let last = measures.last().map(|m| m.1);
+                    let ours = |xv: &str| {
+                        last.is_some_and(|c| names.iter().any(|s| value(xv, s, c).is_some()))
+                    };
+                    let theirs = looked_up(lookup, tables, t, &rows)?;
+                    let values = xs
+                        .iter()
+                        .map(|xv| theirs(xv).filter(|_| ours(xv)))
+                        .collect();
+                    panel = panel.paper(name, values);
+                }
+                Some(Paper::GroupLookup { name, lookup }) => {
+                    let theirs = looked_up(lookup, tables, t, &rows)?;
+                    let raw: HashMap<String, &String> =
+                        names.iter().map(|n| (shown(n), n)).collect();
+                    panel = panel.paper_group(name, |name| theirs(raw.get(name)?));
+                }
                 None => {}
             }
             if let Some(at) = p.reference {
@@ -443,9 +487,50 @@ fn panel(
     })
 }
 
+/// The values `lookup` reads for `rows` of `t`, by category or series
+/// value.
+fn looked_up<'a>(
+    lookup: &'a Lookup,
+    tables: &'a [Table],
+    t: &Table,
+    rows: &[usize],
+) -> Result<impl Fn(&str) -> Option<f64> + 'a> {
+    let other = table(tables, &lookup.table)?;
+    let mut on: Vec<(&str, &str)> = lookup
+        .rows
+        .iter()
+        .map(|(c, v)| (c.as_str(), v.as_str()))
+        .collect();
+    let key = match &lookup.on {
+        Some(c) => {
+            let here = column(t, c)?;
+            rows.first().map(|&r| (c.as_str(), t.cell(r, here)))
+        }
+        None => None,
+    };
+    if let Some((c, v)) = &key {
+        on.push((c, v.as_str()));
+    }
+    let keyed = lookup.on.is_none() || key.is_some();
+    let row = keyed
+        .then(|| other.rows_where(&on).first().copied())
+        .flatten();
+    let columns = lookup
+        .columns
+        .iter()
+        .map(|(of, c)| Ok((of.as_str(), column(other, c)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(move |of: &str| {
+        let c = columns.iter().find(|(o, _)| *o == of)?.1;
+        let v = other.number(row?, c)?;
+        Some(if lookup.decrease { 1.0 - v / 100.0 } else { v })
+    })
+}
+
 /// The curves of `p` on `rows` of `t`, over the sizes in column `x`.
 fn curve_panel(
     p: &gfxcache_report::Panel,
+    tables: &[Table],
     t: &Table,
     rows: &[usize],
     x: usize,
@@ -453,23 +538,53 @@ fn curve_panel(
 ) -> Result<CurvePanel> {
     let mut panel = CurvePanel::new(subtitle, &p.y_label);
     for line in &p.lines {
-        let y = column(t, &line.column)?;
+        // A flat line reads its one value elsewhere.
+        let y = match line.level {
+            Some(_) => None,
+            None => Some(column(t, &line.column)?),
+        };
         let on: Vec<(&str, &str)> = line
             .rows
             .iter()
             .map(|(c, v)| (c.as_str(), v.as_str()))
             .collect();
         let only = t.rows_where(&on);
+        let level = match &line.level {
+            Some(l) => {
+                let other = table(tables, &l.table)?;
+                let c = column(other, &l.column)?;
+                let on: Vec<(&str, &str)> = l
+                    .rows
+                    .iter()
+                    .map(|(c, v)| (c.as_str(), v.as_str()))
+                    .collect();
+                Some(
+                    other
+                        .rows_where(&on)
+                        .first()
+                        .and_then(|&r| other.number(r, c)),
+                )
+            }
+            None => None,
+        };
+        let ratio = |v: f64| if line.change { 1.0 + v / 100.0 } else { v };
         let points = rows
             .iter()
             .filter(|r| only.contains(r))
-            .filter_map(|&r| Some((t.number(r, x)? as u64, t.number(r, y)?)))
+            .filter_map(|&r| {
+                let v = match level {
+                    Some(v) => v?,
+                    None => t.number(r, y?)?,
+                };
+                Some((t.number(r, x)? as u64, ratio(v)))
+            })
             .collect();
-        let stroke = match line.stroke {
-            Stroke::Solid => curves::Stroke::Solid,
-            Stroke::Dashed => curves::Stroke::Dashed,
+        let name = line.name.clone();
+        panel = match line.stroke {
+            Stroke::Solid => panel.line(name, line.colour, curves::Stroke::Solid, points),
+            Stroke::Dashed => panel.line(name, line.colour, curves::Stroke::Dashed, points),
+            Stroke::Bound => panel.bound(name, points),
         };
-        panel = panel.line(line.name.clone(), line.colour, stroke, points);
     }
     Ok(panel)
 }
@@ -562,6 +677,85 @@ mod tests {
         assert!(!has(&text, "paper base"), "base has no paper value");
         let panels = panels(&fig, &[table()])?;
         assert!(matches!(panels[2], AnyPanel::Curves(_)));
+        Ok(())
+    }
+    /// The paper's averages by size, a table of their own.
+    fn paper_table() -> Table {
+        TableBuilder::new("p", "the paper's decreases by size")
+            .key_u64("bytes", Unit::Bytes, [1024, 2048])
+            .f64("cut", Unit::Percent, Mean::Same, [Some(25.0), Some(50.0)])
+            .build()
+            .unwrap()
+    }
+
+    /// Bars noted with a count and over the baseline's row, the paper's
+    /// decrease from another table beside the last column (and as a
+    /// group), a bound, and curves panels on one y axis.
+    #[test]
+    fn notes_baselines_lookups_bounds_and_one_y_axis() -> Result<()> {
+        let tables = [table(), paper_table()];
+        let lookup = Lookup::new("p").on("bytes").column("new", "cut").decrease();
+        let over = gfxcache_report::Panel::bars("t", Axis::of("design"), "", "a")
+            .rows("reference", "")
+            .one("ours")
+            .measures(&[("b", "part b"), ("a", "total")])
+            .over("a", "design", "base")
+            .paper(Paper::Lookup {
+                name: "paper total".into(),
+                lookup: lookup.clone(),
+            })
+            .subtitle("at {}");
+        let noted = gfxcache_report::Panel::bars("t", Axis::of("design"), "", "a")
+            .rows("reference", "")
+            .one("ours")
+            .note("b")
+            .subtitle("noted at {}");
+        let group = gfxcache_report::Panel::bars("t", Axis::of("bytes"), "design", "a")
+            .rows("reference", "")
+            .paper(Paper::GroupLookup {
+                name: "theirs".into(),
+                lookup,
+            })
+            .subtitle("grouped at {}");
+        let fig = Figure::new("f.svg", "F", "", vec![over, noted, group]).facet("bytes");
+        let dir = tempfile::tempdir()?;
+        write_figures(dir.path(), &tables, std::slice::from_ref(&fig))?;
+        let text = svg(dir.path(), "f.svg")?;
+        // new over base at 1 KiB: a 3/1, b 7/1; the paper's 25 % cut as
+        // 0.750, and 0.500 at 2 KiB; b's 5 noted after a's 1.000.
+        for label in ["3.000", "7.000", "0.750", "0.500", "1.000 (5)", "theirs"] {
+            assert!(text.contains(label), "{label} missing");
+        }
+        assert!(has(&text, "paper total") && has(&text, "at 2048"));
+        let low = gfxcache_report::Panel::curves(
+            "t",
+            "bytes",
+            vec![
+                Line::new("new a", "a", 0, Stroke::Solid).rows("design", "new"),
+                Line::bound("bound", "b").rows("design", "base"),
+            ],
+        );
+        let high = gfxcache_report::Panel::curves(
+            "t",
+            "bytes",
+            vec![Line::new("new b", "b", 1, Stroke::Solid).rows("design", "new")],
+        );
+        // The low panel drawn on the high one's axis reads otherwise.
+        let apart = Figure::new("c.svg", "C", "", vec![low, high]);
+        let shared = apart.clone().same_y();
+        let low_of = |fig: &Figure| -> Result<String> {
+            let mut p = panels(fig, &tables)?;
+            assert!(p.iter_mut().all(Plot::prune));
+            figure::render("C", &p[..1])
+        };
+        assert_ne!(low_of(&apart)?, low_of(&shared)?);
+        let only_bound =
+            gfxcache_report::Panel::curves("t", "bytes", vec![Line::bound("bound", "b")]);
+        let fig = Figure::new("b.svg", "B", "", vec![only_bound]);
+        assert!(
+            write_figures(dir.path(), &tables, &[fig])?.is_empty(),
+            "a bound alone"
+        );
         Ok(())
     }
 }

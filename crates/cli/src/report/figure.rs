@@ -62,25 +62,6 @@ pub fn about<R, P>(figures: &[Figure<R, P>], report: &R, file: &str) -> Option<(
     Some((fig.title.to_string(), caption))
 }
 
-/// Each of `figures` as a specification without panels: its file, title
-/// and caption (with `report`'s reading), what a page given as data
-/// shows of a figure still drawn by the writer
-/// ([`crate::report::data::page_captioned`]).
-pub fn captions<R, P>(figures: &[Figure<R, P>], report: &R) -> Vec<gfxcache_report::Figure> {
-    figures
-        .iter()
-        .filter_map(|f| {
-            let (title, caption) = about(figures, report, f.file)?;
-            Some(gfxcache_report::Figure::new(
-                f.file,
-                &title,
-                &caption,
-                Vec::new(),
-            ))
-        })
-        .collect()
-}
-
 /// Writes every figure of `figures` that has something to show into `dir`;
 /// returns the paths written, in the order of `figures`.
 pub fn write_figures<R, P: Plot>(

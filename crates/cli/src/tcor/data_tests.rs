@@ -1,8 +1,9 @@
 //! The TCOR report through the one writer: its tables hold the report's
 //! numbers (the mean of a run's frames as columns of `engines`, not as
 //! rows of `frames`), a suite's mean rows equal the design crate's own
-//! mean ([`TcorMean`]) for every value both have, and the page sets ours
-//! beside the paper's with each figure after the table it plots.
+//! mean ([`TcorMean`]) for every value both have, the figures drawn from
+//! their specifications show what the report holds, and the page sets
+//! ours beside the paper's with each figure after the table it plots.
 
 use gfxcache_report::{Mean, Report};
 use gfxcache_tcor::study::mean::EngineFigure;
@@ -17,6 +18,9 @@ use crate::report::html::check::{follows, unlinked};
 use crate::report::{page_with, write_all};
 
 use crate::report::data::lookup::{cell, table};
+use crate::report::figure::svg_text::{has, svg};
+use crate::report::figure::Plot;
+use gfxcache_tcor::study::figures::{reach_words, FILES};
 
 /// `v` as a cell reads it: empty for none.
 fn text(v: Option<f64>) -> String {
@@ -487,5 +491,187 @@ fn the_suites_page_puts_the_mean_first_and_links_each_scene() -> anyhow::Result<
     assert_eq!(unlinked(&html), Vec::<String>::new());
     let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
     assert!(wide.is_empty(), "{wide:?}");
+    Ok(())
+}
+
+// ---- The figures, drawn from their specifications ---------------------------
+
+/// A scene's figures written into a new directory, with the directory.
+fn scene_figures(r: &TcorReport) -> anyhow::Result<(tempfile::TempDir, Vec<String>)> {
+    let dir = tempfile::tempdir()?;
+    let written = data::write_figures(dir.path(), &r.tables()?, &Report::figures(r))?;
+    let names = written
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str().map(String::from))
+        .collect();
+    Ok((dir, names))
+}
+
+#[test]
+fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {
+    let r = report();
+    let figures = Report::figures(&r);
+    let (dir, written) = scene_figures(&r)?;
+    assert_eq!(written, FILES);
+    for f in &figures {
+        let text = svg(dir.path(), &f.file)?;
+        assert!(text.starts_with("<svg"), "{} is not an SVG", f.file);
+        assert!(text.contains(&f.title), "{} lacks its title", f.file);
+        assert_eq!(
+            data::about(&figures, &f.file).map(|a| a.0),
+            Some(f.title.clone())
+        );
+    }
+    assert!(data::about(&figures, "index.html").is_none());
+    Ok(())
+}
+
+/// Figure 12 draws only the associativities swept (4 here); Figure 13
+/// leaves out MRU, which the report did not sweep.
+#[test]
+fn curve_figures_show_only_the_swept_curves() -> anyhow::Result<()> {
+    let (dir, _) = scene_figures(&report())?;
+    let fig11 = svg(dir.path(), "fig11_full.svg")?;
+    for label in ["OPT", "LRU", "LB", "8KiB", "32KiB"] {
+        assert!(has(&fig11, label), "fig11 lacks {label:?}");
+    }
+    assert!(!fig11.contains("DRRIP"));
+    let fig12 = svg(dir.path(), "fig12_ways.svg")?;
+    assert!(has(&fig12, "OPT 4-way") && has(&fig12, "LRU 4-way"));
+    assert!(!fig12.contains("1-way"));
+    let fig13 = svg(dir.path(), "fig13_4way.svg")?;
+    assert!(has(&fig13, "DRRIP") && !fig13.contains("MRU"));
+    Ok(())
+}
+
+/// Bars over the baseline with the counts as notes, one panel per Tile
+/// Cache size, and the paper's 33.5 % decrease drawn as 0.665.
+#[test]
+fn bar_figures_normalise_to_the_baseline() -> anyhow::Result<()> {
+    let (dir, _) = scene_figures(&report())?;
+    let pb = svg(dir.path(), "fig14_15_pb_l2.svg")?;
+    assert!(pb.contains("Tile Cache 64KiB") && pb.contains("Tile Cache 128KiB"));
+    assert!(pb.contains("1.000 (10.0k)"), "baseline at 1 with its count");
+    assert!(
+        pb.contains("0.713 (7130)"),
+        "TCOR's 7130 blocks over 10 000"
+    );
+    assert!(has(&pb, "0.665"), "the paper's 33.5 % at 64 KiB");
+    assert!(has(&pb, "0.629"), "the paper's 37.1 % at 128 KiB");
+    let energy = svg(dir.path(), "fig20_21_energy.svg")?;
+    for label in ["L1s", "L2", "main memory", "paper total", "0.910"] {
+        assert!(has(&energy, label), "energy lacks {label:?}");
+    }
+    let fetcher = svg(dir.path(), "fig23_24_fetcher.svg")?;
+    assert!(has(&fetcher, "0.200") && has(&fetcher, "0.500"));
+    Ok(())
+}
+
+/// Without a baseline there is nothing to normalise to: no panel.
+#[test]
+fn no_baseline_no_normalised_panel() -> anyhow::Result<()> {
+    let mut r = report();
+    r.runs.retain(|run| run.engine != "baseline");
+    for m in [&mut r.pb_l2_accesses, &mut r.dram_accesses] {
+        for engines in m.values_mut() {
+            engines.remove("baseline");
+        }
+    }
+    r.energy_nj.clear();
+    let tables = r.tables()?;
+    let figures = Report::figures(&r);
+    for file in ["fig14_15_pb_l2.svg", "fig20_21_energy.svg"] {
+        let fig = figures.iter().find(|f| f.file == file).unwrap();
+        let mut panels = data::panels(fig, &tables)?;
+        assert_eq!(panels.len(), 2, "{file}: a panel per Tile Cache size");
+        assert!(panels.iter_mut().all(|p| !Plot::prune(p)), "{file}");
+    }
+    let (_dir, written) = scene_figures(&r)?;
+    assert!(!written.iter().any(|f| f == "fig14_15_pb_l2.svg"));
+    Ok(())
+}
+
+/// A Tile Cache size a figure lacks has no panel, the others theirs.
+#[test]
+fn a_missing_tile_cache_size_skips_only_its_panel() -> anyhow::Result<()> {
+    let mut r = report();
+    r.pb_dram_accesses.remove("128KiB");
+    let (dir, _) = scene_figures(&r)?;
+    let dram = svg(dir.path(), "fig16_17_pb_dram.svg")?;
+    assert!(dram.contains("64KiB") && !dram.contains("128KiB"));
+    Ok(())
+}
+
+/// Where OPT and LRU reach the bound here, beside the paper's, and the
+/// sentence when LRU does not reach it within the sweep; Figure 11's
+/// caption ends with it.
+#[test]
+fn figure_11s_caption_follows_where_the_curves_reach_the_bound() {
+    let mut r = report();
+    for (policy, kib) in [("opt", 32), ("lru", 128)] {
+        if let Some(c) = r
+            .reach
+            .curves
+            .iter_mut()
+            .find(|c| c.policy == policy && c.ways == "full")
+        {
+            c.bytes = Some(kib * 1024);
+        }
+    }
+    r.reach.lru_over_opt_full = Some(4.0);
+    let s = reach_words(&r);
+    assert!(
+        s.contains("Here OPT reaches the lower bound at 32KiB and LRU at 128KiB: LRU needs 4.0 times OPT's size"),
+        "{s}"
+    );
+    assert!(
+        s.contains("in the paper OPT at 55 KiB and LRU at 375 KiB, 6.8 times"),
+        "{s}"
+    );
+    let figures = Report::figures(&r);
+    assert!(data::about(&figures, "fig11_full.svg").is_some_and(|(_, w)| w.ends_with(&s)));
+    for c in r.reach.curves.iter_mut().filter(|c| c.policy == "lru") {
+        c.bytes = None;
+    }
+    r.reach.lru_over_opt_full = None;
+    let s = reach_words(&r);
+    assert!(s.contains("and LRU not within the sweep;"), "{s}");
+    assert!(reach_words(&report_without_curves()).is_empty());
+}
+
+/// A suite's bar figures: a bar per scene, the mean (the design crate's)
+/// and the paper's group, a panel per Tile Cache size.
+#[test]
+fn every_suite_bar_figure_has_a_bar_per_scene_the_mean_and_the_paper() -> anyhow::Result<()> {
+    let r = suite();
+    let dir = tempfile::tempdir()?;
+    let written = data::write_figures(
+        dir.path(),
+        &data::suite_tables(&r)?,
+        &data::suite_figures(&r),
+    )?;
+    assert_eq!(written.len(), FILES.len());
+    for file in &FILES[3..] {
+        let text = svg(dir.path(), file)?;
+        for name in ["a&lt;1&gt;", "b", "mean", "paper"] {
+            assert!(has(&text, name), "{file} lacks {name}");
+        }
+        for size in ["64KiB", "128KiB"] {
+            assert!(text.contains(size), "{file} lacks {size}");
+        }
+    }
+    // The paper's 33.5 % fewer PB accesses to the L2 at 64 KiB.
+    let text = svg(dir.path(), "fig14_15_pb_l2.svg")?;
+    assert!(text.contains("0.665"), "the paper's bar");
+    let tcor = r
+        .mean
+        .engines
+        .iter()
+        .find(|m| m.engine == "tcor" && m.tile_cache == "64KiB")
+        .unwrap();
+    let mean = tcor.vs_baseline(EngineFigure::PbL2Accesses).unwrap();
+    assert!(text.contains(&format!("{mean:.3}")), "the mean's bar");
+    let fig11 = svg(dir.path(), "fig11_full.svg")?;
+    assert!(has(&fig11, "OPT") && has(&fig11, "LB"));
     Ok(())
 }

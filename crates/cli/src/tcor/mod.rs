@@ -1,29 +1,24 @@
-//! The files of a TCOR study: `tcor.json`; the tables the design crate
-//! gives as data (`gfxcache_tcor::study::tables`), written as CSV and
-//! Parquet by [`crate::report::data`]; the SVG plots named after the
-//! paper's figures ([`plots`], still drawn here); `index.html`, the
-//! design crate's page (`gfxcache_tcor::study::page`) laid out by
-//! [`crate::report::data`] with the plots' captions; and the summary the
-//! command prints ([`crate::report::StudyFiles`] for [`TcorReport`], by
-//! hand; [`crate::report::write_all`] writes them). [`suite`] writes the
-//! study on a workload suite.
-//!
-//! The helpers here are what the plots share (a figure's value by size and
-//! engine, a run, a curve); the Tile Cache sizes in order and the words on
+//! The files of a TCOR study: `tcor.json`; the tables and figures the
+//! design crate gives as data (`gfxcache_tcor::study::tables` and
+//! `::figures`), written as CSV, Parquet and SVG by
+//! [`crate::report::data`]; `index.html`, the design crate's page
+//! (`gfxcache_tcor::study::page`); and the summary the command prints
+//! ([`crate::report::StudyFiles`] for [`TcorReport`];
+//! [`crate::report::write_all`] writes them). [`suite`] writes the study
+//! on a workload suite. The Tile Cache sizes in order and the words on
 //! the Tile Fetcher are the design crate's.
 
 #[cfg(test)]
 mod data_tests;
 mod fetcher;
-mod plots;
 pub(crate) mod suite;
 mod summary;
 
 use std::path::{Path, PathBuf};
 
 use gfxcache_report::Report;
-use gfxcache_tcor::study::report::{Curve, EngineRun, TcorReport};
-pub(crate) use gfxcache_tcor::study::tables::{in_size_order, tile_caches, value};
+use gfxcache_tcor::study::report::TcorReport;
+pub(crate) use gfxcache_tcor::study::tables::{in_size_order, tile_caches};
 
 use crate::report::data;
 
@@ -39,11 +34,11 @@ impl crate::report::StudyFiles for TcorReport {
     }
 
     fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        plots::write_all(self, dir)
+        data::write_figures(dir, &self.tables()?, &Report::figures(self))
     }
 
     fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::page_captioned(self, shown, &self.warnings, &plots::captions(self))
+        data::page(self, shown, &self.warnings)
     }
 
     fn summary(&self) -> String {
@@ -57,30 +52,16 @@ impl crate::report::suite::SuiteFiles for TcorReport {
     }
 
     fn suite_figures(r: &suite::TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        suite::plots::write_all(r, dir)
+        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
     }
 
     fn suite_page(r: &suite::TcorSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::suite_page_captioned(r, shown, &suite::plots::captions(r))
+        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::TcorSuite) -> String {
         suite::summary::text(r)
     }
-}
-
-/// The run of `engine` at Tile Cache size `size`, if the study made it.
-fn find_run<'a>(r: &'a TcorReport, engine: &str, size: &str) -> Option<&'a EngineRun> {
-    r.runs
-        .iter()
-        .find(|run| run.engine == engine && run.tile_cache == size)
-}
-
-/// The curve of `policy` at `ways` (`full` or a way count), if swept.
-fn find_curve<'a>(r: &'a TcorReport, policy: &str, ways: &str) -> Option<&'a Curve> {
-    r.curves
-        .iter()
-        .find(|c| c.policy == policy && c.ways == ways)
 }
 
 #[cfg(test)]
@@ -352,6 +333,7 @@ mod tests {
     use super::test_report::{report, report_without_curves};
     use super::*;
     use crate::report::{to_json, write_all};
+    use gfxcache_tcor::study::tables::value;
     use std::path::PathBuf;
 
     /// Every table, each written as CSV and Parquet.
@@ -454,19 +436,6 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_tile_cache_size_skips_only_its_panel_or_figure() -> anyhow::Result<()> {
-        let mut r = report();
-        r.primitives_per_cycle.clear();
-        r.pb_dram_accesses.remove("128KiB");
-        let dir = tempfile::tempdir()?;
-        let written = names(&write_all(&r, dir.path())?);
-        assert!(!written.iter().any(|n| n == "fig23_24_fetcher.svg"));
-        let dram = std::fs::read_to_string(dir.path().join("fig16_17_pb_dram.svg"))?;
-        assert!(dram.contains("64KiB") && !dram.contains("128KiB"));
-        Ok(())
-    }
-
-    #[test]
     fn sizes_in_order() {
         let r = report();
         assert_eq!(tile_caches(&r), ["64KiB", "128KiB"]);
@@ -474,7 +443,5 @@ mod tests {
         assert_eq!(in_size_order(&labels), ["4KiB", "512KiB", "1MiB", "x"]);
         assert_eq!(value(&r.pb_l2_accesses, "64KiB", "tcor"), Some(7130));
         assert!(value(&r.pb_l2_accesses, "32KiB", "tcor").is_none());
-        assert!(find_run(&r, "tcor", "128KiB").is_some());
-        assert!(find_curve(&r, "mru", "4").is_none());
     }
 }

@@ -5,11 +5,19 @@
 //! Figure 7 as curves over the private cache sizes, and our sweeps and
 //! quad assignments.
 //!
+//! A suite's figures ([`suite_figures`]) are the paper's per-game charts
+//! over the suite's tables: a group of bars per scene, the mean's group,
+//! then the paper's number in light tones (Figures 1, 6, 8-11), and the
+//! mean of Figure 7 over the private sizes.
+//!
 //! Only what the report holds is plotted: an organization the study did
 //! not run has no bar, a knob it did not sweep no figure.
 
 use gfxcache_cache::format_size;
 use gfxcache_report::{Axis, Figure, Line, Panel, Paper, Scale, Stroke};
+
+use gfxcache_cache::SuiteMean;
+use gfxcache_report::Lookup;
 
 use super::tables::{
     paper_effective_bytes, Metric, ENERGY, L2_ALL, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
@@ -280,4 +288,148 @@ fn capacity(r: &NucaReport) -> Panel {
     Panel::curves("capacity", "tc_bytes", lines)
         .subtitle("Private texture caches by size")
         .y_label("L2 requests", Scale::Ratio)
+}
+
+// ---- A suite's ------------------------------------------------------------------
+
+/// A bar per organization of `metric` (private left out unless
+/// `with_private`), a group per scene and the mean's, then the paper's.
+fn by_scene(metric: Metric, subtitle: &str, with_private: bool) -> Panel {
+    let panel = Panel::bars(
+        "organizations",
+        Axis::of("scene"),
+        "organization",
+        metric.column,
+    );
+    let panel = if with_private {
+        panel
+    } else {
+        panel.except(&[OrgKind::Private.name()])
+    };
+    panel
+        .subtitle(subtitle)
+        .y_label(metric.name, Scale::Percent)
+        .paper(Paper::Group {
+            name: "paper".into(),
+            column: metric.paper_column.into(),
+        })
+        .reference(0.0)
+}
+
+/// The suite's figures over its tables, in the paper's order (Figure 7's
+/// mean after Figure 6).
+pub fn suite_figures(scenes: &[&NucaReport]) -> Vec<Figure> {
+    if scenes.is_empty() {
+        return Vec::new();
+    }
+    let mean = NucaReport::suite_mean(scenes);
+    let fig1 = Panel::bars("replication", Axis::of("scene"), "", "replicated_percent")
+        .rows("reference", "")
+        .one("ours")
+        .subtitle(&format!(
+            "In more than one of {} caches",
+            mean.replication_fps
+        ))
+        .y_label("texture accesses %", Scale::Percent)
+        .paper(Paper::GroupLookup {
+            name: "paper (4 caches)".into(),
+            lookup: Lookup::new("replication")
+                .rows("reference", "paper")
+                .column("ours", "replicated_percent"),
+        });
+    let fig11 = Panel::bars("scaling", Axis::of("scene"), "organization", SPEEDUP.column)
+        .except(&[OrgKind::Private.name()])
+        .subtitle("P = {}")
+        .y_label(SPEEDUP.name, Scale::Percent)
+        .paper(Paper::Group {
+            name: "paper".into(),
+            column: SPEEDUP.paper_column.into(),
+        })
+        .reference(0.0);
+    vec![
+        Figure::new(
+            "fig1_replication.svg",
+            "Figure 1: replication in private texture caches per scene",
+            "The share of texture accesses whose block is in more than one private cache, with the fewest fragment processors studied, per scene, their mean and the paper's (with 4).",
+            vec![fig1],
+        ),
+        Figure::new(
+            "fig6_l2_accesses.svg",
+            "Figure 6: L2 accesses against private caches per scene",
+            "Change in the texture caches' L2 requests and in the L2's accesses of every stream against private caches, per scene, their mean and the paper's \"L2 accesses\".",
+            vec![
+                by_scene(L2_TEXTURE, "Texture requests to the L2", false),
+                by_scene(L2_ALL, "L2 accesses of every stream", false),
+            ],
+        ),
+        Figure::new(
+            "fig7_capacity.svg",
+            "Figure 7: effective capacity, mean over the scenes",
+            "The scenes' mean L2 requests of private caches of each size over those at the main size (solid), and DTM-NUCA's and its distributed form's mean at the main size (dashed, flat); the paper's matching sizes marked on their level.",
+            vec![mean_capacity(scenes, &mean.paper)],
+        ),
+        Figure::new(
+            "fig8_hits.svg",
+            "Figure 8: local hits per scene",
+            "The share of texture accesses that hit in the requester's own cache, per organization and scene, their mean and the paper's.",
+            vec![by_scene(LOCAL_HITS, "Local hits", true)],
+        ),
+        Figure::new(
+            "fig9_speedup.svg",
+            "Figure 9: speedup over private caches per scene",
+            "Private caches' frame cycles over each organization's, minus one, per scene, their mean and the paper's.",
+            vec![by_scene(SPEEDUP, "Speedup", false)],
+        ),
+        Figure::new(
+            "fig10_energy.svg",
+            "Figure 10: energy against private caches per scene",
+            "Change in total energy (GPU and memory) against private caches, per scene, their mean and the paper's.",
+            vec![by_scene(ENERGY, "Total energy", false)],
+        ),
+        Figure::new(
+            "fig11_scaling.svg",
+            "Figure 11: speedup by number of fragment processors per scene",
+            "Each organization's speedup over private caches with as many fragment processors, a panel per number, per scene, their mean and the paper's (DTM-NUCA with 4 and 32).",
+            vec![fig11],
+        )
+        .facet("fragment_processors"),
+    ]
+}
+
+/// Figure 7's mean: the private caches' L2 requests as a ratio over the
+/// main size's (the mean change plus one), and each DTM-NUCA form every
+/// scene ran flat at its mean change (dashed) over every size, the
+/// paper's matching size a point on it.
+fn mean_capacity(scenes: &[&NucaReport], paper: &super::paper::PaperNumbers) -> Panel {
+    let at = scenes
+        .first()
+        .map(|r| format_size(r.config.tc_bytes))
+        .unwrap_or_default();
+    let mut lines = vec![Line::new("private", "l2_change_percent", 0, Stroke::Solid).change()];
+    for (colour, kind) in [(1, OrgKind::Dtm), (2, OrgKind::DtmDist)] {
+        if !scenes.iter().all(|r| r.row(kind).is_some()) {
+            continue;
+        }
+        let level = [("scene", "mean"), ("organization", kind.name())];
+        let column = L2_TEXTURE.column;
+        let name = format!("{} at {at}", kind.name());
+        lines.push(
+            Line::new(&name, column, colour, Stroke::Dashed)
+                .level("organizations", &level, column)
+                .change(),
+        );
+        if let Some(bytes) = paper_effective_bytes(paper, kind) {
+            let name = format!("paper: {} = private {}", kind.name(), format_size(bytes));
+            lines.push(
+                Line::new(&name, column, colour, Stroke::Solid)
+                    .rows("paper_effective", kind.name())
+                    .level("organizations", &level, column)
+                    .change(),
+            );
+        }
+    }
+    Panel::curves("capacity", "tc_bytes", lines)
+        .rows("scene", "mean")
+        .subtitle("Private texture caches by size, mean over the scenes")
+        .y_label("L2 requests over private at the main size", Scale::Ratio)
 }

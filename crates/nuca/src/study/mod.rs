@@ -13,6 +13,7 @@
 
 pub mod figures;
 pub mod mean;
+pub mod page;
 pub mod paper;
 pub mod report;
 pub mod tables;

@@ -669,4 +669,16 @@ impl gfxcache_report::Report for NucaReport {
     fn figures(&self) -> Vec<gfxcache_report::Figure> {
         super::figures::figures(self)
     }
+
+    fn suite_figures(scenes: &[&NucaReport]) -> Vec<gfxcache_report::Figure> {
+        super::figures::suite_figures(scenes)
+    }
+
+    fn page(&self) -> Result<gfxcache_report::Page, TableError> {
+        Ok(super::page::page(self))
+    }
+
+    fn suite_page(scenes: &[(&str, &NucaReport)]) -> Result<gfxcache_report::Page, TableError> {
+        Ok(super::page::suite_page(scenes))
+    }
 }

@@ -27,6 +27,7 @@
 mod curves;
 mod engines;
 pub mod fetcher;
+pub mod figures;
 pub mod mean;
 pub mod page;
 pub mod paper;

@@ -692,10 +692,12 @@ impl gfxcache_report::Report for TcorReport {
         Ok(out)
     }
 
-    /// The figures are still drawn by the command line's writer (its
-    /// `tcor/plots.rs`), which gives the page their captions.
     fn figures(&self) -> Vec<gfxcache_report::Figure> {
-        Vec::new()
+        super::figures::figures(self)
+    }
+
+    fn suite_figures(scenes: &[&TcorReport]) -> Vec<gfxcache_report::Figure> {
+        super::figures::suite_figures(scenes)
     }
 
     fn page(&self) -> Result<gfxcache_report::Page, TableError> {

@@ -1,14 +1,13 @@
 //! The files of a DTM-NUCA study on a workload suite (`nuca --suite`): the
 //! suite's `nuca.json` (every scene's report and the mean), the scenes'
 //! tables with a row per scene and the mean's (CSV and Parquet, made by
-//! [`crate::report::data::suite_tables`]), figures with a bar per scene,
-//! the mean and the paper's number, the page, and the summary
+//! [`crate::report::data::suite_tables`]), the design crate's suite
+//! figures (a bar per scene, the mean and the paper's number) and suite
+//! page over them, and the summary
 //! ([`crate::report::suite::SuiteFiles`] for [`NucaReport`]). Each scene's
 //! own files are its report's, in its directory. The mean is
 //! [`gfxcache_nuca::study::NucaMean`], computed by the design crate.
 
-pub mod html;
-pub mod plots;
 pub mod summary;
 
 use gfxcache_cache::SuiteReport;
@@ -18,12 +17,7 @@ use gfxcache_nuca::OrgKind;
 /// A DTM-NUCA study on a suite.
 pub type NucaSuite = SuiteReport<NucaReport>;
 
-pub use crate::report::suite::{categories, MEAN};
-
-/// The organizations with a mean, in report order.
-pub fn kinds(r: &NucaSuite) -> Vec<OrgKind> {
-    r.mean.organizations.iter().map(|(k, _)| *k).collect()
-}
+pub use crate::report::suite::MEAN;
 
 /// The mean figures of `kind` on the main frames, if every scene ran it.
 pub fn mean_of(r: &NucaSuite, kind: OrgKind) -> Option<Figures> {
@@ -32,21 +26,6 @@ pub fn mean_of(r: &NucaSuite, kind: OrgKind) -> Option<Figures> {
         .iter()
         .find(|(k, _)| *k == kind)
         .map(|(_, f)| *f)
-}
-
-/// For each scene in order and then the mean, `of` the figures of `kind`
-/// on the main frame: a row of a per-scene chart.
-pub fn per_scene(r: &NucaSuite, kind: OrgKind, of: fn(&Figures) -> f64) -> Vec<Option<f64>> {
-    r.scenes
-        .iter()
-        .map(|s| s.report.row(kind).map(|row| of(&row.figures)))
-        .chain([mean_of(r, kind).map(|f| of(&f))])
-        .collect()
-}
-
-/// The organization named `name`, as the charts' series name them.
-pub fn kind_named(name: &str) -> Option<OrgKind> {
-    OrgKind::ALL.into_iter().find(|k| k.name() == name)
 }
 
 #[cfg(test)]
@@ -65,7 +44,6 @@ pub(crate) mod test_suite {
 #[cfg(test)]
 mod tests {
     use super::test_suite::suite;
-    use super::*;
     use crate::report::write_all;
 
     #[test]
@@ -85,10 +63,8 @@ mod tests {
             "assignments.csv",
             "organizations.parquet",
         ];
-        let figures = plots::FIGURES
-            .iter()
-            .map(|f| f.file)
-            .chain(plots::CAPACITY.iter().map(|f| f.file));
+        let figures = crate::report::data::suite_figures(&suite());
+        let figures = figures.iter().map(|f| f.file.as_str());
         for file in ["nuca.json", "index.html"]
             .into_iter()
             .chain(csv)
@@ -129,7 +105,6 @@ mod tests {
                 "{bytes}: {mean} vs {expected}"
             );
         }
-        assert_eq!(kind_named("dtm-nuca-dist"), Some(OrgKind::DtmDist));
-        assert_eq!(categories(&r), ["a<1>", "b", "mean"]);
+        assert_eq!(crate::report::suite::categories(&r), ["a<1>", "b", "mean"]);
     }
 }

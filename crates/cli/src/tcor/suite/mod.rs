@@ -3,36 +3,26 @@
 //! crate's tables with a `scene` column and the `mean` rows of one
 //! group-by ([`crate::report::data::suite_tables`]; a test holds them
 //! equal to [`gfxcache_tcor::study::TcorMean`] for every value both
-//! have), figures with a bar per scene, the mean and the paper's average
-//! (the paper's per-game charts, [`plots`], still drawn here from the
-//! design crate's mean), the design crate's suite page and the summary
+//! have), the design crate's suite figures (a bar per scene, the mean and
+//! the paper's average, as the paper's per-game charts; the mean curves)
+//! drawn from those tables, the design crate's suite page and the summary
 //! ([`crate::report::suite::SuiteFiles`] for [`TcorReport`]). Each
 //! scene's own files are its report's, in its directory.
 
-pub mod plots;
 pub mod summary;
 
 use gfxcache_cache::SuiteReport;
-use gfxcache_tcor::study::mean::EngineMean;
 use gfxcache_tcor::study::report::TcorReport;
 
 /// A TCOR study on a suite.
 pub type TcorSuite = SuiteReport<TcorReport>;
 
-pub use crate::report::suite::{categories, MEAN};
+pub use crate::report::suite::MEAN;
 
 /// Every Tile Cache size a scene ran, in order.
 pub fn tile_caches(r: &TcorSuite) -> Vec<String> {
     let sizes = r.scenes.iter().flat_map(|s| super::tile_caches(&s.report));
     super::in_size_order(sizes.collect::<Vec<_>>().iter())
-}
-
-/// The mean of `engine` at Tile Cache size `size`, if every scene ran it.
-pub fn find_mean<'a>(r: &'a TcorSuite, engine: &str, size: &str) -> Option<&'a EngineMean> {
-    r.mean
-        .engines
-        .iter()
-        .find(|m| m.engine == engine && m.tile_cache == size)
 }
 
 /// The scenes' binning modes (`exact`, `bbox`; what the figures are for),
@@ -77,6 +67,7 @@ pub(crate) mod test_suite {
 mod tests {
     use super::test_suite::suite;
     use super::*;
+    use crate::report::suite::categories;
     use crate::report::write_all;
 
     #[test]
@@ -91,8 +82,7 @@ mod tests {
         for file in expected
             .into_iter()
             .chain(["scenes.csv", "index.html"])
-            .chain(plots::BAR_FIGURES.iter().map(|f| f.file))
-            .chain(plots::CURVE_FIGURES.iter().map(|f| f.file))
+            .chain(gfxcache_tcor::study::figures::FILES)
         {
             assert!(names.iter().any(|n| n == file), "{file} not written");
         }
@@ -116,6 +106,5 @@ mod tests {
         let r = suite();
         assert_eq!(tile_caches(&r), ["64KiB", "128KiB"]);
         assert_eq!(categories(&r), ["a<1>", "b", "mean"]);
-        assert!(find_mean(&r, "tcor", "64KiB").is_some());
     }
 }
