@@ -106,10 +106,12 @@ pub fn write_all(report: &GspcReport, dir: &Path) -> anyhow::Result<Vec<PathBuf>
     Ok(written)
 }
 
-/// The title and caption of the figure written to `file`.
-pub fn about(r: &GspcReport, file: &str) -> Option<(String, String)> {
-    crate::report::figure::about(FIGURES, r, file)
-        .or_else(|| crate::report::figure::about(TIMELINE_FIGURES, r, file))
+/// Every figure as a specification without panels: the page's captions
+/// until the figures are given as data.
+pub fn captions(r: &GspcReport) -> Vec<gfxcache_report::Figure> {
+    let mut all = crate::report::figure::captions(FIGURES, r);
+    all.extend(crate::report::figure::captions(TIMELINE_FIGURES, r));
+    all
 }
 
 // ---- The figures -------------------------------------------------------

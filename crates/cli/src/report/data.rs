@@ -43,7 +43,7 @@ pub fn suite_tables<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Result<Vec<Tab
     let scenes = r
         .scenes
         .iter()
-        .map(|s| Ok((s.scene.as_str(), s.report.tables()?)))
+        .map(|s| Ok((s.scene.as_str(), R::suite_tables_of(s.report.tables()?))))
         .collect::<Result<Vec<_>>>()?;
     Ok(gfxcache_report::suite_tables(&scenes)?)
 }

@@ -26,9 +26,11 @@
 mod assemble;
 pub mod machine;
 pub mod mean;
+pub mod page;
 pub mod paper;
 pub mod report;
 pub mod runs;
+pub mod tables;
 mod timed;
 pub mod timeline;
 

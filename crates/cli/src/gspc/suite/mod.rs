@@ -7,8 +7,6 @@
 //! directory. The mean is [`gfxcache_llc::study::GspcMean`], computed
 //! by the design crate.
 
-pub mod csv;
-pub mod html;
 pub mod plots;
 pub mod summary;
 

@@ -67,6 +67,12 @@ pub fn write_all(r: &GspcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     write_figures(r, FIGURES, dir)
 }
 
+/// Every figure as a specification without panels (the page's captions,
+/// as [`crate::gspc::plots::captions`]).
+pub fn captions(r: &GspcSuite) -> Vec<gfxcache_report::Figure> {
+    crate::report::figure::captions(FIGURES, r)
+}
+
 /// What a per-scene panel shows of a run: the scene's figure and the
 /// mean's.
 struct Metric<'a> {
