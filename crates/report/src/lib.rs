@@ -15,7 +15,7 @@ pub mod page;
 pub mod suite;
 pub mod table;
 
-pub use figure::{Axis, Figure, Kind, Measure, Panel, Paper, Scale, Series};
+pub use figure::{Axis, Figure, Kind, Marks, Measure, Panel, Paper, Scale, Series};
 pub use figure::{Line, Stroke};
 pub use page::{Column, Format, Page, Picture, Section, View};
 pub use table::{Mean, Table, TableBuilder, TableError, Unit};

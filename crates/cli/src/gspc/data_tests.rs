@@ -1,6 +1,7 @@
 //! The GSPC report through the one writer: its tables hold the report's
 //! numbers (the old CSV files' values, a tidy row per observation), its
-//! page shows them beside the paper's, and a suite's mean rows equal the
+//! figures and page show them beside the paper's, its captions' readings
+//! follow the numbers, and a suite's mean rows equal the
 //! design crate's own mean ([`GspcMean`]) wherever both have a value.
 
 use gfxcache_cache::suite::SuiteMean;
@@ -8,10 +9,15 @@ use gfxcache_llc::study::report::GspcReport;
 use gfxcache_llc::study::GspcMean;
 use gfxcache_report::Report;
 
+use gfxcache_llc::study::readings::{fig04, fig09, fig12};
+use gfxcache_llc::study::report::StreamShare;
+
 use super::suite::test_suite::suite;
 use super::test_report::{report, report_without_opt, MIB};
+use super::timelines::TIMELINE_FIGURES;
 use crate::report::data;
 use crate::report::data::lookup::{cell, table};
+use crate::report::figure::svg_text::{has, svg};
 use crate::report::write_all;
 
 fn index(r: &GspcReport) -> anyhow::Result<String> {
@@ -52,7 +58,20 @@ fn the_policies_table_has_a_row_per_run_and_its_numbers() -> anyhow::Result<()> 
 fn the_timing_table_has_a_row_per_run_and_machine() -> anyhow::Result<()> {
     let r = report();
     let t = table(&r.tables()?, "timing");
-    assert_eq!(t.rows(), r.policies.len() * r.timing_configs.len());
+    // The baseline's rows (its frame rates as policies has them), then
+    // each other machine's.
+    assert_eq!(t.rows(), r.policies.len() * (1 + r.timing_configs.len()));
+    let base = [
+        ("policy", "nru+ucd"),
+        ("size", "8388608"),
+        ("config", "baseline"),
+    ];
+    let nru = super::find(&r, "nru+ucd", 8 * MIB).unwrap();
+    assert_eq!(
+        cell(&t, &base, "fps_vs_drrip"),
+        nru.fps_vs_drrip.to_string()
+    );
+    assert_eq!(cell(&t, &base, "paper_fps_vs_drrip"), "0.93");
     for p in &r.policies {
         let size = p.size.to_string();
         let on = [
@@ -431,4 +450,217 @@ fn the_suites_page_links_each_scene_and_shows_the_mean() -> anyhow::Result<()> {
     let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
     assert!(wide.is_empty(), "{wide:?}");
     Ok(())
+}
+
+/// Every figure, the design crate's and the timeline's, is an SVG with
+/// its title.
+#[test]
+fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {
+    let r = report();
+    let dir = tempfile::tempdir()?;
+    write_all(&r, dir.path())?;
+    let figures = Report::figures(&r);
+    let files = figures
+        .iter()
+        .map(|f| (f.file.as_str(), f.title.as_str()))
+        .chain(TIMELINE_FIGURES.iter().map(|f| (f.file, f.title)));
+    for (file, title) in files {
+        let text = svg(dir.path(), file)?;
+        assert!(text.starts_with("<svg"), "{file} is not an SVG");
+        assert!(text.contains(title), "{file} lacks its title");
+    }
+    Ok(())
+}
+
+#[test]
+fn the_timeline_shows_prod_cons_rrpvs_and_read_misses() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    write_all(&report(), dir.path())?;
+    let text = svg(dir.path(), "timeline_gspc.svg")?;
+    for label in [
+        "PROD",
+        "16 CONS",
+        "GSPC at RRPV 3",
+        "DRRIP at RRPV 3",
+        "drrip",
+    ] {
+        assert!(has(&text, label), "{label} missing");
+    }
+    // No GSPC timeline, no figure.
+    let mut r = report();
+    r.timelines.retain(|t| t.policy != "gspc");
+    let dir = tempfile::tempdir()?;
+    let written = write_all(&r, dir.path())?;
+    assert!(!written.iter().any(|p| p.ends_with("timeline_gspc.svg")));
+    Ok(())
+}
+
+#[test]
+fn fig12_shows_our_policies_and_the_paper_but_no_other() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    write_all(&report(), dir.path())?;
+    let text = svg(dir.path(), "fig12_misses_vs_drrip.svg")?;
+    assert!(has(&text, "gspc+ucd"));
+    assert!(has(&text, "paper (8 MB)"));
+    assert!(has(&text, "0.634"), "OPT's paper value");
+    // ship-mem is in Table 6 but the report did not run it.
+    assert!(!text.contains("ship-mem"));
+    Ok(())
+}
+
+/// Without OPT: Figures 7 and 9 (OPT's epochs) are skipped; Figure 6
+/// keeps only its RT-consumption panel, as texture hits cannot be
+/// normalised to OPT's; Figures 5, 12 and 13 show the other policies.
+#[test]
+fn without_opt_the_opt_figures_are_skipped() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let written = write_all(&report_without_opt(), dir.path())?;
+    let wrote = |f: &str| written.iter().any(|p| p.ends_with(f));
+    assert!(!wrote("fig07_tex_epochs.svg"));
+    assert!(!wrote("fig09_z_death.svg"));
+    assert!(wrote("fig05_hit_rates.svg"));
+    let fig06 = svg(dir.path(), "fig06_rt_to_tex.svg")?;
+    assert!(!fig06.contains("over OPT"));
+    assert!(!has(&svg(dir.path(), "fig12_misses_vs_drrip.svg")?, "opt"));
+    Ok(())
+}
+
+/// Figures 4, 11 and 13 carry the values the paper states (and only
+/// beside what we ran), Figure 11 its per-application bounds as marks.
+#[test]
+fn figures_4_11_and_13_show_the_papers_values() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    write_all(&report(), dir.path())?;
+    let fig04 = svg(dir.path(), "fig04_stream_mix.svg")?;
+    for v in ["40.0", "34.0", "10.0", "7.0", "4.0", "5.0", "paper (8 MB)"] {
+        assert!(has(&fig04, v), "fig04 lacks {v}");
+    }
+    for group in ["RT", "TEX", "Z", "HiZ", "vertex", "rest"] {
+        assert!(has(&fig04, group), "fig04 lacks {group}");
+    }
+    // The report's rt, tex and z shares, grouped.
+    assert!(has(&fig04, "40.0") && has(&fig04, "26.0"));
+    let fig11 = svg(dir.path(), "fig11_t_sensitivity.svg")?;
+    for label in [
+        "at least +2 % in 4 apps",
+        "below -4 % in Assassin&apos;s Creed",
+        "at least +1 % in 2 apps",
+        "paper (bounds)",
+    ] {
+        assert!(has(&fig11, label), "fig11 lacks {label}");
+    }
+    let fig13 = svg(dir.path(), "fig13_gspc_rates.svg")?;
+    // OPT's, DRRIP's and NRU's (Figures 5, 6), GSPC's RT hit rate
+    // (Section 5.1), GSPC+UCD's (slide 44).
+    for v in [
+        "53.4", "22.0", "18.4", "51.0", "16.0", "13.0", "59.8", "50.1", "41.5", "77.1", "58.0",
+        "57.7", "33.5", "40.4", "58.1", "59.0",
+    ] {
+        assert!(has(&fig13, v), "fig13 lacks the paper's {v}");
+    }
+    for panel in ["Texture hit rate at 8MiB", "Z hit rate at 8MiB"] {
+        assert!(fig13.contains(panel), "fig13 lacks {panel}");
+    }
+    Ok(())
+}
+
+/// No figure of the study is wider than the page, however many
+/// policies and sizes it shows.
+#[test]
+fn no_figure_is_wider_than_the_page() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    write_all(&report(), dir.path())?;
+    let wide = crate::report::figure::svg_text::too_wide(dir.path())?;
+    assert!(wide.is_empty(), "{wide:?}");
+    Ok(())
+}
+
+fn mix(r: &mut GspcReport, shares: &[(&str, f64)]) {
+    r.stream_mix = shares
+        .iter()
+        .map(|&(stream, fraction)| StreamShare {
+            stream: stream.into(),
+            accesses: (fraction * 1e6) as u64,
+            fraction,
+        })
+        .collect();
+}
+
+/// Render targets and textures lead in the paper; the sentence says
+/// whether they do here, and flips when vertices lead.
+#[test]
+fn the_fig04_reading_says_which_groups_lead() {
+    let mut r = report();
+    mix(&mut r, &[("rt", 0.4), ("tex", 0.34), ("z", 0.26)]);
+    let s = fig04(&r);
+    assert!(s.starts_with("Here, as in the paper,"), "{s}");
+    assert!(s.contains("RT (40.0 %) and TEX (34.0 %)"), "{s}");
+    mix(
+        &mut r,
+        &[
+            ("vidx", 0.2),
+            ("vtx", 0.55),
+            ("z", 0.09),
+            ("rt", 0.05),
+            ("tex", 0.08),
+            ("stc", 0.03),
+        ],
+    );
+    let s = fig04(&r);
+    assert!(!s.contains("as in the paper"), "{s}");
+    assert!(s.contains("vertex (75.0 %) and Z (9.0 %)"), "{s}");
+    assert!(
+        s.contains("in the paper they are RT (40.0 %) and TEX (34.0 %)"),
+        "{s}"
+    );
+}
+
+/// The paper's "only E0 dies often" is checked on our ratios.
+#[test]
+fn the_fig09_reading_checks_which_epochs_die() {
+    let mut r = report();
+    r.opt_epochs.z.death_ratios = [0.7, 0.3, 0.2];
+    let s = fig09(&r);
+    assert!(s.starts_with("Here, as in the paper, only E0 dies"), "{s}");
+    r.opt_epochs.z.death_ratios = [0.7, 0.6, 0.2];
+    let s = fig09(&r);
+    assert!(
+        s.starts_with("Here E0 and E1 die more often than not"),
+        "{s}"
+    );
+    assert!(
+        s.contains("in the paper only E0 does (0.61, 0.38, 0.26)"),
+        "{s}"
+    );
+}
+
+/// GSPC saving misses here, then losing: the sentence follows.
+#[test]
+fn the_fig12_reading_says_what_gspc_saves_or_loses() {
+    let mut r = report();
+    let s = fig12(&r);
+    assert!(
+        s.contains("GSPC has 11.8 % fewer misses than DRRIP (the paper: 11.8 % fewer)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("GSPC+UCD has 13.1 % fewer misses than DRRIP"),
+        "{s}"
+    );
+    for p in r
+        .policies
+        .iter_mut()
+        .filter(|p| p.size == 8 * MIB && p.policy == "gspc")
+    {
+        p.misses_vs_drrip = 1.05;
+    }
+    let s = fig12(&r);
+    assert!(
+        s.contains("GSPC has 5.0 % more misses than DRRIP (the paper: 11.8 % fewer)"),
+        "{s}"
+    );
+    for p in r.policies.iter_mut().filter(|p| p.policy == "gspc") {
+        p.misses_vs_drrip = 1.0;
+    }
+    assert!(fig12(&r).contains("GSPC has as many misses as DRRIP (the paper"));
 }

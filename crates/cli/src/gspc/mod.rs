@@ -1,17 +1,17 @@
 //! The files of a GSPC study: `gspc.json`; the tables the design crate
 //! gives as data (`gfxcache_llc::study::tables`), written as CSV and
 //! Parquet by [`crate::report::data`]; the SVG plots of the paper's
-//! figures ([`plots`], still drawn here); `index.html`, the design
-//! crate's page (`gfxcache_llc::study::page`) laid out by
-//! [`crate::report::data`] with the plots' captions; and the summary the
+//! figures (`gfxcache_llc::study::figures`, drawn by
+//! [`crate::report::data`], and the timeline's, still drawn here by
+//! [`timelines`]); `index.html`, the design crate's page
+//! (`gfxcache_llc::study::page`) laid out by [`crate::report::data`];
+//! and the summary the
 //! command prints ([`crate::report::StudyFiles`] for [`GspcReport`], by
 //! hand; [`crate::report::write_all`] writes them). [`suite`] writes the
 //! study on a workload suite.
 
 #[cfg(test)]
 mod data_tests;
-mod plots;
-pub(crate) mod readings;
 pub(crate) mod suite;
 mod summary;
 mod timelines;
@@ -24,7 +24,16 @@ use gfxcache_report::Report;
 pub use gfxcache_llc::study::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
 pub use gfxcache_llc::study::tables::{find, main_size, paper_fps, PAPER_SIZE};
 
-use crate::report::data;
+use crate::report::{data, figure};
+use timelines::TIMELINE_FIGURES;
+
+/// Every figure's title and caption: the design crate's figures, and the
+/// timeline's, still drawn here ([`timelines`]).
+fn captions(r: &GspcReport) -> Vec<gfxcache_report::Figure> {
+    let mut all = Report::figures(r);
+    all.extend(figure::captions(TIMELINE_FIGURES, r));
+    all
+}
 
 impl crate::report::StudyFiles for GspcReport {
     const NAME: &'static str = "gspc";
@@ -38,11 +47,13 @@ impl crate::report::StudyFiles for GspcReport {
     }
 
     fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        plots::write_all(self, dir)
+        let mut written = data::write_figures(dir, &self.tables()?, &Report::figures(self))?;
+        written.extend(figure::write_figures(self, TIMELINE_FIGURES, dir)?);
+        Ok(written)
     }
 
     fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::page_captioned(self, shown, &self.warnings, &plots::captions(self))
+        data::page_captioned(self, shown, &self.warnings, &captions(self))
     }
 
     fn summary(&self) -> String {
@@ -308,26 +319,23 @@ mod tests {
             .iter()
             .filter_map(|p| p.file_name()?.to_str().map(String::from))
             .collect();
-        for expected in [
+        let files = [
             "gspc.json",
             "policies.csv",
             "stream_mix.csv",
             "opt_epochs.csv",
-        ]
-        .into_iter()
-        .chain([
             "t_sensitivity.csv",
             "passes.csv",
             "timeline.csv",
             "index.html",
-        ])
-        .chain(plots::FIGURES.iter().map(|f| f.file))
-        .chain(plots::TIMELINE_FIGURES.iter().map(|f| f.file))
+        ]
+        .map(String::from);
+        for expected in files
+            .into_iter()
+            .chain(Report::figures(&report()).into_iter().map(|f| f.file))
+            .chain(TIMELINE_FIGURES.iter().map(|f| f.file.to_string()))
         {
-            assert!(
-                names.iter().any(|n| n == expected),
-                "{expected} not written"
-            );
+            assert!(names.contains(&expected), "{expected} not written");
         }
         for path in &written {
             assert!(

@@ -272,7 +272,11 @@ fn panel(
         None => p.subtitle.clone(),
     };
     let x = column(t, &p.x.column)?;
-    let mut xs = distinct(t, &p.x.column, &rows);
+    let mut xs = if p.x.only.is_empty() {
+        distinct(t, &p.x.column, &rows)
+    } else {
+        p.x.only.clone()
+    };
     xs.retain(|v| !p.x.except.contains(v));
     if p.x.numeric_order {
         xs.sort_by(|a, b| {
@@ -298,11 +302,18 @@ fn panel(
         .collect();
     // The series' names and, per (x, series), the row that gives the bar.
     let (names, series_col) = match &p.series {
-        Series::By { column: s, except } => {
-            let names: Vec<String> = distinct(t, s, &rows)
-                .into_iter()
-                .filter(|n| !except.contains(n))
-                .collect();
+        Series::By {
+            column: s,
+            except,
+            order,
+        } => {
+            let met = distinct(t, s, &rows);
+            let names: Vec<String> = if order.is_empty() {
+                met
+            } else {
+                order.iter().filter(|n| met.contains(n)).cloned().collect()
+            };
+            let names = names.into_iter().filter(|n| !except.contains(n)).collect();
             (names, Some(column(t, s)?))
         }
         Series::One { name } => (vec![name.clone()], None),
@@ -315,6 +326,7 @@ fn panel(
     let value = |xv: &str, s: &str, col: usize| -> Option<f64> {
         let r = *at.get(&(xv.to_string(), s.to_string()))?;
         let v = t.number(r, col)?;
+        let v = if p.times == 1.0 { v } else { p.times * v };
         Some(if p.divide == 1.0 { v } else { v / p.divide })
     };
     let measures =
@@ -349,7 +361,12 @@ fn panel(
             if measures.is_empty() {
                 anyhow::bail!("a bar chart of no column");
             }
-            // A bar per series and, with several y columns, per column.
+            let beside = p.paper.iter().find_map(|q| match q {
+                Paper::Beside { format, column: c } => Some((format, c)),
+                _ => None,
+            });
+            // A bar per series and, with several y columns, per column;
+            // the paper's beside each, if asked.
             for s in &names {
                 for &(m, col) in &measures {
                     let name = match (measures.len(), series_col) {
@@ -357,40 +374,11 @@ fn panel(
                         (_, None) => m.to_string(),
                         (_, Some(_)) => format!("{} {m}", shown(s)),
                     };
-                    panel = panel.series(name, xs.iter().map(|xv| value(xv, s, col)).collect());
-                }
-            }
-            match &p.paper {
-                Some(Paper::Series {
-                    name,
-                    column: c,
-                    of,
-                }) => {
-                    let c = column(t, c)?;
-                    let values = xs
-                        .iter()
-                        .map(|xv| {
-                            let r = *at.get(&(xv.clone(), of.clone()))?;
-                            t.number(r, c)
-                        })
-                        .collect();
-                    panel = panel.paper(name, values);
-                }
-                Some(Paper::Group { name, column: c }) => {
-                    let c = column(t, c)?;
-                    let raw: HashMap<String, &String> =
-                        names.iter().map(|n| (shown(n), n)).collect();
-                    let first = |name: &str| {
-                        let s = raw.get(name)?;
-                        rows.iter()
-                            .filter(|&&r| series_col.is_none_or(|sc| t.cell(r, sc) == **s))
-                            .find_map(|&r| t.number(r, c))
-                    };
-                    panel = panel.paper_group(name, first);
-                }
-                Some(Paper::Each { format, column: c }) => {
-                    let c = column(t, c)?;
-                    for s in &names {
+                    let ours: Vec<Option<f64>> = xs.iter().map(|xv| value(xv, s, col)).collect();
+                    let ran = ours.iter().any(Option::is_some);
+                    panel = panel.series(name.clone(), ours);
+                    if let (Some((format, c)), true) = (beside, ran) {
+                        let c = column(t, c)?;
                         let values = xs
                             .iter()
                             .map(|xv| {
@@ -398,21 +386,76 @@ fn panel(
                                 t.number(r, c)
                             })
                             .collect();
-                        panel = panel.paper(format.replace("{}", s), values);
+                        panel = panel.paper(format.replace("{}", &name), values);
                     }
                 }
-                Some(Paper::Row {
-                    name,
-                    rows: on,
-                    column: c,
-                }) => {
-                    let c = column(t, c)?;
-                    let on: Vec<(&str, &str)> =
-                        on.iter().map(|(c, v)| (c.as_str(), v.as_str())).collect();
-                    let v = t.rows_where(&on).first().and_then(|&r| t.number(r, c));
-                    panel = panel.paper(name, xs.iter().map(|_| v).collect());
+            }
+            for paper in &p.paper {
+                match paper {
+                    Paper::Series {
+                        name,
+                        column: c,
+                        of,
+                    } => {
+                        let c = column(t, c)?;
+                        let values = xs
+                            .iter()
+                            .map(|xv| {
+                                let r = *at.get(&(xv.clone(), of.clone()))?;
+                                t.number(r, c)
+                            })
+                            .collect();
+                        panel = panel.paper(name, values);
+                    }
+                    Paper::Group { name, column: c } => {
+                        let c = column(t, c)?;
+                        let raw: HashMap<String, &String> =
+                            names.iter().map(|n| (shown(n), n)).collect();
+                        let first = |name: &str| {
+                            let s = raw.get(name)?;
+                            rows.iter()
+                                .filter(|&&r| series_col.is_none_or(|sc| t.cell(r, sc) == **s))
+                                .find_map(|&r| t.number(r, c))
+                        };
+                        panel = panel.paper_group(name, first);
+                    }
+                    Paper::Each { format, column: c } => {
+                        let c = column(t, c)?;
+                        for s in &names {
+                            let values = xs
+                                .iter()
+                                .map(|xv| {
+                                    let r = *at.get(&(xv.clone(), s.clone()))?;
+                                    t.number(r, c)
+                                })
+                                .collect();
+                            panel = panel.paper(format.replace("{}", s), values);
+                        }
+                    }
+                    Paper::Row {
+                        name,
+                        rows: on,
+                        column: c,
+                    } => {
+                        let c = column(t, c)?;
+                        let on: Vec<(&str, &str)> =
+                            on.iter().map(|(c, v)| (c.as_str(), v.as_str())).collect();
+                        let v = t.rows_where(&on).first().and_then(|&r| t.number(r, c));
+                        panel = panel.paper(name, xs.iter().map(|_| v).collect());
+                    }
+                    Paper::Beside { .. } => {}
                 }
-                None => {}
+            }
+            if let Some(m) = &p.marks {
+                let b = table(tables, &m.table)?;
+                let (bx, bv, bl) = (column(b, &m.x)?, column(b, &m.value)?, column(b, &m.label)?);
+                let marks = (0..b.rows())
+                    .filter_map(|r| {
+                        let category = p.x.format.replace("{}", &b.cell(r, bx));
+                        Some((category, b.number(r, bv)?, b.cell(r, bl)))
+                    })
+                    .collect();
+                panel = panel.marks(&m.name, marks);
             }
             if let Some(at) = p.reference {
                 panel = panel.reference(at);

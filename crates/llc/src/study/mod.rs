@@ -24,10 +24,12 @@
 //!   applications.
 
 mod assemble;
+pub mod figures;
 pub mod machine;
 pub mod mean;
 pub mod page;
 pub mod paper;
+pub mod readings;
 pub mod report;
 pub mod runs;
 pub mod tables;

@@ -7,9 +7,10 @@
 //!   frames (`frame_mean_*`, which `frames.csv` had as rows whose `frame`
 //!   was `mean`), and the paper's averages beside (`paper_*`, measured at
 //!   8 MB, on every size's row of the policy; its frame rates per size).
-//! - `timing`: a row per run and timing configuration of Figure 17 (the
-//!   `fps_<config>` columns `policies.csv` had), the paper's frame rate
-//!   beside at 8 MB.
+//! - `timing`: a row per run and machine of Figures 15-17 (the
+//!   `fps_<config>` columns `policies.csv` had, and the baseline's), the
+//!   paper's frame rate beside; `drrip_rrpv3`: DRRIP's fills at the
+//!   largest RRPV per size (Figure 8).
 //! - `frames`: a row per counted frame of every run (baseline machine).
 //! - `stream_mix`: a row per stream; `stream_groups`: a row per group of
 //!   the paper's Figure 4, ours summed beside the paper's share.
@@ -115,7 +116,12 @@ pub fn policies(r: &GspcReport) -> Result<Table, TableError> {
         "a run: a policy at an LLC size, its counted frames (after the warm-up)",
     )
     .key("policy", p.iter().map(|x| x.policy.clone()))
-    .key_u64("size", Unit::Bytes, p.iter().map(|x| x.size));
+    .key_u64("size", Unit::Bytes, p.iter().map(|x| x.size))
+    .text(
+        "size_label",
+        Mean::Same,
+        p.iter().map(|x| Some(format_size(x.size))),
+    );
     let counts: [(&str, RunU64); 4] = [
         ("accesses", |x| x.accesses),
         ("misses", |x| x.misses),
@@ -160,6 +166,28 @@ pub fn policies(r: &GspcReport) -> Result<Table, TableError> {
             (all > 0).then(|| x.tex_hits_inter as f64 / all as f64)
         }),
     );
+    // Over OPT's texture hits at the same size (Figure 6), where OPT ran
+    // and hit.
+    let opt_hits = |x: &PolicyResult| {
+        let o = find(r, "opt", x.size)?;
+        let all = (o.tex_hits_inter + o.tex_hits_intra) as f64;
+        (all > 0.0).then_some(all)
+    };
+    b = b
+        .f64(
+            "tex_hits_inter_vs_opt",
+            Unit::Ratio,
+            Mean::AverageAll,
+            p.iter()
+                .map(|x| Some(x.tex_hits_inter as f64 / opt_hits(x)?)),
+        )
+        .f64(
+            "tex_hits_intra_vs_opt",
+            Unit::Ratio,
+            Mean::AverageAll,
+            p.iter()
+                .map(|x| Some(x.tex_hits_intra as f64 / opt_hits(x)?)),
+        );
     b = f(b, "rt_consumed_fraction", Unit::Fraction, |x| {
         x.rt_consumed_fraction
     });
@@ -208,13 +236,25 @@ pub fn policies(r: &GspcReport) -> Result<Table, TableError> {
     b = paper(b, "paper_misses_vs_drrip", Unit::Ratio, &|x| {
         paper::lookup(paper::MISSES_VS_DRRIP, &x.policy)
     });
-    for (k, stream) in ["tex", "rt", "z"].iter().enumerate() {
+    // Figure 13's: Figures 5 and 6's values, and the talk's for GSPC+UCD.
+    for (k, stream) in [(0, "tex"), (2, "rt"), (3, "z")] {
         let name = format!("paper_hit_rate_{stream}_percent");
-        b = paper(b, &name, Unit::Percent, &|x| paper_hit_rate(&x.policy, k));
+        b = paper(b, &name, Unit::Percent, &|x| paper::figure13(&x.policy)[k]);
     }
     b = paper(b, "paper_rt_consumed_percent", Unit::Percent, &|x| {
-        paper::lookup(paper::RT_CONSUMED, &x.policy)
+        paper::figure13(&x.policy)[1]
     });
+    // Of OPT's texture hits, the paper's inter- and intra-stream shares,
+    // beside ours where ours has them.
+    let inter = paper::OPT_TEX_INTER_SHARE / 100.0;
+    for (name, share) in [
+        ("paper_tex_hits_inter_vs_opt", inter),
+        ("paper_tex_hits_intra_vs_opt", 1.0 - inter),
+    ] {
+        b = paper(b, name, Unit::Ratio, &|x| {
+            (x.policy == "opt" && opt_hits(x).is_some()).then_some(share)
+        });
+    }
     b = paper(
         b,
         "paper_rt_fills_at_max_rrpv_percent",
@@ -233,64 +273,158 @@ pub fn policies(r: &GspcReport) -> Result<Table, TableError> {
     b.build()
 }
 
-/// A row per run and timing configuration of Figure 17.
+/// What a run's counted frames took on one machine.
+struct Timed<'a> {
+    run: &'a PolicyResult,
+    config: &'a str,
+    fps: f64,
+    fps_vs_drrip: f64,
+    timing: Option<&'a super::report::Timing>,
+}
+
+/// The baseline machine's name.
+pub const BASELINE: &str = "baseline";
+
+/// A row per run and machine of Figures 15-17: the baseline's at every
+/// size, then each other machine's at every size, a size's runs in the
+/// order run (the order of Figure 15-17's groups).
 pub fn timing(r: &GspcReport) -> Result<Table, TableError> {
-    let rows: Vec<(&PolicyResult, &str, &super::report::Timing)> = r
-        .policies
-        .iter()
-        .flat_map(|p| {
-            r.timing_configs
-                .iter()
-                .filter_map(move |c| Some((p, c.name.as_str(), p.timing.get(&c.name)?)))
-        })
-        .collect();
-    let f = |b: TableBuilder, name: &str, unit: Unit, of: fn(&super::report::Timing) -> f64| {
-        b.f64(
-            name,
-            unit,
-            Mean::AverageAll,
-            rows.iter().map(|(_, _, t)| Some(of(t))),
-        )
+    let mut rows: Vec<Timed> = Vec::new();
+    for &size in &r.sizes {
+        for p in r.policies.iter().filter(|p| p.size == size) {
+            rows.push(Timed {
+                run: p,
+                config: BASELINE,
+                fps: p.fps,
+                fps_vs_drrip: p.fps_vs_drrip,
+                timing: p.timing.get(BASELINE),
+            });
+        }
+    }
+    for c in r.timing_configs.iter().filter(|c| c.name != BASELINE) {
+        for &size in &r.sizes {
+            for p in r.policies.iter().filter(|p| p.size == size) {
+                if let Some(t) = p.timing.get(&c.name) {
+                    rows.push(Timed {
+                        run: p,
+                        config: &c.name,
+                        fps: t.fps,
+                        fps_vs_drrip: t.fps_vs_drrip,
+                        timing: Some(t),
+                    });
+                }
+            }
+        }
+    }
+    let of = |f: fn(&super::report::Timing) -> f64| {
+        rows.iter()
+            .map(move |x| x.timing.map(f))
+            .collect::<Vec<_>>()
     };
-    let mut b = TableBuilder::new(
+    let count = |f: fn(&super::report::Timing) -> u64| {
+        rows.iter()
+            .map(move |x| x.timing.map(f))
+            .collect::<Vec<_>>()
+    };
+    TableBuilder::new(
         "timing",
-        "a run's counted frames timed on a machine of Figure 17 (the baseline's are in policies)",
+        "a run's counted frames timed on a machine of Figures 15-17 (the baseline's frame rates are policies')",
     )
-    .key("policy", rows.iter().map(|(p, _, _)| p.policy.clone()))
-    .key_u64("size", Unit::Bytes, rows.iter().map(|(p, _, _)| p.size))
-    .key("config", rows.iter().map(|(_, c, _)| c.to_string()));
-    b = f(b, "frame_ms", Unit::Milliseconds, |t| t.frame_ms);
-    b = f(b, "fps", Unit::PerSecond, |t| t.fps);
-    b = f(b, "fps_vs_drrip", Unit::Ratio, |t| t.fps_vs_drrip);
-    b = b
-        .u64(
-            "dram_reads",
-            Unit::Count,
-            Mean::AverageAll,
-            rows.iter().map(|(_, _, t)| Some(t.dram_reads)),
-        )
-        .u64(
-            "dram_writes",
-            Unit::Count,
-            Mean::AverageAll,
-            rows.iter().map(|(_, _, t)| Some(t.dram_writes)),
-        );
-    b = f(b, "dram_bandwidth_gbps", Unit::GigabytesPerSecond, |t| {
-        t.dram_bandwidth_gbps
-    });
-    b = f(b, "mean_read_latency_ns", Unit::Nanoseconds, |t| {
-        t.mean_read_latency_ns
-    });
-    // The paper measured its Figure 17 machines at 8 MB only.
-    b.f64(
+    .key("policy", rows.iter().map(|x| x.run.policy.clone()))
+    .key_u64("size", Unit::Bytes, rows.iter().map(|x| x.run.size))
+    .key("config", rows.iter().map(|x| x.config.to_string()))
+    .text(
+        "config_size",
+        Mean::Same,
+        rows.iter()
+            .map(|x| Some(format!("{} {}", x.config, format_size(x.run.size)))),
+    )
+    .f64("frame_ms", Unit::Milliseconds, Mean::AverageAll, of(|t| t.frame_ms))
+    .f64(
+        "fps",
+        Unit::PerSecond,
+        Mean::AverageAll,
+        rows.iter().map(|x| Some(x.fps)),
+    )
+    .f64(
+        "fps_vs_drrip",
+        Unit::Ratio,
+        Mean::AverageAll,
+        rows.iter().map(|x| Some(x.fps_vs_drrip)),
+    )
+    .u64("dram_reads", Unit::Count, Mean::AverageAll, count(|t| t.dram_reads))
+    .u64("dram_writes", Unit::Count, Mean::AverageAll, count(|t| t.dram_writes))
+    .f64(
+        "dram_bandwidth_gbps",
+        Unit::GigabytesPerSecond,
+        Mean::AverageAll,
+        of(|t| t.dram_bandwidth_gbps),
+    )
+    .f64(
+        "mean_read_latency_ns",
+        Unit::Nanoseconds,
+        Mean::AverageAll,
+        of(|t| t.mean_read_latency_ns),
+    )
+    // The paper's: on the baseline at each size it gives (Figures 15,
+    // 16), on the machines of Figure 17 at 8 MB only.
+    .f64(
         "paper_fps_vs_drrip",
         Unit::Ratio,
         Mean::Same,
-        rows.iter().map(|(p, c, _)| {
-            (p.size == PAPER_SIZE)
-                .then(|| paper_fps(c, &p.policy))
-                .flatten()
+        rows.iter().map(|x| {
+            let p = x.run;
+            if x.config == BASELINE {
+                paper_fps(&format_size(p.size), &p.policy)
+            } else {
+                (p.size == PAPER_SIZE)
+                    .then(|| paper_fps(x.config, &p.policy))
+                    .flatten()
+            }
         }),
+    )
+    .build()
+}
+
+/// DRRIP's render-target and texture fills at RRPV 3 (Figure 8): a row
+/// per size and stream, empty where DRRIP did not run, the paper's at 8
+/// MB beside.
+pub fn drrip_rrpv3(r: &GspcReport) -> Result<Table, TableError> {
+    let (rt, tex) = paper::DRRIP_RRPV3;
+    let rows: Vec<(u64, &str, Option<f64>, f64)> = r
+        .sizes
+        .iter()
+        .flat_map(|&size| {
+            let d = find(r, "drrip", size);
+            [
+                ("RT fills", d.and_then(|p| p.rt_fills_at_max_rrpv), rt),
+                ("TEX fills", d.and_then(|p| p.tex_fills_at_max_rrpv), tex),
+            ]
+            .map(|(fills, v, paper)| (size, fills, v.map(|f| 100.0 * f), paper))
+        })
+        .collect();
+    TableBuilder::new(
+        "drrip_rrpv3",
+        "DRRIP's render-target or texture fills at the largest RRPV, at a size (Figure 8)",
+    )
+    .key_u64("size", Unit::Bytes, rows.iter().map(|x| x.0))
+    .text(
+        "size_label",
+        Mean::Same,
+        rows.iter().map(|x| Some(format_size(x.0))),
+    )
+    .key("fills", rows.iter().map(|x| x.1))
+    .f64(
+        "percent",
+        Unit::Percent,
+        Mean::AverageAll,
+        rows.iter().map(|x| x.2),
+    )
+    .f64(
+        "paper_percent",
+        Unit::Percent,
+        Mean::Same,
+        rows.iter().map(|x| Some(x.3)),
     )
     .build()
 }
@@ -687,6 +821,7 @@ pub fn all(r: &GspcReport) -> Result<Vec<Table>, TableError> {
     Ok(vec![
         policies(r)?,
         timing(r)?,
+        drrip_rrpv3(r)?,
         frames(r)?,
         stream_mix(r)?,
         stream_groups(r)?,
@@ -704,7 +839,7 @@ impl gfxcache_report::Report for GspcReport {
     }
 
     fn figures(&self) -> Vec<gfxcache_report::Figure> {
-        Vec::new()
+        super::figures::figures(self)
     }
 
     fn page(&self) -> Result<gfxcache_report::Page, TableError> {
