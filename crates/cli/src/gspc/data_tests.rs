@@ -664,3 +664,24 @@ fn the_fig12_reading_says_what_gspc_saves_or_loses() {
     }
     assert!(fig12(&r).contains("GSPC has as many misses as DRRIP (the paper"));
 }
+
+/// Every suite figure has a group per scene, the mean's and the paper's.
+#[test]
+fn every_suite_figure_has_a_bar_per_scene_the_mean_and_the_paper() -> anyhow::Result<()> {
+    let r = suite();
+    let dir = tempfile::tempdir()?;
+    let figures = data::suite_figures(&r);
+    let written = data::write_figures(dir.path(), &data::suite_tables(&r)?, &figures)?;
+    assert_eq!(written.len(), figures.len());
+    for (path, fig) in written.iter().zip(&figures) {
+        let text = std::fs::read_to_string(path)?;
+        assert!(text.contains(&fig.title), "{}", fig.file);
+        for name in ["a&lt;1&gt;", "b", "mean"] {
+            assert!(has(&text, name), "{} lacks {name}", fig.file);
+        }
+    }
+    let fig12 = svg(dir.path(), "fig12_misses_vs_drrip.svg")?;
+    assert!(has(&fig12, "paper (8 MB)"));
+    assert!(fig12.contains("0.869"), "the paper's GSPC+UCD");
+    Ok(())
+}

@@ -67,11 +67,11 @@ impl crate::report::suite::SuiteFiles for GspcReport {
     }
 
     fn suite_figures(r: &suite::GspcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        suite::plots::write_all(r, dir)
+        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
     }
 
     fn suite_page(r: &suite::GspcSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::suite_page_captioned(r, shown, &suite::plots::captions(r))
+        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::GspcSuite) -> String {

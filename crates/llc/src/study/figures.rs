@@ -9,6 +9,7 @@
 //! is not written.
 
 use gfxcache_cache::format_size;
+use gfxcache_report::suite::SCENE;
 use gfxcache_report::{Axis, Figure, Marks, Panel, Paper, Scale};
 
 use super::readings;
@@ -322,4 +323,151 @@ pub fn figures(r: &GspcReport) -> Vec<Figure> {
         ],
     ));
     out
+}
+
+/// A suite's per-scene panel, as the paper draws its per-application
+/// charts: a group per scene, then the mean's, a bar per policy of
+/// `policies` of `column` (× `times`), and last the paper's group named
+/// `paper_name` from column `paper`.
+fn by_scene(
+    table: &str,
+    policies: &[&str],
+    column: &str,
+    subtitle: &str,
+    y: (&str, Scale),
+    paper: (&str, &str),
+) -> Panel {
+    Panel::bars(table, Axis::of(SCENE), "policy", column)
+        .order(policies)
+        .subtitle(subtitle)
+        .y_label(y.0, y.1)
+        .paper(Paper::Group {
+            name: paper.0.into(),
+            column: paper.1.into(),
+        })
+}
+
+/// The figures of a suite of `scenes`' reports, over the suite's tables:
+/// the paper's per-application charts, a group per scene and the mean's,
+/// then the paper's average.
+pub fn suite_figures(scenes: &[&GspcReport]) -> Vec<Figure> {
+    let Some(first) = scenes.first() else {
+        return Vec::new();
+    };
+    let sizes = &first.sizes;
+    let Some(&size) = sizes.first() else {
+        return Vec::new();
+    };
+    let main = format_size(size);
+    let at = size.to_string();
+    let rates = ["Texture", "Render target", "Z"]
+        .iter()
+        .zip(["tex", "rt", "z"])
+        .map(|(stream, s)| {
+            by_scene(
+                "policies",
+                REUSE_POLICIES,
+                &format!("hit_rate_{s}"),
+                &format!("{stream} hit rate at {main}"),
+                ("hit rate %", Scale::Percent),
+                ("paper (8 MB)", &format!("paper_hit_rate_{s}_percent")),
+            )
+            .rows("size", &at)
+            .times(100.0)
+        })
+        .collect();
+    let consumed = by_scene(
+        "policies",
+        REUSE_POLICIES,
+        "rt_consumed_fraction",
+        &format!("Render-target lines consumed from the LLC at {main}"),
+        ("% of RT lines", Scale::Percent),
+        ("paper (8 MB)", "paper_rt_consumed_percent"),
+    )
+    .rows("size", &at)
+    .times(100.0);
+    let t = Panel::bars("t_sensitivity", Axis::of(SCENE), "t", "change_vs_t16")
+        .series_format("t={}")
+        .subtitle("GSPZTC misses relative to t = 16")
+        .y_label("% change in misses", Scale::Percent)
+        .reference(0.0);
+    let misses = |policies: &[&str], size: u64, subtitle: &str| {
+        by_scene(
+            "policies",
+            policies,
+            "misses_vs_drrip",
+            &format!("{subtitle} at {}", format_size(size)),
+            ("misses / DRRIP's", Scale::Ratio),
+            ("paper (8 MB)", "paper_misses_vs_drrip"),
+        )
+        .rows("size", &size.to_string())
+        .reference(1.0)
+    };
+    // A panel per machine and size: the baseline's at every size, then
+    // each other machine's; the paper measured those at 8 MB only.
+    let configs = std::iter::once(super::tables::BASELINE).chain(
+        first
+            .timing_configs
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|c| *c != super::tables::BASELINE),
+    );
+    let fps = configs
+        .flat_map(|c| {
+            sizes.iter().map(move |&s| {
+                by_scene(
+                    "timing",
+                    FPS_POLICIES,
+                    "fps_vs_drrip",
+                    &format!("{c} {}", format_size(s)),
+                    ("FPS / DRRIP's", Scale::Ratio),
+                    ("paper", "paper_fps_vs_drrip"),
+                )
+                .rows("config", c)
+                .rows("size", &s.to_string())
+                .reference(1.0)
+            })
+        })
+        .collect();
+    vec![
+        Figure::new(
+            "fig05_hit_rates.svg",
+            "Figure 5: texture, render-target and Z hit rates per scene",
+            "LLC hit rates of texture, render-target and Z accesses under Belady's OPT, DRRIP and NRU at the main size, per scene, their mean, and the paper's average.",
+            rates,
+        ),
+        Figure::new(
+            "fig06_rt_consumed.svg",
+            "Figure 6: render targets consumed by the sampler per scene",
+            "The share of render-target lines the sampler consumes from the LLC at the main size, per scene, their mean, and the paper's average.",
+            vec![consumed],
+        ),
+        Figure::new(
+            "fig11_t_sensitivity.svg",
+            "Figure 11: sensitivity to t (GSPZTC) per scene",
+            "Percent change in GSPZTC's LLC misses for each threshold t, relative to t = 16, per scene and their mean. The paper gives no average (on average \"the four values of t experience almost the same number of LLC misses\"), only bounds for single applications: at t = 2, at least +2 % in four of its twelve and more than 4 % fewer in one; at t = 4, at least +1 % in two (Section 5.1).",
+            vec![t],
+        ),
+        Figure::new(
+            "fig12_misses_vs_drrip.svg",
+            "Figure 12: LLC misses normalised to DRRIP per scene",
+            "LLC misses of the policies of Table 6 over those of two-bit DRRIP, per scene, the mean of the scenes' ratios, and the paper's average over its 52 frames at 8 MB; below 1 is fewer misses.",
+            sizes
+                .iter()
+                .map(|&s| misses(TABLE6, s, "Policies of Table 6"))
+                .collect(),
+        ),
+        Figure::new(
+            "fig14_iso_overhead.svg",
+            "Figure 14: iso-overhead policies per scene",
+            "LLC misses of policies with four state bits per block over two-bit DRRIP's at the main size, per scene, their mean and the paper's average.",
+            vec![misses(ISO_OVERHEAD, size, "Four state bits per block")],
+        ),
+        Figure::new(
+            "fig15_17_fps.svg",
+            "Figures 15-17: frame rate normalised to DRRIP+UCD per scene",
+            "Frames per second of NRU, GS-DRRIP and GSPC (all with uncached display) over DRRIP's, per scene, their mean and the paper's average: one panel per LLC size and timing configuration.",
+            fps,
+        ),
+    ]
 }

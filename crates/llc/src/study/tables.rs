@@ -853,6 +853,10 @@ impl gfxcache_report::Report for GspcReport {
             .collect()
     }
 
+    fn suite_figures(scenes: &[&Self]) -> Vec<gfxcache_report::Figure> {
+        super::figures::suite_figures(scenes)
+    }
+
     fn suite_page(scenes: &[(&str, &Self)]) -> Result<gfxcache_report::Page, TableError> {
         Ok(super::page::suite_page(scenes))
     }
