@@ -588,6 +588,81 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod ordered_tests {
+    use gfxcache_report::{Axis, Marks, Mean, TableBuilder, Unit};
+
+    use super::*;
+    use crate::report::figure::svg_text::{has, svg};
+
+    /// Listed categories and series in their order, scaled values, the
+    /// paper's bar beside each of ours, and bounds as marks from a table.
+    #[test]
+    fn listed_orders_scaling_papers_beside_and_marks_draw_as_asked() -> Result<()> {
+        let runs = TableBuilder::new("runs", "a policy at a size")
+            .key("policy", ["b", "a", "b", "a"])
+            .key("size", ["s1", "s1", "s2", "s2"])
+            .f64(
+                "share",
+                Unit::Fraction,
+                Mean::Average,
+                [0.25, 0.5, 0.125, 0.75].map(Some),
+            )
+            .f64(
+                "paper",
+                Unit::Percent,
+                Mean::Same,
+                [Some(30.0), None, Some(20.0), None],
+            )
+            .build()
+            .unwrap();
+        let bounds = TableBuilder::new("bounds", "a bound")
+            .key("size", ["s2", "s9"])
+            .f64("at", Unit::Percent, Mean::Same, [Some(40.0), Some(1.0)])
+            .text(
+                "label",
+                Mean::Same,
+                ["at most 40", "elsewhere"].map(|l| Some(l.into())),
+            )
+            .build()
+            .unwrap();
+        let p = gfxcache_report::Panel::bars(
+            "runs",
+            Axis::of("size").only(&["s2", "s0", "s1"]),
+            "policy",
+            "share",
+        )
+        .order(&["a", "b", "c"])
+        .times(100.0)
+        .y_label("%", Scale::Percent)
+        .paper(Paper::Beside {
+            format: "{} paper".into(),
+            column: "paper".into(),
+        })
+        .marks(Marks {
+            name: "bounds".into(),
+            table: "bounds".into(),
+            x: "size".into(),
+            value: "at".into(),
+            label: "label".into(),
+        });
+        let fig = Figure::new("f.svg", "F", "", vec![p]);
+        let dir = tempfile::tempdir()?;
+        let tables = [runs, bounds];
+        write_figures(dir.path(), &tables, std::slice::from_ref(&fig))?;
+        let text = svg(dir.path(), "f.svg")?;
+        for label in ["75.0", "12.5", "b paper", "30.0", "at most 40", "bounds"] {
+            assert!(has(&text, label), "{label} missing");
+        }
+        assert!(!has(&text, "a paper"), "a has no paper value");
+        assert!(!has(&text, "s0") && !has(&text, "elsewhere"));
+        // s2 before s1, a before b, b's paper right after b.
+        let at = |t: &str| text.find(&format!("\n{t}\n")).unwrap();
+        assert!(at("s2") < at("s1"));
+        Ok(())
+    }
+}
+
 /// What the studies' data tests look up in their tables.
 #[cfg(test)]
 pub mod lookup {
