@@ -111,6 +111,10 @@ pub struct Axis {
     pub marked: String,
     #[serde(default)]
     pub except: Vec<String>,
+    /// A category per value listed, in this order, rather than the values
+    /// met (a value without a row has nothing to show and is dropped).
+    #[serde(default)]
+    pub only: Vec<String>,
 }
 
 impl Axis {
@@ -123,6 +127,7 @@ impl Axis {
             mark: None,
             marked: String::new(),
             except: Vec::new(),
+            only: Vec::new(),
         }
     }
 
@@ -146,6 +151,13 @@ impl Axis {
         self
     }
 
+    /// A category per value of `values`, in their order (a paper's list
+    /// of policies, whatever order the study ran them in).
+    pub fn only(mut self, values: &[&str]) -> Axis {
+        self.only = values.iter().map(|v| v.to_string()).collect();
+        self
+    }
+
     /// The values `values` left out (no category, whatever the rows).
     pub fn except(mut self, values: &[&str]) -> Axis {
         self.except.extend(values.iter().map(|v| v.to_string()));
@@ -157,8 +169,14 @@ impl Axis {
 /// met, or `only`'s order), or a single unnamed series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Series {
-    /// One bar per value of the column; `except` values left out.
-    By { column: String, except: Vec<String> },
+    /// One bar per value of the column; `except` values left out; in
+    /// `order`'s order if it is not empty (only the values it lists).
+    By {
+        column: String,
+        except: Vec<String>,
+        #[serde(default)]
+        order: Vec<String>,
+    },
     /// One bar, named.
     One { name: String },
 }
@@ -205,6 +223,10 @@ pub enum Paper {
     /// [`Lookup::columns`] names (by the series column's value), read
     /// from another table.
     GroupLookup { name: String, lookup: Lookup },
+    /// A light bar right after each series of ours, named `format` (`{}`
+    /// is the series' name as drawn): the column's value on that series'
+    /// row, so that each of ours has the paper's beside it in the legend.
+    Beside { format: String, column: String },
 }
 
 /// The paper's values kept in another table than the panel's (the
@@ -270,6 +292,19 @@ impl Lookup {
 pub struct Over {
     pub column: String,
     pub rows: Vec<(String, String)>,
+}
+
+/// Values a paper gives only as bounds, drawn as dashed lines across the
+/// group of their category: from `table`, the category is column `x`
+/// written through the panel's axis format, the bound column `value`,
+/// its label column `label`; `name` in the legend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Marks {
+    pub name: String,
+    pub table: String,
+    pub x: String,
+    pub value: String,
+    pub label: String,
 }
 
 /// How a line of a curves panel is drawn.
@@ -363,6 +398,10 @@ impl Line {
     }
 }
 
+fn one() -> f64 {
+    1.0
+}
+
 /// One chart.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Panel {
@@ -384,7 +423,16 @@ pub struct Panel {
     pub scale: Scale,
     /// Each value divided by this before it is drawn (bytes as MiB).
     pub divide: f64,
-    pub paper: Option<Paper>,
+    /// Each of our values multiplied by this before it is drawn (a
+    /// fraction as a percentage); the paper's columns are as drawn.
+    #[serde(default = "one")]
+    pub times: f64,
+    /// The paper's values, each in turn after ours.
+    #[serde(default)]
+    pub paper: Vec<Paper>,
+    /// The paper's bounds, as dashed marks.
+    #[serde(default)]
+    pub marks: Option<Marks>,
     /// A horizontal line at this value.
     pub reference: Option<f64>,
     /// A curves panel's lines, in the legend's order.
@@ -413,6 +461,7 @@ impl Panel {
             series: Series::By {
                 column: series.into(),
                 except: Vec::new(),
+                order: Vec::new(),
             },
             series_format: "{}".into(),
             y: vec![Measure {
@@ -422,7 +471,9 @@ impl Panel {
             y_label: y.into(),
             scale: Scale::Ratio,
             divide: 1.0,
-            paper: None,
+            times: 1.0,
+            paper: Vec::new(),
+            marks: None,
             reference: None,
             lines: Vec::new(),
             note: None,
@@ -473,6 +524,14 @@ impl Panel {
         self
     }
 
+    /// The series in the order of `values` (and only those).
+    pub fn order(mut self, values: &[&str]) -> Panel {
+        if let Series::By { order, .. } = &mut self.series {
+            *order = values.iter().map(|v| v.to_string()).collect();
+        }
+        self
+    }
+
     /// Each series' name written through `format` (`{}` is the value).
     pub fn series_format(mut self, format: &str) -> Panel {
         self.series_format = format.into();
@@ -510,8 +569,19 @@ impl Panel {
         self
     }
 
+    /// The paper's values (after those given before).
     pub fn paper(mut self, paper: Paper) -> Panel {
-        self.paper = Some(paper);
+        self.paper.push(paper);
+        self
+    }
+
+    pub fn times(mut self, by: f64) -> Panel {
+        self.times = by;
+        self
+    }
+
+    pub fn marks(mut self, marks: Marks) -> Panel {
+        self.marks = Some(marks);
         self
     }
 

@@ -15,7 +15,7 @@ pub mod page;
 pub mod suite;
 pub mod table;
 
-pub use figure::{Axis, Figure, Kind, Measure, Panel, Paper, Scale, Series};
+pub use figure::{Axis, Figure, Kind, Marks, Measure, Panel, Paper, Scale, Series};
 pub use figure::{Level, Line, Lookup, Over, Stroke};
 pub use page::{Column, Format, Page, Picture, Section, View};
 pub use table::{Mean, Table, TableBuilder, TableError, Unit};
@@ -41,7 +41,7 @@ pub trait Report {
     {
         let each = scenes
             .iter()
-            .map(|(name, r)| Ok((*name, r.tables()?)))
+            .map(|(name, r)| Ok((*name, Self::suite_tables_of(r.tables()?))))
             .collect::<Result<Vec<_>, TableError>>()?;
         let reports: Vec<&Self> = scenes.iter().map(|(_, r)| *r).collect();
         Ok(Page::plain(
@@ -49,6 +49,15 @@ pub trait Report {
             &suite_tables(&each)?,
             &Self::suite_figures(&reports),
         ))
+    }
+    /// Which of a scene's `tables` a suite has (by default all): a table
+    /// of one scene's trace alone (a timeline along it) has no mean and
+    /// stays in the scene's own directory.
+    fn suite_tables_of(tables: Vec<Table>) -> Vec<Table>
+    where
+        Self: Sized,
+    {
+        tables
     }
     /// The figures of a suite of `scenes`' reports, over the suite's
     /// tables ([`suite_tables`]: a `scene` column, the `mean` rows).

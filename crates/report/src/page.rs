@@ -124,6 +124,9 @@ pub enum Format {
     Signed,
     /// A percentage, two decimals: `6.25%`.
     Share,
+    /// A fraction (0 to 1) as a percentage, two decimals: `0.0625` is
+    /// `6.25%`.
+    Fraction,
     /// Bytes in binary units: `68.0 KiB`.
     Bytes,
     /// A number with two decimals.

@@ -44,6 +44,13 @@ pub enum Unit {
     /// Energy, in nanojoules (a run's) or picojoules (an access's).
     Nanojoules,
     Picojoules,
+    /// A time per frame or per access.
+    Milliseconds,
+    Nanoseconds,
+    /// A rate: frames per second.
+    PerSecond,
+    /// A bandwidth, in 10^9 bytes per second.
+    GigabytesPerSecond,
 }
 
 impl Unit {
@@ -61,6 +68,10 @@ impl Unit {
             Unit::Seconds => "seconds",
             Unit::Nanojoules => "nanojoules",
             Unit::Picojoules => "picojoules",
+            Unit::Milliseconds => "milliseconds",
+            Unit::Nanoseconds => "nanoseconds",
+            Unit::PerSecond => "per_second",
+            Unit::GigabytesPerSecond => "gigabytes_per_second",
         }
     }
 
@@ -69,7 +80,7 @@ impl Unit {
     }
 }
 
-const ALL_UNITS: [Unit; 11] = [
+const ALL_UNITS: [Unit; 15] = [
     Unit::None,
     Unit::Count,
     Unit::Cycles,
@@ -81,6 +92,10 @@ const ALL_UNITS: [Unit; 11] = [
     Unit::Seconds,
     Unit::Nanojoules,
     Unit::Picojoules,
+    Unit::Milliseconds,
+    Unit::Nanoseconds,
+    Unit::PerSecond,
+    Unit::GigabytesPerSecond,
 ];
 
 /// How a suite's mean row ([`crate::suite`]) gets a column's value.
@@ -476,6 +491,15 @@ mod tests {
         assert_eq!(t.number(0, 3), None);
         assert_eq!(t.rows_where(&[("mode", "nbtc"), ("latency", "50")]), [1]);
         assert!(t.rows_where(&[("nope", "x")]).is_empty());
+    }
+
+    /// A unit's name in the metadata reads back as the unit (Parquet and
+    /// pyarrow keep only the name).
+    #[test]
+    fn every_unit_reads_back_by_its_name() {
+        for u in ALL_UNITS {
+            assert_eq!(Unit::from_name(u.name()), Some(u));
+        }
     }
 
     #[test]

@@ -156,7 +156,7 @@ pub fn output(args: Args) -> Result<Vec<Reproduced>> {
             if args.quick { ", quick" } else { "" }
         );
         let run = match paper {
-            Paper::Gspc => Err(anyhow::anyhow!("GSPC's report is not data yet")),
+            Paper::Gspc => one::<gfxcache_llc::study::GspcReport>(paper, &args, &book),
             Paper::Tcor => one::<gfxcache_tcor::study::TcorReport>(paper, &args, &book),
             Paper::Nuca => one::<gfxcache_nuca::study::NucaReport>(paper, &args, &book),
             Paper::Nbtc => one::<gfxcache_nbtc::study::NbtcReport>(paper, &args, &book),

@@ -1,60 +1,86 @@
-//! The files of a GSPC study: `gspc.json`, CSV tables, SVG plots,
-//! `index.html`, and the summary the command prints ([`crate::report::StudyFiles`] for
-//! [`GspcReport`]; [`crate::report::write_all`] writes them). The helpers
-//! here are the ones every writer shares: finding a result by (policy,
-//! size) and the policy lists of the paper's figures, so the CSV files, the
-//! plots and the page agree on what they show. [`suite`] writes the
+//! The files of a GSPC study: `gspc.json`; the tables the design crate
+//! gives as data (`gfxcache_llc::study::tables`), written as CSV and
+//! Parquet by [`crate::report::data`]; the SVG plots of the paper's
+//! figures (`gfxcache_llc::study::figures`, drawn by
+//! [`crate::report::data`], and the timeline's, still drawn here by
+//! [`timelines`]); `index.html`, the design crate's page
+//! (`gfxcache_llc::study::page`) laid out by [`crate::report::data`];
+//! and the summary the
+//! command prints ([`crate::report::StudyFiles`] for [`GspcReport`], by
+//! hand; [`crate::report::write_all`] writes them). [`suite`] writes the
 //! study on a workload suite.
 
-mod csv;
-mod html;
-mod plots;
-pub(crate) mod readings;
+#[cfg(test)]
+mod data_tests;
 pub(crate) mod suite;
 mod summary;
 mod timelines;
 
-use gfxcache_llc::study::report::{GspcReport, PolicyResult};
+use std::path::{Path, PathBuf};
+
+use gfxcache_llc::study::report::GspcReport;
+use gfxcache_report::Report;
 
 pub use gfxcache_llc::study::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
+pub use gfxcache_llc::study::tables::{find, main_size, paper_fps, PAPER_SIZE};
 
-crate::study_files!(GspcReport, "gspc");
-crate::suite_files!(GspcReport);
+use crate::report::{data, figure};
+use timelines::TIMELINE_FIGURES;
 
-/// The result of `policy` at LLC size `size`, if the study ran it.
-pub fn find<'a>(report: &'a GspcReport, policy: &str, size: u64) -> Option<&'a PolicyResult> {
-    report
-        .policies
-        .iter()
-        .find(|p| p.policy == policy && p.size == size)
+/// Every figure's title and caption: the design crate's figures, and the
+/// timeline's, still drawn here ([`timelines`]).
+fn captions(r: &GspcReport) -> Vec<gfxcache_report::Figure> {
+    let mut all = Report::figures(r);
+    all.extend(
+        TIMELINE_FIGURES
+            .iter()
+            .map(|f| gfxcache_report::Figure::new(f.file, f.title, f.caption, Vec::new())),
+    );
+    all
 }
 
-/// The main LLC size (the first studied), if any size was studied.
-pub fn main_size(report: &GspcReport) -> Option<u64> {
-    report.sizes.first().copied()
-}
+impl crate::report::StudyFiles for GspcReport {
+    const NAME: &'static str = "gspc";
 
-/// Every policy name in the report, once each, in the order first run.
-pub fn policy_names(report: &GspcReport) -> Vec<&str> {
-    let mut names: Vec<&str> = Vec::new();
-    for p in &report.policies {
-        if !names.contains(&p.policy.as_str()) {
-            names.push(&p.policy);
-        }
+    fn warnings(&self) -> &[String] {
+        &self.warnings
     }
-    names
+
+    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &self.tables()?)
+    }
+
+    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        let mut written = data::write_figures(dir, &self.tables()?, &Report::figures(self))?;
+        written.extend(figure::write_figures(self, TIMELINE_FIGURES, dir)?);
+        Ok(written)
+    }
+
+    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        data::page_captioned(self, shown, &self.warnings, &captions(self))
+    }
+
+    fn summary(&self) -> String {
+        summary::text(self)
+    }
 }
 
-/// The size the paper's averages were measured at (Figures 4 to 15, 17).
-pub const PAPER_SIZE: u64 = 8 * 1024 * 1024;
+impl crate::report::suite::SuiteFiles for GspcReport {
+    fn suite_csv(r: &suite::GspcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_tables(dir, &data::suite_tables(r)?)
+    }
 
-/// The paper's frame rate relative to DRRIP for `policy` under configuration
-/// `config` (a size label such as `8MiB`, or a timing configuration name).
-pub fn paper_fps(config: &str, policy: &str) -> Option<f64> {
-    gfxcache_llc::study::paper::FPS_VS_DRRIP
-        .iter()
-        .find(|(c, _)| *c == config)
-        .and_then(|(_, table)| gfxcache_llc::study::paper::lookup(table, policy))
+    fn suite_figures(r: &suite::GspcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
+    }
+
+    fn suite_page(r: &suite::GspcSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
+        data::suite_page(r, shown)
+    }
+
+    fn suite_summary(r: &suite::GspcSuite) -> String {
+        suite::summary::text(r)
+    }
 }
 
 #[cfg(test)]
@@ -297,26 +323,23 @@ mod tests {
             .iter()
             .filter_map(|p| p.file_name()?.to_str().map(String::from))
             .collect();
-        for expected in [
+        let files = [
             "gspc.json",
             "policies.csv",
             "stream_mix.csv",
             "opt_epochs.csv",
-        ]
-        .into_iter()
-        .chain([
             "t_sensitivity.csv",
             "passes.csv",
             "timeline.csv",
             "index.html",
-        ])
-        .chain(plots::FIGURES.iter().map(|f| f.file))
-        .chain(plots::TIMELINE_FIGURES.iter().map(|f| f.file))
+        ]
+        .map(String::from);
+        for expected in files
+            .into_iter()
+            .chain(Report::figures(&report()).into_iter().map(|f| f.file))
+            .chain(TIMELINE_FIGURES.iter().map(|f| f.file.to_string()))
         {
-            assert!(
-                names.iter().any(|n| n == expected),
-                "{expected} not written"
-            );
+            assert!(names.contains(&expected), "{expected} not written");
         }
         for path in &written {
             assert!(

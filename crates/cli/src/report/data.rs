@@ -43,7 +43,7 @@ pub fn suite_tables<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Result<Vec<Tab
     let scenes = r
         .scenes
         .iter()
-        .map(|s| Ok((s.scene.as_str(), s.report.tables()?)))
+        .map(|s| Ok((s.scene.as_str(), R::suite_tables_of(s.report.tables()?))))
         .collect::<Result<Vec<_>>>()?;
     Ok(gfxcache_report::suite_tables(&scenes)?)
 }
@@ -57,13 +57,26 @@ pub fn suite_figures<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Vec<Figure> {
 /// The page of `r`, a study given as data, in the report's directory
 /// `shown.dir` with the figures `shown.figures` written.
 pub fn page<R: Report>(r: &R, shown: &super::Shown, warnings: &[String]) -> Result<String> {
+    page_captioned(r, shown, warnings, &r.figures())
+}
+
+/// [`page`], each figure's title and caption taken from `captions` rather
+/// than from [`Report::figures`]: the hook of GSPC, whose timeline figure
+/// is still drawn by its own writer (`gspc::timelines`, until the figure
+/// model has its series kind), and given as a figure without panels.
+pub fn page_captioned<R: Report>(
+    r: &R,
+    shown: &super::Shown,
+    warnings: &[String],
+    captions: &[Figure],
+) -> Result<String> {
     let cx = super::page::Context {
         dir: shown.dir,
         written: shown.figures,
         warnings,
         extra: Vec::new(),
     };
-    super::page::render(&r.page()?, &r.tables()?, &r.figures(), cx)
+    super::page::render(&r.page()?, &r.tables()?, captions, cx)
 }
 
 /// The page of a suite of `r`'s scenes: the study's suite page over the
@@ -287,7 +300,11 @@ fn panel(
         None => p.subtitle.clone(),
     };
     let x = column(t, &p.x.column)?;
-    let mut xs = distinct(t, &p.x.column, &rows);
+    let mut xs = if p.x.only.is_empty() {
+        distinct(t, &p.x.column, &rows)
+    } else {
+        p.x.only.clone()
+    };
     xs.retain(|v| !p.x.except.contains(v));
     if p.x.numeric_order {
         xs.sort_by(|a, b| {
@@ -313,11 +330,18 @@ fn panel(
         .collect();
     // The series' names and, per (x, series), the row that gives the bar.
     let (names, series_col) = match &p.series {
-        Series::By { column: s, except } => {
-            let names: Vec<String> = distinct(t, s, &rows)
-                .into_iter()
-                .filter(|n| !except.contains(n))
-                .collect();
+        Series::By {
+            column: s,
+            except,
+            order,
+        } => {
+            let met = distinct(t, s, &rows);
+            let names: Vec<String> = if order.is_empty() {
+                met
+            } else {
+                order.iter().filter(|n| met.contains(n)).cloned().collect()
+            };
+            let names = names.into_iter().filter(|n| !except.contains(n)).collect();
             (names, Some(column(t, s)?))
         }
         Series::One { name } => (vec![name.clone()], None),
@@ -348,6 +372,7 @@ fn panel(
     };
     let value = |xv: &str, s: &str, col: usize| -> Option<f64> {
         let v = raw(xv, s, col)?;
+        let v = if p.times == 1.0 { v } else { p.times * v };
         let v = if p.divide == 1.0 { v } else { v / p.divide };
         match base {
             Some(b) => Some(v / b?),
@@ -387,7 +412,12 @@ fn panel(
                 anyhow::bail!("a bar chart of no column");
             }
             let note = p.note.as_deref().map(|c| column(t, c)).transpose()?;
-            // A bar per series and, with several y columns, per column.
+            let beside = p.paper.iter().find_map(|q| match q {
+                Paper::Beside { format, column: c } => Some((format, c)),
+                _ => None,
+            });
+            // A bar per series and, with several y columns, per column
+            // (noted, if asked); the paper's beside each, if asked.
             for s in &names {
                 for &(m, col) in &measures {
                     let name = match (measures.len(), series_col) {
@@ -395,47 +425,17 @@ fn panel(
                         (_, None) => m.to_string(),
                         (_, Some(_)) => format!("{} {m}", shown(s)),
                     };
-                    let values = xs.iter().map(|xv| value(xv, s, col)).collect();
+                    let ours: Vec<Option<f64>> = xs.iter().map(|xv| value(xv, s, col)).collect();
+                    let ran = ours.iter().any(Option::is_some);
                     panel = match note {
                         Some(n) if measures.len() == 1 => {
                             let notes = xs.iter().map(|xv| raw(xv, s, n).map(compact)).collect();
-                            panel.noted(name, values, notes)
+                            panel.noted(name.clone(), ours, notes)
                         }
-                        _ => panel.series(name, values),
+                        _ => panel.series(name.clone(), ours),
                     };
-                }
-            }
-            match &p.paper {
-                Some(Paper::Series {
-                    name,
-                    column: c,
-                    of,
-                }) => {
-                    let c = column(t, c)?;
-                    let values = xs
-                        .iter()
-                        .map(|xv| {
-                            let r = *at.get(&(xv.clone(), of.clone()))?;
-                            t.number(r, c)
-                        })
-                        .collect();
-                    panel = panel.paper(name, values);
-                }
-                Some(Paper::Group { name, column: c }) => {
-                    let c = column(t, c)?;
-                    let raw: HashMap<String, &String> =
-                        names.iter().map(|n| (shown(n), n)).collect();
-                    let first = |name: &str| {
-                        let s = raw.get(name)?;
-                        rows.iter()
-                            .filter(|&&r| series_col.is_none_or(|sc| t.cell(r, sc) == **s))
-                            .find_map(|&r| t.number(r, c))
-                    };
-                    panel = panel.paper_group(name, first);
-                }
-                Some(Paper::Each { format, column: c }) => {
-                    let c = column(t, c)?;
-                    for s in &names {
+                    if let (Some((format, c)), true) = (beside, ran) {
+                        let c = column(t, c)?;
                         let values = xs
                             .iter()
                             .map(|xv| {
@@ -443,41 +443,96 @@ fn panel(
                                 t.number(r, c)
                             })
                             .collect();
-                        panel = panel.paper(format.replace("{}", s), values);
+                        panel = panel.paper(format.replace("{}", &name), values);
                     }
                 }
-                Some(Paper::Row {
-                    name,
-                    rows: on,
-                    column: c,
-                }) => {
-                    let c = column(t, c)?;
-                    let on: Vec<(&str, &str)> =
-                        on.iter().map(|(c, v)| (c.as_str(), v.as_str())).collect();
-                    let v = t.rows_where(&on).first().and_then(|&r| t.number(r, c));
-                    panel = panel.paper(name, xs.iter().map(|_| v).collect());
+            }
+            for paper in &p.paper {
+                match paper {
+                    Paper::Series {
+                        name,
+                        column: c,
+                        of,
+                    } => {
+                        let c = column(t, c)?;
+                        let values = xs
+                            .iter()
+                            .map(|xv| {
+                                let r = *at.get(&(xv.clone(), of.clone()))?;
+                                t.number(r, c)
+                            })
+                            .collect();
+                        panel = panel.paper(name, values);
+                    }
+                    Paper::Group { name, column: c } => {
+                        let c = column(t, c)?;
+                        let raw: HashMap<String, &String> =
+                            names.iter().map(|n| (shown(n), n)).collect();
+                        let first = |name: &str| {
+                            let s = raw.get(name)?;
+                            rows.iter()
+                                .filter(|&&r| series_col.is_none_or(|sc| t.cell(r, sc) == **s))
+                                .find_map(|&r| t.number(r, c))
+                        };
+                        panel = panel.paper_group(name, first);
+                    }
+                    Paper::Each { format, column: c } => {
+                        let c = column(t, c)?;
+                        for s in &names {
+                            let values = xs
+                                .iter()
+                                .map(|xv| {
+                                    let r = *at.get(&(xv.clone(), s.clone()))?;
+                                    t.number(r, c)
+                                })
+                                .collect();
+                            panel = panel.paper(format.replace("{}", s), values);
+                        }
+                    }
+                    Paper::Row {
+                        name,
+                        rows: on,
+                        column: c,
+                    } => {
+                        let c = column(t, c)?;
+                        let on: Vec<(&str, &str)> =
+                            on.iter().map(|(c, v)| (c.as_str(), v.as_str())).collect();
+                        let v = t.rows_where(&on).first().and_then(|&r| t.number(r, c));
+                        panel = panel.paper(name, xs.iter().map(|_| v).collect());
+                    }
+                    Paper::Beside { .. } => {}
+                    Paper::Lookup { name, lookup } => {
+                        // Beside ours of the last column only: the paper's
+                        // numbers compare with it (a total after its parts).
+                        let last = measures.last().map(|m| m.1);
+                        let ours = |xv: &str| {
+                            last.is_some_and(|c| names.iter().any(|s| value(xv, s, c).is_some()))
+                        };
+                        let theirs = looked_up(lookup, tables, t, &rows)?;
+                        let values = xs
+                            .iter()
+                            .map(|xv| theirs(xv).filter(|_| ours(xv)))
+                            .collect();
+                        panel = panel.paper(name, values);
+                    }
+                    Paper::GroupLookup { name, lookup } => {
+                        let theirs = looked_up(lookup, tables, t, &rows)?;
+                        let raw: HashMap<String, &String> =
+                            names.iter().map(|n| (shown(n), n)).collect();
+                        panel = panel.paper_group(name, |name| theirs(raw.get(name)?));
+                    }
                 }
-                Some(Paper::Lookup { name, lookup }) => {
-                    // Beside ours of the last column only: the paper's
-                    // numbers compare with it (a total after its parts).
-                    let last = measures.last().map(|m| m.1);
-                    let ours = |xv: &str| {
-                        last.is_some_and(|c| names.iter().any(|s| value(xv, s, c).is_some()))
-                    };
-                    let theirs = looked_up(lookup, tables, t, &rows)?;
-                    let values = xs
-                        .iter()
-                        .map(|xv| theirs(xv).filter(|_| ours(xv)))
-                        .collect();
-                    panel = panel.paper(name, values);
-                }
-                Some(Paper::GroupLookup { name, lookup }) => {
-                    let theirs = looked_up(lookup, tables, t, &rows)?;
-                    let raw: HashMap<String, &String> =
-                        names.iter().map(|n| (shown(n), n)).collect();
-                    panel = panel.paper_group(name, |name| theirs(raw.get(name)?));
-                }
-                None => {}
+            }
+            if let Some(m) = &p.marks {
+                let b = table(tables, &m.table)?;
+                let (bx, bv, bl) = (column(b, &m.x)?, column(b, &m.value)?, column(b, &m.label)?);
+                let marks = (0..b.rows())
+                    .filter_map(|r| {
+                        let category = p.x.format.replace("{}", &b.cell(r, bx));
+                        Some((category, b.number(r, bv)?, b.cell(r, bl)))
+                    })
+                    .collect();
+                panel = panel.marks(&m.name, marks);
             }
             if let Some(at) = p.reference {
                 panel = panel.reference(at);
@@ -756,6 +811,81 @@ mod tests {
             write_figures(dir.path(), &tables, &[fig])?.is_empty(),
             "a bound alone"
         );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod ordered_tests {
+    use gfxcache_report::{Axis, Marks, Mean, TableBuilder, Unit};
+
+    use super::*;
+    use crate::report::figure::svg_text::{has, svg};
+
+    /// Listed categories and series in their order, scaled values, the
+    /// paper's bar beside each of ours, and bounds as marks from a table.
+    #[test]
+    fn listed_orders_scaling_papers_beside_and_marks_draw_as_asked() -> Result<()> {
+        let runs = TableBuilder::new("runs", "a policy at a size")
+            .key("policy", ["b", "a", "b", "a"])
+            .key("size", ["s1", "s1", "s2", "s2"])
+            .f64(
+                "share",
+                Unit::Fraction,
+                Mean::Average,
+                [0.25, 0.5, 0.125, 0.75].map(Some),
+            )
+            .f64(
+                "paper",
+                Unit::Percent,
+                Mean::Same,
+                [Some(30.0), None, Some(20.0), None],
+            )
+            .build()
+            .unwrap();
+        let bounds = TableBuilder::new("bounds", "a bound")
+            .key("size", ["s2", "s9"])
+            .f64("at", Unit::Percent, Mean::Same, [Some(40.0), Some(1.0)])
+            .text(
+                "label",
+                Mean::Same,
+                ["at most 40", "elsewhere"].map(|l| Some(l.into())),
+            )
+            .build()
+            .unwrap();
+        let p = gfxcache_report::Panel::bars(
+            "runs",
+            Axis::of("size").only(&["s2", "s0", "s1"]),
+            "policy",
+            "share",
+        )
+        .order(&["a", "b", "c"])
+        .times(100.0)
+        .y_label("%", Scale::Percent)
+        .paper(Paper::Beside {
+            format: "{} paper".into(),
+            column: "paper".into(),
+        })
+        .marks(Marks {
+            name: "bounds".into(),
+            table: "bounds".into(),
+            x: "size".into(),
+            value: "at".into(),
+            label: "label".into(),
+        });
+        let fig = Figure::new("f.svg", "F", "", vec![p]);
+        let dir = tempfile::tempdir()?;
+        let tables = [runs, bounds];
+        write_figures(dir.path(), &tables, std::slice::from_ref(&fig))?;
+        let text = svg(dir.path(), "f.svg")?;
+        for label in ["75.0", "12.5", "b paper", "30.0", "at most 40", "bounds"] {
+            assert!(has(&text, label), "{label} missing");
+        }
+        assert!(!has(&text, "a paper"), "a has no paper value");
+        assert!(!has(&text, "s0") && !has(&text, "elsewhere"));
+        // s2 before s1, a before b, b's paper right after b.
+        let at = |t: &str| text.find(&format!("\n{t}\n")).unwrap();
+        assert!(at("s2") < at("s1"));
         Ok(())
     }
 }

@@ -404,6 +404,7 @@ pub fn format(format: Format, raw: &str) -> String {
         (Format::Thousands, Some(x), None) => thousands(x.round().max(0.0) as u64),
         (Format::Signed, Some(x), _) => format!("{:+.1}%", x + 0.0),
         (Format::Share, Some(x), _) => format!("{x:.2}%"),
+        (Format::Fraction, Some(x), _) => crate::table::percent(x),
         (Format::Bytes, _, Some(n)) => human_bytes(n),
         (Format::Bytes, Some(x), None) => human_bytes(x.round().max(0.0) as u64),
         (Format::Fixed2, Some(x), _) => format!("{x:.2}"),
@@ -559,6 +560,7 @@ mod tests {
         assert_eq!(format(Format::Thousands, "1234567"), "1,234,567");
         assert_eq!(format(Format::Bytes, "69600"), "68.0 KiB");
         assert_eq!(format(Format::Share, "93.8232421875"), "93.82%");
+        assert_eq!(format(Format::Fraction, "0.5346"), "53.46%");
         assert_eq!(format(Format::decimals(3), "0.13"), "0.130");
         let micro = Format::Scaled {
             divisor: 1000,

@@ -24,11 +24,15 @@
 //!   applications.
 
 mod assemble;
+pub mod figures;
 pub mod machine;
 pub mod mean;
+pub mod page;
 pub mod paper;
+pub mod readings;
 pub mod report;
 pub mod runs;
+pub mod tables;
 mod timed;
 pub mod timeline;
 

@@ -1,22 +1,12 @@
 //! What a figure's numbers say beside the paper's, in a sentence computed
 //! from the report for its caption: a claim the paper makes is checked on
-//! our numbers, never assumed (`Figure::reading`).
+//! our numbers, never assumed ([`gfxcache_report::Figure::reading`]).
 
 use gfxcache_cache::format_size;
-use gfxcache_llc::study::paper;
-use gfxcache_llc::study::report::GspcReport;
 
-use super::{find, main_size};
-
-/// Our share of the LLC accesses (percent) in the paper's stream group
-/// `group` ([`paper::STREAM_GROUPS`]).
-pub fn group_share(r: &GspcReport, group: &str) -> f64 {
-    r.stream_mix
-        .iter()
-        .filter(|s| paper::stream_group(&s.stream) == Some(group))
-        .map(|s| 100.0 * s.fraction)
-        .sum()
-}
+use super::paper;
+use super::report::GspcReport;
+use super::tables::{find, group_share, main_size};
 
 /// The two largest of the paper's stream groups (name, percent), largest
 /// first, by `share`.
@@ -157,101 +147,4 @@ pub fn fig12(r: &GspcReport) -> String {
         format_size(size),
         ran.join(", and ")
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gspc::test_report::{report, MIB};
-    use gfxcache_llc::study::report::StreamShare;
-
-    fn mix(r: &mut GspcReport, shares: &[(&str, f64)]) {
-        r.stream_mix = shares
-            .iter()
-            .map(|&(stream, fraction)| StreamShare {
-                stream: stream.into(),
-                accesses: (fraction * 1e6) as u64,
-                fraction,
-            })
-            .collect();
-    }
-
-    /// Render targets and textures lead in the paper; the sentence says
-    /// whether they do here, and flips when vertices lead.
-    #[test]
-    fn fig04_says_which_groups_lead() {
-        let mut r = report();
-        mix(&mut r, &[("rt", 0.4), ("tex", 0.34), ("z", 0.26)]);
-        let s = fig04(&r);
-        assert!(s.starts_with("Here, as in the paper,"), "{s}");
-        assert!(s.contains("RT (40.0 %) and TEX (34.0 %)"), "{s}");
-        mix(
-            &mut r,
-            &[
-                ("vidx", 0.2),
-                ("vtx", 0.55),
-                ("z", 0.09),
-                ("rt", 0.05),
-                ("tex", 0.08),
-                ("stc", 0.03),
-            ],
-        );
-        let s = fig04(&r);
-        assert!(!s.contains("as in the paper"), "{s}");
-        assert!(s.contains("vertex (75.0 %) and Z (9.0 %)"), "{s}");
-        assert!(
-            s.contains("in the paper they are RT (40.0 %) and TEX (34.0 %)"),
-            "{s}"
-        );
-    }
-
-    /// The paper's "only E0 dies often" is checked on our ratios.
-    #[test]
-    fn fig09_checks_which_epochs_die() {
-        let mut r = report();
-        r.opt_epochs.z.death_ratios = [0.7, 0.3, 0.2];
-        let s = fig09(&r);
-        assert!(s.starts_with("Here, as in the paper, only E0 dies"), "{s}");
-        r.opt_epochs.z.death_ratios = [0.7, 0.6, 0.2];
-        let s = fig09(&r);
-        assert!(
-            s.starts_with("Here E0 and E1 die more often than not"),
-            "{s}"
-        );
-        assert!(
-            s.contains("in the paper only E0 does (0.61, 0.38, 0.26)"),
-            "{s}"
-        );
-    }
-
-    /// GSPC saving misses here, then losing: the sentence follows.
-    #[test]
-    fn fig12_says_what_gspc_saves_or_loses() {
-        let mut r = report();
-        let s = fig12(&r);
-        assert!(
-            s.contains("GSPC has 11.8 % fewer misses than DRRIP (the paper: 11.8 % fewer)"),
-            "{s}"
-        );
-        assert!(
-            s.contains("GSPC+UCD has 13.1 % fewer misses than DRRIP"),
-            "{s}"
-        );
-        for p in r
-            .policies
-            .iter_mut()
-            .filter(|p| p.size == 8 * MIB && p.policy == "gspc")
-        {
-            p.misses_vs_drrip = 1.05;
-        }
-        let s = fig12(&r);
-        assert!(
-            s.contains("GSPC has 5.0 % more misses than DRRIP (the paper: 11.8 % fewer)"),
-            "{s}"
-        );
-        for p in r.policies.iter_mut().filter(|p| p.policy == "gspc") {
-            p.misses_vs_drrip = 1.0;
-        }
-        assert!(fig12(&r).contains("GSPC has as many misses as DRRIP (the paper"));
-    }
 }
