@@ -264,6 +264,16 @@ impl Column {
     }
 }
 
+/// The scene (or the trace, without one) and the resolution, for a
+/// page's title: `city at 1280x720`.
+pub fn scene_words(scene: Option<&str>, trace: &str, resolution: Option<(u32, u32)>) -> String {
+    let scene = scene.unwrap_or(trace);
+    let res = resolution
+        .map(|(w, h)| format!(" at {w}x{h}"))
+        .unwrap_or_default();
+    format!("{scene}{res}")
+}
+
 /// `1234567` -> `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();

@@ -370,6 +370,10 @@ fn panel(
         let r = *at.get(&(xv.to_string(), s.to_string()))?;
         t.number(r, col)
     };
+    // A column's values on series `s`'s rows, by category, as they are
+    // (the paper's: not divided nor over a baseline).
+    let of_series =
+        |s: &str, col: usize| -> Vec<Option<f64>> { xs.iter().map(|xv| raw(xv, s, col)).collect() };
     let value = |xv: &str, s: &str, col: usize| -> Option<f64> {
         let v = raw(xv, s, col)?;
         let v = if p.times == 1.0 { v } else { p.times * v };
@@ -435,14 +439,7 @@ fn panel(
                         _ => panel.series(name.clone(), ours),
                     };
                     if let (Some((format, c)), true) = (beside, ran) {
-                        let c = column(t, c)?;
-                        let values = xs
-                            .iter()
-                            .map(|xv| {
-                                let r = *at.get(&(xv.clone(), s.clone()))?;
-                                t.number(r, c)
-                            })
-                            .collect();
+                        let values = of_series(s, column(t, c)?);
                         panel = panel.paper(format.replace("{}", &name), values);
                     }
                 }
@@ -454,14 +451,7 @@ fn panel(
                         column: c,
                         of,
                     } => {
-                        let c = column(t, c)?;
-                        let values = xs
-                            .iter()
-                            .map(|xv| {
-                                let r = *at.get(&(xv.clone(), of.clone()))?;
-                                t.number(r, c)
-                            })
-                            .collect();
+                        let values = of_series(of, column(t, c)?);
                         panel = panel.paper(name, values);
                     }
                     Paper::Group { name, column: c } => {
@@ -479,14 +469,7 @@ fn panel(
                     Paper::Each { format, column: c } => {
                         let c = column(t, c)?;
                         for s in &names {
-                            let values = xs
-                                .iter()
-                                .map(|xv| {
-                                    let r = *at.get(&(xv.clone(), s.clone()))?;
-                                    t.number(r, c)
-                                })
-                                .collect();
-                            panel = panel.paper(format.replace("{}", s), values);
+                            panel = panel.paper(format.replace("{}", s), of_series(s, c));
                         }
                     }
                     Paper::Row {

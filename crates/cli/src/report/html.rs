@@ -326,15 +326,6 @@ impl<'a> Figures<'a> {
     }
 }
 
-/// The scene (or the trace, without one) and the resolution, for a title.
-pub fn scene(scene: Option<&str>, trace: &str, resolution: Option<(u32, u32)>) -> String {
-    let scene = scene.unwrap_or(trace);
-    let res = resolution
-        .map(|(w, h)| format!(" at {w}x{h}"))
-        .unwrap_or_default();
-    format!("{scene}{res}")
-}
-
 /// The wall-clock seconds of each phase of a study.
 pub fn seconds_table(seconds: &BTreeMap<String, f64>) -> String {
     let rows = seconds

@@ -18,12 +18,7 @@ const RATIO: Format = Format::decimals(3);
 
 /// The scene of the trace, at its resolution: `city at 1280x720`.
 pub fn scene(r: &GspcReport) -> String {
-    let scene = r.scene.as_deref().unwrap_or(&r.trace);
-    let res = r
-        .resolution
-        .map(|(w, h)| format!(" at {w}x{h}"))
-        .unwrap_or_default();
-    format!("{scene}{res}")
+    gfxcache_report::page::scene_words(r.scene.as_deref(), &r.trace, r.resolution)
 }
 
 /// What the frame shown is: the scene at its resolution, the frames played.

@@ -37,12 +37,7 @@ pub fn timing_words(t: &FetcherTiming) -> String {
 
 /// The scene (or the trace, without one) and the resolution.
 fn scene_words(r: &TcorReport) -> String {
-    let scene = r.scene.as_deref().unwrap_or(&r.trace);
-    let res = r
-        .resolution
-        .map(|(w, h)| format!(" at {w}x{h}"))
-        .unwrap_or_default();
-    format!("{scene}{res}")
+    gfxcache_report::page::scene_words(r.scene.as_deref(), &r.trace, r.resolution)
 }
 
 /// Scene (or trace), resolution, render passes, tiles and the binning
