@@ -19,6 +19,7 @@ pub mod html;
 pub mod legend;
 pub mod machine;
 pub mod page;
+pub mod panels;
 pub mod parquet;
 pub mod series;
 pub mod stacked;
