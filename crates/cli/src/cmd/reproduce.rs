@@ -43,8 +43,8 @@ pub struct Args {
     pub out: PathBuf,
     /// Where the book's pieces go: BOOK/<paper>.md, the suite page's
     /// tables and figures as markdown, and BOOK/<paper>/, its figures. The
-    /// chapters in BOOK's parent directory include them (`{{#include
-    /// results/gspc.md}}`). Default: DIR/book.
+    /// chapters in BOOK's parent directory include them (an mdBook
+    /// include of results/<paper>.md). Default: DIR/book.
     #[arg(long, value_name = "BOOK")]
     pub book: Option<PathBuf>,
     /// Small frames (320x180 desktop, about a fifth of the paper's screen

@@ -11,52 +11,23 @@ mod data_tests;
 pub(crate) mod suite;
 mod summary;
 
-use std::path::{Path, PathBuf};
-
 pub(crate) use gfxcache_nbtc::study::page::storage_line;
 pub(crate) use gfxcache_nbtc::study::tables::{
     knob_points, paper_cycles, paper_traffic, KnobPoint,
 };
 use gfxcache_nbtc::study::NbtcReport;
-use gfxcache_report::Report;
 
 use crate::report::data;
 
-impl crate::report::StudyFiles for NbtcReport {
+impl data::DataStudy for NbtcReport {
     const NAME: &'static str = "nbtc";
 
     fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
-    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &self.tables()?)
-    }
-
-    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_figures(dir, &self.tables()?, &Report::figures(self))
-    }
-
-    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::page(self, shown, &self.warnings)
-    }
-
     fn summary(&self) -> String {
         summary::text(self)
-    }
-}
-
-impl crate::report::suite::SuiteFiles for NbtcReport {
-    fn suite_csv(r: &suite::NbtcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &data::suite_tables(r)?)
-    }
-
-    fn suite_figures(r: &suite::NbtcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
-    }
-
-    fn suite_page(r: &suite::NbtcSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::NbtcSuite) -> String {

@@ -13,52 +13,23 @@ mod data_tests;
 pub(crate) mod suite;
 mod summary;
 
-use std::path::{Path, PathBuf};
-
 pub(crate) use gfxcache_nuca::study::tables::{
     announced_readings, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_TEXTURE,
     LOCAL_HITS, SPEEDUP,
 };
 use gfxcache_nuca::study::NucaReport;
-use gfxcache_report::Report;
 
 use crate::report::data;
 
-impl crate::report::StudyFiles for NucaReport {
+impl data::DataStudy for NucaReport {
     const NAME: &'static str = "nuca";
 
     fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
-    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &self.tables()?)
-    }
-
-    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_figures(dir, &self.tables()?, &Report::figures(self))
-    }
-
-    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::page(self, shown, &self.warnings)
-    }
-
     fn summary(&self) -> String {
         summary::text(self)
-    }
-}
-
-impl crate::report::suite::SuiteFiles for NucaReport {
-    fn suite_csv(r: &suite::NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &data::suite_tables(r)?)
-    }
-
-    fn suite_figures(r: &suite::NucaSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
-    }
-
-    fn suite_page(r: &suite::NucaSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::NucaSuite) -> String {

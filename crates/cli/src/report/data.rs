@@ -146,6 +146,64 @@ pub fn suite_markdown<R: Report + SuiteMean>(
     super::page::markdown(&R::suite_page(&scenes)?, &tables, &figures, &written, link)
 }
 
+/// A study whose report is data: all the command line adds to its
+/// [`Report`] is its name, its warnings and the summaries it prints. Its
+/// files and pages, scene and suite, are then this writer's alone
+/// ([`super::StudyFiles`] and [`super::suite::SuiteFiles`] for any such
+/// study, below).
+pub trait DataStudy: Report + SuiteMean + serde::Serialize {
+    /// The study's name: its command, and its JSON file (`nbtc.json`).
+    const NAME: &'static str;
+    /// What the reader should know about the input.
+    fn warnings(&self) -> &[String];
+    /// What the command prints without `--json`.
+    fn summary(&self) -> String;
+    /// What the command prints for a suite without `--json`.
+    fn suite_summary(r: &SuiteReport<Self>) -> String;
+}
+
+impl<R: DataStudy> super::StudyFiles for R {
+    const NAME: &'static str = <R as DataStudy>::NAME;
+
+    fn warnings(&self) -> &[String] {
+        DataStudy::warnings(self)
+    }
+
+    fn csv(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+        write_tables(dir, &self.tables()?)
+    }
+
+    fn figures(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+        write_figures(dir, &self.tables()?, &Report::figures(self))
+    }
+
+    fn page(&self, shown: &super::Shown) -> Result<String> {
+        page(self, shown, DataStudy::warnings(self))
+    }
+
+    fn summary(&self) -> String {
+        DataStudy::summary(self)
+    }
+}
+
+impl<R: DataStudy> super::suite::SuiteFiles for R {
+    fn suite_csv(r: &SuiteReport<R>, dir: &Path) -> Result<Vec<PathBuf>> {
+        write_tables(dir, &suite_tables(r)?)
+    }
+
+    fn suite_figures(r: &SuiteReport<R>, dir: &Path) -> Result<Vec<PathBuf>> {
+        write_figures(dir, &suite_tables(r)?, &suite_figures(r))
+    }
+
+    fn suite_page(r: &SuiteReport<R>, shown: &super::Shown) -> Result<String> {
+        suite_page(r, shown)
+    }
+
+    fn suite_summary(r: &SuiteReport<R>) -> String {
+        R::suite_summary(r)
+    }
+}
+
 /// Writes every figure of `figures` that has something to show into
 /// `dir`, drawn from `tables`; returns the paths written, in order.
 pub fn write_figures(dir: &Path, tables: &[Table], figures: &[Figure]) -> Result<Vec<PathBuf>> {

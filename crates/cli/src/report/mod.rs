@@ -53,40 +53,6 @@ pub trait StudyFiles: Serialize {
     fn summary(&self) -> String;
 }
 
-/// Implements [`StudyFiles`] for a study's report type in the study's
-/// writer module, whose submodules are, by convention, `csv` (its
-/// `write_all`), `plots` (its `write_all`), `html` (its `page`) and
-/// `summary` (its `text`), and whose report has a `warnings` field:
-/// `crate::study_files!(GspcReport, "gspc");`.
-#[macro_export]
-macro_rules! study_files {
-    ($report:ty, $name:literal) => {
-        impl $crate::report::StudyFiles for $report {
-            const NAME: &'static str = $name;
-
-            fn warnings(&self) -> &[String] {
-                &self.warnings
-            }
-
-            fn csv(&self, dir: &std::path::Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
-                csv::write_all(self, dir)
-            }
-
-            fn figures(&self, dir: &std::path::Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
-                plots::write_all(self, dir)
-            }
-
-            fn page(&self, shown: &$crate::report::Shown) -> anyhow::Result<String> {
-                Ok(html::page(self, shown))
-            }
-
-            fn summary(&self) -> String {
-                summary::text(self)
-            }
-        }
-    };
-}
-
 /// The shell of every study command: stages `--out` (checking that no
 /// input lies inside it), runs `study` into the staged directory with
 /// progress bars on stderr, prints the report's warnings, writes its files,

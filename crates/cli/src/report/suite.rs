@@ -32,9 +32,9 @@ pub fn categories<R: SuiteMean>(r: &SuiteReport<R>) -> Vec<String> {
         .collect()
 }
 
-/// A study's suite form as the command line writes it: one implementation
-/// per study, in its writer module's `suite` submodule, with
-/// [`crate::suite_files!`].
+/// A study's suite form as the command line writes it: for a study whose
+/// report is data, [`super::data::DataStudy`]'s (the writer's alone);
+/// GSPC's by hand (its timeline figure is still drawn by its writer).
 pub trait SuiteFiles: StudyFiles + SuiteMean {
     /// The CSV files (a row per scene and the mean's) into `dir`.
     fn suite_csv(r: &SuiteReport<Self>, dir: &Path) -> anyhow::Result<Vec<PathBuf>>;
@@ -45,42 +45,6 @@ pub trait SuiteFiles: StudyFiles + SuiteMean {
     fn suite_page(r: &SuiteReport<Self>, shown: &super::Shown) -> anyhow::Result<String>;
     /// What the command prints without `--json`.
     fn suite_summary(r: &SuiteReport<Self>) -> String;
-}
-
-/// Implements [`SuiteFiles`] for a study's report type in the study's
-/// writer module, whose `suite` submodule has, by convention, `csv` (its
-/// `write_all`), `plots` (its `write_all`), `html` (its `page`) and
-/// `summary` (its `text`): `crate::suite_files!(GspcReport);`.
-#[macro_export]
-macro_rules! suite_files {
-    ($report:ty) => {
-        impl $crate::report::suite::SuiteFiles for $report {
-            fn suite_csv(
-                r: &gfxcache_cache::SuiteReport<Self>,
-                dir: &std::path::Path,
-            ) -> anyhow::Result<Vec<std::path::PathBuf>> {
-                suite::csv::write_all(r, dir)
-            }
-
-            fn suite_figures(
-                r: &gfxcache_cache::SuiteReport<Self>,
-                dir: &std::path::Path,
-            ) -> anyhow::Result<Vec<std::path::PathBuf>> {
-                suite::plots::write_all(r, dir)
-            }
-
-            fn suite_page(
-                r: &gfxcache_cache::SuiteReport<Self>,
-                shown: &$crate::report::Shown,
-            ) -> anyhow::Result<String> {
-                Ok(suite::html::page(r, shown))
-            }
-
-            fn suite_summary(r: &gfxcache_cache::SuiteReport<Self>) -> String {
-                suite::summary::text(r)
-            }
-        }
-    };
 }
 
 impl<R: SuiteFiles> StudyFiles for SuiteReport<R> {

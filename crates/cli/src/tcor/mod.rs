@@ -14,49 +14,20 @@ mod fetcher;
 pub(crate) mod suite;
 mod summary;
 
-use std::path::{Path, PathBuf};
-
-use gfxcache_report::Report;
 use gfxcache_tcor::study::report::TcorReport;
 pub(crate) use gfxcache_tcor::study::tables::{in_size_order, tile_caches};
 
 use crate::report::data;
 
-impl crate::report::StudyFiles for TcorReport {
+impl data::DataStudy for TcorReport {
     const NAME: &'static str = "tcor";
 
     fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
-    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &self.tables()?)
-    }
-
-    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_figures(dir, &self.tables()?, &Report::figures(self))
-    }
-
-    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::page(self, shown, &self.warnings)
-    }
-
     fn summary(&self) -> String {
         summary::text(self)
-    }
-}
-
-impl crate::report::suite::SuiteFiles for TcorReport {
-    fn suite_csv(r: &suite::TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &data::suite_tables(r)?)
-    }
-
-    fn suite_figures(r: &suite::TcorSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
-    }
-
-    fn suite_page(r: &suite::TcorSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::TcorSuite) -> String {
