@@ -264,6 +264,27 @@ impl Column {
     }
 }
 
+/// Wall-clock seconds of each phase, in words: `render 0.34 s, l2 0.06 s`.
+pub fn seconds_words(seconds: &std::collections::BTreeMap<String, f64>) -> String {
+    let phases: Vec<String> = seconds
+        .iter()
+        .map(|(phase, s)| format!("{phase} {s:.2} s"))
+        .collect();
+    phases.join(", ")
+}
+
+/// A suite page's last section: each scene's seconds of each phase.
+pub fn seconds_per_scene<'a>(
+    scenes: impl IntoIterator<Item = (&'a str, &'a std::collections::BTreeMap<String, f64>)>,
+) -> Section {
+    let mut section = Section::new("Wall-clock seconds per scene and phase");
+    section.notes = scenes
+        .into_iter()
+        .map(|(n, seconds)| format!("{n}: {}.", seconds_words(seconds)))
+        .collect();
+    section
+}
+
 /// The scene (or the trace, without one) and the resolution, for a
 /// page's title: `city at 1280x720`.
 pub fn scene_words(scene: Option<&str>, trace: &str, resolution: Option<(u32, u32)>) -> String {

@@ -12,6 +12,7 @@
 use gfxcache_cache::format_size;
 use gfxcache_machine::issue_sentence;
 use gfxcache_report::page::thousands;
+use gfxcache_report::page::{seconds_per_scene, seconds_words};
 use gfxcache_report::{Column, Format, Page, Picture, Section, View};
 
 use super::report::NucaReport;
@@ -249,15 +250,6 @@ fn energy_parts(r: &NucaReport) -> Vec<String> {
         .collect()
 }
 
-/// Wall-clock seconds of each phase, in words.
-fn seconds_words(seconds: &std::collections::BTreeMap<String, f64>) -> String {
-    let phases: Vec<String> = seconds
-        .iter()
-        .map(|(phase, s)| format!("{phase} {s:.2} s"))
-        .collect();
-    phases.join(", ")
-}
-
 fn pretty<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
 }
@@ -465,12 +457,9 @@ pub fn suite_page(scenes: &[(&str, &NucaReport)]) -> Page {
                 .column("organization", "organization", Format::Plain),
         )),
     );
-    let mut seconds = Section::new("Wall-clock seconds per scene and phase");
-    seconds.notes = scenes
-        .iter()
-        .map(|(n, r)| format!("{n}: {}.", seconds_words(&r.seconds)))
-        .collect();
-    sections.push(seconds);
+    sections.push(seconds_per_scene(
+        scenes.iter().map(|(n, r)| (*n, &r.seconds)),
+    ));
     Page {
         title: format!("DTM-NUCA study: a suite of {} scenes", scenes.len()),
         intro,

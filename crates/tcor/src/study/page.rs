@@ -10,6 +10,7 @@
 
 use gfxcache_cache::format_size;
 use gfxcache_report::page::thousands;
+use gfxcache_report::page::{seconds_per_scene, seconds_words};
 use gfxcache_report::{Column, Format, Page, Picture, Section, View};
 
 use super::paper;
@@ -490,15 +491,6 @@ fn whole_frame_view() -> View {
         .with(Column::new("paper_average_reuse_max", "largest", Format::Plain).paper("{}"))
 }
 
-/// Wall-clock seconds of each phase, in words.
-fn seconds_words(seconds: &std::collections::BTreeMap<String, f64>) -> String {
-    let phases: Vec<String> = seconds
-        .iter()
-        .map(|(phase, s)| format!("{phase} {s:.2} s"))
-        .collect();
-    phases.join(", ")
-}
-
 /// One scene's page.
 pub fn page(r: &TcorReport) -> Page {
     let mut sections = vec![Section::new("Energy model").lead(energy_words(r))];
@@ -705,12 +697,9 @@ pub fn suite_page(scenes: &[(&str, &TcorReport)]) -> Page {
     if scenes.iter().any(|(_, r)| !r.curves.is_empty()) {
         sections.push(Section::new("Mean Attribute Cache curves").figures(&CURVE_FIGURES));
     }
-    let mut seconds = Section::new("Wall-clock seconds per scene and phase");
-    seconds.notes = scenes
-        .iter()
-        .map(|(n, r)| format!("{n}: {}.", seconds_words(&r.seconds)))
-        .collect();
-    sections.push(seconds);
+    sections.push(seconds_per_scene(
+        scenes.iter().map(|(n, r)| (*n, &r.seconds)),
+    ));
     Page {
         title: format!("TCOR study: a suite of {} scenes", scenes.len()),
         intro,
