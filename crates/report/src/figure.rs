@@ -435,6 +435,18 @@ pub struct Panel {
     pub marks: Option<Marks>,
     /// A horizontal line at this value.
     pub reference: Option<f64>,
+    /// The bars rise or fall from this value (a ratio's 1) rather than
+    /// from 0, and the y axis spans only the values and it: a difference
+    /// of a few percent shows ([`Panel::around`]).
+    #[serde(default)]
+    pub baseline: Option<f64>,
+    /// The study's designs or policies in the order of the palette: a
+    /// series whose value (or [`Series::One`]'s name) is listed takes the
+    /// colour of its place, so that one design has one colour in every
+    /// figure of the study; one not listed takes a colour none listed in
+    /// the panel has.
+    #[serde(default)]
+    pub colours: Vec<String>,
     /// A curves panel's lines, in the legend's order.
     #[serde(default)]
     pub lines: Vec<Line>,
@@ -475,6 +487,8 @@ impl Panel {
             paper: Vec::new(),
             marks: None,
             reference: None,
+            baseline: None,
+            colours: Vec::new(),
             lines: Vec::new(),
             note: None,
             over: None,
@@ -587,6 +601,20 @@ impl Panel {
 
     pub fn reference(mut self, at: f64) -> Panel {
         self.reference = Some(at);
+        self
+    }
+
+    /// Bars from a line at `at` (a ratio's 1), up or down, on a y axis
+    /// fit to the values ([`Panel::baseline`]).
+    pub fn around(mut self, at: f64) -> Panel {
+        self.reference = Some(at);
+        self.baseline = Some(at);
+        self
+    }
+
+    /// Each series' colour by its place in `names` ([`Panel::colours`]).
+    pub fn colours(mut self, names: &[&str]) -> Panel {
+        self.colours = names.iter().map(|n| n.to_string()).collect();
         self
     }
 

@@ -21,10 +21,16 @@ pub enum Unit {
 }
 
 impl Unit {
-    fn format(self, v: f64) -> String {
+    /// The decimals of a panel's labels whose largest value (in
+    /// magnitude) is `largest`: a ratio's 3; a percentage's 1, or 2 or 3
+    /// where every value is under 1 or 0.1 (a change of 0.04 % is not
+    /// written "0.0").
+    fn decimals(self, largest: f64) -> usize {
         match self {
-            Unit::Ratio => format!("{v:.3}"),
-            Unit::Percent => format!("{v:.1}"),
+            Unit::Ratio => 3,
+            Unit::Percent if largest < 0.1 => 3,
+            Unit::Percent if largest < 1.0 => 2,
+            Unit::Percent => 1,
         }
     }
 }
@@ -41,6 +47,9 @@ struct Series {
     /// Its place among the series of its kind (ours or the paper's): its
     /// colour, kept when a split panel leaves out a series with no bar.
     slot: usize,
+    /// The colour its name has in every figure of the study, if the
+    /// study lists it ([`Panel::ours`]).
+    key: Option<usize>,
 }
 
 /// One grouped bar chart: a group per category, a bar per series.
@@ -56,9 +65,15 @@ pub struct Panel {
     series: Vec<Series>,
     /// A horizontal line, e.g. at 1.0 for DRRIP on normalised charts.
     reference: Option<f64>,
+    /// Where the bars start: 0, or a ratio's 1 so that they rise or fall
+    /// from it on an axis fit to the values.
+    base: f64,
     /// The y axis's range when fixed: the parts of a split panel share
     /// the whole's, so that their bars compare.
     y_span: Option<Range<f64>>,
+    /// The labels' decimals when fixed: a split panel's parts write the
+    /// whole's.
+    decimals: Option<usize>,
     /// Values a paper states only as bounds, drawn as dashed lines across
     /// a category's group, and the legend's name for them.
     marks: Vec<Mark>,
@@ -83,30 +98,44 @@ impl Panel {
             categories,
             series: Vec::new(),
             reference: None,
+            base: 0.0,
             y_span: None,
+            decimals: None,
             marks: Vec::new(),
             marks_name: String::new(),
         }
     }
 
-    pub fn series(mut self, name: impl Into<String>, values: Vec<Option<f64>>) -> Panel {
-        self.push(name.into(), values, Vec::new(), false);
-        self
+    pub fn series(self, name: impl Into<String>, values: Vec<Option<f64>>) -> Panel {
+        self.ours(name, values, Vec::new(), None)
     }
 
     /// A series of ours whose bars also show `notes` after their values.
     pub fn noted(
-        mut self,
+        self,
         name: impl Into<String>,
         values: Vec<Option<f64>>,
         notes: Vec<Option<String>>,
     ) -> Panel {
-        self.push(name.into(), values, notes, false);
+        self.ours(name, values, notes, None)
+    }
+
+    /// A series of ours, its bars noted with `notes` if any, in palette
+    /// colour `key` if given (its design's in every figure); the series
+    /// without one take, in order, the colours no keyed series has.
+    pub fn ours(
+        mut self,
+        name: impl Into<String>,
+        values: Vec<Option<f64>>,
+        notes: Vec<Option<String>>,
+        key: Option<usize>,
+    ) -> Panel {
+        self.push(name.into(), values, notes, false, key);
         self
     }
 
     pub fn paper(mut self, name: impl Into<String>, values: Vec<Option<f64>>) -> Panel {
-        self.push(name.into(), values, Vec::new(), true);
+        self.push(name.into(), values, Vec::new(), true, None);
         self
     }
 
@@ -127,6 +156,13 @@ impl Panel {
 
     pub fn reference(mut self, at: f64) -> Panel {
         self.reference = Some(at);
+        self
+    }
+
+    /// Bars from `base` rather than 0, up or down, with a line at it.
+    pub fn from_base(mut self, base: f64) -> Panel {
+        self.base = base;
+        self.reference = Some(base);
         self
     }
 
@@ -156,6 +192,7 @@ impl Panel {
         values: Vec<Option<f64>>,
         notes: Vec<Option<String>>,
         paper: bool,
+        key: Option<usize>,
     ) {
         if values.iter().any(Option::is_some) {
             let slot = self.series.iter().filter(|s| s.paper == paper).count();
@@ -165,7 +202,28 @@ impl Panel {
                 notes,
                 paper,
                 slot,
+                key,
             });
+            self.settle_colours();
+        }
+    }
+
+    /// Each keyed series of ours in its key's colour, the others in turn
+    /// in the lowest colours no keyed one has: done again after each
+    /// series, as a later keyed one may take a colour given before.
+    fn settle_colours(&mut self) {
+        let keyed: Vec<usize> = self
+            .series
+            .iter()
+            .filter(|s| !s.paper)
+            .filter_map(|s| s.key.map(|k| k % OURS.len()))
+            .collect();
+        let mut free = (0..).filter(|k| !keyed.contains(&(k % OURS.len())));
+        for s in self.series.iter_mut().filter(|s| !s.paper) {
+            s.slot = match s.key {
+                Some(k) => k,
+                None => free.next().unwrap_or(0),
+            };
         }
     }
 }
@@ -191,9 +249,16 @@ impl Panel {
             .max()
             .unwrap_or(0) as u32;
         let bars = self.series.len() as u32;
-        // The bars share 80 % of a group (`bar_x`), each about 30 to 35 px:
-        // room for a value of four or five characters at 12 px.
-        let mut group = (bars * 36 + 16).max(label * 7 + 16);
+        // The bars share 80 % of a group (`bar_x`), each at least 36 px
+        // and as wide as its longest value at 12 px (a digit 6.5 px).
+        let decimals = self.decimals();
+        let values = self.series.iter().flat_map(|s| s.values.iter().flatten());
+        let longest = values
+            .map(|v| format!("{v:.decimals$}").len() as u32)
+            .max()
+            .unwrap_or(0);
+        let bar = (longest * 13 / 2 + 3).max(36);
+        let mut group = (bars * bar + 16).max(label * 7 + 16);
         // A noted bar's label, value and note, is wider than its value.
         let noted = self.series.iter().flat_map(|s| s.notes.iter().flatten());
         if let Some(chars) = noted.map(|n| n.chars().count() as u32 + 9).max() {
@@ -204,6 +269,13 @@ impl Panel {
             group = group.max(chars * 6 + 12);
         }
         group
+    }
+
+    /// The decimals of its values' labels ([`Unit::decimals`]).
+    fn decimals(&self) -> usize {
+        let values = self.series.iter().flat_map(|s| s.values.iter().flatten());
+        let largest = values.fold(0.0f64, |m, v| m.max(v.abs()));
+        self.decimals.unwrap_or_else(|| self.unit.decimals(largest))
     }
 
     /// Categories `range` of this panel on the y axis `span`, without the
@@ -219,6 +291,7 @@ impl Panel {
                 notes: s.notes.get(range.clone()).map_or(Vec::new(), <[_]>::to_vec),
                 paper: s.paper,
                 slot: s.slot,
+                key: s.key,
             })
             .collect();
         Panel {
@@ -229,7 +302,9 @@ impl Panel {
             paper_category: self.paper_category[range.clone()].to_vec(),
             series,
             reference: self.reference,
+            base: self.base,
             y_span: Some(span),
+            decimals: Some(self.decimals()),
             marks: self
                 .marks
                 .iter()
@@ -301,6 +376,14 @@ impl Plot for Panel {
         for (j, s) in self.series.iter().enumerate() {
             legend.entry(s.name.clone(), Swatch::Fill(series_color(self, j)));
         }
+        // The paper's group is named on the axis; the legend says its
+        // light bars are the paper's too.
+        if let Some(i) = self.paper_category.iter().position(|&p| p) {
+            if let Some(j) = self.series.iter().position(|s| s.values[i].is_some()) {
+                let swatch = Swatch::Fill(light(series_color(self, j)));
+                legend.entry(self.categories[i].clone(), swatch);
+            }
+        }
         if !self.marks.is_empty() {
             let swatch = Swatch::Line {
                 colour: MARK,
@@ -317,9 +400,10 @@ impl Plot for Panel {
     }
 }
 
-/// Colours of our series (a suite's charts may have eight policies), and
-/// light ones for the paper's.
-pub const OURS: [RGBColor; 9] = [
+/// Colours of our series (a suite's charts may have nine policies; a
+/// study's list of designs, [`gfxcache_report::Panel::colours`], up to
+/// twelve), and light ones for the paper's.
+pub const OURS: [RGBColor; 12] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -329,6 +413,9 @@ pub const OURS: [RGBColor; 9] = [
     RGBColor(227, 119, 194),
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
+    RGBColor(70, 70, 70),
+    RGBColor(0, 110, 100),
+    RGBColor(160, 110, 0),
 ];
 const PAPER: [RGBColor; 4] = [
     RGBColor(170, 170, 170),
@@ -348,6 +435,7 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Resul
         .label_style(("sans-serif", 14))
         .draw()?;
     let m = p.series.len();
+    let decimals = p.decimals();
     for (j, s) in p.series.iter().enumerate() {
         let color = series_color(p, j);
         let bars: Vec<(usize, f64, f64, f64, Option<&str>)> = s
@@ -363,11 +451,11 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> anyhow::Resul
         };
         chart.draw_series(bars.iter().map(|&(i, x0, x1, v, _)| {
             let (color, paper) = style(i);
-            bar(x0, x1, v, color, paper)
+            bar(x0, x1, p.base, v, color, paper)
         }))?;
         chart.draw_series(
             bars.iter()
-                .map(|&(_, x0, x1, v, note)| value_label(x0, x1, v, p.unit, note)),
+                .map(|&(_, x0, x1, v, note)| value_label(x0, x1, v, p.base, decimals, note)),
         )?;
     }
     if let Some(at) = p.reference {
@@ -421,28 +509,29 @@ fn draw_marks<'a, 'b: 'a>(
 }
 
 /// The paper's bars get an outline so they read apart from ours in grey.
-fn bar(x0: f64, x1: f64, v: f64, color: RGBColor, paper: bool) -> Rectangle<(f64, f64)> {
+fn bar(x0: f64, x1: f64, base: f64, v: f64, color: RGBColor, paper: bool) -> Rectangle<(f64, f64)> {
     let style = if paper {
         color.filled().stroke_width(1)
     } else {
         color.filled()
     };
-    Rectangle::new([(x0, 0.0), (x1, v)], style)
+    Rectangle::new([(x0, base), (x1, v)], style)
 }
 
 fn value_label(
     x0: f64,
     x1: f64,
     v: f64,
-    unit: Unit,
+    base: f64,
+    decimals: usize,
     note: Option<&str>,
 ) -> Text<'static, (f64, f64), String> {
-    // Above a positive bar, below a negative one.
-    let v_pos = if v >= 0.0 { VPos::Bottom } else { VPos::Top };
+    // Above a bar that rises from the base, below one that falls.
+    let v_pos = if v >= base { VPos::Bottom } else { VPos::Top };
     let style = TextStyle::from(("sans-serif", 12).into_font()).pos(Pos::new(HPos::Center, v_pos));
     let text = match note {
-        Some(note) => format!("{} ({note})", unit.format(v)),
-        None => unit.format(v),
+        Some(note) => format!("{v:.decimals$} ({note})"),
+        None => format!("{v:.decimals$}"),
     };
     Text::new(text, ((x0 + x1) / 2.0, v), style)
 }
@@ -483,9 +572,13 @@ fn y_range(p: &Panel) -> Range<f64> {
     let (lo, hi) = values
         .chain(marks)
         .chain(p.reference.iter())
-        .fold((0.0f64, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        .fold((p.base, p.base), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
-    let lo = if lo < 0.0 { lo - 0.15 * span } else { 0.0 };
+    let lo = if lo < p.base {
+        lo - 0.15 * span
+    } else {
+        p.base
+    };
     // Room for the value labels above the bars; the legend is beside.
     lo..hi + 0.12 * span
 }
@@ -546,6 +639,63 @@ mod tests {
         );
     }
 
+    /// Bars around a ratio's 1: the axis spans the values and the line,
+    /// not 0; with every value at or above it, it starts at the line.
+    #[test]
+    fn bars_around_a_base_fit_the_axis_to_the_values() {
+        let cats = names(&["a", "b"]);
+        let p = Panel::new("t", "x", Unit::Ratio, cats.clone())
+            .series("ours", vec![Some(0.95), Some(1.08)])
+            .from_base(1.0);
+        let r = y_range(&p);
+        assert!(r.start > 0.9 && r.start < 0.95, "{r:?}");
+        assert!(r.end > 1.08 && r.end < 1.1, "{r:?}");
+        assert_eq!(p.reference, Some(1.0));
+        let above = Panel::new("t", "x", Unit::Ratio, cats)
+            .series("ours", vec![Some(1.01), Some(1.02)])
+            .from_base(1.0);
+        assert_eq!(y_range(&above).start, 1.0);
+    }
+
+    /// A keyed series keeps its design's colour whatever else the panel
+    /// draws; the others take the colours no keyed one has, in turn, even
+    /// when a keyed one comes after them.
+    #[test]
+    fn keyed_series_keep_their_colours() {
+        let p = Panel::new("t", "x", Unit::Ratio, names(&["a"]))
+            .series("other", vec![Some(1.0)])
+            .ours("nbtc", vec![Some(2.0)], Vec::new(), Some(0))
+            .paper("paper", vec![Some(3.0)])
+            .ours("mshr", vec![Some(2.0)], Vec::new(), Some(3))
+            .series("another", vec![Some(1.0)]);
+        let slots: Vec<usize> = p.series.iter().map(|s| s.slot).collect();
+        assert_eq!(slots, [1, 0, 0, 3, 2]);
+        assert_eq!(series_color(&p, 1), OURS[0]);
+        assert_eq!(series_color(&p, 2), PAPER[0], "the paper's count apart");
+    }
+
+    /// A percentage's labels carry the decimals its largest value needs;
+    /// a ratio's always 3.
+    #[test]
+    fn small_percentages_keep_their_digits() {
+        let cats = names(&["a", "b"]);
+        let panel = |unit, values| Panel::new("t", "x", unit, cats.clone()).series("s", values);
+        assert_eq!(
+            panel(Unit::Percent, vec![Some(0.04), Some(-0.02)]).decimals(),
+            3
+        );
+        assert_eq!(panel(Unit::Percent, vec![Some(0.4), None]).decimals(), 2);
+        assert_eq!(
+            panel(Unit::Percent, vec![Some(-12.5), Some(0.01)]).decimals(),
+            1
+        );
+        assert_eq!(panel(Unit::Ratio, vec![Some(0.001), None]).decimals(), 3);
+        let small = panel(Unit::Percent, vec![Some(0.04), Some(-0.02)]);
+        let svg = super::super::figure::render("t", &[small]).expect("drawn");
+        use super::super::figure::svg_text::has;
+        assert!(has(&svg, "0.040") && has(&svg, "-0.020"), "{svg}");
+    }
+
     #[test]
     fn bars_of_a_group_stay_inside_it() {
         let (x0, _) = bar_x(2, 0, 3);
@@ -568,6 +718,8 @@ mod tests {
         assert!(p.prune());
         assert_eq!(p.categories, ["a", "mean", "paper"]);
         assert_eq!(p.paper_category, [false, false, true]);
+        let legend: Vec<String> = p.legend().names().map(str::to_string).collect();
+        assert_eq!(legend, ["gspc", "nru", "paper"], "the paper's group named");
         let svg = super::super::figure::render("t", &[p])?;
         assert!(svg.contains("0.882"));
         let light = light(OURS[0]);

@@ -164,7 +164,7 @@ impl Plot for CurvePanel {
     fn legend(&self) -> Legend {
         let mut legend = Legend::new();
         for line in &self.lines {
-            let (colour, _) = style(line);
+            let (colour, _) = style(line, 0);
             let (dashed, marker) = match (line.stroke, line.colour) {
                 (Stroke::Solid, _) => (false, Marker::Dot),
                 (Stroke::Dashed, Some(_)) => (true, Marker::Triangle),
@@ -214,28 +214,49 @@ impl CurvePanel {
             mesh.y_label_formatter(&label);
         }
         mesh.draw()?;
+        // Solid lines drawn widest first, each after a wider one: where
+        // two have the same values (two policies of one miss ratio) the
+        // one below shows as a border of the one above, not hidden.
+        let solid = self
+            .lines
+            .iter()
+            .filter(|l| l.stroke == Stroke::Solid)
+            .count();
+        let mut k = 0;
         for line in &self.lines {
-            draw_line(&mut chart, line)?;
+            let extra = match line.stroke {
+                Stroke::Solid => {
+                    k += 1;
+                    (solid - k).min(MAX_EXTRA) as u32
+                }
+                Stroke::Dashed => 0,
+            };
+            draw_line(&mut chart, line, extra)?;
         }
         Ok(())
     }
 }
 
-/// A line's colour and width.
-fn style(line: &Line) -> (RGBColor, ShapeStyle) {
+/// The most pixels a solid line is drawn wider than the last (and its
+/// dots larger), so that one under another still shows.
+const MAX_EXTRA: usize = 4;
+
+/// A line's colour and width, `extra` pixels wider than the thinnest.
+fn style(line: &Line, extra: u32) -> (RGBColor, ShapeStyle) {
     let colour = line.colour.map_or(BLACK, |k| OURS[k % OURS.len()]);
-    (colour, colour.stroke_width(2))
+    (colour, colour.stroke_width(2 + extra))
 }
 
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<SizeAxis, RangedCoordf64>>;
 
-fn draw_line(chart: &mut Chart, line: &Line) -> anyhow::Result<()> {
-    let (colour, style) = style(line);
+fn draw_line(chart: &mut Chart, line: &Line, extra: u32) -> anyhow::Result<()> {
+    let (colour, style) = style(line, extra);
     let xy: Vec<(f64, f64)> = line.points.iter().map(|&(b, v)| (log2(b), v)).collect();
     match line.stroke {
         Stroke::Solid => {
             chart.draw_series(std::iter::once(PathElement::new(xy.clone(), style)))?;
-            chart.draw_series(xy.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+            let r = 3 + extra as i32;
+            chart.draw_series(xy.iter().map(|&p| Circle::new(p, r, colour.filled())))?;
         }
         Stroke::Dashed => {
             chart.draw_series(std::iter::once(DashedPathElement::new(

@@ -48,6 +48,12 @@ impl Legend {
         self.0.push((name.into(), swatch));
     }
 
+    /// The entries' names, in order.
+    #[cfg(test)]
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(n, _)| n.as_str())
+    }
+
     /// The strip's width: the longest name beside its sample; none for no
     /// entry.
     pub fn width(&self) -> u32 {

@@ -5,8 +5,9 @@
 //! contents linking every section and figure, the setup, the warnings,
 //! the rendered frame, then each section's table (the paper's values in
 //! grey italics beside ours, in a box that scrolls sideways when wider
-//! than the page) with its figures after it, and the figures no section
-//! placed at the end.
+//! than the page, and down, under its fixed header, when longer than 30
+//! rows: a suite's every scene's rows do not bury the figures) with its
+//! figures after it, and the figures no section placed at the end.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str =
     "body{font-family:sans-serif;font-size:16px;margin:2em;max-width:80em;color:#222}\
 div.table{overflow-x:auto;max-width:100%;margin:0.5em 0 1.5em}\
+div.table.long{max-height:32em;overflow-y:auto;border-bottom:1px solid #bbb}\
 table{border-collapse:collapse;font-size:14px}\
 th,td{border:1px solid #bbb;padding:0.2em 0.6em;white-space:nowrap}\
 td{text-align:right}td:first-child{text-align:left}\
@@ -60,6 +62,8 @@ pub struct OutSection {
 pub struct OutTable {
     head: Vec<String>,
     rows: Vec<Vec<OutCell>>,
+    /// More than [`LONG_TABLE`] rows: it scrolls in its own box.
+    long: bool,
 }
 
 #[derive(Serialize)]
@@ -138,6 +142,13 @@ pub fn render(page: &Page, tables: &[Table], figures: &[Figure], cx: Context) ->
         .context("laying out the page")
 }
 
+/// Rows past which a table scrolls in its own box (on the page and in the
+/// book).
+const LONG_TABLE: usize = 30;
+
+/// The book's box of a long table.
+const LONG_BOX: &str = r#"<div style="max-height:32em;overflow:auto">"#;
+
 /// `page` as markdown for the book: its intro, then each section's
 /// heading (level 3), lead, table (each cell as the HTML page writes it,
 /// without links), notes, code and figures (images under `images/`, each
@@ -161,6 +172,12 @@ pub fn markdown(
             let _ = writeln!(out, "{}\n", md_text(p));
         }
         if let Some(t) = &s.table {
+            // A long table scrolls in its own box, as on the page (the
+            // blank lines keep the table markdown inside the HTML block).
+            if t.long {
+                out.push_str(LONG_BOX);
+                out.push_str("\n\n");
+            }
             let row = |cells: Vec<String>| format!("| {} |", cells.join(" | "));
             let _ = writeln!(out, "{}", row(t.head.iter().map(|h| md_text(h)).collect()));
             let _ = writeln!(out, "{}", row(vec!["---".into(); t.head.len()]));
@@ -168,6 +185,9 @@ pub fn markdown(
                 let _ = writeln!(out, "{}", row(r.iter().map(|c| md_text(&c.text)).collect()));
             }
             out.push('\n');
+            if t.long {
+                out.push_str("</div>\n\n");
+            }
         }
         for n in &s.notes {
             let _ = writeln!(out, "{}\n", md_text(n));
@@ -352,6 +372,7 @@ fn view(v: &View, tables: &[Table]) -> Result<OutTable> {
         .collect::<Result<Vec<_>>>()?;
     Ok(OutTable {
         head: v.columns.iter().map(|c| c.heading.clone()).collect(),
+        long: rows.len() > LONG_TABLE,
         rows: rows
             .iter()
             .map(|&r| {
@@ -421,7 +442,7 @@ pub fn format(format: Format, raw: &str) -> String {
 /// with its frame small where the report holds it (`<scene>/<picture>`)
 /// and its warnings counted.
 pub fn scenes_section(dir: &Path, scenes: &[(&str, Option<&str>, usize)]) -> OutSection {
-    let rows = scenes
+    let rows: Vec<Vec<OutCell>> = scenes
         .iter()
         .map(|&(scene, picture, warnings)| {
             let link = OutCell {
@@ -442,6 +463,7 @@ pub fn scenes_section(dir: &Path, scenes: &[(&str, Option<&str>, usize)]) -> Out
         title: "Scenes (each links to its own report)".into(),
         table: Some(OutTable {
             head: ["scene", "frame", "warnings"].map(String::from).to_vec(),
+            long: rows.len() > LONG_TABLE,
             rows,
         }),
         ..OutSection::default()
@@ -532,6 +554,39 @@ mod tests {
             md_text("a|b *c* <d> #1_2"),
             "a\\|b \\*c\\* &lt;d&gt; \\#1\\_2"
         );
+        Ok(())
+    }
+
+    /// A table of more than [`LONG_TABLE`] rows scrolls in its own box
+    /// on the page and in the book; a short one does not.
+    #[test]
+    fn a_long_table_scrolls_in_its_box() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let table = |rows: u64| -> Result<Vec<Table>> {
+            Ok(vec![TableBuilder::new("runs", "a run")
+                .key_u64("run", Unit::None, 0..rows)
+                .build()?])
+        };
+        for (rows, long) in [(LONG_TABLE as u64, false), (LONG_TABLE as u64 + 1, true)] {
+            let tables = table(rows)?;
+            let page = Page::plain("p", &tables, &[]);
+            let cx = Context {
+                dir: dir.path(),
+                written: &[],
+                warnings: &[],
+                extra: Vec::new(),
+            };
+            let html = render(&page, &tables, &[], cx)?;
+            assert_eq!(
+                html.contains(r#"<div class="table long">"#),
+                long,
+                "{rows} rows"
+            );
+            let md = markdown(&page, &tables, &[], &[], "r")?;
+            let boxed = md.find(LONG_BOX).zip(md.find("| run |"));
+            assert_eq!(boxed.is_some_and(|(b, t)| b < t), long, "{md}");
+            assert_eq!(md.contains("</div>"), long);
+        }
         Ok(())
     }
 

@@ -278,13 +278,18 @@ fn panel(
                     };
                     let ours: Vec<Option<f64>> = xs.iter().map(|xv| value(xv, s, col)).collect();
                     let ran = ours.iter().any(Option::is_some);
-                    panel = match note {
+                    let notes = match note {
                         Some(n) if measures.len() == 1 => {
-                            let notes = xs.iter().map(|xv| raw(xv, s, n).map(compact)).collect();
-                            panel.noted(name.clone(), ours, notes)
+                            xs.iter().map(|xv| raw(xv, s, n).map(compact)).collect()
                         }
-                        _ => panel.series(name.clone(), ours),
+                        _ => Vec::new(),
                     };
+                    // A design's colour is its own only where it has one
+                    // bar per category.
+                    let key = (measures.len() == 1)
+                        .then(|| p.colours.iter().position(|c| c == s))
+                        .flatten();
+                    panel = panel.ours(name.clone(), ours, notes, key);
                     if let (Some((format, c)), true) = (beside, ran) {
                         let values = of_series(s, column(t, c)?);
                         panel = panel.paper(format.replace("{}", &name), values);
@@ -366,6 +371,9 @@ fn panel(
             }
             if let Some(at) = p.reference {
                 panel = panel.reference(at);
+            }
+            if let Some(at) = p.baseline {
+                panel = panel.from_base(at);
             }
             AnyPanel::Bars(panel)
         }
@@ -568,6 +576,32 @@ mod tests {
         assert!(matches!(panels[2], AnyPanel::Curves(_)));
         Ok(())
     }
+    /// A design listed in the panel's colours is drawn in its place's
+    /// colour, the first listed absent; bars around 1 rise and fall from
+    /// it.
+    #[test]
+    fn listed_designs_keep_their_colours_and_bars_go_around_a_base() -> Result<()> {
+        let bars = gfxcache_report::Panel::bars("t", Axis::of("bytes"), "design", "a")
+            .rows("reference", "")
+            .colours(&["absent", "new", "base"])
+            .around(2.5);
+        let fig = Figure::new("c.svg", "C", "", vec![bars]);
+        let dir = tempfile::tempdir()?;
+        write_figures(dir.path(), &[table()], std::slice::from_ref(&fig))?;
+        let text = svg(dir.path(), "c.svg")?.to_uppercase();
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        use super::super::bars::OURS;
+        assert!(text.contains(&hex(OURS[1])) && text.contains(&hex(OURS[2])));
+        assert!(
+            !text.contains(&hex(OURS[0])),
+            "the absent design's colour drawn"
+        );
+        // base's 1.0 falls from the line at 2.5; the axis starts above 0.
+        assert!(has(&text, "1.000") && has(&text, "4.000"));
+        assert!(!has(&text, "0.0"), "the axis runs from 0");
+        Ok(())
+    }
+
     /// The paper's averages by size, a table of their own.
     fn paper_table() -> Table {
         TableBuilder::new("p", "the paper's decreases by size")

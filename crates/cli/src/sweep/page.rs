@@ -178,8 +178,8 @@ pub fn write(
         ));
         figures.push(file);
     }
-    // The frames side by side, two to a row on a wide page.
-    page.push_str("<div style=\"display:flex;flex-wrap:wrap;gap:1em\">\n");
+    // A frame to a row, each figure at its own size: two side by side
+    // drew its text at about 8 px.
     for (k, frame) in frames.iter().enumerate() {
         let Some(panels) = frame_panels(frame, &sim, &mrc) else {
             continue;
@@ -188,7 +188,7 @@ pub fn write(
         let svg = render(frame, &panels)?;
         crate::output::write_bytes(&file, svg.as_bytes())?;
         page.push_str(&format!(
-            "<figure style=\"flex:1 1 36em;max-width:48em;margin:0\"><img src=\"{}\" \
+            "<figure><img src=\"{}\" \
              alt=\"miss ratio against capacity, {}\"><figcaption>{}: each policy's miss \
              ratio (sim) at each capacity.</figcaption></figure>\n",
             esc(&rel(out, &file)),
@@ -197,7 +197,6 @@ pub fn write(
         ));
         figures.push(file);
     }
-    page.push_str("</div>\n");
     page.push_str(&studies_section(out, exp, jobs, store));
     page.push_str(html::TAIL);
     crate::output::write_bytes(&out.join("index.html"), page.as_bytes())?;

@@ -17,6 +17,28 @@ use super::report::GspcReport;
 use super::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
 use super::tables::main_size;
 
+/// Every policy the figures draw as a series, in the order of the
+/// palette: one colour per policy in every figure (Table 6's set first,
+/// in the colours it had; a `+ucd` or four-bit variant past the palette's
+/// twelve shares a colour with a policy it is never drawn beside).
+const POLICY_COLOURS: &[&str] = &[
+    "nru",
+    "ship-mem",
+    "gs-drrip",
+    "gspztc",
+    "gspztc-tse",
+    "gspc",
+    "gspc+ucd",
+    "drrip+ucd",
+    "opt",
+    "drrip",
+    "lru",
+    "drrip:bits=4",
+    "gs-drrip:bits=4",
+    "nru+ucd",
+    "gs-drrip+ucd",
+];
+
 /// Figure 4's caption.
 const FIG04: &str = "The share of LLC accesses of each of the paper's groups of graphics streams (vertex: vertex attributes and indices; rest: stencil, display, shader code and anything else), ours beside the paper's averages at 8 MB (Section 2.2; Z, of which it says only \"at least 10%\", from the talk's slide 10). The page's table splits ours stream by stream.";
 
@@ -58,7 +80,7 @@ fn misses(main: &str, policies: &[&str], subtitle: &str) -> Panel {
         ("misses_vs_drrip", "misses / DRRIP's", Scale::Ratio),
         "paper_misses_vs_drrip",
     )
-    .reference(1.0)
+    .around(1.0)
 }
 
 /// OPT's epochs of `stream`, death ratios (E0 to E2) beside the paper's.
@@ -312,6 +334,7 @@ pub fn figures(r: &GspcReport) -> Vec<Figure> {
         "Frames per second of NRU, GS-DRRIP and GSPC (all with uncached display) over DRRIP's, at each LLC size and under each timing configuration.",
         vec![
             Panel::bars("timing", Axis::of("config_size"), "policy", "fps_vs_drrip")
+                .colours(POLICY_COLOURS)
                 .order(FPS_POLICIES)
                 .subtitle("Frame rate over DRRIP's")
                 .y_label("FPS / DRRIP's", Scale::Ratio)
@@ -319,7 +342,7 @@ pub fn figures(r: &GspcReport) -> Vec<Figure> {
                     format: "{} paper".into(),
                     column: "paper_fps_vs_drrip".into(),
                 })
-                .reference(1.0),
+                .around(1.0),
         ],
     ));
     out
@@ -338,6 +361,7 @@ fn by_scene(
     paper: (&str, &str),
 ) -> Panel {
     Panel::bars(table, Axis::of(SCENE), "policy", column)
+        .colours(POLICY_COLOURS)
         .order(policies)
         .subtitle(subtitle)
         .y_label(y.0, y.1)
@@ -401,7 +425,7 @@ pub fn suite_figures(scenes: &[&GspcReport]) -> Vec<Figure> {
             ("paper (8 MB)", "paper_misses_vs_drrip"),
         )
         .rows("size", &size.to_string())
-        .reference(1.0)
+        .around(1.0)
     };
     // A panel per machine and size: the baseline's at every size, then
     // each other machine's; the paper measured those at 8 MB only.
@@ -425,7 +449,7 @@ pub fn suite_figures(scenes: &[&GspcReport]) -> Vec<Figure> {
                 )
                 .rows("config", c)
                 .rows("size", &s.to_string())
-                .reference(1.0)
+                .around(1.0)
             })
         })
         .collect();

@@ -40,6 +40,10 @@ pub const SWEEP_TITLES: [(&str, &str); 9] = [
     ("shared_memory", "Sweep: units sharing one DRAM (ours)"),
 ];
 
+/// Every design in the order of the palette, so that each has one colour
+/// in every figure (the BTC's blue whether or not a panel draws it).
+const DESIGN_COLOURS: [&str; 5] = ["btc", "btc-parallel", "nbtc", "mshr", "prefetching"];
+
 /// A latency as a category.
 const LATENCY: &str = "{} cycles";
 
@@ -47,6 +51,7 @@ const LATENCY: &str = "{} cycles";
 /// latency, a bar per design.
 fn by_latency(subtitle: &str, y: &str, label: &str, scale: Scale) -> Panel {
     Panel::bars("runs", Axis::of("latency").format(LATENCY), "mode", y)
+        .colours(&DESIGN_COLOURS)
         .subtitle(subtitle)
         .y_label(label, scale)
 }
@@ -143,6 +148,7 @@ pub fn figures(r: &NbtcReport) -> Vec<Figure> {
                 .rows("knob", knob)
                 .rows("mode", Mode::Nbtc.name())
                 .one(Mode::Nbtc.name())
+                .colours(&DESIGN_COLOURS)
                 .subtitle(&format!("NBTC {y} by {} ({at})", knob_title(knob)))
                 .y_label(y, Scale::Percent)
                 .reference(0.0)

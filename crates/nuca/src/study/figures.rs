@@ -56,6 +56,25 @@ pub const SWEEP_TITLES: [(&str, &str); 6] = [
 /// The metrics of the sweeps' and the assignments' figures, a panel each.
 const COMPARED: [Metric; 3] = [LOCAL_HITS, L2_TEXTURE, SPEEDUP];
 
+/// Every organization in the order of the palette: one colour each in
+/// every figure, bars and curves.
+const ORGANIZATION_COLOURS: [&str; 6] = [
+    "private",
+    "d-nuca",
+    "dtm-nuca",
+    "dtm-nuca-dist",
+    "s-nuca",
+    "ideal-shared",
+];
+
+/// The palette colour of organization `kind` ([`ORGANIZATION_COLOURS`]).
+fn colour_of(kind: OrgKind) -> usize {
+    ORGANIZATION_COLOURS
+        .iter()
+        .position(|n| *n == kind.name())
+        .unwrap_or(0)
+}
+
 /// A bar per organization other than private of `metric` on the main
 /// frame, the paper's beside.
 fn by_organization(metric: Metric, subtitle: &str) -> Panel {
@@ -202,6 +221,7 @@ pub fn figures(r: &NucaReport) -> Vec<Figure> {
                 SPEEDUP.column,
             )
             .except(&[private])
+            .colours(&ORGANIZATION_COLOURS)
             .subtitle("Speedup over private caches with as many fragment processors")
             .y_label(SPEEDUP.name, Scale::Percent)
             .paper(Paper::Each {
@@ -225,6 +245,7 @@ pub fn figures(r: &NucaReport) -> Vec<Figure> {
                     m.column,
                 )
                 .rows("knob", knob)
+                .colours(&ORGANIZATION_COLOURS)
                 .subtitle(&format!("{}: {knob}", m.name))
                 .y_label(m.name, Scale::Percent)
                 .reference(0.0)
@@ -247,6 +268,7 @@ pub fn figures(r: &NucaReport) -> Vec<Figure> {
                 m.column,
             )
             .except(&[private])
+            .colours(&ORGANIZATION_COLOURS)
             .subtitle(m.name)
             .y_label(m.name, Scale::Percent)
             .reference(0.0)
@@ -266,12 +288,18 @@ pub fn figures(r: &NucaReport) -> Vec<Figure> {
 /// its colour, the paper's matching size a point on it.
 fn capacity(r: &NucaReport) -> Panel {
     let at = format_size(r.config.tc_bytes);
-    let mut lines = vec![Line::new("private", "l2_requests", 0, Stroke::Solid)];
+    let mut lines = vec![Line::new(
+        "private",
+        "l2_requests",
+        colour_of(OrgKind::Private),
+        Stroke::Solid,
+    )];
     let forms = [
-        (1, OrgKind::Dtm, "dtm_l2_requests"),
-        (2, OrgKind::DtmDist, "dtm_dist_l2_requests"),
+        (OrgKind::Dtm, "dtm_l2_requests"),
+        (OrgKind::DtmDist, "dtm_dist_l2_requests"),
     ];
-    for (colour, kind, column) in forms {
+    for (kind, column) in forms {
+        let colour = colour_of(kind);
         if r.row(kind).is_none() {
             continue;
         }
@@ -300,7 +328,8 @@ fn by_scene(metric: Metric, subtitle: &str, with_private: bool) -> Panel {
         Axis::of("scene"),
         "organization",
         metric.column,
-    );
+    )
+    .colours(&ORGANIZATION_COLOURS);
     let panel = if with_private {
         panel
     } else {
@@ -338,6 +367,7 @@ pub fn suite_figures(scenes: &[&NucaReport]) -> Vec<Figure> {
                 .column("ours", "replicated_percent"),
         });
     let fig11 = Panel::bars("scaling", Axis::of("scene"), "organization", SPEEDUP.column)
+        .colours(&ORGANIZATION_COLOURS)
         .except(&[OrgKind::Private.name()])
         .subtitle("P = {}")
         .y_label(SPEEDUP.name, Scale::Percent)
@@ -405,8 +435,11 @@ fn mean_capacity(scenes: &[&NucaReport], paper: &super::paper::PaperNumbers) -> 
         .first()
         .map(|r| format_size(r.config.tc_bytes))
         .unwrap_or_default();
-    let mut lines = vec![Line::new("private", "l2_change_percent", 0, Stroke::Solid).change()];
-    for (colour, kind) in [(1, OrgKind::Dtm), (2, OrgKind::DtmDist)] {
+    let private = colour_of(OrgKind::Private);
+    let mut lines =
+        vec![Line::new("private", "l2_change_percent", private, Stroke::Solid).change()];
+    for kind in [OrgKind::Dtm, OrgKind::DtmDist] {
+        let colour = colour_of(kind);
         if !scenes.iter().all(|r| r.row(kind).is_some()) {
             continue;
         }
