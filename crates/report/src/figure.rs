@@ -8,7 +8,13 @@
 //! bar per value of its series column ([`Series`]), and reads its y
 //! column (or, stacked, one segment per column of [`Panel::y`]; with more
 //! than one y column and no stack, a bar per column). A curves panel
-//! ([`Kind::Curves`]) instead draws [`Panel::lines`] over sizes in bytes.
+//! ([`Kind::Curves`]) instead draws [`Panel::lines`] over sizes in bytes;
+//! a series panel ([`Kind::Series`]) draws them over a linear x axis, a
+//! point per row (values along a trace), with the rows of another table
+//! marked where each phase starts ([`Phases`]). A line's value may be its
+//! column's times a constant, or a ratio of it over other columns of its
+//! row ([`Line::times`], [`Line::per`]), so that a rate or a share is
+//! stated rather than computed by the study.
 
 use serde::{Deserialize, Serialize};
 
@@ -87,6 +93,11 @@ pub enum Kind {
     /// Lines over sizes in bytes (the x column's values, on a log2 axis),
     /// one per [`Line`] of [`Panel::lines`].
     Curves,
+    /// Lines over a linear x axis (the x column's values over
+    /// [`Axis::divide`], named [`Axis::label`]), a point per row, one line
+    /// per [`Line`] of [`Panel::lines`]; the phases of [`Panel::phases`]
+    /// marked across.
+    Series,
 }
 
 /// How a panel's values read on their labels: ratios (3 decimals) or
@@ -115,6 +126,14 @@ pub struct Axis {
     /// met (a value without a row has nothing to show and is dropped).
     #[serde(default)]
     pub only: Vec<String>,
+    /// The axis's name under it (a series panel's: `LLC accesses
+    /// (millions)`); a category axis's values name themselves.
+    #[serde(default)]
+    pub label: String,
+    /// A series panel's x values are divided by this before they are
+    /// drawn (accesses as millions), its phases' marks alike.
+    #[serde(default = "one")]
+    pub divide: f64,
 }
 
 impl Axis {
@@ -128,7 +147,21 @@ impl Axis {
             marked: String::new(),
             except: Vec::new(),
             only: Vec::new(),
+            label: String::new(),
+            divide: 1.0,
         }
+    }
+
+    /// Named `label` under the axis ([`Axis::label`]).
+    pub fn label(mut self, label: &str) -> Axis {
+        self.label = label.into();
+        self
+    }
+
+    /// The values divided by `by` before they are drawn ([`Axis::divide`]).
+    pub fn divide(mut self, by: f64) -> Axis {
+        self.divide = by;
+        self
     }
 
     /// Each value written through `format` (`{}` is the value).
@@ -307,22 +340,24 @@ pub struct Marks {
     pub label: String,
 }
 
-/// How a line of a curves panel is drawn.
+/// How a line of a curves or series panel is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stroke {
-    /// Solid, each point a dot.
+    /// Solid, each point a dot (a series panel's points, too many to
+    /// mark, are not).
     Solid,
-    /// Dashed, each point a triangle.
+    /// Dashed, each point a triangle (not a series panel's).
     Dashed,
     /// A bound: dashed and black, no markers (the colour is not used); a
     /// panel of bounds alone shows nothing measured and is not drawn.
     Bound,
 }
 
-/// A line of a curves panel: the values of `column` over the x column on
-/// the panel's rows where each of `rows` also holds (an empty cell makes
-/// no point), named `name` in the legend, in palette colour `colour`.
+/// A line of a curves or series panel: the values of `column` over the x
+/// column on the panel's rows where each of `rows` also holds (an empty
+/// cell makes no point), named `name` in the legend, in palette colour
+/// `colour`.
 /// How a line looks is the figure's, not the data's: two lines of one
 /// colour and another stroke read as two views of one thing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -342,6 +377,16 @@ pub struct Line {
     /// sizes it compares with).
     #[serde(default)]
     pub level: Option<Level>,
+    /// Each value multiplied by this before it is drawn (`8 CONS`: CONS
+    /// times 8; a share as a percentage, with [`Line::per`]).
+    #[serde(default = "one")]
+    pub times: f64,
+    /// The value (times [`Line::times`]) over the sum of these columns on
+    /// its own row: a share of the row's total (render-target fills at an
+    /// RRPV over all of them), a rate (read misses per access); no point
+    /// where the sum is 0 or a cell is empty.
+    #[serde(default)]
+    pub per: Vec<String>,
 }
 
 /// A value of another table for a flat line: `column` on the first row of
@@ -363,7 +408,21 @@ impl Line {
             stroke,
             change: false,
             level: None,
+            times: 1.0,
+            per: Vec::new(),
         }
+    }
+
+    /// Each value times `by` ([`Line::times`]).
+    pub fn times(mut self, by: f64) -> Line {
+        self.times = by;
+        self
+    }
+
+    /// The value over the sum of `columns` on its row ([`Line::per`]).
+    pub fn per(mut self, columns: &[&str]) -> Line {
+        self.per = columns.iter().map(|c| c.to_string()).collect();
+        self
     }
 
     /// Changes in percent drawn as ratios ([`Line::change`]).
@@ -394,6 +453,50 @@ impl Line {
     /// Only the rows whose column reads as the value.
     pub fn rows(mut self, column: &str, value: &str) -> Line {
         self.rows.push((column.into(), value.into()));
+        self
+    }
+}
+
+/// The phases of the rows a series panel draws (the passes of a frame),
+/// marked across it: a light numbered mark where each phase starts, and
+/// a strong one where a bigger phase (a frame) ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Phases {
+    /// The table with a row per phase, in the order they come.
+    pub table: String,
+    /// Only the rows of `table` where each column reads as its value (one
+    /// run's passes); they are numbered from 1 in their order, as a
+    /// page's table of them lists them.
+    pub rows: Vec<(String, String)>,
+    /// The column of where a phase starts, on the panel's x column's
+    /// scale (divided as the axis is).
+    pub at: String,
+    /// A strong mark at the start of each row whose cell of this column
+    /// reads otherwise than the row before's (a frame's first pass: the
+    /// frame before has ended).
+    pub ends: Option<String>,
+}
+
+impl Phases {
+    /// A phase per row of `table`, starting at its `at` column's value.
+    pub fn new(table: &str, at: &str) -> Phases {
+        Phases {
+            table: table.into(),
+            rows: Vec::new(),
+            at: at.into(),
+            ends: None,
+        }
+    }
+
+    /// Only the rows whose column reads as the value.
+    pub fn rows(mut self, column: &str, value: &str) -> Phases {
+        self.rows.push((column.into(), value.into()));
+        self
+    }
+
+    /// A bigger phase ends where `column` changes ([`Phases::ends`]).
+    pub fn ends(mut self, column: &str) -> Phases {
+        self.ends = Some(column.into());
         self
     }
 }
@@ -447,7 +550,7 @@ pub struct Panel {
     /// the panel has.
     #[serde(default)]
     pub colours: Vec<String>,
-    /// A curves panel's lines, in the legend's order.
+    /// A curves or series panel's lines, in the legend's order.
     #[serde(default)]
     pub lines: Vec<Line>,
     /// A bars panel of one y column: each bar also shows this column's
@@ -458,6 +561,9 @@ pub struct Panel {
     /// Each value over the baseline's ([`Over`]).
     #[serde(default)]
     pub over: Option<Over>,
+    /// A series panel's phases, marked across it ([`Phases`]).
+    #[serde(default)]
+    pub phases: Option<Phases>,
 }
 
 impl Panel {
@@ -492,6 +598,7 @@ impl Panel {
             lines: Vec::new(),
             note: None,
             over: None,
+            phases: None,
         }
     }
 
@@ -515,6 +622,16 @@ impl Panel {
     pub fn curves(table: &str, x: &str, lines: Vec<Line>) -> Panel {
         let mut p = Panel::bars(table, Axis::of(x), "", "").one("");
         p.kind = Kind::Curves;
+        p.y = Vec::new();
+        p.lines = lines;
+        p
+    }
+
+    /// Lines over the linear axis `x` (its column, [`Axis::label`] and
+    /// [`Axis::divide`]), a point per row of `table`.
+    pub fn series(table: &str, x: Axis, lines: Vec<Line>) -> Panel {
+        let mut p = Panel::bars(table, x, "", "").one("");
+        p.kind = Kind::Series;
         p.y = Vec::new();
         p.lines = lines;
         p
@@ -624,6 +741,12 @@ impl Panel {
         self
     }
 
+    /// The phases of [`Phases`] marked across a series panel.
+    pub fn phases(mut self, phases: Phases) -> Panel {
+        self.phases = Some(phases);
+        self
+    }
+
     /// Each value over `column`'s on the panel's row where `column_is`
     /// reads as `value` ([`Over`]).
     pub fn over(mut self, column: &str, column_is: &str, value: &str) -> Panel {
@@ -632,5 +755,32 @@ impl Panel {
             rows: vec![(column_is.into(), value.into())],
         });
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A specification written before series panels, ratios and scaled
+    /// lines (without their fields) reads as one that uses none of them.
+    #[test]
+    fn a_specification_without_the_series_fields_still_reads() {
+        let panel = Panel::curves(
+            "t",
+            "bytes",
+            vec![Line::new("a", "a", 0, Stroke::Solid).rows("design", "new")],
+        );
+        let mut json = serde_json::to_value(&panel).unwrap();
+        let old = json.as_object_mut().unwrap();
+        old.remove("phases");
+        for field in ["label", "divide"] {
+            old["x"].as_object_mut().unwrap().remove(field);
+        }
+        for field in ["times", "per"] {
+            old["lines"][0].as_object_mut().unwrap().remove(field);
+        }
+        let read: Panel = serde_json::from_value(json).unwrap();
+        assert_eq!(read, panel);
     }
 }

@@ -16,7 +16,7 @@ pub mod suite;
 pub mod table;
 
 pub use figure::{Axis, Figure, Kind, Marks, Measure, Panel, Paper, Scale, Series};
-pub use figure::{Level, Line, Lookup, Over, Stroke};
+pub use figure::{Level, Line, Lookup, Over, Phases, Stroke};
 pub use page::{Column, Format, Page, Picture, Section, View};
 pub use table::{Mean, Table, TableBuilder, TableError, Unit};
 

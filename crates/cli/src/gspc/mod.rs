@@ -1,81 +1,33 @@
-//! The files of a GSPC study: `gspc.json`; the tables the design crate
-//! gives as data (`gfxcache_llc::study::tables`), written as CSV and
-//! Parquet by [`crate::report::data`]; the SVG plots of the paper's
-//! figures (`gfxcache_llc::study::figures`, drawn by
-//! [`crate::report::data`], and the timeline's, still drawn here by
-//! [`timelines`]); `index.html`, the design crate's page
-//! (`gfxcache_llc::study::page`) laid out by [`crate::report::data`];
-//! and the summary the
-//! command prints ([`crate::report::StudyFiles`] for [`GspcReport`], by
-//! hand; [`crate::report::write_all`] writes them). [`suite`] writes the
-//! study on a workload suite.
+//! The files of a GSPC study: `gspc.json`; the tables and figures the
+//! design crate gives as data (`gfxcache_llc::study::tables` and
+//! `::figures`, the paper's figures and the timeline's), written as CSV,
+//! Parquet and SVG by [`crate::report::data`]; `index.html`, the design
+//! crate's page (`gfxcache_llc::study::page`); and the summary the command
+//! prints ([`crate::report::StudyFiles`] for [`GspcReport`], through
+//! [`data::DataStudy`]; [`crate::report::write_all`] writes them).
+//! [`suite`] writes the study on a workload suite.
 
 #[cfg(test)]
 mod data_tests;
 pub(crate) mod suite;
 mod summary;
-mod timelines;
-
-use std::path::{Path, PathBuf};
 
 use gfxcache_llc::study::report::GspcReport;
-use gfxcache_report::Report;
 
 pub use gfxcache_llc::study::runs::{FPS_POLICIES, ISO_OVERHEAD, REUSE_POLICIES, TABLE6};
 pub use gfxcache_llc::study::tables::{find, main_size, paper_fps, PAPER_SIZE};
 
-use crate::report::{data, figure};
-use timelines::TIMELINE_FIGURES;
+use crate::report::data;
 
-/// Every figure's title and caption: the design crate's figures, and the
-/// timeline's, still drawn here ([`timelines`]).
-fn captions(r: &GspcReport) -> Vec<gfxcache_report::Figure> {
-    let mut all = Report::figures(r);
-    all.extend(
-        TIMELINE_FIGURES
-            .iter()
-            .map(|f| gfxcache_report::Figure::new(f.file, f.title, f.caption, Vec::new())),
-    );
-    all
-}
-
-impl crate::report::StudyFiles for GspcReport {
+impl data::DataStudy for GspcReport {
     const NAME: &'static str = "gspc";
 
     fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
-    fn csv(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &self.tables()?)
-    }
-
-    fn figures(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        let mut written = data::write_figures(dir, &self.tables()?, &Report::figures(self))?;
-        written.extend(figure::write_figures(self, TIMELINE_FIGURES, dir)?);
-        Ok(written)
-    }
-
-    fn page(&self, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::page_captioned(self, shown, &self.warnings, &captions(self))
-    }
-
     fn summary(&self) -> String {
         summary::text(self)
-    }
-}
-
-impl crate::report::suite::SuiteFiles for GspcReport {
-    fn suite_csv(r: &suite::GspcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_tables(dir, &data::suite_tables(r)?)
-    }
-
-    fn suite_figures(r: &suite::GspcSuite, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-        data::write_figures(dir, &data::suite_tables(r)?, &data::suite_figures(r))
-    }
-
-    fn suite_page(r: &suite::GspcSuite, shown: &crate::report::Shown) -> anyhow::Result<String> {
-        data::suite_page(r, shown)
     }
 
     fn suite_summary(r: &suite::GspcSuite) -> String {
@@ -314,6 +266,7 @@ mod tests {
     use super::test_report::{report, report_without_opt, MIB};
     use super::*;
     use crate::report::{to_json, write_all};
+    use gfxcache_report::Report;
 
     #[test]
     fn writes_every_file_non_empty() -> anyhow::Result<()> {
@@ -337,7 +290,6 @@ mod tests {
         for expected in files
             .into_iter()
             .chain(Report::figures(&report()).into_iter().map(|f| f.file))
-            .chain(TIMELINE_FIGURES.iter().map(|f| f.file.to_string()))
         {
             assert!(names.contains(&expected), "{expected} not written");
         }

@@ -53,26 +53,13 @@ pub fn suite_figures<R: Report + SuiteMean>(r: &SuiteReport<R>) -> Vec<Figure> {
 /// The page of `r`, a study given as data, in the report's directory
 /// `shown.dir` with the figures `shown.figures` written.
 pub fn page<R: Report>(r: &R, shown: &super::Shown, warnings: &[String]) -> Result<String> {
-    page_captioned(r, shown, warnings, &r.figures())
-}
-
-/// [`page`], each figure's title and caption taken from `captions` rather
-/// than from [`Report::figures`]: the hook of GSPC, whose timeline figure
-/// is still drawn by its own writer (`gspc::timelines`, until the figure
-/// model has its series kind), and given as a figure without panels.
-pub fn page_captioned<R: Report>(
-    r: &R,
-    shown: &super::Shown,
-    warnings: &[String],
-    captions: &[Figure],
-) -> Result<String> {
     let cx = super::page::Context {
         dir: shown.dir,
         written: shown.figures,
         warnings,
         extra: Vec::new(),
     };
-    super::page::render(&r.page()?, &r.tables()?, captions, cx)
+    super::page::render(&r.page()?, &r.tables()?, &r.figures(), cx)
 }
 
 /// The page of a suite of `r`'s scenes: the study's suite page over the

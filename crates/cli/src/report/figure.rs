@@ -2,9 +2,9 @@
 //! plotters' SVG backend. Text is SVG `<text>`, so no font is loaded or
 //! needed.
 //!
-//! A study lists its figures as [`Figure`]s, each building its panels from
-//! the study's report; [`write_figures`] writes those with something to
-//! show and skips the rest.
+//! A study states its figures as data ([`gfxcache_report::Figure`]);
+//! [`super::panels`] makes each into panels, and [`write_panels`] writes
+//! those with something to show and skips the rest.
 
 use std::path::{Path, PathBuf};
 
@@ -35,47 +35,6 @@ pub trait Plot {
     }
     /// Draws the plot into `area` (the legend is drawn beside it).
     fn draw(&self, area: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()>;
-}
-
-/// One figure of a paper: its file, its title and what it shows.
-pub struct Figure<R, P> {
-    pub file: &'static str,
-    pub title: &'static str,
-    /// What is plotted, in words that hold whatever the data.
-    pub caption: &'static str,
-    /// What this report's numbers say beside the paper's, in a sentence
-    /// computed from the report, after the caption; `None` where the
-    /// caption says all.
-    pub reading: Option<fn(&R) -> String>,
-    /// The panels to draw, top to bottom, from the report.
-    pub build: fn(&R) -> Vec<P>,
-}
-
-/// The title and caption of the figure of `figures` written to `file`:
-/// what it plots, then what `report`'s numbers say.
-pub fn about<R, P>(figures: &[Figure<R, P>], report: &R, file: &str) -> Option<(String, String)> {
-    let fig = figures.iter().find(|f| f.file == file)?;
-    let caption = match fig.reading {
-        Some(reading) => format!("{} {}", fig.caption, reading(report)),
-        None => fig.caption.to_string(),
-    };
-    Some((fig.title.to_string(), caption))
-}
-
-/// Writes every figure of `figures` that has something to show into `dir`;
-/// returns the paths written, in the order of `figures`.
-pub fn write_figures<R, P: Plot>(
-    report: &R,
-    figures: &[Figure<R, P>],
-    dir: &Path,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let mut written = Vec::new();
-    for fig in figures {
-        if let Some(path) = write_panels(dir, fig.file, fig.title, (fig.build)(report))? {
-            written.push(path);
-        }
-    }
-    Ok(written)
 }
 
 /// Writes the figure `file` of `panels` under `title` into `dir`, those
@@ -226,21 +185,11 @@ mod tests {
     #[test]
     fn a_wide_figure_is_drawn_within_the_page() -> anyhow::Result<()> {
         let cats: Vec<String> = (0..40).map(|i| format!("c{i}")).collect();
-        let build = |_: &()| {
-            let cats: Vec<String> = (0..40).map(|i| format!("c{i}")).collect();
-            vec![Panel::new("wide", "x", Unit::Ratio, cats)
-                .series("a", (0..40).map(|i| Some(f64::from(i))).collect())
-                .series("b", (0..40).map(|i| Some(f64::from(40 - i))).collect())]
-        };
-        let figures = [Figure {
-            file: "wide.svg",
-            title: "Wide",
-            caption: "",
-            reading: None,
-            build,
-        }];
+        let panels = vec![Panel::new("wide", "x", Unit::Ratio, cats.clone())
+            .series("a", (0..40).map(|i| Some(f64::from(i))).collect())
+            .series("b", (0..40).map(|i| Some(f64::from(40 - i))).collect())];
         let dir = tempfile::tempdir()?;
-        write_figures(&(), &figures, dir.path())?;
+        write_panels(dir.path(), "wide.svg", "Wide", panels)?;
         let text = svg_text::svg(dir.path(), "wide.svg")?;
         let width = svg_text::width(&text);
         assert!(width.is_some_and(|w| w <= PAGE_WIDTH), "{width:?}");

@@ -2,21 +2,37 @@
 //! thousand accesses), one line per series, with the moments the trace
 //! changes phase (pass starts, frame ends) marked as numbered vertical
 //! lines so that a reader can look each number up in the page's table.
+//! A figure's specification of kind series ([`gfxcache_report::Kind`])
+//! becomes one of these in [`super::panels`].
 
 use std::ops::Range;
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::bars::OURS;
+use super::curves::Stroke;
 use super::figure::{chart_builder, Plot};
 use super::legend::{Legend, Marker, Swatch};
 
 struct Series {
     name: String,
-    colour: usize,
+    /// Index into the palette; `None` for a bound (black).
+    colour: Option<usize>,
+    stroke: Stroke,
     /// (x, y), by increasing x.
     points: Vec<(f64, f64)>,
+}
+
+impl Series {
+    /// Its colour and whether it is dashed: a bound is black and dashed.
+    fn look(&self) -> (RGBColor, bool) {
+        match self.colour {
+            Some(k) => (OURS[k % OURS.len()], self.stroke == Stroke::Dashed),
+            None => (BLACK, true),
+        }
+    }
 }
 
 /// One chart of series over a common x axis.
@@ -47,26 +63,45 @@ impl SeriesPanel {
         }
     }
 
-    /// A line in palette colour `colour`; non-finite values are left out,
+    /// A line in palette colour `colour`, solid or dashed, without
+    /// markers (too many points to mark); non-finite values are left out,
     /// and a series with no point is not kept.
-    pub fn series(
+    pub fn line(
         mut self,
         name: impl Into<String>,
         colour: usize,
+        stroke: Stroke,
         points: Vec<(f64, f64)>,
     ) -> SeriesPanel {
+        self.push(name.into(), Some(colour), stroke, points);
+        self
+    }
+
+    /// A bound: a dashed black line.
+    pub fn bound(mut self, name: impl Into<String>, points: Vec<(f64, f64)>) -> SeriesPanel {
+        self.push(name.into(), None, Stroke::Dashed, points);
+        self
+    }
+
+    fn push(
+        &mut self,
+        name: String,
+        colour: Option<usize>,
+        stroke: Stroke,
+        points: Vec<(f64, f64)>,
+    ) {
         let points: Vec<(f64, f64)> = points
             .into_iter()
             .filter(|(x, y)| x.is_finite() && y.is_finite())
             .collect();
         if !points.is_empty() {
             self.series.push(Series {
-                name: name.into(),
+                name,
                 colour,
+                stroke,
                 points,
             });
         }
-        self
     }
 
     /// Numbered phase starts at `marks`, and frame ends at `strong`.
@@ -104,22 +139,39 @@ impl SeriesPanel {
     }
 }
 
+/// What the specifications' tests read back.
+#[cfg(test)]
+impl SeriesPanel {
+    /// The points of the line named `name`, if it has any.
+    pub fn points_of(&self, name: &str) -> Option<&[(f64, f64)]> {
+        let s = self.series.iter().find(|s| s.name == name)?;
+        Some(&s.points)
+    }
+
+    /// The phase starts with their labels, and the frame ends.
+    pub fn marked(&self) -> (&[(f64, String)], &[f64]) {
+        (&self.marks, &self.strong_marks)
+    }
+}
+
 impl Plot for SeriesPanel {
+    /// A panel of bounds alone shows nothing measured: dropped.
     fn prune(&mut self) -> bool {
-        !self.series.is_empty()
+        self.series.iter().any(|s| s.colour.is_some())
     }
 
     fn width(&self) -> u32 {
         WIDTH
     }
 
-    /// Each series' colour and name.
+    /// Each series' colour and stroke, and its name.
     fn legend(&self) -> Legend {
         let mut legend = Legend::new();
         for s in &self.series {
+            let (colour, dashed) = s.look();
             let swatch = Swatch::Line {
-                colour: OURS[s.colour % OURS.len()],
-                dashed: false,
+                colour,
+                dashed,
                 marker: Marker::None,
             };
             legend.entry(s.name.clone(), swatch);
@@ -165,9 +217,14 @@ impl Plot for SeriesPanel {
         }
         chart.draw_series(labels)?;
         for s in &self.series {
-            let colour = OURS[s.colour % OURS.len()];
+            let (colour, dashed) = s.look();
             let style = colour.stroke_width(2);
-            chart.draw_series(std::iter::once(PathElement::new(s.points.clone(), style)))?;
+            if dashed {
+                let line = DashedPathElement::new(s.points.clone(), 7, 4, style);
+                chart.draw_series(std::iter::once(line))?;
+            } else {
+                chart.draw_series(std::iter::once(PathElement::new(s.points.clone(), style)))?;
+            }
         }
         Ok(())
     }
@@ -181,10 +238,11 @@ mod tests {
     #[test]
     fn draws_series_marks_and_legend() -> anyhow::Result<()> {
         let up: Vec<(f64, f64)> = (0..50).map(|i| (f64::from(i), f64::from(i))).collect();
+        let half = up.iter().map(|&(x, y)| (x, y / 2.0)).collect();
         let mut p = SeriesPanel::new("Counters", "accesses", "value")
-            .series("PROD", 0, up.clone())
-            .series("CONS", 1, up.iter().map(|&(x, y)| (x, y / 2.0)).collect())
-            .series("empty", 2, vec![(f64::NAN, 1.0)])
+            .line("PROD", 0, Stroke::Solid, up.clone())
+            .line("CONS", 1, Stroke::Dashed, half)
+            .line("empty", 2, Stroke::Solid, vec![(f64::NAN, 1.0)])
             .marks(
                 vec![(0.0, "1".into()), (0.1, "2".into()), (25.0, "3".into())],
                 vec![49.0],
@@ -205,7 +263,9 @@ mod tests {
     }
 
     #[test]
-    fn a_panel_without_series_is_dropped() {
+    fn a_panel_without_series_or_of_bounds_alone_is_dropped() {
         assert!(!SeriesPanel::new("t", "x", "y").prune());
+        let mut bound = SeriesPanel::new("t", "x", "y").bound("at most", vec![(0.0, 1.0)]);
+        assert!(!bound.prune());
     }
 }

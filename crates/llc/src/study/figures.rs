@@ -2,7 +2,8 @@
 //! figure of the GSPC paper the study reproduces, bars of ours beside the
 //! paper's averages, over the tables of [`super::tables`]; a caption
 //! computed from the report ([`super::readings`]) where the paper makes a
-//! claim.
+//! claim; and the timeline's, what GSPC learns along the frame (series
+//! over the `timeline` table, the `passes` table's starts marked).
 //!
 //! Only what the report holds is drawn: a policy the study did not run has
 //! no bar (nor the paper's beside it), and a figure with nothing to show
@@ -10,7 +11,7 @@
 
 use gfxcache_cache::format_size;
 use gfxcache_report::suite::SCENE;
-use gfxcache_report::{Axis, Figure, Marks, Panel, Paper, Scale};
+use gfxcache_report::{Axis, Figure, Line, Marks, Panel, Paper, Phases, Scale, Stroke};
 
 use super::readings;
 use super::report::GspcReport;
@@ -45,6 +46,9 @@ const FIG04: &str = "The share of LLC accesses of each of the paper's groups of 
 const FIG11: &str = "Percent change in GSPZTC's LLC misses for each threshold t, relative to t = 16. The paper gives no average here, only that on average \"the four values of t experience almost the same number of LLC misses\"; the dashed marks, \"paper (bounds)\", are the bounds it states for single applications of its twelve (Section 5.1): at t = 2, at least +2 % in 3D Mark Vantage GT1, Dirt, HAWX and Unigine and more than 4 % fewer misses in Assassin's Creed; at t = 4, at least +1 % in Dirt and Unigine.";
 
 const FIG13: &str = "Per policy at the main size, a panel per measure: texture hit rate, share of render-target lines consumed by the sampler from the LLC, render-target hit rate and Z hit rate. The paper's text gives only some of its values (at 8 MB), drawn beside ours: OPT's, DRRIP's and NRU's (the same measures as Figures 5 and 6), GSPC's render-target hit rate (Section 5.1) and GSPC+UCD's four (the talk's slide 44); it draws the others without stating them.";
+
+/// The timeline figure's caption.
+const TIMELINE: &str = "Along the trace (x: LLC accesses; grey lines: pass starts, numbered as in the pass table; black: frame ends): GSPC's PROD and CONS summed over the banks, with 8 and 16 times CONS, the thresholds a render-target fill is compared with (PROD above 16 CONS: RRPV 3; above 8 CONS: RRPV 2; else 0); the share of each interval's render-target fills inserted at each RRPV; and read misses per 1000 accesses of the runs with a timeline.";
 
 /// A bar of ours per size (`ours 8MiB`) for each policy of `policies`,
 /// the paper's (measured at 8 MB) beside those run at the main size.
@@ -112,8 +116,116 @@ fn has_epochs(r: &GspcReport, stream: &str) -> bool {
     e.entries.iter().any(|&n| n > 0)
 }
 
-/// Every figure of one scene's report, in the paper's order.
+/// Every figure of one scene's report: the paper's, in its order, then
+/// the timeline's.
 pub fn figures(r: &GspcReport) -> Vec<Figure> {
+    let mut out = papers(r);
+    out.extend(timeline(r));
+    out
+}
+
+/// The render-target fills of an interval, by insertion RRPV: the sum a
+/// share of them is over.
+const RT_FILLS: [&str; 4] = [
+    "rt_fills_rrpv3",
+    "rt_fills_rrpv2",
+    "rt_fills_rrpv1",
+    "rt_fills_rrpv0",
+];
+
+/// What GSPC learns along the frame, pass by pass: its PROD and CONS (and
+/// the thresholds 8 and 16 CONS), the insertion RRPVs of render-target
+/// fills, and read misses, of the runs with a timeline, GSPC's passes
+/// marked; none without GSPC's timeline.
+fn timeline(r: &GspcReport) -> Option<Figure> {
+    let g = r.timelines.iter().find(|t| t.policy == "gspc")?;
+    let run = |line: Line, policy: &str, size: u64| {
+        line.rows("policy", policy).rows("size", &size.to_string())
+    };
+    let gspc = |name: &str, column: &str, colour: usize| {
+        run(
+            Line::new(name, column, colour, Stroke::Solid),
+            "gspc",
+            g.size,
+        )
+    };
+    let x = || Axis::of("at").label("LLC accesses (millions)").divide(1e6);
+    let passes = Phases::new("passes", "at")
+        .rows("policy", "gspc")
+        .rows("size", &g.size.to_string())
+        .ends("frame");
+    // The thresholds only where GSPC reports both counters.
+    let counted = ["prod", "cons"]
+        .iter()
+        .all(|c| g.state.iter().any(|s| s == c));
+    let counters = if counted {
+        vec![
+            gspc("PROD", "prod", 0),
+            gspc("CONS", "cons", 1),
+            gspc("8 CONS", "cons", 2).times(8.0),
+            gspc("16 CONS", "cons", 3).times(16.0),
+        ]
+    } else {
+        Vec::new()
+    };
+    let share = |line: Line| line.per(&RT_FILLS).times(100.0);
+    let mut rrpv = vec![
+        share(gspc("GSPC at RRPV 3", "rt_fills_rrpv3", 0)),
+        share(gspc("GSPC at RRPV 2", "rt_fills_rrpv2", 1)),
+        share(gspc("GSPC at RRPV 0", "rt_fills_rrpv0", 2)),
+    ];
+    if let Some(d) = r.timelines.iter().find(|t| t.policy == "drrip") {
+        let line = Line::new("DRRIP at RRPV 3", "rt_fills_rrpv3", 3, Stroke::Solid);
+        rrpv.push(share(run(line, "drrip", d.size)));
+    }
+    let misses = r
+        .timelines
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            // The policy's colour in every other figure.
+            let colour = POLICY_COLOURS
+                .iter()
+                .position(|p| *p == t.policy)
+                .unwrap_or(k);
+            let line = Line::new(&t.policy, "read_misses", colour, Stroke::Solid);
+            run(line, &t.policy, t.size)
+                .per(&["accesses"])
+                .times(1000.0)
+        })
+        .collect();
+    let panel = |subtitle: &str, y: &str, lines: Vec<Line>| {
+        Panel::series("timeline", x(), lines)
+            .subtitle(subtitle)
+            .y_label(y, Scale::Ratio)
+            .phases(passes.clone())
+    };
+    Some(Figure::new(
+        "timeline_gspc.svg",
+        "What GSPC learns along the frame",
+        TIMELINE,
+        vec![
+            panel(
+                "GSPC's PROD and CONS, summed over the banks",
+                "count",
+                counters,
+            ),
+            panel(
+                "Render-target fills by insertion RRPV",
+                "% of the interval's RT fills",
+                rrpv,
+            ),
+            panel(
+                "Read misses per 1000 LLC accesses",
+                "read misses / 1000 accesses",
+                misses,
+            ),
+        ],
+    ))
+}
+
+/// The figures of the paper, in its order.
+fn papers(r: &GspcReport) -> Vec<Figure> {
     let mut out = vec![Figure::new(
         "fig04_stream_mix.svg",
         "Figure 4: LLC accesses per stream",

@@ -19,8 +19,9 @@
 //! - `t_sensitivity`: a row per threshold `t` (Figure 11); `t_bounds`: the
 //!   paper's bounds for single applications (a scene's only: the same in
 //!   every scene, with nothing to average).
-//! - `passes` and `timeline`: the timelines, a row per pass and per point
-//!   (a policy's counters in a column each, empty where it has none).
+//! - `passes` and `timeline`: the timelines, a row per pass (with `at`,
+//!   the run's LLC accesses where it starts) and per point (a policy's
+//!   counters in a column each, empty where it has none).
 //!
 //! A suite's mean ([`Mean`] of each column) is the arithmetic mean of the
 //! scenes' values where every scene has one ([`Mean::AverageAll`]), as

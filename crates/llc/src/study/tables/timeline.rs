@@ -1,5 +1,7 @@
 //! The timelines as tables: `passes`, a row per pass of each run with a
-//! timeline (its span and what its intervals counted), and `timeline`, a
+//! timeline (its span, `at`: the run's LLC accesses before its first,
+//! where the timeline's figure marks its start, and what its intervals
+//! counted), and `timeline`, a
 //! row per point (the interval's counts and the policy's counters, a
 //! column each, empty where a policy has none). One scene's trace's: a
 //! suite leaves them in each scene's directory.
@@ -82,8 +84,10 @@ fn state_of(t: &Timeline, name: &str, values: &[f64]) -> Option<f64> {
     values.get(i).copied()
 }
 
-/// A row per pass of every timeline: the pass's totals, and the policy's
-/// counters at its end and on average over it.
+/// A row per pass of every timeline: where it starts (`at`, as the
+/// timeline's points count accesses: the last point's before the pass),
+/// the pass's totals, and the policy's counters at its end and on
+/// average over it.
 pub fn passes(r: &GspcReport) -> Result<Table, TableError> {
     let rows: Vec<(&Timeline, &PassSpan)> = r
         .timelines
@@ -112,6 +116,12 @@ pub fn passes(r: &GspcReport) -> Result<Table, TableError> {
         Unit::Count,
         Mean::Blank,
         rows.iter().map(|(_, s)| Some(u64::from(s.points))),
+    )
+    .u64(
+        "at",
+        Unit::Count,
+        Mean::Blank,
+        rows.iter().map(|(t, s)| start(t, s)),
     );
     let totals: Vec<&Interval> = rows.iter().map(|(_, s)| &s.totals).collect();
     b = intervals(b, &totals);
@@ -134,6 +144,15 @@ pub fn passes(r: &GspcReport) -> Result<Table, TableError> {
         }
     }
     b.build()
+}
+
+/// Where pass `s` of `t` starts: the `at` of the point before its first
+/// (a point closes the interval that ends at it), 0 for the run's first.
+fn start(t: &Timeline, s: &PassSpan) -> Option<u64> {
+    match (s.first_point as usize).checked_sub(1) {
+        Some(before) => t.points.get(before).map(|p| p.at),
+        None => Some(0),
+    }
 }
 
 /// A row per point of every timeline.
