@@ -17,7 +17,6 @@ pub mod figure;
 mod golden;
 pub mod html;
 pub mod legend;
-pub mod machine;
 pub mod page;
 pub mod panels;
 pub mod parquet;

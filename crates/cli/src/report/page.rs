@@ -75,13 +75,67 @@ pub struct OutCell {
 }
 
 impl OutCell {
-    fn text(text: String) -> OutCell {
+    pub fn text(text: String) -> OutCell {
         OutCell {
             text,
             class: None,
             href: None,
             image: None,
         }
+    }
+
+    /// `text` linking to `href`.
+    pub fn link(href: String, text: String) -> OutCell {
+        OutCell {
+            href: Some(href),
+            ..OutCell::text(text)
+        }
+    }
+
+    /// The picture `src` small, linked to itself, `alt` its words.
+    pub fn image(src: String, alt: String) -> OutCell {
+        OutCell {
+            image: Some(src),
+            ..OutCell::text(alt)
+        }
+    }
+
+    /// Nothing to show: a dash.
+    pub fn none() -> OutCell {
+        OutCell::text("–".into())
+    }
+}
+
+/// A section the writer lays out itself (a suite's scenes, a sweep's
+/// frames) rather than from a [`Section`] over a table.
+impl OutSection {
+    pub fn new(title: &str) -> OutSection {
+        OutSection {
+            title: title.into(),
+            ..OutSection::default()
+        }
+    }
+
+    pub fn lead(mut self, text: impl Into<String>) -> OutSection {
+        self.lead.push(text.into());
+        self
+    }
+
+    /// A table of `head` and `rows`, scrolling in its box when long.
+    pub fn table(mut self, head: Vec<String>, rows: Vec<Vec<OutCell>>) -> OutSection {
+        self.table = Some(OutTable {
+            head,
+            long: rows.len() > LONG_TABLE,
+            rows,
+        });
+        self
+    }
+
+    /// The figure `file` (in the page's directory) under `title`, `words`
+    /// its caption.
+    pub fn figure(mut self, file: &str, title: &str, words: &str) -> OutSection {
+        self.figures.push(OutFigure::new(file, title, words.into()));
+        self
     }
 }
 
@@ -266,13 +320,21 @@ fn layout(
 /// The figure written to `file`, as the page shows it.
 fn figure(file: &str, figures: &[Figure]) -> Option<OutFigure> {
     let f = figures.iter().find(|f| f.file == file)?;
-    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
-    Some(OutFigure {
-        id: slug(stem),
-        file: file.to_string(),
-        title: f.title.clone(),
-        words: f.words(),
-    })
+    Some(OutFigure::new(file, &f.title, f.words()))
+}
+
+impl OutFigure {
+    /// The figure `file`, its id from the file's name (made unique with
+    /// the page's).
+    fn new(file: &str, title: &str, words: String) -> OutFigure {
+        let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+        OutFigure {
+            id: slug(stem),
+            file: file.into(),
+            title: title.into(),
+            words,
+        }
+    }
 }
 
 fn section(
@@ -442,32 +504,23 @@ pub fn format(format: Format, raw: &str) -> String {
 /// with its frame small where the report holds it (`<scene>/<picture>`)
 /// and its warnings counted.
 pub fn scenes_section(dir: &Path, scenes: &[(&str, Option<&str>, usize)]) -> OutSection {
-    let rows: Vec<Vec<OutCell>> = scenes
+    let rows = scenes
         .iter()
         .map(|&(scene, picture, warnings)| {
-            let link = OutCell {
-                href: Some(format!("{scene}/index.html")),
-                ..OutCell::text(scene.to_string())
-            };
+            let link = OutCell::link(format!("{scene}/index.html"), scene.to_string());
             let frame = match picture.map(|p| format!("{scene}/{p}")) {
-                Some(src) if dir.join(&src).is_file() => OutCell {
-                    image: Some(src),
-                    ..OutCell::text(format!("{scene}'s frame"))
-                },
-                _ => OutCell::text("–".into()),
+                Some(src) if dir.join(&src).is_file() => {
+                    OutCell::image(src, format!("{scene}'s frame"))
+                }
+                _ => OutCell::none(),
             };
             vec![link, frame, OutCell::text(warnings.to_string())]
         })
         .collect();
-    OutSection {
-        title: "Scenes (each links to its own report)".into(),
-        table: Some(OutTable {
-            head: ["scene", "frame", "warnings"].map(String::from).to_vec(),
-            long: rows.len() > LONG_TABLE,
-            rows,
-        }),
-        ..OutSection::default()
-    }
+    OutSection::new("Scenes (each links to its own report)").table(
+        ["scene", "frame", "warnings"].map(String::from).to_vec(),
+        rows,
+    )
 }
 
 #[cfg(test)]

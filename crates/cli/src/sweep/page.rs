@@ -14,7 +14,8 @@ use super::table::{Cell, Table};
 use super::{PICTURE, REPORT};
 use crate::report::curves::{CurvePanel, Stroke};
 use crate::report::figure::{render, Plot};
-use crate::report::html::{self, esc};
+use crate::report::page::{Context, OutCell, OutSection};
+use gfxcache_report::Page;
 
 fn text(c: &Cell) -> String {
     c.to_field()
@@ -132,51 +133,37 @@ pub fn write(
         .map(|j| (j.slug(), frame_label(&j.frame)))
         .collect();
     let (sim, mrc) = curves(main, &frame_of);
-    let mut page = html::head(&format!("Sweep {}", esc(&exp.name)));
-    page.push_str(&format!(
-        "<p>{} jobs: {} run now, {} kept from before, {} failed; {} frames rendered now. \
-         Tables: <a href=\"sweep.csv\">sweep.csv</a> (<a href=\"sweep.parquet\">Parquet</a>) \
-         and the studies' under <a href=\"tables/\">tables/</a>.</p>\n",
+    let intro = format!(
+        "{} jobs: {} run now, {} kept from before, {} failed; {} frames rendered now.",
         summary.jobs,
         summary.ran,
         summary.already_done,
         summary.failed.len(),
         summary.frames_rendered
-    ));
-    page.push_str(&html::warnings(
-        &summary
-            .failed
-            .iter()
-            .map(|f| format!("{}: {}", f.job, f.error))
-            .collect::<Vec<_>>(),
-    ));
+    );
+    let warnings: Vec<String> = summary
+        .failed
+        .iter()
+        .map(|f| format!("{}: {}", f.job, f.error))
+        .collect();
     let mut figures = Vec::new();
-    let frames: Vec<String> = {
-        let mut v: Vec<String> = sim.keys().map(|(f, _)| f.clone()).collect();
-        v.extend(mrc.keys().map(|(f, _)| f.clone()));
-        v.dedup();
-        let mut seen = Vec::new();
-        for f in v {
-            if !seen.contains(&f) {
-                seen.push(f);
-            }
+    let mut frames: Vec<&String> = Vec::new();
+    for (f, _) in sim.keys().chain(mrc.keys()) {
+        if !frames.contains(&f) {
+            frames.push(f);
         }
-        seen
-    };
-    if !frames.is_empty() {
-        page.push_str("<h2>Miss ratio against capacity</h2>\n");
     }
+    let mut capacity = OutSection::new("Miss ratio against capacity");
     if let Some(svg) = mean_figure(&sim, frames.len())? {
-        let file = out.join("miss-ratio-mean.svg");
-        crate::output::write_bytes(&file, svg.as_bytes())?;
-        page.push_str(&format!(
-            "<figure><img src=\"{}\" alt=\"mean miss ratio against capacity\">\
-             <figcaption>The mean over the {} frames of each policy's miss ratio (sim), \
-             at the capacities every frame ran.</figcaption></figure>\n",
-            esc(&rel(out, &file)),
+        let file = "miss-ratio-mean.svg";
+        crate::output::write_bytes(&out.join(file), svg.as_bytes())?;
+        let words = format!(
+            "The mean over the {} frames of each policy's miss ratio (sim), at the \
+             capacities every frame ran.",
             frames.len()
-        ));
-        figures.push(file);
+        );
+        capacity = capacity.figure(file, "Mean over the frames", &words);
+        figures.push(out.join(file));
     }
     // A frame to a row, each figure at its own size: two side by side
     // drew its text at about 8 px.
@@ -184,23 +171,54 @@ pub fn write(
         let Some(panels) = frame_panels(frame, &sim, &mrc) else {
             continue;
         };
-        let file = out.join(format!("miss-ratio-{}.svg", k + 1));
+        let file = format!("miss-ratio-{}.svg", k + 1);
         let svg = render(frame, &panels)?;
-        crate::output::write_bytes(&file, svg.as_bytes())?;
-        page.push_str(&format!(
-            "<figure><img src=\"{}\" \
-             alt=\"miss ratio against capacity, {}\"><figcaption>{}: each policy's miss \
-             ratio (sim) at each capacity.</figcaption></figure>\n",
-            esc(&rel(out, &file)),
-            esc(frame),
-            esc(frame)
-        ));
-        figures.push(file);
+        crate::output::write_bytes(&out.join(&file), svg.as_bytes())?;
+        let words = "Each policy's miss ratio (sim) at each capacity.";
+        capacity = capacity.figure(&file, frame, words);
+        figures.push(out.join(&file));
     }
-    page.push_str(&studies_section(out, exp, jobs, store));
-    page.push_str(html::TAIL);
-    crate::output::write_bytes(&out.join("index.html"), page.as_bytes())?;
+    let mut sections = vec![tables_section()];
+    if !figures.is_empty() {
+        sections.push(capacity);
+    }
+    sections.push(studies_section(out, exp, jobs, store));
+    let page = Page {
+        title: format!("Sweep {}", exp.name),
+        intro: vec![intro],
+        picture: None,
+        sections: Vec::new(),
+    };
+    let cx = Context {
+        dir: out,
+        written: &[],
+        warnings: &warnings,
+        extra: sections,
+    };
+    let html = crate::report::page::render(&page, &[], &[], cx)?;
+    crate::output::write_bytes(&out.join("index.html"), html.as_bytes())?;
     Ok(figures)
+}
+
+/// Where the sweep's tables are.
+fn tables_section() -> OutSection {
+    let row = |file: &str, what: &str| {
+        vec![
+            OutCell::link(file.into(), file.into()),
+            OutCell::text(what.into()),
+        ]
+    };
+    OutSection::new("Tables").table(
+        vec!["file".into(), "what".into()],
+        vec![
+            row("sweep.csv", "every job's rows, one table"),
+            row(
+                "sweep.parquet",
+                "the same as Parquet, each column's unit and mean rule as metadata",
+            ),
+            row("tables/", "the studies' own tables, a file each"),
+        ],
+    )
 }
 
 /// `frame`'s panels: one per cache shape `sim` ran, LRU's fully
@@ -288,7 +306,7 @@ fn mean_figure(sim: &Curves, frames: usize) -> Result<Option<String>> {
 }
 
 /// Per frame point: its picture, and a link to each study's report.
-fn studies_section(out: &Path, exp: &Experiment, jobs: &[Job], store: &Store) -> String {
+fn studies_section(out: &Path, exp: &Experiment, jobs: &[Job], store: &Store) -> OutSection {
     let studies: Vec<_> = exp
         .studies
         .iter()
@@ -300,30 +318,36 @@ fn studies_section(out: &Path, exp: &Experiment, jobs: &[Job], store: &Store) ->
         .collect();
     let mut head = vec!["frame".to_string(), "picture".to_string()];
     head.extend(studies.iter().map(|k| format!("{} report", k.name())));
-    let rows = exp.frames.iter().map(|f| {
-        let mut row = vec![html::text(&frame_label(f))];
-        let picture = store.frame_dir(f).join(PICTURE);
-        row.push(if picture.is_file() {
-            html::thumbnail(&rel(out, &picture), &frame_label(f))
-        } else {
-            html::cell(None)
-        });
-        for k in &studies {
-            let job = jobs
-                .iter()
-                .find(|j| j.frame == *f && matches!(j.kind, JobKind::Study(s) if s == *k));
-            let index = job
-                .filter(|j| store.done(j))
-                .map(|j| store.job_dir(j).join(REPORT).join("index.html"));
-            row.push(match index {
-                Some(p) => html::link(&rel(out, &p), "index.html"),
-                None => html::cell(None),
+    let rows = exp
+        .frames
+        .iter()
+        .map(|f| {
+            let mut row = vec![OutCell::text(frame_label(f))];
+            let picture = store.frame_dir(f).join(PICTURE);
+            row.push(if picture.is_file() {
+                OutCell::image(rel(out, &picture), frame_label(f))
+            } else {
+                OutCell::none()
             });
-        }
-        row
-    });
-    if studies.is_empty() {
-        return html::section("Frames", &head[..2], rows.map(|r| r[..2].to_vec()));
-    }
-    html::section("Studies by frame", &head, rows)
+            for k in &studies {
+                let job = jobs
+                    .iter()
+                    .find(|j| j.frame == *f && matches!(j.kind, JobKind::Study(s) if s == *k));
+                let index = job
+                    .filter(|j| store.done(j))
+                    .map(|j| store.job_dir(j).join(REPORT).join("index.html"));
+                row.push(match index {
+                    Some(p) => OutCell::link(rel(out, &p), "index.html".into()),
+                    None => OutCell::none(),
+                });
+            }
+            row
+        })
+        .collect();
+    let title = if studies.is_empty() {
+        "Frames"
+    } else {
+        "Studies by frame"
+    };
+    OutSection::new(title).table(head, rows)
 }

@@ -113,6 +113,17 @@ fn a_sweep_killed_part_way_resumes_to_the_tables_of_an_unbroken_run() {
     ] {
         assert!(out.join(fig).is_file() && page.contains(fig), "{fig}");
     }
+    // The page's template: its contents, its tables linked, no text
+    // under 11 px (the figures at their own size, a frame to a row).
+    for part in [
+        "<nav class=\"toc\">",
+        "<a href=\"sweep.csv\">sweep.csv</a>",
+        "href=\"#miss-ratio-against-capacity\"",
+        "Studies by frame",
+    ] {
+        assert!(page.contains(part), "{part} missing");
+    }
+    assert!(!page.contains("flex"), "figures side by side");
 
     // Again on a finished sweep: nothing runs.
     let again = json(&["sweep", s(&example()), "--out", s(&out), "--json"]);
