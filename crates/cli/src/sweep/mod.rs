@@ -126,7 +126,7 @@ pub fn job_words(job: &Job, frame_dir: &Path, job_dir: &Path) -> Vec<String> {
 }
 
 /// The command `words` name, parsed as the command line parses it.
-fn parse(words: &[String]) -> Result<Command> {
+pub(crate) fn parse(words: &[String]) -> Result<Command> {
     Cli::try_parse_from(words)
         .map(|c| c.command)
         .map_err(|e| anyhow!("{}", e.render().to_string().trim_end()))

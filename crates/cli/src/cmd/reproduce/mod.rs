@@ -12,7 +12,9 @@
 //! report (`DIR/<paper>/suite/`, as `--suite` writes it), and its page's
 //! tables and figures become the book's markdown (`BOOK/<paper>.md`, its
 //! figures in `BOOK/<paper>/`), which the chapters include: no number in a
-//! result chapter is typed by hand.
+//! result chapter is typed by hand. Run for every paper, it also writes
+//! the suites' shader work ([`workload`], `BOOK/workload.md`), which the
+//! machines chapter includes.
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,8 @@ use gfxcache_report::Report;
 use gfxcache_sweep::{Experiment, Job, Store};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+mod workload;
 
 use super::print_json;
 use crate::report::suite::{run_suite, SuiteFiles, SuiteRun};
@@ -44,7 +48,9 @@ pub struct Args {
     /// Where the book's pieces go: BOOK/<paper>.md, the suite page's
     /// tables and figures as markdown, and BOOK/<paper>/, its figures. The
     /// chapters in BOOK's parent directory include them (an mdBook
-    /// include of results/<paper>.md). Default: DIR/book.
+    /// include of results/<paper>.md). Without --paper, also
+    /// BOOK/workload.md, each suite's shader work at its paper's frame.
+    /// Default: DIR/book.
     #[arg(long, value_name = "BOOK")]
     pub book: Option<PathBuf>,
     /// Small frames (320x180 desktop, about a fifth of the paper's screen
@@ -89,14 +95,14 @@ impl Paper {
     /// The sweep file of the paper's run (`--quick`'s with `quick`).
     pub fn experiment(self, quick: bool) -> &'static str {
         match (self, quick) {
-            (Paper::Gspc, false) => include_str!("../../reproduce/gspc.toml"),
-            (Paper::Gspc, true) => include_str!("../../reproduce/gspc-quick.toml"),
-            (Paper::Tcor, false) => include_str!("../../reproduce/tcor.toml"),
-            (Paper::Tcor, true) => include_str!("../../reproduce/tcor-quick.toml"),
-            (Paper::Nuca, false) => include_str!("../../reproduce/nuca.toml"),
-            (Paper::Nuca, true) => include_str!("../../reproduce/nuca-quick.toml"),
-            (Paper::Nbtc, false) => include_str!("../../reproduce/nbtc.toml"),
-            (Paper::Nbtc, true) => include_str!("../../reproduce/nbtc-quick.toml"),
+            (Paper::Gspc, false) => include_str!("../../../reproduce/gspc.toml"),
+            (Paper::Gspc, true) => include_str!("../../../reproduce/gspc-quick.toml"),
+            (Paper::Tcor, false) => include_str!("../../../reproduce/tcor.toml"),
+            (Paper::Tcor, true) => include_str!("../../../reproduce/tcor-quick.toml"),
+            (Paper::Nuca, false) => include_str!("../../../reproduce/nuca.toml"),
+            (Paper::Nuca, true) => include_str!("../../../reproduce/nuca-quick.toml"),
+            (Paper::Nbtc, false) => include_str!("../../../reproduce/nbtc.toml"),
+            (Paper::Nbtc, true) => include_str!("../../../reproduce/nbtc-quick.toml"),
         }
     }
 
@@ -169,12 +175,24 @@ pub fn output(args: Args) -> Result<Vec<Reproduced>> {
             }
         }
     }
+    // With every paper, the suites' shader work the machines chapter
+    // shows.
+    if args.paper.is_empty() {
+        let scratch = args.out.join("workload");
+        std::fs::create_dir_all(&scratch)
+            .with_context(|| format!("cannot create {}", scratch.display()))?;
+        match workload::write(args.quick, &book, &scratch) {
+            Ok(path) => eprintln!("reproduce: shader work in {}", path.display()),
+            Err(e) => {
+                eprintln!("error: reproduce the shader work: {e:#}");
+                failed.push("the shader work");
+            }
+        }
+    }
     if !failed.is_empty() {
         bail!(
-            "{} of {} papers failed ({}); every finished scene is kept in {}, and a run \
-             started again does only what is left",
-            failed.len(),
-            papers.len(),
+            "{} failed; every finished scene is kept in {}, and a run started again does \
+             only what is left",
             failed.join(", "),
             args.out.display()
         );
