@@ -40,9 +40,10 @@ fn path(p: &Path) -> String {
     p.display().to_string()
 }
 
-/// `gfxcache render`'s command line for `frame`, into `dir`.
-pub fn render_words(frame: &FramePoint, dir: &Path) -> Vec<String> {
-    let mut w: Vec<String> = [
+/// `gfxcache render --scene S --mode M --width W --height H`: the words
+/// of `frame`'s scene and screen, before any file or flag.
+pub fn frame_words(frame: &FramePoint) -> Vec<String> {
+    [
         "gfxcache",
         "render",
         "--scene",
@@ -53,15 +54,25 @@ pub fn render_words(frame: &FramePoint, dir: &Path) -> Vec<String> {
         &frame.width.to_string(),
         "--height",
         &frame.height.to_string(),
-        "--frames",
-        &frame.frames.to_string(),
-        "--out",
-        &path(&dir.join(TRACE)),
-        "--png",
-        &path(&dir.join(PICTURE)),
     ]
     .map(String::from)
-    .into();
+    .into()
+}
+
+/// `gfxcache render`'s command line for `frame`, into `dir`.
+pub fn render_words(frame: &FramePoint, dir: &Path) -> Vec<String> {
+    let mut w = frame_words(frame);
+    w.extend(
+        [
+            "--frames",
+            &frame.frames.to_string(),
+            "--out",
+            &path(&dir.join(TRACE)),
+            "--png",
+            &path(&dir.join(PICTURE)),
+        ]
+        .map(String::from),
+    );
     if let Some(p) = &frame.preset {
         w.extend(["--preset".to_string(), p.clone()]);
     }

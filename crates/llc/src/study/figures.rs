@@ -20,18 +20,15 @@ use super::tables::main_size;
 
 /// Every policy the figures draw as a series, in the order of the
 /// palette: one colour per policy in every figure (Table 6's set first,
-/// in the colours it had; a `+ucd` or four-bit variant past the palette's
-/// twelve shares a colour with a policy it is never drawn beside).
-const POLICY_COLOURS: &[&str] = &[
-    "nru",
-    "ship-mem",
-    "gs-drrip",
-    "gspztc",
-    "gspztc-tse",
-    "gspc",
-    "gspc+ucd",
-    "drrip+ucd",
-    "opt",
+/// in the colours it had, then [`OTHER_POLICIES`]; a `+ucd` or four-bit
+/// variant past the palette's twelve shares a colour with a policy it is
+/// never drawn beside).
+fn policy_colours() -> Vec<&'static str> {
+    TABLE6.iter().chain(OTHER_POLICIES).copied().collect()
+}
+
+/// The policies drawn as series besides Table 6's.
+const OTHER_POLICIES: &[&str] = &[
     "drrip",
     "lru",
     "drrip:bits=4",
@@ -184,7 +181,7 @@ fn timeline(r: &GspcReport) -> Option<Figure> {
         .enumerate()
         .map(|(k, t)| {
             // The policy's colour in every other figure.
-            let colour = POLICY_COLOURS
+            let colour = policy_colours()
                 .iter()
                 .position(|p| *p == t.policy)
                 .unwrap_or(k);
@@ -446,7 +443,7 @@ fn papers(r: &GspcReport) -> Vec<Figure> {
         "Frames per second of NRU, GS-DRRIP and GSPC (all with uncached display) over DRRIP's, at each LLC size and under each timing configuration.",
         vec![
             Panel::bars("timing", Axis::of("config_size"), "policy", "fps_vs_drrip")
-                .colours(POLICY_COLOURS)
+                .colours(&policy_colours())
                 .order(FPS_POLICIES)
                 .subtitle("Frame rate over DRRIP's")
                 .y_label("FPS / DRRIP's", Scale::Ratio)
@@ -473,7 +470,7 @@ fn by_scene(
     paper: (&str, &str),
 ) -> Panel {
     Panel::bars(table, Axis::of(SCENE), "policy", column)
-        .colours(POLICY_COLOURS)
+        .colours(&policy_colours())
         .order(policies)
         .subtitle(subtitle)
         .y_label(y.0, y.1)

@@ -42,20 +42,7 @@ const MEASURED: [Measured; 2] = [
 
 /// `gfxcache render`'s words for `frame` with `flags`, no file written.
 fn words(frame: &FramePoint, flags: &[&str]) -> Vec<String> {
-    let mut w: Vec<String> = [
-        "gfxcache",
-        "render",
-        "--scene",
-        &frame.scene,
-        "--mode",
-        frame.mode.name(),
-        "--width",
-        &frame.width.to_string(),
-        "--height",
-        &frame.height.to_string(),
-    ]
-    .map(String::from)
-    .into();
+    let mut w = crate::sweep::frame_words(frame);
     w.extend(flags.iter().map(|f| f.to_string()));
     w
 }
