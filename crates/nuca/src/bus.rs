@@ -39,8 +39,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::calendar::Calendar;
 use crate::timing::TimingConfig;
+use gfxcache_gpu::Calendar;
 
 /// Whether requests and replies share the bus. (ours): shared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,7 +87,7 @@ pub struct BusStats {
     pub queue_cycles: u64,
     pub max_wait_cycles: u64,
     /// Reservations held to a calendar's window start (see
-    /// [`crate::calendar`]).
+    /// [`gfxcache_gpu::calendar`]).
     pub late_reservations: u64,
 }
 

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::NucaError;
 use crate::l2::L2Config;
-use crate::mesh::MeshConfig;
 use crate::timing::TimingConfig;
+use gfxcache_gpu::mesh::MeshConfig;
 
 /// What the counters of bucket `b` do when an epoch ends, after the owner
 /// has been re-decided. (ours): the paper says "a counter reset event takes
@@ -188,7 +188,7 @@ pub const MAX_MARGIN_PERCENT: u32 = 100_000;
 
 /// Most flits a packet may have (a link calendar reserves a packet's flits
 /// in one window).
-pub const MAX_PACKET_FLITS: u64 = 4096;
+pub use gfxcache_gpu::calendar::MAX_PACKET_FLITS;
 
 /// Most buckets an Affinity Table may have: far beyond any table that is
 /// small enough to be the point of the design.

@@ -23,8 +23,8 @@ use gfxcache_cache::{
 use gfxcache_trace::Stream;
 use serde::{Deserialize, Serialize};
 
-use crate::calendar::Calendar;
 use crate::error::NucaError;
+use gfxcache_gpu::Calendar;
 
 /// The L2's knobs; Table I's values as defaults except where marked ours.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

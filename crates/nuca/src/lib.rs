@@ -25,8 +25,9 @@
 //! - [`stats`]: [`NucaStats`] and [`Outcome`].
 //! - [`l2`]: the shared L2 ([`SharedL2`], Table I, on the cache engine),
 //!   its banks, and the frame's other L2 traffic.
-//! - [`mesh`]: the 2D mesh ([`Mesh`]): shapes, X-Y routes, flits, link
-//!   contention, broadcast trees; [`calendar`]: per-cycle reservations.
+//! - the 2D mesh ([`Mesh`]: shapes, X-Y routes, flits, link contention,
+//!   broadcast trees) and per-cycle reservations ([`Calendar`]) are the
+//!   GPU machine's, `gfxcache-gpu`, re-exported here.
 //! - [`bus`]: the bus between the texture caches and the L2 ([`Bus`]),
 //!   a resource with arbitration, beats and queueing.
 //! - [`timing`]: the fragment processors' clocks ([`FpClocks`]) and every
@@ -45,8 +46,9 @@
 //! - [`block_hash`]: the hasher of maps keyed by block.
 //!
 //! Depends on `gfxcache-cache` (the geometry rules, the cache engine, the
-//! parallel fan-out), `gfxcache-trace` (stream names) and `gfxcache-mem`
-//! (the energy model) only; never on rendering (`gfxcache-render`) or the command line
+//! parallel fan-out), `gfxcache-gpu` (the machine's shared resources),
+//! `gfxcache-trace` (stream names) and `gfxcache-mem` (the energy model)
+//! only; never on rendering (`gfxcache-render`) or the command line
 //! (`gfxcache-cli`): the texture access streams come in as data, and the
 //! command that writes reports composes this crate with the renderer.
 
@@ -54,7 +56,6 @@ pub mod affinity_table;
 pub mod block_hash;
 pub mod bucket;
 pub mod bus;
-pub mod calendar;
 pub mod config;
 pub mod counter;
 pub mod directory;
@@ -63,7 +64,6 @@ pub mod error;
 pub mod input;
 pub mod l2;
 pub mod machine;
-pub mod mesh;
 pub mod node_table;
 pub mod organization;
 pub mod replay;
@@ -76,17 +76,19 @@ pub mod timing;
 pub use affinity_table::{affinity_table_bits, AffinityTable};
 pub use bucket::{Bucket, Buckets};
 pub use bus::{Bus, BusChannels, BusStats};
-pub use calendar::Calendar;
 pub use config::{AnnouncedCount, CountedAccesses, EpochReset, NucaConfig, TcIndex};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;
 pub use gfxcache_cache::run::Threads;
+pub use gfxcache_gpu::calendar::{self, Calendar};
+pub use gfxcache_gpu::mesh::{
+    self, default_shape, Contention, Mesh, MeshConfig, MeshStats, Message,
+};
 pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
 pub use input::{FrameInput, InputError, RequestUnit};
 pub use l2::{L2Config, L2Stats, SharedL2};
 pub use machine::{Machine, MachineCounts};
-pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};
 pub use node_table::NodeTable;
 pub use organization::{
     DNuca, Dtm, DtmDistributed, Flow, IdealShared, Organization, Private, SNuca, TextureCaches,

@@ -20,11 +20,11 @@ use gfxcache_mem::NucaEnergyCounts;
 
 use crate::bus::{Bus, BusStats};
 use crate::l2::{L2Stats, SharedL2};
-use crate::mesh::{Mesh, MeshStats, Message};
 use crate::organization::{Flow, Organization};
 use crate::stats::{NucaStats, Outcome};
 use crate::timing::{FpClocks, L2Attach, TimingConfig, TimingStats};
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::mesh::{Mesh, MeshStats, Message};
 
 /// Events of the machine beyond the organization's own counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

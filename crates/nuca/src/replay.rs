@@ -17,12 +17,12 @@ use gfxcache_mem::NucaEnergy;
 use crate::bus::BusStats;
 use crate::l2::L2Stats;
 use crate::machine::{Machine, MachineCounts};
-use crate::mesh::MeshStats;
 use crate::organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
 use crate::schedule::{play, ReplayOrder, Scheduler, TilePlan};
 use crate::stats::NucaStats;
 use crate::timing::TimingStats;
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::mesh::MeshStats;
 
 /// One texture access: fragment processor `fp` reads the block holding
 /// byte address `addr`. The first block of a texture request comes after

@@ -11,7 +11,7 @@
 //!   processor blocks on every texture access.
 //! - Where the access is served gives its latency: the texture cache's
 //!   [`TimingConfig::tc_cycles`] (the paper's), the mesh's hops, serialization
-//!   and link contention ([`crate::mesh`]), the Affinity Table's or
+//!   and link contention ([`gfxcache_gpu::mesh`]), the Affinity Table's or
 //!   directory's lookup, the L2's bank (one access a cycle,
 //!   [`crate::L2Config::bank_contention`]) and
 //!   [`crate::L2Config::hit_cycles`] (the paper's), DRAM's
@@ -23,7 +23,7 @@
 //!   [`TimingConfig::bus_occupancy`] a transfer waits for the transfers
 //!   already holding the cycles it wants.
 //! - Resources that serve one unit a cycle (mesh links, L2 banks, the
-//!   bus) are reserved on calendars ([`crate::calendar`]), so that accesses
+//!   bus) are reserved on calendars ([`gfxcache_gpu::calendar`]), so that accesses
 //!   replayed out of time order wait only for the reservations that hold
 //!   the cycles they want.
 //! - The frame's cycles are the largest clock at the end. A tile end in

@@ -17,7 +17,6 @@ mod bus;
 mod common;
 mod config;
 mod input;
-mod mesh;
 mod organizations;
 mod replay;
 mod study;

@@ -19,6 +19,11 @@
 /// Cycles a calendar remembers (a power of two, a multiple of 64).
 pub const WINDOW: u64 = 1 << 16;
 
+/// Most cycles one reservation may take (a packet's flits, reserved on a
+/// link in one window): a configuration that would send a longer one is
+/// refused before anything runs.
+pub const MAX_PACKET_FLITS: u64 = 4096;
+
 const WORDS: usize = (WINDOW / 64) as usize;
 
 /// Words of the bitmap of full words.
@@ -56,10 +61,10 @@ impl Calendar {
 
     /// Reserves the first `len` consecutive free cycles starting at or after
     /// `t` and returns the first of them. `len` is 1 to
-    /// [`crate::config::MAX_PACKET_FLITS`].
+    /// [`MAX_PACKET_FLITS`].
     #[inline]
     pub fn reserve(&mut self, t: u64, len: u32) -> u64 {
-        debug_assert!(len >= 1 && u64::from(len) <= crate::config::MAX_PACKET_FLITS);
+        debug_assert!(len >= 1 && u64::from(len) <= MAX_PACKET_FLITS);
         let len = u64::from(len);
         let mut c = if t < self.base {
             self.late += 1;
@@ -193,7 +198,6 @@ impl Calendar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::MAX_PACKET_FLITS;
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 

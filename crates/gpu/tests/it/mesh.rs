@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use gfxcache_nuca::{default_shape, Contention, Mesh, MeshConfig, Message};
+use gfxcache_gpu::{default_shape, Contention, Mesh, MeshConfig, Message};
 
 fn mesh(fps: usize, contention: Contention) -> Mesh {
     let config = MeshConfig {

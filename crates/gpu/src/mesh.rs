@@ -130,7 +130,9 @@ pub struct Mesh {
 
 impl Mesh {
     /// The mesh of `nodes` nodes carrying blocks of `block_bytes`. The
-    /// caller has checked `config` ([`crate::NucaConfig::check`]).
+    /// caller has checked `config` (no packet over
+    /// [`crate::calendar::MAX_PACKET_FLITS`] flits, a hop of at least a
+    /// cycle: the design crate's configuration check).
     pub fn new(config: &MeshConfig, nodes: usize, block_bytes: u32) -> Mesh {
         let (cols, rows) = match config.cols {
             0 => default_shape(nodes),

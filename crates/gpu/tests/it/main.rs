@@ -1,0 +1,3 @@
+//! The machine's parts by hand, one module each (one test binary).
+
+mod mesh;
