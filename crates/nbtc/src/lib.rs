@@ -21,7 +21,8 @@
 //! - [`event`]: the input, [`UnitRequest`], [`Work`], [`UnitEvent`],
 //!   [`unit_events`] from a `.gtq` record stream, and [`UnitInput`], the
 //!   window of whole fragments a unit reads.
-//! - [`mod@l1`]: the L1 texture cache (LRU, probe and fill apart).
+//! - the L1 texture cache (LRU, probe and fill apart) is the GPU
+//!   machine's texture cache ([`gfxcache_gpu::TextureCache`]).
 //! - [`retry_buffer`], [`waiting_list_buffer`], [`block_address_buffer`]:
 //!   the three buffers.
 //! - [`pixel_processor`]: the shader side, fragments in flight.
@@ -35,7 +36,8 @@
 //! - [`study`]: the study (`gfxcache nbtc`): [`study::NbtcStudyConfig`]
 //!   in, [`study::NbtcReport`] out; [`study::NbtcMean`] over a suite.
 //!
-//! Depends on `gfxcache-cache` (the L1's geometry), `gfxcache-mem` (the
+//! Depends on `gfxcache-cache` (the L1's geometry), `gfxcache-gpu` (the
+//! L1), `gfxcache-mem` (the
 //! [`MissQueue`](gfxcache_mem::MissQueue) under the Block Address Buffer,
 //! and the [`Dram`](gfxcache_mem::Dram) of a shared memory) and
 //! `gfxcache-trace` (the `.gtq` records) only; never on `render`, another
@@ -45,7 +47,6 @@ pub mod block_address_buffer;
 pub mod config;
 pub mod error;
 pub mod event;
-pub mod l1;
 pub mod pixel_processor;
 pub mod replay;
 pub mod retry_buffer;

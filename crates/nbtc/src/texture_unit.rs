@@ -30,11 +30,11 @@ use crate::block_address_buffer::BlockAddressBuffer;
 use crate::config::{MemoryPath, Mode, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitInput, UnitRequest};
-use crate::l1::L1;
 use crate::pixel_processor::PixelProcessor;
 use crate::retry_buffer::RetryBuffer;
 use crate::stats::UnitStats;
 use crate::waiting_list_buffer::{full_mask, WaitingListBuffer};
+use gfxcache_gpu::TextureCache;
 
 /// Why the unit refused a request this cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ enum Refusal {
 pub struct TextureUnit {
     config: NbtcConfig,
     block_shift: u32,
-    l1: L1,
+    l1: TextureCache,
     rb: RetryBuffer,
     wlb: WaitingListBuffer,
     bab: BlockAddressBuffer,
@@ -89,7 +89,7 @@ impl TextureUnit {
         Ok(TextureUnit {
             config: *config,
             block_shift: geom.block_shift(),
-            l1: L1::new(&geom),
+            l1: TextureCache::new(&geom),
             rb: RetryBuffer::new(config.rb_capacity(), config.completion()),
             wlb: WaitingListBuffer::new(config.wlb_capacity()),
             bab: config.miss_queue(),
@@ -112,7 +112,7 @@ impl TextureUnit {
     /// would; before the first [`TextureUnit::advance`].
     pub fn warm(&mut self, warm: &[u64]) {
         for &addr in warm {
-            self.l1.fill(addr >> self.block_shift);
+            self.l1.fill_unless_present(addr >> self.block_shift);
         }
     }
 
@@ -300,7 +300,7 @@ impl TextureUnit {
         let prefetching = matches!(self.config.mode, Mode::Prefetching { .. });
         while let Some(block) = self.bab.take_arrived(now) {
             if !prefetching {
-                self.l1.fill(block);
+                self.l1.fill_unless_present(block);
             }
             self.wlb.fill(block);
         }
@@ -429,7 +429,7 @@ impl TextureUnit {
         for (i, &addr) in r.addresses().iter().enumerate() {
             let block = addr >> self.block_shift;
             l.blocks[i] = block;
-            let tag = self.l1.probe(block);
+            let tag = self.l1.contains(block);
             // The prefetching cache's tag may name a block still on its way.
             if tag && !(prefetching && self.bab.contains(block)) {
                 l.ready |= 1 << i;
@@ -504,17 +504,17 @@ impl TextureUnit {
         s.secondary_misses += len as u64 - hits - l.new_len as u64;
         for (i, &block) in l.blocks[..len].iter().enumerate() {
             if l.ready & (1 << i) != 0 {
-                self.l1.touch(block);
+                let _ = self.l1.hit(block, true);
             }
         }
         if ideal {
             for &block in &l.new[..l.new_len] {
-                self.l1.fill(block);
+                self.l1.fill_unless_present(block);
             }
             s.memory_requests += l.new_len as u64;
         } else if let Mode::Prefetching { .. } = self.config.mode {
             for &block in &l.new[..l.new_len] {
-                self.l1.fill(block);
+                self.l1.fill_unless_present(block);
             }
         }
         if all_hit {

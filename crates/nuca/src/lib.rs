@@ -13,7 +13,8 @@
 //! - [`config`]: every parameter ([`NucaConfig`], the paper's values as
 //!   defaults, ours marked) and its [`NucaConfig::check`].
 //! - [`texture_cache`]: one fragment processor's LRU texture cache, with
-//!   the hit that leaves the LRU order alone.
+//!   the hit that leaves the LRU order alone (the GPU machine's,
+//!   `gfxcache-gpu`, re-exported).
 //! - [`bucket`]: blocks to pages to buckets (Figure 3).
 //! - [`counter`]: the saturating counters and the takeover margin.
 //! - [`affinity_table`]: the centralized Affinity Table and its size
@@ -70,7 +71,6 @@ pub mod replay;
 pub mod schedule;
 pub mod stats;
 pub mod study;
-pub mod texture_cache;
 pub mod timing;
 
 pub use affinity_table::{affinity_table_bits, AffinityTable};
@@ -85,6 +85,7 @@ pub use gfxcache_gpu::calendar::{self, Calendar};
 pub use gfxcache_gpu::mesh::{
     self, default_shape, Contention, Mesh, MeshConfig, MeshStats, Message,
 };
+pub use gfxcache_gpu::texture_cache::{self, Lookup, TextureCache};
 pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
 pub use input::{FrameInput, InputError, RequestUnit};
 pub use l2::{L2Config, L2Stats, SharedL2};
@@ -98,5 +99,4 @@ pub use replay::{
 };
 pub use schedule::{ReplayOrder, Scheduler, TilePlan};
 pub use stats::{NucaStats, Outcome};
-pub use texture_cache::{Lookup, TextureCache};
 pub use timing::{FpClocks, L2Attach, TimingConfig, TimingStats};

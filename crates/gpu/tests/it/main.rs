@@ -1,3 +1,4 @@
 //! The machine's parts by hand, one module each (one test binary).
 
 mod mesh;
+mod texture_cache;

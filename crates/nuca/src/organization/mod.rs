@@ -18,8 +18,8 @@ pub use s_nuca::SNuca;
 
 use crate::block_hash::{block_map, BlockMap};
 use crate::stats::{NucaStats, Outcome};
-use crate::texture_cache::TextureCache;
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::TextureCache;
 
 /// How an organization's requests travel, for the timing model
 /// ([`crate::machine`]).

@@ -63,3 +63,32 @@ fn table_size() {
     assert_eq!(affinity_table_bits(1, 8, 4), 32 + 3);
     assert_eq!(affinity_table_bits(1, 9, 4), 36 + 4);
 }
+
+/// The paper's machine under modulo indexing keeps one bucket's blocks
+/// in 8 of a texture cache's 64 sets (bucket bits 3-7 of the block
+/// address share bits 3-5 with the set index): 32 of them fit. XOR-folded
+/// indexing spreads them over every set.
+#[test]
+fn a_buckets_blocks_fill_an_eighth_of_a_modulo_cache_and_all_of_a_xor_one() {
+    use gfxcache_nuca::{Buckets, NucaConfig, TcIndex, TextureCache};
+    let held = |index: TcIndex| {
+        let config = NucaConfig {
+            tc_index: index,
+            ..NucaConfig::default()
+        };
+        let buckets = Buckets::new(config.page_blocks, config.buckets);
+        let mut c = TextureCache::new(&config.tc_geometry().unwrap());
+        let blocks: Vec<u64> = (0..100_000u64)
+            .filter(|&b| buckets.bucket_of(b) == buckets.bucket_of(5 * 8))
+            .take(256)
+            .collect();
+        for &b in &blocks {
+            if !c.contains(b) {
+                let _ = c.access(b);
+            }
+        }
+        blocks.iter().filter(|&&b| c.contains(b)).count()
+    };
+    assert_eq!(held(TcIndex::Modulo), 32);
+    assert_eq!(held(TcIndex::XorFold), 256);
+}

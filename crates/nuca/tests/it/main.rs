@@ -20,5 +20,4 @@ mod input;
 mod organizations;
 mod replay;
 mod study;
-mod texture_cache;
 mod timing;

@@ -1,11 +1,15 @@
-//! The texture cache of one fragment processor: read-only, set-associative,
-//! LRU (Table I: 16 KiB, 4-way, 64 B blocks).
+//! The texture cache of one texture unit: read-only, set-associative, LRU
+//! (DTM-NUCA's Table I: 16 KiB, 4-way, 64 B blocks; the NBTC slides' L1:
+//! 32 KiB, 4-way, 32 B blocks).
 //!
 //! Not the cache engine's `Cache<Lru>`: DTM-NUCA needs a hit that leaves
 //! the LRU order alone (Section III-B: a just-exchanged owner serves its
 //! stale copy without refreshing it), a probe that changes nothing (the
-//! replication count, D-NUCA's checks) and the victim of a fill, none of
-//! which the engine's `Policy` interface offers. The LRU order is a
+//! replication count, D-NUCA's checks, the tag check of a request the
+//! NBTC's unit may refuse) and the victim of a fill; a non-blocking cache
+//! fills a missing block only when memory returns it, many cycles after
+//! the miss ([`TextureCache::fill_unless_present`]). None of that is in
+//! the engine's `Policy` interface. The LRU order is a
 //! last-use stamp per line (the engine's `RecencyList` cannot be walked,
 //! which the tests need): a lookup already scans the set, and the victim
 //! is found by the same scan, on misses only.
@@ -151,6 +155,18 @@ impl TextureCache {
             }
         }
         way
+    }
+
+    /// Fills `block` as [`TextureCache::fill`] does, unless it is resident
+    /// already (memory returned a block that a fill since has brought):
+    /// then nothing changes.
+    #[inline]
+    pub fn fill_unless_present(&mut self, block: u64) -> Option<u64> {
+        if self.contains(block) {
+            None
+        } else {
+            self.fill(block)
+        }
     }
 
     /// A hit that refreshes, or else a fill: what a private LRU cache does
