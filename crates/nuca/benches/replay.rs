@@ -11,35 +11,24 @@
 //! `cargo bench -p gfxcache-nuca --bench replay`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use gfxcache_cache::policies::random::SplitMix64;
 use gfxcache_cache::run::Threads;
 use gfxcache_nuca::config::NucaConfig;
 use gfxcache_nuca::replay::{OrgKind, Replay, ReplayEvent, TextureAccess};
-
-/// SplitMix64: a fixed seed gives the same input on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// Texture requests: each processor in turn, near its tile (4 KiB of a
 /// 1 MiB texture, drifting as the tiles do), a second block for one
 /// request in four.
 fn input(fps: u32, requests: u32) -> Vec<ReplayEvent> {
-    let mut rng = Rng(7);
+    // A fixed seed gives the same input on every run.
+    let mut rng = SplitMix64(7);
     let mut out = Vec::with_capacity(requests as usize * 5 / 4);
     for r in 0..requests {
         let fp = r % fps;
         let tile = u64::from(fp + (r / 4096) * fps) % 256;
-        let addr = tile * 4096 + ((rng.next() % 4096) & !3);
-        out.push(TextureAccess::new(fp, addr, (rng.next() % 20) as u32).into());
-        if rng.next().is_multiple_of(4) {
+        let addr = tile * 4096 + ((rng.next_u64() % 4096) & !3);
+        out.push(TextureAccess::new(fp, addr, (rng.next_u64() % 20) as u32).into());
+        if rng.next_u64().is_multiple_of(4) {
             let more = TextureAccess {
                 more: true,
                 ..TextureAccess::new(fp, addr + 64, 0)
