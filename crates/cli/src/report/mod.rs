@@ -17,6 +17,7 @@ pub mod figure;
 mod golden;
 pub mod html;
 pub mod legend;
+mod lines;
 pub mod page;
 pub mod panels;
 pub mod parquet;
