@@ -62,6 +62,14 @@ pub fn page<R: Report>(r: &R, shown: &super::Shown, warnings: &[String]) -> Resu
     super::page::render(&r.page()?, &r.tables()?, &r.figures(), cx)
 }
 
+/// Each scene of `r` by name, with its report.
+fn scene_reports<R: SuiteMean>(r: &SuiteReport<R>) -> Vec<(&str, &R)> {
+    r.scenes
+        .iter()
+        .map(|s| (s.scene.as_str(), &s.report))
+        .collect()
+}
+
 /// The page of a suite of `r`'s scenes: the study's suite page over the
 /// suite's tables, then a section linking each scene's own page with its
 /// frame.
@@ -69,11 +77,7 @@ pub fn suite_page<R: Report + SuiteMean + super::StudyFiles>(
     r: &SuiteReport<R>,
     shown: &super::Shown,
 ) -> Result<String> {
-    let scenes: Vec<(&str, &R)> = r
-        .scenes
-        .iter()
-        .map(|s| (s.scene.as_str(), &s.report))
-        .collect();
+    let scenes = scene_reports(r);
     let mut page = R::suite_page(&scenes)?;
     // The study as its own page names it ("DTM-NUCA study: ..."), else
     // as the command does.
@@ -120,11 +124,7 @@ pub fn suite_markdown<R: Report + SuiteMean>(
     images: &Path,
     link: &str,
 ) -> Result<String> {
-    let scenes: Vec<(&str, &R)> = r
-        .scenes
-        .iter()
-        .map(|s| (s.scene.as_str(), &s.report))
-        .collect();
+    let scenes = scene_reports(r);
     let tables = suite_tables(r)?;
     let figures = suite_figures(r);
     std::fs::create_dir_all(images)

@@ -74,6 +74,45 @@ fn line_values(
         .collect())
 }
 
+/// A panel that draws a specification's lines: curves over sizes in
+/// bytes, series along a trace.
+trait LinePanel: Sized {
+    /// The x of a point.
+    type X;
+    fn line(self, name: String, colour: usize, s: curves::Stroke, p: Vec<(Self::X, f64)>) -> Self;
+    fn bound(self, name: String, points: Vec<(Self::X, f64)>) -> Self;
+}
+
+impl LinePanel for CurvePanel {
+    type X = u64;
+    fn line(self, name: String, colour: usize, s: curves::Stroke, p: Vec<(u64, f64)>) -> Self {
+        CurvePanel::line(self, name, colour, s, p)
+    }
+    fn bound(self, name: String, points: Vec<(u64, f64)>) -> Self {
+        CurvePanel::bound(self, name, points)
+    }
+}
+
+impl LinePanel for SeriesPanel {
+    type X = f64;
+    fn line(self, name: String, colour: usize, s: curves::Stroke, p: Vec<(f64, f64)>) -> Self {
+        SeriesPanel::line(self, name, colour, s, p)
+    }
+    fn bound(self, name: String, points: Vec<(f64, f64)>) -> Self {
+        SeriesPanel::bound(self, name, points)
+    }
+}
+
+/// `panel` with `line`'s `points` drawn as its stroke says.
+fn drawn<P: LinePanel>(panel: P, line: &Line, points: Vec<(P::X, f64)>) -> P {
+    let name = line.name.clone();
+    match line.stroke {
+        Stroke::Solid => panel.line(name, line.colour, curves::Stroke::Solid, points),
+        Stroke::Dashed => panel.line(name, line.colour, curves::Stroke::Dashed, points),
+        Stroke::Bound => panel.bound(name, points),
+    }
+}
+
 /// The curves of `p` on `rows` of `t`, over the sizes in column `x`.
 pub(super) fn curve_panel(
     p: &gfxcache_report::Panel,
@@ -89,12 +128,7 @@ pub(super) fn curve_panel(
             .into_iter()
             .filter_map(|(r, v)| Some((t.number(r, x)? as u64, v)))
             .collect();
-        let name = line.name.clone();
-        panel = match line.stroke {
-            Stroke::Solid => panel.line(name, line.colour, curves::Stroke::Solid, points),
-            Stroke::Dashed => panel.line(name, line.colour, curves::Stroke::Dashed, points),
-            Stroke::Bound => panel.bound(name, points),
-        };
+        panel = drawn(panel, line, points);
     }
     Ok(panel)
 }
@@ -116,12 +150,7 @@ pub(super) fn series_panel(
             .into_iter()
             .filter_map(|(r, v)| Some((along(r)?, v)))
             .collect();
-        let name = line.name.clone();
-        panel = match line.stroke {
-            Stroke::Solid => panel.line(name, line.colour, curves::Stroke::Solid, points),
-            Stroke::Dashed => panel.line(name, line.colour, curves::Stroke::Dashed, points),
-            Stroke::Bound => panel.bound(name, points),
-        };
+        panel = drawn(panel, line, points);
     }
     match &p.phases {
         Some(phases) => marked(panel, phases, tables, p.x.divide),

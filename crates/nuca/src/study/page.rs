@@ -267,16 +267,7 @@ pub fn page(r: &NucaReport) -> Page {
     sections.push(capacity(r));
     sections.push(
         Section::new("Figure 11: by number of fragment processors")
-            .view(
-                View::of("scaling")
-                    .except("organization", OrgKind::Private.name())
-                    .column("fragment_processors", "fragment processors", Format::Plain)
-                    .column("organization", "organization", Format::Plain)
-                    .with(signed(SPEEDUP.column, "speedup"))
-                    .with(paper_signed(SPEEDUP))
-                    .with(signed(L2_TEXTURE.column, "L2 texture requests"))
-                    .with(share(LOCAL_HITS.column, "local hits")),
-            )
+            .view(scaling_view())
             .figures(&["fig11_scaling.svg"]),
     );
     let mut counts = orgs.clone();
@@ -435,17 +426,7 @@ pub fn suite_page(scenes: &[(&str, &NucaReport)]) -> Page {
     );
     sections.push(
         Section::new("Figure 11: mean by number of fragment processors")
-            .view(
-                View::of("scaling")
-                    .rows("scene", "mean")
-                    .except("organization", OrgKind::Private.name())
-                    .column("fragment_processors", "fragment processors", Format::Plain)
-                    .column("organization", "organization", Format::Plain)
-                    .with(signed(SPEEDUP.column, "speedup"))
-                    .with(paper_signed(SPEEDUP))
-                    .with(signed(L2_TEXTURE.column, "L2 texture requests"))
-                    .with(share(LOCAL_HITS.column, "local hits")),
-            )
+            .view(scaling_view().rows("scene", "mean"))
             .figures(&["fig11_scaling.svg"]),
     );
     sections.push(
@@ -466,4 +447,17 @@ pub fn suite_page(scenes: &[(&str, &NucaReport)]) -> Page {
         picture: None,
         sections,
     }
+}
+
+/// Figure 11's table: speedup, L2 texture requests and local hits by
+/// number of fragment processors, the paper's speedup beside.
+fn scaling_view() -> View {
+    View::of("scaling")
+        .except("organization", OrgKind::Private.name())
+        .column("fragment_processors", "fragment processors", Format::Plain)
+        .column("organization", "organization", Format::Plain)
+        .with(signed(SPEEDUP.column, "speedup"))
+        .with(paper_signed(SPEEDUP))
+        .with(signed(L2_TEXTURE.column, "L2 texture requests"))
+        .with(share(LOCAL_HITS.column, "local hits"))
 }
