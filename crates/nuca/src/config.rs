@@ -8,8 +8,9 @@ use gfxcache_mem::NucaEnergyModel;
 use serde::{Deserialize, Serialize};
 
 use crate::error::NucaError;
-use crate::l2::L2Config;
 use crate::timing::TimingConfig;
+use gfxcache_gpu::l2::L2Config;
+use gfxcache_gpu::machine::MachineConfig;
 use gfxcache_gpu::mesh::MeshConfig;
 
 /// What the counters of bucket `b` do when an epoch ends, after the owner
@@ -378,6 +379,25 @@ impl NucaConfig {
             return bad("energy", e, "finite energies >= 0 (positive for memory)");
         }
         Ok(())
+    }
+
+    /// The GPU machine of this configuration: its parts and latencies.
+    pub fn machine(&self) -> MachineConfig {
+        let t = &self.timing;
+        MachineConfig {
+            fps: self.fps,
+            block_bytes: self.block_bytes,
+            mesh: self.mesh.clone(),
+            l2: self.l2.clone(),
+            bus: t.bus(),
+            tc_cycles: t.tc_cycles,
+            table_cycles: t.at_cycles,
+            directory_cycles: t.directory_cycles,
+            dram_cycles: t.dram_cycles,
+            l2_attach: t.l2_attach,
+            contexts: t.contexts,
+            sync_tiles: t.sync_tiles,
+        }
     }
 
     /// One texture cache's geometry (checked by the cache engine's rules).

@@ -24,17 +24,17 @@
 //!   [`Private`], [`DNuca`], [`Dtm`] (centralized), [`DtmDistributed`],
 //!   [`SNuca`] and [`IdealShared`].
 //! - [`stats`]: [`NucaStats`] and [`Outcome`].
-//! - [`l2`]: the shared L2 ([`SharedL2`], Table I, on the cache engine),
-//!   its banks, and the frame's other L2 traffic.
-//! - the 2D mesh ([`Mesh`]: shapes, X-Y routes, flits, link contention,
-//!   broadcast trees) and per-cycle reservations ([`Calendar`]) are the
-//!   GPU machine's, `gfxcache-gpu`, re-exported here.
-//! - [`bus`]: the bus between the texture caches and the L2 ([`Bus`]),
-//!   a resource with arbitration, beats and queueing.
-//! - [`timing`]: the fragment processors' clocks ([`FpClocks`]) and every
-//!   timing knob ([`TimingConfig`], ours but for the paper's latencies).
-//! - [`machine`]: an organization on its machine ([`Machine`]): the
-//!   messages each flow sends, their latency, the counts energy needs.
+//! - the GPU machine's parts, `gfxcache-gpu`, re-exported here: the
+//!   shared L2 ([`SharedL2`], Table I, on the cache engine) with its banks
+//!   and the frame's other L2 traffic; the 2D mesh ([`Mesh`]: shapes, X-Y
+//!   routes, flits, link contention, broadcast trees); the bus between
+//!   the texture caches and the L2 ([`Bus`]); the fragment processors'
+//!   clocks ([`FpClocks`]); per-cycle reservations ([`Calendar`]).
+//! - [`timing`]: every timing knob ([`TimingConfig`], ours but for the
+//!   paper's latencies) and the timing model's rules.
+//! - [`machine`]: an organization on the GPU machine ([`Machine`], the
+//!   machine's, `gfxcache-gpu`): the messages each flow sends, their
+//!   latency; [`replay::energy_counts`]: the counts energy needs.
 //! - [`mod@replay`]: organizations on their configurations over one
 //!   sequence of events (texture accesses with shader work, other L2
 //!   accesses, tile ends), in parallel ([`replay()`], [`Replay`]), with
@@ -56,15 +56,12 @@
 pub mod affinity_table;
 pub mod block_hash;
 pub mod bucket;
-pub mod bus;
 pub mod config;
 pub mod counter;
 pub mod directory;
 pub mod epoch;
 pub mod error;
 pub mod input;
-pub mod l2;
-pub mod machine;
 pub mod node_table;
 pub mod organization;
 pub mod replay;
@@ -75,28 +72,30 @@ pub mod timing;
 
 pub use affinity_table::{affinity_table_bits, AffinityTable};
 pub use bucket::{Bucket, Buckets};
-pub use bus::{Bus, BusChannels, BusStats};
 pub use config::{AnnouncedCount, CountedAccesses, EpochReset, NucaConfig, TcIndex};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;
 pub use gfxcache_cache::run::Threads;
+pub use gfxcache_gpu::bus::{self, Bus, BusChannels, BusConfig, BusStats};
 pub use gfxcache_gpu::calendar::{self, Calendar};
+pub use gfxcache_gpu::clocks::{FpClocks, TimingStats};
+pub use gfxcache_gpu::l2::{self, L2Config, L2Stats, SharedL2};
+pub use gfxcache_gpu::machine::{self, L2Attach, Machine, MachineConfig, MachineCounts};
 pub use gfxcache_gpu::mesh::{
     self, default_shape, Contention, Mesh, MeshConfig, MeshStats, Message,
 };
+pub use gfxcache_gpu::placement::{Flow, Outcome, Placement, SideEvents};
 pub use gfxcache_gpu::texture_cache::{self, Lookup, TextureCache};
 pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
 pub use input::{FrameInput, InputError, RequestUnit};
-pub use l2::{L2Config, L2Stats, SharedL2};
-pub use machine::{Machine, MachineCounts};
 pub use node_table::NodeTable;
 pub use organization::{
-    DNuca, Dtm, DtmDistributed, Flow, IdealShared, Organization, Private, SNuca, TextureCaches,
+    DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca, TextureCaches,
 };
 pub use replay::{
     replay, AnyOrganization, OrgKind, OrgResult, Replay, ReplayEvent, ReplayReport, TextureAccess,
 };
 pub use schedule::{ReplayOrder, Scheduler, TilePlan};
-pub use stats::{NucaStats, Outcome};
-pub use timing::{FpClocks, L2Attach, TimingConfig, TimingStats};
+pub use stats::NucaStats;
+pub use timing::TimingConfig;

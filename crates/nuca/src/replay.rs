@@ -12,17 +12,17 @@ use std::convert::Infallible;
 use gfxcache_cache::run::{for_each_consumer, Threads};
 use serde::{Deserialize, Serialize};
 
-use gfxcache_mem::NucaEnergy;
+use gfxcache_mem::{NucaEnergy, NucaEnergyCounts};
 
 use crate::bus::BusStats;
 use crate::l2::L2Stats;
-use crate::machine::{Machine, MachineCounts};
 use crate::organization::{DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca};
 use crate::schedule::{play, ReplayOrder, Scheduler, TilePlan};
 use crate::stats::NucaStats;
-use crate::timing::TimingStats;
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::machine::{Machine, MachineCounts};
 use gfxcache_gpu::mesh::MeshStats;
+use gfxcache_gpu::TimingStats;
 
 /// One texture access: fragment processor `fp` reads the block holding
 /// byte address `addr`. The first block of a texture request comes after
@@ -147,20 +147,71 @@ macro_rules! each {
     };
 }
 
+/// `org` on the GPU machine of `config` (checked).
+pub fn on_machine<O: Organization>(org: O, config: &NucaConfig) -> Result<Machine<O>, NucaError> {
+    config.check()?;
+    Machine::new(org, &config.machine()).map_err(|e| NucaError::Config {
+        field: "l2",
+        value: format!(
+            "{} B, {} ways, {} B blocks",
+            config.l2.bytes, config.l2.ways, config.block_bytes
+        ),
+        expected: e.to_string(),
+    })
+}
+
+/// An organization's counts on its machine, with the L2's hits and
+/// misses.
+pub fn machine_stats<O: Organization>(m: &Machine<O>) -> NucaStats {
+    let mut s = m.organization().stats().clone();
+    s.l2_hits = m.l2_stats().texture_hits;
+    s.l2_misses = m.l2_stats().texture_misses;
+    s
+}
+
+/// The events the energy model prices, for an organization's machine of
+/// `config`.
+pub fn energy_counts<O: Organization>(m: &Machine<O>, config: &NucaConfig) -> NucaEnergyCounts {
+    let s = m.organization().stats();
+    let l2 = m.l2_stats();
+    // The ideal shared cache is one cache of every texture cache's
+    // capacity.
+    let tc_bytes = match m.organization().caches().len() {
+        1 => config.tc_bytes * config.fps as u64,
+        _ => config.tc_bytes,
+    };
+    NucaEnergyCounts {
+        tc_bytes,
+        tc_reads: m.counts().tc_reads,
+        tc_fills: m.counts().tc_fills,
+        at_lookups: s.at_lookups,
+        at_updates: s.at_updates,
+        directory_lookups: s.directory_lookups,
+        directory_updates: m.counts().directory_updates,
+        flit_hops: m.mesh_stats().flit_hops,
+        bus_beats: m.bus_stats().busy_cycles,
+        l2_bytes: config.l2.bytes,
+        l2_accesses: l2.texture_requests + l2.other_accesses,
+        dram_reads: l2.dram_reads,
+        dram_writes: l2.dram_writes,
+        cycles: m.timing_stats().cycles,
+    }
+}
+
 impl AnyOrganization {
     pub fn new(kind: OrgKind, config: &NucaConfig) -> Result<AnyOrganization, NucaError> {
         Ok(match kind {
             OrgKind::Private => {
-                AnyOrganization::Private(Machine::new(Private::new(config)?, config)?)
+                AnyOrganization::Private(on_machine(Private::new(config)?, config)?)
             }
-            OrgKind::DNuca => AnyOrganization::DNuca(Machine::new(DNuca::new(config)?, config)?),
-            OrgKind::Dtm => AnyOrganization::Dtm(Machine::new(Dtm::new(config)?, config)?),
+            OrgKind::DNuca => AnyOrganization::DNuca(on_machine(DNuca::new(config)?, config)?),
+            OrgKind::Dtm => AnyOrganization::Dtm(on_machine(Dtm::new(config)?, config)?),
             OrgKind::DtmDist => {
-                AnyOrganization::DtmDist(Machine::new(DtmDistributed::new(config)?, config)?)
+                AnyOrganization::DtmDist(on_machine(DtmDistributed::new(config)?, config)?)
             }
-            OrgKind::SNuca => AnyOrganization::SNuca(Machine::new(SNuca::new(config)?, config)?),
+            OrgKind::SNuca => AnyOrganization::SNuca(on_machine(SNuca::new(config)?, config)?),
             OrgKind::IdealShared => {
-                AnyOrganization::IdealShared(Machine::new(IdealShared::new(config)?, config)?)
+                AnyOrganization::IdealShared(on_machine(IdealShared::new(config)?, config)?)
             }
         })
     }
@@ -178,7 +229,7 @@ impl AnyOrganization {
 
     /// The organization's counts, with the L2's hits and misses.
     pub fn stats(&self) -> NucaStats {
-        each!(self, m => m.stats())
+        each!(self, m => machine_stats(m))
     }
 
     /// Runs `events` (whose fragment processors are in range) through
@@ -203,13 +254,13 @@ impl AnyOrganization {
     pub fn result(&self, config: &NucaConfig) -> OrgResult {
         each!(self, m => OrgResult {
             organization: self.kind(),
-            stats: m.stats(),
+            stats: machine_stats(m),
             l2: m.l2_stats().clone(),
             mesh: m.mesh_stats().clone(),
             bus: m.bus_stats().clone(),
             timing: m.timing_stats(),
             machine: m.counts().clone(),
-            energy: NucaEnergy::of(&config.energy, &m.energy_counts(config)),
+            energy: NucaEnergy::of(&config.energy, &energy_counts(m, config)),
         })
     }
 }

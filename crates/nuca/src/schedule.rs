@@ -15,9 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::machine::Machine;
 use crate::organization::Organization;
 use crate::replay::ReplayEvent;
+use gfxcache_gpu::machine::Machine;
 
 /// In which order a replay plays each tile's texture requests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -4,22 +4,8 @@
 //! traffic and energy are reported beside these counts
 //! ([`crate::OrgResult`]).
 
+use gfxcache_gpu::Outcome;
 use serde::{Deserialize, Serialize};
-
-/// Where one texture access was served.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The requester's own texture cache (the ideal shared cache's every
-    /// hit: it has no distance).
-    LocalHit,
-    /// The texture cache of fragment processor `owner`, over the network.
-    RemoteHit { owner: usize },
-    /// The L2. `owner` is `Some(o)` when the request went to fragment
-    /// processor `o`, which missed, read the L2, filled its own cache and
-    /// forwarded the block; `None` when the requester read the L2 itself
-    /// and filled its own cache (the shared cache, for the ideal one).
-    L2 { owner: Option<usize> },
-}
 
 /// The counts of one organization over a replay. Every texture access is
 /// exactly one of a local hit, a remote hit or an L2 request.

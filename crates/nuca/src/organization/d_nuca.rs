@@ -6,10 +6,10 @@
 //! the requester reads the L2, fills its own cache and is recorded; an
 //! eviction clears the victim's entry.
 
-use super::{Flow, Organization, TextureCaches};
+use super::{Organization, TextureCaches};
 use crate::directory::Directory;
-use crate::stats::Outcome;
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::Outcome;
 
 pub struct DNuca {
     fps: TextureCaches,
@@ -33,8 +33,6 @@ impl DNuca {
 }
 
 impl Organization for DNuca {
-    const FLOW: Flow = Flow::Directory;
-
     #[inline]
     fn serve(&mut self, fp: usize, block: u64) -> Outcome {
         if self.fps.hit(fp, block, true) {

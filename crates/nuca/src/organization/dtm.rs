@@ -10,12 +10,12 @@
 //! Which accesses the table counts is [`CountedAccesses`]. Every
 //! `epoch` texture accesses the table re-decides its owners.
 
-use super::{Flow, Organization, TextureCaches};
+use super::{Organization, TextureCaches};
 use crate::affinity_table::AffinityTable;
 use crate::bucket::Buckets;
 use crate::epoch::Epoch;
-use crate::stats::Outcome;
 use crate::{CountedAccesses, NucaConfig, NucaError};
+use gfxcache_gpu::Outcome;
 
 pub struct Dtm {
     fps: TextureCaches,
@@ -51,8 +51,6 @@ impl Dtm {
 }
 
 impl Organization for Dtm {
-    const FLOW: Flow = Flow::Central;
-
     #[inline]
     fn serve(&mut self, fp: usize, block: u64) -> Outcome {
         let b = self.buckets.bucket_of(block);

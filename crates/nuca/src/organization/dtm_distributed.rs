@@ -4,13 +4,13 @@
 //! the others within an epoch. A request reaching a node that no longer
 //! owns the bucket is still served there (ours).
 
-use super::{Flow, Organization, TextureCaches};
+use super::{Organization, TextureCaches};
 use crate::bucket::Buckets;
 use crate::counter::counter_max;
 use crate::epoch::Epoch;
 use crate::node_table::{synchronize, NodeTable};
-use crate::stats::Outcome;
 use crate::{AnnouncedCount, CountedAccesses, EpochReset, NucaConfig, NucaError};
+use gfxcache_gpu::Outcome;
 
 pub struct DtmDistributed {
     fps: TextureCaches,
@@ -63,8 +63,6 @@ impl DtmDistributed {
 }
 
 impl Organization for DtmDistributed {
-    const FLOW: Flow = Flow::Distributed;
-
     #[inline]
     fn serve(&mut self, fp: usize, block: u64) -> Outcome {
         let b = self.buckets.bucket_of(block);

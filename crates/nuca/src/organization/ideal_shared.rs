@@ -3,9 +3,9 @@
 //! shared by every fragment processor at no distance. Every hit counts as
 //! local.
 
-use super::{Flow, Organization, TextureCaches};
-use crate::stats::Outcome;
+use super::{Organization, TextureCaches};
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::Outcome;
 
 pub struct IdealShared {
     fps: TextureCaches,
@@ -20,8 +20,6 @@ impl IdealShared {
 }
 
 impl Organization for IdealShared {
-    const FLOW: Flow = Flow::Private;
-
     #[inline]
     fn serve(&mut self, _fp: usize, block: u64) -> Outcome {
         if self.fps.hit(0, block, true) {

@@ -1,6 +1,7 @@
 //! The organizations of the fragment processors' texture caches, each
 //! behind one small trait so that the replay and the tests treat them
-//! alike; one file each.
+//! alike; one file each, and one line below (`placement!`) that makes it
+//! a placement of the GPU machine ([`gfxcache_gpu::Placement`]).
 
 mod d_nuca;
 mod dtm;
@@ -17,29 +18,59 @@ pub use private::Private;
 pub use s_nuca::SNuca;
 
 use crate::block_hash::{block_map, BlockMap};
-use crate::stats::{NucaStats, Outcome};
+use crate::stats::NucaStats;
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::placement::{Flow, Placement, SideEvents};
+use gfxcache_gpu::Outcome;
 use gfxcache_gpu::TextureCache;
 
-/// How an organization's requests travel, for the timing model
-/// ([`crate::machine`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// No mesh: a local probe, then the L2 (private caches, the ideal
-    /// shared cache).
-    Private,
-    /// D-NUCA: a local miss asks the directory at the centre router.
-    Directory,
-    /// Centralized DTM-NUCA: a local miss asks the Affinity Table at the
-    /// centre router, which also counts local hits.
-    Central,
-    /// Distributed DTM-NUCA: a local miss goes straight to the owner the
-    /// node's own table names; epochs end in broadcasts.
-    Distributed,
-    /// S-NUCA: a block homed elsewhere is asked for at its home with no
-    /// local probe.
-    Static,
+/// Makes organization `$org` the GPU machine's placement of flow `$flow`:
+/// an access is served ([`Organization::serve`]), the tables move on
+/// ([`Organization::after`]), and the outcome and the block's copies are
+/// counted, the same for all.
+macro_rules! placement {
+    ($org:ty, $flow:expr) => {
+        impl Placement for $org {
+            const FLOW: Flow = $flow;
+
+            #[inline]
+            fn access(&mut self, fp: usize, block: u64) -> Outcome {
+                let outcome = self.serve(fp, block);
+                self.after();
+                self.fps_mut().record(outcome, block)
+            }
+
+            #[inline]
+            fn side_events(&self) -> SideEvents {
+                let s = self.stats();
+                SideEvents {
+                    evictions: s.evictions,
+                    table_updates: s.at_updates,
+                    epochs: s.epochs,
+                }
+            }
+
+            fn caches(&self) -> &[TextureCache] {
+                &self.fps().caches
+            }
+
+            fn announced(&self, node: usize) -> u32 {
+                Organization::announced(self, node)
+            }
+
+            fn broadcast_entry_bits(&self) -> u32 {
+                Organization::broadcast_entry_bits(self)
+            }
+        }
+    };
 }
+
+placement!(Private, Flow::Private);
+placement!(DNuca, Flow::Directory);
+placement!(Dtm, Flow::Central);
+placement!(DtmDistributed, Flow::Distributed);
+placement!(SNuca, Flow::Static);
+placement!(IdealShared, Flow::Private);
 
 /// One organization of the texture caches. Block addresses are byte
 /// addresses shifted by the block size; `fp` must be below the
@@ -49,11 +80,8 @@ pub enum Flow {
 /// An organization says where a request is served ([`Organization::serve`])
 /// and what its tables do after it ([`Organization::after`]); counting the
 /// outcome and the copies of the block is the same for all
-/// ([`Organization::access`]).
-pub trait Organization {
-    /// How its requests travel.
-    const FLOW: Flow;
-
+/// ([`Placement::access`], by `placement!`).
+pub trait Organization: Placement {
     /// Serves one texture access of fragment processor `fp` to `block`
     /// (its own counters aside from the outcome) and says where.
     fn serve(&mut self, fp: usize, block: u64) -> Outcome;
@@ -66,24 +94,9 @@ pub trait Organization {
     fn fps(&self) -> &TextureCaches;
     fn fps_mut(&mut self) -> &mut TextureCaches;
 
-    /// Serves one texture access of fragment processor `fp` to `block`,
-    /// counts it and says where it was served.
-    #[inline]
-    fn access(&mut self, fp: usize, block: u64) -> Outcome {
-        let outcome = self.serve(fp, block);
-        self.after();
-        self.fps_mut().record(outcome, block)
-    }
-
     /// The counts so far.
     fn stats(&self) -> &NucaStats {
         &self.fps().stats
-    }
-
-    /// The texture caches, by fragment processor (the ideal shared cache:
-    /// its one cache). For the replication count and for tests.
-    fn caches(&self) -> &[TextureCache] {
-        &self.fps().caches
     }
 
     /// Buckets node `node` announced in its last epoch broadcast (only the

@@ -1,9 +1,9 @@
 //! The baseline (Section VI): each fragment processor's texture cache is
 //! private; a miss reads the L2 over a bus and fills the local cache.
 
-use super::{Flow, Organization, TextureCaches};
-use crate::stats::Outcome;
+use super::{Organization, TextureCaches};
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::Outcome;
 
 pub struct Private {
     fps: TextureCaches,
@@ -18,8 +18,6 @@ impl Private {
 }
 
 impl Organization for Private {
-    const FLOW: Flow = Flow::Private;
-
     #[inline]
     fn serve(&mut self, fp: usize, block: u64) -> Outcome {
         if self.fps.hit(fp, block, true) {

@@ -3,10 +3,10 @@
 //! processor b mod P, always, with no table. No replication, no
 //! migration.
 
-use super::{Flow, Organization, TextureCaches};
+use super::{Organization, TextureCaches};
 use crate::bucket::Buckets;
-use crate::stats::Outcome;
 use crate::{NucaConfig, NucaError};
+use gfxcache_gpu::Outcome;
 
 pub struct SNuca {
     fps: TextureCaches,
@@ -28,8 +28,6 @@ impl SNuca {
 }
 
 impl Organization for SNuca {
-    const FLOW: Flow = Flow::Static;
-
     #[inline]
     fn serve(&mut self, fp: usize, block: u64) -> Outcome {
         let home = self.home(block);

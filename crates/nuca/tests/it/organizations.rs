@@ -4,7 +4,7 @@
 use crate::common::{machine_and_stream, small};
 use gfxcache_nuca::{
     AnnouncedCount, AnyOrganization, DNuca, Dtm, DtmDistributed, NucaConfig, NucaStats, OrgKind,
-    Organization, Outcome, Private, SNuca,
+    Organization, Outcome, Placement, Private, SNuca,
 };
 use proptest::prelude::*;
 

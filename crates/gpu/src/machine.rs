@@ -1,11 +1,12 @@
-//! One organization with everything around it: the fragment processors'
-//! clocks, the mesh, the shared L2. The organization decides where an
-//! access is served ([`Outcome`]); the machine sends the messages that
-//! service takes, in the order the organization's [`Flow`] gives, times
-//! them, and counts the events the energy needs.
+//! One placement of the texture caches with everything around it: the
+//! fragment processors' clocks, the mesh, the bus, the banked L2 and
+//! DRAM's latency. The placement decides where an access is served
+//! ([`Outcome`]); the machine sends the messages that service takes, in
+//! the order the placement's [`Flow`] gives, times them, and counts the
+//! events the energy needs.
 //!
-//! The flows (the paper's, with our reading marked in
-//! [`crate::organization`]): a local probe first, except S-NUCA's requests
+//! The flows (DTM-NUCA's paper's, with our reading marked in
+//! `gfxcache-nuca`'s organizations): a local probe first, except S-NUCA's requests
 //! for a block homed elsewhere, which go straight to the home; a local
 //! miss asks D-NUCA's directory or the centralized Affinity Table at the
 //! centre router (one control message there, one on to the holder or
@@ -16,15 +17,61 @@
 //! centralized table's count updates for local hits, and the distributed
 //! tables' epoch broadcasts.
 
-use gfxcache_mem::NucaEnergyCounts;
+use gfxcache_cache::CacheError;
+use serde::{Deserialize, Serialize};
 
-use crate::bus::{Bus, BusStats};
-use crate::l2::{L2Stats, SharedL2};
-use crate::organization::{Flow, Organization};
-use crate::stats::{NucaStats, Outcome};
-use crate::timing::{FpClocks, L2Attach, TimingConfig, TimingStats};
-use crate::{NucaConfig, NucaError};
-use gfxcache_gpu::mesh::{Mesh, MeshStats, Message};
+use crate::bus::{Bus, BusConfig, BusStats};
+use crate::clocks::{FpClocks, TimingStats};
+use crate::l2::{L2Config, L2Stats, SharedL2};
+use crate::mesh::{Mesh, MeshConfig, MeshStats, Message};
+use crate::placement::{Flow, Outcome, Placement, SideEvents};
+
+/// Where the L2 is reached from a texture cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum L2Attach {
+    /// Over the baseline's bus, in every placement: the mesh carries
+    /// only the traffic between texture caches and tables. The default
+    /// (ours): DTM-NUCA's Section IV-A adds the mesh "to directly
+    /// interconnect Fragment Processors to each other" beside the bus that
+    /// already joins each texture cache to the L2, and keeping that bus
+    /// makes the L2's cost the same in every placement.
+    #[default]
+    Bus,
+    /// At the centre router of the mesh (where the Affinity Table is): the
+    /// NUCA placements' L2 requests cross the mesh; the private and ideal
+    /// shared caches, which have no mesh, still use the bus.
+    Centre,
+    /// At the corner router (0, 0), as a memory controller at the edge of
+    /// a chip would be; otherwise as [`L2Attach::Centre`].
+    Corner,
+}
+
+/// The machine's parts and latencies (DTM-NUCA's study sets them from its
+/// configuration, where each is documented with its source).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MachineConfig {
+    /// Fragment processors, each with a texture cache.
+    pub fps: usize,
+    /// The block every cache and message moves.
+    pub block_bytes: u32,
+    pub mesh: MeshConfig,
+    pub l2: L2Config,
+    pub bus: BusConfig,
+    /// A texture cache access (local probe or remote read).
+    pub tc_cycles: u32,
+    /// The centralized Affinity Table's lookup at the centre router.
+    pub table_cycles: u32,
+    /// D-NUCA's directory lookup at the centre router.
+    pub directory_cycles: u32,
+    /// DRAM's latency for an L2 miss.
+    pub dram_cycles: u32,
+    pub l2_attach: L2Attach,
+    /// Thread contexts per fragment processor ([`FpClocks`]).
+    pub contexts: u32,
+    /// A tile end synchronises the fragment processors.
+    pub sync_tiles: bool,
+}
 
 /// Events of the machine beyond the organization's own counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -37,7 +84,7 @@ pub struct MachineCounts {
     pub directory_updates: u64,
 }
 
-/// An organization on the machine.
+/// A placement on the machine.
 pub struct Machine<O> {
     org: O,
     l2: SharedL2,
@@ -45,7 +92,10 @@ pub struct Machine<O> {
     /// The bus to the L2, where it is reached over one.
     bus: Bus,
     clocks: FpClocks,
-    timing: TimingConfig,
+    tc_cycles: u64,
+    table_cycles: u32,
+    directory_cycles: u32,
+    dram_cycles: u32,
     /// The router of the Affinity Table and the directory.
     table_router: usize,
     /// The L2's router, when the L2 is on this organization's mesh.
@@ -55,13 +105,13 @@ pub struct Machine<O> {
     counts: MachineCounts,
 }
 
-impl<O: Organization> Machine<O> {
-    /// `org` on a machine of `config` (checked).
-    pub fn new(org: O, config: &NucaConfig) -> Result<Machine<O>, NucaError> {
-        config.check()?;
+impl<O: Placement> Machine<O> {
+    /// `org` on a machine of `config`; the L2's error if the cache engine
+    /// cannot build its geometry. The caller has checked the rest.
+    pub fn new(org: O, config: &MachineConfig) -> Result<Machine<O>, CacheError> {
         let mesh = Mesh::new(&config.mesh, config.fps, config.block_bytes);
         let has_mesh = !matches!(O::FLOW, Flow::Private);
-        let l2_router = match config.timing.l2_attach {
+        let l2_router = match config.l2_attach {
             L2Attach::Bus => None,
             _ if !has_mesh => None,
             L2Attach::Centre => Some(mesh.centre()),
@@ -70,12 +120,15 @@ impl<O: Organization> Machine<O> {
         Ok(Machine {
             table_router: mesh.centre(),
             l2_router,
-            bus: Bus::new(&config.timing, config.block_bytes),
+            bus: Bus::new(&config.bus, config.block_bytes),
             l2: SharedL2::new(&config.l2, config.block_bytes)?,
-            clocks: FpClocks::new(config.fps, config.timing.contexts),
+            clocks: FpClocks::new(config.fps, config.contexts),
             l2_hit: u64::from(config.l2.hit_cycles),
-            sync_tiles: config.timing.sync_tiles,
-            timing: config.timing.clone(),
+            sync_tiles: config.sync_tiles,
+            tc_cycles: u64::from(config.tc_cycles),
+            table_cycles: config.table_cycles,
+            directory_cycles: config.directory_cycles,
+            dram_cycles: config.dram_cycles,
             mesh,
             org,
             counts: MachineCounts::default(),
@@ -113,7 +166,7 @@ impl<O: Organization> Machine<O> {
     /// The access of `fp` to `block` issued at `t`.
     #[inline]
     fn access(&mut self, fp: usize, block: u64, t: u64) -> Outcome {
-        let before = Before::of(self.org.stats());
+        let before = self.org.side_events();
         let outcome = self.org.access(fp, block);
         let done = self.serve(fp, block, outcome, t);
         self.clocks.complete(fp, t, done);
@@ -136,7 +189,7 @@ impl<O: Organization> Machine<O> {
     /// reaches `fp`.
     #[inline]
     fn serve(&mut self, fp: usize, block: u64, outcome: Outcome, t: u64) -> u64 {
-        let tc = u64::from(self.timing.tc_cycles);
+        let tc = self.tc_cycles;
         // S-NUCA probes its own cache only for the blocks homed there.
         let probes_locally = O::FLOW != Flow::Static
             || matches!(outcome, Outcome::LocalHit | Outcome::L2 { owner: None });
@@ -174,8 +227,8 @@ impl<O: Organization> Machine<O> {
     #[inline]
     fn ask(&mut self, fp: usize, to: usize, t: u64) -> u64 {
         let lookup = match O::FLOW {
-            Flow::Directory => self.timing.directory_cycles,
-            Flow::Central => self.timing.at_cycles,
+            Flow::Directory => self.directory_cycles,
+            Flow::Central => self.table_cycles,
             _ => return self.mesh.send(fp, to, Message::Control, t),
         };
         let table = self.table_router;
@@ -193,7 +246,7 @@ impl<O: Organization> Machine<O> {
             None => self.bus.request(t),
         };
         let start = self.l2.bank_start(block, arrive);
-        let memory = if hit { 0 } else { self.timing.dram_cycles };
+        let memory = if hit { 0 } else { self.dram_cycles };
         let ready = start + self.l2_hit + u64::from(memory);
         match self.l2_router {
             Some(r) => self.mesh.send(r, node, Message::Data, ready),
@@ -204,8 +257,8 @@ impl<O: Organization> Machine<O> {
     /// The messages off the critical path that the access issued at `t`
     /// caused.
     #[inline]
-    fn aside(&mut self, fp: usize, outcome: Outcome, before: Before, t: u64) {
-        let now = Before::of(self.org.stats());
+    fn aside(&mut self, fp: usize, outcome: Outcome, before: SideEvents, t: u64) {
+        let now = self.org.side_events();
         match O::FLOW {
             Flow::Directory => {
                 if outcome == (Outcome::L2 { owner: None }) {
@@ -217,7 +270,7 @@ impl<O: Organization> Machine<O> {
                 }
             }
             Flow::Central => {
-                if outcome == Outcome::LocalHit && now.at_updates > before.at_updates {
+                if outcome == Outcome::LocalHit && now.table_updates > before.table_updates {
                     self.mesh.send(fp, self.table_router, Message::Control, t);
                 }
             }
@@ -242,14 +295,6 @@ impl<O: Organization> Machine<O> {
         }
     }
 
-    /// The organization's counts, with the L2's hits and misses.
-    pub fn stats(&self) -> NucaStats {
-        let mut s = self.org.stats().clone();
-        s.l2_hits = self.l2.stats().texture_hits;
-        s.l2_misses = self.l2.stats().texture_misses;
-        s
-    }
-
     pub fn l2_stats(&self) -> &L2Stats {
         self.l2.stats()
     }
@@ -270,61 +315,13 @@ impl<O: Organization> Machine<O> {
         &self.counts
     }
 
-    /// The events the energy model prices, for a machine of `config`.
-    pub fn energy_counts(&self, config: &NucaConfig) -> NucaEnergyCounts {
-        let s = self.org.stats();
-        let l2 = self.l2.stats();
-        // The ideal shared cache is one cache of every texture cache's
-        // capacity.
-        let tc_bytes = match self.org.caches().len() {
-            1 => config.tc_bytes * config.fps as u64,
-            _ => config.tc_bytes,
-        };
-        NucaEnergyCounts {
-            tc_bytes,
-            tc_reads: self.counts.tc_reads,
-            tc_fills: self.counts.tc_fills,
-            at_lookups: s.at_lookups,
-            at_updates: s.at_updates,
-            directory_lookups: s.directory_lookups,
-            directory_updates: self.counts.directory_updates,
-            flit_hops: self.mesh.stats().flit_hops,
-            bus_beats: self.bus.stats().busy_cycles,
-            l2_bytes: config.l2.bytes,
-            l2_accesses: l2.texture_requests + l2.other_accesses,
-            dram_reads: l2.dram_reads,
-            dram_writes: l2.dram_writes,
-            cycles: self.clocks.stats().cycles,
-        }
-    }
-
-    /// The organization. For checks.
+    /// The placement.
     pub fn organization(&self) -> &O {
         &self.org
     }
 
-    /// The organization, leaving the machine.
+    /// The placement, leaving the machine.
     pub fn into_organization(self) -> O {
         self.org
-    }
-}
-
-/// The organization's counts that tell the machine what an access did
-/// beside its outcome.
-#[derive(Clone, Copy)]
-struct Before {
-    evictions: u64,
-    at_updates: u64,
-    epochs: u64,
-}
-
-impl Before {
-    #[inline]
-    fn of(s: &NucaStats) -> Before {
-        Before {
-            evictions: s.evictions,
-            at_updates: s.at_updates,
-            epochs: s.epochs,
-        }
     }
 }

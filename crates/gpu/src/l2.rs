@@ -1,6 +1,7 @@
-//! The shared L2 behind the texture caches (Table I: 1 MiB, 8-way, 8
-//! banks, 64-byte blocks, 18 cycles), on the cache engine's `Cache<Lru>`
-//! (write-back, write-allocate), as `gfxcache-tcor` builds its L2.
+//! The banked L2 the texture caches share (DTM-NUCA's Table I as
+//! defaults: 1 MiB, 8-way, 8 banks, 64-byte blocks, 18 cycles), on the
+//! cache engine's `Cache<Lru>` (write-back, write-allocate), as
+//! `gfxcache-tcor` builds its L2.
 //!
 //! Every organization's L2 requests (the blocks the texture caches fill)
 //! read it, so an organization's L2 hits and misses are its own; the
@@ -18,13 +19,12 @@
 
 use gfxcache_cache::policies::lru::Lru;
 use gfxcache_cache::{
-    BlockOutcome, Cache, Env, Geometry, Params, Policy, PolicySpec, StreamMask, Ways,
+    BlockOutcome, Cache, CacheError, Env, Geometry, Params, Policy, PolicySpec, StreamMask, Ways,
 };
 use gfxcache_trace::Stream;
 use serde::{Deserialize, Serialize};
 
-use crate::error::NucaError;
-use gfxcache_gpu::Calendar;
+use crate::calendar::Calendar;
 
 /// The L2's knobs; Table I's values as defaults except where marked ours.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,7 +57,7 @@ impl Default for L2Config {
 
 impl L2Config {
     /// The L2's geometry for `block_bytes` blocks (the engine's rules).
-    pub fn geometry(&self, block_bytes: u32) -> Result<Geometry, gfxcache_cache::CacheError> {
+    pub fn geometry(&self, block_bytes: u32) -> Result<Geometry, CacheError> {
         Geometry::from_size(self.bytes, Ways::N(self.ways), block_bytes)
     }
 }
@@ -94,26 +94,19 @@ pub struct SharedL2 {
 }
 
 impl SharedL2 {
-    /// An empty L2 of `config` with `block_bytes` blocks.
-    pub fn new(config: &L2Config, block_bytes: u32) -> Result<SharedL2, NucaError> {
-        let bad = |e: gfxcache_cache::CacheError| NucaError::Config {
-            field: "l2",
-            value: format!(
-                "{} B, {} ways, {} B blocks",
-                config.bytes, config.ways, block_bytes
-            ),
-            expected: e.to_string(),
-        };
-        let geom = config.geometry(block_bytes).map_err(bad)?;
+    /// An empty L2 of `config` with `block_bytes` blocks, or the engine's
+    /// error for a geometry it cannot build.
+    pub fn new(config: &L2Config, block_bytes: u32) -> Result<SharedL2, CacheError> {
+        let geom = config.geometry(block_bytes)?;
         let spec: PolicySpec = "lru".parse().expect("lru is a policy");
-        let lru = Lru::build(&mut Params::new(&spec), &geom, &Env::default()).map_err(bad)?;
+        let lru = Lru::build(&mut Params::new(&spec), &geom, &Env::default())?;
         let banks = if config.bank_contention {
             vec![Calendar::new(); config.banks as usize]
         } else {
             Vec::new()
         };
         Ok(SharedL2 {
-            cache: Cache::try_new(geom, lru, StreamMask::default()).map_err(bad)?,
+            cache: Cache::try_new(geom, lru, StreamMask::default())?,
             banks,
             bank_count: u64::from(config.banks.max(1)),
             stats: L2Stats::default(),

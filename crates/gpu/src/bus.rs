@@ -4,7 +4,7 @@
 //! cache"). One bus, shared by every texture cache and the L2, is a
 //! resource like a mesh link: a transfer holds it for its beats, and a
 //! transfer that finds it busy waits. Everything here is ours, each a knob
-//! of [`crate::TimingConfig`]:
+//! of [`BusConfig`] (DTM-NUCA's study sets them from its `timing` table):
 //!
 //! - A transfer asks for the bus at cycle t and is granted after
 //!   `bus_arbitration_cycles` (1); arbitration is pipelined, on the bus's
@@ -39,8 +39,32 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::timing::TimingConfig;
-use gfxcache_gpu::Calendar;
+use crate::calendar::Calendar;
+
+/// The bus's knobs (all ours; DTM-NUCA's study's defaults in brackets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BusConfig {
+    /// A transfer waits for the transfers holding the cycles it wants
+    /// (true); false: every transfer takes its unloaded time.
+    pub occupancy: bool,
+    /// Cycles from asking for the bus to the grant (1).
+    pub arbitration_cycles: u32,
+    /// Bits a beat carries (128).
+    pub width_bits: u32,
+    /// One bus for requests and replies, or a channel each (shared).
+    pub channels: BusChannels,
+}
+
+impl Default for BusConfig {
+    fn default() -> BusConfig {
+        BusConfig {
+            occupancy: true,
+            arbitration_cycles: 1,
+            width_bits: 128,
+            channels: BusChannels::Shared,
+        }
+    }
+}
 
 /// Whether requests and replies share the bus. (ours): shared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,7 +111,7 @@ pub struct BusStats {
     pub queue_cycles: u64,
     pub max_wait_cycles: u64,
     /// Reservations held to a calendar's window start (see
-    /// [`gfxcache_gpu::calendar`]).
+    /// [`crate::calendar`]).
     pub late_reservations: u64,
 }
 
@@ -127,15 +151,14 @@ pub struct Bus {
 }
 
 impl Bus {
-    /// The bus of `timing` carrying blocks of `block_bytes`. The caller has
-    /// checked the configuration ([`crate::NucaConfig::check`]).
-    pub fn new(timing: &TimingConfig, block_bytes: u32) -> Bus {
-        let count = timing.bus_channels.count();
+    /// The bus of `config` carrying blocks of `block_bytes`.
+    pub fn new(config: &BusConfig, block_bytes: u32) -> Bus {
+        let count = config.channels.count();
         Bus {
-            arbitration: u64::from(timing.bus_arbitration_cycles),
+            arbitration: u64::from(config.arbitration_cycles),
             request_beats: 1,
-            reply_beats: reply_beats(block_bytes, timing.bus_width_bits),
-            channels: match timing.bus_occupancy {
+            reply_beats: reply_beats(block_bytes, config.width_bits),
+            channels: match config.occupancy {
                 true => vec![Calendar::new(); count as usize],
                 false => Vec::new(),
             },
@@ -198,12 +221,12 @@ mod tests {
     use super::*;
 
     fn bus(occupancy: bool, channels: BusChannels) -> Bus {
-        let timing = TimingConfig {
-            bus_occupancy: occupancy,
-            bus_channels: channels,
-            ..TimingConfig::default()
+        let config = BusConfig {
+            occupancy,
+            channels,
+            ..BusConfig::default()
         };
-        Bus::new(&timing, 64)
+        Bus::new(&config, 64)
     }
 
     #[test]

@@ -1,0 +1,92 @@
+//! Where a fragment processor's texture access is served: its own texture
+//! cache, another processor's over the interconnect, or the L2. A
+//! placement is the functional part of a texture cache organization
+//! (private caches, S-NUCA, D-NUCA, DTM-NUCA centralized or distributed,
+//! one ideal shared cache): it decides, fills and evicts; the machine
+//! ([`crate::machine`]) sends the messages that decision takes and times
+//! them.
+//!
+//! The organizations are DTM-NUCA's study's (`gfxcache-nuca`), each in a
+//! file of its own there with one line that makes it a [`Placement`].
+
+use crate::texture_cache::TextureCache;
+
+/// Where one texture access was served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The requester's own texture cache (the ideal shared cache's every
+    /// hit: it has no distance).
+    LocalHit,
+    /// The texture cache of fragment processor `owner`, over the network.
+    RemoteHit { owner: usize },
+    /// The L2. `owner` is `Some(o)` when the request went to fragment
+    /// processor `o`, which missed, read the L2, filled its own cache and
+    /// forwarded the block; `None` when the requester read the L2 itself
+    /// and filled its own cache (the shared cache, for the ideal one).
+    L2 { owner: Option<usize> },
+}
+
+/// How a placement's requests travel, for the machine's timing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// No mesh: a local probe, then the L2 (private caches, the ideal
+    /// shared cache).
+    Private,
+    /// D-NUCA: a local miss asks the directory at the centre router.
+    Directory,
+    /// Centralized DTM-NUCA: a local miss asks the Affinity Table at the
+    /// centre router, which also counts local hits.
+    Central,
+    /// Distributed DTM-NUCA: a local miss goes straight to the owner the
+    /// node's own table names; epochs end in broadcasts.
+    Distributed,
+    /// S-NUCA: a block homed elsewhere is asked for at its home with no
+    /// local probe.
+    Static,
+}
+
+/// Running totals of what a placement did beside serving, which send
+/// messages off the critical path: the machine compares them before and
+/// after each access.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideEvents {
+    /// Blocks evicted from texture caches by fills (D-NUCA notifies its
+    /// directory of each).
+    pub evictions: u64,
+    /// Accesses counted in a centralized table (a local hit's count
+    /// update is a message to the table).
+    pub table_updates: u64,
+    /// Epochs ended (the distributed tables broadcast at each).
+    pub epochs: u64,
+}
+
+/// One placement of the texture caches. Block addresses are byte
+/// addresses shifted by the block size; `fp` must be below the machine's
+/// fragment processors (the replay checks its input).
+pub trait Placement {
+    /// How its requests travel.
+    const FLOW: Flow;
+
+    /// Serves one texture access of fragment processor `fp` to `block`:
+    /// probes, fills, evicts, updates its tables, counts, and says where
+    /// it was served.
+    fn access(&mut self, fp: usize, block: u64) -> Outcome;
+
+    /// What it did beside serving, so far.
+    fn side_events(&self) -> SideEvents;
+
+    /// The texture caches, by fragment processor (the ideal shared cache:
+    /// its one cache).
+    fn caches(&self) -> &[TextureCache];
+
+    /// Buckets node `node` announced in its last epoch broadcast (only the
+    /// distributed Affinity Table broadcasts).
+    fn announced(&self, _node: usize) -> u32 {
+        0
+    }
+
+    /// Bits of one announced bucket: its id and its count.
+    fn broadcast_entry_bits(&self) -> u32 {
+        0
+    }
+}
