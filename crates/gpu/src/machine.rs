@@ -24,7 +24,7 @@ use crate::bus::{Bus, BusConfig, BusStats};
 use crate::clocks::{FpClocks, TimingStats};
 use crate::l2::{L2Config, L2Stats, SharedL2};
 use crate::mesh::{Mesh, MeshConfig, MeshStats, Message};
-use crate::placement::{Flow, Outcome, Placement, SideEvents};
+use crate::placement::{Flow, Outcome, Placement, Served, SideEvents};
 
 /// Where the L2 is reached from a texture cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,9 +84,22 @@ pub struct MachineCounts {
     pub directory_updates: u64,
 }
 
+/// What a placement's machine did: where it served the accesses, and
+/// what its L2, mesh and bus carried.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MachineReport {
+    pub served: Served,
+    pub l2: L2Stats,
+    pub mesh: MeshStats,
+    pub bus: BusStats,
+    pub counts: MachineCounts,
+}
+
 /// A placement on the machine.
 pub struct Machine<O> {
     org: O,
+    fps: usize,
+    block_bytes: u32,
     l2: SharedL2,
     mesh: Mesh,
     /// The bus to the L2, where it is reached over one.
@@ -118,6 +131,8 @@ impl<O: Placement> Machine<O> {
             L2Attach::Corner => Some(0),
         };
         Ok(Machine {
+            fps: config.fps,
+            block_bytes: config.block_bytes,
             table_router: mesh.centre(),
             l2_router,
             bus: Bus::new(&config.bus, config.block_bytes),
@@ -166,12 +181,23 @@ impl<O: Placement> Machine<O> {
     /// The access of `fp` to `block` issued at `t`.
     #[inline]
     fn access(&mut self, fp: usize, block: u64, t: u64) -> Outcome {
+        let (outcome, done) = self.access_at(fp, block, t);
+        self.clocks.complete(fp, t, done);
+        outcome
+    }
+
+    /// An access of `fp` to `block` that a texture unit of its own issues
+    /// at cycle `t`, outside the machine's clocks (the unit keeps its
+    /// processor's time): served, its messages sent and timed, the
+    /// messages it causes off the critical path sent, and counted.
+    /// Returns where it was served and when its data reaches `fp`.
+    #[inline]
+    pub fn access_at(&mut self, fp: usize, block: u64, t: u64) -> (Outcome, u64) {
         let before = self.org.side_events();
         let outcome = self.org.access(fp, block);
         let done = self.serve(fp, block, outcome, t);
-        self.clocks.complete(fp, t, done);
         self.aside(fp, outcome, before, t);
-        outcome
+        (outcome, done)
     }
 
     /// One block of the frame's other L2 traffic, in trace order.
@@ -292,6 +318,27 @@ impl<O: Placement> Machine<O> {
                 let flits = self.mesh.broadcast_flits(owned, entry_bits);
                 self.mesh.broadcast(node, flits, t);
             }
+        }
+    }
+
+    /// Its fragment processors.
+    pub fn fps(&self) -> usize {
+        self.fps
+    }
+
+    /// The block its caches and messages move.
+    pub fn block_bytes(&self) -> u32 {
+        self.block_bytes
+    }
+
+    /// What it did so far.
+    pub fn report(&self) -> MachineReport {
+        MachineReport {
+            served: self.org.served(),
+            l2: self.l2.stats().clone(),
+            mesh: self.mesh.stats().clone(),
+            bus: self.bus.stats().clone(),
+            counts: self.counts.clone(),
         }
     }
 

@@ -9,6 +9,8 @@
 //! The organizations are DTM-NUCA's study's (`gfxcache-nuca`), each in a
 //! file of its own there with one line that makes it a [`Placement`].
 
+use serde::{Deserialize, Serialize};
+
 use crate::texture_cache::TextureCache;
 
 /// Where one texture access was served.
@@ -60,6 +62,18 @@ pub struct SideEvents {
     pub epochs: u64,
 }
 
+/// What a placement served so far, by where: every access is one of a
+/// local hit, a remote hit or an L2 request.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Served {
+    pub accesses: u64,
+    pub local_hits: u64,
+    pub remote_hits: u64,
+    pub l2_requests: u64,
+    /// The part of `l2_requests` an owner made for the requester.
+    pub l2_requests_by_owner: u64,
+}
+
 /// One placement of the texture caches. Block addresses are byte
 /// addresses shifted by the block size; `fp` must be below the machine's
 /// fragment processors (the replay checks its input).
@@ -75,9 +89,19 @@ pub trait Placement {
     /// What it did beside serving, so far.
     fn side_events(&self) -> SideEvents;
 
+    /// What it served, so far.
+    fn served(&self) -> Served;
+
     /// The texture caches, by fragment processor (the ideal shared cache:
     /// its one cache).
     fn caches(&self) -> &[TextureCache];
+
+    /// Whether `fp`'s texture cache holds `block` (the ideal shared
+    /// cache: the one cache): a probe that changes nothing.
+    fn holds(&self, fp: usize, block: u64) -> bool {
+        let caches = self.caches();
+        caches[if caches.len() == 1 { 0 } else { fp }].contains(block)
+    }
 
     /// Buckets node `node` announced in its last epoch broadcast (only the
     /// distributed Affinity Table broadcasts).

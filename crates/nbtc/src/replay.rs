@@ -3,9 +3,10 @@
 //! processor, and every unit of every run reads the same window of its
 //! processor's input ([`UnitInput`]). On a private memory the units are
 //! independent (each has its own L1 and memory path), so they run in
-//! parallel; the units of a run that share a DRAM run in step, a window
-//! at a time, and runs go in parallel. The window of input keeps only
-//! what some unit still needs, so a frame is never held whole.
+//! parallel; the units of a run that share a DRAM, or that are the texture
+//! units of a GPU machine ([`UnitMachine`]), run in step, a window at a
+//! time, and runs go in parallel. The window of input keeps only what some
+//! unit still needs, so a frame is never held whole.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use gfxcache_cache::run::Threads;
 use gfxcache_trace::texreq::TexReqRecord;
 
+use gfxcache_gpu::{Machine, MachineReport, Placement};
 use gfxcache_mem::{Dram, LINE_BYTES};
 
 use crate::config::{MemoryPath, NbtcConfig};
@@ -34,6 +36,74 @@ pub struct RunResult {
     /// The slowest unit's cycles: the frame's pixel-shading time when the
     /// processors start together and nothing else waits.
     pub frame_cycles: u64,
+    /// On a GPU machine: where its placement served the accesses and what
+    /// its L2, mesh and bus carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineReport>,
+}
+
+/// A GPU machine whose fragment processors' texture units are a run's:
+/// each unit's L1 is its processor's texture cache in the machine's
+/// placement, and the machine is its memory ([`crate::PlacedL1`]).
+pub trait UnitMachine: Send {
+    /// Runs `unit`, fragment processor `fp`'s, on `input` up to cycle
+    /// `horizon` at the latest.
+    fn advance(
+        &mut self,
+        unit: &mut TextureUnit,
+        input: &UnitInput,
+        horizon: u64,
+        fp: usize,
+    ) -> Progress;
+    /// Its fragment processors.
+    fn fps(&self) -> usize;
+    /// The block its caches move.
+    fn block_bytes(&self) -> u32;
+    fn report(&self) -> MachineReport;
+}
+
+impl<P: Placement + Send> UnitMachine for Machine<P> {
+    fn advance(
+        &mut self,
+        unit: &mut TextureUnit,
+        input: &UnitInput,
+        horizon: u64,
+        fp: usize,
+    ) -> Progress {
+        unit.advance_placed(input, horizon, self, fp)
+    }
+
+    fn fps(&self) -> usize {
+        Machine::fps(self)
+    }
+
+    fn block_bytes(&self) -> u32 {
+        Machine::block_bytes(self)
+    }
+
+    fn report(&self) -> MachineReport {
+        Machine::report(self)
+    }
+}
+
+/// The cycles the units of a GPU machine run one after another before the
+/// next (ours: 64). Their accesses reach the placement in that order, not
+/// cycle by cycle: a placement's tables see at most a window's accesses
+/// of one processor before another's, and the machine's links, bus and
+/// banks are reserved on calendars, so an access placed later but asking
+/// earlier waits only for the cycles already taken. Shorter is closer to
+/// time order and slower.
+pub const MACHINE_WINDOW_CYCLES: u64 = 64;
+
+/// A run's GPU machine and the window its units run in step.
+struct OnMachine {
+    machine: Box<dyn UnitMachine>,
+    horizon: u64,
+    window: u64,
+    /// The unit to run next in this window: units run in their order, and
+    /// one short of input holds back the rest, so that the placement sees
+    /// the same order of accesses however the input is cut.
+    next: usize,
 }
 
 struct Slot {
@@ -59,6 +129,7 @@ struct SharedMemory {
 struct Run {
     units: Vec<Slot>,
     shared: Option<SharedMemory>,
+    machine: Option<OnMachine>,
 }
 
 impl Run {
@@ -76,6 +147,7 @@ impl Run {
         Ok(Run {
             units: Vec::new(),
             shared,
+            machine: None,
         })
     }
 
@@ -85,6 +157,9 @@ impl Run {
                 s.done = s.unit.advance(input);
             }
         };
+        if let Some(on) = &mut self.machine {
+            return advance_on_machine(&mut self.units, on, inputs);
+        }
         match (&mut self.shared, threads) {
             (Some(shared), _) => advance_shared(&mut self.units, shared, inputs),
             (None, Threads::Many) => self
@@ -139,6 +214,30 @@ fn advance_shared(units: &mut [Slot], shared: &mut SharedMemory, inputs: &[UnitI
     }
 }
 
+/// Runs the units of a GPU machine window by window, as far as the input
+/// allows.
+fn advance_on_machine(units: &mut [Slot], on: &mut OnMachine, inputs: &[UnitInput]) {
+    loop {
+        while on.next < units.len() {
+            let fp = on.next;
+            let s = &mut units[fp];
+            if !s.done {
+                match on.machine.advance(&mut s.unit, &inputs[fp], on.horizon, fp) {
+                    Progress::Done => s.done = true,
+                    Progress::NeedsInput => return,
+                    Progress::AtHorizon => {}
+                }
+            }
+            on.next += 1;
+        }
+        if units.iter().all(|s| s.done) {
+            return;
+        }
+        on.next = 0;
+        on.horizon += on.window;
+    }
+}
+
 /// The runs, fed a frame's records in order.
 pub struct Replay {
     configs: Vec<NbtcConfig>,
@@ -183,6 +282,76 @@ impl Replay {
         let mut replay = Replay::new(configs)?;
         replay.add_processors(processors)?;
         replay.processors = Some(processors);
+        Ok(replay)
+    }
+
+    /// One run of `config`'s miss handling on the texture units of
+    /// `machine`: [`Replay::on_machines`] of one.
+    pub fn on_machine(
+        config: &NbtcConfig,
+        machine: Box<dyn UnitMachine>,
+        window: u64,
+    ) -> Result<Replay, NbtcError> {
+        Replay::on_machines(vec![(*config, machine)], window)
+    }
+
+    /// Runs of each configuration's miss handling on the texture units of
+    /// its machine (at least one; every machine with the same fragment
+    /// processors), one unit per fragment processor, the units of a
+    /// machine running in step `window` cycles at a time
+    /// ([`MACHINE_WINDOW_CYCLES`] by default) and the runs in parallel:
+    /// each unit's L1 is its processor's texture cache in the machine's
+    /// placement. A configuration's L1 and memory are not used, but its
+    /// block must be its machine's.
+    pub fn on_machines(
+        runs: Vec<(NbtcConfig, Box<dyn UnitMachine>)>,
+        window: u64,
+    ) -> Result<Replay, NbtcError> {
+        let fps = runs.first().map_or(0, |(_, m)| m.fps());
+        if window == 0 {
+            return Err(NbtcError::Config {
+                field: "window",
+                value: "0".into(),
+                expected: "at least 1 cycle".into(),
+            });
+        }
+        for (config, machine) in &runs {
+            if config.block_bytes != machine.block_bytes() {
+                return Err(NbtcError::Config {
+                    field: "block_bytes",
+                    value: config.block_bytes.to_string(),
+                    expected: format!("the machine's block, {} bytes", machine.block_bytes()),
+                });
+            }
+            if machine.fps() != fps {
+                return Err(NbtcError::Config {
+                    field: "machines",
+                    value: format!("{} and {fps} fragment processors", machine.fps()),
+                    expected: "machines of the same fragment processors".into(),
+                });
+            }
+        }
+        let (configs, machines): (Vec<NbtcConfig>, Vec<Box<dyn UnitMachine>>) = runs
+            .into_iter()
+            .map(|(config, machine)| {
+                let private = NbtcConfig {
+                    memory: MemoryPath::Private,
+                    ..config
+                };
+                (private, machine)
+            })
+            .unzip();
+        let mut replay = Replay::new(&configs)?;
+        for (run, machine) in replay.runs.iter_mut().zip(machines) {
+            run.machine = Some(OnMachine {
+                machine,
+                horizon: 0,
+                window,
+                next: 0,
+            });
+        }
+        replay.add_processors(fps)?;
+        replay.processors = Some(fps);
         Ok(replay)
     }
 
@@ -299,6 +468,7 @@ impl Replay {
                     frame_cycles: units.iter().map(|u| u.cycles).max().unwrap_or(0),
                     units,
                     total,
+                    machine: run.machine.as_ref().map(|on| on.machine.report()),
                 }
             })
             .collect()

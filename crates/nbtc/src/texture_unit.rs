@@ -30,11 +30,12 @@ use crate::block_address_buffer::BlockAddressBuffer;
 use crate::config::{MemoryPath, Mode, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitInput, UnitRequest};
+use crate::l1_port::{L1Port, OwnL1, PlacedL1};
 use crate::pixel_processor::PixelProcessor;
 use crate::retry_buffer::RetryBuffer;
 use crate::stats::UnitStats;
 use crate::waiting_list_buffer::{full_mask, WaitingListBuffer};
-use gfxcache_gpu::TextureCache;
+use gfxcache_gpu::{Machine, Placement, TextureCache};
 
 /// Why the unit refused a request this cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +53,8 @@ enum Refusal {
 pub struct TextureUnit {
     config: NbtcConfig,
     block_shift: u32,
-    l1: TextureCache,
+    /// The unit's own L1 and memory path; out while [`TextureUnit::advance_until`] runs on it.
+    own: Option<OwnL1>,
     rb: RetryBuffer,
     wlb: WaitingListBuffer,
     bab: BlockAddressBuffer,
@@ -89,7 +91,10 @@ impl TextureUnit {
         Ok(TextureUnit {
             config: *config,
             block_shift: geom.block_shift(),
-            l1: TextureCache::new(&geom),
+            own: Some(OwnL1 {
+                cache: TextureCache::new(&geom),
+                latency: config.memory_latency,
+            }),
             rb: RetryBuffer::new(config.rb_capacity(), config.completion()),
             wlb: WaitingListBuffer::new(config.wlb_capacity()),
             bab: config.miss_queue(),
@@ -111,8 +116,9 @@ impl TextureUnit {
     /// (the last the most recently used), as a cache that ran before
     /// would; before the first [`TextureUnit::advance`].
     pub fn warm(&mut self, warm: &[u64]) {
+        let own = self.own.as_mut().expect("the unit's L1 is home");
         for &addr in warm {
-            self.l1.fill_unless_present(addr >> self.block_shift);
+            own.cache.fill_unless_present(addr >> self.block_shift);
         }
     }
 
@@ -180,6 +186,28 @@ impl TextureUnit {
     /// latest: a driver of units that share a memory runs them in step,
     /// a window at a time.
     pub fn advance_until(&mut self, input: &UnitInput, horizon: u64) -> Progress {
+        let mut own = self.own.take().expect("the unit's L1 is home");
+        let progress = self.advance_on(input, horizon, &mut own);
+        self.own = Some(own);
+        progress
+    }
+
+    /// [`TextureUnit::advance_until`] with fragment processor `fp`'s
+    /// texture cache in the placement on `machine` as the L1, and the
+    /// machine as its memory ([`PlacedL1`]); the unit's own L1 and memory
+    /// latency are not used. A driver of the machine's units runs them in
+    /// step, a window at a time.
+    pub fn advance_placed<P: Placement>(
+        &mut self,
+        input: &UnitInput,
+        horizon: u64,
+        machine: &mut Machine<P>,
+        fp: usize,
+    ) -> Progress {
+        self.advance_on(input, horizon, &mut PlacedL1 { machine, fp })
+    }
+
+    fn advance_on<L: L1Port>(&mut self, input: &UnitInput, horizon: u64, l1: &mut L) -> Progress {
         let in_flight = self.config.fragments_in_flight as usize;
         loop {
             if !input.can_advance(self.pp.admitted(), in_flight) {
@@ -200,21 +228,21 @@ impl TextureUnit {
                 return Progress::AtHorizon;
             }
             if self.skip {
-                let span = self.quiet_stretch(now, input, horizon - now);
+                let span = self.quiet_stretch(now, input, horizon - now, l1);
                 if span > 0 {
                     self.sample(span);
                     self.now += span;
                     continue;
                 }
             }
-            self.fill(now);
+            self.fill(now, l1);
             self.mux(now);
             if let Some(fragment) = self.rb.complete(now) {
                 self.pp.deliver(fragment);
                 self.pp.refill(input);
             }
-            self.processor_cycle(now, input);
-            self.send(now);
+            self.processor_cycle(now, input, l1);
+            self.send(now, l1);
             self.sample(1);
             self.now += 1;
         }
@@ -245,7 +273,7 @@ impl TextureUnit {
     /// waits, or has a request refused for a reason only the unit can
     /// lift), done at once and counted; 0 if `now` is not quiet. The
     /// cycle-by-cycle loop gives the same counts (tested).
-    fn quiet_stretch(&mut self, now: u64, input: &UnitInput, most: u64) -> u64 {
+    fn quiet_stretch<L: L1Port>(&mut self, now: u64, input: &UnitInput, most: u64, l1: &L) -> u64 {
         let quiet = self.next_unit_event(now);
         if quiet == now {
             return 0;
@@ -273,7 +301,7 @@ impl TextureUnit {
         };
         // No WLB entry is ready, so this cycle's MUX would pass nothing.
         self.mux_taken = false;
-        match self.classify(request) {
+        match self.classify(request, l1) {
             Ok(_) => 0,
             Err(refusal) => {
                 *self.refusal_count(refusal) += span;
@@ -293,14 +321,14 @@ impl TextureUnit {
         }
     }
 
-    fn fill(&mut self, now: u64) {
+    fn fill<L: L1Port>(&mut self, now: u64, l1: &mut L) {
         // The prefetching cache took the block's tag at the miss (and a
         // later miss may have taken it since): the fill only wakes the
         // requests waiting for it.
         let prefetching = matches!(self.config.mode, Mode::Prefetching { .. });
         while let Some(block) = self.bab.take_arrived(now) {
             if !prefetching {
-                self.l1.fill_unless_present(block);
+                l1.fill_at_return(block);
             }
             self.wlb.fill(block);
         }
@@ -314,13 +342,12 @@ impl TextureUnit {
         }
     }
 
-    fn send(&mut self, now: u64) {
+    fn send<L: L1Port>(&mut self, now: u64, l1: &mut L) {
         let serial = matches!(self.config.mode, Mode::Blocking { serial: true });
         if serial && self.bab.in_flight() > 0 {
             return;
         }
-        let latency = self.config.memory_latency;
-        if let Some(block) = self.bab.send_oldest(now, |_| latency) {
+        if let Some(block) = self.bab.send_oldest(now, |block| l1.send(block, now) - now) {
             self.stats.memory_requests += 1;
             if self.config.memory != MemoryPath::Private {
                 self.sent.push((now, block));
@@ -353,7 +380,7 @@ impl TextureUnit {
     }
 
     /// The processor's cycle: an instruction, a request, or a stall.
-    fn processor_cycle(&mut self, now: u64, input: &UnitInput) {
+    fn processor_cycle<L: L1Port>(&mut self, now: u64, input: &UnitInput, l1: &mut L) {
         let s = &mut self.stats;
         let (slot, any) = self.pp.pick();
         let Some(slot) = slot else {
@@ -373,7 +400,7 @@ impl TextureUnit {
         let UnitEvent::Request(request) = input.event(f.pos) else {
             unreachable!("a fragment at its end is retired before it is picked")
         };
-        match self.lookup(request, now, slot) {
+        match self.lookup(request, now, slot, l1) {
             Ok(()) => {
                 self.pp.issued(slot, input);
                 self.stats.issue_cycles += 1;
@@ -389,11 +416,12 @@ impl TextureUnit {
             && matches!(self.config.mode, Mode::Nbtc | Mode::Blocking { .. })
     }
 
-    /// Memory latency 0: the ideal memory Igehy et al. measure against, a
-    /// missing block filled at its lookup with no send limit, so every
-    /// design takes the same cycles.
-    fn ideal_memory(&self) -> bool {
-        self.config.memory_latency == 0
+    /// Memory latency 0 on the unit's own memory path: the ideal memory
+    /// Igehy et al. measure against, a missing block filled at its lookup
+    /// with no send limit, so every design takes the same cycles. (On the
+    /// GPU machine the machine's latencies hold.)
+    fn ideal_memory<L: L1Port>(&self) -> bool {
+        !L::PLACES_AT_SEND && self.config.memory_latency == 0
     }
 
     /// Whether a miss on `block` finds it requested already.
@@ -407,7 +435,7 @@ impl TextureUnit {
 
     /// The tag check of every texel of `r` and whether the unit can take
     /// it this cycle; changes nothing.
-    fn classify(&self, r: &UnitRequest) -> Result<Lookup, Refusal> {
+    fn classify<L: L1Port>(&self, r: &UnitRequest, l1: &L) -> Result<Lookup, Refusal> {
         let mode = self.config.mode;
         if matches!(mode, Mode::Blocking { .. }) && !self.wlb.is_empty() {
             return Err(Refusal::Blocked);
@@ -429,9 +457,11 @@ impl TextureUnit {
         for (i, &addr) in r.addresses().iter().enumerate() {
             let block = addr >> self.block_shift;
             l.blocks[i] = block;
-            let tag = self.l1.contains(block);
-            // The prefetching cache's tag may name a block still on its way.
-            if tag && !(prefetching && self.bab.contains(block)) {
+            let tag = l1.contains(block);
+            // The prefetching cache's tag, and a placement's, may name a
+            // block still on its way.
+            let early_tag = prefetching || L::PLACES_AT_SEND;
+            if tag && !(early_tag && self.bab.contains(block)) {
                 l.ready |= 1 << i;
                 l.hits += 1;
             } else if l.new[..l.new_len].contains(&block)
@@ -449,7 +479,7 @@ impl TextureUnit {
         }
         // An ideal memory fills a missing block at its lookup: every
         // request goes the way of an all-hit one.
-        let all_hit = l.ready == full_mask(r.len) || self.ideal_memory();
+        let all_hit = l.ready == full_mask(r.len) || self.ideal_memory::<L>();
         if all_hit && self.mux_taken {
             return Err(Refusal::MuxConflict);
         }
@@ -484,10 +514,16 @@ impl TextureUnit {
     }
 
     /// `r`'s way through the unit if the unit takes it.
-    fn lookup(&mut self, r: &UnitRequest, now: u64, fragment: u32) -> Result<(), Refusal> {
-        let l = self.classify(r)?;
+    fn lookup<L: L1Port>(
+        &mut self,
+        r: &UnitRequest,
+        now: u64,
+        fragment: u32,
+        l1: &mut L,
+    ) -> Result<(), Refusal> {
+        let l = self.classify(r, l1)?;
         let len = r.len as usize;
-        let ideal = self.ideal_memory();
+        let ideal = self.ideal_memory::<L>();
         let all_hit = l.ready == full_mask(r.len) || ideal;
         let seq = self.seq;
         self.seq += 1;
@@ -503,18 +539,21 @@ impl TextureUnit {
         s.primary_misses += l.new_len as u64;
         s.secondary_misses += len as u64 - hits - l.new_len as u64;
         for (i, &block) in l.blocks[..len].iter().enumerate() {
-            if l.ready & (1 << i) != 0 {
-                let _ = self.l1.hit(block, true);
+            // A placement counts a request's access to a block once, as
+            // DTM-NUCA's texture accesses are a request's blocks.
+            let again = L::PLACES_AT_SEND && l.blocks[..i].contains(&block);
+            if l.ready & (1 << i) != 0 && !again {
+                l1.hit(block, now);
             }
         }
         if ideal {
             for &block in &l.new[..l.new_len] {
-                self.l1.fill_unless_present(block);
+                l1.fill_at_lookup(block);
             }
             s.memory_requests += l.new_len as u64;
         } else if let Mode::Prefetching { .. } = self.config.mode {
             for &block in &l.new[..l.new_len] {
-                self.l1.fill_unless_present(block);
+                l1.fill_at_lookup(block);
             }
         }
         if all_hit {

@@ -13,6 +13,7 @@
 
 mod common;
 mod hand_traces;
+mod machine;
 mod modes;
 mod props;
 mod replay;

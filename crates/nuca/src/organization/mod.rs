@@ -20,7 +20,7 @@ pub use s_nuca::SNuca;
 use crate::block_hash::{block_map, BlockMap};
 use crate::stats::NucaStats;
 use crate::{NucaConfig, NucaError};
-use gfxcache_gpu::placement::{Flow, Placement, SideEvents};
+use gfxcache_gpu::placement::{Flow, Placement, Served, SideEvents};
 use gfxcache_gpu::Outcome;
 use gfxcache_gpu::TextureCache;
 
@@ -47,6 +47,17 @@ macro_rules! placement {
                     evictions: s.evictions,
                     table_updates: s.at_updates,
                     epochs: s.epochs,
+                }
+            }
+
+            fn served(&self) -> Served {
+                let s = self.stats();
+                Served {
+                    accesses: s.texture_accesses,
+                    local_hits: s.local_hits,
+                    remote_hits: s.remote_hits,
+                    l2_requests: s.l2_requests,
+                    l2_requests_by_owner: s.l2_requests_by_owner,
                 }
             }
 

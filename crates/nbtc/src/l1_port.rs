@@ -1,0 +1,114 @@
+//! What a texture unit sees of its L1 and of the memory behind it: a tag
+//! check, a hit, a block sent and when it is back, a block filled. The
+//! unit's miss handling (blocking, NBTC, MSHR, prefetching) is the same
+//! over either port:
+//!
+//! - [`OwnL1`]: the unit's own L1 on its memory path (the slides'
+//!   machine): a hit refreshes the LRU order, a block sent is back
+//!   `memory_latency` cycles later (a shared DRAM may delay it,
+//!   [`crate::replay`]), and the L1 is filled when it returns.
+//! - [`PlacedL1`]: the unit's processor's texture cache in a placement of
+//!   the GPU machine ([`gfxcache_gpu::Machine`]: private caches, S-NUCA,
+//!   D-NUCA, DTM-NUCA centralized or distributed, one ideal shared
+//!   cache). Every texel hit is an access of the placement (its tables
+//!   count it, its messages are sent); a block sent is an access the
+//!   placement serves from the owner's cache or the L2, placing the block
+//!   where it decides at the send (ours: the placements decide at the
+//!   access, as DTM-NUCA's study replays them), and it is back when the
+//!   machine's messages bring it. A tag may then name a block still on
+//!   its way, as in Igehy's prefetching cache, and the unit waits for it.
+
+use gfxcache_gpu::{Machine, Placement, TextureCache};
+
+/// A texture unit's L1 and memory.
+pub trait L1Port {
+    /// Blocks are placed in the caches when they are sent, not when they
+    /// return.
+    const PLACES_AT_SEND: bool;
+
+    /// The tag check: changes nothing.
+    fn contains(&self, block: u64) -> bool;
+
+    /// A texel's lookup that hit, at cycle `now`.
+    fn hit(&mut self, block: u64, now: u64);
+
+    /// A block filled at its lookup (an ideal memory, the prefetching
+    /// cache's tag taken at the miss); nothing where blocks are placed
+    /// at their send.
+    fn fill_at_lookup(&mut self, block: u64);
+
+    /// The block, sent at cycle `now`, has returned: filled where blocks
+    /// are placed at their return.
+    fn fill_at_return(&mut self, block: u64);
+
+    /// A missing block sent at cycle `now`: when it is back.
+    fn send(&mut self, block: u64, now: u64) -> u64;
+}
+
+/// The unit's own L1 and a memory path of fixed latency.
+pub struct OwnL1 {
+    pub cache: TextureCache,
+    pub latency: u64,
+}
+
+impl L1Port for OwnL1 {
+    const PLACES_AT_SEND: bool = false;
+
+    #[inline]
+    fn contains(&self, block: u64) -> bool {
+        self.cache.contains(block)
+    }
+
+    #[inline]
+    fn hit(&mut self, block: u64, _now: u64) {
+        let _ = self.cache.hit(block, true);
+    }
+
+    #[inline]
+    fn fill_at_lookup(&mut self, block: u64) {
+        self.cache.fill_unless_present(block);
+    }
+
+    #[inline]
+    fn fill_at_return(&mut self, block: u64) {
+        self.cache.fill_unless_present(block);
+    }
+
+    #[inline]
+    fn send(&mut self, _block: u64, now: u64) -> u64 {
+        now + self.latency
+    }
+}
+
+/// Fragment processor `fp`'s texture cache in a placement on the GPU
+/// machine.
+pub struct PlacedL1<'m, P> {
+    pub machine: &'m mut Machine<P>,
+    pub fp: usize,
+}
+
+impl<P: Placement> L1Port for PlacedL1<'_, P> {
+    const PLACES_AT_SEND: bool = true;
+
+    #[inline]
+    fn contains(&self, block: u64) -> bool {
+        self.machine.organization().holds(self.fp, block)
+    }
+
+    #[inline]
+    fn hit(&mut self, block: u64, now: u64) {
+        let (_outcome, _) = self.machine.access_at(self.fp, block, now);
+        debug_assert_eq!(_outcome, gfxcache_gpu::Outcome::LocalHit);
+    }
+
+    #[inline]
+    fn fill_at_lookup(&mut self, _block: u64) {}
+
+    #[inline]
+    fn fill_at_return(&mut self, _block: u64) {}
+
+    #[inline]
+    fn send(&mut self, block: u64, now: u64) -> u64 {
+        self.machine.access_at(self.fp, block, now).1
+    }
+}
