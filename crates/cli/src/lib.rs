@@ -52,6 +52,8 @@ pub enum Command {
     Nuca(cmd::nuca::Args),
     /// The NBTC slides' study on one tile-based frame per filter mode, or each scene of a suite and their mean: the blocking, non-blocking, MSHR and prefetching texture caches at each memory latency, stall cycles, miss rate, memory traffic, sweeps.
     Nbtc(Box<cmd::nbtc::Args>),
+    /// The designs composed on one GPU machine: each miss handling of the NBTC study (blocking, NBTC, MSHR, prefetching) as the fragment processors' texture units, under each placement of their texture caches of the DTM-NUCA study, on one tile-based frame.
+    Compose(Box<cmd::compose::Args>),
     /// Run a sweep file's jobs (scenes x resolutions x caches x policies x studies) in parallel, resumably; then one tidy table (CSV, Parquet) and a page comparing across the axes.
     Sweep(cmd::sweep::Args),
     /// Each paper's study on every scene of its suite, on its machine, resumably (a sweep each): the suites' reports and the book's result pages (markdown tables and figures).
@@ -100,6 +102,7 @@ impl Command {
             | Command::Machines(_)
             | Command::Programs(_)
             | Command::SweepWorker(_)
+            | Command::Compose(_)
             | Command::Scenes(_) => {
                 anyhow::bail!("this command gives no result to return: run it instead")
             }
@@ -135,6 +138,7 @@ impl Command {
             | Command::Policies(_)
             | Command::Machines(_)
             | Command::Programs(_)
+            | Command::Compose(_)
             | Command::Scenes(_) => unreachable!("has_check is false"),
         }
     }
@@ -180,6 +184,7 @@ impl Command {
             Command::Tcor(a) => cmd::tcor::run(a),
             Command::Nuca(a) => cmd::nuca::run(a),
             Command::Nbtc(a) => cmd::nbtc::run(*a),
+            Command::Compose(a) => cmd::compose::run(*a),
             Command::Sweep(a) => cmd::sweep::run(a),
             Command::Reproduce(a) => cmd::reproduce::run(a),
             Command::SweepWorker(a) => sweep::worker::serve(a),

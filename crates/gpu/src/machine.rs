@@ -195,9 +195,45 @@ impl<O: Placement> Machine<O> {
     pub fn access_at(&mut self, fp: usize, block: u64, t: u64) -> (Outcome, u64) {
         let before = self.org.side_events();
         let outcome = self.org.access(fp, block);
+        self.timed(fp, block, outcome, before, t)
+    }
+
+    /// [`Machine::access_at`] for a texture unit that fills its own cache
+    /// when the block returns ([`Placement::access_deferred`]); the unit
+    /// tells the machine at [`Machine::returned`].
+    #[inline]
+    pub fn send_at(&mut self, fp: usize, block: u64, t: u64) -> (Outcome, u64) {
+        let before = self.org.side_events();
+        let outcome = self.org.access_deferred(fp, block);
+        self.timed(fp, block, outcome, before, t)
+    }
+
+    #[inline]
+    fn timed(
+        &mut self,
+        fp: usize,
+        block: u64,
+        outcome: Outcome,
+        before: SideEvents,
+        t: u64,
+    ) -> (Outcome, u64) {
         let done = self.serve(fp, block, outcome, t);
         self.aside(fp, outcome, before, t);
         (outcome, done)
+    }
+
+    /// The block of `fp`'s [`Machine::send_at`] is back at cycle `t`: the
+    /// placement fills `fp`'s own cache if it is to hold it, and an
+    /// eviction that fill makes is noticed off the critical path (D-NUCA's
+    /// directory).
+    #[inline]
+    pub fn returned(&mut self, fp: usize, block: u64, t: u64) {
+        let before = self.org.side_events();
+        self.org.returned(fp, block);
+        if O::FLOW == Flow::Directory && self.org.side_events().evictions > before.evictions {
+            self.counts.directory_updates += 1;
+            self.mesh.send(fp, self.table_router, Message::Control, t);
+        }
     }
 
     /// One block of the frame's other L2 traffic, in trace order.

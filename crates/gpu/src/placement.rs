@@ -86,6 +86,21 @@ pub trait Placement {
     /// it was served.
     fn access(&mut self, fp: usize, block: u64) -> Outcome;
 
+    /// [`Placement::access`] for a texture unit that fills its own cache
+    /// when the block returns (the NBTC's L1): the decision, the tables
+    /// and any other cache's fill are made now, but a block `fp`'s own
+    /// cache is to take is taken at [`Placement::returned`]. By default
+    /// the access itself (the block taken now).
+    fn access_deferred(&mut self, fp: usize, block: u64) -> Outcome {
+        self.access(fp, block)
+    }
+
+    /// The block of `fp`'s [`Placement::access_deferred`] has returned:
+    /// `fp`'s own cache takes it if that access put it there (and it is
+    /// not there already). By default nothing (it was taken at the
+    /// access).
+    fn returned(&mut self, _fp: usize, _block: u64) {}
+
     /// What it did beside serving, so far.
     fn side_events(&self) -> SideEvents;
 

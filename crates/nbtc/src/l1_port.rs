@@ -12,19 +12,21 @@
 //!   D-NUCA, DTM-NUCA centralized or distributed, one ideal shared
 //!   cache). Every texel hit is an access of the placement (its tables
 //!   count it, its messages are sent); a block sent is an access the
-//!   placement serves from the owner's cache or the L2, placing the block
-//!   where it decides at the send (ours: the placements decide at the
-//!   access, as DTM-NUCA's study replays them), and it is back when the
-//!   machine's messages bring it. A tag may then name a block still on
-//!   its way, as in Igehy's prefetching cache, and the unit waits for it.
+//!   placement serves from the owner's cache or the L2, deciding where it
+//!   is served and filling any other processor's cache at the send, and
+//!   it is back when the machine's messages bring it. The unit's own cache
+//!   takes the block when it returns, as the NBTC's L1 does
+//!   ([`gfxcache_gpu::Placement::access_deferred`]): filled at the send,
+//!   a block waiting hundreds of cycles for a busy bus would age out of a
+//!   small cache before its data came back (measured: twice the L2
+//!   requests on a 32-processor frame).
 
 use gfxcache_gpu::{Machine, Placement, TextureCache};
 
 /// A texture unit's L1 and memory.
 pub trait L1Port {
-    /// Blocks are placed in the caches when they are sent, not when they
-    /// return.
-    const PLACES_AT_SEND: bool;
+    /// The L1 is a cache of a placement on the GPU machine.
+    const PLACEMENT: bool;
 
     /// The tag check: changes nothing.
     fn contains(&self, block: u64) -> bool;
@@ -33,13 +35,12 @@ pub trait L1Port {
     fn hit(&mut self, block: u64, now: u64);
 
     /// A block filled at its lookup (an ideal memory, the prefetching
-    /// cache's tag taken at the miss); nothing where blocks are placed
-    /// at their send.
+    /// cache's tag taken at the miss); nothing in a placement, which fills
+    /// at the return.
     fn fill_at_lookup(&mut self, block: u64);
 
-    /// The block, sent at cycle `now`, has returned: filled where blocks
-    /// are placed at their return.
-    fn fill_at_return(&mut self, block: u64);
+    /// The block has returned at cycle `now`: filled into the unit's L1.
+    fn fill_at_return(&mut self, block: u64, now: u64);
 
     /// A missing block sent at cycle `now`: when it is back.
     fn send(&mut self, block: u64, now: u64) -> u64;
@@ -52,7 +53,7 @@ pub struct OwnL1 {
 }
 
 impl L1Port for OwnL1 {
-    const PLACES_AT_SEND: bool = false;
+    const PLACEMENT: bool = false;
 
     #[inline]
     fn contains(&self, block: u64) -> bool {
@@ -70,7 +71,7 @@ impl L1Port for OwnL1 {
     }
 
     #[inline]
-    fn fill_at_return(&mut self, block: u64) {
+    fn fill_at_return(&mut self, block: u64, _now: u64) {
         self.cache.fill_unless_present(block);
     }
 
@@ -88,7 +89,7 @@ pub struct PlacedL1<'m, P> {
 }
 
 impl<P: Placement> L1Port for PlacedL1<'_, P> {
-    const PLACES_AT_SEND: bool = true;
+    const PLACEMENT: bool = true;
 
     #[inline]
     fn contains(&self, block: u64) -> bool {
@@ -105,10 +106,12 @@ impl<P: Placement> L1Port for PlacedL1<'_, P> {
     fn fill_at_lookup(&mut self, _block: u64) {}
 
     #[inline]
-    fn fill_at_return(&mut self, _block: u64) {}
+    fn fill_at_return(&mut self, block: u64, now: u64) {
+        self.machine.returned(self.fp, block, now);
+    }
 
     #[inline]
     fn send(&mut self, block: u64, now: u64) -> u64 {
-        self.machine.access_at(self.fp, block, now).1
+        self.machine.send_at(self.fp, block, now).1
     }
 }

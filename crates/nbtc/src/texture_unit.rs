@@ -327,8 +327,10 @@ impl TextureUnit {
         // requests waiting for it.
         let prefetching = matches!(self.config.mode, Mode::Prefetching { .. });
         while let Some(block) = self.bab.take_arrived(now) {
-            if !prefetching {
-                l1.fill_at_return(block);
+            // (On a placement the prefetching cache's tag, too, is taken
+            // when the block returns.)
+            if !prefetching || L::PLACEMENT {
+                l1.fill_at_return(block, now);
             }
             self.wlb.fill(block);
         }
@@ -421,7 +423,7 @@ impl TextureUnit {
     /// with no send limit, so every design takes the same cycles. (On the
     /// GPU machine the machine's latencies hold.)
     fn ideal_memory<L: L1Port>(&self) -> bool {
-        !L::PLACES_AT_SEND && self.config.memory_latency == 0
+        !L::PLACEMENT && self.config.memory_latency == 0
     }
 
     /// Whether a miss on `block` finds it requested already.
@@ -460,7 +462,7 @@ impl TextureUnit {
             let tag = l1.contains(block);
             // The prefetching cache's tag, and a placement's, may name a
             // block still on its way.
-            let early_tag = prefetching || L::PLACES_AT_SEND;
+            let early_tag = prefetching || L::PLACEMENT;
             if tag && !(early_tag && self.bab.contains(block)) {
                 l.ready |= 1 << i;
                 l.hits += 1;
@@ -541,7 +543,7 @@ impl TextureUnit {
         for (i, &block) in l.blocks[..len].iter().enumerate() {
             // A placement counts a request's access to a block once, as
             // DTM-NUCA's texture accesses are a request's blocks.
-            let again = L::PLACES_AT_SEND && l.blocks[..i].contains(&block);
+            let again = L::PLACEMENT && l.blocks[..i].contains(&block);
             if l.ready & (1 << i) != 0 && !again {
                 l1.hit(block, now);
             }

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod binned;
+pub mod compose;
 pub mod gspc;
 pub mod machines;
 pub mod mrc;

@@ -329,13 +329,33 @@ pub fn replay_file(
         path: path.to_path_buf(),
         source,
     };
-    let mut replay = if Replay::shares_memory(configs) {
+    let replay = if Replay::shares_memory(configs) {
         let processors = processors_in(path).map_err(read)?;
         Replay::with_processors(configs, processors)
     } else {
         Replay::new(configs)
     }
     .map_err(replay_error)?;
+    feed_file(path, replay, threads, read_so_far)
+}
+
+/// Feeds one frame's requests to `replay` (its runs built by the caller,
+/// e.g. on GPU machines, [`Replay::on_machines`]) and finishes it,
+/// telling `read_so_far` the bytes of the file read after each chunk.
+pub fn feed_file(
+    path: &Path,
+    mut replay: Replay,
+    threads: Threads,
+    read_so_far: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<RunResult>, StudyError> {
+    let read = |source| StudyError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let replay_error = |source| StudyError::Replay {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut reader = TexReqReader::open(path).map_err(read)?;
     // Fills `chunk` with the next records; false once the input ended.
     let next = |reader: &mut TexReqReader, chunk: &mut Vec<TexReqRecord>| {

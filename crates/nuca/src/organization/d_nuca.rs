@@ -42,7 +42,12 @@ impl Organization for DNuca {
         match self.directory.holder(block) {
             Some(h) => {
                 let hit = self.fps.hit(h, block, true);
-                debug_assert!(hit, "the directory names the holder of {block}");
+                // Or the block is on its way to the holder, which forwards
+                // it when it arrives (a deferred fill).
+                debug_assert!(
+                    hit || self.fps.is_pending(h, block),
+                    "the directory names the holder of {block}"
+                );
                 Outcome::RemoteHit { owner: h }
             }
             None => {
@@ -52,6 +57,12 @@ impl Organization for DNuca {
                 self.directory.insert(block, fp);
                 Outcome::L2 { owner: None }
             }
+        }
+    }
+
+    fn returned(&mut self, fp: usize, block: u64) {
+        if let Some(victim) = self.fps.fill_returned(fp, block) {
+            self.directory.remove(victim);
         }
     }
 

@@ -40,6 +40,18 @@ macro_rules! placement {
                 self.fps_mut().record(outcome, block)
             }
 
+            fn access_deferred(&mut self, fp: usize, block: u64) -> Outcome {
+                let own = self.fps().own(fp);
+                self.fps_mut().deferring = Some(own);
+                let outcome = self.access(fp, block);
+                self.fps_mut().deferring = None;
+                outcome
+            }
+
+            fn returned(&mut self, fp: usize, block: u64) {
+                Organization::returned(self, fp, block)
+            }
+
             #[inline]
             fn side_events(&self) -> SideEvents {
                 let s = self.stats();
@@ -110,6 +122,12 @@ pub trait Organization: Placement {
         &self.fps().stats
     }
 
+    /// The block of `fp`'s deferred access is back
+    /// ([`Placement::returned`]): its own cache takes it.
+    fn returned(&mut self, fp: usize, block: u64) {
+        self.fps_mut().fill_returned(fp, block);
+    }
+
     /// Buckets node `node` announced in its last epoch broadcast (only the
     /// distributed Affinity Table broadcasts).
     fn announced(&self, _node: usize) -> u32 {
@@ -131,6 +149,12 @@ pub struct TextureCaches {
     /// and eviction, so that counting an access's copies (Figure 1) is
     /// one lookup, not a probe of every cache.
     copies: BlockMap<u16>,
+    /// During a deferred access ([`Placement::access_deferred`]): the
+    /// requester's own cache, whose fill waits for the block's return.
+    deferring: Option<usize>,
+    /// The fills waiting for their block's return, by (cache, block)
+    /// ([`TextureCaches::pending_key`]): how many.
+    pending: BlockMap<u32>,
 }
 
 impl TextureCaches {
@@ -142,6 +166,8 @@ impl TextureCaches {
             caches: (0..config.fps).map(|_| TextureCache::new(&geom)).collect(),
             stats: NucaStats::new(config.fps),
             copies: block_map(geom.blocks() * config.fps),
+            deferring: None,
+            pending: block_map(0),
         })
     }
 
@@ -153,6 +179,8 @@ impl TextureCaches {
             caches: vec![TextureCache::new(&geom)],
             stats: NucaStats::new(config.fps),
             copies: block_map(geom.blocks()),
+            deferring: None,
+            pending: block_map(0),
         })
     }
 
@@ -179,6 +207,55 @@ impl TextureCaches {
     /// on another's behalf): one more eviction when it displaces one.
     #[inline]
     pub(crate) fn fill(&mut self, fp: usize, block: u64) -> Option<u64> {
+        if self.deferring == Some(fp) {
+            *self.pending.entry(self.pending_key(fp, block)).or_insert(0) += 1;
+            return None;
+        }
+        self.fill_now(fp, block)
+    }
+
+    /// The key of cache `cache`'s fill of `block` in `pending`.
+    fn pending_key(&self, cache: usize, block: u64) -> u64 {
+        block.wrapping_mul(self.caches.len() as u64) + cache as u64
+    }
+
+    /// Whether cache `cache`'s fill of `block` waits for its return (the
+    /// block is on its way there).
+    pub(crate) fn is_pending(&self, cache: usize, block: u64) -> bool {
+        self.pending.contains_key(&self.pending_key(cache, block))
+    }
+
+    /// The requester's cache index: its own, or the one shared cache.
+    fn own(&self, fp: usize) -> usize {
+        if self.caches.len() == 1 {
+            0
+        } else {
+            fp
+        }
+    }
+
+    /// A deferred fill of `fp`'s own cache, now that the block is back:
+    /// the victim it displaced, if it was not there already.
+    /// Nothing if `fp`'s access did not leave its own cache a fill (the
+    /// block came from another's cache, or was already there).
+    pub(crate) fn fill_returned(&mut self, fp: usize, block: u64) -> Option<u64> {
+        let own = self.own(fp);
+        let key = self.pending_key(own, block);
+        match self.pending.get_mut(&key) {
+            None => return None,
+            Some(n) if *n > 1 => *n -= 1,
+            Some(_) => {
+                self.pending.remove(&key);
+            }
+        }
+        if self.caches[own].hit(block, true) {
+            return None;
+        }
+        self.fill_now(own, block)
+    }
+
+    #[inline]
+    fn fill_now(&mut self, fp: usize, block: u64) -> Option<u64> {
         let victim = self.caches[fp].fill(block);
         *self.copies.entry(block).or_insert(0) += 1;
         if let Some(v) = victim {

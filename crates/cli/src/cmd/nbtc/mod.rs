@@ -89,6 +89,19 @@ pub enum ModeArg {
     Prefetching,
 }
 
+impl ModeArg {
+    /// The design with its default sizes.
+    pub fn mode(self) -> Mode {
+        match self {
+            ModeArg::Btc => Mode::BTC,
+            ModeArg::BtcParallel => Mode::Blocking { serial: false },
+            ModeArg::Nbtc => Mode::Nbtc,
+            ModeArg::Mshr => Mode::mshr(),
+            ModeArg::Prefetching => Mode::prefetching(),
+        }
+    }
+}
+
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  gfxcache nbtc --scene racer --out nbtc-racer\n  gfxcache nbtc --suite mobile --latencies 50,300 --no-sweeps --out nbtc-mobile"
@@ -339,29 +352,21 @@ fn filter_name(filter: TextureFilterArg) -> &'static str {
 fn modes(args: &Args) -> Vec<Mode> {
     let mut out = Vec::new();
     for m in &args.modes {
-        let mode = match m {
-            ModeArg::Btc => Mode::BTC,
-            ModeArg::BtcParallel => Mode::Blocking { serial: false },
-            ModeArg::Nbtc => Mode::Nbtc,
-            ModeArg::Mshr => match Mode::mshr() {
-                Mode::Mshr { mshrs, targets } => Mode::Mshr {
-                    mshrs: args.mshrs.unwrap_or(mshrs),
-                    targets: args.mshr_targets.unwrap_or(targets),
-                },
-                other => other,
+        let mode = match m.mode() {
+            Mode::Mshr { mshrs, targets } => Mode::Mshr {
+                mshrs: args.mshrs.unwrap_or(mshrs),
+                targets: args.mshr_targets.unwrap_or(targets),
             },
-            ModeArg::Prefetching => match Mode::prefetching() {
-                Mode::Prefetching {
-                    fragment_fifo,
-                    request_fifo,
-                    rob,
-                } => Mode::Prefetching {
-                    fragment_fifo: args.fragment_fifo.unwrap_or(fragment_fifo),
-                    request_fifo: args.request_fifo.unwrap_or(request_fifo),
-                    rob: args.rob.unwrap_or(rob),
-                },
-                other => other,
+            Mode::Prefetching {
+                fragment_fifo,
+                request_fifo,
+                rob,
+            } => Mode::Prefetching {
+                fragment_fifo: args.fragment_fifo.unwrap_or(fragment_fifo),
+                request_fifo: args.request_fifo.unwrap_or(request_fifo),
+                rob: args.rob.unwrap_or(rob),
             },
+            other => other,
         };
         if !out.contains(&mode) {
             out.push(mode);

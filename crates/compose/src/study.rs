@@ -1,0 +1,253 @@
+//! The composed study: on one frame's texture requests (a `.gtq` file,
+//! rendered with a request per pixel sample, up to 8 texels), every miss
+//! handling of the texture units under every placement of their texture
+//! caches, on one GPU machine. Each run is one (miss handling, placement)
+//! pair; the first pair is the baseline every speedup is measured
+//! against (by default the blocking cache on private caches, the
+//! machine both papers start from).
+//!
+//! What is composed, and our readings where the papers meet (each is a
+//! setting or stated in `docs/src/compose.md`):
+//!
+//! - The texture units are the NBTC's (`gfxcache-nbtc`): their buffers,
+//!   hit time H, filter time F, fragments in flight and issue model are
+//!   [`ComposeConfig::unit`]'s; their own L1 and memory latency are not
+//!   used. The L1 of fragment processor p is p's texture cache in the
+//!   placement; its size, ways and block are the machine's
+//!   ([`ComposeConfig::machine`], DTM-NUCA's configuration).
+//! - A texel hit is an access of the placement (once per block a
+//!   request): DTM-NUCA's tables count it. A missing block sent is an
+//!   access the placement serves from the owner's cache or the L2; the
+//!   placement decides where the block goes when it is sent, and the
+//!   block is back when the machine's messages (mesh, bus, L2 bank, DRAM
+//!   latency) bring it.
+//! - The units of a machine run in step, [`ComposeConfig::window`]
+//!   cycles at a time ([`gfxcache_nbtc::MACHINE_WINDOW_CYCLES`]).
+
+use std::path::{Path, PathBuf};
+
+use gfxcache_cache::progress::{Progress, ProgressFn};
+use gfxcache_cache::run::Threads;
+use gfxcache_gpu::MachineReport;
+use gfxcache_machine::Machine;
+use gfxcache_nbtc::study::{feed_file, StudyError};
+use gfxcache_nbtc::{Mode, NbtcConfig, Replay, UnitStats, MACHINE_WINDOW_CYCLES};
+use gfxcache_nuca::{NucaConfig, NucaError, OrgKind};
+use serde::{Deserialize, Serialize};
+
+use crate::machine::unit_machine;
+
+/// Everything the composed study runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ComposeConfig {
+    /// The frame's name in the report.
+    pub name: String,
+    /// The GPU machine: fragment processors, texture caches, Affinity
+    /// Table, mesh, bus, L2 and latencies (DTM-NUCA's configuration;
+    /// Table I by default).
+    pub machine: NucaConfig,
+    /// The texture units' knobs (the NBTC's configuration on the
+    /// `dtm-nuca` machine preset by default: H 2, F 4, 384 fragments in
+    /// flight, Bifrost's issue model, the slides' 32-entry buffers).
+    pub unit: NbtcConfig,
+    /// The miss handlings run (the first, under the first placement, is
+    /// the baseline).
+    pub modes: Vec<Mode>,
+    /// The placements run.
+    pub placements: Vec<OrgKind>,
+    /// Cycles a machine's units run one after another before the next.
+    pub window: u64,
+    /// Runs in parallel (the results do not depend on it).
+    #[serde(skip)]
+    pub threads: Threads,
+}
+
+impl Default for ComposeConfig {
+    fn default() -> ComposeConfig {
+        let preset = Machine::preset("dtm-nuca").expect("the dtm-nuca preset");
+        ComposeConfig {
+            name: String::new(),
+            machine: NucaConfig::default(),
+            unit: NbtcConfig::default().on_machine(&preset),
+            modes: vec![Mode::BTC, Mode::Nbtc],
+            placements: vec![OrgKind::Private, OrgKind::Dtm, OrgKind::DtmDist],
+            window: MACHINE_WINDOW_CYCLES,
+            threads: Threads::Many,
+        }
+    }
+}
+
+/// What stops the composed study.
+#[derive(Debug, thiserror::Error)]
+pub enum ComposeError {
+    #[error("compose config: {0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Machine(#[from] NucaError),
+    #[error(transparent)]
+    Study(#[from] StudyError),
+}
+
+impl ComposeConfig {
+    /// `Ok` when the study can run, else what is wrong, by field.
+    pub fn check(&self) -> Result<(), ComposeError> {
+        let bad = |what: String| Err(ComposeError::Invalid(what));
+        if self.modes.is_empty() {
+            return bad("modes: none: expected at least one miss handling".into());
+        }
+        if self.placements.is_empty() {
+            return bad("placements: none: expected at least one placement".into());
+        }
+        if self.window == 0 {
+            return bad("window = 0: expected at least 1 cycle".into());
+        }
+        if self.unit.block_bytes != self.machine.block_bytes {
+            return bad(format!(
+                "unit.block_bytes = {}: expected the machine's block, {} bytes",
+                self.unit.block_bytes, self.machine.block_bytes
+            ));
+        }
+        self.machine.check()?;
+        self.unit.check().map_err(StudyError::from)?;
+        Ok(())
+    }
+
+    /// The runs, in report order: each miss handling under each placement.
+    pub fn pairs(&self) -> Vec<(Mode, OrgKind)> {
+        let mut pairs = Vec::new();
+        for &mode in &self.modes {
+            for &placement in &self.placements {
+                pairs.push((mode, placement));
+            }
+        }
+        pairs
+    }
+}
+
+/// One miss handling under one placement over the frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComposedRun {
+    /// The miss handling's name (`btc`, `nbtc`, ...).
+    pub mode: String,
+    pub placement: OrgKind,
+    /// The slowest unit's cycles: the frame's fragment time.
+    pub frame_cycles: u64,
+    /// The baseline's frame cycles over this run's.
+    pub speedup: f64,
+    /// Every unit's counts summed (cycles too).
+    pub total: UnitStats,
+    /// Where the placement served the accesses; what the L2, mesh and bus
+    /// carried.
+    pub machine: MachineReport,
+}
+
+impl ComposedRun {
+    /// The share of the placement's accesses served by a remote texture
+    /// cache.
+    pub fn remote_share(&self) -> f64 {
+        ratio(
+            self.machine.served.remote_hits,
+            self.machine.served.accesses,
+        )
+    }
+
+    /// The share of the placement's accesses that read the L2.
+    pub fn l2_share(&self) -> f64 {
+        ratio(
+            self.machine.served.l2_requests,
+            self.machine.served.accesses,
+        )
+    }
+
+    /// The units' cycles stalled on the texture unit (its buffers full,
+    /// the blocking cache busy, waiting for results), over all cycles.
+    pub fn stall_share(&self) -> f64 {
+        let t = &self.total;
+        let stalled = t.ps_stall_cycles
+            + t.nbtc_stall_cycles
+            + t.miss_queue_full_cycles
+            + t.rb_full_cycles
+            + t.mux_conflict_cycles
+            + t.blocked_cycles;
+        ratio(stalled, t.cycles)
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// The composed study of one frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComposeReport {
+    pub name: String,
+    pub requests: PathBuf,
+    pub config: ComposeConfig,
+    /// In [`ComposeConfig::pairs`] order; the first is the baseline.
+    pub runs: Vec<ComposedRun>,
+    pub seconds: f64,
+}
+
+impl ComposeReport {
+    /// The run of `mode` (by name) under `placement`.
+    pub fn run(&self, mode: &str, placement: OrgKind) -> Option<&ComposedRun> {
+        self.runs
+            .iter()
+            .find(|r| r.mode == mode && r.placement == placement)
+    }
+}
+
+/// The phase of [`run`]'s progress: bytes of the request file replayed.
+pub const REPLAYING: &str = "replaying the composed machines";
+
+/// Runs every pair of `config` over the texture requests in `requests`.
+pub fn run(
+    config: &ComposeConfig,
+    requests: &Path,
+    progress: ProgressFn<'_>,
+) -> Result<ComposeReport, ComposeError> {
+    config.check()?;
+    let start = std::time::Instant::now();
+    let pairs = config.pairs();
+    let runs = pairs
+        .iter()
+        .map(|&(mode, placement)| {
+            let unit = NbtcConfig {
+                mode,
+                ..config.unit
+            };
+            Ok((unit, unit_machine(placement, &config.machine)?))
+        })
+        .collect::<Result<Vec<_>, NucaError>>()?;
+    let replay = Replay::on_machines(runs, config.window).map_err(StudyError::from)?;
+    let total = std::fs::metadata(requests).map_or(0, |m| m.len());
+    let replaying = |read: u64| progress(Progress::bytes(REPLAYING, read.min(total), total));
+    replaying(0);
+    let results = feed_file(requests, replay, config.threads, &replaying)?;
+    replaying(total);
+    let baseline = results.first().map_or(0, |r| r.frame_cycles);
+    let runs = pairs
+        .iter()
+        .zip(results)
+        .map(|(&(mode, placement), r)| ComposedRun {
+            mode: mode.name().to_string(),
+            placement,
+            speedup: ratio(baseline, r.frame_cycles),
+            frame_cycles: r.frame_cycles,
+            total: r.total,
+            machine: r.machine.expect("a run on a machine reports it"),
+        })
+        .collect();
+    Ok(ComposeReport {
+        name: config.name.clone(),
+        requests: requests.to_path_buf(),
+        config: config.clone(),
+        runs,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
