@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::progress::{Progress, ProgressFn};
 use gfxcache_cache::run::Threads;
+use gfxcache_cache::stats::ratio;
 use gfxcache_gpu::MachineReport;
 use gfxcache_machine::Machine;
 use gfxcache_nbtc::study::{feed_file, StudyError};
@@ -143,6 +144,18 @@ pub struct ComposedRun {
 }
 
 impl ComposedRun {
+    /// The share of the placement's accesses its processor's own cache
+    /// served.
+    pub fn local_share(&self) -> f64 {
+        ratio(self.machine.served.local_hits, self.machine.served.accesses)
+    }
+
+    /// The L2's hit rate on the texture caches' requests.
+    pub fn l2_hit_rate(&self) -> f64 {
+        let l2 = &self.machine.l2;
+        ratio(l2.texture_hits, l2.texture_requests)
+    }
+
     /// The share of the placement's accesses served by a remote texture
     /// cache.
     pub fn remote_share(&self) -> f64 {
@@ -171,14 +184,6 @@ impl ComposedRun {
             + t.mux_conflict_cycles
             + t.blocked_cycles;
         ratio(stalled, t.cycles)
-    }
-}
-
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
     }
 }
 

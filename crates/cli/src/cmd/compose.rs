@@ -27,6 +27,9 @@ use crate::table::{percent, Table};
     after_help = "Examples:\n  gfxcache compose --scene racer --width 640 --height 320 --out compose-racer\n  gfxcache compose --scene racer --l1 btc,nbtc,mshr --placements private,dtm-nuca --json"
 )]
 #[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene"]))]
+#[command(mut_arg("fragment_processors", |a| a.help(
+    "Fragment processors, each with a texture unit and a texture cache (default: the machine's; DTM-NUCA Table I: 32)."
+)))]
 pub struct Args {
     /// A tile-based frame's texture requests with a request per pixel
     /// sample (`render --mode tbr --texture-requests --texture-filter
@@ -207,7 +210,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.json {
         return print_json(&report);
     }
-    println!("{}", text(&report));
+    println!("{}", text(&report).trim_end());
     Ok(())
 }
 
@@ -236,18 +239,16 @@ pub fn text(r: &ComposeReport) -> String {
     .left(0)
     .left(1);
     for run in &r.runs {
-        let s = &run.machine.served;
-        let l2 = &run.machine.l2;
         t.row([
             run.mode.clone(),
             run.placement.name().to_string(),
             run.frame_cycles.to_string(),
             format!("{:.3}", run.speedup),
-            percent(ratio(s.local_hits, s.accesses)),
+            percent(run.local_share()),
             percent(run.remote_share()),
             percent(run.l2_share()),
             percent(run.stall_share()),
-            percent(ratio(l2.texture_hits, l2.texture_requests)),
+            percent(run.l2_hit_rate()),
             format!("{:.2}", run.machine.bus.mean_wait_cycles()),
         ]);
     }
@@ -261,12 +262,4 @@ pub fn text(r: &ComposeReport) -> String {
         base.map_or("", |b| b.placement.name()),
         t.render()
     )
-}
-
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
-    }
 }

@@ -313,6 +313,22 @@ fn processors_in(path: &Path) -> Result<usize, TraceError> {
     Ok(processors)
 }
 
+/// A read error of the frame at `path`.
+fn read_error(path: &Path) -> impl Fn(TraceError) -> StudyError + Copy + '_ {
+    move |source| StudyError::Read {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A replay error of the frame at `path`.
+fn replay_error(path: &Path) -> impl Fn(NbtcError) -> StudyError + Copy + '_ {
+    move |source| StudyError::Replay {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// Replays one frame's requests through every configuration, telling
 /// `read_so_far` the bytes of the file read after each chunk.
 pub fn replay_file(
@@ -321,14 +337,7 @@ pub fn replay_file(
     threads: Threads,
     read_so_far: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<RunResult>, StudyError> {
-    let read = |source| StudyError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let replay_error = |source| StudyError::Replay {
-        path: path.to_path_buf(),
-        source,
-    };
+    let (read, replay_error) = (read_error(path), replay_error(path));
     let replay = if Replay::shares_memory(configs) {
         let processors = processors_in(path).map_err(read)?;
         Replay::with_processors(configs, processors)
@@ -348,14 +357,7 @@ pub fn feed_file(
     threads: Threads,
     read_so_far: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<RunResult>, StudyError> {
-    let read = |source| StudyError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let replay_error = |source| StudyError::Replay {
-        path: path.to_path_buf(),
-        source,
-    };
+    let (read, replay_error) = (read_error(path), replay_error(path));
     let mut reader = TexReqReader::open(path).map_err(read)?;
     // Fills `chunk` with the next records; false once the input ended.
     let next = |reader: &mut TexReqReader, chunk: &mut Vec<TexReqRecord>| {
