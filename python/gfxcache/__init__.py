@@ -169,7 +169,7 @@ def _document(func: Any, sections: Sequence[str]) -> None:
 def command(*argv: Any, **kw: Any) -> Any:
     """What a command's ``--json`` prints, as Python data, printing nothing:
     ``sim``, ``mrc``, ``render``, ``gspc``, ``tcor``, ``nuca``, ``nbtc``,
-    ``sweep``. Keyword arguments are the command's flags; a keyword that
+    ``compose``, ``sweep``. Keyword arguments are the command's flags; a keyword that
     is none of them is an :class:`UnknownKeywordError`, a flag's bad value
     a ``ValueError`` naming the keyword and the value, a file that is not
     there a ``FileNotFoundError``. Ctrl-C stops the command and raises
@@ -681,17 +681,19 @@ def render(
     return frame
 
 
-_STUDIES = ("gspc", "tcor", "nuca", "nbtc")
+_STUDIES = ("gspc", "tcor", "nuca", "nbtc", "compose")
 
 
 def study(name: str, out: PathLike, trace: Optional[PathLike] = None, **kw: Any) -> Any:
-    """Runs a paper's study (``gspc``, ``tcor``, ``nuca``, ``nbtc``) into
-    the report directory ``out`` and returns its report as plain data (its
+    """Runs a paper's study (``gspc``, ``tcor``, ``nuca``, ``nbtc``) or the
+    designs composed on one machine (``compose``) into the report
+    directory ``out`` and returns its report as plain data (its
     ``<name>.json``). The input is ``trace=`` (a ``.gtr``; ``.gtq`` for
-    nuca and nbtc), ``scene=`` or ``suite=``; every other flag of the
-    command as a keyword (``size="4MiB"``, ``latencies=[50, 300]``)."""
+    nuca, nbtc and compose), ``scene=`` or ``suite=``; every other flag of
+    the command as a keyword (``size="4MiB"``, ``latencies=[50, 300]``,
+    ``placements=["private", "dtm-nuca"]``)."""
     if name not in _STUDIES:
-        raise ValueError(f"study {name!r}: expected gspc, tcor, nuca or nbtc")
+        raise ValueError(f"study {name!r}: expected gspc, tcor, nuca, nbtc or compose")
     _check_keywords("study", name, kw)
     words = [name] + ([_existing(trace, "trace")] if trace is not None else [])
     return command(*words, out=os.fspath(out), **kw)

@@ -28,3 +28,15 @@ def test_run_prints_like_the_command_line(capfd, frame):
     gfxcache.run("sim", frame["trace"], "--size", "64KiB", "--ways", 4, "--policy", "lru")
     out = capfd.readouterr().out
     assert "miss ratio" in out and "lru" in out
+
+
+def test_the_composed_study_returns_its_report(tmp_path):
+    r = gfxcache.study("compose", tmp_path / "c", scene="racer", width=64, height=64,
+                       fragment_processors=4, l1=["btc", "nbtc"],
+                       placements=["private", "dtm-nuca-dist"])
+    assert (tmp_path / "c" / "compose.json").is_file()
+    assert (tmp_path / "c" / "runs.csv").is_file()
+    pairs = [(x["mode"], x["placement"]) for x in r["runs"]]
+    assert pairs == [("btc", "private"), ("btc", "dtm-nuca-dist"),
+                     ("nbtc", "private"), ("nbtc", "dtm-nuca-dist")]
+    assert r["runs"][0]["speedup"] == 1.0

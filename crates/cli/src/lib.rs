@@ -5,6 +5,7 @@
 //! knob of the command line is a knob of both.
 
 pub mod cmd;
+pub mod compose;
 pub mod gspc;
 pub mod nbtc;
 pub mod nuca;
@@ -52,7 +53,7 @@ pub enum Command {
     Nuca(cmd::nuca::Args),
     /// The NBTC slides' study on one tile-based frame per filter mode, or each scene of a suite and their mean: the blocking, non-blocking, MSHR and prefetching texture caches at each memory latency, stall cycles, miss rate, memory traffic, sweeps.
     Nbtc(Box<cmd::nbtc::Args>),
-    /// The designs composed on one GPU machine: each miss handling of the NBTC study (blocking, NBTC, MSHR, prefetching) as the fragment processors' texture units, under each placement of their texture caches of the DTM-NUCA study, on one tile-based frame.
+    /// The designs composed on one GPU machine: each miss handling of the NBTC study (blocking, NBTC, MSHR, prefetching) as the fragment processors' texture units, under each placement of their texture caches of the DTM-NUCA study, on one tile-based frame, or each scene of a suite and their mean.
     Compose(Box<cmd::compose::Args>),
     /// Run a sweep file's jobs (scenes x resolutions x caches x policies x studies) in parallel, resumably; then one tidy table (CSV, Parquet) and a page comparing across the axes.
     Sweep(cmd::sweep::Args),
@@ -73,8 +74,8 @@ pub enum Command {
 impl Command {
     /// Runs the subcommand and gives what its `--json` prints, printing
     /// nothing on stdout (progress and warnings still go to stderr): `sim`,
-    /// `mrc`, `render`, the studies (their report, also written to
-    /// `--out`), `sweep` and `shaders`. The sweep executors and Python call this.
+    /// `mrc`, `render`, the studies and the composed study (their report,
+    /// also written to `--out`), `sweep` and `shaders`. The sweep executors and Python call this.
     pub fn output(self) -> anyhow::Result<serde_json::Value> {
         /// A study run quietly, its report read back from `--out`.
         macro_rules! study {
@@ -94,6 +95,7 @@ impl Command {
             Command::Tcor(a) => study!(a, tcor),
             Command::Nuca(a) => study!(a, nuca),
             Command::Nbtc(a) => study!(*a, nbtc),
+            Command::Compose(a) => study!(*a, compose),
             Command::Sweep(a) => cmd::sweep::output(a),
             Command::Reproduce(a) => Ok(serde_json::to_value(cmd::reproduce::output(a)?)?),
             Command::Shaders(a) => Ok(serde_json::to_value(cmd::shaders::output(&a)?)?),
@@ -102,7 +104,6 @@ impl Command {
             | Command::Machines(_)
             | Command::Programs(_)
             | Command::SweepWorker(_)
-            | Command::Compose(_)
             | Command::Scenes(_) => {
                 anyhow::bail!("this command gives no result to return: run it instead")
             }
@@ -130,6 +131,7 @@ impl Command {
             Command::Tcor(a) => cmd::tcor::check(a),
             Command::Nuca(a) => cmd::nuca::check(a),
             Command::Nbtc(a) => cmd::nbtc::check(a),
+            Command::Compose(a) => cmd::compose::check(a),
             Command::Sweep(_)
             | Command::Reproduce(_)
             | Command::SweepWorker(_)
@@ -138,7 +140,6 @@ impl Command {
             | Command::Policies(_)
             | Command::Machines(_)
             | Command::Programs(_)
-            | Command::Compose(_)
             | Command::Scenes(_) => unreachable!("has_check is false"),
         }
     }
@@ -155,6 +156,7 @@ impl Command {
                 | Command::Tcor(_)
                 | Command::Nuca(_)
                 | Command::Nbtc(_)
+                | Command::Compose(_)
         )
     }
 

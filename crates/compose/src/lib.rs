@@ -13,13 +13,17 @@
 //!   texture units' memory ([`machine::unit_machine`]).
 //! - [`study`]: the composed study, every miss handling under every
 //!   placement on one frame's texture requests ([`study::ComposeConfig`]
-//!   in, [`study::ComposeReport`] out, progress by callback).
+//!   in, [`study::ComposeReport`] out, progress by callback), its report
+//!   as data (tables, figures, page; `gfxcache-report`) and its mean over
+//!   a suite's scenes.
 //!
-//! Depends on `cache` (progress, threads), `gpu`, `nbtc`, `nuca` and
-//! `trace` only; never on rendering or the command line.
+//! Depends on `cache` (progress, threads, suites), `gpu`, `machine`,
+//! `nbtc`, `nuca`, `report` and `trace` only; never on rendering or the
+//! command line.
 
 pub mod machine;
 pub mod study;
 
 pub use machine::unit_machine;
+pub use study::mean::ComposeMean;
 pub use study::{ComposeConfig, ComposeError, ComposeReport, ComposedRun};

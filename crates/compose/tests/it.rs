@@ -160,3 +160,106 @@ fn a_unit_block_other_than_the_machines_is_refused_by_name() {
     let e = run(&c, &requests, &|_| {}).unwrap_err().to_string();
     assert!(e.contains("placements"), "{e}");
 }
+
+/// The three speedups are the frame cycles' ratios they say they are:
+/// over the baseline, over the same miss handling's first placement, and
+/// that over the first miss handling's under the same placement; so the
+/// baseline's are 1, and a run's speedup is its miss handling's speedup
+/// alone times its placement speedup.
+#[test]
+fn the_speedups_are_the_frame_cycles_ratios() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = frame(dir.path(), 4, 16, 11);
+    let placements = [OrgKind::Private, OrgKind::Dtm, OrgKind::DtmDist];
+    let c = ComposeConfig {
+        modes: vec![Mode::BTC, Mode::Nbtc, Mode::mshr()],
+        ..config(4, &placements)
+    };
+    let r = study(&c, &requests);
+    let cycles = |m: &str, p: OrgKind| r.run(m, p).unwrap().frame_cycles as f64;
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs().max(1.0);
+    let first = r.runs[0].clone();
+    assert_eq!(
+        (first.mode.as_str(), first.placement),
+        ("btc", OrgKind::Private)
+    );
+    for run in &r.runs {
+        let (m, p) = (run.mode.as_str(), run.placement);
+        assert!(close(
+            run.speedup,
+            cycles("btc", OrgKind::Private) / cycles(m, p)
+        ));
+        let alone = cycles(m, OrgKind::Private) / cycles(m, p);
+        assert!(close(run.placement_speedup, alone), "{m} {p:?}");
+        let under_btc = cycles("btc", OrgKind::Private) / cycles("btc", p);
+        assert!(close(run.interaction, alone / under_btc), "{m} {p:?}");
+        let mode_alone = r.run(m, OrgKind::Private).unwrap().speedup;
+        assert!(close(run.speedup, mode_alone * run.placement_speedup));
+    }
+    // The frame is one the placements change: a check of 1 = 1 would
+    // pass whatever the code did.
+    assert!(r.runs.iter().any(|x| !close(x.interaction, 1.0)));
+}
+
+/// The report as data: a `runs` row per pair in the report's order, the
+/// measures the runs give, the machine's description when the config has
+/// one; a suite's mean is each measure's mean over the scenes.
+#[test]
+fn the_report_tables_and_the_suite_mean() {
+    use gfxcache_cache::suite::SuiteMean;
+    use gfxcache_compose::study::tables::MEASURES;
+    use gfxcache_report::Report;
+
+    let dir = tempfile::tempdir().unwrap();
+    let placements = [OrgKind::Private, OrgKind::Dtm];
+    let c = ComposeConfig {
+        modes: vec![Mode::BTC, Mode::Nbtc],
+        ..config(4, &placements)
+    };
+    let a = study(&c, &frame(dir.path(), 4, 16, 5));
+    let b = study(&c, &frame(dir.path(), 4, 16, 6));
+    let tables = a.tables().unwrap();
+    let names: Vec<&str> = tables.iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["runs", "machine"]);
+    let runs = &tables[0];
+    assert_eq!(runs.rows(), 4);
+    let col = |name: &str| runs.index(name).unwrap();
+    for (i, run) in a.runs.iter().enumerate() {
+        assert_eq!(runs.cell(i, col("l1")), run.mode);
+        assert_eq!(runs.cell(i, col("placement")), run.placement.name());
+        assert_eq!(
+            runs.number(i, col("frame_cycles")),
+            Some(run.frame_cycles as f64)
+        );
+        for (name, _, of) in MEASURES {
+            assert_eq!(runs.number(i, col(name)), Some(of(run)), "{name}");
+        }
+        assert_eq!(
+            runs.number(i, col("remote_hits")),
+            Some(run.machine.served.remote_hits as f64)
+        );
+    }
+    let without = ComposeReport {
+        config: ComposeConfig {
+            description: None,
+            ..a.config.clone()
+        },
+        ..a.clone()
+    };
+    assert_eq!(without.tables().unwrap().len(), 1);
+    assert!(!a.figures().is_empty());
+
+    let mean = ComposeReport::suite_mean(&[&a, &b]);
+    assert_eq!(mean.runs.len(), a.runs.len());
+    for m in &mean.runs {
+        let (x, y) = (
+            a.run(&m.mode, m.placement).unwrap(),
+            b.run(&m.mode, m.placement).unwrap(),
+        );
+        assert_eq!(m.scenes, 2);
+        for (name, _, of) in MEASURES {
+            let want = (of(x) + of(y)) / 2.0;
+            assert!((m.get(name).unwrap() - want).abs() < 1e-12, "{name}");
+        }
+    }
+}

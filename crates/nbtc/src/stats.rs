@@ -102,6 +102,17 @@ pub struct UnitStats {
 }
 
 impl UnitStats {
+    /// The cycles the shader neither ran nor had a request accepted:
+    /// every stall category and the drain.
+    pub fn stalled_cycles(&self) -> u64 {
+        self.cycles - self.run_cycles - self.issue_cycles
+    }
+
+    /// [`UnitStats::stalled_cycles`] over all cycles (0 to 1).
+    pub fn stall_share(&self) -> f64 {
+        gfxcache_cache::stats::ratio(self.stalled_cycles(), self.cycles)
+    }
+
     /// Adds another unit's counts to these.
     pub fn add(&mut self, o: &UnitStats) {
         self.cycles += o.cycles;

@@ -295,6 +295,11 @@ pub fn scene_words(scene: Option<&str>, trace: &str, resolution: Option<(u32, u3
     format!("{scene}{res}")
 }
 
+/// A configuration as pretty JSON, for a page's code block.
+pub fn pretty_json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
 /// `1234567` -> `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();

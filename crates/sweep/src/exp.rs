@@ -14,7 +14,7 @@
 //!
 //! ```toml
 //! name = "gspc-sizes"            # default: the file's stem
-//! studies = ["sim", "gspc"]      # sim, mrc, gspc, tcor, nuca, nbtc
+//! studies = ["sim", "gspc"]      # sim, mrc, gspc, tcor, nuca, nbtc, compose
 //! policies = ["lru", "drrip", "gspc", "gspztc+ucd:t=4"]   # for sim
 //!
 //! [frames]
@@ -80,16 +80,19 @@ pub enum StudyKind {
     Tcor,
     Nuca,
     Nbtc,
+    /// The designs composed on one machine (`gfxcache compose`).
+    Compose,
 }
 
 impl StudyKind {
-    pub const ALL: [StudyKind; 6] = [
+    pub const ALL: [StudyKind; 7] = [
         StudyKind::Sim,
         StudyKind::Mrc,
         StudyKind::Gspc,
         StudyKind::Tcor,
         StudyKind::Nuca,
         StudyKind::Nbtc,
+        StudyKind::Compose,
     ];
 
     pub fn name(self) -> &'static str {
@@ -100,6 +103,7 @@ impl StudyKind {
             StudyKind::Tcor => "tcor",
             StudyKind::Nuca => "nuca",
             StudyKind::Nbtc => "nbtc",
+            StudyKind::Compose => "compose",
         }
     }
 }

@@ -21,7 +21,8 @@ pub enum JobKind {
     },
     /// LRU miss-ratio curves of the frame.
     Mrc,
-    /// A paper's study (gspc, tcor, nuca, nbtc) with its defaults.
+    /// A paper's study (gspc, tcor, nuca, nbtc) or the composed study
+    /// (compose), with its defaults.
     Study(StudyKind),
 }
 
@@ -48,13 +49,15 @@ impl JobKind {
     }
 
     /// Whether the job reads the sweep's rendered frame: `sim`, `mrc` and
-    /// `gspc` read its trace; `tcor`, `nuca` and `nbtc` render the frames
-    /// of their own machine, so a frame point of theirs alone is not
-    /// rendered by the sweep.
+    /// `gspc` read its trace; `tcor`, `nuca`, `nbtc` and `compose` render
+    /// the frames of their own machine, so a frame point of theirs alone
+    /// is not rendered by the sweep.
     pub fn reads_frame(&self) -> bool {
         !matches!(
             self,
-            JobKind::Study(StudyKind::Tcor | StudyKind::Nuca | StudyKind::Nbtc)
+            JobKind::Study(
+                StudyKind::Tcor | StudyKind::Nuca | StudyKind::Nbtc | StudyKind::Compose
+            )
         )
     }
 }
@@ -92,7 +95,9 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 pub fn study_mode(kind: StudyKind) -> Option<PipelineMode> {
     match kind {
         StudyKind::Gspc => Some(PipelineMode::Imr),
-        StudyKind::Tcor | StudyKind::Nuca | StudyKind::Nbtc => Some(PipelineMode::Tbr),
+        StudyKind::Tcor | StudyKind::Nuca | StudyKind::Nbtc | StudyKind::Compose => {
+            Some(PipelineMode::Tbr)
+        }
         StudyKind::Sim | StudyKind::Mrc => None,
     }
 }

@@ -143,7 +143,7 @@ impl Experiment {
         for f in &mut frames {
             f.render_flags = render_flags.clone();
         }
-        for &kind in &[StudyKind::Nuca, StudyKind::Nbtc] {
+        for &kind in &[StudyKind::Nuca, StudyKind::Nbtc, StudyKind::Compose] {
             if !studies.contains(&kind) {
                 continue;
             }
@@ -249,7 +249,7 @@ fn studies(
             raw,
             "studies",
             "[]".into(),
-            "at least one of sim, mrc, gspc, tcor, nuca, nbtc",
+            "at least one of sim, mrc, gspc, tcor, nuca, nbtc, compose",
         ));
     }
     let mut out = Vec::new();
@@ -262,7 +262,7 @@ fn studies(
                     s,
                     "studies",
                     format!("{:?}", s.get_ref()),
-                    "one of sim, mrc, gspc, tcor, nuca, nbtc",
+                    "one of sim, mrc, gspc, tcor, nuca, nbtc, compose",
                 )
             })?;
         if !out.contains(&kind) {
@@ -615,7 +615,7 @@ fn flags(
                             name,
                             &key,
                             format!("{:?}", name.get_ref()),
-                            "render or a study: sim, mrc, gspc, tcor, nuca, nbtc",
+                            "render or a study: sim, mrc, gspc, tcor, nuca, nbtc, compose",
                         )
                     })?,
             )

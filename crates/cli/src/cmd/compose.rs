@@ -2,31 +2,33 @@
 //! (`gfxcache_compose`): every miss handling of the NBTC study as the
 //! texture units of the machine's fragment processors, under every
 //! placement of their texture caches of the DTM-NUCA study, on one
-//! tile-based frame (rendered from a scene, or a `.gtq` file). A table on
-//! stdout (or `--json`'s one document); `compose.json` in `--out`.
+//! tile-based frame (rendered from a scene, or a `.gtq` file), or on each
+//! scene of a workload suite and their mean, into a directory of report
+//! files (`compose.json`, the tables as CSV and Parquet, the figures,
+//! `index.html`); a summary on stdout (or `--json`'s one document).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
-use gfxcache_compose::study::{self, ComposeConfig, ComposeReport};
+use gfxcache_compose::study::{self, page, ComposeConfig, ComposeReport};
 use gfxcache_nbtc::NbtcConfig;
 use gfxcache_nuca::{NucaConfig, OrgKind};
+use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
 use gfxcache_render::TbrConfig;
 
 use super::machines::FramePlan as Plan;
 use super::nbtc::ModeArg;
-use super::print_json;
 use super::render::{OrderArg, TextureFilterArg};
-use crate::progress::Bars;
-use crate::table::{percent, Table};
+use crate::report::suite::{run_suite, SceneDir};
+use crate::report::{run_study, Print};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gfxcache compose --scene racer --width 640 --height 320 --out compose-racer\n  gfxcache compose --scene racer --l1 btc,nbtc,mshr --placements private,dtm-nuca --json"
+    after_help = "Examples:\n  gfxcache compose --scene racer --width 640 --height 320 --out compose-racer\n  gfxcache compose --scene racer --l1 btc,nbtc,mshr --placements private,dtm-nuca --json\n  gfxcache compose --suite mobile --out compose-mobile"
 )]
-#[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene"]))]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["requests", "scene", "suite"]))]
 #[command(mut_arg("fragment_processors", |a| a.help(
     "Fragment processors, each with a texture unit and a texture cache (default: the machine's; DTM-NUCA Table I: 32)."
 )))]
@@ -37,9 +39,13 @@ pub struct Args {
     pub requests: Option<PathBuf>,
     /// Render one tile-based frame of this scene (built-in name or file)
     /// on the machine's fragment processors and study it; its requests
-    /// are kept in --out.
+    /// and picture are kept in --out.
     #[arg(long)]
     pub scene: Option<String>,
+    /// Study each scene of this suite in turn (into --out/<scene>/), then
+    /// their mean. Both papers measured mobile frames.
+    #[arg(long, value_parser = super::suite_parser())]
+    pub suite: Option<Suite>,
     /// The machine: a preset (`gfxcache machines`) or a TOML file. It
     /// gives the fragment processors (count, threads, issue model), the
     /// texture caches, the L2, the memory latency, the mesh hop and the
@@ -87,12 +93,19 @@ pub struct Args {
     /// order; shorter is closer to time order and slower.
     #[arg(long, default_value_t = gfxcache_nbtc::MACHINE_WINDOW_CYCLES)]
     pub window: u64,
-    /// Directory for the rendered requests and `compose.json`.
+    /// Directory for the report: the rendered frame, `compose.json`, the
+    /// tables, the figures and `index.html` (replaced whole, only once
+    /// the study has finished).
     #[arg(long, default_value = "compose-out")]
     pub out: PathBuf,
-    /// Print one JSON document on stdout instead of the table.
+    /// Print the report as one JSON document on stdout instead of the
+    /// summary.
     #[arg(long)]
     pub json: bool,
+    /// Print nothing on stdout: set by callers that read the report's
+    /// files, never a flag.
+    #[arg(skip)]
+    pub quiet: bool,
     /// Replay the runs one after another on one thread (the results are
     /// the same).
     #[arg(long)]
@@ -139,6 +152,7 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
         modes,
         placements,
         window: args.window,
+        description: Some(plan.machine.clone()),
         threads: Threads::single_if(args.single_thread),
     };
     config.check()?;
@@ -155,17 +169,34 @@ fn plan(args: &Args) -> Result<Plan> {
     )
 }
 
-/// Renders `--scene`'s frame into `--out` as `frame.gtq.zst`.
-fn render(args: &Args, plan: &Plan, scene: &str) -> Result<(String, PathBuf)> {
-    let scene = super::render::load_scene(scene)?;
-    let requests = args.out.join("frame.gtq.zst");
+/// The rendered frame's texture requests in a report's directory.
+const REQUESTS: &str = "frame.gtq.zst";
+
+/// Renders `scene`'s frame into `dir` as [`REQUESTS`] and its picture
+/// ([`page::PICTURE`]); returns the requests' path.
+fn render(args: &Args, plan: &Plan, scene: &gfxcache_render::Scene, dir: &Path) -> Result<PathBuf> {
+    let requests = dir.join(REQUESTS);
+    let request = request(args, plan);
+    let files = super::render::Files {
+        trace: None,
+        png: Some(dir.join(page::PICTURE)),
+        binned: None,
+        texture_requests: Some(requests.clone()),
+    };
+    super::render::render_to_files(scene, &request, &files)
+        .with_context(|| format!("rendering {}", scene.name))?;
+    Ok(requests)
+}
+
+/// The tile-based frame `--scene` or `--suite` renders.
+fn request(args: &Args, plan: &Plan) -> RenderRequest {
     let tbr = TbrConfig {
         tile_size: plan.tile_size,
         order: args.order.into(),
         fps: plan.fps,
         ..TbrConfig::default()
     };
-    let request = RenderRequest {
+    RenderRequest {
         width: plan.width,
         height: plan.height,
         frames: 1,
@@ -173,45 +204,83 @@ fn render(args: &Args, plan: &Plan, scene: &str) -> Result<(String, PathBuf)> {
         threads: if args.single_thread { 1 } else { 2 },
         texture_filter: args.filter.into(),
         ..RenderRequest::new(RenderMode::Tbr(tbr))
-    };
-    let files = super::render::Files {
-        trace: None,
-        png: None,
-        binned: None,
-        texture_requests: Some(requests.clone()),
-    };
-    super::render::render_to_files(&scene, &request, &files)
-        .with_context(|| format!("rendering {}", scene.name))?;
-    Ok((scene.name, requests))
+    }
+}
+
+/// The machine and the study's settings from `args`, every setting
+/// checked, and the frame it would render: all `run` checks before
+/// anything renders or reads a file of requests, and all [`check`] does.
+fn prepare(args: &Args) -> Result<(Plan, ComposeConfig)> {
+    let plan = plan(args)?;
+    let config = config(args, &plan)?;
+    if args.requests.is_none() {
+        request(args, &plan).check()?;
+    }
+    Ok((plan, config))
+}
+
+/// Whether `args` would run, without rendering or reading a file
+/// ([`prepare`]).
+pub fn check(args: &Args) -> Result<()> {
+    prepare(args).map(drop)
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let plan = plan(&args)?;
-    let mut config = config(&args, &plan)?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
-    let report_path = args.out.join("compose.json");
-    crate::output::check_paths(
-        &[("--out", Some(&report_path))],
-        &[("REQUESTS", args.requests.as_deref())],
-    )?;
-    let (name, requests) = match (&args.scene, &args.requests) {
-        (Some(scene), _) => render(&args, &plan, scene)?,
-        (None, Some(path)) => (stem(path), path.clone()),
-        (None, None) => unreachable!("clap requires an input"),
-    };
-    config.name = name;
-    let bars = Bars::new();
-    let report = study::run(&config, &requests, &|p| bars.show(p))
-        .with_context(|| format!("composing on {}", requests.display()))?;
-    drop(bars);
-    let json = serde_json::to_vec_pretty(&report)?;
-    crate::output::write_bytes(&report_path, &json)?;
-    if args.json {
-        return print_json(&report);
+    // Every setting checked before anything is rendered.
+    let (plan, config) = prepare(&args)?;
+    // A scene file is an input too (a built-in name is no file).
+    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
+    let inputs: Vec<&Path> = args.requests.as_deref().into_iter().chain(scene).collect();
+    let print = Print::of(args.json, args.quiet);
+    if let Some(suite) = args.suite {
+        let suite = super::suite_of(suite, study::SUITE);
+        return run_suite(&args.out, &suite, &inputs, print, |at, progress| {
+            study_scene(&args, &plan, &config, at, progress)
+        });
     }
-    println!("{}", text(&report).trim_end());
-    Ok(())
+    run_study(&args.out, &inputs, print, |dir, progress| {
+        match (&args.requests, &args.scene) {
+            (Some(requests), _) => {
+                let config = ComposeConfig {
+                    name: stem(requests),
+                    ..config.clone()
+                };
+                study::run(&config, requests, progress)
+                    .with_context(|| format!("composing on {}", requests.display()))
+            }
+            (None, Some(scene)) => {
+                let at = SceneDir {
+                    scene,
+                    staged: dir,
+                    placed: &args.out,
+                };
+                study_scene(&args, &plan, &config, &at, progress)
+            }
+            _ => bail!("give REQUESTS, --scene or --suite"),
+        }
+    })
+}
+
+/// Renders `at.scene`'s frame into its directory and composes on it.
+fn study_scene(
+    args: &Args,
+    plan: &Plan,
+    config: &ComposeConfig,
+    at: &SceneDir,
+    progress: gfxcache_cache::ProgressFn<'_>,
+) -> Result<ComposeReport> {
+    let scene = super::render::load_scene(at.scene)?;
+    let requests = render(args, plan, &scene, at.staged)?;
+    let config = ComposeConfig {
+        name: scene.name.clone(),
+        ..config.clone()
+    };
+    let mut report = study::run(&config, &requests, progress)
+        .with_context(|| format!("composing on {}", requests.display()))?;
+    report.scene = Some(scene.name);
+    // The file's path once the report is in place.
+    report.requests = at.placed.join(REQUESTS);
+    Ok(report)
 }
 
 fn stem(path: &Path) -> String {
@@ -219,47 +288,4 @@ fn stem(path: &Path) -> String {
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     name.split('.').next().unwrap_or("").to_string()
-}
-
-/// The report as a table: per run, the frame's cycles and speedup, where
-/// the placement served the accesses, the units' stalls, the L2's hits.
-pub fn text(r: &ComposeReport) -> String {
-    let mut t = Table::new([
-        "L1",
-        "placement",
-        "frame cycles",
-        "speedup",
-        "local",
-        "remote",
-        "L2",
-        "stalled",
-        "L2 hit rate",
-        "bus wait/transfer",
-    ])
-    .left(0)
-    .left(1);
-    for run in &r.runs {
-        t.row([
-            run.mode.clone(),
-            run.placement.name().to_string(),
-            run.frame_cycles.to_string(),
-            format!("{:.3}", run.speedup),
-            percent(run.local_share()),
-            percent(run.remote_share()),
-            percent(run.l2_share()),
-            percent(run.stall_share()),
-            percent(run.l2_hit_rate()),
-            format!("{:.2}", run.machine.bus.mean_wait_cycles()),
-        ]);
-    }
-    let base = r.runs.first();
-    format!(
-        "{}: {} runs on {} fragment processors (baseline: {} under {})\n{}",
-        r.name,
-        r.runs.len(),
-        r.config.machine.fps,
-        base.map_or("", |b| b.mode.as_str()),
-        base.map_or("", |b| b.placement.name()),
-        t.render()
-    )
 }

@@ -110,3 +110,9 @@ fn nbtc_reports_are_as_pinned() {
     check("nbtc-scene", &crate::nbtc::test_report::report());
     check("nbtc-suite", &crate::nbtc::suite::test_suite::suite());
 }
+
+#[test]
+fn compose_reports_are_as_pinned() {
+    check("compose-scene", &crate::compose::test_report::report());
+    check("compose-suite", &crate::compose::test_report::suite());
+}

@@ -749,3 +749,104 @@ fn check_nbtc_mean(m: &Value, reports: &[&Value]) {
         close(f(&p["cycles_change"]), expected, &format!("{p}"));
     }
 }
+
+/// A mobile scene's composed study in well under a second: one small
+/// frame on 4 fragment processors, two miss handlings under two
+/// placements.
+const COMPOSE: &[&str] = &[
+    "--width",
+    "64",
+    "--height",
+    "64",
+    "--fragment-processors",
+    "4",
+    "--no-shadow",
+    "--no-post",
+    "--l1",
+    "btc,nbtc",
+    "--placements",
+    "private,dtm-nuca-dist",
+];
+
+#[test]
+fn compose_on_a_suite_is_each_scene_then_the_mean() {
+    let scenes = suite_scenes("mobile");
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("suite");
+    let mut args = vec!["compose", "--suite", "mobile", "--out", s(&dir), "--json"];
+    args.extend_from_slice(COMPOSE);
+    let o = gfxcache(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("another class"), "{err}");
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(v["suite"], "mobile");
+    let reports: Vec<&Value> = v["scenes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["report"])
+        .collect();
+    assert_eq!(reports.len(), scenes.len());
+    for (r, scene) in reports.iter().zip(&scenes) {
+        assert_eq!(r["name"], scene.as_str());
+        assert_eq!(r["runs"].as_array().unwrap().len(), 4);
+    }
+    // The mean, from the per-scene JSON: each measure the report's
+    // tables average, from the counts behind it.
+    let m = &v["mean"];
+    let runs = m["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    for row in runs {
+        let of: Vec<&Value> = reports
+            .iter()
+            .map(|r| {
+                r["runs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["mode"] == row["mode"] && x["placement"] == row["placement"])
+                    .unwrap()
+            })
+            .collect();
+        for key in ["speedup", "placement_speedup", "interaction"] {
+            let expected = mean(of.iter().map(|x| f(&x[key])));
+            close(f(&row["measures"][key]), expected, &format!("{row} {key}"));
+        }
+        let remote = mean(of.iter().map(|x| {
+            let served = &x["machine"]["served"];
+            100.0 * f(&served["remote_hits"]) / f(&served["accesses"])
+        }));
+        close(
+            f(&row["measures"]["remote_percent"]),
+            remote,
+            &format!("{row} remote"),
+        );
+        assert_eq!(row["scenes"].as_u64(), Some(reports.len() as u64));
+    }
+
+    check_manifest(&dir);
+    for scene in &scenes {
+        for file in [
+            "frame.gtq.zst",
+            "frame.png",
+            "compose.json",
+            "runs.csv",
+            "speedup.svg",
+            "index.html",
+        ] {
+            assert!(dir.join(scene).join(file).is_file(), "{scene}/{file}");
+        }
+    }
+    let csv = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 4 * (scenes.len() + 1));
+    assert!(dir.join("placement_speedup_scenes.svg").is_file());
+    check_pages(&dir, &scenes, "frame.png");
+
+    let last = scenes.last().unwrap();
+    let alone = root.path().join("alone");
+    let mut args = vec!["compose", "--scene", last, "--out", s(&alone)];
+    args.extend_from_slice(COMPOSE);
+    ok(&args);
+    check_same_as_alone(&dir, last, &alone, &["requests"]);
+}

@@ -42,7 +42,7 @@ pub const SWEEP_TITLES: [(&str, &str); 9] = [
 
 /// Every design in the order of the palette, so that each has one colour
 /// in every figure (the BTC's blue whether or not a panel draws it).
-const DESIGN_COLOURS: [&str; 5] = ["btc", "btc-parallel", "nbtc", "mshr", "prefetching"];
+pub const DESIGN_COLOURS: [&str; 5] = ["btc", "btc-parallel", "nbtc", "mshr", "prefetching"];
 
 /// A latency as a category.
 const LATENCY: &str = "{} cycles";

@@ -7,7 +7,7 @@
 
 use gfxcache_cache::format_size;
 use gfxcache_machine::issue_sentence;
-use gfxcache_report::page::thousands;
+use gfxcache_report::page::{pretty_json, thousands};
 use gfxcache_report::{Column, Format, Page, Picture, Section, View};
 
 use super::tables::{CATEGORIES, KNOBS};
@@ -212,8 +212,8 @@ pub fn page(r: &NbtcReport) -> Page {
                 "Every parameter (the slides' where they give one; the rest are ours). Its \
                  mode and memory latency are each run's own; the designs run:",
             )
-            .code(pretty(&r.unit))
-            .code(pretty(&r.modes))
+            .code(pretty_json(&r.unit))
+            .code(pretty_json(&r.modes))
             .note(format!(
                 "{} distinct configurations replayed in {:.2} s.",
                 r.runs, r.seconds
@@ -299,9 +299,4 @@ pub fn suite_page(scenes: &[(&str, &NbtcReport)]) -> Page {
             seconds,
         ],
     }
-}
-
-/// A configuration as pretty JSON, for the page.
-fn pretty<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
 }

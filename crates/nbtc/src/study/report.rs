@@ -63,17 +63,9 @@ impl RunRow {
             cycles_change: change(s.cycles, btc.total.cycles),
             frame_cycles_change: change(r.frame_cycles, btc.frame_cycles),
             traffic_change: change(s.traffic_bytes, btc.total.traffic_bytes),
-            fp_issue_rate: ratio(s.instructions, s.cycles),
-            stall_share: 100.0 * ratio(s.cycles - s.run_cycles - s.issue_cycles, s.cycles),
+            fp_issue_rate: gfxcache_cache::stats::ratio(s.instructions, s.cycles),
+            stall_share: 100.0 * s.stall_share(),
         }
-    }
-}
-
-fn ratio(n: u64, d: u64) -> f64 {
-    if d == 0 {
-        0.0
-    } else {
-        n as f64 / d as f64
     }
 }
 

@@ -58,7 +58,7 @@ const COMPARED: [Metric; 3] = [LOCAL_HITS, L2_TEXTURE, SPEEDUP];
 
 /// Every organization in the order of the palette: one colour each in
 /// every figure, bars and curves.
-const ORGANIZATION_COLOURS: [&str; 6] = [
+pub const ORGANIZATION_COLOURS: [&str; 6] = [
     "private",
     "d-nuca",
     "dtm-nuca",

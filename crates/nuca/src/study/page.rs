@@ -11,7 +11,7 @@
 
 use gfxcache_cache::format_size;
 use gfxcache_machine::issue_sentence;
-use gfxcache_report::page::thousands;
+use gfxcache_report::page::{pretty_json, thousands};
 use gfxcache_report::page::{seconds_per_scene, seconds_words};
 use gfxcache_report::{Column, Format, Page, Picture, Section, View};
 
@@ -250,10 +250,6 @@ fn energy_parts(r: &NucaReport) -> Vec<String> {
         .collect()
 }
 
-fn pretty<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
-}
-
 /// One scene's page.
 pub fn page(r: &NucaReport) -> Page {
     let orgs = View::of("organizations").column("organization", "organization", Format::Plain);
@@ -342,7 +338,7 @@ pub fn page(r: &NucaReport) -> Page {
                 "Every parameter of the main runs: the machine's, the paper's Table I where it \
                  gives one, the rest ours.",
             )
-            .code(pretty(&r.config)),
+            .code(pretty_json(&r.config)),
     );
     if !r.seconds.is_empty() {
         sections.push(

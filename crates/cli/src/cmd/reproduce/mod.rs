@@ -1,6 +1,8 @@
 //! `gfxcache reproduce`: each paper's study on every scene of the suite of
 //! the class of frames it measured, on the paper's machine, as the book's
-//! result chapters show it.
+//! result chapters show it; and the composed study (`compose`, DTM-NUCA's
+//! placements under the NBTC's miss handlings) on the suite both papers
+//! measured.
 //!
 //! A paper's run is a sweep file of its own (`crates/cli/reproduce/<paper>.toml`,
 //! and `<paper>-quick.toml` for `--quick`, built into the program and
@@ -58,7 +60,8 @@ pub struct Args {
     /// made, not the results.
     #[arg(long)]
     pub quick: bool,
-    /// Only these papers, comma-separated (default: all four).
+    /// Only these papers, comma-separated (default: all four, and the
+    /// designs composed on one machine, `compose`).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub paper: Vec<Paper>,
     /// Jobs run side by side (default: one per core).
@@ -78,10 +81,19 @@ pub enum Paper {
     Tcor,
     Nuca,
     Nbtc,
+    /// Not a paper: the DTM-NUCA and NBTC designs composed on one machine
+    /// (`gfxcache compose`).
+    Compose,
 }
 
 impl Paper {
-    pub const ALL: [Paper; 4] = [Paper::Gspc, Paper::Tcor, Paper::Nuca, Paper::Nbtc];
+    pub const ALL: [Paper; 5] = [
+        Paper::Gspc,
+        Paper::Tcor,
+        Paper::Nuca,
+        Paper::Nbtc,
+        Paper::Compose,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -89,6 +101,7 @@ impl Paper {
             Paper::Tcor => "tcor",
             Paper::Nuca => "nuca",
             Paper::Nbtc => "nbtc",
+            Paper::Compose => "compose",
         }
     }
 
@@ -103,6 +116,8 @@ impl Paper {
             (Paper::Nuca, true) => include_str!("../../../reproduce/nuca-quick.toml"),
             (Paper::Nbtc, false) => include_str!("../../../reproduce/nbtc.toml"),
             (Paper::Nbtc, true) => include_str!("../../../reproduce/nbtc-quick.toml"),
+            (Paper::Compose, false) => include_str!("../../../reproduce/compose.toml"),
+            (Paper::Compose, true) => include_str!("../../../reproduce/compose-quick.toml"),
         }
     }
 
@@ -113,6 +128,7 @@ impl Paper {
             Paper::Tcor => gfxcache_tcor::study::paper::SUITE,
             Paper::Nuca => gfxcache_nuca::study::paper::SUITE,
             Paper::Nbtc => gfxcache_nbtc::study::paper::SUITE,
+            Paper::Compose => gfxcache_compose::study::SUITE,
         }
     }
 }
@@ -166,6 +182,7 @@ pub fn output(args: Args) -> Result<Vec<Reproduced>> {
             Paper::Tcor => one::<gfxcache_tcor::study::TcorReport>(paper, &args, &book),
             Paper::Nuca => one::<gfxcache_nuca::study::NucaReport>(paper, &args, &book),
             Paper::Nbtc => one::<gfxcache_nbtc::study::NbtcReport>(paper, &args, &book),
+            Paper::Compose => one::<gfxcache_compose::ComposeReport>(paper, &args, &book),
         };
         match run {
             Ok(r) => done.push(r),
@@ -386,6 +403,7 @@ mod tests {
         round_trip(&crate::tcor::test_report::report());
         round_trip(&crate::nuca::test_report::report());
         round_trip(&crate::nbtc::test_report::report());
+        round_trip(&crate::compose::test_report::report());
     }
 
     #[test]

@@ -23,6 +23,15 @@
 //!   latency) bring it.
 //! - The units of a machine run in step, [`ComposeConfig::window`]
 //!   cycles at a time ([`gfxcache_nbtc::MACHINE_WINDOW_CYCLES`]).
+//!
+//! The report is data ([`gfxcache_report::Report`]): the `runs` table (a
+//! row per pair, [`tables`]), its figures ([`figures`]), the page
+//! ([`page`]) and the mean over a suite's scenes ([`mean`]).
+
+pub mod figures;
+pub mod mean;
+pub mod page;
+pub mod tables;
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +46,9 @@ use gfxcache_nuca::{NucaConfig, NucaError, OrgKind};
 use serde::{Deserialize, Serialize};
 
 use crate::machine::unit_machine;
+
+/// The suite of the frames both composed papers measured.
+pub const SUITE: &str = "mobile";
 
 /// Everything the composed study runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,6 +71,10 @@ pub struct ComposeConfig {
     pub placements: Vec<OrgKind>,
     /// Cycles a machine's units run one after another before the next.
     pub window: u64,
+    /// The machine's description, every value with its source, for the
+    /// report (the values the study runs with are `machine`'s and
+    /// `unit`'s).
+    pub description: Option<Machine>,
     /// Runs in parallel (the results do not depend on it).
     #[serde(skip)]
     pub threads: Threads,
@@ -74,6 +90,7 @@ impl Default for ComposeConfig {
             modes: vec![Mode::BTC, Mode::Nbtc],
             placements: vec![OrgKind::Private, OrgKind::Dtm, OrgKind::DtmDist],
             window: MACHINE_WINDOW_CYCLES,
+            description: Some(preset),
             threads: Threads::Many,
         }
     }
@@ -136,6 +153,14 @@ pub struct ComposedRun {
     pub frame_cycles: u64,
     /// The baseline's frame cycles over this run's.
     pub speedup: f64,
+    /// The same miss handling's frame cycles under the first placement
+    /// over this run's: what the placement gains with this L1.
+    pub placement_speedup: f64,
+    /// This run's `placement_speedup` over the first miss handling's
+    /// under the same placement: above 1, the L1 and the placement gain
+    /// more together than each alone (their speedups multiplied); 1 for
+    /// the first miss handling.
+    pub interaction: f64,
     /// Every unit's counts summed (cycles too).
     pub total: UnitStats,
     /// Where the placement served the accesses; what the L2, mesh and bus
@@ -173,17 +198,16 @@ impl ComposedRun {
         )
     }
 
-    /// The units' cycles stalled on the texture unit (its buffers full,
-    /// the blocking cache busy, waiting for results), over all cycles.
+    /// The units' cycles stalled on the texture unit (waiting for
+    /// results, its buffers full, the blocking cache busy) and drained,
+    /// over all cycles ([`UnitStats::stall_share`]).
     pub fn stall_share(&self) -> f64 {
-        let t = &self.total;
-        let stalled = t.ps_stall_cycles
-            + t.nbtc_stall_cycles
-            + t.miss_queue_full_cycles
-            + t.rb_full_cycles
-            + t.mux_conflict_cycles
-            + t.blocked_cycles;
-        ratio(stalled, t.cycles)
+        self.total.stall_share()
+    }
+
+    /// The share of the frame's cycles the bus to the L2 was held.
+    pub fn bus_utilisation(&self) -> f64 {
+        self.machine.bus.utilisation(self.frame_cycles)
     }
 }
 
@@ -191,10 +215,15 @@ impl ComposedRun {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ComposeReport {
     pub name: String,
+    /// The scene rendered, when the frame was rendered for the study (its
+    /// picture is `frame.png` beside the report).
+    pub scene: Option<String>,
     pub requests: PathBuf,
     pub config: ComposeConfig,
     /// In [`ComposeConfig::pairs`] order; the first is the baseline.
     pub runs: Vec<ComposedRun>,
+    /// What the reader should know about the frame or the runs.
+    pub warnings: Vec<String>,
     pub seconds: f64,
 }
 
@@ -236,23 +265,55 @@ pub fn run(
     let results = feed_file(requests, replay, config.threads, &replaying)?;
     replaying(total);
     let baseline = results.first().map_or(0, |r| r.frame_cycles);
+    // Results are in `pairs` order: each miss handling's placements in
+    // turn, so a run's first placement is at the start of its group.
+    let per_mode = config.placements.len();
+    let frame = |i: usize| results[i].frame_cycles;
+    let placement_speedup = |i: usize| ratio(frame(i - i % per_mode), frame(i));
     let runs = pairs
         .iter()
-        .zip(results)
-        .map(|(&(mode, placement), r)| ComposedRun {
+        .enumerate()
+        .map(|(i, &(mode, placement))| ComposedRun {
             mode: mode.name().to_string(),
             placement,
-            speedup: ratio(baseline, r.frame_cycles),
-            frame_cycles: r.frame_cycles,
-            total: r.total,
-            machine: r.machine.expect("a run on a machine reports it"),
+            speedup: ratio(baseline, frame(i)),
+            placement_speedup: placement_speedup(i),
+            interaction: over(placement_speedup(i), placement_speedup(i % per_mode)),
+            frame_cycles: frame(i),
+            total: results[i].total,
+            machine: results[i]
+                .machine
+                .clone()
+                .expect("a run on a machine reports it"),
         })
         .collect();
+    let warnings = warnings(&results);
     Ok(ComposeReport {
         name: config.name.clone(),
+        scene: None,
         requests: requests.to_path_buf(),
         config: config.clone(),
         runs,
+        warnings,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// `a / b`, 0 when `b` is.
+fn over(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        0.0
+    } else {
+        a / b
+    }
+}
+
+/// What the reader should know: a frame with no texture requests.
+fn warnings(results: &[gfxcache_nbtc::RunResult]) -> Vec<String> {
+    let requests = results.first().map_or(0, |r| r.total.requests);
+    if requests == 0 {
+        vec!["the frame has no texture requests: every run is empty".into()]
+    } else {
+        Vec::new()
+    }
 }

@@ -1,0 +1,224 @@
+//! The composed study's page as data ([`gfxcache_report::Page`]): the
+//! machine and the units in words, the frame, each pair's speedups with
+//! its figures, where the accesses were served, the stalls and the memory
+//! side, the machine's description and the configuration as JSON; and
+//! the suite's page: the mean over the scenes first, then each scene.
+
+use gfxcache_cache::format_size;
+use gfxcache_machine::issue_sentence;
+use gfxcache_report::page::pretty_json;
+use gfxcache_report::{Column, Format, Page, Picture, Section, View};
+
+use super::ComposeReport;
+
+/// The picture of the frame in a report's directory, as `gfxcache compose
+/// --scene` renders it.
+pub const PICTURE: &str = "frame.png";
+
+/// The key columns of a run.
+fn keys(v: View) -> View {
+    v.column("l1", "L1", Format::Plain)
+        .column("placement", "placement", Format::Plain)
+}
+
+/// Each pair's speedups.
+fn speedups(v: View) -> View {
+    keys(v)
+        .column("speedup", "speedup", Format::decimals(3))
+        .column(
+            "placement_speedup",
+            "vs the first placement, same L1",
+            Format::decimals(3),
+        )
+        .column("interaction", "interaction", Format::decimals(3))
+}
+
+/// Where each pair's accesses were served.
+fn served(v: View, counts: bool) -> View {
+    let mut v = keys(v)
+        .column("local_percent", "local", Format::Share)
+        .column("remote_percent", "remote", Format::Share)
+        .column("l2_percent", "L2", Format::Share)
+        .column("l2_hit_rate_percent", "L2 hit rate", Format::Share);
+    if counts {
+        v = v
+            .column("accesses", "accesses", Format::Thousands)
+            .column("remote_hits", "remote hits", Format::Thousands)
+            .column("l2_requests", "L2 requests", Format::Thousands)
+            .column("l2_requests_by_owner", "by an owner", Format::Thousands)
+            .column("dram_reads", "DRAM reads", Format::Thousands);
+    }
+    v
+}
+
+/// Each pair's stalls and bus.
+fn stalls(v: View, counts: bool) -> View {
+    let mut v = keys(v)
+        .column("stall_percent", "stalled", Format::Share)
+        .column("bus_utilisation_percent", "bus busy", Format::Share)
+        .column("bus_mean_wait_cycles", "mean bus wait", Format::Fixed2);
+    if counts {
+        v = v
+            .column("bus_max_wait_cycles", "longest bus wait", Format::Plain)
+            .column("unit_cycles", "unit cycles", Format::Thousands)
+            .column("stalled_cycles", "stalled cycles", Format::Thousands)
+            .column("requests", "requests", Format::Thousands)
+            .column("memory_requests", "blocks sent", Format::Thousands)
+            .column("mesh_flit_hops", "mesh flit-hops", Format::Thousands);
+    }
+    v
+}
+
+/// The machine, the units and the runs in words.
+fn setup(r: &ComposeReport) -> Vec<String> {
+    let c = &r.config;
+    let m = &c.machine;
+    let u = &c.unit;
+    let modes: Vec<&str> = c.modes.iter().map(|m| m.name()).collect();
+    let placements: Vec<&str> = c.placements.iter().map(|p| p.name()).collect();
+    let first = |v: &[&str]| v.first().copied().unwrap_or_default().to_string();
+    vec![
+        format!(
+            "{} fragment processors, each with a texture unit whose L1 is its {} {}-way \
+             texture cache of {}-byte blocks, placed by the placement run; a {} {}-way L2 \
+             in {} banks ({} cycles a hit) over a {}-bit bus; DRAM {} cycles; the Affinity \
+             Table of {} buckets. The texture units are the NBTC study's: hits take {} \
+             cycle(s), the filter {}; {} {} fragments in flight; the NBTC's buffers {} (RB), \
+             {} (WLB) and {} (BAB) entries. The units of a machine run in step, {} cycles at \
+             a time.",
+            m.fps,
+            format_size(m.tc_bytes),
+            m.tc_ways,
+            m.block_bytes,
+            format_size(m.l2.bytes),
+            m.l2.ways,
+            m.l2.banks,
+            m.l2.hit_cycles,
+            m.timing.bus_width_bits,
+            m.timing.dram_cycles,
+            m.buckets,
+            u.hit_latency,
+            u.filter_latency,
+            issue_sentence(u.issue, c.description.as_ref().map(|d| d.name.as_str())),
+            u.fragments_in_flight,
+            u.rb_entries,
+            u.wlb_entries,
+            u.bab_entries,
+            c.window,
+        ),
+        format!(
+            "Miss handlings {} under placements {}; the baseline is {} under {}. Speedup is \
+             the baseline's frame cycles (the slowest unit's) over the run's; \"vs the first \
+             placement\" the same miss handling's under {} over the run's; interaction that \
+             over the first miss handling's under the same placement: above 1, the L1 and \
+             the placement gain more together than apart (their speedups multiplied), so \
+             the L1 makes the placement's remote hits and L2 requests cheaper to wait for.",
+            modes.join(", "),
+            placements.join(", "),
+            first(&modes),
+            first(&placements),
+            first(&placements),
+        ),
+    ]
+}
+
+/// One frame's page.
+pub fn page(r: &ComposeReport) -> Page {
+    let mut sections = vec![
+        Section::new("Each miss handling under each placement")
+            .view(speedups(View::of("runs")).column(
+                "frame_cycles",
+                "frame cycles",
+                Format::Thousands,
+            ))
+            .figures(&["speedup.svg", "placement_speedup.svg"]),
+        Section::new("Where the accesses were served")
+            .view(served(View::of("runs"), true))
+            .note(
+                "An access is a texel block a texture unit looks up (once per block a \
+                 request) or sends for; the placement serves it from the processor's own \
+                 cache, another's over the mesh, or the L2 (requests an owner made for the \
+                 requester counted apart).",
+            )
+            .figures(&["served.svg"]),
+        Section::new("Stalls and the memory side")
+            .view(stalls(View::of("runs"), true))
+            .figures(&["stalls.svg"]),
+    ];
+    if let Some(m) = &r.config.description {
+        sections.push(m.section());
+    }
+    sections.push(
+        Section::new("The configuration")
+            .lead(
+                "The machine as DTM-NUCA's configuration, then the texture units' (their \
+                 own L1 and memory latency are not used: the machine is their memory):",
+            )
+            .code(pretty_json(&r.config.machine))
+            .code(pretty_json(&r.config.unit))
+            .note(format!(
+                "{} runs replayed in {:.2} s.",
+                r.runs.len(),
+                r.seconds
+            )),
+    );
+    Page {
+        title: format!(
+            "Composed study: {}, {} fragment processors",
+            r.name, r.config.machine.fps
+        ),
+        intro: setup(r),
+        picture: r.scene.as_ref().map(|scene| Picture {
+            file: PICTURE.into(),
+            caption: format!(
+                "{scene}, as rendered tile by tile for this study ({} fragment processors).",
+                r.config.machine.fps
+            ),
+        }),
+        sections,
+    }
+}
+
+/// The page of a suite of `scenes` (name, report), over its tables.
+pub fn suite_page(scenes: &[(&str, &ComposeReport)]) -> Page {
+    let names: Vec<&str> = scenes.iter().map(|(n, _)| *n).collect();
+    let mean = |v: View| v.rows("scene", "mean");
+    let each = |v: View| {
+        v.except("scene", "mean")
+            .with(Column::new("scene", "scene", Format::Plain).link("{}/index.html", &["mean"]))
+    };
+    let mut intro = vec![format!(
+        "The composed study on each scene of the suite ({}). The mean is the arithmetic mean \
+         of the scenes' speedups, shares and waits, so each scene weighs the same; counts, \
+         which differ by scene, are not averaged.",
+        names.join(", ")
+    )];
+    if let Some((_, first)) = scenes.first() {
+        intro.extend(setup(first));
+    }
+    let mut seconds = Section::new("Wall-clock seconds of each scene's study");
+    seconds.notes = scenes
+        .iter()
+        .map(|(n, r)| format!("{n}: {} runs in {:.2} s.", r.runs.len(), r.seconds))
+        .collect();
+    Page {
+        title: format!("Composed study: a suite of {} scenes", scenes.len()),
+        intro,
+        picture: None,
+        sections: vec![
+            Section::new("Mean over the scenes: each miss handling under each placement")
+                .view(speedups(mean(View::of("runs"))))
+                .figures(&["speedup.svg", "placement_speedup.svg"]),
+            Section::new("Mean over the scenes: where the accesses were served")
+                .view(served(mean(View::of("runs")), false))
+                .figures(&["served.svg"]),
+            Section::new("Mean over the scenes: stalls and the bus")
+                .view(stalls(mean(View::of("runs")), false))
+                .figures(&["stalls.svg"]),
+            Section::new("Scenes: each placement under each miss handling")
+                .view(speedups(each(View::of("runs"))))
+                .figures(&["placement_speedup_scenes.svg"]),
+            seconds,
+        ],
+    }
+}
