@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_compose::study::{self, page, ComposeConfig, ComposeReport};
 use gfxcache_nbtc::NbtcConfig;
@@ -21,8 +21,8 @@ use gfxcache_render::TbrConfig;
 use super::machines::FramePlan as Plan;
 use super::nbtc::ModeArg;
 use super::render::{OrderArg, TextureFilterArg};
-use crate::report::suite::{run_suite, SceneDir};
-use crate::report::{run_study, Print};
+use crate::report::suite::{run_input, SceneDir, StudyInput};
+use crate::report::Print;
 
 #[derive(clap::Args)]
 #[command(
@@ -228,37 +228,26 @@ pub fn check(args: &Args) -> Result<()> {
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
     let (plan, config) = prepare(&args)?;
-    // A scene file is an input too (a built-in name is no file).
-    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
-    let inputs: Vec<&Path> = args.requests.as_deref().into_iter().chain(scene).collect();
-    let print = Print::of(args.json, args.quiet);
-    if let Some(suite) = args.suite {
-        let suite = super::suite_of(suite, study::SUITE);
-        return run_suite(&args.out, &suite, &inputs, print, |at, progress| {
-            study_scene(&args, &plan, &config, at, progress)
-        });
-    }
-    run_study(&args.out, &inputs, print, |dir, progress| {
-        match (&args.requests, &args.scene) {
-            (Some(requests), _) => {
-                let config = ComposeConfig {
-                    name: stem(requests),
-                    ..config.clone()
-                };
-                study::run(&config, requests, progress)
-                    .with_context(|| format!("composing on {}", requests.display()))
-            }
-            (None, Some(scene)) => {
-                let at = SceneDir {
-                    scene,
-                    staged: dir,
-                    placed: &args.out,
-                };
-                study_scene(&args, &plan, &config, &at, progress)
-            }
-            _ => bail!("give REQUESTS, --scene or --suite"),
-        }
-    })
+    let input = StudyInput::new(
+        args.requests.as_deref(),
+        [],
+        args.scene.as_deref(),
+        args.suite.map(|s| super::suite_of(s, study::SUITE)),
+    );
+    run_input(
+        &args.out,
+        input,
+        Print::of(args.json, args.quiet),
+        |requests, progress| {
+            let config = ComposeConfig {
+                name: stem(requests),
+                ..config.clone()
+            };
+            study::run(&config, requests, progress)
+                .with_context(|| format!("composing on {}", requests.display()))
+        },
+        |at, progress| study_scene(&args, &plan, &config, at, progress),
+    )
 }
 
 /// Renders `at.scene`'s frame into its directory and composes on it.

@@ -12,8 +12,8 @@ use gfxcache_mem::GpuConfig;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 
-use crate::report::suite::{run_suite, SceneDir};
-use crate::report::{run_study, Print};
+use crate::report::suite::{run_input, SceneDir, StudyInput};
+use crate::report::Print;
 
 #[derive(clap::Args)]
 #[command(
@@ -151,35 +151,18 @@ pub fn check(args: &Args) -> Result<()> {
 
 pub fn run(args: Args) -> Result<()> {
     let config = config(&args)?;
-    // A scene file is an input too (a built-in name is no file).
-    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
-    let inputs: Vec<&Path> = args.trace.as_deref().into_iter().chain(scene).collect();
-    if let Some(suite) = args.suite {
-        let suite = super::suite_of(suite, paper::SUITE);
-        return run_suite(
-            &args.out,
-            &suite,
-            &inputs,
-            Print::of(args.json, args.quiet),
-            |at, progress| study_scene(&args, &config, at, progress),
-        );
-    }
-    run_study(
+    let input = StudyInput::new(
+        args.trace.as_deref(),
+        [],
+        args.scene.as_deref(),
+        args.suite.map(|s| super::suite_of(s, paper::SUITE)),
+    );
+    run_input(
         &args.out,
-        &inputs,
+        input,
         Print::of(args.json, args.quiet),
-        |dir, progress| match (&args.trace, &args.scene) {
-            (Some(t), _) => Ok(study::run(t, &config, progress)?),
-            (None, Some(scene)) => {
-                let at = SceneDir {
-                    scene,
-                    staged: dir,
-                    placed: &args.out,
-                };
-                study_scene(&args, &config, &at, progress)
-            }
-            (None, None) => bail!("give a TRACE, --scene or --suite"),
-        },
+        |trace, progress| Ok(study::run(trace, &config, progress)?),
+        |at, progress| study_scene(&args, &config, at, progress),
     )
 }
 

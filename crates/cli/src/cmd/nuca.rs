@@ -23,8 +23,8 @@ use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 use gfxcache_render::{FpAssignment, TbrConfig};
 
-use crate::report::suite::{run_suite, SceneDir};
-use crate::report::{run_study, Print};
+use crate::report::suite::{run_input, SceneDir, StudyInput};
+use crate::report::Print;
 
 use super::machines::FramePlan as Plan;
 use super::render::{parse_fp_assignment, OrderArg};
@@ -469,45 +469,26 @@ pub fn check(args: &Args) -> Result<()> {
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
     let plan = prepare(&args)?;
-    let files = [&args.requests, &args.trace, &args.config]
-        .into_iter()
-        .flatten();
-    // A scene file is an input too (a built-in name is no file).
-    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
-    let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
-    if let Some(suite) = args.suite {
-        let suite = super::suite_of(suite, paper::SUITE);
-        return run_suite(
-            &args.out,
-            &suite,
-            &inputs,
-            Print::of(args.json, args.quiet),
-            |at, progress| study_scene(&args, &plan, at, progress),
-        );
-    }
-    run_study(
+    let others = [&args.trace, &args.config].into_iter().flatten();
+    let input = StudyInput::new(
+        args.requests.as_deref(),
+        others.map(PathBuf::as_path),
+        args.scene.as_deref(),
+        args.suite.map(|s| super::suite_of(s, paper::SUITE)),
+    );
+    run_input(
         &args.out,
-        &inputs,
+        input,
         Print::of(args.json, args.quiet),
-        |dir, progress| match (&args.requests, &args.scene) {
-            (Some(requests), _) => {
-                let frame = FrameFiles {
-                    requests: requests.clone(),
-                    trace: args.trace.clone(),
-                };
-                let config = study_config(&args, &plan, frame)?;
-                Ok(study::run(&config, progress)?)
-            }
-            (None, Some(scene)) => {
-                let at = SceneDir {
-                    scene,
-                    staged: dir,
-                    placed: &args.out,
-                };
-                study_scene(&args, &plan, &at, progress)
-            }
-            _ => bail!("give REQUESTS, --scene or --suite"),
+        |requests, progress| {
+            let frame = FrameFiles {
+                requests: requests.to_path_buf(),
+                trace: args.trace.clone(),
+            };
+            let config = study_config(&args, &plan, frame)?;
+            Ok(study::run(&config, progress)?)
         },
+        |at, progress| study_scene(&args, &plan, at, progress),
     )
 }
 

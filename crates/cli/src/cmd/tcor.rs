@@ -19,8 +19,8 @@ use gfxcache_tcor::{
 use gfxcache_tcor::study::report::OtherL1;
 use gfxcache_tcor::study::{self, paper, FetcherSweep, StudyError, TcorConfig, TcorReport};
 
-use crate::report::suite::{run_suite, SceneDir};
-use crate::report::{run_study, Print};
+use crate::report::suite::{run_input, SceneDir, StudyInput};
+use crate::report::Print;
 
 use super::machines::FramePlan as Plan;
 use super::render::{BinningArg, OrderArg};
@@ -326,38 +326,22 @@ pub fn check(args: &Args) -> Result<()> {
 
 pub fn run(args: Args) -> Result<()> {
     let (plan, config) = prepare(&args)?;
-    let files = [&args.trace, &args.binned, &args.energy]
-        .into_iter()
-        .flatten();
-    // A scene file is an input too (a built-in name is no file).
-    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
-    let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
-    if let Some(suite) = args.suite {
-        let suite = super::suite_of(suite, paper::SUITE);
-        return run_suite(
-            &args.out,
-            &suite,
-            &inputs,
-            Print::of(args.json, args.quiet),
-            |at, progress| study_scene(&args, &plan, &config, at, progress),
-        );
-    }
-    run_study(
+    let others = [&args.binned, &args.energy].into_iter().flatten();
+    let input = StudyInput::new(
+        args.trace.as_deref(),
+        others.map(PathBuf::as_path),
+        args.scene.as_deref(),
+        args.suite.map(|s| super::suite_of(s, paper::SUITE)),
+    );
+    run_input(
         &args.out,
-        &inputs,
+        input,
         Print::of(args.json, args.quiet),
-        |dir, progress| match (&args.trace, &args.binned, &args.scene) {
-            (Some(t), Some(b), _) => Ok(study::run(t, b, &config, &[], progress).map_err(flagged)?),
-            (None, _, Some(scene)) => {
-                let at = SceneDir {
-                    scene,
-                    staged: dir,
-                    placed: &args.out,
-                };
-                study_scene(&args, &plan, &config, &at, progress)
-            }
-            _ => bail!("give a TRACE with --binned, --scene or --suite"),
+        |trace, progress| match &args.binned {
+            Some(b) => Ok(study::run(trace, b, &config, &[], progress).map_err(flagged)?),
+            None => bail!("give a TRACE with --binned, --scene or --suite"),
         },
+        |at, progress| study_scene(&args, &plan, &config, at, progress),
     )
 }
 

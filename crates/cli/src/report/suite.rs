@@ -10,6 +10,8 @@
 //! with a bar per scene and the mean, the page) are the study's
 //! [`SuiteFiles`]; [`StudyFiles`] for [`SuiteReport`] writes them, so
 //! [`super::write_all`] and the shell treat a suite as one report.
+//! [`run_input`] is every study command's shell over what it is given: its
+//! input file, a scene, or a suite.
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +19,7 @@ use anyhow::Context;
 use gfxcache_cache::suite::{SceneReport, SuiteError, SuiteMean, SuiteReport};
 use gfxcache_cache::ProgressFn;
 
-use super::{run_study_with_bars, write_all, StudyFiles};
+use super::{run_study, run_study_with_bars, write_all, Print, StudyFiles};
 
 /// The name of the mean's row, bar and column.
 pub const MEAN: &str = "mean";
@@ -138,6 +140,66 @@ pub fn run_suite<R: SuiteFiles>(
             });
         }
         Ok(SuiteReport::new(suite.name, scenes, warnings)?)
+    })
+}
+
+/// What a study command is given: its input file (a trace, a request
+/// file), a scene to render, or a suite whose scenes it renders in turn;
+/// and every file it reads, which `--out` may not hold.
+pub struct StudyInput<'a> {
+    pub file: Option<&'a Path>,
+    pub scene: Option<&'a str>,
+    pub suite: Option<SuiteRun<'a>>,
+    pub files: Vec<&'a Path>,
+}
+
+impl<'a> StudyInput<'a> {
+    /// The input of a command given `file`, `scene` or `suite`, which also
+    /// reads `others` (a config, a unit file).
+    pub fn new(
+        file: Option<&'a Path>,
+        others: impl IntoIterator<Item = &'a Path>,
+        scene: Option<&'a str>,
+        suite: Option<SuiteRun<'a>>,
+    ) -> StudyInput<'a> {
+        // A scene file is an input too (a built-in name is no file).
+        let scene_file = scene.map(Path::new).filter(|p| p.is_file());
+        StudyInput {
+            file,
+            scene,
+            suite,
+            files: file.into_iter().chain(others).chain(scene_file).collect(),
+        }
+    }
+}
+
+/// The shell of a study command over `input`: each scene of its suite
+/// ([`run_suite`]), or its one scene or input file ([`super::run_study`]),
+/// into `out`. `on_file` studies the input file, `on_scene` renders a scene
+/// into its directory and studies it.
+pub fn run_input<R: SuiteFiles>(
+    out: &Path,
+    input: StudyInput<'_>,
+    print: Print,
+    on_file: impl FnOnce(&Path, ProgressFn<'_>) -> anyhow::Result<R>,
+    mut on_scene: impl FnMut(&SceneDir, ProgressFn<'_>) -> anyhow::Result<R>,
+) -> anyhow::Result<()> {
+    if let Some(suite) = &input.suite {
+        return run_suite(out, suite, &input.files, print, on_scene);
+    }
+    run_study(out, &input.files, print, |dir, progress| {
+        match (input.file, input.scene) {
+            (Some(file), _) => on_file(file, progress),
+            (None, Some(scene)) => {
+                let at = SceneDir {
+                    scene,
+                    staged: dir,
+                    placed: out,
+                };
+                on_scene(&at, progress)
+            }
+            (None, None) => anyhow::bail!("give an input file, --scene or --suite"),
+        }
     })
 }
 

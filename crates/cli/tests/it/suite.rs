@@ -88,6 +88,41 @@ fn check_manifest(dir: &Path) {
     );
 }
 
+/// `study --suite SUITE --out DIR --json` with `flags`: the suite's JSON
+/// document, naming the suite, and what the command said on stderr.
+fn suite_json(study: &str, suite: &str, dir: &Path, flags: &[&str]) -> (Value, String) {
+    let mut args = vec![study, "--suite", suite, "--out", s(dir), "--json"];
+    args.extend_from_slice(flags);
+    let o = gfxcache(&args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{err}");
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(v["suite"], suite);
+    (v, err)
+}
+
+/// Each scene's report in a suite's JSON document, one for each of
+/// `scenes`.
+fn scene_reports<'a>(v: &'a Value, scenes: &[String]) -> Vec<&'a Value> {
+    let reports: Vec<&Value> = v["scenes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["report"])
+        .collect();
+    assert_eq!(reports.len(), scenes.len());
+    reports
+}
+
+/// Each of `files` is in each scene's directory of the suite in `dir`.
+fn check_scene_files(dir: &Path, scenes: &[String], files: &[&str]) {
+    for scene in scenes {
+        for file in files {
+            assert!(dir.join(scene).join(file).is_file(), "{scene}/{file}");
+        }
+    }
+}
+
 /// A scene's report as `--scene` alone writes it, against the same scene's
 /// directory of a suite's report: the JSON equal but for the wall-clock
 /// seconds and the paths, every other file but the page byte-identical.
@@ -228,12 +263,7 @@ fn gspc_on_a_suite_is_each_scene_then_the_mean() {
     assert!(!scenes.is_empty(), "the desktop suite has scenes");
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("suite");
-    let mut args = vec!["gspc", "--suite", "desktop", "--out", s(&dir), "--json"];
-    args.extend_from_slice(GSPC);
-    let o = gfxcache(&args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
-    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let (v, err) = suite_json("gspc", "desktop", &dir, GSPC);
     let n = scenes.len();
     for (k, scene) in scenes.iter().enumerate() {
         let line = format!("scene {}/{n}: {scene}", k + 1);
@@ -244,7 +274,6 @@ fn gspc_on_a_suite_is_each_scene_then_the_mean() {
         "desktop is GSPC's class: {err}"
     );
 
-    assert_eq!(v["suite"], "desktop");
     let listed: Vec<&str> = v["scenes"]
         .as_array()
         .unwrap()
@@ -252,12 +281,7 @@ fn gspc_on_a_suite_is_each_scene_then_the_mean() {
         .map(|s| s["scene"].as_str().unwrap())
         .collect();
     assert_eq!(listed, scenes, "each scene of the suite in registry order");
-    let reports: Vec<&Value> = v["scenes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| &s["report"])
-        .collect();
+    let reports = scene_reports(&v, &scenes);
     for (r, scene) in reports.iter().zip(&scenes) {
         assert_eq!(r["scene"], scene.as_str());
         assert_eq!(r["resolution"], serde_json::json!([64, 36]));
@@ -419,30 +443,18 @@ fn tcor_on_a_suite_is_each_scene_then_the_mean() {
     let scenes = suite_scenes("desktop");
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("suite");
-    let mut args = vec!["tcor", "--suite", "desktop", "--out", s(&dir), "--json"];
-    args.extend_from_slice(TCOR);
-    let o = gfxcache(&args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    let (v, err) = suite_json("tcor", "desktop", &dir, TCOR);
     // Allowed, said out loud: the TCOR paper measured mobile frames.
     let warned = err
         .lines()
         .filter(|l| l.contains("TCOR paper measured mobile frames"))
         .count();
     assert_eq!(warned, 1, "{err}");
-    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
-    assert_eq!(v["suite"], "desktop");
     assert!(v["warnings"][0]
         .as_str()
         .unwrap()
         .contains("the desktop suite is another class"));
-    let reports: Vec<&Value> = v["scenes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| &s["report"])
-        .collect();
-    assert_eq!(reports.len(), scenes.len());
+    let reports = scene_reports(&v, &scenes);
     for (r, scene) in reports.iter().zip(&scenes) {
         assert_eq!(r["scene"], scene.as_str());
         assert_eq!(r["resolution"], serde_json::json!([128, 64]));
@@ -450,17 +462,17 @@ fn tcor_on_a_suite_is_each_scene_then_the_mean() {
     check_tcor_mean(&v["mean"], &reports);
 
     check_manifest(&dir);
-    for scene in &scenes {
-        for file in [
+    check_scene_files(
+        &dir,
+        &scenes,
+        &[
             "frame.gtr",
             "binned.json",
             "frame.png",
             "tcor.json",
             "index.html",
-        ] {
-            assert!(dir.join(scene).join(file).is_file(), "{scene}/{file}");
-        }
-    }
+        ],
+    );
     let csv = std::fs::read_to_string(dir.join("engines.csv")).unwrap();
     let runs = reports[0]["runs"].as_array().unwrap().len();
     assert_eq!(csv.lines().count(), 1 + runs * (scenes.len() + 1));
@@ -619,42 +631,30 @@ fn nbtc_on_a_suite_is_each_scene_then_the_mean() {
     let scenes = suite_scenes("mobile");
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("suite");
-    let mut args = vec!["nbtc", "--suite", "mobile", "--out", s(&dir), "--json"];
-    args.extend_from_slice(NBTC);
-    let o = gfxcache(&args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    let (v, err) = suite_json("nbtc", "mobile", &dir, NBTC);
     assert!(
         !err.contains("another class"),
         "the slides measured mobile frames: {err}"
     );
-    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
-    assert_eq!(v["suite"], "mobile");
-    let reports: Vec<&Value> = v["scenes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| &s["report"])
-        .collect();
-    assert_eq!(reports.len(), scenes.len());
+    let reports = scene_reports(&v, &scenes);
     for (r, scene) in reports.iter().zip(&scenes) {
         assert_eq!(r["name"], scene.as_str());
     }
     check_nbtc_mean(&v["mean"], &reports);
 
     check_manifest(&dir);
-    for scene in &scenes {
-        for file in [
+    check_scene_files(
+        &dir,
+        &scenes,
+        &[
             "bilinear.gtq.zst",
             "bilinear.png",
             "nbtc.json",
             "runs.csv",
             "ps_cycles.svg",
             "index.html",
-        ] {
-            assert!(dir.join(scene).join(file).is_file(), "{scene}/{file}");
-        }
-    }
+        ],
+    );
     let csv = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
     let runs = reports[0]["frames"][0]["runs"].as_array().unwrap().len();
     assert_eq!(runs, 2 * 3, "the BTC, the NBTC and the MSHR cache");
@@ -773,21 +773,9 @@ fn compose_on_a_suite_is_each_scene_then_the_mean() {
     let scenes = suite_scenes("mobile");
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("suite");
-    let mut args = vec!["compose", "--suite", "mobile", "--out", s(&dir), "--json"];
-    args.extend_from_slice(COMPOSE);
-    let o = gfxcache(&args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    let (v, err) = suite_json("compose", "mobile", &dir, COMPOSE);
     assert!(!err.contains("another class"), "{err}");
-    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
-    assert_eq!(v["suite"], "mobile");
-    let reports: Vec<&Value> = v["scenes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| &s["report"])
-        .collect();
-    assert_eq!(reports.len(), scenes.len());
+    let reports = scene_reports(&v, &scenes);
     for (r, scene) in reports.iter().zip(&scenes) {
         assert_eq!(r["name"], scene.as_str());
         assert_eq!(r["runs"].as_array().unwrap().len(), 4);
@@ -826,18 +814,18 @@ fn compose_on_a_suite_is_each_scene_then_the_mean() {
     }
 
     check_manifest(&dir);
-    for scene in &scenes {
-        for file in [
+    check_scene_files(
+        &dir,
+        &scenes,
+        &[
             "frame.gtq.zst",
             "frame.png",
             "compose.json",
             "runs.csv",
             "speedup.svg",
             "index.html",
-        ] {
-            assert!(dir.join(scene).join(file).is_file(), "{scene}/{file}");
-        }
-    }
+        ],
+    );
     let csv = std::fs::read_to_string(dir.join("runs.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 4 * (scenes.len() + 1));
     assert!(dir.join("placement_speedup_scenes.svg").is_file());

@@ -27,8 +27,8 @@ use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
 use gfxcache_render::{FpAssignment, TbrConfig};
 
-use crate::report::suite::{run_suite, SceneDir};
-use crate::report::{run_study, Print};
+use crate::report::suite::{run_input, SceneDir, StudyInput};
+use crate::report::Print;
 
 use super::render::{parse_fp_assignment, OrderArg, TextureFilterArg};
 
@@ -490,46 +490,28 @@ pub fn check(args: &Args) -> Result<()> {
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
     let (plan, config) = prepare(&args)?;
-    let files = [&args.requests, &args.unit].into_iter().flatten();
-    // A scene file is an input too (a built-in name is no file).
-    let scene = args.scene.as_deref().map(Path::new).filter(|p| p.is_file());
-    let inputs: Vec<&Path> = files.map(PathBuf::as_path).chain(scene).collect();
-    if let Some(suite) = args.suite {
-        let suite = super::suite_of(suite, paper::SUITE);
-        return run_suite(
-            &args.out,
-            &suite,
-            &inputs,
-            Print::of(args.json, args.quiet),
-            |at, progress| study_scene(&args, &plan, &config, at, progress),
-        );
-    }
-    run_study(
+    let input = StudyInput::new(
+        args.requests.as_deref(),
+        args.unit.as_deref(),
+        args.scene.as_deref(),
+        args.suite.map(|s| super::suite_of(s, paper::SUITE)),
+    );
+    run_input(
         &args.out,
-        &inputs,
+        input,
         Print::of(args.json, args.quiet),
-        |dir, progress| match (&args.requests, &args.scene) {
-            (Some(requests), _) => {
-                let frame = FilterFrame {
-                    filter: filter_name(TextureFilterArg::AsAuthored).to_string(),
-                    requests: requests.clone(),
-                };
-                let config = NbtcStudyConfig {
-                    name: requests.display().to_string(),
-                    ..config.clone()
-                };
-                Ok(study::run(&config, &[frame], progress)?)
-            }
-            (None, Some(scene)) => {
-                let at = SceneDir {
-                    scene,
-                    staged: dir,
-                    placed: &args.out,
-                };
-                study_scene(&args, &plan, &config, &at, progress)
-            }
-            _ => bail!("give REQUESTS, --scene or --suite"),
+        |requests, progress| {
+            let frame = FilterFrame {
+                filter: filter_name(TextureFilterArg::AsAuthored).to_string(),
+                requests: requests.to_path_buf(),
+            };
+            let config = NbtcStudyConfig {
+                name: requests.display().to_string(),
+                ..config.clone()
+            };
+            Ok(study::run(&config, &[frame], progress)?)
         },
+        |at, progress| study_scene(&args, &plan, &config, at, progress),
     )
 }
 
