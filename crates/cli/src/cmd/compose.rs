@@ -75,6 +75,21 @@ pub struct Args {
     pub filter: TextureFilterArg,
     #[command(flatten)]
     pub passes: super::render::PassSwitches,
+    /// A JSON file of the machine's settings as DTM-NUCA's configuration
+    /// (any fields of `compose.json`'s `config.machine`: texture caches,
+    /// Affinity Table, mesh, L2, timing; the others keep the machine's and
+    /// our defaults). The bus flags override it.
+    #[arg(long, value_name = "F.json")]
+    pub config: Option<PathBuf>,
+    /// A JSON file of the texture units' settings (any fields of
+    /// `compose.json`'s `config.unit`: buffers, hit and filter times,
+    /// fragments in flight, issue; the others keep the machine's and our
+    /// defaults). Its L1 and memory are the machine's, and its mode each
+    /// run's (--l1): a file setting them is refused.
+    #[arg(long, value_name = "F.json")]
+    pub unit: Option<PathBuf>,
+    #[command(flatten)]
+    pub bus: super::nuca::BusArgs,
     /// The texture units' miss handlings (the first under the first
     /// placement is the baseline).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "btc,nbtc")]
@@ -128,11 +143,42 @@ fn parse_placement(s: &str) -> std::result::Result<OrgKind, String> {
 
 /// The study's settings from the machine and the flags.
 fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
-    let mut machine = NucaConfig::default()
+    let base = NucaConfig::default()
         .on_machine(&plan.machine, 1)
-        .map_err(anyhow::Error::msg)?;
+        .map_err(|e| anyhow::anyhow!("--machine: {e}"))?;
+    let mut machine = match &args.config {
+        None => base,
+        Some(path) => super::merge_settings(
+            "--config",
+            path,
+            &base,
+            "the fields of compose.json's \"config\".\"machine\" (DTM-NUCA's configuration; see its defaults there)",
+            &[],
+        )?,
+    };
     machine.fps = usize::from(plan.fps);
-    let unit = NbtcConfig::default().on_machine(&plan.machine);
+    args.bus.apply(&mut machine.timing);
+    machine
+        .check()
+        .context("the machine (--machine, --config, the bus flags)")?;
+    let base = NbtcConfig::default().on_machine(&plan.machine);
+    const MACHINES: &str = "is not the units': the L1 is the machine's texture cache, the memory its L2 and DRAM (set them with --machine or --config)";
+    let unit = match &args.unit {
+        None => base,
+        Some(path) => super::merge_settings(
+            "--unit",
+            path,
+            &base,
+            "the fields of compose.json's \"config\".\"unit\" (the NBTC study's texture unit; see its defaults there)",
+            &[
+                ("mode", "is each run's own: set the miss handlings with --l1"),
+                ("l1_bytes", MACHINES),
+                ("l1_ways", MACHINES),
+                ("memory_latency", MACHINES),
+                ("memory", MACHINES),
+            ],
+        )?,
+    };
     let mut modes = Vec::new();
     for m in &args.l1 {
         if !modes.contains(&m.mode()) {
@@ -228,9 +274,10 @@ pub fn check(args: &Args) -> Result<()> {
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
     let (plan, config) = prepare(&args)?;
+    let others = [&args.config, &args.unit].into_iter().flatten();
     let input = StudyInput::new(
         args.requests.as_deref(),
-        [],
+        others.map(PathBuf::as_path),
         args.scene.as_deref(),
         args.suite.map(|s| super::suite_of(s, study::SUITE)),
     );

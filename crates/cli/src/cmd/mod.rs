@@ -115,6 +115,35 @@ pub fn read_settings(flag: &str, path: &Path) -> Result<String> {
     Ok(text)
 }
 
+/// `base` with the fields of the JSON object in the settings file `path`
+/// that `flag` names ([`read_settings`]) put over its own: a model's
+/// settings given in part. `what` says what the file should hold;
+/// `refused` names fields the file may not set, each with why.
+pub fn merge_settings<T: serde::Serialize + serde::de::DeserializeOwned>(
+    flag: &str,
+    path: &Path,
+    base: &T,
+    what: &str,
+    refused: &[(&str, &str)],
+) -> Result<T> {
+    let text = read_settings(flag, path)?;
+    let expected = || format!("{}: expected a JSON object of {what}", path.display());
+    let value: serde_json::Value = serde_json::from_str(&text).with_context(expected)?;
+    let serde_json::Value::Object(fields) = value else {
+        anyhow::bail!(expected());
+    };
+    for (field, why) in refused {
+        if fields.contains_key(*field) {
+            anyhow::bail!("{}: \"{field}\" {why}", path.display());
+        }
+    }
+    let mut merged = serde_json::to_value(base).expect("a config serializes");
+    for (k, v) in fields {
+        merged[k] = v;
+    }
+    serde_json::from_value(merged).with_context(expected)
+}
+
 /// `--warmup` against the `--frames` a study renders: refused unless it
 /// leaves a frame to count.
 pub fn check_warmup(warmup: u32, frames: u32) -> Result<()> {

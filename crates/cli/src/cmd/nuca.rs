@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use gfxcache_cache::parse_size;
 use gfxcache_cache::run::Threads;
 use gfxcache_machine::IssueModel;
@@ -51,6 +51,42 @@ pub enum AnnouncedArg {
     AsAnnounced,
     /// The count reset as the owner's own counter was at the epoch's end.
     Halved,
+}
+
+/// The bus to the L2, as flags over the machine's and `--config`'s.
+#[derive(clap::Args, Clone, Copy, Default)]
+pub struct BusArgs {
+    /// Whether the bus to the L2 is held by one transfer at a time, later
+    /// ones queueing (default: --config's, else ours, on); `off` gives
+    /// every transfer its unloaded time.
+    #[arg(long, value_enum)]
+    pub bus_occupancy: Option<OnOff>,
+    /// Bits the bus to the L2 carries a cycle (default: --config's, else
+    /// the machine's; ours on dtm-nuca: 128, 4 beats a 64-byte block).
+    #[arg(long)]
+    pub bus_width: Option<u32>,
+    /// Whether requests and replies share the bus to the L2 or each have a
+    /// channel (default: --config's, else ours, shared).
+    #[arg(long, value_enum)]
+    pub bus_channels: Option<ChannelsArg>,
+}
+
+impl BusArgs {
+    /// The flags given, over `timing`'s values.
+    pub fn apply(&self, timing: &mut gfxcache_nuca::TimingConfig) {
+        if let Some(o) = self.bus_occupancy {
+            timing.bus_occupancy = o == OnOff::On;
+        }
+        if let Some(w) = self.bus_width {
+            timing.bus_width_bits = w;
+        }
+        if let Some(c) = self.bus_channels {
+            timing.bus_channels = match c {
+                ChannelsArg::Shared => BusChannels::Shared,
+                ChannelsArg::Split => BusChannels::Split,
+            };
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -203,19 +239,8 @@ pub struct Args {
     /// else ours, as-announced; the study runs the other reading too).
     #[arg(long, value_enum)]
     pub announced_count: Option<AnnouncedArg>,
-    /// Whether the bus to the L2 is held by one transfer at a time, later
-    /// ones queueing (default: --config's, else ours, on); `off` gives
-    /// every transfer its unloaded time.
-    #[arg(long, value_enum)]
-    pub bus_occupancy: Option<OnOff>,
-    /// Bits the bus to the L2 carries a cycle (default: --config's, else
-    /// the machine's; ours on dtm-nuca: 128, 4 beats a 64-byte block).
-    #[arg(long)]
-    pub bus_width: Option<u32>,
-    /// Whether requests and replies share the bus to the L2 or each have a
-    /// channel (default: --config's, else ours, shared).
-    #[arg(long, value_enum)]
-    pub bus_channels: Option<ChannelsArg>,
+    #[command(flatten)]
+    pub bus: BusArgs,
     /// Thread contexts per fragment processor, each with one request in
     /// flight (default: --config's, else the machine's threads over the
     /// pixels of a request: 384 / 4 = 96 on dtm-nuca).
@@ -271,24 +296,13 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
         .map_err(|e| anyhow::anyhow!("--machine: {e}"))?;
     let mut m = match &args.config {
         None => base,
-        Some(path) => {
-            let text = super::read_settings("--config", path)?;
-            let expected = || {
-                format!(
-                    "{}: expected the fields of nuca.json's \"config\" (see its defaults there)",
-                    path.display()
-                )
-            };
-            let value: serde_json::Value = serde_json::from_str(&text).with_context(expected)?;
-            let serde_json::Value::Object(fields) = value else {
-                bail!(expected());
-            };
-            let mut merged = serde_json::to_value(&base).expect("a config serializes");
-            for (k, v) in fields {
-                merged[k] = v;
-            }
-            serde_json::from_value(merged).with_context(expected)?
-        }
+        Some(path) => super::merge_settings(
+            "--config",
+            path,
+            &base,
+            "the fields of nuca.json's \"config\" (see its defaults there)",
+            &[],
+        )?,
     };
     m.fps = usize::from(plan.fps);
     if let Some(s) = &args.tc_size {
@@ -319,16 +333,7 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
             AnnouncedArg::Halved => AnnouncedCount::Halved,
         };
     }
-    if let Some(o) = args.bus_occupancy {
-        m.timing.bus_occupancy = o == OnOff::On;
-    }
-    set(&mut m.timing.bus_width_bits, args.bus_width);
-    if let Some(c) = args.bus_channels {
-        m.timing.bus_channels = match c {
-            ChannelsArg::Shared => BusChannels::Shared,
-            ChannelsArg::Split => BusChannels::Split,
-        };
-    }
+    args.bus.apply(&mut m.timing);
     if let Some(o) = args.replay_order {
         m.timing.order = match o {
             OrderOfReplay::Clock => ReplayOrder::Clock,

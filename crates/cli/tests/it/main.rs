@@ -14,6 +14,7 @@
 mod book;
 mod cli;
 mod common;
+mod compose;
 mod fps_alias;
 mod gspc;
 mod nbtc;

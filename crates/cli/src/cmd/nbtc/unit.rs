@@ -106,28 +106,13 @@ pub(super) fn unit(args: &Args, machine: &Machine) -> Result<NbtcConfig> {
 /// --unit's file: `NbtcConfig`'s fields but the two each run sets, over
 /// `base`'s.
 fn read_unit(path: &Path, base: &NbtcConfig) -> Result<NbtcConfig> {
-    let text = crate::cmd::read_settings("--unit", path)?;
-    let expected = || {
-        format!(
-            "{}: expected a JSON object of the fields of nbtc.json's \"unit\" (see its defaults there)",
-            path.display()
-        )
-    };
-    let value: serde_json::Value = serde_json::from_str(&text).with_context(expected)?;
-    for each_runs in ["mode", "memory_latency"] {
-        if value.get(each_runs).is_some() {
-            bail!(
-                "{}: \"{each_runs}\" is each run's own: set the designs with --modes and the latencies with --latencies",
-                path.display()
-            );
-        }
-    }
-    let serde_json::Value::Object(fields) = value else {
-        bail!(expected());
-    };
-    let mut merged = serde_json::to_value(base).expect("a config serializes");
-    for (k, v) in fields {
-        merged[k] = v;
-    }
-    serde_json::from_value(merged).with_context(expected)
+    const EACH_RUNS: &str =
+        "is each run's own: set the designs with --modes and the latencies with --latencies";
+    crate::cmd::merge_settings(
+        "--unit",
+        path,
+        base,
+        "the fields of nbtc.json's \"unit\" (see its defaults there)",
+        &[("mode", EACH_RUNS), ("memory_latency", EACH_RUNS)],
+    )
 }

@@ -1,0 +1,100 @@
+//! `gfxcache compose` end to end: the machine's and the units' settings
+//! from `--config`, `--unit` and the bus flags reach the study (and its
+//! report), and what the units may not set is refused by name.
+
+use std::path::Path;
+
+use crate::common::{gfxcache, json};
+
+/// A small frame on 4 fragment processors, the blocking cache and the
+/// NBTC under private caches and the distributed DTM-NUCA.
+const SMALL: &[&str] = &[
+    "--scene",
+    "racer",
+    "--width",
+    "64",
+    "--height",
+    "64",
+    "--fragment-processors",
+    "4",
+    "--no-shadow",
+    "--no-post",
+    "--placements",
+    "private,dtm-nuca-dist",
+];
+
+fn compose(out: &Path, more: &[&str]) -> serde_json::Value {
+    let mut args = vec!["compose", "--out", out.to_str().unwrap(), "--json"];
+    args.extend_from_slice(SMALL);
+    args.extend_from_slice(more);
+    json(&args)
+}
+
+#[test]
+fn the_config_unit_and_bus_flags_reach_the_study() {
+    let dir = tempfile::tempdir().unwrap();
+    let machine = dir.path().join("machine.json");
+    std::fs::write(&machine, r#"{"tc_bytes": 8192, "epoch": 1000}"#).unwrap();
+    let unit = dir.path().join("unit.json");
+    std::fs::write(&unit, r#"{"wlb_entries": 8, "fragments_in_flight": 64}"#).unwrap();
+    let base = compose(&dir.path().join("a"), &[]);
+    let r = compose(
+        &dir.path().join("b"),
+        &[
+            "--config",
+            machine.to_str().unwrap(),
+            "--unit",
+            unit.to_str().unwrap(),
+            "--bus-width",
+            "256",
+        ],
+    );
+    let c = &r["config"];
+    assert_eq!(c["machine"]["tc_bytes"], 8192);
+    assert_eq!(c["machine"]["epoch"], 1000);
+    assert_eq!(c["machine"]["timing"]["bus_width_bits"], 256);
+    assert_eq!(c["unit"]["wlb_entries"], 8);
+    assert_eq!(c["unit"]["fragments_in_flight"], 64);
+    assert_eq!(base["config"]["machine"]["tc_bytes"], 16384);
+    // A 256-bit bus carries a 64-byte block in half the beats: every
+    // transfer holds it for less time.
+    let beats = |v: &serde_json::Value| {
+        let bus = &v["runs"][0]["machine"]["bus"];
+        bus["busy_cycles"].as_f64().unwrap() / bus["transfers"].as_f64().unwrap()
+    };
+    assert!(beats(&r) < beats(&base), "{} {}", beats(&r), beats(&base));
+}
+
+#[test]
+fn what_the_units_may_not_set_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (field, says) in [
+        ("memory_latency", "the memory its L2 and DRAM"),
+        ("l1_bytes", "the L1 is the machine's texture cache"),
+        ("mode", "--l1"),
+    ] {
+        let unit = dir.path().join(format!("{field}.json"));
+        std::fs::write(&unit, format!(r#"{{"{field}": 1}}"#)).unwrap();
+        let mut args = vec!["compose", "--out", "unused-out"];
+        args.extend_from_slice(SMALL);
+        args.extend_from_slice(&["--unit", unit.to_str().unwrap()]);
+        let o = gfxcache(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{field}");
+        assert!(
+            err.contains(&format!("\"{field}\"")) && err.contains(says),
+            "{err}"
+        );
+        assert!(err.contains(unit.to_str().unwrap()), "{err}");
+    }
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "[1, 2]").unwrap();
+    let mut args = vec!["compose", "--out", "unused-out"];
+    args.extend_from_slice(SMALL);
+    args.extend_from_slice(&["--config", bad.to_str().unwrap()]);
+    let o = gfxcache(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("expected a JSON object"), "{err}");
+    assert!(!Path::new("unused-out").exists(), "nothing written");
+}
