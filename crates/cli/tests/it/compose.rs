@@ -6,26 +6,17 @@ use std::path::Path;
 
 use crate::common::{gfxcache, json};
 
-/// A small frame on 4 fragment processors, the blocking cache and the
-/// NBTC under private caches and the distributed DTM-NUCA.
-const SMALL: &[&str] = &[
-    "--scene",
-    "racer",
-    "--width",
-    "64",
-    "--height",
-    "64",
-    "--fragment-processors",
-    "4",
-    "--no-shadow",
-    "--no-post",
-    "--placements",
-    "private,dtm-nuca-dist",
-];
+/// A small frame on 4 fragment processors, as the suite's test runs
+/// each scene.
+fn small() -> Vec<&'static str> {
+    let mut args = vec!["--scene", "racer"];
+    args.extend_from_slice(crate::suite::COMPOSE);
+    args
+}
 
 fn compose(out: &Path, more: &[&str]) -> serde_json::Value {
     let mut args = vec!["compose", "--out", out.to_str().unwrap(), "--json"];
-    args.extend_from_slice(SMALL);
+    args.extend_from_slice(&small());
     args.extend_from_slice(more);
     json(&args)
 }
@@ -76,7 +67,7 @@ fn what_the_units_may_not_set_is_refused_by_name() {
         let unit = dir.path().join(format!("{field}.json"));
         std::fs::write(&unit, format!(r#"{{"{field}": 1}}"#)).unwrap();
         let mut args = vec!["compose", "--out", "unused-out"];
-        args.extend_from_slice(SMALL);
+        args.extend_from_slice(&small());
         args.extend_from_slice(&["--unit", unit.to_str().unwrap()]);
         let o = gfxcache(&args);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -90,7 +81,7 @@ fn what_the_units_may_not_set_is_refused_by_name() {
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "[1, 2]").unwrap();
     let mut args = vec!["compose", "--out", "unused-out"];
-    args.extend_from_slice(SMALL);
+    args.extend_from_slice(&small());
     args.extend_from_slice(&["--config", bad.to_str().unwrap()]);
     let o = gfxcache(&args);
     let err = String::from_utf8_lossy(&o.stderr);

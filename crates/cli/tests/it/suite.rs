@@ -753,7 +753,7 @@ fn check_nbtc_mean(m: &Value, reports: &[&Value]) {
 /// A mobile scene's composed study in well under a second: one small
 /// frame on 4 fragment processors, two miss handlings under two
 /// placements.
-const COMPOSE: &[&str] = &[
+pub(crate) const COMPOSE: &[&str] = &[
     "--width",
     "64",
     "--height",
