@@ -20,7 +20,7 @@ use gfxcache_render::TbrConfig;
 
 use super::machines::FramePlan as Plan;
 use super::nbtc::ModeArg;
-use super::render::{OrderArg, TextureFilterArg};
+use super::render::TextureFilterArg;
 use crate::report::suite::{run_input, SceneDir, StudyInput};
 use crate::report::Print;
 
@@ -46,26 +46,16 @@ pub struct Args {
     /// their mean. Both papers measured mobile frames.
     #[arg(long, value_parser = super::suite_parser())]
     pub suite: Option<Suite>,
-    /// The machine: a preset (`gfxcache machines`) or a TOML file. It
-    /// gives the fragment processors (count, threads, issue model), the
-    /// texture caches, the L2, the memory latency, the mesh hop and the
-    /// bus width, as `gfxcache nuca --machine` takes them, and the texture
-    /// units' hit and filter times and fragments in flight, as `gfxcache
-    /// nbtc --machine` takes them.
+    /// The machine: a preset (`gfxcache machines`) or a TOML file. It gives
+    /// the fragment processors (count, threads, issue model), the texture
+    /// caches, the L2, the memory latency, the mesh hop and the bus width,
+    /// as `gfxcache nuca --machine` takes them, and the texture units' hit
+    /// and filter times and fragments in flight, as `gfxcache nbtc
+    /// --machine` takes them.
     #[arg(long, default_value = "dtm-nuca", value_name = "NAME|FILE")]
     pub machine: String,
-    /// Screen width (default: the machine's).
-    #[arg(long)]
-    pub width: Option<u32>,
-    /// Screen height (default: the machine's).
-    #[arg(long)]
-    pub height: Option<u32>,
-    /// Tile side in pixels (default: the machine's).
-    #[arg(long)]
-    pub tile_size: Option<u32>,
-    /// Tile traversal order.
-    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
-    pub order: OrderArg,
+    #[command(flatten)]
+    pub frame: super::machines::TiledFrameArgs,
     #[command(flatten)]
     pub processors: super::FragmentProcessorsArg,
     /// The filter every material sampler renders with: a request is one
@@ -206,13 +196,7 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
 }
 
 fn plan(args: &Args) -> Result<Plan> {
-    Plan::of(
-        &args.machine,
-        args.width,
-        args.height,
-        args.tile_size,
-        args.processors.given(),
-    )
+    args.frame.plan(&args.machine, args.processors.given())
 }
 
 /// The rendered frame's texture requests in a report's directory.
@@ -238,7 +222,7 @@ fn render(args: &Args, plan: &Plan, scene: &gfxcache_render::Scene, dir: &Path) 
 fn request(args: &Args, plan: &Plan) -> RenderRequest {
     let tbr = TbrConfig {
         tile_size: plan.tile_size,
-        order: args.order.into(),
+        order: args.frame.order.into(),
         fps: plan.fps,
         ..TbrConfig::default()
     };

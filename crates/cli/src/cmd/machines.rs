@@ -104,6 +104,34 @@ pub fn tbr_caches(
     })
 }
 
+/// The flags of a tile-based study's frame over its machine's values: the
+/// screen, the tile and their order (each command has its own
+/// `--machine`, with its default and what its study takes from it).
+#[derive(clap::Args, Clone)]
+pub struct TiledFrameArgs {
+    /// Screen width (default: the machine's screen, as `gfxcache machines
+    /// NAME` lists it).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Screen height (default: the machine's).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Tile side in pixels (default: the machine's).
+    #[arg(long)]
+    pub tile_size: Option<u32>,
+    /// Tile traversal order.
+    #[arg(long, value_enum, default_value_t = super::render::OrderArg::ZOrder)]
+    pub order: super::render::OrderArg,
+}
+
+impl TiledFrameArgs {
+    /// `machine`'s plan with these flags over its values
+    /// ([`FramePlan::of`]), the fragment processors given as `processors`.
+    pub(crate) fn plan(&self, machine: &str, processors: (Option<u16>, &str)) -> Result<FramePlan> {
+        FramePlan::of(machine, self.width, self.height, self.tile_size, processors)
+    }
+}
+
 /// A tile-based study's machine and what it sets that the flags override:
 /// the frames' screen, tile and fragment processors (`nuca`, `tcor`).
 pub(crate) struct FramePlan {

@@ -27,7 +27,7 @@ use crate::report::suite::{run_input, SceneDir, StudyInput};
 use crate::report::Print;
 
 use super::machines::FramePlan as Plan;
-use super::render::{parse_fp_assignment, OrderArg};
+use super::render::parse_fp_assignment;
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OrderOfReplay {
@@ -137,26 +137,16 @@ pub struct Args {
     /// mobile frames.
     #[arg(long, value_parser = super::suite_parser())]
     pub suite: Option<Suite>,
-    /// The machine the study runs on: a preset (`gfxcache machines`
-    /// lists them: dtm-nuca, the paper's Table I; tcor; nbtc; mali-g78) or
-    /// a TOML file of the same form. It gives the screen, the tile, the
-    /// fragment processors (count, threads, issue model), the texture
-    /// caches, the L2, the memory latency, the mesh hop and the bus width;
-    /// --config and the flags below override its values.
+    /// The machine the study runs on: a preset (`gfxcache machines` lists
+    /// them: dtm-nuca, the paper's Table I; tcor; nbtc; mali-g78) or a TOML
+    /// file of the same form. It gives the screen, the tile, the fragment
+    /// processors (count, threads, issue model), the texture caches, the
+    /// L2, the memory latency, the mesh hop and the bus width; --config and
+    /// the flags below override its values.
     #[arg(long, default_value = "dtm-nuca", value_name = "NAME|FILE")]
     pub machine: String,
-    /// Screen width (default: the machine's; DTM-NUCA Table I: 2160).
-    #[arg(long)]
-    pub width: Option<u32>,
-    /// Screen height (default: the machine's; DTM-NUCA Table I: 1080).
-    #[arg(long)]
-    pub height: Option<u32>,
-    /// Tile side in pixels (default: the machine's; Table I: 32).
-    #[arg(long)]
-    pub tile_size: Option<u32>,
-    /// Tile traversal order.
-    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
-    pub order: OrderArg,
+    #[command(flatten)]
+    pub frame: super::machines::TiledFrameArgs,
     #[command(flatten)]
     pub processors: super::FragmentProcessorsArg,
     /// How a tile's quads reach the fragment processors when rendering:
@@ -430,13 +420,7 @@ fn study_config(args: &Args, plan: &Plan, frame: FrameFiles) -> Result<NucaStudy
 /// checks before anything renders or reads a file of requests, and all
 /// [`check`] does.
 fn prepare(args: &Args) -> Result<Plan> {
-    let plan = Plan::of(
-        &args.machine,
-        args.width,
-        args.height,
-        args.tile_size,
-        args.processors.given(),
-    )?;
+    let plan = args.frame.plan(&args.machine, args.processors.given())?;
     let none = || FrameFiles {
         requests: PathBuf::new(),
         trace: None,
@@ -577,7 +561,7 @@ fn render(
 fn request(args: &Args, plan: &Plan, fps: u16, assignment: FpAssignment) -> Result<RenderRequest> {
     let tbr = TbrConfig {
         tile_size: plan.tile_size,
-        order: args.order.into(),
+        order: args.frame.order.into(),
         fps,
         hsr: !args.no_hsr,
         fp_assignment: assignment,

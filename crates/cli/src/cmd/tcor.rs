@@ -23,7 +23,7 @@ use crate::report::suite::{run_input, SceneDir, StudyInput};
 use crate::report::Print;
 
 use super::machines::FramePlan as Plan;
-use super::render::{BinningArg, OrderArg};
+use super::render::BinningArg;
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TileBuffersArg {
@@ -75,26 +75,16 @@ pub struct Args {
     /// counts the frames after them.
     #[arg(long, default_value_t = 0)]
     pub warmup: u32,
-    /// The machine the study runs on: a preset (`gfxcache machines`
-    /// lists them: tcor, the paper's Table I; dtm-nuca; nbtc; mali-g78)
-    /// or a TOML file of the same form. It gives the screen, the tile,
-    /// the fragment processors, the renderer's vertex and texture caches,
-    /// the L2 (size, ways, the Tile Fetcher's wait) and the memory
-    /// latency; the flags below override its values.
+    /// The machine the study runs on: a preset (`gfxcache machines` lists
+    /// them: tcor, the paper's Table I; dtm-nuca; nbtc; mali-g78) or a TOML
+    /// file of the same form. It gives the screen, the tile, the fragment
+    /// processors, the renderer's vertex and texture caches, the L2 (size,
+    /// ways, the Tile Fetcher's wait) and the memory latency; the flags
+    /// below override its values.
     #[arg(long, default_value = "tcor", value_name = "NAME|FILE")]
     pub machine: String,
-    /// Screen width (default: the machine's; TCOR Table I: 1960).
-    #[arg(long)]
-    pub width: Option<u32>,
-    /// Screen height (default: the machine's; TCOR Table I: 768).
-    #[arg(long)]
-    pub height: Option<u32>,
-    /// Tile side in pixels (default: the machine's; TCOR Table I: 32).
-    #[arg(long)]
-    pub tile_size: Option<u32>,
-    /// Tile traversal order.
-    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
-    pub order: OrderArg,
+    #[command(flatten)]
+    pub frame: super::machines::TiledFrameArgs,
     /// Which tiles the Polygon List Builder lists a triangle in when
     /// rendering: `exact` (those where it covers a pixel centre) or `bbox`
     /// (every tile its clipped screen bounding box overlaps). A given
@@ -300,13 +290,7 @@ fn read_energy(path: &Path) -> Result<EnergyModel> {
 /// (`--scene`, `--suite`), its request and warm-up: all `run` checks
 /// before anything renders or reads a trace, and all [`check`] does.
 fn prepare(args: &Args) -> Result<(Plan, TcorConfig)> {
-    let plan = Plan::of(
-        &args.machine,
-        args.width,
-        args.height,
-        args.tile_size,
-        args.processors.given(),
-    )?;
+    let plan = args.frame.plan(&args.machine, args.processors.given())?;
     let config = config(args, &plan)?;
     config.check().map_err(flagged)?;
     if args.trace.is_none() {
@@ -408,7 +392,7 @@ fn render(
 fn request(args: &Args, plan: &Plan) -> Result<RenderRequest> {
     let tbr = TbrConfig {
         tile_size: plan.tile_size,
-        order: args.order.into(),
+        order: args.frame.order.into(),
         fps: plan.fps,
         hsr: args.hsr,
         binning_mode: args.binning.into(),

@@ -30,7 +30,7 @@ use gfxcache_render::{FpAssignment, TbrConfig};
 use crate::report::suite::{run_input, SceneDir, StudyInput};
 use crate::report::Print;
 
-use super::render::{parse_fp_assignment, OrderArg, TextureFilterArg};
+use super::render::{parse_fp_assignment, TextureFilterArg};
 
 mod sweeps;
 mod unit;
@@ -131,27 +131,16 @@ pub struct Args {
         conflicts_with = "requests"
     )]
     pub filters: Vec<TextureFilterArg>,
-    /// The machine the study runs on: a preset (`gfxcache machines`
-    /// lists them: nbtc, the slides'; dtm-nuca; tcor; mali-g78) or a TOML
-    /// file of the same form. It gives the screen, the tile, the pixel
-    /// processors (their count, fragments in flight and issue model), the
-    /// L1 and its hit time, the filter time, the latencies and the shared
-    /// DRAM; the flags below override its values.
+    /// The machine the study runs on: a preset (`gfxcache machines` lists
+    /// them: nbtc, the slides'; dtm-nuca; tcor; mali-g78) or a TOML file of
+    /// the same form. It gives the screen, the tile, the pixel processors
+    /// (their count, fragments in flight and issue model), the L1 and its
+    /// hit time, the filter time, the latencies and the shared DRAM; the
+    /// flags below override its values.
     #[arg(long, default_value = "nbtc", value_name = "NAME|FILE")]
     pub machine: String,
-    /// Screen width (default: the machine's; nbtc: 1960, TCOR Table I's mobile
-    /// screen, the slides giving none).
-    #[arg(long)]
-    pub width: Option<u32>,
-    /// Screen height (default: the machine's; nbtc: 768).
-    #[arg(long)]
-    pub height: Option<u32>,
-    /// Tile side in pixels (default: the machine's; nbtc: 32).
-    #[arg(long)]
-    pub tile_size: Option<u32>,
-    /// Tile traversal order.
-    #[arg(long, value_enum, default_value_t = OrderArg::ZOrder)]
-    pub order: OrderArg,
+    #[command(flatten)]
+    pub frame: super::machines::TiledFrameArgs,
     /// Pixel processors, each with its texture unit (default: the machine's; the
     /// slides: 8); the tile-based renderer's fragment processors.
     #[arg(long)]
@@ -395,9 +384,9 @@ impl Plan {
             l.iter().map(|&c| u64::from(c)).collect()
         });
         Ok(Plan {
-            width: args.width.unwrap_or(w),
-            height: args.height.unwrap_or(h),
-            tile_size: args.tile_size.unwrap_or(machine.gpu.tile.value),
+            width: args.frame.width.unwrap_or(w),
+            height: args.frame.height.unwrap_or(h),
+            tile_size: args.frame.tile_size.unwrap_or(machine.gpu.tile.value),
             pixel_processors: args
                 .pixel_processors
                 .unwrap_or(machine.fragment.processors.value),
@@ -570,7 +559,7 @@ fn render(
 fn request(args: &Args, plan: &Plan, filter: TextureFilterArg) -> RenderRequest {
     let tbr = TbrConfig {
         tile_size: plan.tile_size,
-        order: args.order.into(),
+        order: args.frame.order.into(),
         fps: plan.pixel_processors,
         hsr: args.hsr,
         fp_assignment: args.fp_assignment,
