@@ -8,9 +8,11 @@
 use gfxcache_cache::SuiteReport;
 use gfxcache_compose::study::tables::MEASURES;
 use gfxcache_compose::ComposeReport;
+use gfxcache_report::Format;
 
 use crate::report::data;
-use crate::table::{percent, Table};
+use crate::report::page::format;
+use crate::table::Table;
 
 /// A composed study on a suite.
 pub type ComposeSuite = SuiteReport<ComposeReport>;
@@ -32,35 +34,23 @@ impl data::DataStudy for ComposeReport {
 }
 
 /// The columns of the summaries' tables: the pair, then the measures
-/// shown (a column of [`MEASURES`], its heading, and how it is written).
-const SHOWN: [(&str, &str, Shown); 9] = [
-    ("speedup", "speedup", Shown::Fixed3),
-    ("placement_speedup", "vs first placement", Shown::Fixed3),
-    ("interaction", "interaction", Shown::Fixed3),
-    ("local_percent", "local", Shown::Percent),
-    ("remote_percent", "remote", Shown::Percent),
-    ("l2_percent", "L2", Shown::Percent),
-    ("stall_percent", "stalled", Shown::Percent),
-    ("l2_hit_rate_percent", "L2 hit rate", Shown::Percent),
-    ("bus_mean_wait_cycles", "bus wait/transfer", Shown::Fixed2),
+/// shown (a column of [`MEASURES`], its heading, and how the pages write
+/// it).
+const SHOWN: [(&str, &str, Format); 9] = [
+    ("speedup", "speedup", Format::decimals(3)),
+    (
+        "placement_speedup",
+        "vs first placement",
+        Format::decimals(3),
+    ),
+    ("interaction", "interaction", Format::decimals(3)),
+    ("local_percent", "local", Format::Share),
+    ("remote_percent", "remote", Format::Share),
+    ("l2_percent", "L2", Format::Share),
+    ("stall_percent", "stalled", Format::Share),
+    ("l2_hit_rate_percent", "L2 hit rate", Format::Share),
+    ("bus_mean_wait_cycles", "bus wait/transfer", Format::Fixed2),
 ];
-
-#[derive(Clone, Copy)]
-enum Shown {
-    Fixed2,
-    Fixed3,
-    Percent,
-}
-
-impl Shown {
-    fn write(self, v: f64) -> String {
-        match self {
-            Shown::Fixed2 => format!("{v:.2}"),
-            Shown::Fixed3 => format!("{v:.3}"),
-            Shown::Percent => percent(v / 100.0),
-        }
-    }
-}
 
 /// A table of `keys` columns (left-aligned), then `first` numbers and
 /// [`SHOWN`]'s.
@@ -81,7 +71,7 @@ fn table(keys: &[&str], first: &[&str]) -> Table {
 fn shown(get: impl Fn(&str) -> Option<f64>) -> impl Iterator<Item = String> {
     SHOWN
         .into_iter()
-        .map(move |(c, _, how)| get(c).map_or_else(|| "-".into(), |v| how.write(v)))
+        .map(move |(c, _, how)| get(c).map_or_else(|| "-".into(), |v| format(how, &v.to_string())))
 }
 
 /// A run's measure by its column.

@@ -268,26 +268,24 @@ pub fn run(
     // Results are in `pairs` order: each miss handling's placements in
     // turn, so a run's first placement is at the start of its group.
     let per_mode = config.placements.len();
-    let frame = |i: usize| results[i].frame_cycles;
-    let placement_speedup = |i: usize| ratio(frame(i - i % per_mode), frame(i));
+    let frames: Vec<u64> = results.iter().map(|r| r.frame_cycles).collect();
+    let placement_speedup = |i: usize| ratio(frames[i - i % per_mode], frames[i]);
+    let warnings = warnings(&results);
     let runs = pairs
         .iter()
+        .zip(results)
         .enumerate()
-        .map(|(i, &(mode, placement))| ComposedRun {
+        .map(|(i, (&(mode, placement), r))| ComposedRun {
             mode: mode.name().to_string(),
             placement,
-            speedup: ratio(baseline, frame(i)),
+            speedup: ratio(baseline, r.frame_cycles),
             placement_speedup: placement_speedup(i),
             interaction: over(placement_speedup(i), placement_speedup(i % per_mode)),
-            frame_cycles: frame(i),
-            total: results[i].total,
-            machine: results[i]
-                .machine
-                .clone()
-                .expect("a run on a machine reports it"),
+            frame_cycles: r.frame_cycles,
+            total: r.total,
+            machine: r.machine.expect("a run on a machine reports it"),
         })
         .collect();
-    let warnings = warnings(&results);
     Ok(ComposeReport {
         name: config.name.clone(),
         scene: None,
