@@ -27,7 +27,10 @@ mod sourced;
 use std::path::PathBuf;
 
 pub use issue::{issue_sentence, IssueModel};
-pub use machine::{Cache, Fragment, Gpu, Interconnect, Issue, Machine, Memory, Size, Value, L2};
+pub use machine::{
+    Cache, Fragment, FrameTime, Gpu, Interconnect, Issue, Machine, Memory, RenderCaches, Shape,
+    Size, Value, L2,
+};
 pub use presets::{presets, Preset};
 pub use sourced::{SourceKind, Sourced};
 
@@ -49,6 +52,12 @@ pub enum MachineError {
         file: PathBuf,
         key: String,
         message: String,
+    },
+    #[error("machine {machine}: no {key}: {why}")]
+    Missing {
+        machine: String,
+        key: &'static str,
+        why: String,
     },
     #[error("unknown machine {name:?}: expected a preset ({known}) or a TOML file")]
     Unknown { name: String, known: String },

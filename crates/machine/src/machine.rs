@@ -54,8 +54,11 @@ pub struct Gpu {
     pub clock_mhz: Sourced<u32>,
     /// The screen the frames are rendered at, width and height.
     pub screen: Sourced<[u32; 2]>,
-    /// The side of a tile of a tile-based GPU, in pixels.
-    pub tile: Sourced<u32>,
+    /// The side of a tile of a tile-based GPU, in pixels; none on an
+    /// immediate-mode GPU ([`Machine::tile`] names it when a tile-based
+    /// study needs it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile: Option<Sourced<u32>>,
 }
 
 /// The fragment processors' issue rates ([`IssueModel`]'s fields, each
@@ -82,6 +85,10 @@ pub struct Fragment {
     /// The texture unit's filtering, cycles from a request's texels to its
     /// result.
     pub filter_cycles: Sourced<u32>,
+    /// Texture samplers the processors share (GSPC: twelve for 96
+    /// cores); none: a texture unit a processor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samplers: Option<Sourced<u32>>,
     /// How each issues shader operations.
     pub issue: Issue,
 }
@@ -106,7 +113,79 @@ pub struct L2 {
     pub ways: Sourced<u32>,
     pub block: Sourced<u32>,
     pub banks: Sourced<u32>,
+    /// The round trip of a hit (load to use), in the L2's cycles.
     pub hit_cycles: Sourced<u32>,
+    /// The L2's own clock, where it runs apart from the GPU's (GSPC's LLC
+    /// at 4 GHz beside a 1.6 GHz GPU); none: the GPU's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_mhz: Option<Sourced<u32>>,
+    /// The part of the round trip before a miss goes on to memory, in the
+    /// L2's cycles (the GSPC study's banked LLC timing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_cycles: Option<Sourced<u32>>,
+    /// How long a lookup keeps its bank, in the L2's cycles (the GSPC
+    /// study's banked LLC timing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub busy_cycles: Option<Sourced<u32>>,
+}
+
+/// A cache the timing of which no study takes: a size and ways (the
+/// render caches of an immediate-mode GPU, whose misses make the LLC's
+/// access stream).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shape {
+    pub bytes: Sourced<Size>,
+    pub ways: Sourced<u32>,
+}
+
+/// The render caches of an immediate-mode GPU between its pipeline and
+/// its LLC (GSPC Section 4), each stream's; the texture hierarchy's first
+/// level is the machine's `texture_cache`, one a sampler.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderCaches {
+    /// Every render cache's block, in bytes.
+    pub block: Sourced<u32>,
+    pub vertex_index: Shape,
+    pub vertex: Shape,
+    pub hiz: Shape,
+    pub depth: Shape,
+    pub stencil: Shape,
+    pub render_target: Shape,
+    /// The texture hierarchy's second level, shared by the samplers.
+    pub texture_l2: Shape,
+    /// Its third, shared, in front of the LLC.
+    pub texture_l3: Shape,
+}
+
+impl RenderCaches {
+    /// Each cache by its key, in the file's order.
+    pub fn shapes(&self) -> [(&'static str, &Shape); 8] {
+        [
+            ("vertex_index", &self.vertex_index),
+            ("vertex", &self.vertex),
+            ("hiz", &self.hiz),
+            ("depth", &self.depth),
+            ("stencil", &self.stencil),
+            ("render_target", &self.render_target),
+            ("texture_l2", &self.texture_l2),
+            ("texture_l3", &self.texture_l3),
+        ]
+    }
+}
+
+/// How a trace-driven LLC study turns a frame's LLC accesses into time
+/// (`mem::GpuFront`, the GSPC study's frame rate): the trace carries no
+/// instruction counts, so these are the model's, not the paper's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameTime {
+    /// Shader cycles a thread context works between two of its LLC
+    /// accesses.
+    pub work_cycles: Sourced<u32>,
+    /// LLC requests the whole GPU can issue a GPU cycle.
+    pub requests_per_cycle: Sourced<u32>,
 }
 
 /// Main memory.
@@ -150,6 +229,10 @@ pub struct Machine {
     pub tile_cache: Option<Cache>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vertex_cache: Option<Cache>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_caches: Option<RenderCaches>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_time: Option<FrameTime>,
 }
 
 /// One value of a machine, for listings: where it is, what it is, where
@@ -175,6 +258,32 @@ impl Machine {
             branch_per_cycle: i.branch_per_cycle.value,
             parallel: i.parallel.value,
         }
+    }
+
+    /// The side of a tile, for a study that renders tile by tile; an error
+    /// naming the key on an immediate-mode machine.
+    pub fn tile(&self) -> Result<u32, MachineError> {
+        self.require(
+            self.gpu.tile.as_ref(),
+            "gpu.tile",
+            "a tile-based study needs the tile side",
+        )
+        .map(|t| t.value)
+    }
+
+    /// `value`, or an error naming `key`, absent from this machine, and
+    /// `why` it is needed.
+    pub fn require<'a, T>(
+        &self,
+        value: Option<&'a T>,
+        key: &'static str,
+        why: &str,
+    ) -> Result<&'a T, MachineError> {
+        value.ok_or_else(|| MachineError::Missing {
+            machine: self.name.clone(),
+            key,
+            why: why.to_string(),
+        })
     }
 
     /// Every value, by key, each with its source.
@@ -268,7 +377,12 @@ impl Machine {
             in_range(&format!("gpu.screen ({k})"), u64::from(v), 1, 16384)
                 .map_err(&bad_at(&bad))?;
         }
-        in_range("gpu.tile", u64::from(g.tile.value), 4, 256).map_err(&bad_at(&bad))?;
+        if let Some(t) = &g.tile {
+            in_range("gpu.tile", u64::from(t.value), 4, 256).map_err(&bad_at(&bad))?;
+        }
+        if let Some(s) = &f.samplers {
+            in_range("fragment.samplers", u64::from(s.value), 1, 256).map_err(&bad_at(&bad))?;
+        }
         let caches = [
             ("texture_cache", Some(&self.texture_cache)),
             ("tile_cache", self.tile_cache.as_ref()),
@@ -296,6 +410,56 @@ impl Machine {
             )
             .map_err(&bad_at(&bad))?;
             in_range("l2.banks", u64::from(l2.banks.value), 1, 64).map_err(&bad_at(&bad))?;
+            if let Some(c) = &l2.clock_mhz {
+                in_range("l2.clock_mhz", u64::from(c.value), 1, 10_000).map_err(&bad_at(&bad))?;
+            }
+            if let Some(t) = &l2.tag_cycles {
+                in_range(
+                    "l2.tag_cycles",
+                    u64::from(t.value),
+                    0,
+                    u64::from(l2.hit_cycles.value),
+                )
+                .map_err(&bad_at(&bad))?;
+            }
+            if let Some(b) = &l2.busy_cycles {
+                in_range("l2.busy_cycles", u64::from(b.value), 1, 1000).map_err(&bad_at(&bad))?;
+            }
+        }
+        if let Some(r) = &self.render_caches {
+            let block = r.block.value;
+            if !(8..=4096).contains(&block) || !block.is_power_of_two() {
+                return Err(bad(
+                    "render_caches.block",
+                    format!("{block}: expected a power of two from 8 to 4096 bytes"),
+                ));
+            }
+            for (name, c) in r.shapes() {
+                check_cache(
+                    &format!("render_caches.{name}"),
+                    c.bytes.value.0,
+                    c.ways.value,
+                    block,
+                    0,
+                )
+                .map_err(&bad_at(&bad))?;
+            }
+        }
+        if let Some(t) = &self.frame_time {
+            in_range(
+                "frame_time.work_cycles",
+                u64::from(t.work_cycles.value),
+                0,
+                1_000_000,
+            )
+            .map_err(&bad_at(&bad))?;
+            in_range(
+                "frame_time.requests_per_cycle",
+                u64::from(t.requests_per_cycle.value),
+                1,
+                1024,
+            )
+            .map_err(&bad_at(&bad))?;
         }
         let lat = &self.memory.latency_cycles.value;
         if lat.is_empty() {

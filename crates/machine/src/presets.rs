@@ -14,7 +14,7 @@ pub struct Preset {
     pub text: &'static str,
 }
 
-const PRESETS: [Preset; 4] = [
+const PRESETS: [Preset; 5] = [
     Preset {
         name: "dtm-nuca",
         text: include_str!("../presets/dtm-nuca.toml"),
@@ -26,6 +26,10 @@ const PRESETS: [Preset; 4] = [
     Preset {
         name: "nbtc",
         text: include_str!("../presets/nbtc.toml"),
+    },
+    Preset {
+        name: "gspc",
+        text: include_str!("../presets/gspc.toml"),
     },
     Preset {
         name: "mali-g78",

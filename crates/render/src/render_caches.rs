@@ -131,6 +131,36 @@ impl Default for RenderCacheConfig {
     }
 }
 
+impl RenderCacheConfig {
+    /// Each cache by name, the texture L1 once for all its units.
+    pub fn shapes(&self) -> [(&'static str, CacheShape); 9] {
+        [
+            ("vertex index", self.vidx),
+            ("vertex", self.vtx),
+            ("HiZ", self.hiz),
+            ("depth", self.z),
+            ("stencil", self.stc),
+            ("render target", self.rt),
+            ("texture L1", self.tex.l1),
+            ("texture L2", self.tex.l2),
+            ("texture L3", self.tex.l3),
+        ]
+    }
+
+    /// Why these caches cannot be built: a shape that is not a whole
+    /// power-of-two number of sets of 64-byte blocks, or no texture unit.
+    pub fn check(&self) -> Result<(), String> {
+        if self.tex.units == 0 {
+            return Err("the texture L1s: no texture unit".into());
+        }
+        for (name, shape) in self.shapes() {
+            Geometry::from_size(shape.bytes, Ways::N(shape.ways), BLOCK)
+                .map_err(|e| format!("the {name} cache: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 /// Counters of one render cache (block accesses).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RenderCacheStats {
@@ -271,7 +301,8 @@ impl<F: RecordSink> RenderCaches<F> {
         Self::with_config(&RenderCacheConfig::default(), out)
     }
 
-    /// Panics if a shape is not a whole number of 64 B sets.
+    /// Panics if a shape is not a whole number of 64 B sets
+    /// ([`RenderCacheConfig::check`] says so first).
     pub fn with_config(cfg: &RenderCacheConfig, out: F) -> Self {
         let mut caches: [Option<Level>; Stream::COUNT] = Default::default();
         for (s, shape) in CACHED

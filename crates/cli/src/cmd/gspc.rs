@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{format_size, parse_size};
 use gfxcache_llc::study::{self, machines, paper, GspcConfig, GspcReport, TimelineConfig};
-use gfxcache_mem::GpuConfig;
+use gfxcache_machine::Machine;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
 
@@ -41,33 +41,43 @@ pub struct Args {
     /// counts the frames after them (each frame is timed on its own).
     #[arg(long, default_value_t = 0)]
     pub warmup: u32,
-    /// Screen width of the rendered frames (the paper: 1920x1080 and above).
-    #[arg(long, default_value_t = 1920)]
-    pub width: u32,
-    /// Screen height of the rendered frames.
-    #[arg(long, default_value_t = 1080)]
-    pub height: u32,
-    /// LLC capacity of the main study.
-    #[arg(long, default_value = "8MiB", value_name = "SIZE")]
-    pub size: String,
+    /// The machine the study runs on: a preset (`gfxcache machines` lists
+    /// them: gspc, the paper's Section 4) or a TOML file of the same form.
+    /// It gives the screen, the render caches the frames are rendered
+    /// through, the LLC (size, ways, block, banks, clock and latencies),
+    /// the GPU front of the frame time (cores, threads, samplers, work
+    /// between accesses) and the DRAM; the flags below override its values.
+    #[arg(long, default_value = "gspc", value_name = "NAME|FILE")]
+    pub machine: String,
+    /// Screen width of the rendered frames (default: the machine's).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Screen height of the rendered frames (default: the machine's).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// LLC capacity of the main study (default: the machine's LLC, `l2`).
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
     /// A second capacity for Figure 16 (Table 6 policies and OPT only);
     /// default twice --size; `none` to skip it.
     #[arg(long, value_name = "SIZE|none")]
     pub big_size: Option<String>,
-    /// LLC ways (the paper: 16).
-    #[arg(long, default_value_t = 16)]
-    pub ways: u32,
-    /// LLC block bytes (the paper: 64).
-    #[arg(long, default_value_t = 64)]
-    pub block: u32,
-    /// LLC banks (the paper: 4); per-bank policy state depends on it.
-    #[arg(long, default_value_t = 4)]
-    pub banks: u32,
+    /// LLC ways (default: the machine's; the paper: 16).
+    #[arg(long)]
+    pub ways: Option<u32>,
+    /// LLC block bytes (default: the machine's; the paper: 64).
+    #[arg(long)]
+    pub block: Option<u32>,
+    /// LLC banks (default: the machine's; the paper: 4); per-bank policy
+    /// state depends on it.
+    #[arg(long)]
+    pub banks: Option<u32>,
     /// Shader cycles a GPU thread context works between two of its LLC
-    /// accesses, in the frame-time model (an assumption: traces carry no
+    /// accesses, in the frame-time model (default: the machine's
+    /// `frame_time.work_cycles`; an assumption: traces carry no
     /// instruction counts; see ARCHITECTURE.md).
-    #[arg(long, default_value_t = GpuConfig::high_end().work_cycles)]
-    pub work_cycles: u32,
+    #[arg(long)]
+    pub work_cycles: Option<u32>,
     /// Directory for gspc.json, the CSV files, the SVG plots and index.html.
     #[arg(long, default_value = "gspc")]
     pub out: PathBuf,
@@ -100,21 +110,32 @@ pub struct Args {
 /// request and warm-up: all `run` checks before anything renders or
 /// reads a trace, and all [`check`] does.
 fn config(args: &Args) -> Result<GspcConfig> {
-    let main = parse_size(&args.size)?;
+    let described = Machine::resolve(&args.machine).context("--machine")?;
+    let mut base = study::baseline(&described).context("--machine")?;
+    let llc = described
+        .l2
+        .as_ref()
+        .context("--machine: the LLC is the machine's l2")?;
+    let main = match &args.size {
+        Some(s) => parse_size(s)?,
+        None => llc.bytes.value.0,
+    };
     let mut sizes = vec![main];
     match args.big_size.as_deref() {
         Some("none") => {}
         Some(s) => sizes.push(parse_size(s)?),
         None => sizes.push(main.saturating_mul(2)),
     }
-    let mut gpu = GpuConfig::high_end();
-    gpu.work_cycles = args.work_cycles;
+    if let Some(w) = args.work_cycles {
+        base.gpu.work_cycles = w;
+    }
     let config = GspcConfig {
         sizes,
-        ways: args.ways,
-        block: args.block,
-        banks: args.banks,
-        machines: machines(&gpu),
+        ways: args.ways.unwrap_or(llc.ways.value),
+        block: args.block.unwrap_or(llc.block.value),
+        banks: args.banks.unwrap_or(llc.banks.value),
+        machines: machines(&base),
+        description: Some(described),
         warmup: args.warmup,
         timeline: TimelineConfig {
             policies: args
@@ -138,7 +159,9 @@ fn config(args: &Args) -> Result<GspcConfig> {
     config.check()?;
     if args.trace.is_none() {
         super::check_warmup(args.warmup, args.frames)?;
-        request(args).check().context("the frames to render")?;
+        request(args, &config)?
+            .check()
+            .context("the frames to render")?;
     }
     Ok(config)
 }
@@ -161,9 +184,28 @@ pub fn run(args: Args) -> Result<()> {
         &args.out,
         input,
         Print::of(args.json, args.quiet),
-        |trace, progress| Ok(study::run(trace, &config, progress)?),
+        |trace, progress| {
+            let mut report = study::run(trace, &config, progress)?;
+            report.warnings.extend(trace_caches(&config));
+            Ok(report)
+        },
         |at, progress| study_scene(&args, &config, at, progress),
     )
+}
+
+/// What a study of a given trace should say of its render caches: they are
+/// the ones that made the trace (`gfxcache render`'s are the GSPC paper's),
+/// so a machine whose render caches differ does not apply them.
+fn trace_caches(config: &GspcConfig) -> Option<String> {
+    let machine = config.description.as_ref()?;
+    let theirs = super::machines::imr_caches(machine).ok();
+    (theirs != Some(gfxcache_render::RenderCacheConfig::default())).then(|| {
+        format!(
+            "the trace's render caches are those that made it: machine {}'s render caches \
+             (render_caches, texture_cache) apply only to frames gspc renders (--scene, --suite)",
+            machine.name
+        )
+    })
 }
 
 /// Renders the frames of `at.scene` into its directory and studies them.
@@ -174,7 +216,7 @@ fn study_scene(
     progress: gfxcache_cache::ProgressFn<'_>,
 ) -> Result<GspcReport> {
     let start = std::time::Instant::now();
-    let trace = render(args, at.scene, at.staged)?;
+    let trace = render(args, config, at.scene, at.staged)?;
     let render_seconds = start.elapsed().as_secs_f64();
     let mut report = study::run(&trace, config, progress)?;
     report.seconds.insert("render".into(), render_seconds);
@@ -185,9 +227,9 @@ fn study_scene(
 
 /// Renders the frames into `dir` (the staged `--out`, or a scene's
 /// directory in it), returning the trace's path.
-fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
+fn render(args: &Args, config: &GspcConfig, scene: &str, dir: &Path) -> Result<PathBuf> {
     let trace = dir.join("frame.gtr");
-    let request = request(args);
+    let request = request(args, config)?;
     let files = super::render::Files {
         trace: Some(trace.clone()),
         png: Some(dir.join("frame.png")),
@@ -198,14 +240,21 @@ fn render(args: &Args, scene: &str, dir: &Path) -> Result<PathBuf> {
     Ok(trace)
 }
 
-/// The frames `--scene` or `--suite` renders.
-fn request(args: &Args) -> RenderRequest {
-    RenderRequest {
-        width: args.width,
-        height: args.height,
+/// The frames `--scene` or `--suite` renders: at the machine's screen
+/// unless the flags say otherwise, through its render caches.
+fn request(args: &Args, config: &GspcConfig) -> Result<RenderRequest> {
+    let machine = config
+        .description
+        .as_ref()
+        .expect("the gspc command's configuration describes its machine");
+    let [w, h] = machine.gpu.screen.value;
+    Ok(RenderRequest {
+        width: args.width.unwrap_or(w),
+        height: args.height.unwrap_or(h),
         frames: args.frames,
         threads: if args.single_thread { 1 } else { 2 },
         passes: args.passes.into(),
+        imr_caches: Some(super::machines::imr_caches(machine).context("--machine")?),
         ..RenderRequest::new(Mode::Imr)
-    }
+    })
 }

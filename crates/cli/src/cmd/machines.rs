@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     println!(
         "Sources: paper = the paper's table or text; hardware = a hardware document where the \
-         paper is silent; ours = our choice. `--machine NAME|FILE` on nuca, nbtc and tcor."
+         paper is silent; ours = our choice. `--machine NAME|FILE` on gspc, tcor, nuca, nbtc and compose."
     );
     Ok(())
 }
@@ -102,6 +102,60 @@ pub fn tbr_caches(
         texture: shape(&machine.texture_cache, "texture_cache")?,
         fps,
     })
+}
+
+/// The immediate-mode renderer's render caches on `machine` (its
+/// `render_caches`, and its `texture_cache` as each sampler's texture L1,
+/// one a sampler); an error names what the machine lacks or what the
+/// renderer cannot build (its caches have 64-byte lines).
+pub fn imr_caches(machine: &Machine) -> Result<gfxcache_render::RenderCacheConfig> {
+    use gfxcache_render::{CacheShape, RenderCacheConfig, TexConfig};
+    let r = machine.require(
+        machine.render_caches.as_ref(),
+        "render_caches",
+        "an immediate-mode frame is rendered through them",
+    )?;
+    for (key, block) in [
+        ("render_caches.block", r.block.value),
+        ("texture_cache.block", machine.texture_cache.block.value),
+    ] {
+        if block != 64 {
+            anyhow::bail!(
+                "machine {}: {key} {block}: the renderer's caches have 64-byte lines",
+                machine.name
+            );
+        }
+    }
+    let shape = |s: &gfxcache_machine::Shape| CacheShape {
+        bytes: s.bytes.value.0,
+        ways: s.ways.value,
+    };
+    let f = &machine.fragment;
+    let units = f
+        .samplers
+        .as_ref()
+        .map_or(u32::from(f.processors.value), |s| s.value);
+    let config = RenderCacheConfig {
+        vidx: shape(&r.vertex_index),
+        vtx: shape(&r.vertex),
+        hiz: shape(&r.hiz),
+        z: shape(&r.depth),
+        stc: shape(&r.stencil),
+        rt: shape(&r.render_target),
+        tex: TexConfig {
+            units: u16::try_from(units).context("fragment.samplers")?,
+            l1: CacheShape {
+                bytes: machine.texture_cache.bytes.value.0,
+                ways: machine.texture_cache.ways.value,
+            },
+            l2: shape(&r.texture_l2),
+            l3: shape(&r.texture_l3),
+        },
+    };
+    config
+        .check()
+        .map_err(|e| anyhow::anyhow!("machine {}: {e}", machine.name))?;
+    Ok(config)
 }
 
 /// The flags of a tile-based study's frame over its machine's values: the
@@ -156,7 +210,10 @@ impl FramePlan {
     ) -> Result<FramePlan> {
         let machine = Machine::resolve(machine).context("--machine")?;
         let [w, h] = machine.gpu.screen.value;
-        let tile_size = tile_size.unwrap_or(machine.gpu.tile.value);
+        let tile_size = match tile_size {
+            Some(t) => t,
+            None => machine.tile().context("--machine")?,
+        };
         super::render::check_tile_size(tile_size)?;
         let (fps, flag) = processors;
         let fps = fps.unwrap_or(machine.fragment.processors.value);
@@ -171,5 +228,23 @@ impl FramePlan {
             fps,
             machine,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The GSPC machine renders through the caches the renderer has always
+    /// had (`gfxcache render`'s): the preset is their description.
+    #[test]
+    fn the_gspc_machines_render_caches_are_the_renderers() {
+        let gspc = Machine::preset("gspc").unwrap();
+        assert_eq!(
+            imr_caches(&gspc).unwrap(),
+            gfxcache_render::RenderCacheConfig::default()
+        );
+        let e = imr_caches(&Machine::preset("tcor").unwrap()).unwrap_err();
+        assert!(e.to_string().contains("no render_caches"), "{e}");
     }
 }

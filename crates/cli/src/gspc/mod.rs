@@ -98,6 +98,7 @@ pub(crate) mod test_report {
                 name: "ddr3-1867".into(),
                 about: "faster DRAM <fast>".into(),
             }],
+            machine: Some(gfxcache_machine::Machine::preset("gspc").unwrap()),
             seconds: BTreeMap::from([("simulate".to_string(), 1.25)]),
             timelines: vec![
                 timeline("gspc", &["prod", "cons"]),

@@ -259,6 +259,15 @@ fn bad_input_is_a_clear_error() {
             &["gspc", "x.gtr", "--banks", "3", "--out", out_dir],
             "3 banks",
         ),
+        // A machine without the frame time's keys, or the render caches.
+        (
+            &["gspc", "x.gtr", "--machine", "dtm-nuca", "--out", out_dir],
+            "machine dtm-nuca: no frame_time",
+        ),
+        (
+            &["gspc", "x.gtr", "--machine", "nosuch", "--out", out_dir],
+            "unknown machine",
+        ),
     ];
     for (args, needle) in cases {
         let out = gfxcache(args);
@@ -267,4 +276,98 @@ fn bad_input_is_a_clear_error() {
         assert!(out.stdout.is_empty(), "{args:?} printed a result");
         assert!(err.contains(needle), "{args:?}: '{needle}' not in: {err}");
     }
+}
+
+/// The machine is data: a user's file with another LLC and other render
+/// caches is studied on them, and its description is in the report; on a
+/// given trace, render caches other than the renderer's are said to be
+/// the trace's.
+#[test]
+fn a_users_machine_sets_the_llc_and_the_render_caches() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = json(&["machines", "gspc", "--json"])[0]["machine"].take();
+    m["name"] = "mine".into();
+    // A 256 KiB 8-way LLC, and a texture L3 of half the paper's.
+    m["l2"]["bytes"]["value"] = "256KiB".into();
+    m["l2"]["ways"] = serde_json::json!({"value": 8, "source": "ours: a test"});
+    m["render_caches"]["texture_l3"]["bytes"]["value"] = "192KiB".into();
+    let text = toml::to_string(&m).unwrap();
+    let file = dir.path().join("mine.toml");
+    std::fs::write(&file, &text).unwrap();
+    let machine = file.to_str().unwrap();
+    let out = dir.path().join("mine");
+    let v = json(&[
+        "gspc",
+        "--scene",
+        "atrium",
+        "--width",
+        "128",
+        "--height",
+        "72",
+        "--machine",
+        machine,
+        "--big-size",
+        "none",
+        "--timeline",
+        "none",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["sizes"], serde_json::json!([256 * 1024]));
+    assert_eq!(v["ways"], 8);
+    assert_eq!(v["machine"]["name"], "mine");
+    let csv = std::fs::read_to_string(out.join("machine.csv")).unwrap();
+    assert!(
+        csv.contains("render_caches.texture_l3.bytes,192KiB"),
+        "{csv}"
+    );
+    // Its render caches made the frame: the paper's make another stream.
+    let paper = dir.path().join("paper");
+    let p = json(&[
+        "gspc",
+        "--scene",
+        "atrium",
+        "--width",
+        "128",
+        "--height",
+        "72",
+        "--size",
+        "256KiB",
+        "--ways",
+        "8",
+        "--big-size",
+        "none",
+        "--timeline",
+        "none",
+        "--out",
+        paper.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_ne!(
+        v["accesses"], p["accesses"],
+        "the texture L3 changes the LLC's stream"
+    );
+    let w = p["warnings"].to_string();
+    assert!(!w.contains("render caches"), "{w}");
+    // On the paper's frame, that machine's render caches are not applied,
+    // and the report says so.
+    let trace = paper.join("frame.gtr");
+    let again = dir.path().join("again");
+    let t = json(&[
+        "gspc",
+        trace.to_str().unwrap(),
+        "--machine",
+        machine,
+        "--big-size",
+        "none",
+        "--timeline",
+        "none",
+        "--out",
+        again.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(t["accesses"], p["accesses"]);
+    let w = t["warnings"].to_string();
+    assert!(w.contains("machine mine's render caches"), "{w}");
 }

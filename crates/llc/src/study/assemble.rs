@@ -147,6 +147,7 @@ pub(super) fn report(
                 about: m.about.to_string(),
             })
             .collect(),
+        machine: setup.description.clone(),
         seconds,
     }
 }

@@ -46,7 +46,7 @@ use gfxcache_cache::{CacheError, Env, Geometry, PolicySpec, Progress, ProgressFn
 use gfxcache_mem::{FrameTimer, LlcTiming, MemError};
 use gfxcache_trace::TraceError;
 
-pub use machine::{machines, Machine};
+pub use machine::{baseline, machines, Machine};
 pub use mean::GspcMean;
 pub use report::GspcReport;
 pub use timeline::TimelineConfig;
@@ -64,6 +64,10 @@ pub struct GspcConfig {
     pub block: u32,
     pub banks: u32,
     pub machines: Vec<Machine>,
+    /// The described machine the study runs on, every value with its
+    /// source, for the report (`machine.csv`, the page's section); the
+    /// timing `machines` are made from it ([`machine::baseline`]).
+    pub description: Option<gfxcache_machine::Machine>,
     /// Frames of the trace that only warm the caches up: statistics count
     /// from frame `warmup` on (the caches stay warm from frame to frame;
     /// each frame is timed on its own).

@@ -379,6 +379,7 @@ pub fn page(r: &GspcReport) -> Page {
     sections.extend(fps(&[r], false));
     sections.extend(frames(r));
     sections.extend(passes(r));
+    sections.extend(r.machine.as_ref().map(|m| m.section()));
     sections.push(seconds(r));
     Page {
         title: format!(
@@ -441,6 +442,12 @@ pub fn suite_page(scenes: &[(&str, &GspcReport)]) -> Page {
     sections.extend(stream_mix(true));
     sections.push(t_sensitivity(true));
     sections.extend(fps(&reports, true));
+    sections.extend(
+        reports
+            .first()
+            .and_then(|r| r.machine.as_ref())
+            .map(|m| m.section()),
+    );
     Page {
         title: "GSPC study".into(),
         intro: vec![format!(

@@ -42,6 +42,10 @@ pub struct GspcReport {
     pub timelines: Vec<super::timeline::Timeline>,
     /// The timing configurations FPS was computed under, by name.
     pub timing_configs: Vec<TimingConfig>,
+    /// The described machine the study ran on, every value with its
+    /// source (`machine.csv`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<gfxcache_machine::Machine>,
     /// Wall-clock seconds each phase took.
     pub seconds: BTreeMap<String, f64>,
 }

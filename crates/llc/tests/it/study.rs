@@ -7,8 +7,10 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
-use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, StudyError, TimelineConfig};
-use gfxcache_mem::GpuConfig;
+use gfxcache_llc::study::{
+    self, baseline, machines, GspcConfig, GspcReport, StudyError, TimelineConfig,
+};
+use gfxcache_mem::{DramConfig, GpuConfig, LlcTiming};
 use gfxcache_trace::{Marker, Op, Record, Stream, TraceMeta};
 
 /// One frame's accesses: texture reads of `blocks` distinct 64 B blocks,
@@ -54,7 +56,8 @@ fn config(warmup: u32) -> GspcConfig {
         ways: 16,
         block: 64,
         banks: 4,
-        machines: machines(&GpuConfig::high_end()),
+        machines: machines(&baseline(&gspc()).unwrap()),
+        description: Some(gspc()),
         warmup,
         timeline: TimelineConfig::default(),
         threads: Threads::Many,
@@ -340,4 +343,50 @@ fn timelines_do_not_depend_on_the_thread_count() {
         serde_json::to_string(&many.timelines).unwrap(),
         serde_json::to_string(&one.timelines).unwrap()
     );
+}
+
+/// The GSPC paper's machine (`gfxcache machines gspc`).
+fn gspc() -> gfxcache_machine::Machine {
+    gfxcache_machine::Machine::preset("gspc").unwrap()
+}
+
+/// The paper's machine as data times frames as the code's baseline did:
+/// the GPU front, the LLC and the DRAM of Section 4, and Figure 17's two.
+#[test]
+fn the_gspc_preset_is_the_baseline_the_study_had() {
+    let m = machines(&baseline(&gspc()).unwrap());
+    let names: Vec<&str> = m.iter().map(|m| m.name).collect();
+    assert_eq!(names, ["baseline", "ddr3-1867", "gpu-64"]);
+    assert_eq!(m[0].gpu, GpuConfig::high_end());
+    assert_eq!(m[0].llc, LlcTiming::gspc());
+    assert_eq!(m[0].dram, DramConfig::ddr3_1600());
+    assert_eq!(m[1].dram, DramConfig::ddr3_1867());
+    assert_eq!(m[1].gpu, GpuConfig::high_end());
+    assert_eq!(m[2].gpu, GpuConfig::less_aggressive());
+    assert_eq!(m[2].dram, DramConfig::ddr3_1600());
+    // A machine without what the frame time needs is refused by its key.
+    let mut lacks = gspc();
+    lacks.frame_time = None;
+    let e = baseline(&lacks).unwrap_err().to_string();
+    assert!(e.contains("gspc") && e.contains("frame_time"), "{e}");
+    let mut lacks = gspc();
+    lacks.l2.as_mut().unwrap().tag_cycles = None;
+    let e = baseline(&lacks).unwrap_err().to_string();
+    assert!(e.contains("l2.tag_cycles"), "{e}");
+    // Without its own clock the LLC runs at the GPU's.
+    let mut slow = gspc();
+    slow.l2.as_mut().unwrap().clock_mhz = None;
+    assert_eq!(baseline(&slow).unwrap().llc.clock_ghz, 1.6);
+}
+
+/// The report carries the machine it ran on, every value with its source.
+#[test]
+fn the_report_writes_its_machine() {
+    use gfxcache_report::Report;
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&write_trace(dir.path(), "m.gtr", 1, true), 0);
+    assert_eq!(r.machine.as_ref().unwrap().name, "gspc");
+    let tables = r.tables().unwrap();
+    let machine = tables.iter().find(|t| t.name() == "machine").unwrap();
+    assert!(machine.rows() > 20, "{} rows", machine.rows());
 }

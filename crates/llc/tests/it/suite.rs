@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::suite::{SceneReport, SuiteReport};
-use gfxcache_llc::study::{self, machines, GspcConfig, GspcReport, TimelineConfig};
-use gfxcache_mem::GpuConfig;
+use gfxcache_llc::study::{self, baseline, machines, GspcConfig, GspcReport, TimelineConfig};
 use gfxcache_trace::{Op, Stream, TraceMeta};
 
 /// `rounds` passes over `blocks` texture blocks, each followed by a
@@ -38,7 +37,8 @@ fn study(trace: &Path) -> GspcReport {
         ways: 16,
         block: 64,
         banks: 4,
-        machines: machines(&GpuConfig::high_end()),
+        machines: machines(&baseline(&gspc()).unwrap()),
+        description: Some(gspc()),
         warmup: 0,
         timeline: TimelineConfig::default(),
         threads: Threads::Many,
@@ -122,4 +122,9 @@ fn the_mean_is_the_mean_of_the_scenes_figures() {
     let v = serde_json::to_value(&suite).unwrap();
     assert_eq!(v["scenes"][1]["scene"], "b");
     assert_eq!(v["scenes"][1]["report"]["accesses"], b.accesses);
+}
+
+/// The GSPC paper's machine (`gfxcache machines gspc`).
+fn gspc() -> gfxcache_machine::Machine {
+    gfxcache_machine::Machine::preset("gspc").unwrap()
 }

@@ -211,3 +211,84 @@ fn an_unknown_name_lists_the_presets_and_a_huge_file_is_refused() {
         }
     }
 }
+
+#[test]
+fn the_gspc_machine_is_section_4s() {
+    let g = Machine::preset("gspc").unwrap();
+    let f = &g.fragment;
+    assert_eq!((f.processors.value, f.threads.value), (96, 8));
+    assert_eq!(f.samplers.as_ref().unwrap().value, 12);
+    assert_eq!(g.gpu.clock_mhz.value, 1600);
+    let l2 = g.l2.as_ref().unwrap();
+    assert_eq!(l2.bytes.value.0, 8 << 20);
+    assert_eq!(
+        (l2.ways.value, l2.banks.value, l2.hit_cycles.value),
+        (16, 4, 20)
+    );
+    assert_eq!(l2.clock_mhz.as_ref().unwrap().value, 4000);
+    assert_eq!(g.memory.dram.value, gfxcache_mem::DramPreset::Ddr3_1600);
+    let r = g.render_caches.as_ref().unwrap();
+    assert_eq!(r.texture_l3.bytes.value.0, 384 << 10);
+    assert_eq!(r.texture_l3.ways.value, 48);
+    assert_eq!(r.vertex.ways.value, 128);
+    // An immediate-mode GPU: a tile-based study is told what is missing.
+    assert!(g.gpu.tile.is_none());
+    let e = g.tile().unwrap_err().to_string();
+    assert!(e.contains("gspc") && e.contains("gpu.tile"), "{e}");
+}
+
+/// The preset's fixed latencies are what `mem`'s DDR3-1600 model takes for
+/// one read alone: a row hit and a row conflict, in 1.6 GHz cycles.
+#[test]
+fn the_gspc_latencies_are_the_dram_models_unloaded_reads() {
+    use gfxcache_mem::{Dram, DramConfig};
+    let g = Machine::preset("gspc").unwrap();
+    let ghz = f64::from(g.gpu.clock_mhz.value) / 1000.0;
+    let cycles = |ps: u64| (ps as f64 * ghz / 1000.0).round() as u32;
+    let mut d = Dram::new(&DramConfig::ddr3_1600()).unwrap();
+    let open = d.access(0, 0, false);
+    let later = 1_000_000;
+    let hit = d.access(later, 0, false) - later;
+    // The same bank and channel, another row.
+    let conflict = d.access(2 * later, 1 << 24, false) - 2 * later;
+    assert!(open > hit && conflict > open);
+    assert_eq!(
+        g.memory.latency_cycles.value,
+        [cycles(hit), cycles(conflict)]
+    );
+}
+
+#[test]
+fn the_immediate_mode_sections_are_checked_by_key() {
+    let with = |extra: &str| format!("{GOOD}{extra}");
+    let l2 = "[l2]\nbytes = { value = \"64KiB\", source = \"ours: t\" }\nways = { value = 4, source = \"ours: t\" }\nblock = { value = 64, source = \"ours: t\" }\nbanks = { value = 2, source = \"ours: t\" }\nhit_cycles = { value = 8, source = \"ours: t\" }\n";
+    let ok = with(&format!(
+        "{l2}tag_cycles = {{ value = 4, source = \"ours: t\" }}\nclock_mhz = {{ value = 2000, source = \"ours: t\" }}\n"
+    ));
+    parse(&ok).unwrap();
+    let cases = [
+        (with(&format!("{l2}tag_cycles = {{ value = 9, source = \"ours: t\" }}\n")), "l2.tag_cycles"),
+        (with(&format!("{l2}clock_mhz = {{ value = 0, source = \"ours: t\" }}\n")), "l2.clock_mhz"),
+        (
+            GOOD.replace(
+                "filter_cycles = { value = 4, source = \"ours: a test\" }",
+                "filter_cycles = { value = 4, source = \"ours: a test\" }\nsamplers = { value = 0, source = \"ours: t\" }",
+            ),
+            "fragment.samplers",
+        ),
+        (
+            with("[frame_time]\nwork_cycles = { value = 10, source = \"ours: t\" }\nrequests_per_cycle = { value = 0, source = \"ours: t\" }\n"),
+            "frame_time.requests_per_cycle",
+        ),
+    ];
+    for (text, says) in cases {
+        let e = parse(&text).expect_err(says).to_string();
+        assert!(e.contains(says), "{says}: {e}");
+    }
+    // A render cache of a shape the engine cannot make, named by its key.
+    let g = Machine::preset("gspc").unwrap();
+    let mut text = toml::to_string(&g).unwrap();
+    text = text.replacen("value = \"12KiB\"", "value = \"11KiB\"", 1);
+    let e = parse(&text).unwrap_err().to_string();
+    assert!(e.contains("render_caches.hiz.bytes"), "{e}");
+}

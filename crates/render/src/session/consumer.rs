@@ -204,7 +204,10 @@ impl<T: RecordStage, S: RecordSink> Consumer<T, S> {
         };
         let caches = match (request.raw, request.mode) {
             (true, _) => Caches::Raw(out),
-            (false, Mode::Imr) => Caches::Imr(Box::new(RenderCaches::new(out))),
+            (false, Mode::Imr) => Caches::Imr(Box::new(RenderCaches::with_config(
+                &request.imr_caches.unwrap_or_default(),
+                out,
+            ))),
             (false, Mode::Tbr(t)) => {
                 let l1 = request.tbr_caches.unwrap_or(TbrCacheConfig::table_i(t.fps));
                 let l1 = TbrCacheConfig { fps: t.fps, ..l1 };

@@ -62,6 +62,7 @@ mod threads;
 
 use serde::{Deserialize, Serialize};
 
+use crate::render_caches::RenderCacheConfig;
 use crate::tbr_caches::TbrCacheConfig;
 
 use gfxcache_trace::binned::BinnedPass;
@@ -173,6 +174,10 @@ pub struct RenderRequest {
     /// mode's). `None`: TCOR's Table I ([`TbrCacheConfig::table_i`]).
     #[serde(skip)]
     pub tbr_caches: Option<TbrCacheConfig>,
+    /// In immediate mode, the render caches in front of the LLC. `None`:
+    /// the GSPC paper's ([`RenderCacheConfig::default`]).
+    #[serde(skip)]
+    pub imr_caches: Option<RenderCacheConfig>,
 }
 
 impl RenderRequest {
@@ -191,6 +196,7 @@ impl RenderRequest {
             threads: 2,
             texture_filter: FilterOverride::AsAuthored,
             tbr_caches: None,
+            imr_caches: None,
         }
     }
 
@@ -215,6 +221,9 @@ impl RenderRequest {
                 )
                 .map_err(|e| FrameError::Config(format!("the {name} cache: {e}")))?;
             }
+        }
+        if let Some(c) = &self.imr_caches {
+            c.check().map_err(FrameError::Config)?;
         }
         Ok(())
     }

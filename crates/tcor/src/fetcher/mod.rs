@@ -57,6 +57,17 @@
 //! blocking sum (`tests/it/fetcher.rs` holds the model to that, to a plain
 //! cycle-by-cycle reference, and to hand-worked sequences).
 //!
+//! **On the machine.** The waits are the machine's (`gfxcache tcor
+//! --machine`: `l2.hit_cycles` and the mean of `memory.latency_cycles`),
+//! but the fetcher does not go through `gfxcache_gpu`'s banked L2, bus and
+//! DRAM, because there they would be the same thing: it sends at most one
+//! read a cycle and an L2 bank takes one a cycle, so no read ever finds
+//! its bank busy, and the paper times the fetcher alone (its throughput
+//! experiment has no texture traffic beside it, and the texture caches'
+//! bus of `gfxcache_gpu` is not the fetcher's port). The machine's DRAM
+//! is a fixed latency there too. Composing the fetcher with the texture
+//! units on one L2 is what would change that, and is not built.
+//!
 //! The MSHRs are `gfxcache_mem::MissQueue`, the NBTC's Block Address Buffer
 //! too. TCOR's Attribute Cache keeps a primitive's line locked while it
 //! waits in the output queue of `--queue-depth` primitives

@@ -386,7 +386,10 @@ impl Plan {
         Ok(Plan {
             width: args.frame.width.unwrap_or(w),
             height: args.frame.height.unwrap_or(h),
-            tile_size: args.frame.tile_size.unwrap_or(machine.gpu.tile.value),
+            tile_size: match args.frame.tile_size {
+                Some(t) => t,
+                None => machine.tile().context("--machine")?,
+            },
             pixel_processors: args
                 .pixel_processors
                 .unwrap_or(machine.fragment.processors.value),

@@ -340,6 +340,7 @@ impl Args {
             threads: self.threads,
             texture_filter: self.texture_filter.into(),
             tbr_caches: None,
+            imr_caches: None,
         }
     }
 

@@ -54,6 +54,7 @@ pub const SUITE_TABLES: &[&str] = &[
     "stream_groups",
     "opt_epochs",
     "t_sensitivity",
+    "machine",
 ];
 
 /// The result of `policy` at LLC size `size`, if the study ran it.
@@ -658,7 +659,7 @@ pub fn t_bound_label(b: &paper::TBound) -> String {
 
 /// Every table of the report, in the order a reader meets them.
 pub fn all(r: &GspcReport) -> Result<Vec<Table>, TableError> {
-    Ok(vec![
+    let mut tables = vec![
         policies(r)?,
         timing(r)?,
         drrip_rrpv3(r)?,
@@ -670,7 +671,11 @@ pub fn all(r: &GspcReport) -> Result<Vec<Table>, TableError> {
         t_bounds()?,
         passes(r)?,
         timeline(r)?,
-    ])
+    ];
+    if let Some(m) = &r.machine {
+        tables.push(m.table()?);
+    }
+    Ok(tables)
 }
 
 impl gfxcache_report::Report for GspcReport {
