@@ -39,6 +39,7 @@ pub mod spec;
 pub mod stats;
 pub mod suite;
 pub mod table;
+pub mod way_bits;
 
 pub use engine::{block_range, Cache, StreamMask};
 pub use error::CacheError;

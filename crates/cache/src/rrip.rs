@@ -19,6 +19,7 @@ use crate::geometry::Geometry;
 use crate::lanes;
 use crate::policy::{Ctx, Env, Policy};
 use crate::spec::Params;
+use crate::way_bits::WayBits;
 
 /// A policy of the RRIP family, by what sets it apart from the others:
 /// where its RRPVs are and at which RRPV a fill inserts a line and a hit
@@ -128,10 +129,53 @@ impl<R: RripPolicy> Policy for R {
 }
 
 /// RRPVs of every line, `sets * ways`, all of `bits` bits.
+///
+/// Sets of up to [`SCAN_WAYS`] ways keep a byte a line and find the victim
+/// by scanning the set (16 ways a compare). Larger sets (a fully
+/// associative cache's one) keep their lines in tiers instead
+/// ([`Tiers`]): a bitset of ways per RRPV, so that the victim is the
+/// lowest way of the maximum's bitset, and aging every line of a set is
+/// renaming its bitsets, whatever the associativity.
 pub struct Rrpv {
     ways: usize,
     max: u8,
+    /// A line's RRPV; in a tiered set, its tier ([`Tiers`]).
     values: Vec<u8>,
+    tiers: Option<Tiers>,
+}
+
+/// The largest sets whose victim is found by a scan.
+pub const SCAN_WAYS: usize = 64;
+
+/// The lines of sets too large to scan, by RRPV. A set's lines of RRPV
+/// `v` are the ways of tier `(v + shift) % (max + 1)`, so that aging the
+/// whole set by `a` (no line passing `max`, as the victim rule ages) is
+/// `shift -= a`: a line keeps its tier and its new RRPV is its tier's.
+struct Tiers {
+    /// `max + 1`, a power of two.
+    count: usize,
+    /// Per set, its shift.
+    shift: Vec<u8>,
+    /// Per set and tier (`set * count + tier`), that tier's ways.
+    ways: Vec<WayBits>,
+}
+
+impl Tiers {
+    #[inline(always)]
+    fn tier(&self, set: usize, v: u8) -> usize {
+        (usize::from(v) + usize::from(self.shift[set])) & (self.count - 1)
+    }
+
+    /// The ways of `set` whose RRPV is `v`.
+    #[inline(always)]
+    fn at(&self, set: usize, v: u8) -> &WayBits {
+        &self.ways[set * self.count + self.tier(set, v)]
+    }
+
+    #[inline(always)]
+    fn rrpv(&self, set: usize, tier: u8) -> u8 {
+        ((usize::from(tier) + self.count - usize::from(self.shift[set])) & (self.count - 1)) as u8
+    }
 }
 
 impl Rrpv {
@@ -140,10 +184,35 @@ impl Rrpv {
     pub fn new(sets: usize, ways: usize, bits: u32) -> Result<Rrpv, CacheError> {
         assert!((1..=8).contains(&bits), "RRPV width {bits} out of 1..=8");
         let max = ((1u32 << bits) - 1) as u8;
+        let tiers = (ways > SCAN_WAYS)
+            .then(|| {
+                let count = usize::from(max) + 1;
+                let mut all = Vec::new();
+                all.try_reserve_exact(sets * count).map_err(|_| {
+                    CacheError::out_of_memory::<WayBits>(sets * count, "the RRPV tiers")
+                })?;
+                for _ in 0..sets {
+                    for tier in 0..count {
+                        // Every line starts at the maximum, tier `max`.
+                        all.push(if tier == usize::from(max) {
+                            WayBits::full(ways)
+                        } else {
+                            WayBits::new(ways)
+                        });
+                    }
+                }
+                Ok(Tiers {
+                    count,
+                    shift: vec![0; sets],
+                    ways: all,
+                })
+            })
+            .transpose()?;
         Ok(Rrpv {
             ways,
             max,
             values: crate::table::filled(sets * ways, max, "the RRPVs")?,
+            tiers,
         })
     }
 
@@ -155,13 +224,29 @@ impl Rrpv {
 
     #[inline(always)]
     pub fn get(&self, set: usize, way: usize) -> u8 {
-        self.values[set * self.ways + way]
+        let v = self.values[set * self.ways + way];
+        match &self.tiers {
+            None => v,
+            Some(t) => t.rrpv(set, v),
+        }
     }
 
     #[inline(always)]
     pub fn set(&mut self, set: usize, way: usize, v: u8) {
         debug_assert!(v <= self.max);
-        self.values[set * self.ways + way] = v;
+        let slot = &mut self.values[set * self.ways + way];
+        match &mut self.tiers {
+            None => *slot = v,
+            Some(t) => {
+                let to = t.tier(set, v);
+                let from = usize::from(*slot);
+                if from != to {
+                    t.ways[set * t.count + from].remove(way);
+                    t.ways[set * t.count + to].insert(way);
+                    *slot = to as u8;
+                }
+            }
+        }
     }
 
     /// Prefetches the RRPVs of `set` (a hint; see [`crate::policy::prefetch`]).
@@ -181,35 +266,39 @@ impl Rrpv {
         })
     }
 
-    /// The RRPVs of one set.
-    pub fn of_set(&self, set: usize) -> &[u8] {
-        &self.values[set * self.ways..(set + 1) * self.ways]
-    }
-
     /// Ages the set until some way reaches the maximum, and returns the
     /// lowest such way.
     #[inline(always)]
     pub fn victim(&mut self, set: usize) -> usize {
         let max = self.max;
+        if let Some(t) = &mut self.tiers {
+            return tiered_victim(t, set, max);
+        }
         let vals = &mut self.values[set * self.ways..(set + 1) * self.ways];
-        if vals.len() <= 64 {
-            // 16 ways per compare (see `lanes`).
-            if let Some(way) = lanes::first_eq(vals, max) {
-                return way;
-            }
-            let top = lanes::max(vals);
-            lanes::add(vals, max - top);
-            return lanes::first_eq(vals, max).unwrap_or(0);
+        // 16 ways per compare (see `lanes`).
+        if let Some(way) = lanes::first_eq(vals, max) {
+            return way;
         }
-        let top = vals.iter().copied().max().unwrap_or(max);
-        if top < max {
-            let age = max - top;
-            for v in vals.iter_mut() {
-                *v += age;
-            }
-        }
-        vals.iter().position(|&v| v == max).unwrap_or(0)
+        let top = lanes::max(vals);
+        lanes::add(vals, max - top);
+        lanes::first_eq(vals, max).unwrap_or(0)
     }
+}
+
+/// [`Rrpv::victim`] of a tiered set: when no line is at `max`, the set
+/// ages by `max` less its largest RRPV (a shift), then the victim is the
+/// lowest way of the maximum's tier.
+#[inline(never)]
+fn tiered_victim(t: &mut Tiers, set: usize, max: u8) -> usize {
+    if t.at(set, max).is_empty() {
+        let top = (0..max)
+            .rev()
+            .find(|&v| !t.at(set, v).is_empty())
+            .unwrap_or(max);
+        let age = usize::from(max - top);
+        t.shift[set] = ((usize::from(t.shift[set]) + t.count - age) & (t.count - 1)) as u8;
+    }
+    t.at(set, max).first().unwrap_or(0)
 }
 
 /// Fills and how many of them went in at the largest RRPV: a report's
@@ -342,5 +431,54 @@ impl<I: Insert16> Kernel16 for Rows16<'_, I> {
         let v = unsafe { self.insert.rrpv(set, self.max) };
         // SAFETY: as in `hit`.
         lanes::set16(unsafe { self.rows.get_unchecked_mut(set) }, way, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The victim rule as the paper states it, on a byte a line.
+    fn reference_victim(vals: &mut [u8], max: u8) -> usize {
+        while !vals.contains(&max) {
+            for v in vals.iter_mut() {
+                *v += 1;
+            }
+        }
+        vals.iter().position(|&v| v == max).unwrap()
+    }
+
+    proptest! {
+        /// Sets too large to scan (tiered) and small ones (scanned) give
+        /// every line the RRPV, and every set the victim, of the rule.
+        #[test]
+        fn every_set_follows_the_papers_victim_rule(
+            ways in prop_oneof![1usize..=64, 65usize..3000],
+            sets in 1usize..3,
+            bits in prop_oneof![1u32..=3, Just(8u32)],
+            ops in prop::collection::vec((any::<bool>(), any::<usize>(), any::<usize>(), any::<u8>()), 1..300),
+        ) {
+            let mut r = Rrpv::new(sets, ways, bits).unwrap();
+            prop_assert_eq!(r.tiers.is_some(), ways > SCAN_WAYS);
+            let max = r.max();
+            let mut reference = vec![vec![max; ways]; sets];
+            for (victim, set, way, v) in ops {
+                let (set, way) = (set % sets, way % ways);
+                if victim {
+                    let want = reference_victim(&mut reference[set], max);
+                    prop_assert_eq!(r.victim(set), want);
+                } else {
+                    let v = (u16::from(v) % (u16::from(max) + 1)) as u8;
+                    r.set(set, way, v);
+                    reference[set][way] = v;
+                }
+                for (s, vals) in reference.iter().enumerate() {
+                    for (w, &v) in vals.iter().enumerate() {
+                        prop_assert_eq!(r.get(s, w), v, "set {} way {}", s, w);
+                    }
+                }
+            }
+        }
     }
 }

@@ -134,6 +134,8 @@ fn cases() -> Vec<Case> {
         c("1x16 full", 64, 1, 16, 1, false, Wb, true, false),
         c("1x128 full", 64, 1, 128, 1, false, Wb, true, true),
         c("2x96 block 16", 16, 2, 96, 1, false, Wb, true, false),
+        // Tiered RRPVs over five words of ways (`rrip::Tiers`).
+        c("1x300 full", 64, 1, 300, 1, false, Wb, true, false),
         c("1024x16 banks 4", 64, 1024, 16, 4, false, Wb, true, false),
     ]
 }
