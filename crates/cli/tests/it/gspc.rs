@@ -278,6 +278,29 @@ fn bad_input_is_a_clear_error() {
     }
 }
 
+/// `gfxcache gspc` on a 128x72 atrium frame into `out` with `flags`, the
+/// main size only and no timelines: its report.
+fn small_frame(out: &Path, flags: &[&str]) -> Value {
+    let mut args = vec![
+        "gspc",
+        "--scene",
+        "atrium",
+        "--width",
+        "128",
+        "--height",
+        "72",
+        "--big-size",
+        "none",
+        "--timeline",
+        "none",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(flags);
+    json(&args)
+}
+
 /// The machine is data: a user's file with another LLC and other render
 /// caches is studied on them, and its description is in the report; on a
 /// given trace, render caches other than the renderer's are said to be
@@ -296,24 +319,7 @@ fn a_users_machine_sets_the_llc_and_the_render_caches() {
     std::fs::write(&file, &text).unwrap();
     let machine = file.to_str().unwrap();
     let out = dir.path().join("mine");
-    let v = json(&[
-        "gspc",
-        "--scene",
-        "atrium",
-        "--width",
-        "128",
-        "--height",
-        "72",
-        "--machine",
-        machine,
-        "--big-size",
-        "none",
-        "--timeline",
-        "none",
-        "--out",
-        out.to_str().unwrap(),
-        "--json",
-    ]);
+    let v = small_frame(&out, &["--machine", machine]);
     assert_eq!(v["sizes"], serde_json::json!([256 * 1024]));
     assert_eq!(v["ways"], 8);
     assert_eq!(v["machine"]["name"], "mine");
@@ -324,26 +330,7 @@ fn a_users_machine_sets_the_llc_and_the_render_caches() {
     );
     // Its render caches made the frame: the paper's make another stream.
     let paper = dir.path().join("paper");
-    let p = json(&[
-        "gspc",
-        "--scene",
-        "atrium",
-        "--width",
-        "128",
-        "--height",
-        "72",
-        "--size",
-        "256KiB",
-        "--ways",
-        "8",
-        "--big-size",
-        "none",
-        "--timeline",
-        "none",
-        "--out",
-        paper.to_str().unwrap(),
-        "--json",
-    ]);
+    let p = small_frame(&paper, &["--size", "256KiB", "--ways", "8"]);
     assert_ne!(
         v["accesses"], p["accesses"],
         "the texture L3 changes the LLC's stream"
