@@ -15,19 +15,20 @@
 //! Run: `cargo bench -p gfxcache-cache --bench full`.
 
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use gfxcache_cache::engine::block_range;
-use gfxcache_cache::{build_cache, Env, Geometry, NextUseBuilder, PolicySpec, Ways};
-use gfxcache_trace::{Access, FootprintSketch};
+use gfxcache_cache::{build_cache, Env, Geometry, PolicySpec, Ways};
+use gfxcache_trace::Access;
 
 mod support {
     pub mod frame;
+    pub mod opt;
     pub mod trace;
 }
 use support::frame::frame_trace;
+use support::opt::{footprint, run_opt};
 
 const BLOCK_SHIFT: u32 = 6;
 const NIL: u32 = u32::MAX;
@@ -192,9 +193,7 @@ fn full(c: &mut Criterion) {
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(8));
-    let mut sketch = FootprintSketch::default();
-    trace.iter().for_each(|a| sketch.add_access(a));
-    let footprint = sketch.estimate();
+    let footprint = footprint(&trace);
     for blocks in [4096usize, 131_072, 1_048_576] {
         let g = Geometry::from_size((blocks as u64) << BLOCK_SHIFT, Ways::Full, 64).unwrap();
         let lru: PolicySpec = "lru".parse().unwrap();
@@ -223,20 +222,8 @@ fn full(c: &mut Criterion) {
                 )
             });
         }
-        let opt: PolicySpec = "opt".parse().unwrap();
         group.bench_function(format!("opt/{blocks}"), |b| {
-            b.iter(|| {
-                let mut nu = NextUseBuilder::new(g.block);
-                nu.expect(trace.len() as u64);
-                nu.expect_blocks(footprint);
-                nu.push_all(black_box(&trace)).unwrap();
-                let env = Env {
-                    next_use: Some(Arc::new(nu.finish())),
-                };
-                let mut c = build_cache(&opt, &g, &env).unwrap();
-                c.access_batch(&trace);
-                black_box(c.stats().total())
-            })
+            b.iter(|| black_box(run_opt(black_box(&trace), &g, footprint)))
         });
     }
     group.finish();

@@ -14,18 +14,18 @@
 //! Run: `cargo bench -p gfxcache-cache --bench policies`.
 
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use gfxcache_cache::{build_cache, Env, Geometry, NextUseBuilder, PolicySpec, Ways};
-use gfxcache_trace::FootprintSketch;
+use gfxcache_cache::{build_cache, Env, Geometry, PolicySpec, Ways};
 
 mod support {
     pub mod frame;
+    pub mod opt;
     pub mod trace;
 }
 use support::frame::frame_trace;
+use support::opt::{footprint, run_opt};
 
 fn geometry() -> Geometry {
     Geometry::from_size(8 << 20, Ways::N(16), 64)
@@ -62,25 +62,9 @@ fn policies(c: &mut Criterion) {
             )
         });
     }
-    let spec: PolicySpec = "opt".parse().unwrap();
-    // What a `.gtr` writer would have put in the footer.
-    let mut sketch = FootprintSketch::default();
-    trace.iter().for_each(|a| sketch.add_access(a));
-    let footprint = sketch.estimate();
+    let footprint = footprint(&trace);
     group.bench_function("opt", |b| {
-        b.iter(|| {
-            let mut nu = NextUseBuilder::new(g.block);
-            // As `sim` does from a `.gtr` file's footer.
-            nu.expect(trace.len() as u64);
-            nu.expect_blocks(footprint);
-            nu.push_all(black_box(&trace)).unwrap();
-            let env = Env {
-                next_use: Some(Arc::new(nu.finish())),
-            };
-            let mut c = build_cache(&spec, &g, &env).unwrap();
-            c.access_batch(&trace);
-            black_box(c.stats().total())
-        })
+        b.iter(|| black_box(run_opt(black_box(&trace), &g, footprint)))
     });
     group.finish();
 }
