@@ -17,18 +17,18 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gfxcache_cache::engine::block_range;
 use gfxcache_cache::{build_cache, Env, Geometry, PolicySpec, Ways};
 use gfxcache_trace::Access;
 
 mod support {
     pub mod frame;
-    pub mod opt;
+    pub mod run;
     pub mod trace;
 }
 use support::frame::frame_trace;
-use support::opt::{footprint, run_opt};
+use support::run::{footprint, run_opt, time_cache};
 
 const BLOCK_SHIFT: u32 = 6;
 const NIL: u32 = u32::MAX;
@@ -212,14 +212,7 @@ fn full(c: &mut Criterion) {
         for name in ["lru", "fifo", "random", "srrip", "drrip"] {
             let spec: PolicySpec = name.parse().unwrap();
             group.bench_function(format!("{name}/{blocks}"), |b| {
-                b.iter_batched(
-                    || build_cache(&spec, &g, &Env::default()).unwrap(),
-                    |mut c| {
-                        c.access_batch(black_box(&trace));
-                        black_box(c.stats().total())
-                    },
-                    BatchSize::PerIteration,
-                )
+                time_cache(b, &spec, &g, &trace)
             });
         }
         group.bench_function(format!("opt/{blocks}"), |b| {

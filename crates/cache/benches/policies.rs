@@ -16,16 +16,16 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gfxcache_cache::{build_cache, Env, Geometry, PolicySpec, Ways};
 
 mod support {
     pub mod frame;
-    pub mod opt;
+    pub mod run;
     pub mod trace;
 }
 use support::frame::frame_trace;
-use support::opt::{footprint, run_opt};
+use support::run::{footprint, run_opt, time_cache};
 
 fn geometry() -> Geometry {
     Geometry::from_size(8 << 20, Ways::N(16), 64)
@@ -51,16 +51,7 @@ fn policies(c: &mut Criterion) {
             "{name}: hit rate {:.1}%",
             100.0 * c.stats().total().hit_rate()
         );
-        group.bench_function(name, |b| {
-            b.iter_batched(
-                || build_cache(&spec, &g, &Env::default()).unwrap(),
-                |mut c| {
-                    c.access_batch(black_box(&trace));
-                    black_box(c.stats().total())
-                },
-                BatchSize::PerIteration,
-            )
-        });
+        group.bench_function(name, |b| time_cache(b, &spec, &g, &trace));
     }
     let footprint = footprint(&trace);
     group.bench_function("opt", |b| {

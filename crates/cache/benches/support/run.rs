@@ -1,7 +1,12 @@
-//! One run of OPT as `sim` makes it: the next-use pass, sized from the
-//! footprint a `.gtr` writer would have put in its footer, then the cache.
+//! What the policy benchmarks time: a cache built outside the timing and
+//! fed the whole trace ([`time_cache`]), and one run of OPT as `sim` makes
+//! it, the next-use pass (sized from the footprint a `.gtr` writer would
+//! have put in its footer) and the cache ([`run_opt`]).
 
+use std::hint::black_box;
 use std::sync::Arc;
+
+use criterion::{BatchSize, Bencher};
 
 use gfxcache_cache::stats::Counts;
 use gfxcache_cache::{build_cache, Env, Geometry, NextUseBuilder, PolicySpec};
@@ -27,4 +32,16 @@ pub fn run_opt(trace: &[Access], g: &Geometry, footprint: u64) -> Counts {
     let mut c = build_cache(&spec, g, &env).unwrap();
     c.access_batch(trace);
     c.stats().total()
+}
+
+/// Times `spec` over `trace` in a cache of `g`, each cache built untimed.
+pub fn time_cache(b: &mut Bencher<'_>, spec: &PolicySpec, g: &Geometry, trace: &[Access]) {
+    b.iter_batched(
+        || build_cache(spec, g, &Env::default()).unwrap(),
+        |mut c| {
+            c.access_batch(black_box(trace));
+            black_box(c.stats().total())
+        },
+        BatchSize::PerIteration,
+    )
 }
