@@ -260,6 +260,15 @@ impl Machine {
         }
     }
 
+    /// The texture samplers: `fragment.samplers`, or one a fragment
+    /// processor where the machine gives none.
+    pub fn samplers(&self) -> u32 {
+        let f = &self.fragment;
+        f.samplers
+            .as_ref()
+            .map_or(u32::from(f.processors.value), |s| s.value)
+    }
+
     /// The side of a tile, for a study that renders tile by tile; an error
     /// naming the key on an immediate-mode machine.
     pub fn tile(&self) -> Result<u32, MachineError> {

@@ -112,10 +112,10 @@ pub struct Args {
 fn config(args: &Args) -> Result<GspcConfig> {
     let described = Machine::resolve(&args.machine).context("--machine")?;
     let mut base = study::baseline(&described).context("--machine")?;
+    // `baseline` has required it.
     let llc = described
-        .l2
-        .as_ref()
-        .context("--machine: the LLC is the machine's l2")?;
+        .require(described.l2.as_ref(), "l2", "the GSPC study's LLC is it")
+        .context("--machine")?;
     let main = match &args.size {
         Some(s) => parse_size(s)?,
         None => llc.bytes.value.0,

@@ -130,11 +130,7 @@ pub fn imr_caches(machine: &Machine) -> Result<gfxcache_render::RenderCacheConfi
         bytes: s.bytes.value.0,
         ways: s.ways.value,
     };
-    let f = &machine.fragment;
-    let units = f
-        .samplers
-        .as_ref()
-        .map_or(u32::from(f.processors.value), |s| s.value);
+    let units = machine.samplers();
     let config = RenderCacheConfig {
         vidx: shape(&r.vertex_index),
         vtx: shape(&r.vertex),

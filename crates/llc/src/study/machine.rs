@@ -52,10 +52,7 @@ pub fn baseline(described: &Described) -> Result<Machine, MachineError> {
             cores: u32::from(f.processors.value),
             threads_per_core: f.threads.value,
             clock_ghz: f64::from(gpu_mhz) / 1000.0,
-            samplers: f
-                .samplers
-                .as_ref()
-                .map_or(u32::from(f.processors.value), |s| s.value),
+            samplers: described.samplers(),
             work_cycles: time.work_cycles.value,
             issues_per_cycle: time.requests_per_cycle.value,
         },
