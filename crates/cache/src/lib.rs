@@ -5,8 +5,10 @@
 //! [`Policy`], so the access loop is monomorphized: no dynamic dispatch and
 //! no allocation per access. Policies live one per file in `policies/` and
 //! are found by name in [`registry`]; specs such as `drrip:bits=4` or
-//! `gspc+ucd` are parsed by [`PolicySpec`]. [`run::simulate`] feeds a trace
-//! to many caches at once, decoding it once. [`observe`] runs the reuse
+//! `gspc+ucd` are parsed by [`PolicySpec`]; fully associative LRU and OPT
+//! have caches of their own ([`full`]), which the registry builds in the
+//! engine's place. [`run::simulate`] feeds a trace to many caches at once, decoding
+//! it once. [`observe`] runs the reuse
 //! analyses of the GSPC paper's Section 2 beside any policy. What every
 //! paper's study shares lives here too: [`Progress`] reports, and
 //! [`suite`], a study's report on each scene of a workload suite with the
@@ -19,6 +21,7 @@
 pub mod duel;
 pub mod engine;
 pub mod error;
+pub mod full;
 pub mod geometry;
 pub mod hierarchy;
 pub mod lanes;

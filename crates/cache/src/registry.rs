@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::engine::{Cache, StreamMask};
 use crate::error::CacheError;
+use crate::full::{self, opt::FullOpt, queue::FullFifo, queue::FullLru, Full, FullKernel};
 use crate::geometry::Geometry;
 use crate::hierarchy::LevelCache;
 use crate::next_use::NextUse;
@@ -57,6 +58,13 @@ impl PolicyInfo {
             describe: describe::<P>,
             check: check::<P>,
         }
+    }
+
+    /// This entry with `build` as its [`PolicyInfo::build`]: for a policy
+    /// with a cache of its own on some geometries (the fully associative
+    /// ones of [`crate::full`]), which must count exactly as the engine's.
+    pub const fn with_build(self, build: Builder) -> PolicyInfo {
+        PolicyInfo { build, ..self }
     }
 
     /// The parameters the policy takes, with their defaults on `geom`
@@ -144,10 +152,7 @@ fn policy<P: Policy>(
     env: &Env,
 ) -> Result<(Vec<String>, P), CacheError> {
     if P::NEEDS_NEXT_USE && env.next_use.is_none() {
-        return Err(CacheError::Policy {
-            spec: spec.to_string(),
-            what: "needs next-use information for the trace".into(),
-        });
+        return Err(needs_next_use(spec));
     }
     let notes = notes::<P>(spec, geom)?;
     let mut params = Params::new(spec);
@@ -171,15 +176,91 @@ fn labelled<P: Policy>(
     env: &Env,
 ) -> Result<Labelled<P>, CacheError> {
     let (notes, policy) = policy::<P>(spec, geom, env)?;
-    let unallocated = if spec.ucd {
-        StreamMask::default().with(Stream::Display)
-    } else {
-        StreamMask::default()
-    };
+    let unallocated = unallocated(spec);
     Ok(Labelled {
         label: spec.to_string(),
         notes,
         cache: Cache::try_new(*geom, policy, unallocated).map_err(|e| e.in_cache(spec, geom))?,
+    })
+}
+
+/// The error of a policy that needs the trace's next uses, built without.
+fn needs_next_use(spec: &PolicySpec) -> CacheError {
+    CacheError::Policy {
+        spec: spec.to_string(),
+        what: "needs next-use information for the trace".into(),
+    }
+}
+
+/// The streams `spec` keeps out of the cache (`+ucd`: the display).
+fn unallocated(spec: &PolicySpec) -> StreamMask {
+    if spec.ucd {
+        StreamMask::default().with(Stream::Display)
+    } else {
+        StreamMask::default()
+    }
+}
+
+/// LRU: on one set of more than 64 ways ([`full::fits`]), the fully
+/// associative cache of its own ([`FullLru`]); elsewhere the engine's.
+fn build_lru(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    if !full::fits(geom) {
+        return build::<lru::Lru>(spec, geom, env);
+    }
+    build_full::<lru::Lru, _>(spec, geom, |_| FullLru::try_new(geom.ways as usize))
+}
+
+/// FIFO: as [`build_lru`], with [`FullFifo`].
+fn build_fifo(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    if !full::fits(geom) {
+        return build::<fifo::Fifo>(spec, geom, env);
+    }
+    build_full::<fifo::Fifo, _>(spec, geom, |_| FullFifo::try_new(geom.ways as usize))
+}
+
+/// The fully associative cache of policy `P` on `geom`: its lines are
+/// what `lines` builds from the spec's parameters.
+fn build_full<P: Policy, K: FullKernel + 'static>(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    lines: impl FnOnce(&mut Params) -> Result<K, CacheError>,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    let notes = notes::<P>(spec, geom)?;
+    let mut params = Params::new(spec);
+    let lines = lines(&mut params).map_err(|e| e.in_cache(spec, geom))?;
+    params.finish()?;
+    let label = spec.to_string();
+    Ok(Box::new(Full::new(
+        *geom,
+        unallocated(spec),
+        label,
+        notes,
+        lines,
+    )))
+}
+
+/// OPT: on one set of more than 64 ways ([`full::fits`]), the fully
+/// associative cache of its own ([`FullOpt`]); elsewhere the engine's.
+fn build_opt(
+    spec: &PolicySpec,
+    geom: &Geometry,
+    env: &Env,
+) -> Result<Box<dyn CacheSim>, CacheError> {
+    if !full::fits(geom) {
+        return build::<opt::Opt>(spec, geom, env);
+    }
+    let next = env.next_use.clone().ok_or_else(|| needs_next_use(spec))?;
+    build_full::<opt::Opt, _>(spec, geom, |params| {
+        let bypass = opt::Opt::take_bypass(params)?;
+        FullOpt::try_new(geom.ways as usize, next, bypass)
     })
 }
 
@@ -207,8 +288,8 @@ macro_rules! policy {
 
 /// The registry, in the order reports list policies.
 pub static POLICIES: &[PolicyInfo] = &[
-    policy!("lru", lru::Lru, "least recently used"),
-    policy!("fifo", fifo::Fifo, "first in, first out"),
+    policy!("lru", lru::Lru, "least recently used").with_build(build_lru),
+    policy!("fifo", fifo::Fifo, "first in, first out").with_build(build_fifo),
     policy!("mru", mru::Mru, "most recently used"),
     policy!("random", random::Random, "uniformly random victim (seed)"),
     policy!("nru", nru::Nru, "not recently used (1-bit RRIP)"),
@@ -224,7 +305,7 @@ pub static POLICIES: &[PolicyInfo] = &[
         ship_mem::ShipMem,
         "SHiP with 16 KB region signatures (bits, init)"
     ),
-    policy!("opt", opt::Opt, "Belady's MIN with bypass (bypass)"),
+    policy!("opt", opt::Opt, "Belady's MIN with bypass (bypass)").with_build(build_opt),
 ];
 
 pub fn find(name: &str) -> Option<&'static PolicyInfo> {

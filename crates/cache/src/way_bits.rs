@@ -1,13 +1,18 @@
 //! A set of a cache set's ways as a hierarchical bitset ([`WayBits`]):
-//! insert, remove and the lowest member in a few word operations whatever
-//! the associativity, for victim rules that pick "the way of lowest id
-//! with some property" in sets too large to scan (fully associative
-//! caches: the RRIP family's [`crate::rrip::Rrpv`]).
+//! insert, remove and the lowest or highest member in a few word
+//! operations whatever the associativity, for victim rules that pick "the
+//! way of lowest id with some property" in sets too large to scan (fully
+//! associative caches: the RRIP family's [`crate::rrip::Rrpv`]), and for
+//! sets of a trace's positions (fully associative OPT's next uses,
+//! [`crate::full::opt`]).
 //!
 //! Level 0 has a bit a way; each level above has a bit a word of the
 //! level below, set when that word is not zero; the top level is one
 //! word. A way count of up to 64 is one level, up to 4,096 two, up to
 //! 262,144 three.
+
+use crate::error::CacheError;
+use crate::table::filled;
 
 /// A set of ways `0..ways`, by a bit a way and summary words above.
 #[derive(Clone, Debug)]
@@ -20,17 +25,24 @@ pub struct WayBits {
 impl WayBits {
     /// The empty set over `ways` ways.
     pub fn new(ways: usize) -> WayBits {
+        WayBits::try_new(ways, "a set of ways").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`WayBits::new`], or [`CacheError::OutOfMemory`] naming `what`
+    /// where its words do not fit in memory: for sets over positions of a
+    /// trace rather than ways.
+    pub fn try_new(bits: usize, what: &str) -> Result<WayBits, CacheError> {
         let mut levels = Vec::new();
-        let mut bits = ways.max(1);
+        let mut bits = bits.max(1);
         loop {
             let words = bits.div_ceil(64);
-            levels.push(vec![0; words]);
+            levels.push(filled(words, 0, what)?);
             if words == 1 {
                 break;
             }
             bits = words;
         }
-        WayBits { levels }
+        Ok(WayBits { levels })
     }
 
     /// Every way `0..ways` in the set.
@@ -102,6 +114,21 @@ impl WayBits {
         }
         Some(i)
     }
+
+    /// The highest way in the set, if any: down from the top word, the
+    /// highest set bit of each level names the word of the next.
+    #[inline(always)]
+    pub fn last(&self) -> Option<usize> {
+        if self.is_empty() {
+            return None;
+        }
+        let mut i = 0;
+        for level in self.levels.iter().rev() {
+            let word = level[i];
+            i = i * 64 + 63 - word.leading_zeros() as usize;
+        }
+        Some(i)
+    }
 }
 
 #[cfg(test)]
@@ -119,6 +146,7 @@ mod tests {
         assert_eq!(WayBits::new(1 << 20).levels.len(), 4);
         let mut b = WayBits::full(5000);
         assert_eq!(b.first(), Some(0));
+        assert_eq!(b.last(), Some(4999));
         for way in 0..4999 {
             b.remove(way);
         }
@@ -146,6 +174,7 @@ mod tests {
                     reference.remove(&way);
                 }
                 prop_assert_eq!(b.first(), reference.first().copied());
+                prop_assert_eq!(b.last(), reference.last().copied());
                 prop_assert_eq!(b.is_empty(), reference.is_empty());
                 prop_assert!(b.contains(way) == reference.contains(&way));
             }

@@ -71,7 +71,7 @@ impl StreamMask {
 
 /// Bit of a line's [`Cache::meta`] byte that marks it dirty; the low bits
 /// hold the owner's [`Stream::id`].
-const DIRTY: u8 = 0x80;
+pub(crate) const DIRTY: u8 = 0x80;
 
 /// How many accesses ahead [`Cache::access_all`] prefetches.
 const PREFETCH_AHEAD: usize = 12;
@@ -84,7 +84,7 @@ fn fingerprint(block: u64) -> u8 {
 }
 
 #[inline(always)]
-fn meta(stream: Stream, dirty: bool) -> u8 {
+pub(crate) fn meta(stream: Stream, dirty: bool) -> u8 {
     stream.id() | if dirty { DIRTY } else { 0 }
 }
 
@@ -718,7 +718,7 @@ fn owner(m: u8) -> Stream {
 }
 
 #[inline(always)]
-fn count_bypass(c: &mut Counts, write: bool) {
+pub(crate) fn count_bypass(c: &mut Counts, write: bool) {
     c.bypasses += 1;
     if write {
         c.write_throughs += 1;

@@ -63,7 +63,7 @@ impl Policy for Opt {
     const NEEDS_NEXT_USE: bool = true;
 
     fn build(p: &mut Params, g: &Geometry, env: &Env) -> Result<Opt, CacheError> {
-        let bypass = p.take_bool("bypass", true)?;
+        let bypass = Opt::take_bypass(p)?;
         let next = env.next_use.clone().ok_or_else(|| CacheError::Policy {
             spec: "opt".into(),
             what: "needs next-use information for the trace".into(),
@@ -139,6 +139,12 @@ impl Policy for Opt {
 }
 
 impl Opt {
+    /// The `bypass` parameter (default true), for the fully associative
+    /// cache of [`crate::full::opt`] too.
+    pub(crate) fn take_bypass(p: &mut Params) -> Result<bool, CacheError> {
+        p.take_bool("bypass", true)
+    }
+
     /// The 16-way kernel, for scanned sets of 16 ways.
     pub(crate) fn kernel16(&mut self) -> Option<Opt16<'_>> {
         if self.ways != 16 || self.heaps.is_some() {

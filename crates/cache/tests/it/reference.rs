@@ -133,6 +133,19 @@ fn cases() -> Vec<Case> {
         ),
         c("1x16 full", 64, 1, 16, 1, false, Wb, true, false),
         c("1x128 full", 64, 1, 128, 1, false, Wb, true, true),
+        // The fully associative caches of `full` (LRU, FIFO, OPT).
+        c(
+            "1x100 full write-through no-allocate",
+            64,
+            1,
+            100,
+            1,
+            false,
+            Wt,
+            false,
+            true,
+        ),
+        c("1x65 full block 32", 32, 1, 65, 1, false, Wb, false, false),
         c("2x96 block 16", 16, 2, 96, 1, false, Wb, true, false),
         // Tiered RRPVs over five words of ways (`rrip::Tiers`).
         c("1x300 full", 64, 1, 300, 1, false, Wb, true, false),
