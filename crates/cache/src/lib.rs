@@ -5,9 +5,9 @@
 //! [`Policy`], so the access loop is monomorphized: no dynamic dispatch and
 //! no allocation per access. Policies live one per file in `policies/` and
 //! are found by name in [`registry`]; specs such as `drrip:bits=4` or
-//! `gspc+ucd` are parsed by [`PolicySpec`]; fully associative LRU and OPT
-//! have caches of their own ([`full`]), which the registry builds in the
-//! engine's place. [`run::simulate`] feeds a trace to many caches at once, decoding
+//! `gspc+ucd` are parsed by [`PolicySpec`]; a fully associative cache of
+//! any policy runs on a cache of its own ([`full`]), which the registry
+//! builds in the engine's place. [`run::simulate`] feeds a trace to many caches at once, decoding
 //! it once. [`observe`] runs the reuse
 //! analyses of the GSPC paper's Section 2 beside any policy. What every
 //! paper's study shares lives here too: [`Progress`] reports, and

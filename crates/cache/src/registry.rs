@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use crate::engine::{Cache, StreamMask};
 use crate::error::CacheError;
-use crate::full::{self, opt::FullOpt, queue::FullFifo, queue::FullLru, Full, FullKernel};
+use crate::full::{
+    self, opt::FullOpt, queue::FullFifo, queue::FullLru, ways::FullWays, Full, FullKernel,
+};
 use crate::geometry::Geometry;
 use crate::hierarchy::LevelCache;
 use crate::next_use::NextUse;
@@ -264,11 +266,26 @@ fn build_opt(
     })
 }
 
+/// The cache of policy `P`: on one set of more than 64 ways
+/// ([`full::fits`]), the engine's ways and hooks over a packed index
+/// ([`FullWays`]); elsewhere the engine.
 fn build<P: Policy>(
     spec: &PolicySpec,
     geom: &Geometry,
     env: &Env,
 ) -> Result<Box<dyn CacheSim>, CacheError> {
+    if full::fits(geom) {
+        let (notes, policy) = policy::<P>(spec, geom, env)?;
+        let lines = FullWays::try_new(geom, policy).map_err(|e| e.in_cache(spec, geom))?;
+        let label = spec.to_string();
+        return Ok(Box::new(Full::new(
+            *geom,
+            unallocated(spec),
+            label,
+            notes,
+            lines,
+        )));
+    }
     Ok(Box::new(labelled::<P>(spec, geom, env)?))
 }
 

@@ -1,7 +1,8 @@
 //! Fully associative caches of their own (issue 35), which the registry
 //! builds in place of the engine's for one set of more than 64 ways:
 //! [`queue::FullLru`] for `lru`, [`queue::FullFifo`] for `fifo`,
-//! [`opt::FullOpt`] for `opt`. Each keeps the
+//! [`opt::FullOpt`] for `opt`, and [`ways::FullWays`] for every other
+//! policy (the engine's ways and policy hooks over a packed index). Each keeps the
 //! lines in the layout its policy wants, where the engine keeps tags, meta
 //! bytes and the policy's state in separate arrays behind a hash index;
 //! each counts exactly as the engine does (the reference tests run both).
@@ -11,8 +12,10 @@
 //! accounting of hits, misses, bypasses, fills, evictions and write-backs
 //! ([`Accounts`]).
 
+pub mod lines;
 pub mod opt;
 pub mod queue;
+pub mod ways;
 
 use gfxcache_trace::{Access, Stream};
 
@@ -114,14 +117,21 @@ impl Accounts {
 
 /// A policy's fully associative lines: one block access at a time.
 pub trait FullKernel: Send {
-    /// One block access, counted in `acc`: what it did.
+    /// One block access by `unit` ([`Access::unit`]), counted in `acc`:
+    /// what it did.
     fn access(
         &mut self,
         acc: &mut Accounts,
         block: u64,
         stream: Stream,
         write: bool,
+        unit: u16,
     ) -> BlockOutcome;
+
+    /// The policy's named figures ([`crate::Policy::report`]).
+    fn report(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
 
     /// The resident lines: block and dirty bit, in any order.
     fn resident(&self) -> Vec<(u64, bool)>;
@@ -166,7 +176,7 @@ impl<K: FullKernel> Full<K> {
     /// One block access, outside a batch (the statistics' `accesses` are
     /// filled in at a batch's end).
     pub fn access_block(&mut self, block: u64, stream: Stream, write: bool) -> BlockOutcome {
-        self.kernel.access(&mut self.acc, block, stream, write)
+        self.kernel.access(&mut self.acc, block, stream, write, 0)
     }
 }
 
@@ -187,7 +197,8 @@ impl<K: FullKernel> CacheSim for Full<K> {
             let (first, last) = block_range(a, self.shift);
             let write = a.op.is_write();
             for block in first..=last {
-                self.kernel.access(&mut self.acc, block, a.stream, write);
+                self.kernel
+                    .access(&mut self.acc, block, a.stream, write, a.unit);
             }
         }
         self.acc.finish_batch();
@@ -198,7 +209,7 @@ impl<K: FullKernel> CacheSim for Full<K> {
     }
 
     fn report(&self) -> Vec<(&'static str, f64)> {
-        Vec::new()
+        self.kernel.report()
     }
 
     fn access_batch_events(&mut self, accesses: &[Access], events: &mut Vec<BlockEvent>) {
@@ -207,7 +218,9 @@ impl<K: FullKernel> CacheSim for Full<K> {
             let (first, last) = block_range(a, self.shift);
             let write = a.op.is_write();
             for block in first..=last {
-                let outcome = self.kernel.access(&mut self.acc, block, a.stream, write);
+                let outcome = self
+                    .kernel
+                    .access(&mut self.acc, block, a.stream, write, a.unit);
                 events.push(BlockEvent {
                     block,
                     stream: a.stream,
@@ -236,7 +249,7 @@ pub(crate) mod testing {
     use proptest::prelude::*;
 
     use super::{Full, FullKernel};
-    use crate::engine::{block_range, Cache};
+    use crate::engine::{block_range, Cache, StreamMask};
     use crate::geometry::{Geometry, WritePolicy};
     use crate::policy::Policy;
     use crate::sim::CacheSim;
@@ -268,6 +281,35 @@ pub(crate) mod testing {
             (0u64..400, 0..Stream::COUNT, any::<bool>(), 1u32..4),
             1..3000,
         )
+    }
+
+    /// A geometry, its unallocated streams and a [`trace`] input.
+    pub type Case = (Geometry, StreamMask, Vec<(u64, usize, bool, u32)>);
+
+    /// A random case: one set of 65 to 299 ways, either write policy,
+    /// with or without write-allocate, with or without `+ucd`, and a
+    /// [`trace`] input.
+    pub fn case() -> impl Strategy<Value = Case> {
+        (
+            65u32..300,
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            raw_trace(),
+        )
+            .prop_map(|(ways, write_back, allocate, ucd, raw)| {
+                let write = if write_back {
+                    WritePolicy::WriteBack
+                } else {
+                    WritePolicy::WriteThrough
+                };
+                let mask = if ucd {
+                    StreamMask::default().with(Stream::Display)
+                } else {
+                    StreamMask::default()
+                };
+                (geom(ways, write, allocate), mask, raw)
+            })
     }
 
     /// `engine` and `full`, built alike, over `accesses`: the same

@@ -123,6 +123,7 @@ impl FullKernel for FullOpt {
         block: u64,
         stream: Stream,
         write: bool,
+        _unit: u16,
     ) -> BlockOutcome {
         let t = self.seq as usize;
         self.seq += 1;
@@ -180,14 +181,12 @@ impl FullKernel for FullOpt {
 
 #[cfg(test)]
 mod tests {
-    use gfxcache_trace::Stream;
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engine::{Cache, StreamMask};
-    use crate::full::testing::{geom, raw_trace, same_as_engine, trace};
+    use crate::engine::Cache;
+    use crate::full::testing::{case, same_as_engine, trace};
     use crate::full::Full;
-    use crate::geometry::WritePolicy;
     use crate::next_use::NextUseBuilder;
     use crate::policies::opt::Opt;
     use crate::policy::{Env, Policy};
@@ -197,17 +196,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn counts_as_the_engines_opt(
-            ways in 65u32..300,
-            raw in raw_trace(),
-            write_back in any::<bool>(),
-            allocate in any::<bool>(),
-            ucd in any::<bool>(),
-            bypass in any::<bool>(),
-        ) {
-            let write = if write_back { WritePolicy::WriteBack } else { WritePolicy::WriteThrough };
-            let mask = if ucd { StreamMask::default().with(Stream::Display) } else { StreamMask::default() };
-            let g = geom(ways, write, allocate);
+        fn counts_as_the_engines_opt((g, mask, raw) in case(), bypass in any::<bool>()) {
             let accesses = trace(&raw);
             let mut nu = NextUseBuilder::new(64);
             nu.push_all(&accesses).unwrap();
@@ -215,7 +204,7 @@ mod tests {
             let env = Env { next_use: Some(next.clone()) };
             let spec = format!("opt:bypass={bypass}").parse().unwrap();
             let opt = Opt::build(&mut Params::new(&spec), &g, &env).unwrap();
-            let lines = FullOpt::try_new(ways as usize, next, bypass).unwrap();
+            let lines = FullOpt::try_new(g.ways as usize, next, bypass).unwrap();
             let full = Full::new(g, mask, spec.to_string(), Vec::new(), lines);
             same_as_engine(Cache::new(g, opt, mask), full, &accesses);
         }

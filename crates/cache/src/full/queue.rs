@@ -15,12 +15,9 @@
 //!   order, each line told its new position: after that at least as many
 //!   touches as there are lines come before the next move, so it costs O(1)
 //!   a touch;
-//! - the lines live in the index itself, an open-addressing table of at
-//!   most half load (linear probing, deletion by backward shift): each
-//!   entry holds a block, the position of its last touch and its meta byte
-//!   (dirty bit and owner, as the engine's), 16 bytes, so that a lookup
-//!   compares blocks without following a pointer, and an eviction finds its
-//!   entry from the queue without hashing.
+//! - the lines live in the index itself ([`PackedLines`]), each entry
+//!   holding a block, the position of its last touch and its meta byte,
+//!   so that an eviction finds its entry from the queue without hashing.
 //!
 //! A hit therefore touches its entry and one bit, where the list touched
 //! the entry, its node and both neighbours' nodes; a miss touches the
@@ -29,16 +26,12 @@
 
 use gfxcache_trace::Stream;
 
+use super::lines::{Line, PackedLines};
 use super::{Accounts, FullKernel};
 use crate::engine::DIRTY;
 use crate::error::CacheError;
 use crate::outcome::BlockOutcome;
-use crate::policy::prefetch;
 use crate::table::filled;
-
-/// The block of an empty entry; no block address reaches it (as the
-/// engine's invalid tag).
-const EMPTY: u64 = u64::MAX;
 
 /// How many queue positions past the head an eviction prefetches the
 /// entry of: a later victim, if the lines between are touched no more.
@@ -47,22 +40,6 @@ const VICTIM_AHEAD: usize = 16;
 /// The fewest touches the queue holds: a small cache's queue fits the
 /// host's L2 anyway, and the longer it is the rarer its compaction.
 const MIN_QUEUE: usize = 1 << 16;
-
-/// One line: its block, the queue position of its last touch and its
-/// meta byte (the engine's: [`DIRTY`] | owner's stream id).
-#[derive(Clone, Copy)]
-#[repr(C, align(16))]
-struct Entry {
-    block: u64,
-    pos: u32,
-    meta: u8,
-}
-
-const VACANT: Entry = Entry {
-    block: EMPTY,
-    pos: 0,
-    meta: 0,
-};
 
 /// The lines of a fully associative LRU cache.
 pub type FullLru = FullQueue<true>;
@@ -74,12 +51,9 @@ pub type FullFifo = FullQueue<false>;
 /// longest ago, touched on every access (`HIT_TOUCHES`: LRU) or on its
 /// fill only (FIFO). See the module's documentation.
 pub struct FullQueue<const HIT_TOUCHES: bool> {
-    /// The lines, by block: a power of two of entries, at least twice the
-    /// lines.
-    table: Vec<Entry>,
-    mask: usize,
-    /// The top bits of a block's Fibonacci hash are its home entry.
-    hash_shift: u32,
+    /// The lines, by block; a line's link is the position of its last
+    /// touch.
+    table: PackedLines,
     lines: usize,
     capacity: usize,
     /// Per touch, the entry of the line touched; `q.len()` is the next
@@ -97,15 +71,12 @@ impl<const HIT_TOUCHES: bool> FullQueue<HIT_TOUCHES> {
     /// [`CacheError::OutOfMemory`].
     pub fn try_new(capacity: usize) -> Result<FullQueue<HIT_TOUCHES>, CacheError> {
         debug_assert!(capacity <= 1 << 30);
-        let size = (capacity * 2).next_power_of_two();
         let qcap = (capacity * 2).max(MIN_QUEUE).next_multiple_of(64);
         let mut q = Vec::new();
         q.try_reserve_exact(qcap)
             .map_err(|_| CacheError::out_of_memory::<u32>(qcap, "the recency queue"))?;
         Ok(FullQueue {
-            table: filled(size, VACANT, "the tag index")?,
-            mask: size - 1,
-            hash_shift: 64 - size.trailing_zeros(),
+            table: PackedLines::try_new(capacity)?,
             lines: 0,
             capacity,
             q,
@@ -113,27 +84,6 @@ impl<const HIT_TOUCHES: bool> FullQueue<HIT_TOUCHES> {
             alive: filled(qcap / 64, 0, "the recency queue's live bits")?,
             head: 0,
         })
-    }
-
-    #[inline(always)]
-    fn home(&self, block: u64) -> usize {
-        (block.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.hash_shift) as usize
-    }
-
-    /// The entry holding `block`, or the empty entry where it would go.
-    #[inline(always)]
-    fn find(&self, block: u64) -> (usize, bool) {
-        let mut i = self.home(block);
-        loop {
-            let b = self.table[i].block;
-            if b == block {
-                return (i, true);
-            }
-            if b == EMPTY {
-                return (i, false);
-            }
-            i = (i + 1) & self.mask;
-        }
     }
 
     /// Makes the line in `entry` the most recently used.
@@ -145,7 +95,7 @@ impl<const HIT_TOUCHES: bool> FullQueue<HIT_TOUCHES> {
         let p = self.q.len();
         self.q.push(entry as u32);
         self.alive[p / 64] |= 1 << (p % 64);
-        self.table[entry].pos = p as u32;
+        self.table.get_mut(entry).link = p as u32;
     }
 
     #[inline(always)]
@@ -161,7 +111,7 @@ impl<const HIT_TOUCHES: bool> FullQueue<HIT_TOUCHES> {
         while let Some(live) = self.next_live(p) {
             let entry = self.q[live];
             self.q[n] = entry;
-            self.table[entry as usize].pos = n as u32;
+            self.table.get_mut(entry as usize).link = n as u32;
             n += 1;
             p = live + 1;
         }
@@ -188,56 +138,34 @@ impl<const HIT_TOUCHES: bool> FullQueue<HIT_TOUCHES> {
         None
     }
 
-    /// Evicts the least recently used line: its block, its meta byte and
-    /// the entry the removal emptied.
+    /// Evicts the line touched longest ago to make room for `block`,
+    /// which [`PackedLines::find`] would have put at `at`: the victim's
+    /// block and meta byte, and the entry `block` now goes to.
     #[inline(always)]
-    fn evict(&mut self) -> (u64, u8, usize) {
+    fn evict(&mut self, block: u64, at: usize) -> (u64, u8, usize) {
         let p = self
             .next_live(self.head)
             .expect("a full cache has a live touch");
         self.forget(p);
         self.head = p + 1;
         if let Some(&later) = self.q.get(p + VICTIM_AHEAD) {
-            prefetch(&self.table, later as usize);
+            self.table.prefetch_entry(later as usize);
         }
-        let at = self.q[p] as usize;
-        let Entry { block, meta, .. } = self.table[at];
-        let emptied = self.remove(at);
+        let gone = self.q[p] as usize;
+        let Line {
+            block: old, meta, ..
+        } = *self.table.get(gone);
+        let q = &mut self.q;
+        let at = self
+            .table
+            .replace(gone, block, at, |pos, to| q[pos as usize] = to as u32);
         self.lines -= 1;
-        (block, meta, emptied)
-    }
-
-    /// Empties entry `at`, moving back the entries after it that could not
-    /// be found otherwise (and telling the queue where they went); the
-    /// entry left empty.
-    fn remove(&mut self, mut at: usize) -> usize {
-        let mut j = at;
-        loop {
-            j = (j + 1) & self.mask;
-            let e = self.table[j];
-            if e.block == EMPTY {
-                break;
-            }
-            let home = self.home(e.block);
-            // Whether `home` lies cyclically in (at, j]: then it stays.
-            let stays = if at <= j {
-                at < home && home <= j
-            } else {
-                at < home || home <= j
-            };
-            if !stays {
-                self.table[at] = e;
-                self.q[e.pos as usize] = at as u32;
-                at = j;
-            }
-        }
-        self.table[at] = VACANT;
-        at
+        (old, meta, at)
     }
 
     /// Whether `block` is resident.
     pub fn contains(&self, block: u64) -> bool {
-        self.find(block).1
+        self.table.find(block).1
     }
 
     /// The resident lines, the next victim first: block and dirty bit.
@@ -245,7 +173,7 @@ impl<const HIT_TOUCHES: bool> FullQueue<HIT_TOUCHES> {
         let mut out = Vec::with_capacity(self.lines);
         let mut p = self.head;
         while let Some(live) = self.next_live(p) {
-            let e = self.table[self.q[live] as usize];
+            let e = self.table.get(self.q[live] as usize);
             out.push((e.block, e.meta & DIRTY != 0));
             p = live + 1;
         }
@@ -261,11 +189,12 @@ impl<const HIT_TOUCHES: bool> FullKernel for FullQueue<HIT_TOUCHES> {
         block: u64,
         stream: Stream,
         write: bool,
+        _unit: u16,
     ) -> BlockOutcome {
-        let (at, hit) = self.find(block);
+        let (at, hit) = self.table.find(block);
         if hit {
-            acc.hit(stream, write, &mut self.table[at].meta);
-            let pos = self.table[at].pos as usize;
+            acc.hit(stream, write, &mut self.table.get_mut(at).meta);
+            let pos = self.table.get(at).link as usize;
             if HIT_TOUCHES && pos + 1 != self.q.len() {
                 self.forget(pos);
                 self.touch(at);
@@ -278,21 +207,18 @@ impl<const HIT_TOUCHES: bool> FullKernel for FullQueue<HIT_TOUCHES> {
         let (at, victim) = if self.lines < self.capacity {
             (at, None)
         } else {
-            let (old, m, emptied) = self.evict();
-            let dirty = acc.evict(m);
-            // Every entry from the block's home up to `at` was full, and
-            // the removal emptied one entry only: if that one is on the
-            // way, it is now the first empty one there.
-            let home = self.home(block);
-            let on_the_way =
-                (emptied.wrapping_sub(home) & self.mask) < (at.wrapping_sub(home) & self.mask);
-            (if on_the_way { emptied } else { at }, Some((old, dirty)))
+            let (old, m, at) = self.evict(block, at);
+            (at, Some((old, acc.evict(m))))
         };
-        self.table[at] = Entry {
-            block,
-            pos: 0,
-            meta: acc.fill(stream, write),
-        };
+        let meta = acc.fill(stream, write);
+        self.table.put(
+            at,
+            Line {
+                block,
+                link: 0,
+                meta,
+            },
+        );
         self.lines += 1;
         self.touch(at);
         BlockOutcome::Fill { victim }
@@ -304,7 +230,7 @@ impl<const HIT_TOUCHES: bool> FullKernel for FullQueue<HIT_TOUCHES> {
 
     #[inline(always)]
     fn prefetch(&self, block: u64) {
-        prefetch(&self.table, self.home(block));
+        self.table.prefetch(block);
     }
 }
 
@@ -315,7 +241,7 @@ mod tests {
 
     use super::*;
     use crate::engine::{Cache, StreamMask};
-    use crate::full::testing::{geom, raw_trace, same_as_engine, trace};
+    use crate::full::testing::{case, geom, same_as_engine, trace};
     use crate::full::Full;
     use crate::geometry::{Geometry, WritePolicy};
     use crate::policies::{fifo::Fifo, lru::Lru};
@@ -350,31 +276,14 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn counts_as_the_engines_lru(
-            ways in 65u32..300,
-            raw in raw_trace(),
-            write_back in any::<bool>(),
-            allocate in any::<bool>(),
-            ucd in any::<bool>(),
-        ) {
-            let write = if write_back { WritePolicy::WriteBack } else { WritePolicy::WriteThrough };
-            let mask = if ucd { StreamMask::default().with(Stream::Display) } else { StreamMask::default() };
-            same_as_engines_lru(geom(ways, write, allocate), mask, &trace(&raw));
+        fn counts_as_the_engines_lru((g, mask, raw) in case()) {
+            same_as_engines_lru(g, mask, &trace(&raw));
         }
 
         #[test]
-        fn counts_as_the_engines_fifo(
-            ways in 65u32..300,
-            raw in raw_trace(),
-            write_back in any::<bool>(),
-            allocate in any::<bool>(),
-            ucd in any::<bool>(),
-        ) {
-            let write = if write_back { WritePolicy::WriteBack } else { WritePolicy::WriteThrough };
-            let mask = if ucd { StreamMask::default().with(Stream::Display) } else { StreamMask::default() };
-            let g = geom(ways, write, allocate);
+        fn counts_as_the_engines_fifo((g, mask, raw) in case()) {
             let fifo = Fifo::build(&mut Params::new(&"fifo".parse().unwrap()), &g, &Env::default()).unwrap();
-            let lines = FullFifo::try_new(ways as usize).unwrap();
+            let lines = FullFifo::try_new(g.ways as usize).unwrap();
             let full = Full::new(g, mask, "fifo".into(), Vec::new(), lines);
             let ours = same_as_engine(Cache::new(g, fifo, mask), full, &trace(&raw));
             check_lines(&ours);
