@@ -14,7 +14,7 @@ const EMPTY: u64 = u64::MAX;
 
 /// One line: its block, what its kernel ties it to (the queue position of
 /// its last touch, or its way) and its meta byte (the engine's:
-/// [`crate::engine::DIRTY`] | owner's stream id).
+/// `DIRTY` | owner's stream id).
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
 pub struct Line {

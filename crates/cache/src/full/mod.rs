@@ -2,15 +2,16 @@
 //! builds in place of the engine's for one set of more than 64 ways:
 //! [`queue::FullLru`] for `lru`, [`queue::FullFifo`] for `fifo`,
 //! [`opt::FullOpt`] for `opt`, and [`ways::FullWays`] for every other
-//! policy (the engine's ways and policy hooks over a packed index). Each keeps the
-//! lines in the layout its policy wants, where the engine keeps tags, meta
-//! bytes and the policy's state in separate arrays behind a hash index;
-//! each counts exactly as the engine does (the reference tests run both).
+//! policy (the engine's ways and policy hooks). Each keeps the lines in
+//! the layout its policy wants, where the engine keeps tags, meta bytes
+//! and the policy's state in separate arrays behind a hash index; each
+//! counts exactly as the engine does (the tests run both).
 //!
 //! What they share is here: [`Full`], a [`CacheSim`] over a
 //! [`FullKernel`] (the policy's lines and lookups), with the engine's
 //! accounting of hits, misses, bypasses, fills, evictions and write-backs
-//! ([`Accounts`]).
+//! ([`Accounts`]); and [`lines::PackedLines`], the index that holds the
+//! lines of all but OPT.
 
 pub mod lines;
 pub mod opt;
@@ -37,7 +38,7 @@ pub fn fits(geom: &Geometry) -> bool {
 }
 
 /// The engine's accounting of block accesses, per stream, and its meta
-/// byte per line ([`DIRTY`] | owner's stream id).
+/// byte per line (`DIRTY` | owner's stream id).
 pub struct Accounts {
     write_back: bool,
     write_allocate: bool,

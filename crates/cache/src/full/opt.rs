@@ -7,10 +7,10 @@
 //! A resident line is named by its next use: the position (block access
 //! index) of the next access to its block. So an access at position `t`
 //! hits exactly when some resident line's next use is `t`, and that is one
-//! bit of a set of positions ([`FullOpt::pending`], a hierarchical bitset
+//! bit of a set of positions (`pending`, a hierarchical bitset
 //! over the trace's block accesses); the victim is that set's highest
 //! member, or a line never used again, found in a set of ways
-//! ([`FullOpt::never`]). A hit moves its line's bit from `t` to its next
+//! (`never`). A hit moves its line's bit from `t` to its next
 //! use; a fill sets the bit of the new line's. No block is ever hashed:
 //! the test of position `t` reads the bitset in order, and what is
 //! random (the bit and way of a next use) is known a dozen accesses ahead

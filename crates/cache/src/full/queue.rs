@@ -6,8 +6,8 @@
 //! Recency is kept as a queue of touches with lazy deletion rather than a
 //! linked list:
 //!
-//! - every touch of a block appends its line to the queue ([`FullQueue::q`])
-//!   and marks that position live in a bitset ([`FullQueue::alive`]),
+//! - every touch of a block appends its line to the queue (`q`)
+//!   and marks that position live in a bitset (`alive`),
 //!   clearing the position of its previous touch; the least recently used
 //!   line is then the oldest live position, found by scanning the bitset
 //!   forward from the queue's head a word at a time;

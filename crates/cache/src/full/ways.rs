@@ -5,7 +5,7 @@
 //!
 //! The lines live in the index ([`PackedLines`]), each entry holding a
 //! block, its way and its meta byte; a way knows its entry
-//! ([`FullWays::entry_of`], kept as deletions move entries), so that an
+//! (`entry_of`, kept as deletions move entries), so that an
 //! eviction finds the victim's block and meta byte from the way the
 //! policy names without hashing. The policy keeps its state by way, as it
 //! does in the engine (the RRIP family's tiers, SHiP's signatures, the
