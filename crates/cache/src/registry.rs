@@ -274,19 +274,15 @@ fn build<P: Policy>(
     geom: &Geometry,
     env: &Env,
 ) -> Result<Box<dyn CacheSim>, CacheError> {
-    if full::fits(geom) {
-        let (notes, policy) = policy::<P>(spec, geom, env)?;
-        let lines = FullWays::try_new(geom, policy).map_err(|e| e.in_cache(spec, geom))?;
-        let label = spec.to_string();
-        return Ok(Box::new(Full::new(
-            *geom,
-            unallocated(spec),
-            label,
-            notes,
-            lines,
-        )));
+    if !full::fits(geom) {
+        return Ok(Box::new(labelled::<P>(spec, geom, env)?));
     }
-    Ok(Box::new(labelled::<P>(spec, geom, env)?))
+    if P::NEEDS_NEXT_USE && env.next_use.is_none() {
+        return Err(needs_next_use(spec));
+    }
+    build_full::<P, _>(spec, geom, |params| {
+        FullWays::try_new(geom, P::build(params, geom, env)?)
+    })
 }
 
 fn build_level<P: Policy>(
