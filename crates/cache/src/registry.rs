@@ -4,9 +4,7 @@ use std::sync::Arc;
 
 use crate::engine::{Cache, StreamMask};
 use crate::error::CacheError;
-use crate::full::{
-    self, opt::FullOpt, queue::FullFifo, queue::FullLru, ways::FullWays, Full, FullKernel,
-};
+use crate::full::{self, opt::FullOpt, queue::FullQueue, ways::FullWays, Full, FullKernel};
 use crate::geometry::Geometry;
 use crate::hierarchy::LevelCache;
 use crate::next_use::NextUse;
@@ -203,29 +201,20 @@ fn unallocated(spec: &PolicySpec) -> StreamMask {
     }
 }
 
-/// LRU: on one set of more than 64 ways ([`full::fits`]), the fully
-/// associative cache of its own ([`FullLru`]); elsewhere the engine's.
-fn build_lru(
+/// LRU (`HIT_TOUCHES`) or FIFO: on one set of more than 64 ways
+/// ([`full::fits`]), the fully associative queue of its own
+/// ([`FullQueue`]); elsewhere the engine's.
+fn build_queue<P: Policy, const HIT_TOUCHES: bool>(
     spec: &PolicySpec,
     geom: &Geometry,
     env: &Env,
 ) -> Result<Box<dyn CacheSim>, CacheError> {
     if !full::fits(geom) {
-        return build::<lru::Lru>(spec, geom, env);
+        return build::<P>(spec, geom, env);
     }
-    build_full::<lru::Lru, _>(spec, geom, |_| FullLru::try_new(geom.ways as usize))
-}
-
-/// FIFO: as [`build_lru`], with [`FullFifo`].
-fn build_fifo(
-    spec: &PolicySpec,
-    geom: &Geometry,
-    env: &Env,
-) -> Result<Box<dyn CacheSim>, CacheError> {
-    if !full::fits(geom) {
-        return build::<fifo::Fifo>(spec, geom, env);
-    }
-    build_full::<fifo::Fifo, _>(spec, geom, |_| FullFifo::try_new(geom.ways as usize))
+    build_full::<P, _>(spec, geom, |_| {
+        FullQueue::<HIT_TOUCHES>::try_new(geom.ways as usize)
+    })
 }
 
 /// The fully associative cache of policy `P` on `geom`: its lines are
@@ -301,8 +290,8 @@ macro_rules! policy {
 
 /// The registry, in the order reports list policies.
 pub static POLICIES: &[PolicyInfo] = &[
-    policy!("lru", lru::Lru, "least recently used").with_build(build_lru),
-    policy!("fifo", fifo::Fifo, "first in, first out").with_build(build_fifo),
+    policy!("lru", lru::Lru, "least recently used").with_build(build_queue::<lru::Lru, true>),
+    policy!("fifo", fifo::Fifo, "first in, first out").with_build(build_queue::<fifo::Fifo, false>),
     policy!("mru", mru::Mru, "most recently used"),
     policy!("random", random::Random, "uniformly random victim (seed)"),
     policy!("nru", nru::Nru, "not recently used (1-bit RRIP)"),
