@@ -139,9 +139,31 @@ pub fn merge_settings<T: serde::Serialize + serde::de::DeserializeOwned>(
     }
     let mut merged = serde_json::to_value(base).expect("a config serializes");
     for (k, v) in fields {
-        merged[k] = v;
+        match merged.get_mut(&k) {
+            Some(have) => overlay(have, v),
+            None => merged[k] = v,
+        }
     }
     serde_json::from_value(merged).with_context(expected)
+}
+
+/// Puts `given` over `value`: an object whose every field `value` has too
+/// is put field by field, so that `{"timing": {"sync_tiles": false}}`
+/// keeps the other timing fields `value` had (the machine's, not the
+/// type's defaults); any other value replaces `value`'s, as does an object
+/// naming a field `value` lacks (another variant of a choice, such as
+/// `{"shared-dram": ...}` over `"private"`, or a field the type refuses).
+fn overlay(value: &mut serde_json::Value, given: serde_json::Value) {
+    match (value, given) {
+        (serde_json::Value::Object(have), serde_json::Value::Object(given))
+            if given.keys().all(|k| have.contains_key(k)) =>
+        {
+            for (k, v) in given {
+                overlay(have.get_mut(&k).expect("checked above"), v);
+            }
+        }
+        (value, given) => *value = given,
+    }
 }
 
 /// `--warmup` against the `--frames` a study renders: refused unless it
@@ -176,5 +198,33 @@ pub fn suite_of(suite: Suite, paper: &str) -> crate::report::suite::SuiteRun<'_>
         name: suite.name(),
         scenes: suite.scenes().map(|b| b.name).collect(),
         paper,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overlay;
+    use serde_json::json;
+
+    #[test]
+    fn a_nested_object_is_put_over_field_by_field_and_a_choice_is_replaced() {
+        let mut v = json!({"timing": {"contexts": 96, "sync_tiles": true}, "memory": "private"});
+        overlay(&mut v, json!({"timing": {"sync_tiles": false}}));
+        assert_eq!(
+            v,
+            json!({"timing": {"contexts": 96, "sync_tiles": false}, "memory": "private"})
+        );
+        let shared = json!({"shared-dram": {"clock_mhz": 500, "dram": "a"}});
+        overlay(&mut v, json!({ "memory": shared }));
+        assert_eq!(v["memory"], shared);
+        overlay(&mut v, json!({"memory": {"shared-dram": {"dram": "x"}}}));
+        assert_eq!(
+            v["memory"],
+            json!({"shared-dram": {"clock_mhz": 500, "dram": "x"}})
+        );
+        overlay(&mut v, json!({"memory": {"other": {}}}));
+        assert_eq!(v["memory"], json!({"other": {}}));
+        overlay(&mut v, json!({"timing": {"contexts": 1, "nope": 2}}));
+        assert_eq!(v["timing"], json!({"contexts": 1, "nope": 2}));
     }
 }

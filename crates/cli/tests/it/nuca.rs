@@ -98,9 +98,14 @@ fn private_caches_count_what_the_renderers_texture_caches_count() {
 fn a_scenes_study_writes_its_frames_and_report() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("n");
+    // A setting given in part keeps the machine's others: contexts stay
+    // the machine's threads over a quad's pixels.
+    let partial = dir.path().join("partial.json");
+    std::fs::write(&partial, r#"{"timing": {"sync_tiles": false}}"#).unwrap();
     let text = ok(&[
         &["nuca"][..],
         SCENE,
+        &["--config", partial.to_str().unwrap()],
         &[
             "--fragment-processors",
             "8",
@@ -154,6 +159,7 @@ fn a_scenes_study_writes_its_frames_and_report() {
     // threads are the contexts of quads.
     assert_eq!(report["machine"]["name"], "dtm-nuca");
     assert_eq!(config["timing"]["contexts"], 384 / 4);
+    assert_eq!(config["timing"]["sync_tiles"], false);
     assert!(out.join("machine.csv").is_file());
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains("The machine: dtm-nuca"));
