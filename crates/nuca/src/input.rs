@@ -64,6 +64,11 @@ pub enum RequestUnit {
     /// renderer's texture caches' count), the pixels' work one after
     /// another (a scalar core).
     Pixel,
+    /// Each record of the requests on its own, a texel fetch too: one
+    /// pixel's sample or fetch, as the NBTC's pixel processors take them
+    /// (`gfxcache nbtc` and the composed machine), the pixels' work one
+    /// after another.
+    Sample,
 }
 
 impl RequestUnit {
@@ -71,6 +76,7 @@ impl RequestUnit {
         match self {
             RequestUnit::Quad => "quad",
             RequestUnit::Pixel => "pixel",
+            RequestUnit::Sample => "sample",
         }
     }
 }
@@ -399,7 +405,7 @@ impl<R: Read> FrameInput<R> {
     fn cycles(&self, ops: &ShaderOps) -> u64 {
         let lanes = match self.unit {
             RequestUnit::Quad => ops.times(4),
-            RequestUnit::Pixel => *ops,
+            RequestUnit::Pixel | RequestUnit::Sample => *ops,
         };
         self.issue.map_or(0, |m| m.cycles(&lanes))
     }
@@ -413,7 +419,7 @@ impl<R: Read> FrameInput<R> {
     fn fragment_end(&mut self, fp: u16, at: (u16, u16), alu: u64) {
         let fp = self.grow(fp);
         match self.unit {
-            RequestUnit::Pixel => self.carry[fp] += alu,
+            RequestUnit::Pixel | RequestUnit::Sample => self.carry[fp] += alu,
             RequestUnit::Quad => {
                 let quad = Some((at.0 / 2, at.1 / 2));
                 let (q, most) = &mut self.tail[fp];
@@ -446,12 +452,18 @@ impl<R: Read> FrameInput<R> {
         let cycles = |c: u64| u32::try_from(c).unwrap_or(u32::MAX);
         let work_of = self.cycles(&q.ops);
         let start = match self.gathering {
-            Some(g) if g.fp == q.fp && g.index == q.index && g.at == at && g.fetch == fetch => {
+            Some(g)
+                if self.unit != RequestUnit::Sample
+                    && g.fp == q.fp
+                    && g.index == q.index
+                    && g.at == at
+                    && g.fetch == fetch =>
+            {
                 let work = cycles(work_of);
                 let head = &mut self.textures[g.start].work;
                 *head = match self.unit {
                     RequestUnit::Quad => (*head).max(work),
-                    RequestUnit::Pixel => head.saturating_add(work),
+                    RequestUnit::Pixel | RequestUnit::Sample => head.saturating_add(work),
                 };
                 g.start
             }

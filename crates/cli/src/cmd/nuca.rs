@@ -110,6 +110,9 @@ pub enum UnitArg {
     /// Each pixel's sample (a quad's texel fetch stays one), as the
     /// renderer's own texture caches count.
     Pixel,
+    /// Each of the renderer's requests (a pixel's sample or texel fetch),
+    /// as the NBTC's pixel processors and `compose` take them.
+    Sample,
 }
 
 #[derive(clap::Args)]
@@ -236,6 +239,12 @@ pub struct Args {
     /// pixels of a request: 384 / 4 = 96 on dtm-nuca).
     #[arg(long)]
     pub contexts: Option<u32>,
+    /// Whether a tile's end waits for every fragment processor, as a
+    /// tile-based GPU finishes a tile before it starts the next (default:
+    /// --config's, else ours, on); `off` lets each run ahead, as the
+    /// NBTC's pixel processors and `compose`'s units do.
+    #[arg(long, value_enum)]
+    pub sync_tiles: Option<OnOff>,
     /// Replay order within a tile (default: --config's, else ours, clock).
     #[arg(long, value_enum)]
     pub replay_order: Option<OrderOfReplay>,
@@ -274,7 +283,7 @@ impl Args {
 fn pixels_per_request(args: &Args) -> u32 {
     match args.request_unit {
         UnitArg::Quad => 4,
-        UnitArg::Pixel => 1,
+        UnitArg::Pixel | UnitArg::Sample => 1,
     }
 }
 
@@ -314,6 +323,9 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
     set(&mut m.page_blocks, args.page_blocks);
     set(&mut m.counter_bits, args.counter_bits);
     set(&mut m.timing.contexts, args.contexts);
+    if let Some(sync) = args.sync_tiles {
+        m.timing.sync_tiles = sync == OnOff::On;
+    }
     if let Some(e) = args.epoch {
         m.epoch = e;
     }
@@ -407,6 +419,7 @@ fn study_config(args: &Args, plan: &Plan, frame: FrameFiles) -> Result<NucaStudy
         request_unit: match args.request_unit {
             UnitArg::Quad => RequestUnit::Quad,
             UnitArg::Pixel => RequestUnit::Pixel,
+            UnitArg::Sample => RequestUnit::Sample,
         },
         threads: args.threads(),
         ..NucaStudyConfig::new(frame)

@@ -100,7 +100,7 @@ fn events(requests: &Path, trace: Option<&Path>, alu_cycles: u32) -> Vec<ReplayE
 fn issue(alu_cycles: u32, unit: RequestUnit) -> Option<IssueModel> {
     let lanes = match unit {
         RequestUnit::Quad => 4.0,
-        RequestUnit::Pixel => 1.0,
+        RequestUnit::Pixel | RequestUnit::Sample => 1.0,
     };
     Some(IssueModel::SCALAR.scaled(lanes / f64::from(alu_cycles)))
 }
@@ -272,7 +272,7 @@ fn a_request_outside_a_tile_is_refused() {
 /// instructions. As a quad: one sample request of blocks 0, 64, 128 with
 /// the most work, one fetch, the most tail. Per pixel: four samples with
 /// their own work, the fetch still one request (its pixels' work summed),
-/// the tails summed.
+/// the tails summed. Per sample: the fetch too is one request a pixel.
 #[test]
 fn a_quads_pixels_make_one_request_or_one_each() {
     let dir = tempfile::tempdir().unwrap();
@@ -319,6 +319,22 @@ fn a_quads_pixels_make_one_request_or_one_each() {
             tex(1, 128, 12),
             tex(1, 0, 13),
             tex(1, 192, 8),
+            ReplayEvent::Work { fp: 1, work: 15 },
+            ReplayEvent::TileEnd,
+        ]
+    );
+    assert_eq!(
+        events_of(&q, None, 1, RequestUnit::Sample),
+        vec![
+            tex(1, 0, 10),
+            more(1, 64),
+            tex(1, 0, 11),
+            tex(1, 128, 12),
+            tex(1, 0, 13),
+            tex(1, 192, 2),
+            tex(1, 192, 2),
+            tex(1, 192, 2),
+            tex(1, 192, 2),
             ReplayEvent::Work { fp: 1, work: 15 },
             ReplayEvent::TileEnd,
         ]
