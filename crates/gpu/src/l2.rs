@@ -1,7 +1,13 @@
 //! The banked L2 the texture caches share (DTM-NUCA's Table I as
 //! defaults: 1 MiB, 8-way, 8 banks, 64-byte blocks, 18 cycles), on the
-//! cache engine's `Cache<Lru>` (write-back, write-allocate), as
-//! `gfxcache-tcor` builds its L2.
+//! cache engine (write-back, write-allocate), as `gfxcache-tcor` builds
+//! its L2, under any policy of the engine's registry
+//! ([`L2Config::policy`]; ours: LRU, the paper names none). LRU runs
+//! inline; any other policy behind the hierarchy's level trait
+//! (`LevelCache`), one dynamic call per L2 access, which only the texture
+//! caches' L2 requests and the frame's other traffic make. OPT is refused:
+//! it needs the future of the trace, and the machine makes its L2's trace
+//! as it runs.
 //!
 //! Every organization's L2 requests (the blocks the texture caches fill)
 //! read it, so an organization's L2 hits and misses are its own; the
@@ -17,9 +23,12 @@
 //! other traffic changes contents and counts but takes no bank cycles
 //! until its stream carries times.
 
+use gfxcache_cache::hierarchy::LevelCache;
 use gfxcache_cache::policies::lru::Lru;
+use gfxcache_cache::registry::lookup;
 use gfxcache_cache::{
-    BlockOutcome, Cache, CacheError, Env, Geometry, Params, Policy, PolicySpec, StreamMask, Ways,
+    BlockOutcome, Cache, CacheError, Env, Geometry, Params, Placed, Policy, PolicyInfo, PolicySpec,
+    StreamMask, Ways, POLICIES,
 };
 use gfxcache_trace::Stream;
 use serde::{Deserialize, Serialize};
@@ -41,6 +50,12 @@ pub struct L2Config {
     /// Whether a bank takes one access per cycle (true) or any number.
     /// (ours): true; the paper gives banks but no bank timing.
     pub bank_contention: bool,
+    /// The replacement policy, a spec of the cache engine's registry
+    /// (`gfxcache policies`: `lru`, `fifo`, `mru`, `random`, `nru`,
+    /// `srrip`, `brrip`, `drrip`, `ship-mem`, with parameters, e.g.
+    /// `drrip:bits=3`). (ours): `lru`; the paper names none. `opt` is
+    /// refused (the machine's L2 trace has no future to read).
+    pub policy: String,
 }
 
 impl Default for L2Config {
@@ -51,6 +66,7 @@ impl Default for L2Config {
             banks: 8,
             hit_cycles: 18,
             bank_contention: true,
+            policy: "lru".into(),
         }
     }
 }
@@ -59,6 +75,33 @@ impl L2Config {
     /// The L2's geometry for `block_bytes` blocks (the engine's rules).
     pub fn geometry(&self, block_bytes: u32) -> Result<Geometry, CacheError> {
         Geometry::from_size(self.bytes, Ways::N(self.ways), block_bytes)
+    }
+
+    /// [`L2Config::policy`] parsed, and its registry entry; an error names
+    /// the spec and what is wrong with it (an unknown name lists the known
+    /// ones).
+    pub fn policy_spec(&self) -> Result<(PolicySpec, &'static PolicyInfo), CacheError> {
+        let spec: PolicySpec = self.policy.parse()?;
+        let info = lookup(POLICIES.iter(), &spec)?;
+        if info.needs_next_use {
+            return Err(CacheError::Policy {
+                spec: spec.to_string(),
+                what: "needs the future of the trace, which a machine making its L2's \
+                       accesses as it runs does not have: expected a policy of the \
+                       present (lru, drrip, ...)"
+                    .into(),
+            });
+        }
+        Ok((spec, info))
+    }
+
+    /// Whether the L2 builds for `block_bytes` blocks: its geometry, and
+    /// its policy's spec on it (every parameter known and in range), as
+    /// [`SharedL2::new`] would say, without building the cache.
+    pub fn check(&self, block_bytes: u32) -> Result<(), CacheError> {
+        let geom = self.geometry(block_bytes)?;
+        let (spec, info) = self.policy_spec()?;
+        info.check(&spec, &geom)
     }
 }
 
@@ -84,9 +127,16 @@ pub struct L2Stats {
     pub late_reservations: u64,
 }
 
+/// The L2's lines under its policy: the engine's LRU inline (the
+/// default), any other registered policy as a hierarchy level.
+enum Lines {
+    Lru(Box<Cache<Lru>>),
+    Any(Box<dyn LevelCache>),
+}
+
 /// The shared L2 of one organization.
 pub struct SharedL2 {
-    cache: Cache<Lru>,
+    lines: Lines,
     /// One calendar per bank; empty without bank contention.
     banks: Vec<Calendar>,
     bank_count: u64,
@@ -98,15 +148,20 @@ impl SharedL2 {
     /// error for a geometry it cannot build.
     pub fn new(config: &L2Config, block_bytes: u32) -> Result<SharedL2, CacheError> {
         let geom = config.geometry(block_bytes)?;
-        let spec: PolicySpec = "lru".parse().expect("lru is a policy");
-        let lru = Lru::build(&mut Params::new(&spec), &geom, &Env::default())?;
+        let (spec, info) = config.policy_spec()?;
+        let lines = if spec.to_string() == "lru" {
+            let lru = Lru::build(&mut Params::new(&spec), &geom, &Env::default())?;
+            Lines::Lru(Box::new(Cache::try_new(geom, lru, StreamMask::default())?))
+        } else {
+            Lines::Any(info.build_level(&spec, &geom, &Env::default())?)
+        };
         let banks = if config.bank_contention {
             vec![Calendar::new(); config.banks as usize]
         } else {
             Vec::new()
         };
         Ok(SharedL2 {
-            cache: Cache::try_new(geom, lru, StreamMask::default())?,
+            lines,
             banks,
             bank_count: u64::from(config.banks.max(1)),
             stats: L2Stats::default(),
@@ -116,14 +171,24 @@ impl SharedL2 {
     /// One block access; true on a hit. Counts DRAM reads and write-backs.
     #[inline]
     fn access(&mut self, block: u64, stream: Stream, write: bool) -> bool {
-        let outcome = self.cache.access_block(block, stream, write, 0);
-        let victim = match outcome {
-            BlockOutcome::Hit => return true,
-            BlockOutcome::Fill { victim } => victim,
-            BlockOutcome::Bypass => None,
+        let dirty_victim = match &mut self.lines {
+            Lines::Lru(cache) => match cache.access_block(block, stream, write, 0) {
+                BlockOutcome::Hit => return true,
+                BlockOutcome::Fill { victim } => matches!(victim, Some((_, true))),
+                BlockOutcome::Bypass => false,
+            },
+            Lines::Any(cache) => {
+                if cache.probe(block, stream, write, 0) {
+                    return true;
+                }
+                match cache.fill(block, stream, write, 0) {
+                    Placed::Filled { victim } => victim.is_some_and(|l| l.dirty),
+                    Placed::Present | Placed::Bypassed => false,
+                }
+            }
         };
         self.stats.dram_reads += u64::from(!write);
-        self.stats.dram_writes += u64::from(matches!(victim, Some((_, true))));
+        self.stats.dram_writes += u64::from(dirty_victim);
         false
     }
 

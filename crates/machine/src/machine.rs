@@ -127,6 +127,13 @@ pub struct L2 {
     /// study's banked LLC timing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub busy_cycles: Option<Sourced<u32>>,
+    /// The replacement policy, a spec of the cache engine's registry
+    /// (`gfxcache policies`), for the studies whose L2 is the mobile
+    /// machine's (`crates/gpu`: DTM-NUCA's, the composed machine's); none:
+    /// LRU. The GSPC study's LLC policy is what it compares, never the
+    /// machine's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Sourced<String>>,
 }
 
 /// A cache the timing of which no study takes: a size and ways (the
@@ -433,6 +440,17 @@ impl Machine {
             }
             if let Some(b) = &l2.busy_cycles {
                 in_range("l2.busy_cycles", u64::from(b.value), 1, 1000).map_err(&bad_at(&bad))?;
+            }
+            if l2
+                .policy
+                .as_ref()
+                .is_some_and(|p| p.value.trim().is_empty())
+            {
+                return Err(bad(
+                    "l2.policy",
+                    "an empty spec: expected a policy of the cache engine's registry, e.g. lru"
+                        .into(),
+                ));
             }
         }
         if let Some(r) = &self.render_caches {

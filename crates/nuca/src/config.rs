@@ -242,6 +242,9 @@ impl NucaConfig {
         c.l2.ways = l2.ways.value;
         c.l2.banks = l2.banks.value;
         c.l2.hit_cycles = l2.hit_cycles.value;
+        if let Some(p) = &l2.policy {
+            c.l2.policy.clone_from(&p.value);
+        }
         if let Some(i) = &machine.interconnect {
             c.mesh.hop_cycles = i.hop_cycles.value;
             c.timing.bus_width_bits = i.bus_width_bits.value;
@@ -332,6 +335,13 @@ impl NucaConfig {
         }
         if l2.banks == 0 || l2.banks > 1024 {
             return bad("l2.banks", l2.banks.to_string(), "1 to 1024 banks");
+        }
+        if let Err(e) = l2.check(self.block_bytes) {
+            return bad(
+                "l2.policy",
+                l2.policy.clone(),
+                &format!("a policy of the cache engine's registry that builds on the L2 ({e})"),
+            );
         }
         let mesh = &self.mesh;
         if mesh.cols as usize > self.fps {

@@ -80,6 +80,8 @@ pub struct Args {
     pub unit: Option<PathBuf>,
     #[command(flatten)]
     pub bus: super::nuca::BusArgs,
+    #[command(flatten)]
+    pub l2: super::nuca::L2Args,
     /// The texture units' miss handlings (the first under the first
     /// placement is the baseline).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "btc,nbtc")]
@@ -148,9 +150,10 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     };
     machine.fps = usize::from(plan.fps);
     args.bus.apply(&mut machine.timing);
+    args.l2.apply(&mut machine.l2);
     machine
         .check()
-        .context("the machine (--machine, --config, the bus flags)")?;
+        .context("the machine (--machine, --config, the bus and L2 flags)")?;
     let base = NbtcConfig::default().on_machine(&plan.machine);
     const MACHINES: &str = "is not the units': the L1 is the machine's texture cache, the memory its L2 and DRAM (set them with --machine or --config)";
     let unit = match &args.unit {

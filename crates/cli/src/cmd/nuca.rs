@@ -89,6 +89,27 @@ impl BusArgs {
     }
 }
 
+/// The L2 the texture caches share, as flags over the machine's and
+/// `--config`'s.
+#[derive(clap::Args, Clone, Default)]
+pub struct L2Args {
+    /// The L2's replacement policy, a spec of the cache engine's registry
+    /// (`gfxcache policies`; e.g. `drrip`, `srrip:bits=3`; default:
+    /// --config's, else ours, lru; `opt` is refused: the machine makes its
+    /// L2's accesses as it runs, with no future to read).
+    #[arg(long, value_name = "SPEC")]
+    pub l2_policy: Option<String>,
+}
+
+impl L2Args {
+    /// The flags given, over `l2`'s values.
+    pub fn apply(&self, l2: &mut gfxcache_nuca::L2Config) {
+        if let Some(p) = &self.l2_policy {
+            l2.policy.clone_from(p);
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ChannelsArg {
     /// One bus carries requests and replies.
@@ -234,6 +255,8 @@ pub struct Args {
     pub announced_count: Option<AnnouncedArg>,
     #[command(flatten)]
     pub bus: BusArgs,
+    #[command(flatten)]
+    pub l2: L2Args,
     /// Thread contexts per fragment processor, each with one request in
     /// flight (default: --config's, else the machine's threads over the
     /// pixels of a request: 384 / 4 = 96 on dtm-nuca).
@@ -336,6 +359,7 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
         };
     }
     args.bus.apply(&mut m.timing);
+    args.l2.apply(&mut m.l2);
     if let Some(o) = args.replay_order {
         m.timing.order = match o {
             OrderOfReplay::Clock => ReplayOrder::Clock,

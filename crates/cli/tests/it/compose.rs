@@ -38,9 +38,13 @@ fn the_config_unit_and_bus_flags_reach_the_study() {
             unit.to_str().unwrap(),
             "--bus-width",
             "256",
+            "--l2-policy",
+            "srrip:bits=3",
         ],
     );
     let c = &r["config"];
+    assert_eq!(c["machine"]["l2"]["policy"], "srrip:bits=3");
+    assert_eq!(base["config"]["machine"]["l2"]["policy"], "lru");
     assert_eq!(c["machine"]["tc_bytes"], 8192);
     assert_eq!(c["machine"]["epoch"], 1000);
     assert_eq!(c["machine"]["timing"]["bus_width_bits"], 256);
@@ -87,6 +91,18 @@ fn what_the_units_may_not_set_is_refused_by_name() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
     assert!(err.contains("expected a JSON object"), "{err}");
+    // OPT needs the future of the L2's accesses, which the machine makes
+    // as it runs.
+    let mut args = vec!["compose", "--out", "unused-out"];
+    args.extend_from_slice(&small());
+    args.extend_from_slice(&["--l2-policy", "opt"]);
+    let o = gfxcache(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("l2.policy = opt") && err.contains("future"),
+        "{err}"
+    );
     assert!(!Path::new("unused-out").exists(), "nothing written");
 }
 

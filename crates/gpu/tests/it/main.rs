@@ -1,4 +1,5 @@
 //! The machine's parts by hand, one module each (one test binary).
 
+mod l2;
 mod mesh;
 mod texture_cache;

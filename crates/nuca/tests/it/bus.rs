@@ -149,7 +149,8 @@ fn fixed_bus_frame() -> (NucaConfig, Vec<ReplayEvent>) {
 
 /// `report` in the form of the reports before the bus was a resource: its
 /// bus's beats as `machine.bus_beats`, the bus's unloaded latencies as
-/// `bus_request_cycles` and `bus_reply_cycles`, none of the new fields.
+/// `bus_request_cycles` and `bus_reply_cycles`, none of the new fields
+/// (the bus's, the announced count, the L2's policy).
 fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     let mut v = serde_json::to_value(report).unwrap();
     let timing = v["config"]["timing"].as_object_mut().unwrap();
@@ -169,6 +170,9 @@ fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
         .as_object_mut()
         .unwrap()
         .remove("announced_count");
+    // The L2's policy was LRU then, and not a field.
+    let l2 = v["config"]["l2"].as_object_mut().unwrap();
+    assert_eq!(l2.remove("policy").unwrap(), "lru");
     for r in v["results"].as_array_mut().unwrap() {
         let bus = r.as_object_mut().unwrap().remove("bus").unwrap();
         r["machine"]["bus_beats"] = bus["busy_cycles"].clone();
