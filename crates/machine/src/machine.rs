@@ -59,6 +59,12 @@ pub struct Gpu {
     /// study needs it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tile: Option<Sourced<u32>>,
+    /// Whether a tile-based GPU removes hidden surfaces before shading (a
+    /// TBDR's HSR phase: only the fragments left visible by every opaque
+    /// draw of the tile are shaded); none: no, an early Z-test only
+    /// ([`Machine::hidden_surface_removal`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_surface_removal: Option<Sourced<bool>>,
 }
 
 /// The fragment processors' issue rates ([`IssueModel`]'s fields, each
@@ -285,6 +291,15 @@ impl Machine {
             "a tile-based study needs the tile side",
         )
         .map(|t| t.value)
+    }
+
+    /// Whether the machine's tile-based frames are rendered with
+    /// hidden-surface removal (`gpu.hidden_surface_removal`; absent: no).
+    pub fn hidden_surface_removal(&self) -> bool {
+        self.gpu
+            .hidden_surface_removal
+            .as_ref()
+            .is_some_and(|h| h.value)
     }
 
     /// `value`, or an error naming `key`, absent from this machine, and

@@ -227,6 +227,7 @@ fn request(args: &Args, plan: &Plan) -> RenderRequest {
         tile_size: plan.tile_size,
         order: args.frame.order.into(),
         fps: plan.fps,
+        hsr: args.frame.hsr(&plan.machine),
         ..TbrConfig::default()
     };
     RenderRequest {

@@ -172,6 +172,16 @@ pub struct TiledFrameArgs {
     /// Tile traversal order.
     #[arg(long, value_enum, default_value_t = super::render::OrderArg::ZOrder)]
     pub order: super::render::OrderArg,
+    /// Render with hidden-surface removal, a TBDR's HSR phase: only the
+    /// fragments every opaque draw of the tile leaves visible are shaded
+    /// (default: the machine's `gpu.hidden_surface_removal`: on for
+    /// dtm-nuca and mali-g78, off for tcor and nbtc).
+    #[arg(long, overrides_with = "no_hsr")]
+    pub hsr: bool,
+    /// Render without hidden-surface removal, an early Z-test only
+    /// (default: the machine's, as --hsr says).
+    #[arg(long, overrides_with = "hsr")]
+    pub no_hsr: bool,
 }
 
 impl TiledFrameArgs {
@@ -179,6 +189,16 @@ impl TiledFrameArgs {
     /// ([`FramePlan::of`]), the fragment processors given as `processors`.
     pub(crate) fn plan(&self, machine: &str, processors: (Option<u16>, &str)) -> Result<FramePlan> {
         FramePlan::of(machine, self.width, self.height, self.tile_size, processors)
+    }
+
+    /// Whether the frames are rendered with hidden-surface removal: the
+    /// last of `--hsr` and `--no-hsr` given, else `machine`'s.
+    pub(crate) fn hsr(&self, machine: &Machine) -> bool {
+        match (self.hsr, self.no_hsr) {
+            (true, _) => true,
+            (_, true) => false,
+            _ => machine.hidden_surface_removal(),
+        }
     }
 }
 

@@ -177,9 +177,6 @@ pub struct Args {
     /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
     #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
     pub fp_assignment: FpAssignment,
-    /// Render without hidden-surface removal (Table I's GPU is a TBDR).
-    #[arg(long)]
-    pub no_hsr: bool,
     #[command(flatten)]
     pub passes: super::render::PassSwitches,
     /// Figure 11: other numbers of fragment processors, each a frame of
@@ -600,7 +597,7 @@ fn request(args: &Args, plan: &Plan, fps: u16, assignment: FpAssignment) -> Resu
         tile_size: plan.tile_size,
         order: args.frame.order.into(),
         fps,
-        hsr: !args.no_hsr,
+        hsr: args.frame.hsr(&plan.machine),
         fp_assignment: assignment,
         ..TbrConfig::default()
     };

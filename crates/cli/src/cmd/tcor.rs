@@ -93,9 +93,6 @@ pub struct Args {
     pub binning: BinningArg,
     #[command(flatten)]
     pub processors: super::FragmentProcessorsArg,
-    /// Hidden-surface removal (TBDR) when rendering.
-    #[arg(long)]
-    pub hsr: bool,
     /// Pass switches when rendering, as `render` has them.
     #[command(flatten)]
     pub passes: super::render::PassSwitches,
@@ -394,7 +391,7 @@ fn request(args: &Args, plan: &Plan) -> Result<RenderRequest> {
         tile_size: plan.tile_size,
         order: args.frame.order.into(),
         fps: plan.fps,
-        hsr: args.hsr,
+        hsr: args.frame.hsr(&plan.machine),
         binning_mode: args.binning.into(),
         ..TbrConfig::default()
     };

@@ -115,7 +115,7 @@ fn what_the_units_may_not_set_is_refused_by_name() {
 /// context a processor times the blocking cache's frame, as many as the
 /// units' fragments in flight the NBTC's. The tolerances are the gaps
 /// measured on racer, runner and shooter at 320x160 and 640x320 (at most
-/// 4.4 % and 1.5 %) with room: the blocking unit lets other fragments
+/// 5.3 % and 1.3 %) with room: the blocking unit lets other fragments
 /// shade while it waits, one context does not, and the NBTC's buffers
 /// are finite.
 #[test]
@@ -163,8 +163,28 @@ fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
     let gap = |a: &serde_json::Value, b: &serde_json::Value| {
         (n(&a["timing"]["cycles"]) / n(&b["frame_cycles"]) - 1.0).abs()
     };
-    assert!(gap(&blocking, &btc) < 0.06, "{}", gap(&blocking, &btc));
+    assert!(gap(&blocking, &btc) < 0.08, "{}", gap(&blocking, &btc));
     assert!(gap(&many, &nbtc) < 0.03, "{}", gap(&many, &nbtc));
     // Not a tautology: the blocking cache's frame is not the NBTC's.
     assert!(gap(&many, &btc) > 0.1, "{}", gap(&many, &btc));
+}
+
+/// The frame is rendered with the machine's hidden-surface removal
+/// (`dtm-nuca` is a TBDR), as `gfxcache nuca` renders it; `--no-hsr`
+/// shades what an early Z-test passes, more fragments and more requests.
+#[test]
+fn the_frame_has_the_machines_hidden_surface_removal() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = |more: &[&str]| {
+        let r = compose(
+            &dir.path().join("h"),
+            &[&["--l1", "btc"][..], more].concat(),
+        );
+        r["runs"][0]["total"]["requests"].as_u64().unwrap()
+    };
+    let (machine, hsr, no_hsr) = (requests(&[]), requests(&["--hsr"]), requests(&["--no-hsr"]));
+    assert_eq!(machine, hsr);
+    assert!(hsr < no_hsr, "{hsr} {no_hsr}");
+    // The last of the two flags wins.
+    assert_eq!(requests(&["--hsr", "--no-hsr"]), no_hsr);
 }

@@ -149,9 +149,6 @@ pub struct Args {
     /// `round-robin`, `blocks[:SIDE]` or `tiles` (see `render --help`).
     #[arg(long, default_value = "round-robin", value_parser = parse_fp_assignment)]
     pub fp_assignment: FpAssignment,
-    /// Hidden-surface removal (TBDR) when rendering.
-    #[arg(long)]
-    pub hsr: bool,
     #[command(flatten)]
     pub passes: super::render::PassSwitches,
     /// A JSON file of texture unit settings (any fields of `nbtc.json`'s
@@ -564,7 +561,7 @@ fn request(args: &Args, plan: &Plan, filter: TextureFilterArg) -> RenderRequest 
         tile_size: plan.tile_size,
         order: args.frame.order.into(),
         fps: plan.pixel_processors,
-        hsr: args.hsr,
+        hsr: args.frame.hsr(&plan.machine),
         fp_assignment: args.fp_assignment,
         ..TbrConfig::default()
     };

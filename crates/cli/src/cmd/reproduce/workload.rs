@@ -30,7 +30,7 @@ const MEASURED: [Measured; 2] = [
         paper: Paper::Nuca,
         what: "the mobile suite at the DTM-NUCA study's frame",
         // The study's tile-based frames remove hidden surfaces before
-        // shading (its `--no-hsr` is off by default).
+        // shading (its machine, `dtm-nuca`, is a TBDR).
         flags: &["--hsr"],
     },
     Measured {
