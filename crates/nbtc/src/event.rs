@@ -53,8 +53,9 @@ pub enum UnitEvent {
 
 impl UnitEvent {
     /// A `.gtq` record's event and its fragment processor; `None` for
-    /// markers (passes, tiles, frames): in this model the processors run
-    /// independently and nothing waits at a tile's end.
+    /// markers (passes, tiles, frames): the processors run independently,
+    /// and only a GPU machine whose tiles synchronise them puts a tile's
+    /// end in their inputs ([`UnitInput::tile_end`]).
     pub fn of_record(record: &TexReqRecord) -> Option<(usize, UnitEvent)> {
         match *record {
             TexReqRecord::Request(ref r) => Some((
@@ -101,6 +102,11 @@ where
 /// has finished with, so a frame never has to be held. Event and
 /// fragment indices are absolute (from the start of the input).
 ///
+/// On a machine whose tiles synchronise its fragment processors, the
+/// input also holds each tile's end ([`UnitInput::tile_end`]): a barrier
+/// the processor does not admit a fragment past until every processor of
+/// the machine has finished the tile ([`crate::TextureUnit::pass_tile_end`]).
+///
 /// A fragment with no request and no work is not kept: it would take a
 /// processor slot and give it back in the same cycle, which changes
 /// nothing, and leaving it out bounds how many fragments a cycle can
@@ -119,6 +125,9 @@ pub struct UnitInput {
     open: Vec<UnitEvent>,
     /// Events taken so far, kept or not: errors name them.
     taken: usize,
+    /// Each tile end's place: the fragments before it (a frame's few
+    /// thousand tiles at most, kept whole).
+    tile_ends: Vec<usize>,
     finished: bool,
 }
 
@@ -169,6 +178,33 @@ impl UnitInput {
         self.open.clear();
     }
 
+    /// A tile ends here: the fragments pushed so far are its (a fragment
+    /// without its end is closed as it is).
+    pub fn tile_end(&mut self) {
+        debug_assert!(!self.finished, "a tile end after the input finished");
+        if !self.open.is_empty() {
+            self.close_fragment();
+        }
+        self.tile_ends.push(self.fragments());
+    }
+
+    /// Tile ends pushed so far.
+    pub fn tile_ends(&self) -> usize {
+        self.tile_ends.len()
+    }
+
+    /// The fragments before tile end `tile` (counted from 0), once it is
+    /// pushed.
+    pub fn tile_end_at(&self, tile: usize) -> Option<usize> {
+        self.tile_ends.get(tile).copied()
+    }
+
+    /// The fragments a processor that has passed `passed` tile ends may
+    /// admit: those before the next tile end, or all pushed so far.
+    pub fn admissible(&self, passed: usize) -> usize {
+        self.tile_end_at(passed).unwrap_or_else(|| self.fragments())
+    }
+
     /// No more events: a fragment without its end is kept as it is.
     pub fn finish(&mut self) {
         if !self.open.is_empty() {
@@ -202,14 +238,15 @@ impl UnitInput {
         self.ends[fragment - self.ends_base]
     }
 
-    /// Whether a processor that has admitted `admitted` fragments and
-    /// keeps `in_flight` at once may run its next cycle: the input is
-    /// finished, or holds every fragment that cycle could admit (a slot
-    /// for each, and one more for the fragment a result completes within
-    /// the cycle; an admitted fragment cannot finish in the cycle that
-    /// admits it).
-    pub fn can_advance(&self, admitted: usize, in_flight: usize) -> bool {
-        self.finished || self.fragments() > admitted + in_flight
+    /// Whether a processor that has admitted `admitted` fragments, keeps
+    /// `in_flight` at once and has passed `passed` tile ends may run its
+    /// next cycle: the input is finished, or holds every fragment that
+    /// cycle could admit (a slot for each, and one more for the fragment a
+    /// result completes within the cycle; an admitted fragment cannot
+    /// finish in the cycle that admits it), or the tile end it may not
+    /// admit past.
+    pub fn can_advance(&self, admitted: usize, in_flight: usize, passed: usize) -> bool {
+        self.finished || self.fragments() > admitted + in_flight || passed < self.tile_ends.len()
     }
 
     /// Forgets the events before `event` and the fragments before

@@ -62,7 +62,7 @@ pub use config::{MemoryPath, Mode, NbtcConfig, MAX_TEXELS};
 pub use error::NbtcError;
 pub use event::{unit_events, UnitEvent, UnitInput, UnitRequest, Work};
 pub use l1_port::{L1Port, OwnL1, PlacedL1};
-pub use replay::{Replay, RunResult, UnitMachine, MACHINE_WINDOW_CYCLES};
+pub use replay::{MachineReplay, Replay, RunResult, UnitMachine, MACHINE_WINDOW_CYCLES};
 pub use retry_buffer::RetryBuffer;
 pub use stats::{Occupancy, UnitStats};
 pub use storage::{FieldBits, Storage};

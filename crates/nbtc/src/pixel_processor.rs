@@ -116,16 +116,21 @@ impl PixelProcessor {
         self.touched.push(slot);
     }
 
-    /// Retires finished fragments and admits new ones in input order
-    /// (again, as long as an admitted fragment finishes at once: one with
-    /// no request and no work).
-    pub fn refill(&mut self, input: &UnitInput) {
+    /// Retires finished fragments and admits new ones in input order, up
+    /// to fragment `limit` (again, as long as an admitted fragment
+    /// finishes at once: one with no request and no work).
+    pub fn refill(&mut self, input: &UnitInput, limit: usize) {
         loop {
             self.retire(input);
-            if !self.admit(input) {
+            if !self.admit(input, limit) {
                 break;
             }
         }
+    }
+
+    /// Fragments in flight.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight
     }
 
     fn retire(&mut self, input: &UnitInput) {
@@ -151,10 +156,11 @@ impl PixelProcessor {
         }
     }
 
-    /// Admits fragments while there is room; whether any was admitted.
-    fn admit(&mut self, input: &UnitInput) -> bool {
+    /// Admits fragments before `limit` while there is room; whether any
+    /// was admitted.
+    fn admit(&mut self, input: &UnitInput, limit: usize) -> bool {
         let mut admitted = false;
-        while self.admitted < input.fragments() {
+        while self.admitted < limit.min(input.fragments()) {
             let Some(slot) = self.free.pop() else { break };
             let start = self.next;
             let end = input.fragment_end(self.admitted);

@@ -7,6 +7,14 @@
 //! units of a GPU machine ([`UnitMachine`]), run in step, a window at a
 //! time, and runs go in parallel. The window of input keeps only what some
 //! unit still needs, so a frame is never held whole.
+//!
+//! On a GPU machine whose tiles synchronise its fragment processors
+//! ([`MachineReplay::sync_tiles`], DTM-NUCA's `timing.sync_tiles`), each
+//! tile end of the frame is a barrier in every unit's input: a unit that
+//! has finished its fragments of the tile waits, and when every unit of
+//! the machine has, they all pass it at the cycle the last one finished
+//! (as DTM-NUCA's replay's `FpClocks::tile_end`), the wait counted as
+//! each unit's tile wait.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -95,6 +103,25 @@ impl<P: Placement + Send> UnitMachine for Machine<P> {
 /// time order and slower.
 pub const MACHINE_WINDOW_CYCLES: u64 = 64;
 
+/// How the units of a GPU machine run together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MachineReplay {
+    /// The cycles the units run one after another before the next
+    /// ([`MACHINE_WINDOW_CYCLES`] by default).
+    pub window: u64,
+    /// A tile's end waits for every fragment processor to finish the tile.
+    pub sync_tiles: bool,
+}
+
+impl Default for MachineReplay {
+    fn default() -> MachineReplay {
+        MachineReplay {
+            window: MACHINE_WINDOW_CYCLES,
+            sync_tiles: false,
+        }
+    }
+}
+
 /// A run's GPU machine and the window its units run in step.
 struct OnMachine {
     machine: Box<dyn UnitMachine>,
@@ -109,6 +136,8 @@ struct OnMachine {
 struct Slot {
     unit: TextureUnit,
     done: bool,
+    /// Waiting at its input's next tile end.
+    at_tile_end: bool,
 }
 
 /// The DRAM the units of a run share ([`MemoryPath::SharedDram`]), and
@@ -186,6 +215,7 @@ fn advance_shared(units: &mut [Slot], shared: &mut SharedMemory, inputs: &[UnitI
                 Progress::Done => s.done = true,
                 Progress::NeedsInput => waiting = true,
                 Progress::AtHorizon => {}
+                Progress::AtTileEnd => unreachable!("only a machine's units see tile ends"),
             }
         }
         // A unit short of input may still send in this window.
@@ -215,17 +245,20 @@ fn advance_shared(units: &mut [Slot], shared: &mut SharedMemory, inputs: &[UnitI
 }
 
 /// Runs the units of a GPU machine window by window, as far as the input
-/// allows.
+/// allows. When every unit that is not done waits at a tile end, they
+/// pass it together at the latest unit's cycle and the window runs again
+/// from there.
 fn advance_on_machine(units: &mut [Slot], on: &mut OnMachine, inputs: &[UnitInput]) {
     loop {
         while on.next < units.len() {
             let fp = on.next;
             let s = &mut units[fp];
-            if !s.done {
+            if !s.done && !s.at_tile_end {
                 match on.machine.advance(&mut s.unit, &inputs[fp], on.horizon, fp) {
                     Progress::Done => s.done = true,
                     Progress::NeedsInput => return,
                     Progress::AtHorizon => {}
+                    Progress::AtTileEnd => s.at_tile_end = true,
                 }
             }
             on.next += 1;
@@ -234,7 +267,16 @@ fn advance_on_machine(units: &mut [Slot], on: &mut OnMachine, inputs: &[UnitInpu
             return;
         }
         on.next = 0;
-        on.horizon += on.window;
+        if units.iter().all(|s| s.done || s.at_tile_end) {
+            let waiting = units.iter().filter(|s| s.at_tile_end);
+            let last = waiting.map(|s| s.unit.now()).max().unwrap_or(0);
+            for s in units.iter_mut().filter(|s| s.at_tile_end) {
+                s.unit.pass_tile_end(last);
+                s.at_tile_end = false;
+            }
+        } else {
+            on.horizon += on.window;
+        }
     }
 }
 
@@ -245,6 +287,8 @@ pub struct Replay {
     runs: Vec<Run>,
     /// The pixel processors, when fixed before the frame.
     processors: Option<usize>,
+    /// Each tile end of the frame is a barrier in every unit's input.
+    sync_tiles: bool,
     records: u64,
 }
 
@@ -272,6 +316,7 @@ impl Replay {
             inputs: Vec::new(),
             runs,
             processors: None,
+            sync_tiles: false,
             records: 0,
         })
     }
@@ -290,23 +335,24 @@ impl Replay {
     pub fn on_machine(
         config: &NbtcConfig,
         machine: Box<dyn UnitMachine>,
-        window: u64,
+        how: MachineReplay,
     ) -> Result<Replay, NbtcError> {
-        Replay::on_machines(vec![(*config, machine)], window)
+        Replay::on_machines(vec![(*config, machine)], how)
     }
 
     /// Runs of each configuration's miss handling on the texture units of
     /// its machine (at least one; every machine with the same fragment
     /// processors), one unit per fragment processor, the units of a
-    /// machine running in step `window` cycles at a time
-    /// ([`MACHINE_WINDOW_CYCLES`] by default) and the runs in parallel:
-    /// each unit's L1 is its processor's texture cache in the machine's
-    /// placement. A configuration's L1 and memory are not used, but its
-    /// block must be its machine's.
+    /// machine running in step `how.window` cycles at a time and the runs
+    /// in parallel: each unit's L1 is its processor's texture cache in the
+    /// machine's placement. A configuration's L1 and memory are not used,
+    /// but its block must be its machine's. With `how.sync_tiles`, every
+    /// tile end of the frame waits for all the machine's units.
     pub fn on_machines(
         runs: Vec<(NbtcConfig, Box<dyn UnitMachine>)>,
-        window: u64,
+        how: MachineReplay,
     ) -> Result<Replay, NbtcError> {
+        let MachineReplay { window, sync_tiles } = how;
         let fps = runs.first().map_or(0, |(_, m)| m.fps());
         if window == 0 {
             return Err(NbtcError::Config {
@@ -352,6 +398,7 @@ impl Replay {
         }
         replay.add_processors(fps)?;
         replay.processors = Some(fps);
+        replay.sync_tiles = sync_tiles;
         Ok(replay)
     }
 
@@ -372,6 +419,7 @@ impl Replay {
                 run.units.push(Slot {
                     unit: TextureUnit::new(c)?,
                     done: false,
+                    at_tile_end: false,
                 });
             }
         }
@@ -386,6 +434,10 @@ impl Replay {
             return Err(NbtcError::SharedNeedsProcessors);
         }
         for (i, record) in records.iter().enumerate() {
+            if self.sync_tiles && matches!(record, TexReqRecord::TileEnd { .. }) {
+                self.inputs.iter_mut().for_each(UnitInput::tile_end);
+                continue;
+            }
             let Some((fp, event)) = UnitEvent::of_record(record) else {
                 continue;
             };

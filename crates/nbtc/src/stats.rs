@@ -40,7 +40,8 @@ impl Occupancy {
 /// One pixel processor and its texture unit over one input. Every cycle
 /// is exactly one of `run_cycles`, `issue_cycles`, `ps_stall_cycles`,
 /// `nbtc_stall_cycles`, `miss_queue_full_cycles`, `rb_full_cycles`,
-/// `mux_conflict_cycles`, `blocked_cycles` or `drain_cycles`.
+/// `mux_conflict_cycles`, `blocked_cycles`, `drain_cycles` or
+/// `tile_wait_cycles`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct UnitStats {
     pub cycles: u64,
@@ -70,6 +71,11 @@ pub struct UnitStats {
     /// every BAB entry is freed). The cycles the last fragments wait for
     /// their results are PS stall.
     pub drain_cycles: u64,
+    /// On a machine whose tiles synchronise its fragment processors: the
+    /// processor had finished its part of a tile and waited for the others
+    /// to finish theirs (0 elsewhere).
+    #[serde(default)]
+    pub tile_wait_cycles: u64,
     /// Requests accepted.
     pub requests: u64,
     /// Texel tag checks of accepted requests (a request's taps, not
@@ -103,7 +109,7 @@ pub struct UnitStats {
 
 impl UnitStats {
     /// The cycles the shader neither ran nor had a request accepted:
-    /// every stall category and the drain.
+    /// every stall category, the drain and the tile wait.
     pub fn stalled_cycles(&self) -> u64 {
         self.cycles - self.run_cycles - self.issue_cycles
     }
@@ -125,6 +131,7 @@ impl UnitStats {
         self.mux_conflict_cycles += o.mux_conflict_cycles;
         self.blocked_cycles += o.blocked_cycles;
         self.drain_cycles += o.drain_cycles;
+        self.tile_wait_cycles += o.tile_wait_cycles;
         self.requests += o.requests;
         self.texel_lookups += o.texel_lookups;
         self.hits += o.hits;
@@ -155,5 +162,6 @@ impl UnitStats {
             + self.mux_conflict_cycles
             + self.blocked_cycles
             + self.drain_cycles
+            + self.tile_wait_cycles
     }
 }

@@ -71,6 +71,8 @@ pub struct TextureUnit {
     /// On a shared memory: the blocks sent since the driver last took
     /// them, with the cycle each was sent (in order).
     sent: Vec<(u64, u64)>,
+    /// Tile ends of its input passed ([`TextureUnit::pass_tile_end`]).
+    passed: usize,
 }
 
 /// How far [`TextureUnit::advance_until`] went.
@@ -82,6 +84,10 @@ pub enum Progress {
     NeedsInput,
     /// The unit reached the cycle it was asked to stop at.
     AtHorizon,
+    /// Every fragment before the input's next tile end has finished: the
+    /// unit waits there until its driver lets it pass
+    /// ([`TextureUnit::pass_tile_end`]).
+    AtTileEnd,
 }
 
 impl TextureUnit {
@@ -105,6 +111,7 @@ impl TextureUnit {
             seq: 0,
             stats: UnitStats::default(),
             sent: Vec::new(),
+            passed: 0,
         })
     }
 
@@ -169,6 +176,38 @@ impl TextureUnit {
         s
     }
 
+    /// The next cycle the unit will run.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The unit, waiting at its input's next tile end
+    /// ([`Progress::AtTileEnd`]), passes it at cycle `at` (no earlier than
+    /// [`TextureUnit::now`]): on a machine whose tiles synchronise its
+    /// fragment processors, the cycle the last of them finished the tile.
+    /// The cycles until then are tile wait.
+    pub fn pass_tile_end(&mut self, at: u64) {
+        debug_assert!(
+            at >= self.now,
+            "a tile end passed before the unit reached it"
+        );
+        let wait = at.saturating_sub(self.now);
+        self.sample(wait);
+        self.stats.tile_wait_cycles += wait;
+        self.now += wait;
+        self.passed += 1;
+    }
+
+    /// Whether every fragment before the input's next tile end has
+    /// finished and the unit holds nothing in its buffers.
+    fn at_tile_end(&self, input: &UnitInput) -> bool {
+        input.tile_end_at(self.passed) == Some(self.pp.admitted())
+            && self.pp.in_flight() == 0
+            && self.rb.is_empty()
+            && self.wlb.is_empty()
+            && self.bab.is_empty()
+    }
+
     /// The earliest event and fragment of its input the unit still needs:
     /// the driver may discard what comes before.
     pub fn first_needed(&self) -> (usize, usize) {
@@ -210,10 +249,14 @@ impl TextureUnit {
     fn advance_on<L: L1Port>(&mut self, input: &UnitInput, horizon: u64, l1: &mut L) -> Progress {
         let in_flight = self.config.fragments_in_flight as usize;
         loop {
-            if !input.can_advance(self.pp.admitted(), in_flight) {
+            if !input.can_advance(self.pp.admitted(), in_flight, self.passed) {
                 return Progress::NeedsInput;
             }
-            self.pp.refill(input);
+            let limit = input.admissible(self.passed);
+            self.pp.refill(input, limit);
+            if self.at_tile_end(input) {
+                return Progress::AtTileEnd;
+            }
             // (A BAB that forgets sent blocks may still wait for a second
             // fetch nobody needs: the run ends when every entry is freed.)
             if self.pp.is_done(input)
@@ -239,7 +282,7 @@ impl TextureUnit {
             self.mux(now);
             if let Some(fragment) = self.rb.complete(now) {
                 self.pp.deliver(fragment);
-                self.pp.refill(input);
+                self.pp.refill(input, limit);
             }
             self.processor_cycle(now, input, l1);
             self.send(now, l1);

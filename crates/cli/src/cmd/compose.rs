@@ -82,6 +82,8 @@ pub struct Args {
     pub bus: super::nuca::BusArgs,
     #[command(flatten)]
     pub l2: super::nuca::L2Args,
+    #[command(flatten)]
+    pub sync: super::nuca::SyncTilesArg,
     /// The texture units' miss handlings (the first under the first
     /// placement is the baseline).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "btc,nbtc")]
@@ -151,9 +153,10 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     machine.fps = usize::from(plan.fps);
     args.bus.apply(&mut machine.timing);
     args.l2.apply(&mut machine.l2);
+    args.sync.apply(&mut machine.timing);
     machine
         .check()
-        .context("the machine (--machine, --config, the bus and L2 flags)")?;
+        .context("the machine (--machine, --config, the bus, L2 and tile flags)")?;
     let base = NbtcConfig::default().on_machine(&plan.machine);
     const MACHINES: &str = "is not the units': the L1 is the machine's texture cache, the memory its L2 and DRAM (set them with --machine or --config)";
     let unit = match &args.unit {

@@ -110,6 +110,27 @@ impl L2Args {
     }
 }
 
+/// Whether the fragment processors wait for each other at a tile's end,
+/// as a flag over the machine's and `--config`'s.
+#[derive(clap::Args, Clone, Copy, Default)]
+pub struct SyncTilesArg {
+    /// Whether a tile's end waits for every fragment processor, as a
+    /// tile-based GPU finishes a tile before it starts the next (default:
+    /// --config's, else ours, on); `off` lets each run ahead, as the
+    /// NBTC study's pixel processors do.
+    #[arg(long, value_enum)]
+    pub sync_tiles: Option<OnOff>,
+}
+
+impl SyncTilesArg {
+    /// The flag, if given, over `timing`'s value.
+    pub fn apply(&self, timing: &mut gfxcache_nuca::TimingConfig) {
+        if let Some(sync) = self.sync_tiles {
+            timing.sync_tiles = sync == OnOff::On;
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ChannelsArg {
     /// One bus carries requests and replies.
@@ -259,12 +280,8 @@ pub struct Args {
     /// pixels of a request: 384 / 4 = 96 on dtm-nuca).
     #[arg(long)]
     pub contexts: Option<u32>,
-    /// Whether a tile's end waits for every fragment processor, as a
-    /// tile-based GPU finishes a tile before it starts the next (default:
-    /// --config's, else ours, on); `off` lets each run ahead, as the
-    /// NBTC's pixel processors and `compose`'s units do.
-    #[arg(long, value_enum)]
-    pub sync_tiles: Option<OnOff>,
+    #[command(flatten)]
+    pub sync: SyncTilesArg,
     /// Replay order within a tile (default: --config's, else ours, clock).
     #[arg(long, value_enum)]
     pub replay_order: Option<OrderOfReplay>,
@@ -343,9 +360,7 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
     set(&mut m.page_blocks, args.page_blocks);
     set(&mut m.counter_bits, args.counter_bits);
     set(&mut m.timing.contexts, args.contexts);
-    if let Some(sync) = args.sync_tiles {
-        m.timing.sync_tiles = sync == OnOff::On;
-    }
+    args.sync.apply(&mut m.timing);
     if let Some(e) = args.epoch {
         m.epoch = e;
     }

@@ -110,63 +110,87 @@ fn what_the_units_may_not_set_is_refused_by_name() {
 /// flight) and the composed machine (the NBTC's pixel processor and
 /// texture unit, cycle by cycle) are two models of a fragment processor.
 /// On one frame, with DTM-NUCA's replay reading requests as the units do
-/// (`--request-unit sample`) and no tile synchronisation, they see the
-/// same accesses and, on private caches, make the same L2 requests; one
-/// context a processor times the blocking cache's frame, as many as the
-/// units' fragments in flight the NBTC's. The tolerances are the gaps
-/// measured on racer, runner and shooter at 320x160 and 640x320 (at most
-/// 5.3 % and 1.3 %) with room: the blocking unit lets other fragments
-/// shade while it waits, one context does not, and the NBTC's buffers
-/// are finite.
+/// (`--request-unit sample`), they see the same accesses and, on private
+/// caches, make the same L2 requests; one context a processor times the
+/// blocking cache's frame, with the tiles synchronised or not, and as
+/// many as the units' fragments in flight the NBTC's when nothing waits
+/// at a tile's end. The tolerances are the gaps measured on racer, runner
+/// and shooter at 320x160 and 640x320 (at most 5.3 % and 7.6 % for the
+/// blocking cache without and with the tiles' wait, 1.3 % for the NBTC)
+/// with room: the blocking unit lets other fragments shade while it
+/// waits, one context does not, and the NBTC's buffers are finite. With
+/// the tiles' wait the replay's contexts, which take requests in turn and
+/// not fragments, overlap a fragment's requests where the units' chain
+/// them: the gap is wider (up to 9 %), and only its sign is checked.
 #[test]
 fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c");
     let frame = ["--scene", "racer", "--width", "320", "--height", "160"];
-    let c = json(
-        &[
-            &["compose", "--out", out.to_str().unwrap(), "--json"][..],
-            &frame,
-            &["--l1", "btc,nbtc", "--placements", "private"],
-        ]
-        .concat(),
-    );
+    let compose = |sync: &str| {
+        json(
+            &[
+                &["compose", "--out", out.to_str().unwrap(), "--json"][..],
+                &frame,
+                &["--l1", "btc,nbtc", "--placements", "private"],
+                &["--sync-tiles", sync],
+            ]
+            .concat(),
+        )
+    };
+    let (free, synced) = (compose("off"), compose("on"));
     let requests = out.join("frame.gtq.zst");
     let nuca_out = dir.path().join("n");
-    let nuca = |contexts: Option<&str>| {
+    let nuca = |contexts: Option<&str>, sync: &str| {
         let mut args = vec!["nuca", requests.to_str().unwrap(), "--no-sweeps", "--json"];
-        args.extend(["--request-unit", "sample", "--sync-tiles", "off"]);
+        args.extend(["--request-unit", "sample", "--sync-tiles", sync]);
         args.extend(contexts.map(|c| ["--contexts", c]).into_iter().flatten());
         args.extend(["--out", nuca_out.to_str().unwrap()]);
         let r = json(&args);
         r["organizations"][0]["result"].clone()
     };
-    let (blocking, many) = (nuca(Some("1")), nuca(None));
-    let run = |mode: &str| {
+    let run = |c: &serde_json::Value, mode: &str| {
         let runs = c["runs"].as_array().unwrap();
         runs.iter().find(|r| r["mode"] == mode).unwrap().clone()
     };
-    let (btc, nbtc) = (run("btc"), run("nbtc"));
     let n = |v: &serde_json::Value| v.as_u64().unwrap() as f64;
-    assert_eq!(
-        blocking["stats"]["texture_accesses"],
-        btc["machine"]["served"]["accesses"]
-    );
-    let (ours, theirs) = (
-        n(&blocking["stats"]["l2_requests"]),
-        n(&btc["machine"]["served"]["l2_requests"]),
-    );
-    assert!(
-        (ours - theirs).abs() <= 0.001 * theirs + 2.0,
-        "{ours} {theirs}"
-    );
     let gap = |a: &serde_json::Value, b: &serde_json::Value| {
-        (n(&a["timing"]["cycles"]) / n(&b["frame_cycles"]) - 1.0).abs()
+        n(&a["timing"]["cycles"]) / n(&b["frame_cycles"]) - 1.0
     };
-    assert!(gap(&blocking, &btc) < 0.08, "{}", gap(&blocking, &btc));
-    assert!(gap(&many, &nbtc) < 0.03, "{}", gap(&many, &nbtc));
-    // Not a tautology: the blocking cache's frame is not the NBTC's.
-    assert!(gap(&many, &btc) > 0.1, "{}", gap(&many, &btc));
+    for (sync, c, bound) in [("off", &free, 0.08), ("on", &synced, 0.10)] {
+        let (blocking, many) = (nuca(Some("1"), sync), nuca(None, sync));
+        let (btc, nbtc) = (run(c, "btc"), run(c, "nbtc"));
+        assert_eq!(
+            blocking["stats"]["texture_accesses"],
+            btc["machine"]["served"]["accesses"]
+        );
+        let (ours, theirs) = (
+            n(&blocking["stats"]["l2_requests"]),
+            n(&btc["machine"]["served"]["l2_requests"]),
+        );
+        assert!(
+            (ours - theirs).abs() <= 0.001 * theirs + 2.0,
+            "sync {sync}: {ours} {theirs}"
+        );
+        let g = gap(&blocking, &btc);
+        assert!(g.abs() < bound, "sync {sync}: {g}");
+        let g = gap(&many, &nbtc);
+        if sync == "off" {
+            assert!(g.abs() < 0.03, "{g}");
+            // Not a tautology: the blocking cache's frame is not the NBTC's.
+            assert!(gap(&many, &btc).abs() > 0.1, "{}", gap(&many, &btc));
+        } else {
+            assert!(g < 0.0, "the replay overlaps what the units chain: {g}");
+        }
+    }
+    // The tiles' wait is the machine's: every unit ends with the frame,
+    // and the frame is longer for it.
+    for mode in ["btc", "nbtc"] {
+        let (f, s) = (run(&free, mode), run(&synced, mode));
+        assert_eq!(f["total"]["tile_wait_cycles"], 0);
+        assert!(n(&s["total"]["tile_wait_cycles"]) > 0.0, "{mode}");
+        assert!(n(&s["frame_cycles"]) > n(&f["frame_cycles"]), "{mode}");
+    }
 }
 
 /// The frame is rendered with the machine's hidden-surface removal

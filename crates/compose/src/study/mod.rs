@@ -23,6 +23,11 @@
 //!   latency) bring it.
 //! - The units of a machine run in step, [`ComposeConfig::window`]
 //!   cycles at a time ([`gfxcache_nbtc::MACHINE_WINDOW_CYCLES`]).
+//! - With the machine's `timing.sync_tiles` (DTM-NUCA's replay's setting,
+//!   on by default) a tile's end is a barrier: every unit finishes its
+//!   fragments of the tile, and all start the next at the cycle the last
+//!   one finished ([`gfxcache_nbtc::MachineReplay`]); the wait is each
+//!   unit's tile wait.
 //!
 //! The report is data ([`gfxcache_report::Report`]): the `runs` table (a
 //! row per pair, [`tables`]), its figures ([`figures`]), the page
@@ -41,7 +46,7 @@ use gfxcache_cache::stats::ratio;
 use gfxcache_gpu::MachineReport;
 use gfxcache_machine::Machine;
 use gfxcache_nbtc::study::{feed_file, StudyError};
-use gfxcache_nbtc::{Mode, NbtcConfig, Replay, UnitStats, MACHINE_WINDOW_CYCLES};
+use gfxcache_nbtc::{MachineReplay, Mode, NbtcConfig, Replay, UnitStats, MACHINE_WINDOW_CYCLES};
 use gfxcache_nuca::{NucaConfig, NucaError, OrgKind};
 use serde::{Deserialize, Serialize};
 
@@ -258,7 +263,11 @@ pub fn run(
             Ok((unit, unit_machine(placement, &config.machine)?))
         })
         .collect::<Result<Vec<_>, NucaError>>()?;
-    let replay = Replay::on_machines(runs, config.window).map_err(StudyError::from)?;
+    let how = MachineReplay {
+        window: config.window,
+        sync_tiles: config.machine.timing.sync_tiles,
+    };
+    let replay = Replay::on_machines(runs, how).map_err(StudyError::from)?;
     let total = std::fs::metadata(requests).map_or(0, |m| m.len());
     let replaying = |read: u64| progress(Progress::bytes(REPLAYING, read.min(total), total));
     replaying(0);

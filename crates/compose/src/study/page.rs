@@ -85,7 +85,7 @@ fn setup(r: &ComposeReport) -> Vec<String> {
              Table of {} buckets. The texture units are the NBTC study's: hits take {} \
              cycle(s), the filter {}; {} {} fragments in flight; the NBTC's buffers {} (RB), \
              {} (WLB) and {} (BAB) entries. The units of a machine run in step, {} cycles at \
-             a time.",
+             a time; {}.",
             m.fps,
             format_size(m.tc_bytes),
             m.tc_ways,
@@ -105,6 +105,11 @@ fn setup(r: &ComposeReport) -> Vec<String> {
             u.wlb_entries,
             u.bab_entries,
             c.window,
+            if m.timing.sync_tiles {
+                "a tile's end waits for every fragment processor to finish the tile (tile wait)"
+            } else {
+                "each fragment processor runs on to the next tile without waiting for the others"
+            },
         ),
         format!(
             "Miss handlings {} under placements {}; the baseline is {} under {}. Speedup is \

@@ -27,7 +27,7 @@ pub struct Category {
 
 /// Every cycle category, in the slides' stacking order (PS run, PS stall,
 /// NBTC stall) and then ours; they sum to `cycles`.
-pub const CATEGORIES: [Category; 9] = [
+pub const CATEGORIES: [Category; 10] = [
     Category {
         field: "run_cycles",
         name: "PS run",
@@ -72,6 +72,11 @@ pub const CATEGORIES: [Category; 9] = [
         field: "drain_cycles",
         name: "drain",
         of: |s| s.drain_cycles,
+    },
+    Category {
+        field: "tile_wait_cycles",
+        name: "tile wait",
+        of: |s| s.tile_wait_cycles,
     },
 ];
 

@@ -3,6 +3,9 @@
 //! machine whose every miss takes the same cycles, each design equals its
 //! own L1 on a memory of that latency; every texture access is accounted
 //! for; chunks and windows of one cycle or many give well-formed runs.
+//! With the tiles synchronised, a frame takes the sum over its tiles of
+//! the slowest unit's time on the tile, each unit's time on a tile
+//! reckoned on its own from the blocks of its earlier tiles.
 
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{Geometry, Ways};
@@ -10,7 +13,10 @@ use gfxcache_gpu::{
     BusConfig, Flow, L2Attach, L2Config, Machine, MachineConfig, MeshConfig, Outcome, Placement,
     Served, SideEvents, TextureCache,
 };
-use gfxcache_nbtc::{Mode, NbtcConfig, Replay, RunResult, MACHINE_WINDOW_CYCLES};
+use gfxcache_nbtc::{
+    MachineReplay, Mode, NbtcConfig, Replay, RunResult, TextureUnit, UnitEvent,
+    MACHINE_WINDOW_CYCLES,
+};
 use gfxcache_trace::texreq::{synth, TexReqRecord};
 
 /// One private texture cache per fragment processor, filled on a miss.
@@ -123,9 +129,13 @@ fn fed(mut r: Replay, records: &[TexReqRecord], chunk: usize) -> RunResult {
     r.finish(Threads::One).pop().unwrap()
 }
 
-fn on_machine(config: &NbtcConfig, records: &[TexReqRecord], window: u64) -> RunResult {
+fn how(window: u64, sync_tiles: bool) -> MachineReplay {
+    MachineReplay { window, sync_tiles }
+}
+
+fn on_machine(config: &NbtcConfig, records: &[TexReqRecord], how: MachineReplay) -> RunResult {
     let machine = fixed_machine(PrivateCaches::new(FPS, config.l1_bytes, BLOCK));
-    let replay = Replay::on_machine(config, Box::new(machine), window).unwrap();
+    let replay = Replay::on_machine(config, Box::new(machine), how).unwrap();
     fed(replay, records, 997)
 }
 
@@ -144,7 +154,7 @@ fn private_caches_on_a_fixed_latency_machine_equal_the_units_own_l1() {
             &records,
             records.len(),
         );
-        let placed = on_machine(&c, &records, MACHINE_WINDOW_CYCLES);
+        let placed = on_machine(&c, &records, MachineReplay::default());
         assert_eq!(placed.units, own.units, "{}", mode.name());
         let m = placed.machine.expect("a run on a machine reports it");
         assert_eq!(m.l2.texture_requests, own.total.memory_requests);
@@ -161,8 +171,13 @@ fn every_access_is_accounted_for_in_every_mode_and_window() {
     for mode in modes() {
         // Small caches: blocks are evicted and fetched again.
         let c = config(mode, 1024);
-        for window in [1, 7, MACHINE_WINDOW_CYCLES, 10_000] {
-            let run = on_machine(&c, &records, window);
+        for (window, sync) in [
+            (1, false),
+            (7, true),
+            (MACHINE_WINDOW_CYCLES, false),
+            (10_000, true),
+        ] {
+            let run = on_machine(&c, &records, how(window, sync));
             let m = run.machine.unwrap();
             let s = &m.served;
             assert_eq!(
@@ -183,20 +198,92 @@ fn every_access_is_accounted_for_in_every_mode_and_window() {
     }
 }
 
-/// The same frame fed in chunks of any size gives the same run.
+/// The same frame fed in chunks of any size gives the same run, with
+/// the tiles synchronised or not.
 #[test]
 fn chunks_change_nothing_on_a_machine() {
     let records = synth::frame(FPS as u16, 6, 5);
     let c = config(Mode::Nbtc, 2048);
     let machine = || fixed_machine(PrivateCaches::new(FPS, c.l1_bytes, BLOCK));
-    let whole = fed(
-        Replay::on_machine(&c, Box::new(machine()), 16).unwrap(),
-        &records,
-        records.len(),
-    );
-    for chunk in [1, 13, 400] {
-        let r = Replay::on_machine(&c, Box::new(machine()), 16).unwrap();
-        assert_eq!(fed(r, &records, chunk), whole, "chunk {chunk}");
+    for sync in [false, true] {
+        let whole = fed(
+            Replay::on_machine(&c, Box::new(machine()), how(16, sync)).unwrap(),
+            &records,
+            records.len(),
+        );
+        for chunk in [1, 13, 400] {
+            let r = Replay::on_machine(&c, Box::new(machine()), how(16, sync)).unwrap();
+            assert_eq!(fed(r, &records, chunk), whole, "chunk {chunk}, sync {sync}");
+        }
+    }
+}
+
+/// Each fragment processor's events of each tile, in order.
+fn events_by_tile(records: &[TexReqRecord]) -> Vec<Vec<Vec<UnitEvent>>> {
+    let mut tiles = vec![vec![Vec::new(); FPS]];
+    for r in records {
+        if let TexReqRecord::TileEnd { .. } = r {
+            tiles.push(vec![Vec::new(); FPS]);
+        } else if let Some((fp, e)) = UnitEvent::of_record(r) {
+            tiles.last_mut().unwrap()[fp].push(e);
+        }
+    }
+    tiles
+}
+
+/// The reference of synchronised tiles, written from the rule alone: a
+/// unit's time on a tile is a unit of its own running only that tile's
+/// fragments, its cache warm with every block its earlier tiles touched
+/// (caches that evict nothing, so their order does not matter); every
+/// tile takes its slowest unit's time, and the others wait. On the fixed
+/// machine, with every mode, the synchronised run equals it cycle for
+/// cycle and wait for wait; and every unit ends with the frame.
+#[test]
+fn synchronised_tiles_take_the_slowest_units_time_on_each_tile() {
+    let records = synth::frame(FPS as u16, 5, 11);
+    let tiles = events_by_tile(&records);
+    for mode in modes() {
+        let c = config(mode, 1 << 20);
+        let run = on_machine(&c, &records, how(MACHINE_WINDOW_CYCLES, true));
+        let mut frame = 0;
+        let mut waits = [0u64; FPS];
+        let mut warm: Vec<Vec<u64>> = vec![Vec::new(); FPS];
+        for tile in &tiles {
+            let cycles: Vec<u64> = (0..FPS)
+                .map(|fp| {
+                    let mut unit = TextureUnit::new(&c).unwrap();
+                    let s = unit.run_warm(&tile[fp], &warm[fp]).unwrap();
+                    s.cycles
+                })
+                .collect();
+            let slowest = *cycles.iter().max().unwrap();
+            frame += slowest;
+            for fp in 0..FPS {
+                waits[fp] += slowest - cycles[fp];
+                for e in &tile[fp] {
+                    if let UnitEvent::Request(r) = e {
+                        warm[fp].extend_from_slice(r.addresses());
+                    }
+                }
+            }
+        }
+        let name = mode.name();
+        assert_eq!(run.frame_cycles, frame, "{name}");
+        for (fp, u) in run.units.iter().enumerate() {
+            assert_eq!(u.cycles, frame, "{name}: unit {fp} ends with the frame");
+            assert_eq!(
+                u.tile_wait_cycles, waits[fp],
+                "{name}: unit {fp}'s tile wait"
+            );
+            assert_eq!(u.accounted_cycles(), u.cycles, "{name}: unit {fp}");
+        }
+        assert!(run.total.tile_wait_cycles > 0, "{name}: some unit waited");
+        let free = on_machine(&c, &records, MachineReplay::default());
+        assert!(
+            free.frame_cycles < run.frame_cycles,
+            "{name}: waiting costs"
+        );
+        assert_eq!(free.total.tile_wait_cycles, 0);
     }
 }
 
@@ -207,9 +294,11 @@ fn a_block_other_than_the_machines_or_a_window_of_0_is_refused() {
         block_bytes: 64,
         ..config(Mode::Nbtc, 4096)
     };
-    let e = Replay::on_machine(&c, machine(), 64).err().unwrap();
+    let e = Replay::on_machine(&c, machine(), MachineReplay::default())
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("block_bytes"), "{e}");
-    let e = Replay::on_machine(&config(Mode::Nbtc, 4096), machine(), 0)
+    let e = Replay::on_machine(&config(Mode::Nbtc, 4096), machine(), how(0, false))
         .err()
         .unwrap();
     assert!(e.to_string().contains("window"), "{e}");
