@@ -26,6 +26,8 @@
 //! - [`retry_buffer`], [`waiting_list_buffer`], [`block_address_buffer`]:
 //!   the three buffers.
 //! - [`pixel_processor`]: the shader side, fragments in flight.
+//! - [`quad`]: [`RequestUnit`], what a unit takes as one request, and
+//!   [`QuadGatherer`], a quad's requests as one fragment's.
 //! - [`texture_unit`]: [`TextureUnit`], the cycle loop, resumable as its
 //!   input streams in.
 //! - [`replay`]: [`Replay`], many configurations' units over one frame,
@@ -49,6 +51,7 @@ pub mod error;
 pub mod event;
 pub mod l1_port;
 pub mod pixel_processor;
+pub mod quad;
 pub mod replay;
 pub mod retry_buffer;
 pub mod stats;
@@ -62,6 +65,7 @@ pub use config::{MemoryPath, Mode, NbtcConfig, MAX_TEXELS};
 pub use error::NbtcError;
 pub use event::{unit_events, UnitEvent, UnitInput, UnitRequest, Work};
 pub use l1_port::{L1Port, OwnL1, PlacedL1};
+pub use quad::{QuadGatherer, RequestUnit};
 pub use replay::{MachineReplay, Replay, RunResult, UnitMachine, MACHINE_WINDOW_CYCLES};
 pub use retry_buffer::RetryBuffer;
 pub use stats::{Occupancy, UnitStats};

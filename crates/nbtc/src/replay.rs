@@ -25,9 +25,10 @@ use gfxcache_trace::texreq::TexReqRecord;
 use gfxcache_gpu::{Machine, MachineReport, Placement};
 use gfxcache_mem::{Dram, LINE_BYTES};
 
-use crate::config::{MemoryPath, NbtcConfig};
+use crate::config::{MemoryPath, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitInput};
+use crate::quad::{QuadGatherer, RequestUnit};
 use crate::stats::UnitStats;
 use crate::texture_unit::{Progress, TextureUnit};
 
@@ -111,6 +112,10 @@ pub struct MachineReplay {
     pub window: u64,
     /// A tile's end waits for every fragment processor to finish the tile.
     pub sync_tiles: bool,
+    /// What a unit takes as one request: a pixel's sample, or a quad's
+    /// texture instruction ([`crate::quad`]).
+    #[serde(default)]
+    pub request_unit: RequestUnit,
 }
 
 impl Default for MachineReplay {
@@ -118,6 +123,7 @@ impl Default for MachineReplay {
         MachineReplay {
             window: MACHINE_WINDOW_CYCLES,
             sync_tiles: false,
+            request_unit: RequestUnit::Sample,
         }
     }
 }
@@ -280,6 +286,39 @@ fn advance_on_machine(units: &mut [Slot], on: &mut OnMachine, inputs: &[UnitInpu
     }
 }
 
+/// `record`, the `index`-th of the frame, is one a unit can take: a
+/// request of 1 to 8 texels, of one of the `processors` (on a machine).
+fn check_record(
+    record: &TexReqRecord,
+    index: u64,
+    processors: Option<usize>,
+) -> Result<(), NbtcError> {
+    let (fp, len) = match record {
+        TexReqRecord::Request(r) => (r.fp, Some(r.len)),
+        TexReqRecord::FragmentEnd { fp, .. } => (*fp, None),
+        _ => return Ok(()),
+    };
+    if let Some(len) = len.filter(|&l| l == 0 || usize::from(l) > MAX_TEXELS) {
+        return Err(NbtcError::RecordTexels { record: index, len });
+    }
+    match processors {
+        Some(processors) if usize::from(fp) >= processors => Err(NbtcError::Processor {
+            record: index,
+            fp: usize::from(fp),
+            processors,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A gathered quad's event into its processor's input: the gatherer
+/// makes requests of 1 to 8 texels of a checked processor, which every
+/// input takes.
+fn push_gathered(inputs: &mut [UnitInput], fp: usize, event: UnitEvent) {
+    let pushed = inputs[fp].push(event);
+    debug_assert!(pushed.is_ok(), "a gathered request of 1 to 8 texels");
+}
+
 /// The runs, fed a frame's records in order.
 pub struct Replay {
     configs: Vec<NbtcConfig>,
@@ -289,6 +328,8 @@ pub struct Replay {
     processors: Option<usize>,
     /// Each tile end of the frame is a barrier in every unit's input.
     sync_tiles: bool,
+    /// With quad requests: the quads being gathered.
+    quads: Option<QuadGatherer>,
     records: u64,
 }
 
@@ -317,6 +358,7 @@ impl Replay {
             runs,
             processors: None,
             sync_tiles: false,
+            quads: None,
             records: 0,
         })
     }
@@ -352,7 +394,11 @@ impl Replay {
         runs: Vec<(NbtcConfig, Box<dyn UnitMachine>)>,
         how: MachineReplay,
     ) -> Result<Replay, NbtcError> {
-        let MachineReplay { window, sync_tiles } = how;
+        let MachineReplay {
+            window,
+            sync_tiles,
+            request_unit,
+        } = how;
         let fps = runs.first().map_or(0, |(_, m)| m.fps());
         if window == 0 {
             return Err(NbtcError::Config {
@@ -399,6 +445,17 @@ impl Replay {
         replay.add_processors(fps)?;
         replay.processors = Some(fps);
         replay.sync_tiles = sync_tiles;
+        if request_unit == RequestUnit::Quad {
+            let first = replay.configs[0];
+            if let Some(c) = replay.configs.iter().find(|c| c.issue != first.issue) {
+                return Err(NbtcError::Config {
+                    field: "issue",
+                    value: format!("{:?} and {:?}", c.issue, first.issue),
+                    expected: "one issue model for every run of quad requests (a quad's work is its slowest pixel's under it)".into(),
+                });
+            }
+            replay.quads = Some(QuadGatherer::new(first.issue, first.block_bytes));
+        }
         Ok(replay)
     }
 
@@ -434,14 +491,22 @@ impl Replay {
             return Err(NbtcError::SharedNeedsProcessors);
         }
         for (i, record) in records.iter().enumerate() {
+            let index = self.records + i as u64;
+            if let Some(quads) = &mut self.quads {
+                let inputs = &mut self.inputs;
+                check_record(record, index, self.processors)?;
+                quads.record(record, &mut |fp, e| push_gathered(inputs, fp, e));
+            }
             if self.sync_tiles && matches!(record, TexReqRecord::TileEnd { .. }) {
                 self.inputs.iter_mut().for_each(UnitInput::tile_end);
+                continue;
+            }
+            if self.quads.is_some() {
                 continue;
             }
             let Some((fp, event)) = UnitEvent::of_record(record) else {
                 continue;
             };
-            let index = self.records + i as u64;
             match self.processors {
                 Some(processors) if fp >= processors => {
                     return Err(NbtcError::Processor {
@@ -495,6 +560,10 @@ impl Replay {
     /// Runs what is left of the frame and gives each configuration's
     /// result, in the order of `configs`.
     pub fn finish(mut self, threads: Threads) -> Vec<RunResult> {
+        if let Some(quads) = &mut self.quads {
+            let inputs = &mut self.inputs;
+            quads.flush(&mut |fp, e| push_gathered(inputs, fp, e));
+        }
         for input in &mut self.inputs {
             input.finish();
         }

@@ -198,10 +198,11 @@ impl TextureUnit {
         self.passed += 1;
     }
 
-    /// Whether every fragment before the input's next tile end has
-    /// finished and the unit holds nothing in its buffers.
-    fn at_tile_end(&self, input: &UnitInput) -> bool {
-        input.tile_end_at(self.passed) == Some(self.pp.admitted())
+    /// Whether every fragment before the input's next tile end, the
+    /// `tile_end`-th fragment, has finished and the unit holds nothing in
+    /// its buffers.
+    fn at_tile_end(&self, tile_end: Option<usize>) -> bool {
+        tile_end == Some(self.pp.admitted())
             && self.pp.in_flight() == 0
             && self.rb.is_empty()
             && self.wlb.is_empty()
@@ -248,13 +249,16 @@ impl TextureUnit {
 
     fn advance_on<L: L1Port>(&mut self, input: &UnitInput, horizon: u64, l1: &mut L) -> Progress {
         let in_flight = self.config.fragments_in_flight as usize;
+        // The input and the tile ends passed stay as they are while the
+        // unit runs.
+        let limit = input.admissible(self.passed);
+        let tile_end = input.tile_end_at(self.passed);
         loop {
             if !input.can_advance(self.pp.admitted(), in_flight, self.passed) {
                 return Progress::NeedsInput;
             }
-            let limit = input.admissible(self.passed);
             self.pp.refill(input, limit);
-            if self.at_tile_end(input) {
+            if tile_end.is_some() && self.at_tile_end(tile_end) {
                 return Progress::AtTileEnd;
             }
             // (A BAB that forgets sent blocks may still wait for a second

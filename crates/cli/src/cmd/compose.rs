@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_compose::study::{self, page, ComposeConfig, ComposeReport};
-use gfxcache_nbtc::NbtcConfig;
+use gfxcache_nbtc::{NbtcConfig, RequestUnit};
 use gfxcache_nuca::{NucaConfig, OrgKind};
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
@@ -97,6 +97,14 @@ pub struct Args {
         value_parser = parse_placement
     )]
     pub placements: Vec<OrgKind>,
+    /// What a texture unit takes as one request: a pixel's sample, a
+    /// fragment a pixel (the NBTC study's reading), or a quad's texture
+    /// instruction, its pixels' distinct blocks, a fragment a quad with
+    /// four lanes of its slowest pixel's work (DTM-NUCA's replay's, as
+    /// `gfxcache nuca --request-unit quad`; fragments in flight: the
+    /// machine's threads over 4).
+    #[arg(long, value_enum, default_value_t = RequestArg::Sample)]
+    pub request_unit: RequestArg,
     /// Cycles the machine's texture units run one after another before
     /// the next (ours: 64): the placement sees their accesses in that
     /// order; shorter is closer to time order and slower.
@@ -119,6 +127,24 @@ pub struct Args {
     /// the same).
     #[arg(long)]
     pub single_thread: bool,
+}
+
+/// What a texture unit takes as one request.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RequestArg {
+    /// Each pixel's sample (or texel fetch) on its own.
+    Sample,
+    /// A quad's texture instruction, its pixels together.
+    Quad,
+}
+
+impl RequestArg {
+    fn unit(self) -> RequestUnit {
+        match self {
+            RequestArg::Sample => RequestUnit::Sample,
+            RequestArg::Quad => RequestUnit::Quad,
+        }
+    }
 }
 
 /// A placement by its report name.
@@ -157,7 +183,12 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     machine
         .check()
         .context("the machine (--machine, --config, the bus, L2 and tile flags)")?;
-    let base = NbtcConfig::default().on_machine(&plan.machine);
+    let mut base = NbtcConfig::default().on_machine(&plan.machine);
+    let request_unit = args.request_unit.unit();
+    if request_unit == RequestUnit::Quad {
+        // A quad fragment is four of the machine's threads.
+        base.fragments_in_flight = (base.fragments_in_flight / 4).max(1);
+    }
     const MACHINES: &str = "is not the units': the L1 is the machine's texture cache, the memory its L2 and DRAM (set them with --machine or --config)";
     let unit = match &args.unit {
         None => base,
@@ -194,6 +225,7 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
         modes,
         placements,
         window: args.window,
+        request_unit,
         description: Some(plan.machine.clone()),
         threads: Threads::single_if(args.single_thread),
     };

@@ -23,6 +23,11 @@
 //!   latency) bring it.
 //! - The units of a machine run in step, [`ComposeConfig::window`]
 //!   cycles at a time ([`gfxcache_nbtc::MACHINE_WINDOW_CYCLES`]).
+//! - A request is a pixel's sample, as the NBTC study's units take it,
+//!   or, with [`ComposeConfig::request_unit`] `quad`, a quad's texture
+//!   instruction: a quad is one fragment of its unit, its request k the
+//!   distinct blocks of its pixels' requests k, as DTM-NUCA's replay
+//!   takes it ([`gfxcache_nbtc::quad`]).
 //! - With the machine's `timing.sync_tiles` (DTM-NUCA's replay's setting,
 //!   on by default) a tile's end is a barrier: every unit finishes its
 //!   fragments of the tile, and all start the next at the cycle the last
@@ -46,7 +51,9 @@ use gfxcache_cache::stats::ratio;
 use gfxcache_gpu::MachineReport;
 use gfxcache_machine::Machine;
 use gfxcache_nbtc::study::{feed_file, StudyError};
-use gfxcache_nbtc::{MachineReplay, Mode, NbtcConfig, Replay, UnitStats, MACHINE_WINDOW_CYCLES};
+use gfxcache_nbtc::{
+    MachineReplay, Mode, NbtcConfig, Replay, RequestUnit, UnitStats, MACHINE_WINDOW_CYCLES,
+};
 use gfxcache_nuca::{NucaConfig, NucaError, OrgKind};
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +83,10 @@ pub struct ComposeConfig {
     pub placements: Vec<OrgKind>,
     /// Cycles a machine's units run one after another before the next.
     pub window: u64,
+    /// What a unit takes as one request: a pixel's sample (the NBTC
+    /// study's reading, the default) or a quad's texture instruction
+    /// (DTM-NUCA's replay's).
+    pub request_unit: RequestUnit,
     /// The machine's description, every value with its source, for the
     /// report (the values the study runs with are `machine`'s and
     /// `unit`'s).
@@ -95,6 +106,7 @@ impl Default for ComposeConfig {
             modes: vec![Mode::BTC, Mode::Nbtc],
             placements: vec![OrgKind::Private, OrgKind::Dtm, OrgKind::DtmDist],
             window: MACHINE_WINDOW_CYCLES,
+            request_unit: RequestUnit::Sample,
             description: Some(preset),
             threads: Threads::Many,
         }
@@ -266,6 +278,7 @@ pub fn run(
     let how = MachineReplay {
         window: config.window,
         sync_tiles: config.machine.timing.sync_tiles,
+        request_unit: config.request_unit,
     };
     let replay = Replay::on_machines(runs, how).map_err(StudyError::from)?;
     let total = std::fs::metadata(requests).map_or(0, |m| m.len());

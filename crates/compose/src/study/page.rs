@@ -9,6 +9,8 @@ use gfxcache_machine::issue_sentence;
 use gfxcache_report::page::pretty_json;
 use gfxcache_report::{Column, Format, Page, Picture, Section, View};
 
+use gfxcache_nbtc::RequestUnit;
+
 use super::ComposeReport;
 
 /// The picture of the frame in a report's directory, as `gfxcache compose
@@ -84,8 +86,8 @@ fn setup(r: &ComposeReport) -> Vec<String> {
              in {} banks ({} cycles a hit) over a {}-bit bus; DRAM {} cycles; the Affinity \
              Table of {} buckets. The texture units are the NBTC study's: hits take {} \
              cycle(s), the filter {}; {} {} fragments in flight; the NBTC's buffers {} (RB), \
-             {} (WLB) and {} (BAB) entries. The units of a machine run in step, {} cycles at \
-             a time; {}.",
+             {} (WLB) and {} (BAB) entries; a request is {}. The units of a machine run in \
+             step, {} cycles at a time; {}.",
             m.fps,
             format_size(m.tc_bytes),
             m.tc_ways,
@@ -104,6 +106,11 @@ fn setup(r: &ComposeReport) -> Vec<String> {
             u.rb_entries,
             u.wlb_entries,
             u.bab_entries,
+            match c.request_unit {
+                RequestUnit::Sample => "a pixel's sample, a fragment a pixel",
+                RequestUnit::Quad =>
+                    "a quad's texture instruction (its pixels' distinct blocks), a fragment a quad",
+            },
             c.window,
             if m.timing.sync_tiles {
                 "a tile's end waits for every fragment processor to finish the tile (tile wait)"

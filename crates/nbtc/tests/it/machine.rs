@@ -14,8 +14,8 @@ use gfxcache_gpu::{
     Served, SideEvents, TextureCache,
 };
 use gfxcache_nbtc::{
-    MachineReplay, Mode, NbtcConfig, Replay, RunResult, TextureUnit, UnitEvent,
-    MACHINE_WINDOW_CYCLES,
+    MachineReplay, Mode, NbtcConfig, QuadGatherer, Replay, RequestUnit, RunResult, TextureUnit,
+    UnitEvent, MACHINE_WINDOW_CYCLES,
 };
 use gfxcache_trace::texreq::{synth, TexReqRecord};
 
@@ -130,7 +130,11 @@ fn fed(mut r: Replay, records: &[TexReqRecord], chunk: usize) -> RunResult {
 }
 
 fn how(window: u64, sync_tiles: bool) -> MachineReplay {
-    MachineReplay { window, sync_tiles }
+    MachineReplay {
+        window,
+        sync_tiles,
+        request_unit: RequestUnit::Sample,
+    }
 }
 
 fn on_machine(config: &NbtcConfig, records: &[TexReqRecord], how: MachineReplay) -> RunResult {
@@ -302,4 +306,126 @@ fn a_block_other_than_the_machines_or_a_window_of_0_is_refused() {
         .err()
         .unwrap();
     assert!(e.to_string().contains("window"), "{e}");
+}
+
+/// A frame in the renderer's quad order: tiles of 8x8 quads, quad q on
+/// processor q % 8, each of its pixels one bilinear sample near the
+/// tile's texels with some work before it, then each pixel's end.
+fn quad_frame(tiles: u32) -> Vec<TexReqRecord> {
+    use gfxcache_trace::texreq::{FilterKind, TexRequest};
+    use gfxcache_trace::ShaderOps;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut out = Vec::new();
+    for tile in 0..tiles {
+        out.push(TexReqRecord::TileBegin { tile });
+        for q in 0..64u16 {
+            let fp = q % FPS as u16;
+            let pixels = [(0, 0), (1, 0), (0, 1), (1, 1)]
+                .map(|(dx, dy)| (2 * (q % 8) + dx, 2 * (q / 8) + dy));
+            for &(x, y) in &pixels {
+                let base = u64::from(tile) * 4096 + next(2048) * 4;
+                let mut taps = [0; gfxcache_trace::texreq::MAX_TAPS];
+                taps[..4].copy_from_slice(&[base, base + 4, base + 1024, base + 1028]);
+                out.push(TexReqRecord::Request(TexRequest {
+                    fp,
+                    x,
+                    y,
+                    index: 0,
+                    filter: FilterKind::Bilinear,
+                    texel_bytes: 4,
+                    ops: ShaderOps::alu(1, next(8) as u32),
+                    taps,
+                    len: 4,
+                }));
+            }
+            for &(x, y) in &pixels {
+                let ops = ShaderOps::alu(1, next(4) as u32);
+                out.push(TexReqRecord::FragmentEnd { fp, x, y, ops });
+            }
+        }
+        out.push(TexReqRecord::TileEnd { tile });
+    }
+    out
+}
+
+/// With quad requests each unit runs the quads its processor shaded, as
+/// [`QuadGatherer`] makes them from the frame: on the fixed machine with
+/// caches that evict nothing, each unit equals a unit of its own running
+/// those events, in every mode, however the frame is cut.
+#[test]
+fn quad_requests_are_the_gathered_quads() {
+    let records = quad_frame(4);
+    for mode in modes() {
+        let c = config(mode, 1 << 20);
+        let mut gatherer = QuadGatherer::new(c.issue, c.block_bytes);
+        let mut events = vec![Vec::new(); FPS];
+        for r in &records {
+            gatherer.record(r, &mut |fp, e| events[fp].push(e));
+        }
+        gatherer.flush(&mut |fp, e| events[fp].push(e));
+        let quads = MachineReplay {
+            request_unit: RequestUnit::Quad,
+            ..MachineReplay::default()
+        };
+        let machine = || fixed_machine(PrivateCaches::new(FPS, c.l1_bytes, BLOCK));
+        let whole = fed(
+            Replay::on_machine(&c, Box::new(machine()), quads).unwrap(),
+            &records,
+            records.len(),
+        );
+        for (fp, u) in whole.units.iter().enumerate() {
+            let own = TextureUnit::new(&c).unwrap().run(&events[fp]).unwrap();
+            assert_eq!(*u, own, "{}: unit {fp}", mode.name());
+        }
+        let cut = fed(
+            Replay::on_machine(&c, Box::new(machine()), quads).unwrap(),
+            &records,
+            7,
+        );
+        assert_eq!(cut, whole, "{}", mode.name());
+        // With the tiles synchronised, each tile's quads stay in it.
+        let synced = MachineReplay {
+            sync_tiles: true,
+            ..quads
+        };
+        let synced = fed(
+            Replay::on_machine(&c, Box::new(machine()), synced).unwrap(),
+            &records,
+            7,
+        );
+        assert_eq!(synced.total.requests, whole.total.requests);
+        assert!(synced.units.iter().all(|u| u.cycles == synced.frame_cycles));
+        // A quad's request stands for its four pixels' samples, in pieces
+        // of 8 blocks: at least one a quad, fewer than the samples.
+        let samples = on_machine(&c, &records, MachineReplay::default());
+        assert_eq!(samples.total.requests, 4 * 256);
+        assert!(
+            (256..1024).contains(&whole.total.requests),
+            "{}",
+            whole.total.requests
+        );
+    }
+}
+
+/// Quad requests need one issue model for every run: a quad's work is
+/// its slowest pixel's under it.
+#[test]
+fn quad_requests_of_runs_with_other_issue_models_are_refused() {
+    let machine = || Box::new(fixed_machine(PrivateCaches::new(FPS, 4096, BLOCK))) as Box<_>;
+    let c = config(Mode::Nbtc, 4096);
+    let other = NbtcConfig { issue: None, ..c };
+    let quads = MachineReplay {
+        request_unit: RequestUnit::Quad,
+        ..MachineReplay::default()
+    };
+    let e = Replay::on_machines(vec![(c, machine()), (other, machine())], quads)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("issue"), "{e}");
 }
