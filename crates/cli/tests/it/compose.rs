@@ -21,6 +21,61 @@ fn compose(out: &Path, more: &[&str]) -> serde_json::Value {
     json(&args)
 }
 
+/// The composed study of racer at 320x160 into `out`, with `more` flags
+/// and the tiles' wait `sync` (`on` or `off`).
+fn compose_racer(out: &Path, more: &[&str], sync: &str) -> serde_json::Value {
+    let mut args = vec!["compose", "--out", out.to_str().unwrap(), "--json"];
+    args.extend(["--scene", "racer", "--width", "320", "--height", "160"]);
+    args.extend_from_slice(more);
+    args.extend(["--sync-tiles", sync]);
+    json(&args)
+}
+
+/// DTM-NUCA's replay of `requests` into `out` with `more` flags, the
+/// tiles' wait `sync` and `contexts` a processor if given: its first
+/// organization's result (private caches).
+fn nuca_private(
+    requests: &Path,
+    out: &Path,
+    more: &[&str],
+    contexts: Option<&str>,
+    sync: &str,
+) -> serde_json::Value {
+    let mut args = vec!["nuca", requests.to_str().unwrap(), "--no-sweeps", "--json"];
+    args.extend_from_slice(more);
+    args.extend(["--sync-tiles", sync]);
+    args.extend(contexts.map(|c| ["--contexts", c]).into_iter().flatten());
+    args.extend(["--out", out.to_str().unwrap()]);
+    json(&args)["organizations"][0]["result"].clone()
+}
+
+/// A count of a report as a number.
+fn n(v: &serde_json::Value) -> f64 {
+    v.as_u64().unwrap() as f64
+}
+
+/// The replay's L2 requests (`nuca`'s result) are a composed run's
+/// within `share` of them (and 2), with the tiles' wait `sync`.
+fn assert_l2_requests_near(
+    nuca: &serde_json::Value,
+    run: &serde_json::Value,
+    share: f64,
+    sync: &str,
+) {
+    let ours = n(&nuca["stats"]["l2_requests"]);
+    let theirs = n(&run["machine"]["served"]["l2_requests"]);
+    assert!(
+        (ours - theirs).abs() <= share * theirs + 2.0,
+        "sync {sync}: {ours} {theirs}"
+    );
+}
+
+/// How much longer the replay's frame (`nuca`'s result) is than a
+/// composed run's, as a fraction.
+fn gap(nuca: &serde_json::Value, run: &serde_json::Value) -> f64 {
+    n(&nuca["timing"]["cycles"]) / n(&run["frame_cycles"]) - 1.0
+}
+
 #[test]
 fn the_config_unit_and_bus_flags_reach_the_study() {
     let dir = tempfile::tempdir().unwrap();
@@ -126,36 +181,19 @@ fn what_the_units_may_not_set_is_refused_by_name() {
 fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c");
-    let frame = ["--scene", "racer", "--width", "320", "--height", "160"];
-    let compose = |sync: &str| {
-        json(
-            &[
-                &["compose", "--out", out.to_str().unwrap(), "--json"][..],
-                &frame,
-                &["--l1", "btc,nbtc", "--placements", "private"],
-                &["--sync-tiles", sync],
-            ]
-            .concat(),
-        )
-    };
-    let (free, synced) = (compose("off"), compose("on"));
-    let requests = out.join("frame.gtq.zst");
-    let nuca_out = dir.path().join("n");
+    let units = ["--l1", "btc,nbtc", "--placements", "private"];
+    let (free, synced) = (
+        compose_racer(&out, &units, "off"),
+        compose_racer(&out, &units, "on"),
+    );
+    let (requests, nuca_out) = (out.join("frame.gtq.zst"), dir.path().join("n"));
     let nuca = |contexts: Option<&str>, sync: &str| {
-        let mut args = vec!["nuca", requests.to_str().unwrap(), "--no-sweeps", "--json"];
-        args.extend(["--request-unit", "sample", "--sync-tiles", sync]);
-        args.extend(contexts.map(|c| ["--contexts", c]).into_iter().flatten());
-        args.extend(["--out", nuca_out.to_str().unwrap()]);
-        let r = json(&args);
-        r["organizations"][0]["result"].clone()
+        let samples = ["--request-unit", "sample"];
+        nuca_private(&requests, &nuca_out, &samples, contexts, sync)
     };
     let run = |c: &serde_json::Value, mode: &str| {
         let runs = c["runs"].as_array().unwrap();
         runs.iter().find(|r| r["mode"] == mode).unwrap().clone()
-    };
-    let n = |v: &serde_json::Value| v.as_u64().unwrap() as f64;
-    let gap = |a: &serde_json::Value, b: &serde_json::Value| {
-        n(&a["timing"]["cycles"]) / n(&b["frame_cycles"]) - 1.0
     };
     for (sync, c, bound) in [("off", &free, 0.08), ("on", &synced, 0.10)] {
         let (blocking, many) = (nuca(Some("1"), sync), nuca(None, sync));
@@ -164,14 +202,7 @@ fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
             blocking["stats"]["texture_accesses"],
             btc["machine"]["served"]["accesses"]
         );
-        let (ours, theirs) = (
-            n(&blocking["stats"]["l2_requests"]),
-            n(&btc["machine"]["served"]["l2_requests"]),
-        );
-        assert!(
-            (ours - theirs).abs() <= 0.001 * theirs + 2.0,
-            "sync {sync}: {ours} {theirs}"
-        );
+        assert_l2_requests_near(&blocking, &btc, 0.001, sync);
         let g = gap(&blocking, &btc);
         assert!(g.abs() < bound, "sync {sync}: {g}");
         let g = gap(&many, &nbtc);
@@ -204,35 +235,20 @@ fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
 fn quad_requests_see_dtm_nucas_replays_accesses() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c");
-    let frame = ["--scene", "racer", "--width", "320", "--height", "160"];
-    let compose = |sync: &str| {
-        json(
-            &[
-                &["compose", "--out", out.to_str().unwrap(), "--json"][..],
-                &frame,
-                &["--request-unit", "quad", "--l1", "btc,nbtc"],
-                &[
-                    "--placements",
-                    "private,dtm-nuca-dist",
-                    "--sync-tiles",
-                    sync,
-                ],
-            ]
-            .concat(),
-        )
-    };
-    let requests = out.join("frame.gtq.zst");
-    let nuca_out = dir.path().join("n");
+    let units = [
+        "--request-unit",
+        "quad",
+        "--l1",
+        "btc,nbtc",
+        "--placements",
+        "private,dtm-nuca-dist",
+    ];
+    let (requests, nuca_out) = (out.join("frame.gtq.zst"), dir.path().join("n"));
     let nuca = |contexts: Option<&str>, sync: &str| {
-        let mut args = vec!["nuca", requests.to_str().unwrap(), "--no-sweeps", "--json"];
-        args.extend(["--sync-tiles", sync]);
-        args.extend(contexts.map(|c| ["--contexts", c]).into_iter().flatten());
-        args.extend(["--out", nuca_out.to_str().unwrap()]);
-        json(&args)["organizations"][0]["result"].clone()
+        nuca_private(&requests, &nuca_out, &[], contexts, sync)
     };
-    let n = |v: &serde_json::Value| v.as_u64().unwrap() as f64;
     for sync in ["on", "off"] {
-        let c = compose(sync);
+        let c = compose_racer(&out, &units, sync);
         let (blocking, many) = (nuca(Some("1"), sync), nuca(None, sync));
         let runs = c["runs"].as_array().unwrap();
         let run = |mode: &str, placement: &str| {
@@ -248,17 +264,7 @@ fn quad_requests_see_dtm_nucas_replays_accesses() {
             );
         }
         let btc = run("btc", "private");
-        let (ours, theirs) = (
-            n(&blocking["stats"]["l2_requests"]),
-            n(&btc["machine"]["served"]["l2_requests"]),
-        );
-        assert!(
-            (ours - theirs).abs() <= 0.002 * theirs + 2.0,
-            "sync {sync}: {ours} {theirs}"
-        );
-        let gap = |a: &serde_json::Value, b: &serde_json::Value| {
-            n(&a["timing"]["cycles"]) / n(&b["frame_cycles"]) - 1.0
-        };
+        assert_l2_requests_near(&blocking, btc, 0.002, sync);
         let g = gap(&blocking, btc);
         assert!(g.abs() < 0.06, "sync {sync}: {g}");
         if sync == "off" {
