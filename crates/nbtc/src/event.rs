@@ -188,11 +188,6 @@ impl UnitInput {
         self.tile_ends.push(self.fragments());
     }
 
-    /// Tile ends pushed so far.
-    pub fn tile_ends(&self) -> usize {
-        self.tile_ends.len()
-    }
-
     /// The fragments before tile end `tile` (counted from 0), once it is
     /// pushed.
     pub fn tile_end_at(&self, tile: usize) -> Option<usize> {

@@ -79,6 +79,19 @@ struct Quad {
     tail: (ShaderOps, u64),
 }
 
+impl Quad {
+    /// Quad `at` of processor `fp`, nothing gathered yet.
+    fn new(fp: u16, at: (u16, u16)) -> Quad {
+        Quad {
+            fp,
+            at,
+            ended: 0,
+            gathering: None,
+            tail: (ShaderOps::NONE, 0),
+        }
+    }
+}
+
 /// Turns a stream of `.gtq` records into quad fragments' events, each
 /// with its fragment processor.
 pub struct QuadGatherer {
@@ -125,13 +138,7 @@ impl QuadGatherer {
             .is_some_and(|q| q.fp == r.fp && q.at == at && q.ended == 0);
         if !same_quad {
             self.flush(out);
-            self.quad = Some(Quad {
-                fp: r.fp,
-                at,
-                ended: 0,
-                gathering: None,
-                tail: (ShaderOps::NONE, 0),
-            });
+            self.quad = Some(Quad::new(r.fp, at));
         }
         let fetch = r.filter == FilterKind::Fetch;
         let cycles = self.cycles(&r.ops);
@@ -181,13 +188,7 @@ impl QuadGatherer {
             self.end_request(out);
         } else {
             self.flush(out);
-            self.quad = Some(Quad {
-                fp,
-                at,
-                ended: 0,
-                gathering: None,
-                tail: (ShaderOps::NONE, 0),
-            });
+            self.quad = Some(Quad::new(fp, at));
         }
         let cycles = self.cycles(&ops);
         let q = self.quad.as_mut().expect("a quad is open");

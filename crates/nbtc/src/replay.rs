@@ -286,8 +286,8 @@ fn advance_on_machine(units: &mut [Slot], on: &mut OnMachine, inputs: &[UnitInpu
     }
 }
 
-/// `record`, the `index`-th of the frame, is one a unit can take: a
-/// request of 1 to 8 texels, of one of the `processors` (on a machine).
+/// `record`, the `index`-th of the frame, is one a unit can take: of one
+/// of the `processors` (when they are fixed), a request of 1 to 8 texels.
 fn check_record(
     record: &TexReqRecord,
     index: u64,
@@ -298,16 +298,16 @@ fn check_record(
         TexReqRecord::FragmentEnd { fp, .. } => (*fp, None),
         _ => return Ok(()),
     };
-    if let Some(len) = len.filter(|&l| l == 0 || usize::from(l) > MAX_TEXELS) {
-        return Err(NbtcError::RecordTexels { record: index, len });
-    }
     match processors {
         Some(processors) if usize::from(fp) >= processors => Err(NbtcError::Processor {
             record: index,
             fp: usize::from(fp),
             processors,
         }),
-        _ => Ok(()),
+        _ => match len.filter(|&l| l == 0 || usize::from(l) > MAX_TEXELS) {
+            Some(len) => Err(NbtcError::RecordTexels { record: index, len }),
+            None => Ok(()),
+        },
     }
 }
 
@@ -492,9 +492,9 @@ impl Replay {
         }
         for (i, record) in records.iter().enumerate() {
             let index = self.records + i as u64;
+            check_record(record, index, self.processors)?;
             if let Some(quads) = &mut self.quads {
                 let inputs = &mut self.inputs;
-                check_record(record, index, self.processors)?;
                 quads.record(record, &mut |fp, e| push_gathered(inputs, fp, e));
             }
             if self.sync_tiles && matches!(record, TexReqRecord::TileEnd { .. }) {
@@ -507,20 +507,10 @@ impl Replay {
             let Some((fp, event)) = UnitEvent::of_record(record) else {
                 continue;
             };
-            match self.processors {
-                Some(processors) if fp >= processors => {
-                    return Err(NbtcError::Processor {
-                        record: index,
-                        fp,
-                        processors,
-                    })
-                }
-                _ => self.add_processors(fp + 1)?,
+            if self.processors.is_none() {
+                self.add_processors(fp + 1)?;
             }
-            self.inputs[fp].push(event).map_err(|e| match e {
-                NbtcError::Texels { len, .. } => NbtcError::RecordTexels { record: index, len },
-                other => other,
-            })?;
+            self.inputs[fp].push(event)?;
         }
         self.records += records.len() as u64;
         self.advance(threads);

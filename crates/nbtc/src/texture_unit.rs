@@ -201,8 +201,8 @@ impl TextureUnit {
     /// Whether every fragment before the input's next tile end, the
     /// `tile_end`-th fragment, has finished and the unit holds nothing in
     /// its buffers.
-    fn at_tile_end(&self, tile_end: Option<usize>) -> bool {
-        tile_end == Some(self.pp.admitted())
+    fn at_tile_end(&self, tile_end: usize) -> bool {
+        tile_end == self.pp.admitted()
             && self.pp.in_flight() == 0
             && self.rb.is_empty()
             && self.wlb.is_empty()
@@ -258,7 +258,7 @@ impl TextureUnit {
                 return Progress::NeedsInput;
             }
             self.pp.refill(input, limit);
-            if tile_end.is_some() && self.at_tile_end(tile_end) {
+            if tile_end.is_some_and(|end| self.at_tile_end(end)) {
                 return Progress::AtTileEnd;
             }
             // (A BAB that forgets sent blocks may still wait for a second
