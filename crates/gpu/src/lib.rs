@@ -22,7 +22,8 @@
 //!   L2 traffic.
 //! - [`clocks`]: the fragment processors' clocks ([`FpClocks`]): when each
 //!   issues a texture request and when its data is back, with thread
-//!   contexts and tile synchronisation.
+//!   contexts, each holding a fragment or a request ([`ContextUnit`]), and
+//!   tile synchronisation.
 //! - [`placement`]: where a texture access is served ([`Outcome`]), how
 //!   its messages travel ([`Flow`]), and the [`Placement`] trait a texture
 //!   cache organization implements (DTM-NUCA's study's six, one line
@@ -46,7 +47,7 @@ pub mod texture_cache;
 
 pub use bus::{Bus, BusChannels, BusConfig, BusStats};
 pub use calendar::Calendar;
-pub use clocks::{FpClocks, TimingStats};
+pub use clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
 pub use l2::{L2Config, L2Stats, SharedL2};
 pub use machine::{L2Attach, Machine, MachineConfig, MachineCounts, MachineReport};
 pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};

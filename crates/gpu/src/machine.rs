@@ -21,7 +21,7 @@ use gfxcache_cache::CacheError;
 use serde::{Deserialize, Serialize};
 
 use crate::bus::{Bus, BusConfig, BusStats};
-use crate::clocks::{FpClocks, TimingStats};
+use crate::clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
 use crate::l2::{L2Config, L2Stats, SharedL2};
 use crate::mesh::{Mesh, MeshConfig, MeshStats, Message};
 use crate::placement::{Flow, Outcome, Placement, Served, SideEvents};
@@ -69,6 +69,8 @@ pub struct MachineConfig {
     pub l2_attach: L2Attach,
     /// Thread contexts per fragment processor ([`FpClocks`]).
     pub contexts: u32,
+    /// What a context holds ([`ContextUnit`]).
+    pub context_unit: ContextUnit,
     /// A tile end synchronises the fragment processors.
     pub sync_tiles: bool,
 }
@@ -137,7 +139,7 @@ impl<O: Placement> Machine<O> {
             l2_router,
             bus: Bus::new(&config.bus, config.block_bytes),
             l2: SharedL2::new(&config.l2, config.block_bytes)?,
-            clocks: FpClocks::new(config.fps, config.contexts),
+            clocks: FpClocks::new(config.fps, config.contexts, config.context_unit),
             l2_hit: u64::from(config.l2.hit_cycles),
             sync_tiles: config.sync_tiles,
             tc_cycles: u64::from(config.tc_cycles),
@@ -151,10 +153,10 @@ impl<O: Placement> Machine<O> {
     }
 
     /// One texture access of `fp` to `block`, the first block of a request
-    /// after `work` cycles of shader work: served, timed and counted.
+    /// after the shader work `w`: served, timed and counted.
     #[inline]
-    pub fn texture(&mut self, fp: usize, block: u64, work: u32) -> Outcome {
-        let t = self.clocks.issue(fp, work);
+    pub fn texture(&mut self, fp: usize, block: u64, w: RequestWork) -> Outcome {
+        let t = self.clocks.issue(fp, w);
         self.access(fp, block, t)
     }
 
@@ -171,11 +173,11 @@ impl<O: Placement> Machine<O> {
         self.clocks.work(fp, work);
     }
 
-    /// When `fp` would issue a request after `work` cycles of work
+    /// When `fp` would issue a request after the shader work `w`
     /// ([`FpClocks::next_issue`]).
     #[inline]
-    pub fn next_issue(&self, fp: usize, work: u32) -> u64 {
-        self.clocks.next_issue(fp, work)
+    pub fn next_issue(&self, fp: usize, w: RequestWork) -> u64 {
+        self.clocks.next_issue(fp, w)
     }
 
     /// The access of `fp` to `block` issued at `t`.

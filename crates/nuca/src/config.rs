@@ -406,6 +406,7 @@ impl NucaConfig {
             dram_cycles: t.dram_cycles,
             l2_attach: t.l2_attach,
             contexts: t.contexts,
+            context_unit: t.context_unit,
             sync_tiles: t.sync_tiles,
         }
     }

@@ -17,11 +17,14 @@
 //!   ([`IssueModel::cycles`]): a quad's request takes the time of four
 //!   times its slowest pixel's operations (its four lanes run the slowest
 //!   path, helper lanes included), a pixel's its own (a fetch's pixels
-//!   one after another), plus the time of the operations after the last
-//!   request of the fragment processor's previous fragment (carried,
-//!   since a fragment processor runs its fragments one after another).
-//!   What is still carried at a tile's end is a [`ReplayEvent::Work`]
-//!   before the `TileEnd`. No issue model: shading takes no time.
+//!   one after another). A fragment's first request also carries the
+//!   time of the operations after the last request of the fragment
+//!   processor's previous fragment (its `tail`); the others say that they
+//!   continue their fragment (`follows`). A fragment is a processor's
+//!   requests up to a pixel's `FragmentEnd` (a quad's, as the NBTC units
+//!   read them), and never spans tiles. What is still carried at a tile's
+//!   end is a [`ReplayEvent::Work`] before the `TileEnd`. No issue model:
+//!   shading takes no time.
 //! - **Other L2 traffic.** The trace's accesses of every stream but `tex`
 //!   (whose L2 traffic the organizations make themselves) become
 //!   [`ReplayEvent::Other`]: those between tiles (the geometry phase) as
@@ -175,6 +178,9 @@ pub struct FrameInput<R: Read> {
     block_mask: u64,
     /// Per fragment processor, cycles of shader work not yet charged.
     carry: Vec<u64>,
+    /// Per fragment processor, whether it has made a request since its
+    /// last fragment's end (its next request continues that fragment).
+    open: Vec<bool>,
     /// Per fragment processor, the quad whose fragment ends are being
     /// read, and the most work after their last requests so far (a quad's
     /// pixels finish together).
@@ -240,6 +246,7 @@ impl<R: Read> FrameInput<R> {
             instructions: 0,
             block_mask: !(u64::from(block_bytes.max(1)) - 1),
             carry: Vec::new(),
+            open: Vec::new(),
             tail: Vec::new(),
             gathering: None,
             request_count: 0,
@@ -394,6 +401,7 @@ impl<R: Read> FrameInput<R> {
         let fp = fp as usize;
         if self.carry.len() <= fp {
             self.carry.resize(fp + 1, 0);
+            self.open.resize(fp + 1, false);
             self.tail.resize(fp + 1, (None, 0));
         }
         fp
@@ -418,6 +426,7 @@ impl<R: Read> FrameInput<R> {
     /// A fragment's work after its last request, at pixel `at`.
     fn fragment_end(&mut self, fp: u16, at: (u16, u16), alu: u64) {
         let fp = self.grow(fp);
+        self.open[fp] = false;
         match self.unit {
             RequestUnit::Pixel | RequestUnit::Sample => self.carry[fp] += alu,
             RequestUnit::Quad => {
@@ -468,7 +477,14 @@ impl<R: Read> FrameInput<R> {
                 g.start
             }
             _ => {
-                let alu = self.take_carry(fp) + work_of;
+                let first = TextureAccess {
+                    fp: u32::from(q.fp),
+                    addr: 0,
+                    work: cycles(work_of),
+                    tail: cycles(self.take_carry(fp)),
+                    follows: std::mem::replace(&mut self.open[fp], true),
+                    more: false,
+                };
                 let start = self.textures.len();
                 self.gathering = Some(Gathering {
                     fp: q.fp,
@@ -477,27 +493,32 @@ impl<R: Read> FrameInput<R> {
                     fetch,
                     start,
                 });
-                self.push_blocks(q, start, cycles(alu));
+                self.push_blocks(q, start, first);
                 return;
             }
         };
-        self.push_blocks(q, start, 0);
+        self.push_blocks(q, start, TextureAccess::new(u32::from(q.fp), 0, 0));
     }
 
-    /// The blocks of `q`'s taps not yet among the request's from `start`.
-    fn push_blocks(&mut self, q: &TexRequest, start: usize, work: u32) {
+    /// The blocks of `q`'s taps not yet among the request's from `start`,
+    /// the first (if the request has none yet) as `first` says.
+    fn push_blocks(&mut self, q: &TexRequest, start: usize, first: TextureAccess) {
         for &addr in q.addresses() {
             let block = addr & self.block_mask;
             if self.textures[start..].iter().any(|a| a.addr == block) {
                 continue;
             }
-            let more = self.textures.len() > start;
-            self.textures.push(TextureAccess {
-                fp: u32::from(q.fp),
-                addr: block,
-                work: if more { 0 } else { work },
-                more,
-            });
+            let access = match self.textures.len() > start {
+                false => TextureAccess {
+                    addr: block,
+                    ..first
+                },
+                true => TextureAccess {
+                    more: true,
+                    ..TextureAccess::new(u32::from(q.fp), block, 0)
+                },
+            };
+            self.textures.push(access);
         }
     }
 
@@ -533,6 +554,8 @@ impl<R: Read> FrameInput<R> {
                 });
             }
         }
+        // A fragment never spans tiles.
+        self.open.fill(false);
         out.push(ReplayEvent::TileEnd);
     }
 

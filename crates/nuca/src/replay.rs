@@ -22,20 +22,29 @@ use crate::stats::NucaStats;
 use crate::{NucaConfig, NucaError};
 use gfxcache_gpu::machine::{Machine, MachineCounts};
 use gfxcache_gpu::mesh::MeshStats;
-use gfxcache_gpu::TimingStats;
+use gfxcache_gpu::{RequestWork, TimingStats};
 
 /// One texture access: fragment processor `fp` reads the block holding
 /// byte address `addr`. The first block of a texture request comes after
-/// `work` cycles of shader work (since its context's previous request
-/// returned; the renderer's shader cost, never fitted to the paper); a
-/// request's other blocks follow it with `more` set and no work of their
-/// own ([`crate::FpClocks::issue_more`]).
+/// `work` cycles of its fragment's shader work (since its previous request
+/// returned; the renderer's shader cost, never fitted to the paper), and
+/// on a fragment's first request after `tail` cycles of the processor's
+/// previous fragment's work after its last request; a request's other
+/// blocks follow it with `more` set and no work of their own
+/// ([`crate::FpClocks::issue_more`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextureAccess {
     pub fp: u32,
     pub addr: u64,
     #[serde(default)]
     pub work: u32,
+    /// The previous fragment's work after its last request.
+    #[serde(default)]
+    pub tail: u32,
+    /// The request continues the fragment of `fp`'s previous request
+    /// (false: it opens a fragment).
+    #[serde(default)]
+    pub follows: bool,
     /// Another block of the request of `fp`'s previous access, which it
     /// immediately follows in the input.
     #[serde(default)]
@@ -43,13 +52,25 @@ pub struct TextureAccess {
 }
 
 impl TextureAccess {
-    /// The first block of a request of `fp` after `work` cycles of work.
+    /// The first block of a request of `fp` after `work` cycles of work,
+    /// a fragment of its own.
     pub fn new(fp: u32, addr: u64, work: u32) -> TextureAccess {
         TextureAccess {
             fp,
             addr,
             work,
+            tail: 0,
+            follows: false,
             more: false,
+        }
+    }
+
+    /// The shader work before the access, for the clocks.
+    pub fn request_work(&self) -> RequestWork {
+        RequestWork {
+            tail: self.tail,
+            work: self.work,
+            follows: self.follows,
         }
     }
 }

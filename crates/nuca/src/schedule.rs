@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::organization::Organization;
 use crate::replay::ReplayEvent;
 use gfxcache_gpu::machine::Machine;
+use gfxcache_gpu::RequestWork;
 
 /// In which order a replay plays each tile's texture requests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -222,9 +223,15 @@ fn next_time<O: Organization>(
     }
     let g = plan.groups[cursor as usize];
     let work = match tile[g.start as usize] {
-        ReplayEvent::Texture(a) => a.work,
-        ReplayEvent::Work { work, .. } => work,
-        _ => 0,
+        ReplayEvent::Texture(a) => a.request_work(),
+        // A fragment's tail: on its context (every context's, a request
+        // per context, is later still, but this orders the groups).
+        ReplayEvent::Work { work, .. } => RequestWork {
+            tail: 0,
+            work,
+            follows: true,
+        },
+        _ => RequestWork::default(),
     };
     m.next_issue(fp, work).min(IDLE - 1)
 }
@@ -237,7 +244,7 @@ pub(crate) fn play<O: Organization>(m: &mut Machine<O>, e: ReplayEvent, block_sh
             m.texture_more(a.fp as usize, a.addr >> block_shift);
         }
         ReplayEvent::Texture(a) => {
-            m.texture(a.fp as usize, a.addr >> block_shift, a.work);
+            m.texture(a.fp as usize, a.addr >> block_shift, a.request_work());
         }
         ReplayEvent::Work { fp, work } => m.work(fp as usize, work),
         ReplayEvent::Other { addr, write } => m.l2_other(addr >> block_shift, write),

@@ -8,7 +8,11 @@
 //!   An access with `work` cycles of shader work before it issues at
 //!   max(its context's last data, the core's next free cycle) + `work`
 //!   ([`gfxcache_gpu::FpClocks`]). With one context (the default) each fragment
-//!   processor blocks on every texture access.
+//!   processor blocks on every texture access. A context holds a fragment
+//!   ([`TimingConfig::context_unit`], the default): the fragment's
+//!   requests one after another, its work after its last request (its
+//!   tail) after that request's data, and a new fragment on the context
+//!   free first; or a request, each on the next context in turn.
 //! - Where the access is served gives its latency: the texture cache's
 //!   [`TimingConfig::tc_cycles`] (the paper's), the mesh's hops, serialization
 //!   and link contention ([`gfxcache_gpu::mesh`]), the Affinity Table's or
@@ -40,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::schedule::ReplayOrder;
 use gfxcache_gpu::bus::{BusChannels, BusConfig};
+use gfxcache_gpu::clocks::ContextUnit;
 use gfxcache_gpu::machine::L2Attach;
 
 /// The timing knobs; ours unless marked as the paper's.
@@ -80,6 +85,13 @@ pub struct TimingConfig {
     /// the paper does not give Teapot's, and one context exposes every
     /// latency, the case where the organizations differ most.
     pub contexts: u32,
+    /// What a context holds ([`ContextUnit`]). (ours): a fragment, whose
+    /// requests run one after another on it, each after the previous
+    /// one's data, as a GPU's thread runs a fragment's shader and the NBTC
+    /// units' pixel processor does; a new fragment takes the context free
+    /// first. `request`: each request takes the next context in turn, so
+    /// a fragment's requests overlap (earlier versions' rule).
+    pub context_unit: ContextUnit,
     /// Whether a tile end synchronises the fragment processors. (ours):
     /// true, a tile-based GPU's tile by tile order.
     pub sync_tiles: bool,
@@ -101,6 +113,7 @@ impl Default for TimingConfig {
             bus_width_bits: 128,
             bus_channels: BusChannels::Shared,
             contexts: 1,
+            context_unit: ContextUnit::Fragment,
             sync_tiles: true,
             order: ReplayOrder::Clock,
         }

@@ -17,7 +17,8 @@ use gfxcache_cache::run::Threads;
 use gfxcache_machine::IssueModel;
 use gfxcache_nuca::study::{self, paper, FrameFiles, NucaReport, NucaStudyConfig, Sweeps};
 use gfxcache_nuca::{
-    AnnouncedCount, BusChannels, NucaConfig, OrgKind, ReplayOrder, RequestUnit, TcIndex,
+    AnnouncedCount, BusChannels, ContextUnit, NucaConfig, OrgKind, ReplayOrder, RequestUnit,
+    TcIndex,
 };
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
@@ -35,6 +36,16 @@ pub enum OrderOfReplay {
     Clock,
     /// As the renderer listed them.
     Trace,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ContextUnitArg {
+    /// A fragment: its requests one after another, each after the
+    /// previous one's data; a new fragment on the context free first.
+    Fragment,
+    /// A request: each on the next context in turn, a fragment's requests
+    /// overlapping (earlier versions' rule).
+    Request,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -280,6 +291,9 @@ pub struct Args {
     /// pixels of a request: 384 / 4 = 96 on dtm-nuca).
     #[arg(long)]
     pub contexts: Option<u32>,
+    /// What a context holds (default: --config's, else ours, a fragment).
+    #[arg(long, value_enum)]
+    pub context_unit: Option<ContextUnitArg>,
     #[command(flatten)]
     pub sync: SyncTilesArg,
     /// Replay order within a tile (default: --config's, else ours, clock).
@@ -360,6 +374,12 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
     set(&mut m.page_blocks, args.page_blocks);
     set(&mut m.counter_bits, args.counter_bits);
     set(&mut m.timing.contexts, args.contexts);
+    if let Some(u) = args.context_unit {
+        m.timing.context_unit = match u {
+            ContextUnitArg::Fragment => ContextUnit::Fragment,
+            ContextUnitArg::Request => ContextUnit::Request,
+        };
+    }
     args.sync.apply(&mut m.timing);
     if let Some(e) = args.epoch {
         m.epoch = e;

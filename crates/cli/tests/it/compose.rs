@@ -161,22 +161,23 @@ fn what_the_units_may_not_set_is_refused_by_name() {
     assert!(!Path::new("unused-out").exists(), "nothing written");
 }
 
-/// DTM-NUCA's replay (`FpClocks`: contexts, each with one request in
-/// flight) and the composed machine (the NBTC's pixel processor and
-/// texture unit, cycle by cycle) are two models of a fragment processor.
-/// On one frame, with DTM-NUCA's replay reading requests as the units do
-/// (`--request-unit sample`), they see the same accesses and, on private
-/// caches, make the same L2 requests; one context a processor times the
-/// blocking cache's frame, with the tiles synchronised or not, and as
-/// many as the units' fragments in flight the NBTC's when nothing waits
-/// at a tile's end. The tolerances are the gaps measured on racer, runner
-/// and shooter at 320x160 and 640x320 (at most 5.3 % and 7.6 % for the
-/// blocking cache without and with the tiles' wait, 1.3 % for the NBTC)
-/// with room: the blocking unit lets other fragments shade while it
-/// waits, one context does not, and the NBTC's buffers are finite. With
-/// the tiles' wait the replay's contexts, which take requests in turn and
-/// not fragments, overlap a fragment's requests where the units' chain
-/// them: the gap is wider (up to 9 %), and only its sign is checked.
+/// DTM-NUCA's replay (`FpClocks`: contexts, each holding a fragment
+/// with one request in flight) and the composed machine (the NBTC's
+/// pixel processor and texture unit, cycle by cycle) are two models of a
+/// fragment processor. On one frame, with DTM-NUCA's replay reading
+/// requests as the units do (`--request-unit sample`), they see the same
+/// accesses and, on private caches, make the same L2 requests; one
+/// context a processor times the blocking cache's frame and as many as
+/// the units' fragments in flight the NBTC's, with the tiles
+/// synchronised or not. The tolerances are the gaps measured on racer,
+/// runner and shooter at 320x160 and 640x320 (at most 5.4 % and 7.6 % for
+/// the blocking cache without and with the tiles' wait, 1.4 % for the
+/// NBTC either way) with room: the blocking unit lets other fragments
+/// shade while it waits, one context does not, and the NBTC's buffers
+/// are finite. Contexts that take requests in turn (`--context-unit
+/// request`) overlap a fragment's requests where the units chain them:
+/// with the tiles' wait their frame is shorter than the NBTC's (by up to
+/// 9 %).
 #[test]
 fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
     let dir = tempfile::tempdir().unwrap();
@@ -206,14 +207,19 @@ fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
         let g = gap(&blocking, &btc);
         assert!(g.abs() < bound, "sync {sync}: {g}");
         let g = gap(&many, &nbtc);
-        if sync == "off" {
-            assert!(g.abs() < 0.03, "{g}");
-            // Not a tautology: the blocking cache's frame is not the NBTC's.
-            assert!(gap(&many, &btc).abs() > 0.1, "{}", gap(&many, &btc));
-        } else {
-            assert!(g < 0.0, "the replay overlaps what the units chain: {g}");
-        }
+        assert!(g.abs() < 0.03, "sync {sync}: {g}");
+        // Not a tautology: the blocking cache's frame is not the NBTC's.
+        assert!(gap(&many, &btc).abs() > 0.1, "{}", gap(&many, &btc));
     }
+    let requests_in_turn = nuca_private(
+        &requests,
+        &nuca_out,
+        &["--request-unit", "sample", "--context-unit", "request"],
+        None,
+        "on",
+    );
+    let g = gap(&requests_in_turn, &run(&synced, "nbtc"));
+    assert!(g < -0.03, "the replay overlaps what the units chain: {g}");
     // The tiles' wait is the machine's: every unit ends with the frame,
     // and the frame is longer for it.
     for mode in ["btc", "nbtc"] {
@@ -227,10 +233,11 @@ fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
 /// With quad requests the units see DTM-NUCA's replay's accesses
 /// exactly (its default request unit, a quad's), under every placement,
 /// and on private caches its L2 requests; one context a processor times
-/// the blocking cache's frame, with the tiles' wait or without, and the
-/// machine's contexts the NBTC's without it. The tolerances are the gaps
-/// measured on racer, runner and shooter at 320x160 and 640x320 (L2
-/// requests at most 0.15 %, cycles at most 3.6 % and 1.2 %) with room.
+/// the blocking cache's frame and the machine's contexts the NBTC's, with
+/// the tiles' wait or without. The tolerances are the gaps measured on
+/// racer, runner and shooter at 320x160 and 640x320 (L2 requests at most
+/// 0.15 %, cycles at most 3.6 % for the blocking cache, 1.4 % and 6.4 %
+/// for the NBTC without and with the wait) with room.
 #[test]
 fn quad_requests_see_dtm_nucas_replays_accesses() {
     let dir = tempfile::tempdir().unwrap();
@@ -267,10 +274,9 @@ fn quad_requests_see_dtm_nucas_replays_accesses() {
         assert_l2_requests_near(&blocking, btc, 0.002, sync);
         let g = gap(&blocking, btc);
         assert!(g.abs() < 0.06, "sync {sync}: {g}");
-        if sync == "off" {
-            let g = gap(&many, run("nbtc", "private"));
-            assert!(g.abs() < 0.03, "{g}");
-        }
+        let g = gap(&many, run("nbtc", "private"));
+        let bound = if sync == "off" { 0.03 } else { 0.09 };
+        assert!(g.abs() < bound, "sync {sync}: {g}");
     }
 }
 

@@ -10,8 +10,8 @@
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{Geometry, Ways};
 use gfxcache_gpu::{
-    BusConfig, Flow, L2Attach, L2Config, Machine, MachineConfig, MeshConfig, Outcome, Placement,
-    Served, SideEvents, TextureCache,
+    BusConfig, ContextUnit, Flow, L2Attach, L2Config, Machine, MachineConfig, MeshConfig, Outcome,
+    Placement, Served, SideEvents, TextureCache,
 };
 use gfxcache_nbtc::{
     MachineReplay, Mode, NbtcConfig, QuadGatherer, Replay, RequestUnit, RunResult, TextureUnit,
@@ -96,6 +96,7 @@ fn fixed_machine(placement: PrivateCaches) -> Machine<PrivateCaches> {
         dram_cycles: 0,
         l2_attach: L2Attach::Bus,
         contexts: 1,
+        context_unit: ContextUnit::Fragment,
         sync_tiles: false,
     };
     Machine::new(placement, &config).unwrap()

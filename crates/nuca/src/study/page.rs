@@ -109,6 +109,7 @@ fn setup(r: &NucaReport) -> Vec<String> {
             r.config.block_bytes,
             format_size(r.config.l2.bytes),
         ),
+        contexts_words(r),
         "The paper's values (DTM-NUCA, Section V: averages over its games on a machine of 32 \
          fragment processors) are shown in grey italics beside ours."
             .into(),
@@ -199,6 +200,29 @@ fn capacity(r: &NucaReport) -> Section {
         ));
     }
     section.figures(&["fig7_capacity.svg"])
+}
+
+/// The fragment processors' contexts and tiles, in words (ours).
+fn contexts_words(r: &NucaReport) -> String {
+    let t = &r.config.timing;
+    let holds = match t.context_unit {
+        crate::ContextUnit::Fragment => {
+            "a fragment (its requests one after another, each after the previous one's data; a \
+             new fragment on the context free first)"
+        }
+        crate::ContextUnit::Request => {
+            "a request (each on the next context in turn, a fragment's requests overlapping)"
+        }
+    };
+    let tiles = if t.sync_tiles {
+        "each tile ends when its slowest fragment processor does"
+    } else {
+        "each fragment processor runs on past a tile's end"
+    };
+    format!(
+        "Each fragment processor keeps {} context(s), each holding {holds}; {tiles}.",
+        t.contexts
+    )
 }
 
 /// The bus to the L2, in words.

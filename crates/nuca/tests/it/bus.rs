@@ -5,8 +5,8 @@
 
 use crate::common::{machine_and_stream, synthetic};
 use gfxcache_nuca::{
-    replay, AnnouncedCount, BusChannels, NucaConfig, OrgKind, OrgResult, ReplayEvent, ReplayOrder,
-    ReplayReport, TextureAccess, Threads,
+    replay, AnnouncedCount, BusChannels, ContextUnit, NucaConfig, OrgKind, OrgResult, ReplayEvent,
+    ReplayOrder, ReplayReport, TextureAccess, Threads,
 };
 use proptest::prelude::*;
 
@@ -150,7 +150,8 @@ fn fixed_bus_frame() -> (NucaConfig, Vec<ReplayEvent>) {
 /// `report` in the form of the reports before the bus was a resource: its
 /// bus's beats as `machine.bus_beats`, the bus's unloaded latencies as
 /// `bus_request_cycles` and `bus_reply_cycles`, none of the new fields
-/// (the bus's, the announced count, the L2's policy).
+/// (the bus's, the announced count, the L2's policy, what a context
+/// holds).
 fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     let mut v = serde_json::to_value(report).unwrap();
     let timing = v["config"]["timing"].as_object_mut().unwrap();
@@ -161,6 +162,7 @@ fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
         "bus_arbitration_cycles",
         "bus_width_bits",
         "bus_channels",
+        "context_unit",
     ] {
         timing.remove(field);
     }
@@ -190,6 +192,8 @@ fn without_occupancy_the_bus_is_the_fixed_latency_bus() {
     let (mut config, events) = fixed_bus_frame();
     config.timing.bus_occupancy = false;
     config.announced_count = AnnouncedCount::Halved;
+    // Contexts took requests in turn then.
+    config.timing.context_unit = ContextUnit::Request;
     let report = replay(&config, events.iter().copied(), Threads::Many).unwrap();
     // Both through text, as the reference was written: equal numbers
     // print, and parse back, alike.

@@ -123,6 +123,23 @@ fn tex(fp: u32, addr: u64, work: u32) -> ReplayEvent {
     ReplayEvent::Texture(TextureAccess::new(fp, addr, work))
 }
 
+/// A request that continues its fragment.
+fn then(fp: u32, addr: u64, work: u32) -> ReplayEvent {
+    ReplayEvent::Texture(TextureAccess {
+        follows: true,
+        ..TextureAccess::new(fp, addr, work)
+    })
+}
+
+/// A fragment's first request after `tail` cycles of the processor's
+/// previous fragment.
+fn after(fp: u32, addr: u64, tail: u32, work: u32) -> ReplayEvent {
+    ReplayEvent::Texture(TextureAccess {
+        tail,
+        ..TextureAccess::new(fp, addr, work)
+    })
+}
+
 fn more(fp: u32, addr: u64) -> ReplayEvent {
     ReplayEvent::Texture(TextureAccess {
         more: true,
@@ -143,7 +160,7 @@ fn tile_requests() -> Vec<TexReqRecord> {
         fragment_end(0, 3),
         request(1, 2, &[130]),
         fragment_end(1, 0),
-        // Processor 0's next fragment: its work plus the 3 carried.
+        // Processor 0's next fragment: its work after the 3 carried.
         request(0, 4, &[0]),
         fragment_end(0, 6),
         TexReqRecord::TileEnd { tile: 0 },
@@ -180,7 +197,7 @@ fn a_tile_merges_by_hand() {
         more(0, 64),
         other(8256, true),
         tex(1, 128, 2),
-        tex(0, 0, 7),
+        after(0, 0, 3, 4),
         other(9024, true),
         ReplayEvent::Work { fp: 0, work: 6 },
         ReplayEvent::TileEnd,
@@ -194,6 +211,7 @@ fn a_tile_merges_by_hand() {
         .map(|e| match *e {
             ReplayEvent::Texture(a) => ReplayEvent::Texture(TextureAccess {
                 work: 2 * a.work,
+                tail: 2 * a.tail,
                 ..a
             }),
             ReplayEvent::Work { fp, work } => ReplayEvent::Work { fp, work: 2 * work },
@@ -273,6 +291,8 @@ fn a_request_outside_a_tile_is_refused() {
 /// the most work, one fetch, the most tail. Per pixel: four samples with
 /// their own work, the fetch still one request (its pixels' work summed),
 /// the tails summed. Per sample: the fetch too is one request a pixel.
+/// Every way, the quad is one fragment: its requests after the first
+/// continue it.
 #[test]
 fn a_quads_pixels_make_one_request_or_one_each() {
     let dir = tempfile::tempdir().unwrap();
@@ -305,7 +325,7 @@ fn a_quads_pixels_make_one_request_or_one_each() {
             tex(1, 0, 13),
             more(1, 64),
             more(1, 128),
-            tex(1, 192, 2),
+            then(1, 192, 2),
             ReplayEvent::Work { fp: 1, work: 5 },
             ReplayEvent::TileEnd,
         ]
@@ -315,10 +335,10 @@ fn a_quads_pixels_make_one_request_or_one_each() {
         vec![
             tex(1, 0, 10),
             more(1, 64),
-            tex(1, 0, 11),
-            tex(1, 128, 12),
-            tex(1, 0, 13),
-            tex(1, 192, 8),
+            then(1, 0, 11),
+            then(1, 128, 12),
+            then(1, 0, 13),
+            then(1, 192, 8),
             ReplayEvent::Work { fp: 1, work: 15 },
             ReplayEvent::TileEnd,
         ]
@@ -328,13 +348,13 @@ fn a_quads_pixels_make_one_request_or_one_each() {
         vec![
             tex(1, 0, 10),
             more(1, 64),
-            tex(1, 0, 11),
-            tex(1, 128, 12),
-            tex(1, 0, 13),
-            tex(1, 192, 2),
-            tex(1, 192, 2),
-            tex(1, 192, 2),
-            tex(1, 192, 2),
+            then(1, 0, 11),
+            then(1, 128, 12),
+            then(1, 0, 13),
+            then(1, 192, 2),
+            then(1, 192, 2),
+            then(1, 192, 2),
+            then(1, 192, 2),
             ReplayEvent::Work { fp: 1, work: 15 },
             ReplayEvent::TileEnd,
         ]
