@@ -59,6 +59,14 @@ impl ContextUnit {
             ContextUnit::Request => "request",
         }
     }
+
+    /// The other unit.
+    pub fn other(self) -> ContextUnit {
+        match self {
+            ContextUnit::Fragment => ContextUnit::Request,
+            ContextUnit::Request => ContextUnit::Fragment,
+        }
+    }
 }
 
 /// The shader work before a texture request's first block, and whether

@@ -282,9 +282,9 @@ fn every_figure_is_an_svg_with_its_title() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let figures = Report::figures(&r);
     let written = data::write_figures(dir.path(), &r.tables()?, &figures)?;
-    // The sweeps swept with a figure: epoch, buckets, page_blocks, order
-    // and announced_count (tc_index has none).
-    assert_eq!(figures.len(), 7 + 5 + 1);
+    // The sweeps swept with a figure: epoch, buckets, page_blocks, order,
+    // context_unit and announced_count (tc_index has none).
+    assert_eq!(figures.len(), 7 + 6 + 1);
     assert_eq!(written.len(), figures.len());
     for f in &figures {
         let text = svg(dir.path(), &f.file)?;

@@ -102,6 +102,7 @@ pub(crate) mod test_report {
                 counter_bits: vec![],
                 page_blocks: vec![4],
                 trace_order: true,
+                context_unit: true,
                 tc_index: true,
                 announced_count: true,
                 organizations: vec![OrgKind::Dtm, OrgKind::DtmDist],

@@ -44,12 +44,13 @@ const SWEEP: &str = "One knob changed at a time, the others at the main machine'
 const ASSIGNMENTS: &str = "Each organization on frames whose quads reach the fragment processors another way, each against private caches of its own frame.";
 
 /// The knobs with a figure, and their titles, in the figures' order.
-pub const SWEEP_TITLES: [(&str, &str); 6] = [
+pub const SWEEP_TITLES: [(&str, &str); 7] = [
     ("epoch", "Sweep: epoch length"),
     ("buckets", "Sweep: Affinity Table buckets"),
     ("counter_bits", "Sweep: counter bits"),
     ("page_blocks", "Sweep: blocks per page"),
     ("order", "Sweep: replay order"),
+    ("context_unit", "Sweep: what a context holds"),
     ("announced_count", "Sweep: DTM-NUCA-Dist's announced count"),
 ];
 

@@ -56,6 +56,9 @@ pub struct Sweeps {
     pub page_blocks: Vec<u32>,
     /// Replay the main frame in the other order as well.
     pub trace_order: bool,
+    /// Replay the main frame with contexts holding the other unit as
+    /// well ([`crate::ContextUnit`]: a fragment or a request).
+    pub context_unit: bool,
     /// Run the main frame with the other texture cache set index as well.
     pub tc_index: bool,
     /// Run DTM-NUCA-Dist with the other reading of the announced count as
@@ -74,6 +77,7 @@ impl Default for Sweeps {
             counter_bits: vec![2, 3, 6, 8],
             page_blocks: vec![1, 2, 4, 16, 32],
             trace_order: true,
+            context_unit: true,
             tc_index: true,
             announced_count: true,
             organizations: vec![OrgKind::Dtm, OrgKind::DtmDist],
@@ -90,6 +94,7 @@ impl Sweeps {
             counter_bits: vec![],
             page_blocks: vec![],
             trace_order: false,
+            context_unit: false,
             tc_index: false,
             announced_count: false,
             organizations: vec![],
@@ -247,6 +252,14 @@ impl NucaStudyConfig {
             let name = c.timing.order.name();
             knob("order", name.into(), c.clone());
             privates.push((c, OrgKind::Private, Purpose::Sweep("order", name.into())));
+        }
+        if s.context_unit {
+            let mut c = m.clone();
+            c.timing.context_unit = m.timing.context_unit.other();
+            let name = c.timing.context_unit.name();
+            knob("context_unit", name.into(), c.clone());
+            let purpose = Purpose::Sweep("context_unit", name.into());
+            privates.push((c, OrgKind::Private, purpose));
         }
         if s.tc_index {
             let mut c = m.clone();

@@ -234,6 +234,7 @@ fn main_value(r: &NucaReport, knob: &str) -> Option<String> {
         "counter_bits" => m.counter_bits.to_string(),
         "page_blocks" => m.page_blocks.to_string(),
         "order" => m.timing.order.name().to_string(),
+        "context_unit" => m.timing.context_unit.name().to_string(),
         "tc_index" => m.tc_index.name().to_string(),
         "announced_count" => m.announced_count.name().to_string(),
         _ => return None,

@@ -50,6 +50,7 @@ fn config(dir: &Path) -> NucaStudyConfig {
             counter_bits: vec![],
             page_blocks: vec![4],
             trace_order: true,
+            context_unit: true,
             tc_index: true,
             announced_count: true,
             organizations: vec![OrgKind::Dtm],
@@ -115,6 +116,7 @@ fn every_run_accounts_for_every_access() {
             ("buckets", "16"),
             ("page_blocks", "4"),
             ("order", "trace"),
+            ("context_unit", "request"),
             ("tc_index", "xor-fold"),
             ("announced_count", "halved")
         ]
