@@ -27,10 +27,40 @@ enum Step {
     },
 }
 
+/// What [`play`] drives: the clocks, or the rules written out plainly.
+trait Clocks {
+    fn issue(&mut self, fp: usize, w: RequestWork) -> u64;
+    fn issue_more(&mut self, fp: usize) -> u64;
+    fn complete(&mut self, fp: usize, issued: u64, done: u64);
+    fn work(&mut self, fp: usize, work: u32);
+    fn tile_end(&mut self, sync: bool);
+}
+
+/// Each request's issue is the one [`FpClocks::next_issue`] foretold.
+impl Clocks for FpClocks {
+    fn issue(&mut self, fp: usize, w: RequestWork) -> u64 {
+        let foretold = self.next_issue(fp, w);
+        let t = FpClocks::issue(self, fp, w);
+        assert_eq!(t, foretold);
+        t
+    }
+    fn issue_more(&mut self, fp: usize) -> u64 {
+        FpClocks::issue_more(self, fp)
+    }
+    fn complete(&mut self, fp: usize, issued: u64, done: u64) {
+        FpClocks::complete(self, fp, issued, done)
+    }
+    fn work(&mut self, fp: usize, work: u32) {
+        FpClocks::work(self, fp, work)
+    }
+    fn tile_end(&mut self, sync: bool) {
+        FpClocks::tile_end(self, sync)
+    }
+}
+
 /// Plays `steps`, each block's data `latency` after its issue; the issue
-/// cycles of every block. Each request's issue is the one
-/// [`FpClocks::next_issue`] foretold.
-fn play(clocks: &mut FpClocks, steps: &[Step]) -> Vec<u64> {
+/// cycles of every block.
+fn play(clocks: &mut impl Clocks, steps: &[Step]) -> Vec<u64> {
     let mut issued = Vec::new();
     for &step in steps {
         match step {
@@ -42,12 +72,7 @@ fn play(clocks: &mut FpClocks, steps: &[Step]) -> Vec<u64> {
             } => {
                 for b in 0..blocks {
                     let t = match b {
-                        0 => {
-                            let foretold = clocks.next_issue(fp, w);
-                            let t = clocks.issue(fp, w);
-                            assert_eq!(t, foretold);
-                            t
-                        }
+                        0 => clocks.issue(fp, w),
                         _ => clocks.issue_more(fp),
                     };
                     clocks.complete(fp, t, t + latency);
@@ -145,6 +170,13 @@ impl Reference {
         last
     }
 
+    fn now(&self) -> u64 {
+        let free = self.core_free.iter().map(|&c| c.saturating_sub(1));
+        free.fold(self.latest, u64::max)
+    }
+}
+
+impl Clocks for Reference {
     fn issue(&mut self, fp: usize, w: RequestWork) -> u64 {
         let contexts = self.ready[fp].len();
         let t = match self.unit {
@@ -189,7 +221,7 @@ impl Reference {
         t
     }
 
-    fn complete(&mut self, fp: usize, done: u64) {
+    fn complete(&mut self, fp: usize, _issued: u64, done: u64) {
         let c = self.current[fp];
         self.ready[fp][c] = self.ready[fp][c].max(done);
         self.latest = self.latest.max(done);
@@ -215,11 +247,6 @@ impl Reference {
         self.latest = self.latest.max(end);
     }
 
-    fn now(&self) -> u64 {
-        let free = self.core_free.iter().map(|&c| c.saturating_sub(1));
-        free.fold(self.latest, u64::max)
-    }
-
     fn tile_end(&mut self, sync: bool) {
         if sync {
             let t = self.now();
@@ -231,32 +258,6 @@ impl Reference {
                 taken.clear();
             }
         }
-    }
-
-    fn play(&mut self, steps: &[Step]) -> Vec<u64> {
-        let mut issued = Vec::new();
-        for &step in steps {
-            match step {
-                Step::Request {
-                    fp,
-                    w,
-                    blocks,
-                    latency,
-                } => {
-                    for b in 0..blocks {
-                        let t = match b {
-                            0 => self.issue(fp, w),
-                            _ => self.issue_more(fp),
-                        };
-                        self.complete(fp, t + latency);
-                        issued.push(t);
-                    }
-                }
-                Step::Work { fp, work } => self.work(fp, work),
-                Step::TileEnd { sync } => self.tile_end(sync),
-            }
-        }
-        issued
     }
 }
 
@@ -299,7 +300,7 @@ proptest! {
     ) {
         let mut clocks = FpClocks::new(3, contexts as u32, unit);
         let mut reference = Reference::new(3, contexts, unit);
-        prop_assert_eq!(play(&mut clocks, &steps), reference.play(&steps));
+        prop_assert_eq!(play(&mut clocks, &steps), play(&mut reference, &steps));
         prop_assert_eq!(clocks.stats().cycles, reference.now());
     }
 
