@@ -153,9 +153,9 @@ pub struct FpClocks {
     fresh: Vec<u32>,
     /// Per fragment processor, the last synchronisation's cycle.
     floor: Vec<u64>,
-    /// Per fragment processor, its core's reserved cycles (a fragment per
-    /// context).
-    core: Vec<Core>,
+    /// Per fragment processor, the cycles its core's contexts' work and
+    /// issues took (a fragment per context; a window of [`CORE_WINDOW`]).
+    core: Vec<Calendar>,
     /// Per fragment processor, when its current request's last block
     /// issued (a fragment per context).
     last_issue: Vec<u64>,
@@ -176,56 +176,6 @@ pub struct FpClocks {
 /// to the window (as [`Calendar`] holds a late request), so it holds the
 /// work of many contexts queued ahead (1,024 contexts of 256 cycles).
 const CORE_WINDOW: u64 = 1 << 18;
-
-/// A shader core's cycles with a fragment per context: those its
-/// contexts' work and issues took.
-#[derive(Clone, Debug)]
-struct Core {
-    taken: Calendar,
-}
-
-impl Default for Core {
-    fn default() -> Core {
-        Core {
-            taken: Calendar::with_window(CORE_WINDOW),
-        }
-    }
-}
-
-impl Core {
-    /// The `n`-th free cycle at or after `from`.
-    #[inline]
-    fn nth(&self, from: u64, n: u64) -> u64 {
-        self.taken.free_nth(from, n)
-    }
-
-    /// Free cycles from `from` up to `to`.
-    #[inline]
-    fn between(&self, from: u64, to: u64) -> u64 {
-        self.taken.free_between(from, to)
-    }
-
-    /// Takes the first `n` free cycles at or after `from`; the last.
-    #[inline]
-    fn reserve(&mut self, from: u64, n: u64) -> u64 {
-        let last = self.nth(from, n);
-        self.take_through(from, last);
-        last
-    }
-
-    /// Takes every free cycle from `from` to `last`, found by
-    /// [`Core::nth`].
-    #[inline]
-    fn take_through(&mut self, from: u64, last: u64) {
-        self.taken.take_through(from, last);
-    }
-
-    /// Frees every cycle from `floor`, the last synchronisation, to `t`
-    /// (nothing after it was taken); the next synchronisation is at `t`.
-    fn clear(&mut self, floor: u64, t: u64) {
-        self.taken.clear_between(floor, t + 1);
-    }
-}
 
 /// Where a fragment per context puts a request: the current context's
 /// ready cycle after its fragment's tail (if it had one), the context
@@ -261,7 +211,7 @@ impl FpClocks {
         if unit == ContextUnit::Fragment {
             clocks.idle = vec![BinaryHeap::with_capacity(contexts); fps];
             clocks.fresh = vec![contexts as u32 - 1; fps];
-            clocks.core = vec![Core::default(); fps];
+            clocks.core = vec![Calendar::with_window(CORE_WINDOW); fps];
         }
         clocks
     }
@@ -314,26 +264,26 @@ impl FpClocks {
             return Placing {
                 tail_end: None,
                 context: current,
-                issue: core.nth(data, w.cycles() + 1),
+                issue: core.free_nth(data, w.cycles() + 1),
             };
         }
         let tail = u64::from(w.tail);
-        let tail_end = (tail > 0).then(|| core.nth(data, tail) + 1);
+        let tail_end = (tail > 0).then(|| core.free_nth(data, tail) + 1);
         let (context, from) = self.free_context(fp, tail_end.unwrap_or(data));
         let issue = match tail_end {
             Some(end) if from < end => {
                 // The tail's cycles are the first free ones from `data`:
                 // the work's come after them, or before `data`.
-                let before = core.between(from, data);
+                let before = core.free_between(from, data);
                 if before >= work {
-                    core.nth(from, work)
+                    core.free_nth(from, work)
                 } else {
                     let start = from.max(data);
-                    let tail_before = core.between(data, start);
-                    core.nth(start, tail - tail_before + work - before)
+                    let tail_before = core.free_between(data, start);
+                    core.free_nth(start, tail - tail_before + work - before)
                 }
             }
-            _ => core.nth(from, work),
+            _ => core.free_nth(from, work),
         };
         Placing {
             tail_end,
@@ -415,7 +365,7 @@ impl FpClocks {
             }
             // Taking the tail may have slid the core's window past a
             // context far behind it: count again.
-            Some(_) => self.core[fp].reserve(from, work + 1),
+            Some(_) => self.core[fp].reserve_free(from, work + 1),
         }
     }
 
@@ -427,7 +377,7 @@ impl FpClocks {
         self.placed[fp].set(None);
         let t = match self.unit {
             ContextUnit::Request => self.core_free[fp],
-            ContextUnit::Fragment => self.core[fp].reserve(self.last_issue[fp] + 1, 1),
+            ContextUnit::Fragment => self.core[fp].reserve_free(self.last_issue[fp] + 1, 1),
         };
         self.core_free[fp] = self.core_free[fp].max(t + 1);
         self.last_issue[fp] = t;
@@ -466,7 +416,7 @@ impl FpClocks {
             }
             ContextUnit::Fragment => {
                 let slot = self.slot(fp, self.current[fp]);
-                let end = self.core[fp].reserve(self.ready[slot], u64::from(work)) + 1;
+                let end = self.core[fp].reserve_free(self.ready[slot], u64::from(work)) + 1;
                 self.ready[slot] = end;
                 self.core_free[fp] = self.core_free[fp].max(end);
                 end
@@ -493,7 +443,7 @@ impl FpClocks {
                 for fp in 0..self.floor.len() {
                     // Nothing was reserved before the last floor or
                     // after `t`.
-                    self.core[fp].clear(self.floor[fp], t);
+                    self.core[fp].clear_between(self.floor[fp], t + 1);
                     self.floor[fp] = t;
                     self.idle[fp].clear();
                     self.fresh[fp] = self.contexts as u32 - 1;
