@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
 use gfxcache_compose::study::{run, ComposeConfig, ComposeReport};
-use gfxcache_nbtc::Mode;
+use gfxcache_nbtc::{Mode, RequestUnit};
 use gfxcache_nuca::{NucaConfig, OrgKind};
 use gfxcache_trace::texreq::{synth, TexReqWriter};
 
@@ -103,12 +103,21 @@ fn with_one_processor_every_placement_is_private() {
 fn every_access_is_accounted_for_under_every_placement() {
     let dir = tempfile::tempdir().unwrap();
     let requests = frame(dir.path(), 8, 16, 5);
-    let report = study(&config(8, &OrgKind::ALL), &requests);
+    for request_unit in [RequestUnit::Sample, RequestUnit::Quad] {
+        let c = ComposeConfig {
+            request_unit,
+            ..config(8, &OrgKind::ALL)
+        };
+        every_access_is_accounted_for(&study(&c, &requests), request_unit);
+    }
+}
+
+fn every_access_is_accounted_for(report: &ComposeReport, unit: RequestUnit) {
     assert_eq!(report.runs.len(), modes().len() * OrgKind::ALL.len());
     assert_eq!(report.runs[0].speedup, 1.0);
     for r in &report.runs {
         let s = &r.machine.served;
-        let what = format!("{} {:?}", r.mode, r.placement);
+        let what = format!("{} {:?} {}", r.mode, r.placement, unit.name());
         assert_eq!(
             s.local_hits + s.remote_hits + s.l2_requests,
             s.accesses,

@@ -28,8 +28,8 @@ use std::path::PathBuf;
 
 pub use issue::{issue_sentence, IssueModel};
 pub use machine::{
-    Cache, Fragment, FrameTime, Gpu, Interconnect, Issue, Machine, Memory, RenderCaches, Shape,
-    Size, Value, L2,
+    Cache, Fragment, FrameTime, Gpu, Interconnect, Issue, Machine, Memory, RenderCaches,
+    RequestUnit, Shape, Size, Value, L2,
 };
 pub use presets::{presets, Preset};
 pub use sourced::{SourceKind, Sourced};

@@ -95,8 +95,43 @@ pub struct Fragment {
     /// cores); none: a texture unit a processor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samplers: Option<Sourced<u32>>,
+    /// What a processor's texture unit takes as one request: a pixel's
+    /// sample, or a quad's texture instruction.
+    pub request_unit: Sourced<RequestUnit>,
     /// How each issues shader operations.
     pub issue: Issue,
+}
+
+/// What a fragment processor's texture unit takes as one request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestUnit {
+    /// Each pixel's sample or texel fetch on its own, a fragment a pixel:
+    /// a pixel processor that shades one fragment at a time (the NBTC
+    /// slides' machine).
+    #[default]
+    Sample,
+    /// A quad's texture instruction: its pixels' blocks together, a
+    /// fragment a quad of four lanes, as a processor that shades 2x2
+    /// quads in lockstep issues it (Bifrost's quad-wide warps).
+    Quad,
+}
+
+impl RequestUnit {
+    pub fn name(self) -> &'static str {
+        match self {
+            RequestUnit::Sample => "sample",
+            RequestUnit::Quad => "quad",
+        }
+    }
+
+    /// The pixels a request covers.
+    pub fn pixels(self) -> u32 {
+        match self {
+            RequestUnit::Sample => 1,
+            RequestUnit::Quad => 4,
+        }
+    }
 }
 
 /// A cache: the texture caches (one per fragment processor), the tile

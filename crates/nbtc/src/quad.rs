@@ -25,8 +25,6 @@
 //! request after a `FragmentEnd`, a record of another processor or quad,
 //! or a pixel that ends twice starts the next quad.
 
-use serde::{Deserialize, Serialize};
-
 use gfxcache_machine::IssueModel;
 use gfxcache_trace::texreq::{FilterKind, TexReqRecord, TexRequest};
 use gfxcache_trace::ShaderOps;
@@ -34,28 +32,9 @@ use gfxcache_trace::ShaderOps;
 use crate::config::MAX_TEXELS;
 use crate::event::{UnitEvent, UnitRequest, Work};
 
-/// What a texture unit takes as one request.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RequestUnit {
-    /// Each record of the requests on its own: one pixel's sample or
-    /// texel fetch, a fragment a pixel (the NBTC study's reading, ours).
-    #[default]
-    Sample,
-    /// A quad's texture instruction: its pixels' blocks together, a
-    /// fragment a quad, four lanes of its slowest pixel's work
-    /// (DTM-NUCA's replay's default, ours).
-    Quad,
-}
-
-impl RequestUnit {
-    pub fn name(self) -> &'static str {
-        match self {
-            RequestUnit::Sample => "sample",
-            RequestUnit::Quad => "quad",
-        }
-    }
-}
+/// What a texture unit takes as one request: the machine's
+/// (`fragment.request_unit`).
+pub use gfxcache_machine::RequestUnit;
 
 /// The request being gathered.
 #[derive(Clone, Copy, Debug)]

@@ -59,8 +59,9 @@ use crate::replay::{ReplayEvent, TextureAccess};
 #[serde(rename_all = "kebab-case")]
 pub enum RequestUnit {
     /// A quad's texture instruction: its live pixels' taps together, the
-    /// work of the slowest pixel (ours: the default, a SIMD quad per
-    /// fragment processor).
+    /// work of the slowest pixel (a SIMD quad per fragment processor:
+    /// the dtm-nuca machine's `fragment.request_unit`, Bifrost's
+    /// quad-wide warps; a study takes its machine's).
     #[default]
     Quad,
     /// Each pixel's sample on its own, a quad's texel fetch as one (the
@@ -72,6 +73,16 @@ pub enum RequestUnit {
     /// (`gfxcache nbtc` and the composed machine), the pixels' work one
     /// after another.
     Sample,
+}
+
+/// The machine's request unit (`fragment.request_unit`) as the replay's.
+impl From<gfxcache_machine::RequestUnit> for RequestUnit {
+    fn from(unit: gfxcache_machine::RequestUnit) -> RequestUnit {
+        match unit {
+            gfxcache_machine::RequestUnit::Quad => RequestUnit::Quad,
+            gfxcache_machine::RequestUnit::Sample => RequestUnit::Sample,
+        }
+    }
 }
 
 impl RequestUnit {

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use gfxcache_cache::run::Threads;
-use gfxcache_compose::study::{self, page, ComposeConfig, ComposeReport};
-use gfxcache_nbtc::{NbtcConfig, RequestUnit};
+use gfxcache_compose::study::{self, page, units_on, ComposeConfig, ComposeReport};
+use gfxcache_nbtc::RequestUnit;
 use gfxcache_nuca::{NucaConfig, OrgKind};
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
@@ -102,9 +102,10 @@ pub struct Args {
     /// instruction, its pixels' distinct blocks, a fragment a quad with
     /// four lanes of its slowest pixel's work (DTM-NUCA's replay's, as
     /// `gfxcache nuca --request-unit quad`; fragments in flight: the
-    /// machine's threads over 4).
-    #[arg(long, value_enum, default_value_t = RequestArg::Sample)]
-    pub request_unit: RequestArg,
+    /// machine's threads over 4). Default: the machine's
+    /// `fragment.request_unit` (the dtm-nuca machine's is a quad's).
+    #[arg(long, value_enum)]
+    pub request_unit: Option<RequestArg>,
     /// Cycles the machine's texture units run one after another before
     /// the next (ours: 64): the placement sees their accesses in that
     /// order; shorter is closer to time order and slower.
@@ -183,12 +184,10 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     machine
         .check()
         .context("the machine (--machine, --config, the bus, L2 and tile flags)")?;
-    let mut base = NbtcConfig::default().on_machine(&plan.machine);
-    let request_unit = args.request_unit.unit();
-    if request_unit == RequestUnit::Quad {
-        // A quad fragment is four of the machine's threads.
-        base.fragments_in_flight = (base.fragments_in_flight / 4).max(1);
-    }
+    let request_unit = args
+        .request_unit
+        .map_or(plan.machine.fragment.request_unit.value, RequestArg::unit);
+    let base = units_on(&plan.machine, request_unit);
     const MACHINES: &str = "is not the units': the L1 is the machine's texture cache, the memory its L2 and DRAM (set them with --machine or --config)";
     let unit = match &args.unit {
         None => base,

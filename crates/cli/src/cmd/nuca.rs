@@ -304,9 +304,10 @@ pub struct Args {
     /// takes no time.
     #[arg(long, value_name = "PERCENT")]
     pub issue_rate: Option<u32>,
-    /// What a texture cache sees as one request (ours: a quad's).
-    #[arg(long, value_enum, default_value_t = UnitArg::Quad)]
-    pub request_unit: UnitArg,
+    /// What a texture cache sees as one request (default: the machine's
+    /// `fragment.request_unit`; the dtm-nuca machine's is a quad's).
+    #[arg(long, value_enum)]
+    pub request_unit: Option<UnitArg>,
     /// Directory for nuca.json, the CSV files, the SVG plots and
     /// index.html.
     #[arg(long, default_value = "nuca")]
@@ -330,11 +331,22 @@ impl Args {
     }
 }
 
-/// The pixels of one request of --request-unit.
-fn pixels_per_request(args: &Args) -> u32 {
+/// What a texture cache sees as one request: --request-unit, else the
+/// machine's.
+fn request_unit(args: &Args, plan: &Plan) -> RequestUnit {
     match args.request_unit {
-        UnitArg::Quad => 4,
-        UnitArg::Pixel | UnitArg::Sample => 1,
+        Some(UnitArg::Quad) => RequestUnit::Quad,
+        Some(UnitArg::Pixel) => RequestUnit::Pixel,
+        Some(UnitArg::Sample) => RequestUnit::Sample,
+        None => plan.machine.fragment.request_unit.value.into(),
+    }
+}
+
+/// The pixels of one request of --request-unit.
+fn pixels_per_request(args: &Args, plan: &Plan) -> u32 {
+    match request_unit(args, plan) {
+        RequestUnit::Quad => 4,
+        RequestUnit::Pixel | RequestUnit::Sample => 1,
     }
 }
 
@@ -342,7 +354,7 @@ fn pixels_per_request(args: &Args) -> u32 {
 /// the flags.
 fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
     let base = NucaConfig::default()
-        .on_machine(&plan.machine, pixels_per_request(args))
+        .on_machine(&plan.machine, pixels_per_request(args, plan))
         .map_err(|e| anyhow::anyhow!("--machine: {e}"))?;
     let mut m = match &args.config {
         None => base,
@@ -472,11 +484,7 @@ fn study_config(args: &Args, plan: &Plan, frame: FrameFiles) -> Result<NucaStudy
         organizations: OrgKind::ALL.to_vec(),
         private_sizes: sizes,
         sweeps,
-        request_unit: match args.request_unit {
-            UnitArg::Quad => RequestUnit::Quad,
-            UnitArg::Pixel => RequestUnit::Pixel,
-            UnitArg::Sample => RequestUnit::Sample,
-        },
+        request_unit: request_unit(args, plan),
         threads: args.threads(),
         ..NucaStudyConfig::new(frame)
     })

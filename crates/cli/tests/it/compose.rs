@@ -106,6 +106,13 @@ fn the_config_unit_and_bus_flags_reach_the_study() {
     assert_eq!(c["unit"]["wlb_entries"], 8);
     assert_eq!(c["unit"]["fragments_in_flight"], 64);
     assert_eq!(base["config"]["machine"]["tc_bytes"], 16384);
+    // The request unit is the machine's (dtm-nuca: a quad's, a fragment
+    // four of its 384 threads) unless --request-unit says otherwise.
+    assert_eq!(base["config"]["request_unit"], "quad");
+    assert_eq!(base["config"]["unit"]["fragments_in_flight"], 96);
+    let samples = compose(&dir.path().join("c"), &["--request-unit", "sample"]);
+    assert_eq!(samples["config"]["request_unit"], "sample");
+    assert_eq!(samples["config"]["unit"]["fragments_in_flight"], 384);
     // A 256-bit bus carries a 64-byte block in half the beats: every
     // transfer holds it for less time.
     let beats = |v: &serde_json::Value| {
@@ -182,7 +189,14 @@ fn what_the_units_may_not_set_is_refused_by_name() {
 fn dtm_nucas_replay_and_the_composed_machine_agree_on_private_caches() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c");
-    let units = ["--l1", "btc,nbtc", "--placements", "private"];
+    let units = [
+        "--l1",
+        "btc,nbtc",
+        "--placements",
+        "private",
+        "--request-unit",
+        "sample",
+    ];
     let (free, synced) = (
         compose_racer(&out, &units, "off"),
         compose_racer(&out, &units, "on"),

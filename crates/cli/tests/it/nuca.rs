@@ -94,6 +94,41 @@ fn private_caches_count_what_the_renderers_texture_caches_count() {
     assert_eq!(s["l2_requests"], misses);
 }
 
+/// With no --request-unit a texture cache sees the machine's request:
+/// a machine whose units take a pixel's sample gives sample requests, a
+/// context a thread.
+#[test]
+fn the_request_unit_is_the_machines() {
+    let dir = tempfile::tempdir().unwrap();
+    let preset = include_str!("../../../machine/presets/dtm-nuca.toml");
+    let quad = "request_unit = { value = \"quad\"";
+    assert!(preset.contains(quad));
+    let machine = dir.path().join("samples.toml");
+    std::fs::write(
+        &machine,
+        preset.replace(quad, "request_unit = { value = \"sample\""),
+    )
+    .unwrap();
+    let out = dir.path().join("n");
+    let report = json(&[
+        "nuca",
+        "--scene",
+        "racer",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--machine",
+        machine.to_str().unwrap(),
+        "--no-sweeps",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(report["request_unit"], "sample");
+    assert_eq!(report["config"]["timing"]["contexts"], 384);
+}
+
 #[test]
 fn a_scenes_study_writes_its_frames_and_report() {
     let dir = tempfile::tempdir().unwrap();
@@ -159,6 +194,7 @@ fn a_scenes_study_writes_its_frames_and_report() {
     // threads are the contexts of quads.
     assert_eq!(report["machine"]["name"], "dtm-nuca");
     assert_eq!(config["timing"]["contexts"], 384 / 4);
+    assert_eq!(report["request_unit"], "quad");
     assert_eq!(config["timing"]["sync_tiles"], false);
     assert!(out.join("machine.csv").is_file());
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();

@@ -73,8 +73,9 @@ pub struct ComposeConfig {
     /// Table I by default).
     pub machine: NucaConfig,
     /// The texture units' knobs (the NBTC's configuration on the
-    /// `dtm-nuca` machine preset by default: H 2, F 4, 384 fragments in
-    /// flight, Bifrost's issue model, the slides' 32-entry buffers).
+    /// `dtm-nuca` machine preset by default: H 2, F 4, the machine's 384
+    /// threads over the pixels of its request unit in flight (96 quads),
+    /// Bifrost's issue model, the slides' 32-entry buffers).
     pub unit: NbtcConfig,
     /// The miss handlings run (the first, under the first placement, is
     /// the baseline).
@@ -84,8 +85,9 @@ pub struct ComposeConfig {
     /// Cycles a machine's units run one after another before the next.
     pub window: u64,
     /// What a unit takes as one request: a pixel's sample (the NBTC
-    /// study's reading, the default) or a quad's texture instruction
-    /// (DTM-NUCA's replay's).
+    /// study's reading) or a quad's texture instruction (DTM-NUCA's
+    /// replay's); by default the machine's `fragment.request_unit` (the
+    /// dtm-nuca machine's: a quad's).
     pub request_unit: RequestUnit,
     /// The machine's description, every value with its source, for the
     /// report (the values the study runs with are `machine`'s and
@@ -99,18 +101,28 @@ pub struct ComposeConfig {
 impl Default for ComposeConfig {
     fn default() -> ComposeConfig {
         let preset = Machine::preset("dtm-nuca").expect("the dtm-nuca preset");
+        let request_unit = preset.fragment.request_unit.value;
         ComposeConfig {
             name: String::new(),
             machine: NucaConfig::default(),
-            unit: NbtcConfig::default().on_machine(&preset),
+            unit: units_on(&preset, request_unit),
             modes: vec![Mode::BTC, Mode::Nbtc],
             placements: vec![OrgKind::Private, OrgKind::Dtm, OrgKind::DtmDist],
             window: MACHINE_WINDOW_CYCLES,
-            request_unit: RequestUnit::Sample,
+            request_unit,
             description: Some(preset),
             threads: Threads::Many,
         }
     }
+}
+
+/// The texture units of `machine` taking `request_unit`'s requests: the
+/// NBTC's configuration on the machine, with its threads over the pixels
+/// of a request in flight (a quad fragment is four threads).
+pub fn units_on(machine: &Machine, request_unit: RequestUnit) -> NbtcConfig {
+    let mut unit = NbtcConfig::default().on_machine(machine);
+    unit.fragments_in_flight = (unit.fragments_in_flight / request_unit.pixels()).max(1);
+    unit
 }
 
 /// What stops the composed study.

@@ -89,6 +89,7 @@ tile = { value = 16, source = "ours: a test" }
 processors = { value = 2, source = "ours: a test" }
 threads = { value = 4, source = "ours: a test" }
 filter_cycles = { value = 4, source = "ours: a test" }
+request_unit = { value = "sample", source = "ours: a test" }
 [fragment.issue]
 vector_width = { value = 4, source = "ours: a test" }
 alu_per_cycle = { value = 1.0, source = "ours: a test" }
@@ -169,6 +170,19 @@ fn bad_machines_are_refused_naming_the_key_or_line() {
             "memory.latency_cycles",
         ),
         (GOOD.replace("\"ddr3-1600\"", "\"ddr9\""), "ddr9"),
+        // What a texture unit takes as a request: one of the two, and
+        // never left out.
+        (
+            GOOD.replace("value = \"sample\"", "value = \"warp\""),
+            "expected `sample` or `quad`",
+        ),
+        (
+            GOOD.replace(
+                "request_unit = { value = \"sample\", source = \"ours: a test\" }\n",
+                "",
+            ),
+            "request_unit",
+        ),
     ];
     for (text, says) in cases {
         let e = parse(&text).expect_err(says).to_string();

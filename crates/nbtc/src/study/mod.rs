@@ -22,7 +22,7 @@ use gfxcache_trace::texreq::{TexReqReader, TexReqRecord};
 use gfxcache_trace::TraceError;
 use serde::{Deserialize, Serialize};
 
-use gfxcache_machine::Machine;
+use gfxcache_machine::{Machine, RequestUnit};
 
 use crate::config::{Mode, NbtcConfig};
 use crate::error::NbtcError;
@@ -441,6 +441,19 @@ pub fn run(
         runs: 0,
         seconds: 0.0,
     };
+    if let Some(m) = config
+        .machine
+        .as_ref()
+        .filter(|m| m.fragment.request_unit.value != RequestUnit::Sample)
+    {
+        report.warnings.push(format!(
+            "machine {}'s texture units take a {}'s requests (fragment.request_unit); this \
+             study's units take each pixel's sample, the slides' reading: `gfxcache compose` \
+             runs the units on the machine's",
+            m.name,
+            m.fragment.request_unit.value.name()
+        ));
+    }
     // Progress in bytes of the frames' request files, replayed one after
     // another: a bar with a pace and a time left.
     let lengths: Vec<u64> = frames

@@ -312,3 +312,28 @@ fn progress_counts_the_bytes_of_every_frame_replayed_up_to_their_sum() {
     let first = std::fs::metadata(&frames[0].requests).unwrap().len();
     assert!(seen.iter().any(|p| p.done == first), "{seen:?}");
 }
+
+/// The study's units take each pixel's sample (the slides' reading); on a
+/// machine whose texture units take a quad's requests the report says so,
+/// and on the slides' machine it does not.
+#[test]
+fn a_machine_of_quad_requests_is_named_in_the_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = [frame(dir.path(), "bilinear", 4)];
+    let on = |name: &str| {
+        let config = NbtcStudyConfig {
+            machine: Some(gfxcache_machine::Machine::preset(name).unwrap()),
+            latencies: vec![100],
+            sweeps: Sweeps::none(),
+            ..NbtcStudyConfig::default()
+        };
+        study::run(&config, &frames, &quiet).unwrap().warnings
+    };
+    let quad = on("dtm-nuca");
+    assert!(
+        quad.iter()
+            .any(|w| w.contains("dtm-nuca") && w.contains("a quad's requests")),
+        "{quad:?}"
+    );
+    assert!(on("nbtc").is_empty(), "{:?}", on("nbtc"));
+}
