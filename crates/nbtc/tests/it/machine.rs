@@ -76,12 +76,28 @@ const FPS: usize = 8;
 const FIXED_LATENCY: u64 = 22;
 
 fn fixed_machine(placement: PrivateCaches) -> Machine<PrivateCaches> {
+    let machine = machine_of_latency(placement, FIXED_LATENCY);
+    assert_eq!(
+        FIXED_LATENCY,
+        2 + 1 + u64::from(L2Config::default().hit_cycles) + 1
+    );
+    machine
+}
+
+/// A machine on which every L2 request takes `latency` cycles, hit or
+/// miss: the request's beat, the L2's `latency - 2` cycles (at most 2
+/// of them in the texture cache) and the block's beat. Two cycles, the
+/// two beats, is the least a request over the bus takes.
+fn machine_of_latency(placement: PrivateCaches, latency: u64) -> Machine<PrivateCaches> {
+    assert!(latency >= 2, "a request and a block take a beat each");
+    let tc_cycles = (latency - 2).min(2) as u32;
     let config = MachineConfig {
         fps: FPS,
         block_bytes: BLOCK,
         mesh: MeshConfig::default(),
         l2: L2Config {
             bank_contention: false,
+            hit_cycles: (latency - 2) as u32 - tc_cycles,
             ..L2Config::default()
         },
         bus: BusConfig {
@@ -90,7 +106,7 @@ fn fixed_machine(placement: PrivateCaches) -> Machine<PrivateCaches> {
             width_bits: BLOCK * 8,
             ..BusConfig::default()
         },
-        tc_cycles: 2,
+        tc_cycles,
         table_cycles: 1,
         directory_cycles: 2,
         dram_cycles: 0,
@@ -149,21 +165,37 @@ fn on_machine(config: &NbtcConfig, records: &[TexReqRecord], how: MachineReplay)
 /// then changes no lookup, since a block on its way is waited for either
 /// way, and each design takes the same cycles on the machine as on its own
 /// memory of the same latency.
+///
+/// So at every latency from the least a request over the bus takes (2
+/// cycles; the units' own memory goes on to 0, the ideal memory on which
+/// every design takes the same cycles: `modes.rs`) to the slides'
+/// largest.
 #[test]
 fn private_caches_on_a_fixed_latency_machine_equal_the_units_own_l1() {
     let records = synth::frame(FPS as u16, 6, 7);
-    for mode in modes() {
-        let c = config(mode, 1 << 20);
-        let own = fed(
-            Replay::with_processors(&[c], FPS).unwrap(),
-            &records,
-            records.len(),
-        );
-        let placed = on_machine(&c, &records, MachineReplay::default());
-        assert_eq!(placed.units, own.units, "{}", mode.name());
-        let m = placed.machine.expect("a run on a machine reports it");
-        assert_eq!(m.l2.texture_requests, own.total.memory_requests);
-        assert_eq!(m.bus.queue_cycles, 0);
+    for latency in [2, 3, FIXED_LATENCY, 300] {
+        for mode in modes() {
+            let c = NbtcConfig {
+                memory_latency: latency,
+                ..config(mode, 1 << 20)
+            };
+            let own = fed(
+                Replay::with_processors(&[c], FPS).unwrap(),
+                &records,
+                records.len(),
+            );
+            let machine = machine_of_latency(PrivateCaches::new(FPS, c.l1_bytes, BLOCK), latency);
+            let placed = fed(
+                Replay::on_machine(&c, Box::new(machine), MachineReplay::default()).unwrap(),
+                &records,
+                997,
+            );
+            let what = format!("{} at {latency}", mode.name());
+            assert_eq!(placed.units, own.units, "{what}");
+            let m = placed.machine.expect("a run on a machine reports it");
+            assert_eq!(m.l2.texture_requests, own.total.memory_requests, "{what}");
+            assert_eq!(m.bus.queue_cycles, 0, "{what}");
+        }
     }
 }
 
