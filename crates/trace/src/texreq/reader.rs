@@ -14,12 +14,10 @@ use super::*;
 pub struct TexReqSource(Source);
 
 enum Source {
-    Plain(BufReader<File>),
-    /// Buffered on the decompressed side too: the reader takes a record's
-    /// fields a few bytes at a time, and each read of the decoder itself
-    /// is a decompression call.
+    Plain(File),
+    /// The reader takes the decompressed bytes a buffer at a time.
     Zstd(
-        Box<BufReader<Unzstd<BufReader<File>>>>,
+        Box<Unzstd<BufReader<File>>>,
         /// Compressed bytes taken from the file so far.
         Consumed,
     ),
@@ -34,16 +32,32 @@ impl Read for TexReqSource {
     }
 }
 
+/// Bytes the reader takes from its input at a time.
+pub(crate) const BUFFER_BYTES: usize = 1 << 16;
+
 /// Reads texture request records one by one from a file or any `Read`,
 /// each checked against the header, and says the file ended (`None`)
 /// only after checking its footer: the counts of the records read and
 /// the checksum of the bytes. Every error names the byte offset and what
 /// was expected there; after an error the reader yields nothing more.
+///
+/// It reads its input a buffer at a time and takes each record's fields
+/// from the buffer; the checksum is updated a buffer at a time too, over
+/// the bytes consumed, up to the footer's tag (a record's few bytes at a
+/// time, the checksum and the reads cost as much as the rest).
 pub struct TexReqReader<R: Read = TexReqSource> {
     input: R,
     path: PathBuf,
-    /// Bytes consumed so far.
-    offset: u64,
+    /// Bytes read from the input and not yet consumed are `buf[pos..end]`.
+    buf: Box<[u8]>,
+    pos: usize,
+    end: usize,
+    /// `buf[..hashed]` is in the checksum (`hashed <= pos`).
+    hashed: usize,
+    /// The file offset of `buf[0]`.
+    base: u64,
+    /// The footer's tag was met: no byte after it is hashed.
+    at_footer: bool,
     failed: bool,
     header: TexReqHeader,
     /// Counts of the records read so far.
@@ -59,14 +73,10 @@ impl TexReqReader<TexReqSource> {
     /// `.zst`), its header checked.
     pub fn open(path: &Path) -> Result<Self, TraceError> {
         let f = File::open(path).map_err(|e| TraceError::io(path, e))?;
-        let f = BufReader::with_capacity(1 << 16, f);
         let source = if path.extension().is_some_and(|e| e == "zst") {
-            let (counted, consumed) = Counted::new(f);
+            let (counted, consumed) = Counted::new(BufReader::with_capacity(1 << 16, f));
             let unzstd = Unzstd::new(counted, consumed.clone()).map_err(|e| read_error(path, e))?;
-            TexReqSource(Source::Zstd(
-                Box::new(BufReader::with_capacity(1 << 16, unzstd)),
-                consumed,
-            ))
+            TexReqSource(Source::Zstd(Box::new(unzstd), consumed))
         } else {
             TexReqSource(Source::Plain(f))
         };
@@ -77,7 +87,7 @@ impl TexReqReader<TexReqSource> {
     /// for progress against the file's length; read ahead by a buffer.
     pub fn file_bytes_read(&self) -> u64 {
         match &self.input.0 {
-            Source::Plain(_) => self.offset,
+            Source::Plain(_) => self.base + self.end as u64,
             Source::Zstd(_, consumed) => consumed.get(),
         }
     }
@@ -89,15 +99,19 @@ impl<R: Read> TexReqReader<R> {
         let mut r = TexReqReader {
             input,
             path: path.to_path_buf(),
-            offset: 0,
+            buf: vec![0; BUFFER_BYTES].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            hashed: 0,
+            base: 0,
+            at_footer: false,
             failed: false,
             header: TexReqHeader::new(1, 1, 1, 1),
             counts: TexReqFooter::default(),
             crc: crc32fast::Hasher::new(),
             footer: None,
         };
-        let mut magic = [0u8; 8];
-        r.exact(&mut magic, "the magic GFXTEXRQ")?;
+        let magic: [u8; 8] = r.bytes("the magic GFXTEXRQ")?;
         if magic != MAGIC {
             return Err(TraceError::corrupt(
                 &r.path,
@@ -113,8 +127,7 @@ impl<R: Read> TexReqReader<R> {
                 format!("format version {version}: expected {VERSION} (render the frame again)"),
             ));
         }
-        let mut fps = [0u8; 2];
-        r.exact(&mut fps, "the header's fragment processors")?;
+        let fps: [u8; 2] = r.bytes("the header's fragment processors")?;
         let width = r.u32("the header's width")?;
         let height = r.u32("the header's height")?;
         let extent = [r.u32("the header's extent")?, r.u32("the header's extent")?];
@@ -157,15 +170,13 @@ impl<R: Read> TexReqReader<R> {
     }
 
     fn record(&mut self) -> Result<Option<TexReqRecord>, TraceError> {
-        let start = self.offset;
-        let mut tag = [0u8; 1];
-        self.fill(&mut tag, "a record or the footer (tag 1 to 7)")?;
-        if tag[0] == TAG_FOOTER {
+        let start = self.offset();
+        let tag = self.bytes::<1>("a record or the footer (tag 1 to 7)")?[0];
+        if tag == TAG_FOOTER {
             self.read_footer(start)?;
             return Ok(None);
         }
-        self.crc.update(&tag);
-        let record = self.record_of(tag[0], start)?;
+        let record = self.record_of(tag, start)?;
         if let Err((at, what)) = self.header.check_record(&record) {
             return Err(TraceError::corrupt(&self.path, start + at, what));
         }
@@ -177,17 +188,15 @@ impl<R: Read> TexReqReader<R> {
     /// then the end of the input.
     fn read_footer(&mut self, start: u64) -> Result<(), TraceError> {
         // The checksum covers every byte before the footer's tag.
+        self.hash_through(self.pos - 1);
+        self.at_footer = true;
         let crc = std::mem::take(&mut self.crc).finalize();
         let mut counts = [0u64; 4];
         let names = ["records", "tiles", "requests", "fragments"];
         for (v, name) in counts.iter_mut().zip(names) {
-            let mut b = [0u8; 8];
-            self.fill(&mut b, &format!("the footer's count of {name}"))?;
-            *v = u64::from_le_bytes(b);
+            *v = u64::from_le_bytes(self.bytes(&format!("the footer's count of {name}"))?);
         }
-        let mut b = [0u8; 4];
-        self.fill(&mut b, "the footer's checksum")?;
-        let stored = u32::from_le_bytes(b);
+        let stored = u32::from_le_bytes(self.bytes("the footer's checksum")?);
         let read = [
             self.counts.records,
             self.counts.tiles,
@@ -212,20 +221,12 @@ impl<R: Read> TexReqReader<R> {
                 ),
             ));
         }
-        let mut more = [0u8; 1];
-        loop {
-            match self.input.read(&mut more) {
-                Ok(0) => break,
-                Ok(_) => {
-                    return Err(TraceError::corrupt(
-                        &self.path,
-                        self.offset,
-                        "a byte after the footer: expected the end of the file",
-                    ))
-                }
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(read_error(&self.path, e)),
-            }
+        if self.pos < self.end || self.refill()? {
+            return Err(TraceError::corrupt(
+                &self.path,
+                self.offset(),
+                "a byte after the footer: expected the end of the file",
+            ));
         }
         self.footer = Some(TexReqFooter {
             crc32: stored,
@@ -266,10 +267,9 @@ impl<R: Read> TexReqReader<R> {
 
     fn request(&mut self) -> Result<TexRequest, TraceError> {
         let [fp, x, y] = self.pixel("a request's processor and pixel")?;
-        let at = self.offset;
-        let mut f = [0u8; 4];
-        self.exact(&mut f, "a request's index, filter, texel size and taps")?;
-        let [index, filter, texel_bytes, len] = f;
+        let at = self.offset();
+        let [index, filter, texel_bytes, len] =
+            self.bytes("a request's index, filter, texel size and taps")?;
         let filter = FilterKind::from_code(filter).ok_or_else(|| {
             TraceError::corrupt(
                 &self.path,
@@ -296,9 +296,7 @@ impl<R: Read> TexReqReader<R> {
         let ops = self.ops("a request's operations")?;
         let mut taps = [0u64; MAX_TAPS];
         for t in taps.iter_mut().take(len as usize) {
-            let mut b = [0u8; 8];
-            self.exact(&mut b, "a request's texel address")?;
-            *t = u64::from_le_bytes(b);
+            *t = u64::from_le_bytes(self.bytes("a request's texel address")?);
         }
         Ok(TexRequest {
             fp,
@@ -314,15 +312,13 @@ impl<R: Read> TexReqReader<R> {
     }
 
     fn pixel(&mut self, what: &str) -> Result<[u16; 3], TraceError> {
-        let mut b = [0u8; 6];
-        self.exact(&mut b, what)?;
+        let b: [u8; 6] = self.bytes(what)?;
         Ok([0, 2, 4].map(|i| u16::from_le_bytes([b[i], b[i + 1]])))
     }
 
     /// ALU operations of width 1 to 4, special functions, branches.
     fn ops(&mut self, what: &str) -> Result<ShaderOps, TraceError> {
-        let mut b = [0u8; 24];
-        self.exact(&mut b, what)?;
+        let b: [u8; 24] = self.bytes(what)?;
         let v = |k: usize| u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
         Ok(ShaderOps {
             alu: [v(0), v(1), v(2), v(3)],
@@ -332,38 +328,61 @@ impl<R: Read> TexReqReader<R> {
     }
 
     fn u32(&mut self, what: &str) -> Result<u32, TraceError> {
-        let mut b = [0u8; 4];
-        self.exact(&mut b, what)?;
-        Ok(u32::from_le_bytes(b))
+        Ok(u32::from_le_bytes(self.bytes(what)?))
     }
 
-    /// Fill `buf` and hash it, or say the file ended where `what` was
-    /// expected.
-    fn exact(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
-        self.fill(buf, what)?;
-        self.crc.update(buf);
-        Ok(())
+    /// The file offset of the next byte to consume.
+    fn offset(&self) -> u64 {
+        self.base + self.pos as u64
     }
 
-    /// Fill `buf`, or say the file ended where `what` was expected.
-    fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
-        let mut got = 0;
-        while got < buf.len() {
-            match self.input.read(&mut buf[got..]) {
-                Ok(0) => {
-                    return Err(TraceError::truncated(
-                        &self.path,
-                        self.offset + got as u64,
-                        format!("expected {what}"),
-                    ))
+    /// The next `N` bytes, consumed, or say the file ended where `what`
+    /// was expected (at the end of the file).
+    #[inline]
+    fn bytes<const N: usize>(&mut self, what: &str) -> Result<[u8; N], TraceError> {
+        while self.end - self.pos < N {
+            if !self.refill()? {
+                return Err(TraceError::truncated(
+                    &self.path,
+                    self.base + self.end as u64,
+                    format!("expected {what}"),
+                ));
+            }
+        }
+        let mut b = [0u8; N];
+        b.copy_from_slice(&self.buf[self.pos..self.pos + N]);
+        self.pos += N;
+        Ok(b)
+    }
+
+    /// Puts the bytes consumed and not yet hashed into the checksum, up
+    /// to `buf[..to]`.
+    fn hash_through(&mut self, to: usize) {
+        if !self.at_footer && to > self.hashed {
+            self.crc.update(&self.buf[self.hashed..to]);
+        }
+        self.hashed = self.hashed.max(to);
+    }
+
+    /// Moves the bytes not yet consumed to the front of the buffer (the
+    /// consumed ones hashed first) and reads more after them; false at
+    /// the end of the input.
+    fn refill(&mut self) -> Result<bool, TraceError> {
+        self.hash_through(self.pos);
+        self.buf.copy_within(self.pos..self.end, 0);
+        self.base += self.pos as u64;
+        (self.end, self.pos, self.hashed) = (self.end - self.pos, 0, 0);
+        loop {
+            match self.input.read(&mut self.buf[self.end..]) {
+                Ok(0) => return Ok(false),
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(true);
                 }
-                Ok(n) => got += n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) => return Err(read_error(&self.path, e)),
             }
         }
-        self.offset += buf.len() as u64;
-        Ok(())
     }
 }
 

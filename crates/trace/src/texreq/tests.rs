@@ -461,3 +461,54 @@ fn the_synthetic_frame_is_its_seeds_and_whole() {
     // Its header holds it: it writes and reads back.
     assert_eq!(read(&bytes_with(&synth::header(4, 3), &f)).unwrap(), f);
 }
+
+/// An input that gives at most `step` bytes a read, as a pipe may.
+struct Trickle<'a> {
+    data: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// The reader takes its input a buffer at a time: a frame many buffers
+/// long reads back whole and checked (its checksum over every buffer),
+/// whether the input gives all it can or a few bytes a read, so that
+/// records and the footer span the buffer's ends; a changed byte in the
+/// second buffer or a cut inside the last is still an error.
+#[test]
+fn a_frame_of_many_buffers_reads_back_whatever_the_input_gives() {
+    let f = synth::frame(8, 40, 5);
+    let b = bytes_with(&synth::header(8, 40), &f);
+    assert!(b.len() > 3 * reader::BUFFER_BYTES, "{}", b.len());
+    assert_eq!(read(&b).unwrap(), f);
+    for step in [1, 7, 4093, reader::BUFFER_BYTES - 1] {
+        let input = Trickle { data: &b, step };
+        let got: Result<Vec<_>, _> = TexReqReader::new(input, Path::new("t.gtq"))
+            .unwrap()
+            .collect();
+        assert_eq!(got.unwrap(), f, "{step} bytes a read");
+    }
+    // A texel address's byte in the second buffer: only the checksum
+    // can tell.
+    let at = (reader::BUFFER_BYTES + 1000..b.len())
+        .find(|&i| {
+            let mut c = b.clone();
+            c[i] ^= 0x40;
+            read(&c).is_err_and(|e| e.to_string().contains("checksum"))
+        })
+        .expect("a byte only the checksum covers");
+    assert!(at < 2 * reader::BUFFER_BYTES, "{at}");
+    let cut = b.len() - 3;
+    let e = read(&b[..cut]).unwrap_err();
+    assert!(
+        matches!(e, TraceError::Truncated { offset, .. } if offset == cut as u64),
+        "{e:?}"
+    );
+}
