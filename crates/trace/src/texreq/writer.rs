@@ -8,6 +8,14 @@ use crate::TraceError;
 
 use super::*;
 
+/// Bytes of records gathered before they are checksummed and written
+/// (record by record, the checksum of a few dozen bytes and the write
+/// call cost as much as the encoding).
+const FLUSH_BYTES: usize = 1 << 16;
+
+/// The longest record: a request of every tap.
+const MAX_RECORD_BYTES: usize = 1 + 6 + 4 + 24 + 8 * MAX_TAPS;
+
 /// The file a [`TexReqWriter::create`] writes: a temporary beside its
 /// target (zstd-compressed for a `.zst` name) until finished.
 pub struct TexReqFile(FileSink);
@@ -88,7 +96,7 @@ impl<W: Write> TexReqWriter<W> {
         let mut w = TexReqWriter {
             out: BufWriter::with_capacity(1 << 16, out),
             path: path.to_path_buf(),
-            buf: Vec::with_capacity(96),
+            buf: Vec::with_capacity(FLUSH_BYTES + MAX_RECORD_BYTES),
             header: *header,
             footer: TexReqFooter::default(),
             crc: crc32fast::Hasher::new(),
@@ -150,7 +158,10 @@ impl<W: Write> TexReqWriter<W> {
                 ops(b, &o);
             }
         }
-        self.flush_buf()
+        if self.buf.len() >= FLUSH_BYTES {
+            self.flush_buf()?;
+        }
+        Ok(())
     }
 
     /// Write the footer, flush and hand back the output (or the first
@@ -159,6 +170,8 @@ impl<W: Write> TexReqWriter<W> {
         if let Some(e) = self.failed {
             return Err(e);
         }
+        // The records gathered are in the checksum before it is taken.
+        self.flush_buf()?;
         let f = self.footer;
         let crc = std::mem::take(&mut self.crc).finalize();
         self.buf.push(TAG_FOOTER);
