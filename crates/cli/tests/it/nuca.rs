@@ -199,6 +199,10 @@ fn a_scenes_study_writes_its_frames_and_report() {
     assert!(out.join("machine.csv").is_file());
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains("The machine: dtm-nuca"));
+    assert!(
+        page.contains("A texture request is a quad"),
+        "the setup says what a request is"
+    );
     let private = &report["organizations"][0];
     assert_eq!(private["organization"], "private");
     let bus = &private["result"]["bus"];

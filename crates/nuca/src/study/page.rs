@@ -219,8 +219,20 @@ fn contexts_words(r: &NucaReport) -> String {
     } else {
         "each fragment processor runs on past a tile's end"
     };
+    let request = match r.request_unit {
+        crate::RequestUnit::Quad => {
+            "a quad's texture instruction (its live pixels' distinct blocks, after four lanes \
+             of its slowest pixel's work)"
+        }
+        crate::RequestUnit::Pixel => "a pixel's sample (a quad's texel fetch one request)",
+        crate::RequestUnit::Sample => {
+            "each of the renderer's requests alone, a pixel's sample or fetch"
+        }
+    };
     format!(
-        "Each fragment processor keeps {} context(s), each holding {holds}; {tiles}.",
+        "A texture request is {request} (the machine's fragment.request_unit unless \
+         --request-unit says otherwise). Each fragment processor keeps {} context(s), each \
+         holding {holds}; {tiles}.",
         t.contexts
     )
 }
