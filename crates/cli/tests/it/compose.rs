@@ -110,6 +110,11 @@ fn the_config_unit_and_bus_flags_reach_the_study() {
     // four of its 384 threads) unless --request-unit says otherwise.
     assert_eq!(base["config"]["request_unit"], "quad");
     assert_eq!(base["config"]["unit"]["fragments_in_flight"], 96);
+    let page = std::fs::read_to_string(dir.path().join("a").join("index.html")).unwrap();
+    assert!(
+        page.contains("fragment.request_unit unless --request-unit says otherwise"),
+        "the setup says whose request unit it is"
+    );
     let samples = compose(&dir.path().join("c"), &["--request-unit", "sample"]);
     assert_eq!(samples["config"]["request_unit"], "sample");
     assert_eq!(samples["config"]["unit"]["fragments_in_flight"], 384);

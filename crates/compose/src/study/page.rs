@@ -86,7 +86,8 @@ fn setup(r: &ComposeReport) -> Vec<String> {
              in {} banks ({} cycles a hit) over a {}-bit bus; DRAM {} cycles; the Affinity \
              Table of {} buckets. The texture units are the NBTC study's: hits take {} \
              cycle(s), the filter {}; {} {} fragments in flight; the NBTC's buffers {} (RB), \
-             {} (WLB) and {} (BAB) entries; a request is {}. The units of a machine run in \
+             {} (WLB) and {} (BAB) entries; a request is {} (the machine's \
+             fragment.request_unit unless --request-unit says otherwise). The units of a machine run in \
              step, {} cycles at a time; {}.",
             m.fps,
             format_size(m.tc_bytes),
