@@ -86,6 +86,15 @@ impl From<gfxcache_machine::RequestUnit> for RequestUnit {
 }
 
 impl RequestUnit {
+    /// The pixels a request covers (a quad's four, else one): a
+    /// context's share of the machine's threads.
+    pub fn pixels(self) -> u32 {
+        match self {
+            RequestUnit::Quad => 4,
+            RequestUnit::Pixel | RequestUnit::Sample => 1,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             RequestUnit::Quad => "quad",

@@ -342,19 +342,11 @@ fn request_unit(args: &Args, plan: &Plan) -> RequestUnit {
     }
 }
 
-/// The pixels of one request of --request-unit.
-fn pixels_per_request(args: &Args, plan: &Plan) -> u32 {
-    match request_unit(args, plan) {
-        RequestUnit::Quad => 4,
-        RequestUnit::Pixel | RequestUnit::Sample => 1,
-    }
-}
-
 /// The model's configuration: the machine's, then --config's fields, then
 /// the flags.
 fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
     let base = NucaConfig::default()
-        .on_machine(&plan.machine, pixels_per_request(args, plan))
+        .on_machine(&plan.machine, request_unit(args, plan).pixels())
         .map_err(|e| anyhow::anyhow!("--machine: {e}"))?;
     let mut m = match &args.config {
         None => base,
