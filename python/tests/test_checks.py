@@ -108,8 +108,10 @@ def test_sweep_jobs(tmp_path):
 def test_run_version_prints_the_version(capfd):
     gfxcache.run("--version")
     out = capfd.readouterr().out.strip()
-    # The version and the commit it was built from.
-    assert re.fullmatch(rf"gfxcache {re.escape(gfxcache.__version__)} \((unknown|[0-9a-f]{{12}})\)", out), out
+    # The version and the commit it was built from, then the hash of its
+    # sources (which the sweep's keys hold).
+    assert re.fullmatch(rf"gfxcache {re.escape(gfxcache.__version__)} \((unknown|[0-9a-f]{{12}})\)\n"
+                        r"sources (unknown|[0-9a-f]{16})", out), out
     gfxcache.run("sim", "--help")
     assert "--policy" in capfd.readouterr().out
     with pytest.raises(ValueError, match="unexpected argument"):

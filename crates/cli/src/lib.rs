@@ -23,6 +23,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "gfxcache",
     version = gfxcache_sweep::VERSION,
+    long_version = gfxcache_sweep::LONG_VERSION,
     about = "Memory-hierarchy simulator for graphics GPUs, driven by rendered frames"
 )]
 pub struct Cli {

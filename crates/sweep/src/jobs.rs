@@ -75,11 +75,38 @@ pub const VERSION: &str = concat!(
     ")"
 );
 
-/// 16 hex digits of the SHA-256 of `what`'s JSON with [`VERSION`].
+/// [`VERSION`] and, on a line of its own, [`SOURCES`]: `gfxcache
+/// --version`'s answer (`-V` gives the first line).
+pub const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("GFXCACHE_COMMIT"),
+    ")\nsources ",
+    env!("GFXCACHE_SOURCES")
+);
+
+/// 16 hex digits of the SHA-256 of the sources the simulator is built
+/// from (each crate but its tests, benchmarks and examples; the
+/// workspace's `Cargo.toml` and `Cargo.lock`; the Python module's Rust),
+/// or `unknown` where they are not beside this crate. Part of every key:
+/// a build from an edited work tree, or from a source archive, whose
+/// commit says nothing of its changes, does not reuse another's results.
+pub const SOURCES: &str = env!("GFXCACHE_SOURCES");
+
+/// 16 hex digits of the SHA-256 of `what`'s JSON with [`VERSION`] and
+/// [`SOURCES`].
 fn hash_of(what: &impl Serialize) -> String {
+    hash_built(VERSION, SOURCES, what)
+}
+
+/// 16 hex digits of the SHA-256 of `what`'s JSON with a build's
+/// `version` and `sources`.
+fn hash_built(version: &str, sources: &str, what: &impl Serialize) -> String {
     let json = serde_json::to_string(what).expect("a job serializes");
     let digest = Sha256::new()
-        .chain_update(VERSION.as_bytes())
+        .chain_update(version.as_bytes())
+        .chain_update([0])
+        .chain_update(sources.as_bytes())
         .chain_update([0])
         .chain_update(json.as_bytes())
         .finalize();
@@ -196,5 +223,23 @@ impl Experiment {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two builds of one commit from different sources (an edited work
+    /// tree, an archive) give a job different keys; one build, the same.
+    #[test]
+    fn a_key_holds_the_sources_of_the_build() {
+        let job = serde_json::json!({"scene": "racer", "width": 320});
+        let a = hash_built("0.1.0 (abc)", "0123456789abcdef", &job);
+        assert_eq!(a, hash_built("0.1.0 (abc)", "0123456789abcdef", &job));
+        assert_ne!(a, hash_built("0.1.0 (abc)", "0123456789abcdee", &job));
+        assert_ne!(a, hash_built("0.1.0 (abd)", "0123456789abcdef", &job));
+        assert_eq!(a.len(), 16);
+        assert_eq!(hash_of(&job), hash_built(VERSION, SOURCES, &job));
     }
 }

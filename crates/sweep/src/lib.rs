@@ -28,7 +28,7 @@ pub mod store;
 
 pub use error::SweepError;
 pub use exp::{Experiment, FramePoint, Geometry, Input, PipelineMode, StudyKind};
-pub use jobs::{Job, JobKind, COMMIT, VERSION};
+pub use jobs::{Job, JobKind, COMMIT, LONG_VERSION, SOURCES, VERSION};
 pub use run::{
     ensure_frame, run, run_one, run_pending, Failure, RunSummary, FRAMES, JOBS_ENDED, JOBS_FAILED,
 };

@@ -15,4 +15,5 @@ mod exp;
 mod fuzz_inputs;
 mod limits;
 mod run;
+mod sources;
 mod store;
