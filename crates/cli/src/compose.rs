@@ -36,7 +36,7 @@ impl data::DataStudy for ComposeReport {
 /// The columns of the summaries' tables: the pair, then the measures
 /// shown (a column of [`MEASURES`], its heading, and how the pages write
 /// it).
-const SHOWN: [(&str, &str, Format); 9] = [
+const SHOWN: [(&str, &str, Format); 10] = [
     ("speedup", "speedup", Format::decimals(3)),
     (
         "placement_speedup",
@@ -50,6 +50,7 @@ const SHOWN: [(&str, &str, Format); 9] = [
     ("stall_percent", "stalled", Format::Share),
     ("l2_hit_rate_percent", "L2 hit rate", Format::Share),
     ("bus_mean_wait_cycles", "bus wait/transfer", Format::Fixed2),
+    ("dram_mean_wait_cycles", "DRAM wait/read", Format::Fixed2),
 ];
 
 /// A table of `keys` columns (left-aligned), then `first` numbers and

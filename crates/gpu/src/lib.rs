@@ -28,17 +28,21 @@
 //!   its messages travel ([`Flow`]), and the [`Placement`] trait a texture
 //!   cache organization implements (DTM-NUCA's study's six, one line
 //!   each).
+//! - [`dram`]: DRAM behind the L2 ([`DramBanks`]): the waits of an L2
+//!   miss for `gfxcache-mem`'s banks and channel buses, on calendars.
 //! - [`machine`]: a placement on the machine ([`Machine`]): the clocks,
-//!   the mesh, the bus, the banked L2 and DRAM's latency around it, the
+//!   the mesh, the bus, the banked L2 and DRAM around it, the
 //!   messages each flow sends and their times ([`MachineConfig`]).
 //!
 //! Depends on `gfxcache-cache` (a cache's geometry and set index, the
-//! engine under the L2) and `gfxcache-trace` (stream names) only: the
+//! engine under the L2), `gfxcache-mem` (DRAM's timings and mapping) and
+//! `gfxcache-trace` (stream names) only: the
 //! designs depend on it, never the other way.
 
 pub mod bus;
 pub mod calendar;
 pub mod clocks;
+pub mod dram;
 pub mod l2;
 pub mod machine;
 pub mod mesh;
@@ -48,6 +52,7 @@ pub mod texture_cache;
 pub use bus::{Bus, BusChannels, BusConfig, BusStats};
 pub use calendar::Calendar;
 pub use clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
+pub use dram::{DramBanks, DramStats, DramTiming};
 pub use l2::{L2Config, L2Stats, SharedL2};
 pub use machine::{L2Attach, Machine, MachineConfig, MachineCounts, MachineReport};
 pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};

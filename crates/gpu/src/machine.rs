@@ -1,6 +1,7 @@
 //! One placement of the texture caches with everything around it: the
 //! fragment processors' clocks, the mesh, the bus, the banked L2 and
-//! DRAM's latency. The placement decides where an access is served
+//! DRAM: its latency, and with [`MachineConfig::dram_banks`] the waits
+//! for its banks and buses ([`crate::dram`]). The placement decides where an access is served
 //! ([`Outcome`]); the machine sends the messages that service takes, in
 //! the order the placement's [`Flow`] gives, times them, and counts the
 //! events the energy needs.
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bus::{Bus, BusConfig, BusStats};
 use crate::clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
+use crate::dram::{DramBanks, DramStats, DramTiming};
 use crate::l2::{L2Config, L2Stats, SharedL2};
 use crate::mesh::{Mesh, MeshConfig, MeshStats, Message};
 use crate::placement::{Flow, Outcome, Placement, Served, SideEvents};
@@ -64,8 +66,12 @@ pub struct MachineConfig {
     pub table_cycles: u32,
     /// D-NUCA's directory lookup at the centre router.
     pub directory_cycles: u32,
-    /// DRAM's latency for an L2 miss.
+    /// DRAM's latency for an L2 miss, unloaded.
     pub dram_cycles: u32,
+    /// The DRAM whose banks and channel buses an L2 miss waits for
+    /// besides ([`crate::dram`]); `None`: none, every miss takes
+    /// `dram_cycles`.
+    pub dram_banks: Option<DramTiming>,
     pub l2_attach: L2Attach,
     /// Thread contexts per fragment processor ([`FpClocks`]).
     pub contexts: u32,
@@ -94,6 +100,9 @@ pub struct MachineReport {
     pub l2: L2Stats,
     pub mesh: MeshStats,
     pub bus: BusStats,
+    /// The DRAM's banks and buses (all 0 without [`MachineConfig::dram_banks`]).
+    #[serde(default)]
+    pub dram: DramStats,
     pub counts: MachineCounts,
 }
 
@@ -111,6 +120,7 @@ pub struct Machine<O> {
     table_cycles: u32,
     directory_cycles: u32,
     dram_cycles: u32,
+    dram: Option<DramBanks>,
     /// The router of the Affinity Table and the directory.
     table_router: usize,
     /// The L2's router, when the L2 is on this organization's mesh.
@@ -146,6 +156,7 @@ impl<O: Placement> Machine<O> {
             table_cycles: config.table_cycles,
             directory_cycles: config.directory_cycles,
             dram_cycles: config.dram_cycles,
+            dram: config.dram_banks.as_ref().map(DramBanks::new),
             mesh,
             org,
             counts: MachineCounts::default(),
@@ -310,8 +321,15 @@ impl<O: Placement> Machine<O> {
             None => self.bus.request(t),
         };
         let start = self.l2.bank_start(block, arrive);
-        let memory = if hit { 0 } else { self.dram_cycles };
-        let ready = start + self.l2_hit + u64::from(memory);
+        let looked_up = start + self.l2_hit;
+        let ready = match (hit, &mut self.dram) {
+            (true, _) => looked_up,
+            (false, None) => looked_up + u64::from(self.dram_cycles),
+            (false, Some(dram)) => {
+                let waited = dram.read(block, self.block_bytes, looked_up);
+                looked_up + u64::from(self.dram_cycles) + waited
+            }
+        };
         match self.l2_router {
             Some(r) => self.mesh.send(r, node, Message::Data, ready),
             None => self.bus.reply(ready),
@@ -376,6 +394,7 @@ impl<O: Placement> Machine<O> {
             l2: self.l2.stats().clone(),
             mesh: self.mesh.stats().clone(),
             bus: self.bus.stats().clone(),
+            dram: self.dram_stats(),
             counts: self.counts.clone(),
         }
     }
@@ -390,6 +409,13 @@ impl<O: Placement> Machine<O> {
 
     pub fn bus_stats(&self) -> &BusStats {
         self.bus.stats()
+    }
+
+    /// The DRAM's banks and buses (all 0 without them).
+    pub fn dram_stats(&self) -> DramStats {
+        self.dram
+            .as_ref()
+            .map_or_else(DramStats::default, |d| d.stats().clone())
     }
 
     pub fn timing_stats(&self) -> TimingStats {

@@ -124,6 +124,18 @@ pub struct DramConfig {
     pub scheduler: Scheduler,
 }
 
+/// Where a line is in the DRAM ([`DramConfig::map`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineMap {
+    /// Its channel, `0..channels`.
+    pub channel: usize,
+    /// Its bank, channel-major in the mapping's order, `0..channels *
+    /// banks_per_channel`.
+    pub bank: usize,
+    /// Its row in that bank.
+    pub row: u64,
+}
+
 /// A DRAM of the presets below by name, for configurations that must be
 /// `Copy` (a [`DramConfig`] holds its name as a `String`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -230,6 +242,35 @@ impl DramConfig {
             name: format!("fixed-{latency_ns}ns"),
             fixed_latency_ns: Some(latency_ns),
             ..DramConfig::ddr3_1600()
+        }
+    }
+
+    /// The bus time of one 64-byte line, in ps: `ceil(64 / (bus_bytes *
+    /// burst_length))` bursts of `burst_length` beats, two beats a clock.
+    pub fn line_ps(&self) -> u64 {
+        let burst_bytes = u64::from(self.bus_bytes) * u64::from(self.burst_length);
+        let bursts = LINE_BYTES.div_ceil(burst_bytes.max(1));
+        // An odd burst length still ends on a half clock, so count in half
+        // clocks before converting.
+        let half_clocks = bursts * u64::from(self.burst_length);
+        cycles_ps(half_clocks, self.clock_mhz.saturating_mul(2).max(1))
+    }
+
+    /// `cycles` of this DRAM's clock in ps (tCAS, tRCD, tRP, tRAS).
+    pub fn clocks_ps(&self, cycles: u32) -> u64 {
+        cycles_ps(cycles.into(), self.clock_mhz.max(1))
+    }
+
+    /// The bank and channel a line (byte address / 64) maps to, and its
+    /// row: the mapping of the module's documentation.
+    pub fn map(&self, line: u64) -> LineMap {
+        let channels = u64::from(self.channels.max(1));
+        let all_banks = channels * u64::from(self.banks_per_channel.max(1));
+        let lines_per_row = (u64::from(self.row_bytes) / LINE_BYTES).max(1);
+        LineMap {
+            channel: (line & (channels - 1)) as usize,
+            bank: (line & (all_banks - 1)) as usize,
+            row: line >> (all_banks.trailing_zeros() + lines_per_row.trailing_zeros()),
         }
     }
 
@@ -514,12 +555,7 @@ impl Dram {
         let channels = u64::from(cfg.channels);
         let all_banks = channels * u64::from(cfg.banks_per_channel);
         let lines_per_row = u64::from(cfg.row_bytes) / LINE_BYTES;
-        let burst_bytes = u64::from(cfg.bus_bytes) * u64::from(cfg.burst_length);
-        let bursts = LINE_BYTES.div_ceil(burst_bytes);
-        // Two beats per clock; an odd burst length still ends on a half clock,
-        // so count in half clocks before converting.
-        let half_clocks = bursts * u64::from(cfg.burst_length);
-        let line_ps = cycles_ps(half_clocks, cfg.clock_mhz.saturating_mul(2).max(1));
+        let line_ps = cfg.line_ps();
         let fixed_ps = cfg.fixed_latency_ns.map(|ns| (ns * 1000.0).round() as u64);
         let (banks, bus) = if fixed_ps.is_some() {
             (0, 0)
@@ -546,10 +582,10 @@ impl Dram {
             channel_mask: channels - 1,
             bank_mask: all_banks - 1,
             row_shift: all_banks.trailing_zeros() + lines_per_row.trailing_zeros(),
-            t_cas_ps: cycles_ps(cfg.t_cas.into(), cfg.clock_mhz.max(1)),
-            t_rcd_ps: cycles_ps(cfg.t_rcd.into(), cfg.clock_mhz.max(1)),
-            t_rp_ps: cycles_ps(cfg.t_rp.into(), cfg.clock_mhz.max(1)),
-            t_ras_ps: cycles_ps(cfg.t_ras.into(), cfg.clock_mhz.max(1)),
+            t_cas_ps: cfg.clocks_ps(cfg.t_cas),
+            t_rcd_ps: cfg.clocks_ps(cfg.t_rcd),
+            t_rp_ps: cfg.clocks_ps(cfg.t_rp),
+            t_ras_ps: cfg.clocks_ps(cfg.t_ras),
             line_ps,
             stats: DramStats {
                 busy_ps: vec![0; bus],

@@ -77,7 +77,7 @@ pub mod llc;
 pub mod miss_queue;
 pub mod nuca_energy;
 
-pub use dram::{Dram, DramConfig, DramPreset, DramStats, Scheduler};
+pub use dram::{Dram, DramConfig, DramPreset, DramStats, LineMap, Scheduler};
 pub use energy::{EnergyModel, MemoryEnergy};
 pub use error::MemError;
 pub use frame::{FrameTimer, FrameTiming};

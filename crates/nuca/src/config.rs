@@ -237,6 +237,8 @@ impl NucaConfig {
         c.block_bytes = t.block.value;
         c.timing.tc_cycles = t.hit_cycles.value;
         c.timing.dram_cycles = dram as u32;
+        c.timing.dram = machine.memory.dram.value;
+        c.timing.clock_mhz = machine.gpu.clock_mhz.value;
         c.timing.contexts = (machine.fragment.threads.value / pixels_per_request.max(1)).max(1);
         c.l2.bytes = l2.bytes.value.0;
         c.l2.ways = l2.ways.value;
@@ -385,6 +387,13 @@ impl NucaConfig {
                 "1 to 1024 contexts",
             );
         }
+        if !(1..=10_000).contains(&timing.clock_mhz) {
+            return bad(
+                "timing.clock_mhz",
+                timing.clock_mhz.to_string(),
+                "a GPU clock of 1 to 10000 MHz",
+            );
+        }
         if let Err(e) = self.energy.check() {
             return bad("energy", e, "finite energies >= 0 (positive for memory)");
         }
@@ -404,6 +413,7 @@ impl NucaConfig {
             table_cycles: t.at_cycles,
             directory_cycles: t.directory_cycles,
             dram_cycles: t.dram_cycles,
+            dram_banks: t.dram_banks(),
             l2_attach: t.l2_attach,
             contexts: t.contexts,
             context_unit: t.context_unit,

@@ -22,6 +22,7 @@ use crate::stats::NucaStats;
 use crate::{NucaConfig, NucaError};
 use gfxcache_gpu::machine::{Machine, MachineCounts};
 use gfxcache_gpu::mesh::MeshStats;
+use gfxcache_gpu::DramStats;
 use gfxcache_gpu::{RequestWork, TimingStats};
 
 /// One texture access: fragment processor `fp` reads the block holding
@@ -279,6 +280,7 @@ impl AnyOrganization {
             l2: m.l2_stats().clone(),
             mesh: m.mesh_stats().clone(),
             bus: m.bus_stats().clone(),
+            dram: m.dram_stats(),
             timing: m.timing_stats(),
             machine: m.counts().clone(),
             energy: NucaEnergy::of(&config.energy, &energy_counts(m, config)),
@@ -304,6 +306,10 @@ pub struct OrgResult {
     /// The bus to the L2: transfers, busy cycles, waits (all zero where
     /// the L2 is on the mesh).
     pub bus: BusStats,
+    /// The DRAM's banks and buses: reads, their rows' states, their waits
+    /// (all zero without `timing.dram_banks`).
+    #[serde(default)]
+    pub dram: DramStats,
     pub timing: TimingStats,
     /// Texture cache reads and fills, directory updates.
     pub machine: MachineCounts,

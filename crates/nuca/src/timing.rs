@@ -19,7 +19,11 @@
 //!   directory's lookup, the L2's bank (one access a cycle,
 //!   [`crate::L2Config::bank_contention`]) and
 //!   [`crate::L2Config::hit_cycles`] (the paper's), DRAM's
-//!   [`TimingConfig::dram_cycles`] on an L2 miss, and, where the L2 is
+//!   [`TimingConfig::dram_cycles`] on an L2 miss, with
+//!   [`TimingConfig::dram_banks`] the waits of the miss for the DRAM's
+//!   banks and channel buses besides ([`gfxcache_gpu::dram`]: the
+//!   [`TimingConfig::dram`]'s timings in cycles of
+//!   [`TimingConfig::clock_mhz`]), and, where the L2 is
 //!   reached over the bus ([`L2Attach::Bus`]), the bus's arbitration, beats
 //!   and queueing ([`crate::bus`]): a request holds the bus one beat, a
 //!   block's reply block bytes x 8 / [`TimingConfig::bus_width_bits`]
@@ -37,9 +41,10 @@
 //!   the tiles' spans.
 //!
 //! Not modelled: the Affinity Table's and directory's ports (one lookup per
-//! cycle would add queueing at the centre), DRAM banks and bandwidth, the
-//! other L2 traffic's bank and bus cycles.
+//! cycle would add queueing at the centre), the other L2 traffic's bank,
+//! bus and DRAM cycles, and what [`gfxcache_gpu::dram`] leaves out.
 
+use gfxcache_mem::DramPreset;
 use serde::{Deserialize, Serialize};
 
 use crate::schedule::ReplayOrder;
@@ -59,9 +64,19 @@ pub struct TimingConfig {
     pub at_cycles: u32,
     /// D-NUCA's directory lookup at the centre router. (ours): 2 cycles.
     pub directory_cycles: u32,
-    /// DRAM's latency for an L2 miss. (ours): 75 cycles, the middle of the
-    /// paper's "50-100 cycles" (Table I); bandwidth is not modelled.
+    /// DRAM's latency for an L2 miss, unloaded. (ours): 75 cycles, the
+    /// middle of the paper's "50-100 cycles" (Table I).
     pub dram_cycles: u32,
+    /// Whether an L2 miss waits besides for the DRAM's banks and channel
+    /// buses ([`gfxcache_gpu::dram`]). (ours): false, every miss takes
+    /// `dram_cycles` whatever the others do.
+    pub dram_banks: bool,
+    /// The DRAM whose banks and buses those are. Paper: dual-channel
+    /// LPDDR3 (Table I), `lpddr3-1600`.
+    pub dram: DramPreset,
+    /// The GPU's clock, in which the DRAM's timings are counted. Paper:
+    /// 600 MHz (Table I).
+    pub clock_mhz: u32,
     /// Where the L2 attaches. (ours): the bus.
     pub l2_attach: L2Attach,
     /// Whether the bus between the texture caches and the L2 is a resource
@@ -107,6 +122,9 @@ impl Default for TimingConfig {
             at_cycles: 1,
             directory_cycles: 2,
             dram_cycles: 75,
+            dram_banks: false,
+            dram: DramPreset::Lpddr3_1600,
+            clock_mhz: 600,
             l2_attach: L2Attach::Bus,
             bus_occupancy: true,
             bus_arbitration_cycles: 1,
@@ -121,6 +139,12 @@ impl Default for TimingConfig {
 }
 
 impl TimingConfig {
+    /// The DRAM an L2 miss waits for, if it waits for one.
+    pub fn dram_banks(&self) -> Option<gfxcache_gpu::DramTiming> {
+        self.dram_banks
+            .then(|| gfxcache_gpu::DramTiming::of(self.dram, self.clock_mhz))
+    }
+
     /// The bus's knobs.
     pub fn bus(&self) -> BusConfig {
         BusConfig {

@@ -81,6 +81,8 @@ pub struct Args {
     #[command(flatten)]
     pub bus: super::nuca::BusArgs,
     #[command(flatten)]
+    pub dram: super::nuca::DramArgs,
+    #[command(flatten)]
     pub l2: super::nuca::L2Args,
     #[command(flatten)]
     pub sync: super::nuca::SyncTilesArg,
@@ -179,6 +181,7 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     };
     machine.fps = usize::from(plan.fps);
     args.bus.apply(&mut machine.timing);
+    args.dram.apply(&mut machine.timing);
     args.l2.apply(&mut machine.l2);
     args.sync.apply(&mut machine.timing);
     machine

@@ -100,6 +100,33 @@ impl BusArgs {
     }
 }
 
+/// DRAM behind the L2, as flags over the machine's and `--config`'s.
+#[derive(clap::Args, Clone, Copy, Default)]
+pub struct DramArgs {
+    /// Whether an L2 miss waits besides its latency for the DRAM's banks
+    /// and channel buses (default: --config's, else ours, off: every miss
+    /// takes the latency alone).
+    #[arg(long, value_enum)]
+    pub dram_banks: Option<OnOff>,
+    /// The DRAM whose banks and buses those are (default: --config's,
+    /// else the machine's; dtm-nuca: lpddr3-1600, the paper's dual-channel
+    /// LPDDR3).
+    #[arg(long, value_enum)]
+    pub dram: Option<super::nbtc::DramArg>,
+}
+
+impl DramArgs {
+    /// The flags given, over `timing`'s values.
+    pub fn apply(&self, timing: &mut gfxcache_nuca::TimingConfig) {
+        if let Some(b) = self.dram_banks {
+            timing.dram_banks = b == OnOff::On;
+        }
+        if let Some(d) = self.dram {
+            timing.dram = d.preset();
+        }
+    }
+}
+
 /// The L2 the texture caches share, as flags over the machine's and
 /// `--config`'s.
 #[derive(clap::Args, Clone, Default)]
@@ -285,6 +312,8 @@ pub struct Args {
     #[command(flatten)]
     pub bus: BusArgs,
     #[command(flatten)]
+    pub dram: DramArgs,
+    #[command(flatten)]
     pub l2: L2Args,
     /// Thread contexts per fragment processor, each with one request in
     /// flight (default: --config's, else the machine's threads over the
@@ -395,6 +424,7 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
         };
     }
     args.bus.apply(&mut m.timing);
+    args.dram.apply(&mut m.timing);
     args.l2.apply(&mut m.l2);
     if let Some(o) = args.replay_order {
         m.timing.order = match o {

@@ -129,6 +129,67 @@ fn the_request_unit_is_the_machines() {
     assert_eq!(report["config"]["timing"]["contexts"], 384);
 }
 
+/// The DRAM's banks are off unless asked for; `--dram-banks on` reads
+/// every texture L2 miss at the machine's DRAM (a file's `memory.dram`),
+/// `--dram` another.
+#[test]
+fn dram_banks_are_the_flags_over_the_machines_dram() {
+    let dir = tempfile::tempdir().unwrap();
+    let preset = include_str!("../../../machine/presets/dtm-nuca.toml");
+    let dram = "dram = { value = \"lpddr3-1600\"";
+    assert!(preset.contains(dram));
+    let machine = dir.path().join("ddr3.toml");
+    std::fs::write(
+        &machine,
+        preset.replace(dram, "dram = { value = \"ddr3-1867\""),
+    )
+    .unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec![
+            "nuca",
+            "--scene",
+            "racer",
+            "--width",
+            "64",
+            "--height",
+            "64",
+            "--no-sweeps",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let reads = |r: &serde_json::Value| {
+        r["organizations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                let res = &o["result"];
+                assert_eq!(res["dram"]["reads"], res["l2"]["texture_misses"]);
+                res["dram"]["reads"].as_u64().unwrap()
+            })
+            .sum::<u64>()
+    };
+    let off = run("off", &[]);
+    assert_eq!(off["config"]["timing"]["dram_banks"], false);
+    assert_eq!(off["organizations"][0]["result"]["dram"]["reads"], 0);
+    let on = run("on", &["--dram-banks", "on"]);
+    assert_eq!(on["config"]["timing"]["dram_banks"], true);
+    assert_eq!(on["config"]["timing"]["dram"], "lpddr3-1600");
+    assert!(reads(&on) > 0);
+    let file = run(
+        "file",
+        &["--dram-banks", "on", "--machine", machine.to_str().unwrap()],
+    );
+    assert_eq!(file["config"]["timing"]["dram"], "ddr3-1867");
+    let flag = run("flag", &["--dram-banks", "on", "--dram", "ddr3-1600"]);
+    assert_eq!(flag["config"]["timing"]["dram"], "ddr3-1600");
+}
+
 #[test]
 fn a_scenes_study_writes_its_frames_and_report() {
     let dir = tempfile::tempdir().unwrap();

@@ -83,7 +83,7 @@ fn setup(r: &ComposeReport) -> Vec<String> {
         format!(
             "{} fragment processors, each with a texture unit whose L1 is its {} {}-way \
              texture cache of {}-byte blocks, placed by the placement run; a {} {}-way L2 \
-             in {} banks ({} cycles a hit) over a {}-bit bus; DRAM {} cycles; the Affinity \
+             in {} banks ({} cycles a hit) over a {}-bit bus; DRAM {} cycles{}; the Affinity \
              Table of {} buckets. The texture units are the NBTC study's: hits take {} \
              cycle(s), the filter {}; {} {} fragments in flight; the NBTC's buffers {} (RB), \
              {} (WLB) and {} (BAB) entries; a request is {} (the machine's \
@@ -99,6 +99,13 @@ fn setup(r: &ComposeReport) -> Vec<String> {
             m.l2.hit_cycles,
             m.timing.bus_width_bits,
             m.timing.dram_cycles,
+            match m.timing.dram_banks() {
+                None => " (no bank or bus waits, --dram-banks off)".to_string(),
+                Some(d) => format!(
+                    ", and the waits for {}'s banks and channel buses (--dram-banks on)",
+                    d.dram.name()
+                ),
+            },
             m.buckets,
             u.hit_latency,
             u.filter_latency,

@@ -17,7 +17,7 @@ use super::{ComposeReport, ComposedRun};
 type Measure = (&'static str, Unit, fn(&ComposedRun) -> f64);
 
 /// The measures, in the page's order.
-pub const MEASURES: [Measure; 11] = [
+pub const MEASURES: [Measure; 12] = [
     ("speedup", Unit::Ratio, |r| r.speedup),
     ("placement_speedup", Unit::Ratio, |r| r.placement_speedup),
     ("interaction", Unit::Ratio, |r| r.interaction),
@@ -39,13 +39,16 @@ pub const MEASURES: [Measure; 11] = [
     ("bus_max_wait_cycles", Unit::Cycles, |r| {
         r.machine.bus.max_wait_cycles as f64
     }),
+    ("dram_mean_wait_cycles", Unit::Cycles, |r| {
+        r.machine.dram.mean_wait_cycles()
+    }),
 ];
 
 /// A count of a run: its column, unit and value.
 type Count = (&'static str, Unit, fn(&ComposedRun) -> u64);
 
 /// The counts behind the measures.
-pub const COUNTS: [Count; 14] = [
+pub const COUNTS: [Count; 15] = [
     ("unit_cycles", Unit::Cycles, |r| r.total.cycles),
     ("stalled_cycles", Unit::Cycles, |r| r.total.stalled_cycles()),
     ("requests", Unit::Count, |r| r.total.requests),
@@ -59,6 +62,9 @@ pub const COUNTS: [Count; 14] = [
         r.machine.served.l2_requests_by_owner
     }),
     ("dram_reads", Unit::Count, |r| r.machine.l2.dram_reads),
+    ("dram_wait_cycles", Unit::Cycles, |r| {
+        r.machine.dram.wait_cycles
+    }),
     ("bus_transfers", Unit::Count, |r| r.machine.bus.transfers),
     ("bus_busy_cycles", Unit::Cycles, |r| {
         r.machine.bus.busy_cycles

@@ -425,3 +425,39 @@ proptest! {
         }
     }
 }
+
+/// `DramConfig::map` is the module's mapping: on DDR3-1600 byte-address
+/// bit 6 the channel, bits 6-9 the bank (channel-major), bits 17 and up
+/// the row; and a row hit, miss or conflict on the DRAM is one of the
+/// same row, a fresh bank, another row of the bank by `map`.
+#[test]
+fn map_is_the_documented_mapping_and_the_dram_s() {
+    let c = DramConfig::ddr3_1600();
+    let at = |byte: u64| c.map(byte / 64);
+    assert_eq!((at(0).channel, at(0).bank, at(0).row), (0, 0, 0));
+    assert_eq!((at(64).channel, at(64).bank), (1, 1));
+    assert_eq!((at(128).channel, at(128).bank), (0, 2));
+    assert_eq!(at(1 << 10).bank, 0);
+    assert_eq!((at((1 << 17) - 64).row, at(1 << 17).row), (0, 1));
+    let mut dram = Dram::new(&c).unwrap();
+    let mut open = std::collections::HashMap::new();
+    for (i, line) in [0u64, 16, 2048, 5, 16 + 2048, 0, 7].into_iter().enumerate() {
+        let before = dram.stats().clone();
+        dram.access(i as u64 * 1_000_000, line, false);
+        let s = dram.stats();
+        let m = c.map(line);
+        let expected = match open.insert(m.bank, m.row) {
+            None => "miss",
+            Some(r) if r == m.row => "hit",
+            Some(_) => "conflict",
+        };
+        let got = if s.row_hits > before.row_hits {
+            "hit"
+        } else if s.row_misses > before.row_misses {
+            "miss"
+        } else {
+            "conflict"
+        };
+        assert_eq!(got, expected, "line {line}");
+    }
+}

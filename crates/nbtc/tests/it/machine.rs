@@ -110,6 +110,7 @@ fn machine_of_latency(placement: PrivateCaches, latency: u64) -> Machine<Private
         table_cycles: 1,
         directory_cycles: 2,
         dram_cycles: 0,
+        dram_banks: None,
         l2_attach: L2Attach::Bus,
         contexts: 1,
         context_unit: ContextUnit::Fragment,

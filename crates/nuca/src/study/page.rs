@@ -265,6 +265,29 @@ fn bus_words(r: &NucaReport) -> String {
     )
 }
 
+/// DRAM behind the L2, in words.
+fn dram_words(r: &NucaReport) -> String {
+    let t = &r.config.timing;
+    let latency = format!(
+        "Every L2 miss takes DRAM's {} cycles (timing.dram_cycles; ours: the middle of          Table I's 50-100)",
+        t.dram_cycles
+    );
+    match t.dram_banks() {
+        None => format!(
+            "{latency}, whatever the other misses do: the DRAM's banks and buses are not              modelled (--dram-banks off), so no miss waits and no row is counted."
+        ),
+        Some(d) => format!(
+            "{latency}, and waits besides for its bank and its channel's bus (--dram-banks on):              {}'s rules in cycles of the GPU's {} MHz, tRCD {}, tRP {}, tCAS {}, {} cycles a              64-byte line; an open row is the last read's of its bank in the order the machine              serves them. A read alone waits 0.",
+            d.dram.name(),
+            t.clock_mhz,
+            d.t_rcd,
+            d.t_rp,
+            d.t_cas,
+            d.line_cycles
+        ),
+    }
+}
+
 /// Each organization's GPU energy by part, in words: the tables hold the
 /// GPU's, memory's and total energy, not the parts.
 fn energy_parts(r: &NucaReport) -> Vec<String> {
@@ -332,6 +355,18 @@ pub fn page(r: &NucaReport) -> Page {
         Section::new("The bus to the L2 (ours)")
             .view(bus)
             .note(bus_words(r)),
+    );
+    let dram = count(orgs.clone(), "dram_bank_reads", "reads at the banks");
+    let dram = count(dram, "dram_row_conflicts", "row conflicts");
+    let dram = count(dram, "dram_wait_cycles", "waiting cycles").column(
+        "dram_mean_wait_cycles",
+        "mean wait (cycles)",
+        Format::Fixed2,
+    );
+    sections.push(
+        Section::new("DRAM behind the L2")
+            .view(dram)
+            .note(dram_words(r)),
     );
     let uj = Format::Scaled {
         divisor: 1000,

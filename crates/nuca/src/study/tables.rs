@@ -323,7 +323,7 @@ enum OrgColumn {
 use OrgColumn::{Against, Amount, Count};
 
 /// The organizations table's columns after `organization`, in order.
-const ORG_COLUMNS: [OrgColumn; 34] = [
+const ORG_COLUMNS: [OrgColumn; 38] = [
     Count("texture_accesses", Unit::Count, |x| {
         x.result.stats.texture_accesses
     }),
@@ -393,6 +393,16 @@ const ORG_COLUMNS: [OrgColumn; 34] = [
     }),
     Count("bus_max_wait_cycles", Unit::Cycles, |x| {
         x.result.bus.max_wait_cycles
+    }),
+    Count("dram_bank_reads", Unit::Count, |x| x.result.dram.reads),
+    Count("dram_row_conflicts", Unit::Count, |x| {
+        x.result.dram.row_conflicts
+    }),
+    Count("dram_wait_cycles", Unit::Cycles, |x| {
+        x.result.dram.wait_cycles
+    }),
+    Amount("dram_mean_wait_cycles", Unit::Cycles, |x| {
+        x.result.dram.mean_wait_cycles()
     }),
     Against("fp_issue_rate", Unit::Ratio, |f| f.fp_issue_rate),
     Against("fp_busy_percent", Unit::Percent, |f| f.fp_busy_percent),

@@ -151,7 +151,7 @@ fn fixed_bus_frame() -> (NucaConfig, Vec<ReplayEvent>) {
 /// bus's beats as `machine.bus_beats`, the bus's unloaded latencies as
 /// `bus_request_cycles` and `bus_reply_cycles`, none of the new fields
 /// (the bus's, the announced count, the L2's policy, what a context
-/// holds).
+/// holds, the DRAM's banks).
 fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     let mut v = serde_json::to_value(report).unwrap();
     let timing = v["config"]["timing"].as_object_mut().unwrap();
@@ -166,6 +166,10 @@ fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     ] {
         timing.remove(field);
     }
+    // No DRAM banks then: every miss took the latency alone.
+    assert_eq!(timing.remove("dram_banks").unwrap(), false);
+    timing.remove("dram");
+    timing.remove("clock_mhz");
     timing.insert("bus_request_cycles".into(), (arbitration + 1).into());
     timing.insert("bus_reply_cycles".into(), (arbitration + beats).into());
     v["config"]
@@ -176,6 +180,8 @@ fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     let l2 = v["config"]["l2"].as_object_mut().unwrap();
     assert_eq!(l2.remove("policy").unwrap(), "lru");
     for r in v["results"].as_array_mut().unwrap() {
+        let dram = r.as_object_mut().unwrap().remove("dram").unwrap();
+        assert_eq!(dram["reads"], 0);
         let bus = r.as_object_mut().unwrap().remove("bus").unwrap();
         r["machine"]["bus_beats"] = bus["busy_cycles"].clone();
     }

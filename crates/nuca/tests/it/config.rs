@@ -137,6 +137,9 @@ fn the_machine_defaults_and_bad_knobs() {
     assert_eq!(c.mesh.contention, Contention::Data);
     assert_eq!(c.timing.tc_cycles, 2);
     assert_eq!(c.timing.dram_cycles, 75);
+    assert!(!c.timing.dram_banks);
+    assert_eq!(c.timing.dram, gfxcache_mem::DramPreset::Lpddr3_1600);
+    assert_eq!(c.timing.clock_mhz, 600);
     assert_eq!(c.timing.l2_attach, L2Attach::Bus);
     assert_eq!(c.timing.contexts, 1);
     assert!(c.timing.bus_occupancy);
@@ -146,11 +149,13 @@ fn the_machine_defaults_and_bad_knobs() {
     );
     assert_eq!(c.timing.bus_channels, BusChannels::Shared);
     let nested: NucaConfig = serde_json::from_str(
-        r#"{"mesh": {"contention": "all"}, "timing": {"l2_attach": "corner", "bus_channels": "split", "bus_occupancy": false}, "announced_count": "halved"}"#,
+        r#"{"mesh": {"contention": "all"}, "timing": {"l2_attach": "corner", "bus_channels": "split", "bus_occupancy": false, "dram_banks": true, "dram": "ddr3-1867"}, "announced_count": "halved"}"#,
     )
     .unwrap();
     assert_eq!(nested.timing.bus_channels, BusChannels::Split);
     assert!(!nested.timing.bus_occupancy);
+    assert!(nested.timing.dram_banks);
+    assert_eq!(nested.timing.dram, gfxcache_mem::DramPreset::Ddr3_1867);
     assert_eq!(nested.announced_count, AnnouncedCount::Halved);
     assert_eq!(nested.mesh.contention, Contention::All);
     assert_eq!(nested.timing.l2_attach, L2Attach::Corner);
@@ -168,6 +173,8 @@ fn the_machine_defaults_and_bad_knobs() {
     bad(|c| c.mesh.flit_bits = 0, "mesh.flit_bits");
     bad(|c| c.timing.tc_cycles = 0, "timing.tc_cycles");
     bad(|c| c.timing.contexts = 0, "timing.contexts");
+    bad(|c| c.timing.clock_mhz = 0, "timing.clock_mhz");
+    bad(|c| c.timing.clock_mhz = 10_001, "timing.clock_mhz");
     bad(|c| c.timing.bus_width_bits = 0, "timing.bus_width_bits");
     bad(
         |c| {

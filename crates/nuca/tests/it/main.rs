@@ -16,6 +16,7 @@ mod buckets;
 mod bus;
 mod common;
 mod config;
+mod dram;
 mod input;
 mod organizations;
 mod replay;

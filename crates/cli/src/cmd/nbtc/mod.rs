@@ -62,7 +62,7 @@ pub enum DramArg {
 }
 
 impl DramArg {
-    fn preset(self) -> DramPreset {
+    pub(crate) fn preset(self) -> DramPreset {
         match self {
             DramArg::Lpddr3_1600 => DramPreset::Lpddr3_1600,
             DramArg::Ddr3_1600 => DramPreset::Ddr3_1600,
