@@ -26,6 +26,10 @@
 //!   latency. A read alone waits 0, whatever its row's state; so the
 //!   latency stays the stated one unloaded, and the banks and buses add
 //!   only their contention.
+//! - The stated latency covers a read's own service: a configuration
+//!   whose latency is shorter than the longest, a row conflict's
+//!   ([`DramTiming::service_cycles`]), is refused by the studies, since
+//!   its blocks would be back before their banks let them go.
 //! - Times are the GPU's cycles: each DRAM timing is converted from the
 //!   DRAM's clock and rounded up ([`DramTiming::of`]).
 //! - Calendars, not "free at" counters, because the machine serves
@@ -44,7 +48,7 @@ use serde::{Deserialize, Serialize};
 use crate::calendar::Calendar;
 
 /// A DRAM's timing in the GPU's cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DramTiming {
     /// The DRAM whose rules these are (its mapping of lines to channels,
     /// banks and rows).
@@ -77,6 +81,18 @@ impl DramTiming {
             line_cycles: cycles(config.line_ps()).max(1),
             dram,
         }
+    }
+}
+
+impl DramTiming {
+    /// The longest a read of a `block_bytes` block alone takes at the
+    /// DRAM: a row conflict's tRP + tRCD, then tCAS and the block's lines.
+    pub fn service_cycles(&self, block_bytes: u32) -> u64 {
+        let lines = u64::from(block_bytes).div_ceil(LINE_BYTES).max(1);
+        u64::from(self.t_rp)
+            + u64::from(self.t_rcd)
+            + u64::from(self.t_cas)
+            + lines * u64::from(self.line_cycles)
     }
 }
 

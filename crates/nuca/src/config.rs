@@ -394,6 +394,20 @@ impl NucaConfig {
                 "a GPU clock of 1 to 10000 MHz",
             );
         }
+        if let Some(d) = timing.dram_banks() {
+            let service = d.service_cycles(self.block_bytes);
+            if u64::from(timing.dram_cycles) < service {
+                return bad(
+                    "timing.dram_cycles",
+                    timing.dram_cycles.to_string(),
+                    &format!(
+                        "with dram_banks, at least {}'s longest service of a block, {service} \
+                         cycles (tRP + tRCD + tCAS + its transfer)",
+                        d.dram.name()
+                    ),
+                );
+            }
+        }
         if let Err(e) = self.energy.check() {
             return bad("energy", e, "finite energies >= 0 (positive for memory)");
         }

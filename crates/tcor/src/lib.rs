@@ -37,8 +37,9 @@
 //!   passes: config in, a serde report out, progress by callback.
 //!
 //! Depends on `gfxcache-trace` (streams, binned frames), `gfxcache-cache`
-//! (the conventional LRU caches) and `gfxcache-mem` (energy, and the Tile
-//! Fetcher's MSHRs: `MissQueue`) only; never on rendering or the command
+//! (the conventional LRU caches), `gfxcache-mem` (energy, and the Tile
+//! Fetcher's MSHRs: `MissQueue`), `gfxcache-gpu` (the machine's DRAM banks
+//! for the Tile Fetcher's misses) and `gfxcache-machine` only; never on rendering or the command
 //! line: the renderer fills a [`BinnedFrame`] (a `gfxcache-trace` type both
 //! sides speak) and the `gfxcache tcor` command reads the statistics.
 

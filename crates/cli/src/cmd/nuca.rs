@@ -104,18 +104,30 @@ impl BusArgs {
 #[derive(clap::Args, Clone, Copy, Default)]
 pub struct DramArgs {
     /// Whether an L2 miss waits besides its latency for the DRAM's banks
-    /// and channel buses (default: --config's, else ours, off: every miss
-    /// takes the latency alone).
+    /// and channel buses (default: ours, off, every miss taking the
+    /// latency alone, unless a --config file says otherwise).
     #[arg(long, value_enum)]
     pub dram_banks: Option<OnOff>,
-    /// The DRAM whose banks and buses those are (default: --config's,
-    /// else the machine's; dtm-nuca: lpddr3-1600, the paper's dual-channel
-    /// LPDDR3).
+    /// The DRAM whose banks and buses those are (default: the machine's
+    /// memory.dram, unless a --config file says otherwise; lpddr3-1600 on
+    /// dtm-nuca, the paper's dual-channel LPDDR3).
     #[arg(long, value_enum)]
     pub dram: Option<super::nbtc::DramArg>,
 }
 
 impl DramArgs {
+    /// The DRAM an L2 miss waits for, if `--dram-banks on`: `--dram`, or
+    /// the machine's `dram`, in cycles of the machine's `clock_mhz`.
+    pub fn banks(
+        &self,
+        dram: gfxcache_mem::DramPreset,
+        clock_mhz: u32,
+    ) -> Option<gfxcache_gpu::DramTiming> {
+        (self.dram_banks == Some(OnOff::On)).then(|| {
+            gfxcache_gpu::DramTiming::of(self.dram.map_or(dram, |d| d.preset()), clock_mhz)
+        })
+    }
+
     /// The flags given, over `timing`'s values.
     pub fn apply(&self, timing: &mut gfxcache_nuca::TimingConfig) {
         if let Some(b) = self.dram_banks {

@@ -132,6 +132,9 @@ pub struct Args {
     /// (ours: as many as the output queue, 12).
     #[arg(long, default_value_t = DEFAULT_FETCHER_FIFO)]
     pub fetcher_fifo: u32,
+    /// The Tile Fetcher's L2 misses and the machine's DRAM banks.
+    #[command(flatten)]
+    pub dram: super::nuca::DramArgs,
     /// Figures 23-24 again, on the same L2 reads, with the non-blocking
     /// fetcher at each of these MSHR counts (and the blocking one), at each
     /// --fetcher-sweep-memory latency.
@@ -223,6 +226,7 @@ fn config(args: &Args, plan: &Plan) -> Result<TcorConfig> {
             mshrs: args.fetcher_mshrs,
             targets_per_mshr: args.fetcher_targets,
             fifo_entries: args.fetcher_fifo,
+            dram_banks: args.dram.banks(m.memory.dram.value, m.gpu.clock_mhz.value),
         },
         fetcher_sweep: if args.no_fetcher_sweep {
             FetcherSweep::none()
@@ -260,6 +264,7 @@ fn flag(field: &str) -> &'static str {
         "warmup" => "--warmup",
         "queue_depth" => "--queue-depth",
         "timing.l2_cycles" => "--l2-cycles",
+        "timing.memory_cycles" => "--memory-cycles",
         "timing.mshrs" => "--fetcher-mshrs",
         "timing.targets_per_mshr" => "--fetcher-targets",
         "timing.fifo_entries" => "--fetcher-fifo",

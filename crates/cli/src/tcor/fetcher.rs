@@ -1,6 +1,6 @@
 //! The Tile Fetcher in the TCOR summaries (Figures 23-24): what each
 //! run's fetcher did (L2 reads and misses per primitive, requests,
-//! memory-level parallelism, stall cycles) and TCOR's throughput ratio by
+//! memory-level parallelism, stall cycles, DRAM waits) and TCOR's throughput ratio by
 //! MSHR count and memory latency (the study's `fetcher_sensitivity`), as
 //! text, for a scene's report and for a suite's mean alike. Its timing in
 //! words is the design crate's (`study::page::timing_words`); the tables
@@ -16,7 +16,7 @@ use super::in_size_order;
 use crate::table::{thousands, Table};
 
 /// A run's fetcher: the columns of [`runs_text`].
-const RUN_COLUMNS: [&str; 9] = [
+const RUN_COLUMNS: [&str; 10] = [
     "tile cache",
     "engine",
     "L2 reads/prim",
@@ -26,6 +26,7 @@ const RUN_COLUMNS: [&str; 9] = [
     "FIFO stall cycles",
     "MSHR stall cycles",
     "target stall cycles",
+    "DRAM wait cycles",
 ];
 
 fn run_rows(r: &TcorReport) -> impl Iterator<Item = Vec<String>> + '_ {
@@ -42,6 +43,7 @@ fn run_rows(r: &TcorReport) -> impl Iterator<Item = Vec<String>> + '_ {
             thousands(f.fifo_stall_cycles),
             thousands(f.mshr_stall_cycles),
             thousands(f.target_stall_cycles),
+            thousands(f.dram_wait_cycles),
         ]
     })
 }

@@ -249,6 +249,7 @@ pub(crate) mod test_report {
             request_cycles: 30_000,
             busy_cycles: 5_000,
             mlp: 6.0,
+            dram_wait_cycles: 0,
         };
         stats.fetcher = fetcher(ppc);
         // The sweep's points (5 per memory latency): slower with less

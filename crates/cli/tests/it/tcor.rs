@@ -300,6 +300,34 @@ fn bad_inputs_are_clear_errors() {
             vec![
                 "tcor",
                 "--scene",
+                "city",
+                "--dram-banks",
+                "on",
+                "--memory-cycles",
+                "38",
+                "--out",
+                out,
+            ],
+            "--memory-cycles: 38: with DRAM banks, expected at least lpddr3-1600's longest service of a block, 39 cycles",
+        ),
+        (
+            vec![
+                "tcor",
+                "--scene",
+                "city",
+                "--dram-banks",
+                "on",
+                "--fetcher-sweep-memory",
+                "75,20",
+                "--out",
+                out,
+            ],
+            "--fetcher-sweep-memory: 20: with DRAM banks",
+        ),
+        (
+            vec![
+                "tcor",
+                "--scene",
                 "terrain",
                 "--width",
                 "64",
@@ -355,6 +383,38 @@ fn bad_inputs_are_clear_errors() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("record"), "{err}");
     assert!(o.stdout.is_empty());
+}
+
+/// `--dram-banks on` sends the fetcher's L2 misses through the machine's
+/// DRAM banks (its `memory.dram`): the baseline's, which miss, wait; the
+/// blocking fetcher's never do; off, none waits.
+#[test]
+fn the_fetchers_misses_wait_for_the_dram_banks_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = ["--scene", "racer", "--width", "320", "--height", "160"];
+    let mut on = input.to_vec();
+    on.extend_from_slice(&["--dram-banks", "on"]);
+    let banked = study(&dir.path().join("on"), &on, "16KiB");
+    let timing = &banked["l2"]["fetcher"]["dram_banks"];
+    assert_eq!(timing["dram"], "lpddr3-1600");
+    assert_eq!((u(&timing["t_rcd"]), u(&timing["line_cycles"])), (12, 6));
+    let waits = |r: &Value, engine: &str| {
+        r["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["engine"] == engine)
+            .map(|x| u(&x["stats"]["fetcher"]["dram_wait_cycles"]))
+            .sum::<u64>()
+    };
+    assert!(waits(&banked, "baseline") > 0);
+    let flat = study(&dir.path().join("off"), &input, "16KiB");
+    assert!(flat["l2"]["fetcher"]["dram_banks"].is_null());
+    assert_eq!(waits(&flat, "baseline"), 0);
+    let mut blocking = on.clone();
+    blocking.extend_from_slice(&["--fetcher", "blocking"]);
+    let blocked = study(&dir.path().join("blocking"), &blocking, "16KiB");
+    assert_eq!(waits(&blocked, "baseline"), 0);
 }
 
 #[test]

@@ -50,7 +50,11 @@
 //!    once the one before has all its reads registered, in a later cycle;
 //! 4. the oldest registered block not yet sent goes to the L2 (one request
 //!    a cycle), and returns `l2_cycles` later, `l2_cycles + memory_cycles`
-//!    when that read missed in the L2.
+//!    when that read missed in the L2; with [`FetcherTiming::dram_banks`]
+//!    a miss returns later still by the cycles it waits for its DRAM bank
+//!    and channel bus, from `l2_cycles` after it was sent
+//!    ([`gfxcache_gpu::dram`]: the DRAM is called in time order here, the
+//!    fetcher's one request a cycle).
 //!
 //! The fetcher's time is the cycle its last primitive is output. With one
 //! MSHR of one target and a FIFO of one primitive it is exactly the
@@ -59,14 +63,20 @@
 //!
 //! **On the machine.** The waits are the machine's (`gfxcache tcor
 //! --machine`: `l2.hit_cycles` and the mean of `memory.latency_cycles`),
-//! but the fetcher does not go through `gfxcache_gpu`'s banked L2, bus and
-//! DRAM, because there they would be the same thing: it sends at most one
-//! read a cycle and an L2 bank takes one a cycle, so no read ever finds
-//! its bank busy, and the paper times the fetcher alone (its throughput
+//! but the fetcher does not go through `gfxcache_gpu`'s banked L2 and bus,
+//! because there they would be the same thing: it sends at most one read
+//! a cycle and an L2 bank takes one a cycle, so no read ever finds its
+//! bank busy, and the paper times the fetcher alone (its throughput
 //! experiment has no texture traffic beside it, and the texture caches'
-//! bus of `gfxcache_gpu` is not the fetcher's port). The machine's DRAM
-//! is a fixed latency there too. Composing the fetcher with the texture
-//! units on one L2 is what would change that, and is not built.
+//! bus of `gfxcache_gpu` is not the fetcher's port). DRAM is not the same
+//! thing: up to an MSHR's count of misses are in flight, and two to one
+//! DRAM bank wait for each other. With `--dram-banks on` the misses go
+//! through the machine's DRAM banks and channel buses
+//! (`gfxcache_gpu::dram::DramBanks`, the texture units' on the composed
+//! machine); off (ours, the default) every miss takes `memory_cycles`
+//! alone. The blocking fetcher has one read in flight, which never waits
+//! for a bank: its sum stays exact with the banks. Composing the fetcher
+//! with the texture units on one L2 and one DRAM is not built.
 //!
 //! The MSHRs are `gfxcache_mem::MissQueue`, the NBTC's Block Address Buffer
 //! too. TCOR's Attribute Cache keeps a primitive's line locked while it
@@ -79,6 +89,7 @@
 mod non_blocking;
 
 use gfxcache_cache::stats::ratio;
+use gfxcache_gpu::DramTiming;
 use serde::Serialize;
 
 use crate::frame::DEFAULT_OUTPUT_QUEUE_DEPTH;
@@ -142,6 +153,11 @@ pub struct FetcherTiming {
     /// Non-blocking: primitives in flight in the temporary FIFO
     /// ([`DEFAULT_FETCHER_FIFO`]).
     pub fifo_entries: u32,
+    /// The DRAM whose banks and channel buses an L2 miss waits for besides
+    /// `memory_cycles` ([`gfxcache_gpu::dram`]); `None` (ours, the
+    /// default): every miss takes `memory_cycles` alone.
+    #[serde(default)]
+    pub dram_banks: Option<DramTiming>,
 }
 
 impl Default for FetcherTiming {
@@ -153,6 +169,7 @@ impl Default for FetcherTiming {
             mshrs: DEFAULT_FETCHER_MSHRS,
             targets_per_mshr: DEFAULT_FETCHER_TARGETS,
             fifo_entries: DEFAULT_FETCHER_FIFO,
+            dram_banks: None,
         }
     }
 }
@@ -191,6 +208,18 @@ impl FetcherTiming {
         if !(1..=MAX_FETCHER_MSHRS).contains(&self.mshrs) {
             let what = format!("{}: expected 1 to {MAX_FETCHER_MSHRS} MSHRs", self.mshrs);
             return Err(("mshrs", what));
+        }
+        if let Some(d) = &self.dram_banks {
+            let service = d.service_cycles(crate::layout::BLOCK_BYTES as u32);
+            if u64::from(self.memory_cycles) < service {
+                let what = format!(
+                    "{}: with DRAM banks, expected at least {}'s longest service of a block, \
+                     {service} cycles (tRP + tRCD + tCAS + its transfer)",
+                    self.memory_cycles,
+                    d.dram.name()
+                );
+                return Err(("memory_cycles", what));
+            }
         }
         if self.targets_per_mshr == 0 {
             return Err(("targets_per_mshr", "0: expected at least 1".into()));
@@ -294,6 +323,11 @@ pub struct FetcherStats {
     /// Memory-level parallelism: requests in flight on average over the
     /// cycles with any in flight (1 for the blocking fetcher).
     pub mlp: f64,
+    /// Cycles the L2 misses waited for their DRAM banks and buses (0
+    /// without [`FetcherTiming::dram_banks`], and for the blocking
+    /// fetcher, whose one read in flight never waits).
+    #[serde(default)]
+    pub dram_wait_cycles: u64,
 }
 
 impl FetcherStats {
@@ -327,6 +361,7 @@ impl FetcherStats {
             target_stall_cycles: f(self.target_stall_cycles, o.target_stall_cycles),
             request_cycles: f(self.request_cycles, o.request_cycles),
             busy_cycles: f(self.busy_cycles, o.busy_cycles),
+            dram_wait_cycles: f(self.dram_wait_cycles, o.dram_wait_cycles),
             primitives_per_cycle: 0.0,
             mlp: 0.0,
         }

@@ -6,9 +6,11 @@
 
 use std::collections::VecDeque;
 
+use gfxcache_gpu::DramBanks;
 use gfxcache_mem::{MissQueue, MissRefused};
 
 use super::{counts, FetchTrace, FetcherStats, FetcherTiming};
+use crate::layout::BLOCK_BYTES;
 
 /// A primitive in the temporary FIFO.
 #[derive(Clone, Copy, Debug)]
@@ -43,9 +45,11 @@ struct Fetcher<'a> {
     trace: &'a FetchTrace,
     timing: &'a FetcherTiming,
     mshrs: MissQueue,
-    /// The latency of each registered block not yet sent (its first
-    /// read's: whether that read hit in the L2).
-    unsent: Vec<(u64, u64)>,
+    /// Each registered block not yet sent, and whether its first read hit
+    /// in the L2 (which gives its latency).
+    unsent: Vec<(u64, bool)>,
+    /// The DRAM's banks and buses, if the misses wait for them.
+    dram: Option<DramBanks>,
     /// Registered reads waiting for their block: (block, primitive).
     waiting: Vec<(u64, usize)>,
     fifo: VecDeque<InFlight>,
@@ -69,6 +73,7 @@ pub(super) fn time(
         timing,
         mshrs: MissQueue::new(timing.mshrs as usize, timing.targets_per_mshr),
         unsent: Vec::with_capacity(timing.mshrs as usize),
+        dram: timing.dram_banks.as_ref().map(DramBanks::new),
         waiting: Vec::new(),
         fifo: VecDeque::with_capacity(timing.fifo_entries.min(1024) as usize),
         oldest: 0,
@@ -157,10 +162,7 @@ impl Fetcher<'_> {
         let slot = p - self.oldest;
         while let Some(r) = reads.get(i) {
             match self.mshrs.try_miss(r.block) {
-                Ok(true) => {
-                    let latency = self.timing.read_cycles(r.l2_hit);
-                    self.unsent.push((r.block, latency));
-                }
+                Ok(true) => self.unsent.push((r.block, r.l2_hit)),
                 Ok(false) => self.stats.merged_reads += 1,
                 Err(refused) => {
                     self.registering = Some((p, i));
@@ -181,16 +183,24 @@ impl Fetcher<'_> {
         (progress, wait)
     }
 
-    /// Step 4: the oldest unsent block goes to the L2.
+    /// Step 4: the oldest unsent block goes to the L2, and on a miss to
+    /// DRAM `l2_cycles` later.
     fn send(&mut self, now: u64) {
-        let unsent = &mut self.unsent;
+        let (unsent, dram, timing) = (&mut self.unsent, &mut self.dram, self.timing);
+        let mut waited = 0;
         let sent = self.mshrs.send_oldest(now, |block| {
             let k = unsent
                 .iter()
                 .position(|&(b, _)| b == block)
                 .expect("every registered block has its latency");
-            unsent.swap_remove(k).1
+            let l2_hit = unsent.swap_remove(k).1;
+            if let (false, Some(dram)) = (l2_hit, dram.as_mut()) {
+                let at = now + u64::from(timing.l2_cycles);
+                waited = dram.read(block, BLOCK_BYTES as u32, at);
+            }
+            timing.read_cycles(l2_hit) + waited
         });
+        self.stats.dram_wait_cycles += waited;
         if sent.is_some() {
             self.stats.l2_requests += 1;
         }

@@ -172,6 +172,7 @@ impl TcorConfig {
                 let field = match (sweep, field) {
                     (true, "mshrs") => "fetcher_sweep.mshrs",
                     (true, "memory_cycles") => "fetcher_sweep.memory_cycles",
+                    (false, "memory_cycles") => "timing.memory_cycles",
                     (_, "l2_cycles") => "timing.l2_cycles",
                     (_, "mshrs") => "timing.mshrs",
                     (_, "targets_per_mshr") => "timing.targets_per_mshr",

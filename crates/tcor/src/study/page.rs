@@ -20,8 +20,16 @@ use crate::{FetcherModel, FetcherTiming, TileBuffers};
 
 /// The Tile Fetcher's timing in words.
 pub fn timing_words(t: &FetcherTiming) -> String {
+    let dram = match &t.dram_banks {
+        None => " (no DRAM bank or bus waits, --dram-banks off)".to_string(),
+        Some(d) => format!(
+            ", and besides the waits for {}'s banks and channel buses (--dram-banks on; the \
+             blocking fetcher's one read never waits)",
+            d.dram.name()
+        ),
+    };
     let latency = format!(
-        "a block read from the L2 takes {} cycles, {} more when the L2 misses",
+        "a block read from the L2 takes {} cycles, {} more when the L2 misses{dram}",
         t.l2_cycles, t.memory_cycles
     );
     match t.model {
@@ -339,6 +347,11 @@ fn fetcher_view() -> View {
         .column(
             "fetcher_target_stall_cycles",
             "target stall cycles",
+            Format::Thousands,
+        )
+        .column(
+            "fetcher_dram_wait_cycles",
+            "DRAM wait cycles",
             Format::Thousands,
         )
 }

@@ -343,7 +343,7 @@ fn engines(r: &TcorReport) -> Result<Table, TableError> {
             runs.iter()
                 .map(|x| Some(x.stats.fetcher.primitives_per_cycle)),
         );
-    let fetcher: [RunCount; 7] = [
+    let fetcher: [RunCount; 8] = [
         ("fetcher_l2_reads", Unit::Count, |x| {
             x.stats.fetcher.l2_reads
         }),
@@ -364,6 +364,9 @@ fn engines(r: &TcorReport) -> Result<Table, TableError> {
         }),
         ("fetcher_target_stall_cycles", Unit::Cycles, |x| {
             x.stats.fetcher.target_stall_cycles
+        }),
+        ("fetcher_dram_wait_cycles", Unit::Cycles, |x| {
+            x.stats.fetcher.dram_wait_cycles
         }),
     ];
     for (name, unit, of) in fetcher {

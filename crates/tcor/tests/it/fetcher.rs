@@ -13,6 +13,8 @@
 
 use std::collections::VecDeque;
 
+use gfxcache_gpu::{DramBanks, DramTiming};
+use gfxcache_mem::DramPreset;
 use gfxcache_tcor::fetcher::{self, FetchRead, FetchTrace, FetcherModel, FetcherTiming};
 use gfxcache_tcor::{
     BaselineConfig, BinnedFrame, BinnedPrimitive, Binning, FetcherStats, FrameL2, L2Config,
@@ -29,6 +31,7 @@ fn timing(l2: u32, memory: u32, mshrs: u32, targets: u32, fifo: u32) -> FetcherT
         mshrs,
         targets_per_mshr: targets,
         fifo_entries: fifo,
+        dram_banks: None,
     }
 }
 
@@ -101,6 +104,7 @@ fn three_primitives_worked_by_hand() {
         request_cycles: 28,
         busy_cycles: 19,
         mlp: 28.0 / 19.0,
+        dram_wait_cycles: 0,
     };
     assert_eq!(s, want);
     assert_eq!(fetcher::time(&t, &tm.blocking()).cycles, 35);
@@ -183,6 +187,45 @@ fn all_l2_hits_closed_form() {
     }
 }
 
+/// The DTM-NUCA and TCOR machines' DRAM, LPDDR3-1600, at their 600 MHz:
+/// tRCD 12 cycles, tCAS 9, a line 6 (`crates/gpu/tests/it/dram.rs`).
+fn lpddr3() -> Option<DramTiming> {
+    Some(DramTiming::of(DramPreset::Lpddr3_1600, 600))
+}
+
+/// Two misses to one DRAM bank, with the banks: L2 4 cycles, memory 40
+/// more (at least the DRAM's 39 of a row conflict's service), 2 MSHRs.
+///
+/// ```text
+/// cycle 0: issue p0; send block 0, at DRAM at 4: it opens its row,
+///          holds the bank 4-21 (12 + a line's 6), data at 25 (4 + 12 +
+///          9): alone, it waits 0; back at 0 + 4 + 40 = 44
+/// cycle 1: issue p1; send block 16 (bank 0, the same row), at DRAM at
+///          5: the bank is free from 22, its data at 31 where alone it
+///          would be at 14: waits 17, back at 1 + 4 + 40 + 17 = 62
+/// cycle 45: output p0; cycle 63: output p1
+/// ```
+///
+/// Without the banks p1's block is back at 45 and p1 goes out at 46.
+#[test]
+fn two_misses_to_one_bank_worked_by_hand() {
+    let t = trace(&[vec![(0, false)], vec![(16, false)]]);
+    let flat = timing(4, 40, 2, 1, 4);
+    assert_eq!(run(&t, &flat).1, [(0, 45), (1, 46)]);
+    let banked = FetcherTiming {
+        dram_banks: lpddr3(),
+        ..flat
+    };
+    let (s, out) = run(&t, &banked);
+    assert_eq!(out, [(0, 45), (1, 63)]);
+    assert_eq!((s.cycles, s.dram_wait_cycles), (63, 17));
+    assert_eq!(reference(&t, &banked), (s, out));
+    // The blocking fetcher has one read in flight: none waits (2 x (1 +
+    // 4 + 40)).
+    let blocking = fetcher::time(&t, &banked.blocking());
+    assert_eq!((blocking.cycles, blocking.dram_wait_cycles), (90, 0));
+}
+
 fn primitives() -> impl Strategy<Value = Vec<Vec<(u64, bool)>>> {
     prop::collection::vec(prop::collection::vec((0u64..8, any::<bool>()), 0..5), 0..40)
 }
@@ -221,6 +264,40 @@ proptest! {
         prop_assert_eq!(out, blocked);
     }
 
+    /// With the DRAM's banks, on blocks of one bank and one row (1 apart:
+    /// 8 banks of two channels), rows of two banks (16 apart) or many
+    /// rows (520 apart: row conflicts).
+    #[test]
+    fn with_dram_banks_the_model_is_the_reference(
+        prims in primitives(),
+        tm in timings(),
+        apart in prop::sample::select(vec![1u64, 16, 520]),
+    ) {
+        let prims: Vec<Vec<(u64, bool)>> = prims
+            .iter()
+            .map(|p| p.iter().map(|&(b, hit)| (b * apart, hit)).collect())
+            .collect();
+        let t = trace(&prims);
+        // The latency covers the DRAM's own service (39 cycles: a row
+        // conflict's), as a configuration must.
+        let service = lpddr3().unwrap().service_cycles(64) as u32;
+        prop_assert_eq!(service, 12 + 12 + 9 + 6);
+        let tm = FetcherTiming {
+            dram_banks: lpddr3(),
+            memory_cycles: service + tm.memory_cycles,
+            ..tm
+        };
+        prop_assert!(tm.check().is_ok());
+        let short = FetcherTiming { memory_cycles: service - 1, ..tm };
+        prop_assert!(short.check().is_err());
+        prop_assert_eq!(run(&t, &tm), reference(&t, &tm));
+        // One read in flight never waits for a bank.
+        let serial = FetcherTiming { mshrs: 1, targets_per_mshr: 1, fifo_entries: 1, ..tm };
+        let (s, _) = run(&t, &serial);
+        prop_assert_eq!(s.dram_wait_cycles, 0);
+        prop_assert_eq!(s.cycles, serial_closed_form(&prims, tm.l2_cycles, tm.memory_cycles));
+    }
+
     #[test]
     fn every_primitive_is_output_once_in_order(prims in primitives(), tm in timings()) {
         let t = trace(&prims);
@@ -246,6 +323,7 @@ fn reference(t: &FetchTrace, tm: &FetcherTiming) -> (FetcherStats, Vec<(usize, u
     struct Mshr {
         block: u64,
         order: u64,
+        l2_hit: bool,
         latency: u64,
         sent: Option<u64>,
         targets: u32,
@@ -264,6 +342,7 @@ fn reference(t: &FetchTrace, tm: &FetcherTiming) -> (FetcherStats, Vec<(usize, u
         ..FetcherStats::default()
     };
     let mut mshrs: Vec<Mshr> = Vec::new();
+    let mut dram = tm.dram_banks.as_ref().map(DramBanks::new);
     let mut waiting: Vec<(u64, usize)> = Vec::new();
     let mut fifo: VecDeque<Slot> = VecDeque::new();
     let mut out = Vec::new();
@@ -328,7 +407,8 @@ fn reference(t: &FetchTrace, tm: &FetcherTiming) -> (FetcherStats, Vec<(usize, u
                         mshrs.push(Mshr {
                             block: r.block,
                             order,
-                            latency: tm.read_cycles(r.l2_hit),
+                            l2_hit: r.l2_hit,
+                            latency: 0,
                             sent: None,
                             targets: 1,
                         });
@@ -366,6 +446,12 @@ fn reference(t: &FetchTrace, tm: &FetcherTiming) -> (FetcherStats, Vec<(usize, u
             .min_by_key(|m| m.order)
         {
             m.sent = Some(now);
+            m.latency = tm.read_cycles(m.l2_hit);
+            if let (false, Some(d)) = (m.l2_hit, dram.as_mut()) {
+                let waited = d.read(m.block, 64, now + u64::from(tm.l2_cycles));
+                m.latency += waited;
+                s.dram_wait_cycles += waited;
+            }
             s.l2_requests += 1;
         }
         let in_flight = mshrs.iter().filter(|m| m.sent.is_some()).count() as u64;
