@@ -2,6 +2,8 @@
 //! own texture caches count for the same shape; a scene's study writes its
 //! frames and report; bad settings and inputs are refused by name.
 
+use std::path::{Path, PathBuf};
+
 use gfxcache_render::render_caches::CacheShape;
 use gfxcache_render::tbr_caches::{TbrCacheConfig, TbrCaches};
 use gfxcache_trace::{Batch, Record};
@@ -94,21 +96,27 @@ fn private_caches_count_what_the_renderers_texture_caches_count() {
     assert_eq!(s["l2_requests"], misses);
 }
 
+/// A machine file in `dir`: the `dtm-nuca` preset with `from` (which it
+/// holds) made `to`.
+fn dtm_nuca_but(dir: &Path, from: &str, to: &str) -> PathBuf {
+    let preset = include_str!("../../../machine/presets/dtm-nuca.toml");
+    assert!(preset.contains(from), "{from}");
+    let machine = dir.join("machine.toml");
+    std::fs::write(&machine, preset.replace(from, to)).unwrap();
+    machine
+}
+
 /// With no --request-unit a texture cache sees the machine's request:
 /// a machine whose units take a pixel's sample gives sample requests, a
 /// context a thread.
 #[test]
 fn the_request_unit_is_the_machines() {
     let dir = tempfile::tempdir().unwrap();
-    let preset = include_str!("../../../machine/presets/dtm-nuca.toml");
-    let quad = "request_unit = { value = \"quad\"";
-    assert!(preset.contains(quad));
-    let machine = dir.path().join("samples.toml");
-    std::fs::write(
-        &machine,
-        preset.replace(quad, "request_unit = { value = \"sample\""),
-    )
-    .unwrap();
+    let machine = dtm_nuca_but(
+        dir.path(),
+        "request_unit = { value = \"quad\"",
+        "request_unit = { value = \"sample\"",
+    );
     let out = dir.path().join("n");
     let report = json(&[
         "nuca",
@@ -135,15 +143,11 @@ fn the_request_unit_is_the_machines() {
 #[test]
 fn dram_banks_are_the_flags_over_the_machines_dram() {
     let dir = tempfile::tempdir().unwrap();
-    let preset = include_str!("../../../machine/presets/dtm-nuca.toml");
-    let dram = "dram = { value = \"lpddr3-1600\"";
-    assert!(preset.contains(dram));
-    let machine = dir.path().join("ddr3.toml");
-    std::fs::write(
-        &machine,
-        preset.replace(dram, "dram = { value = \"ddr3-1867\""),
-    )
-    .unwrap();
+    let machine = dtm_nuca_but(
+        dir.path(),
+        "dram = { value = \"lpddr3-1600\"",
+        "dram = { value = \"ddr3-1867\"",
+    );
     let run = |name: &str, extra: &[&str]| {
         let out = dir.path().join(name);
         let mut args = vec![

@@ -6,7 +6,7 @@
 
 use crate::common::machine_and_stream;
 use gfxcache_nuca::{
-    replay, NucaConfig, OrgKind, ReplayEvent, ReplayOrder, TextureAccess, Threads,
+    replay, NucaConfig, OrgKind, ReplayEvent, ReplayOrder, ReplayReport, TextureAccess, Threads,
 };
 use proptest::prelude::*;
 
@@ -71,6 +71,31 @@ fn misses_to_one_bank_wait_for_each_other() {
     );
 }
 
+/// `stream`'s accesses with `work` cycles of shader work before every
+/// third one's second and third, each on processor `fp` of the stream or
+/// on processor 0 (`one_processor`); and the replay of `config` on them
+/// without the DRAM's banks and with them.
+fn flat_and_banked(
+    config: &NucaConfig,
+    stream: &[(usize, u64)],
+    work: u32,
+    one_processor: bool,
+) -> (ReplayReport, ReplayReport) {
+    let events: Vec<ReplayEvent> = stream
+        .iter()
+        .enumerate()
+        .map(|(i, &(fp, block))| {
+            let fp = if one_processor { 0 } else { fp as u32 };
+            tex(fp, block, work * (i as u32 % 3))
+        })
+        .collect();
+    let mut config = config.clone();
+    config.timing.dram_banks = false;
+    let flat = replay(&config, events.clone(), Threads::One).unwrap();
+    config.timing.dram_banks = true;
+    (flat, replay(&config, events, Threads::One).unwrap())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -84,14 +109,7 @@ proptest! {
         config.timing.contexts = contexts;
         // In trace order where an access is served does not depend on time.
         config.timing.order = ReplayOrder::Trace;
-        let events: Vec<ReplayEvent> = stream
-            .iter()
-            .enumerate()
-            .map(|(i, &(fp, block))| tex(fp as u32, block, work * (i as u32 % 3)))
-            .collect();
-        let flat = replay(&config, events.clone(), Threads::One).unwrap();
-        config.timing.dram_banks = true;
-        let banked = replay(&config, events, Threads::One).unwrap();
+        let (flat, banked) = flat_and_banked(&config, &stream, work, false);
         for (b, f) in banked.results.iter().zip(&flat.results) {
             let name = b.organization.name();
             prop_assert_eq!(&b.stats, &f.stats, "{}", name);
@@ -118,14 +136,7 @@ proptest! {
         let mut config = config;
         config.fps = 1;
         config.timing.contexts = 1;
-        let events: Vec<ReplayEvent> = stream
-            .iter()
-            .enumerate()
-            .map(|(i, &(_, block))| tex(0, block, work * (i as u32 % 3)))
-            .collect();
-        let flat = replay(&config, events.clone(), Threads::One).unwrap();
-        config.timing.dram_banks = true;
-        let banked = replay(&config, events, Threads::One).unwrap();
+        let (flat, banked) = flat_and_banked(&config, &stream, work, true);
         for (b, f) in banked.results.iter().zip(&flat.results) {
             let name = b.organization.name();
             prop_assert_eq!(b.dram.reads, b.l2.texture_misses, "{}", name);
