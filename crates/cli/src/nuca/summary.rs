@@ -34,6 +34,7 @@ pub fn text(r: &NucaReport) -> String {
         .collect();
     out += &organizations(&rows, &r.paper);
     out += &bus(r);
+    out += &dram(r);
     out += &announced(r);
     let p = &r.replication;
     out += &format!(
@@ -125,6 +126,43 @@ fn bus(r: &NucaReport) -> String {
         "\nThe bus to the L2 ({} bits, {}, {occupancy}; waits in cycles)\n{}",
         r.config.timing.bus_width_bits,
         r.config.timing.bus_channels.name(),
+        t.render()
+    )
+}
+
+/// The DRAM's banks and buses per organization, when the misses wait for
+/// them (`--dram-banks on`); nothing otherwise, where every miss takes the
+/// latency alone.
+fn dram(r: &NucaReport) -> String {
+    let Some(d) = r.config.timing.dram_banks() else {
+        return String::new();
+    };
+    let mut t = Table::new([
+        "organization",
+        "reads",
+        "row hits",
+        "row conflicts",
+        "waiting cycles",
+        "mean wait",
+    ])
+    .left(0);
+    for row in &r.organizations {
+        let x = &row.result.dram;
+        t.row([
+            row.organization.name().to_string(),
+            thousands(x.reads),
+            thousands(x.row_hits),
+            thousands(x.row_conflicts),
+            thousands(x.wait_cycles),
+            format!("{:.2}", x.mean_wait_cycles()),
+        ]);
+    }
+    format!(
+        "
+DRAM behind the L2 ({}, {} cycles unloaded, and the waits for its banks and \
+         channel buses; in cycles)\n{}",
+        d.dram.name(),
+        r.config.timing.dram_cycles,
         t.render()
     )
 }

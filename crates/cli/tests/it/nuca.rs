@@ -192,6 +192,28 @@ fn dram_banks_are_the_flags_over_the_machines_dram() {
     assert_eq!(file["config"]["timing"]["dram"], "ddr3-1867");
     let flag = run("flag", &["--dram-banks", "on", "--dram", "ddr3-1600"]);
     assert_eq!(flag["config"]["timing"]["dram"], "ddr3-1600");
+    // The summary has the banks' table only when there are banks.
+    let text = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec![
+            "nuca",
+            "--scene",
+            "racer",
+            "--width",
+            "64",
+            "--height",
+            "64",
+            "--no-sweeps",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        ok(&args)
+    };
+    assert!(text("text-on", &["--dram-banks", "on"]).contains(
+        "DRAM behind the L2 (lpddr3-1600, 75 cycles unloaded, and the waits for its banks"
+    ));
+    assert!(!text("text-off", &[]).contains("DRAM behind the L2"));
 }
 
 #[test]
