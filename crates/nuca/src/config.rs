@@ -401,8 +401,8 @@ impl NucaConfig {
                     "timing.dram_cycles",
                     timing.dram_cycles.to_string(),
                     &format!(
-                        "with dram_banks, at least {}'s longest service of a block, {service} \
-                         cycles (tRP + tRCD + tCAS + its transfer)",
+                        "at least {service} cycles with dram_banks, {}'s longest service of a \
+                         block (tRP + tRCD + tCAS + its transfer)",
                         d.dram.name()
                     ),
                 );
