@@ -1,8 +1,10 @@
 //! The banked L2 the texture caches share (DTM-NUCA's Table I as
 //! defaults: 1 MiB, 8-way, 8 banks, 64-byte blocks, 18 cycles), on the
 //! cache engine (write-back, write-allocate), as `gfxcache-tcor` builds
-//! its L2, under any policy of the engine's registry
-//! ([`L2Config::policy`]; ours: LRU, the paper names none). LRU runs
+//! its L2, under any policy of the engine's registry and of those a
+//! caller adds ([`L2Config::policy`], [`PolicyRegistry`]: the command
+//! line adds the GSPC paper's, from `gfxcache-llc`, which lies above the
+//! machine; ours: LRU, the paper names none). LRU runs
 //! inline; any other policy behind the hierarchy's level trait
 //! (`LevelCache`), one dynamic call per L2 access, which only the texture
 //! caches' L2 requests and the frame's other traffic make. OPT is refused:
@@ -12,7 +14,9 @@
 //! Every organization's L2 requests (the blocks the texture caches fill)
 //! read it, so an organization's L2 hits and misses are its own; the
 //! frame's other L2 traffic (vertex, tile, colour streams) goes through
-//! [`SharedL2::other`] in trace order. A read miss reads one line from
+//! [`SharedL2::other`] in trace order, each access with its stream (which
+//! stream-aware policies such as GSPC's tell apart, and a `+ucd` policy
+//! leaves uncached for the display). A read miss reads one line from
 //! DRAM; a dirty victim writes one back; a write miss allocates without
 //! reading (whole-line writes, as in `gfxcache-mem` and `gfxcache-tcor`).
 //!
@@ -35,6 +39,42 @@ use serde::{Deserialize, Serialize};
 
 use crate::calendar::Calendar;
 
+/// The policies an L2 may name: the cache engine's, and the `extra` ones a
+/// caller adds (the GSPC family of `gfxcache-llc`, above the machine).
+/// Not data: a configuration read from a file has the engine's, and the
+/// command line adds the rest; two registries are equal when they list
+/// the same names.
+#[derive(Clone, Copy, Default)]
+pub struct PolicyRegistry {
+    extra: &'static [PolicyInfo],
+}
+
+impl PolicyRegistry {
+    /// The engine's policies and `extra`.
+    pub fn with(extra: &'static [PolicyInfo]) -> PolicyRegistry {
+        PolicyRegistry { extra }
+    }
+
+    /// Every policy, the engine's first.
+    pub fn iter(&self) -> impl Iterator<Item = &'static PolicyInfo> + Clone {
+        POLICIES.iter().chain(self.extra.iter())
+    }
+}
+
+impl PartialEq for PolicyRegistry {
+    fn eq(&self, o: &PolicyRegistry) -> bool {
+        self.iter().map(|p| p.name).eq(o.iter().map(|p| p.name))
+    }
+}
+
+impl Eq for PolicyRegistry {}
+
+impl std::fmt::Debug for PolicyRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter().map(|p| p.name)).finish()
+    }
+}
+
 /// The L2's knobs; Table I's values as defaults except where marked ours.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -54,8 +94,12 @@ pub struct L2Config {
     /// (`gfxcache policies`: `lru`, `fifo`, `mru`, `random`, `nru`,
     /// `srrip`, `brrip`, `drrip`, `ship-mem`, with parameters, e.g.
     /// `drrip:bits=3`). (ours): `lru`; the paper names none. `opt` is
-    /// refused (the machine's L2 trace has no future to read).
+    /// refused (the machine's L2 trace has no future to read). With
+    /// [`L2Config::registry`]'s extra policies, theirs too (`gspc`, ...).
     pub policy: String,
+    /// Where [`L2Config::policy`] is looked up.
+    #[serde(skip)]
+    pub registry: PolicyRegistry,
 }
 
 impl Default for L2Config {
@@ -67,6 +111,7 @@ impl Default for L2Config {
             hit_cycles: 18,
             bank_contention: true,
             policy: "lru".into(),
+            registry: PolicyRegistry::default(),
         }
     }
 }
@@ -82,7 +127,7 @@ impl L2Config {
     /// ones).
     pub fn policy_spec(&self) -> Result<(PolicySpec, &'static PolicyInfo), CacheError> {
         let spec: PolicySpec = self.policy.parse()?;
-        let info = lookup(POLICIES.iter(), &spec)?;
+        let info = lookup(self.registry.iter(), &spec)?;
         if info.needs_next_use {
             return Err(CacheError::Policy {
                 spec: spec.to_string(),
@@ -202,11 +247,11 @@ impl SharedL2 {
         hit
     }
 
-    /// One block of the frame's other L2 traffic, in trace order; true on a
-    /// hit.
+    /// One block of the frame's other L2 traffic of `stream`, in trace
+    /// order; true on a hit.
     #[inline]
-    pub fn other(&mut self, block: u64, write: bool) -> bool {
-        let hit = self.access(block, Stream::Other, write);
+    pub fn other(&mut self, block: u64, stream: Stream, write: bool) -> bool {
+        let hit = self.access(block, stream, write);
         self.stats.other_accesses += 1;
         self.stats.other_hits += u64::from(hit);
         self.stats.other_misses += u64::from(!hit);

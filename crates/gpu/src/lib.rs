@@ -53,7 +53,7 @@ pub use bus::{Bus, BusChannels, BusConfig, BusStats};
 pub use calendar::Calendar;
 pub use clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
 pub use dram::{DramBanks, DramStats, DramTiming};
-pub use l2::{L2Config, L2Stats, SharedL2};
+pub use l2::{L2Config, L2Stats, PolicyRegistry, SharedL2};
 pub use machine::{L2Attach, Machine, MachineConfig, MachineCounts, MachineReport};
 pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};
 pub use placement::{Flow, Outcome, Placement, Served, SideEvents};

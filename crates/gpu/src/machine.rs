@@ -19,6 +19,7 @@
 //! tables' epoch broadcasts.
 
 use gfxcache_cache::CacheError;
+use gfxcache_trace::Stream;
 use serde::{Deserialize, Serialize};
 
 use crate::bus::{Bus, BusConfig, BusStats};
@@ -249,10 +250,11 @@ impl<O: Placement> Machine<O> {
         }
     }
 
-    /// One block of the frame's other L2 traffic, in trace order.
+    /// One block of the frame's other L2 traffic of `stream`, in trace
+    /// order.
     #[inline]
-    pub fn l2_other(&mut self, block: u64, write: bool) {
-        self.l2.other(block, write);
+    pub fn l2_other(&mut self, block: u64, stream: Stream, write: bool) {
+        self.l2.other(block, stream, write);
     }
 
     /// A tile ends.

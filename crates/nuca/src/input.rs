@@ -643,7 +643,11 @@ fn push_other(out: &mut Vec<ReplayEvent>, a: &Access, mask: u64) {
     let last = a.addr.saturating_add(u64::from(a.size.max(1)) - 1) & mask;
     let mut block = a.addr & mask;
     loop {
-        out.push(ReplayEvent::Other { addr: block, write });
+        out.push(ReplayEvent::Other {
+            addr: block,
+            stream: a.stream,
+            write,
+        });
         if block >= last {
             break;
         }

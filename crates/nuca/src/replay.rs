@@ -24,6 +24,7 @@ use gfxcache_gpu::machine::{Machine, MachineCounts};
 use gfxcache_gpu::mesh::MeshStats;
 use gfxcache_gpu::DramStats;
 use gfxcache_gpu::{RequestWork, TimingStats};
+use gfxcache_trace::Stream;
 
 /// One texture access: fragment processor `fp` reads the block holding
 /// byte address `addr`. The first block of a texture request comes after
@@ -77,18 +78,21 @@ impl TextureAccess {
 }
 
 /// One event of a replay's input, in trace order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplayEvent {
     /// A texture access by a fragment processor.
     Texture(TextureAccess),
     /// Shader work of `fp` that ends no texture request: the fragments'
     /// work after their last request, before the tile ends.
     Work { fp: u32, work: u32 },
-    /// The frame's other L2 traffic (not texture): one access to the block
-    /// holding `addr`, a write or a read. Changes the L2's contents and
-    /// counts, takes no time ([`crate::l2`]).
-    Other { addr: u64, write: bool },
+    /// The frame's other L2 traffic (not texture): one access of `stream`
+    /// to the block holding `addr`, a write or a read. Changes the L2's
+    /// contents and counts, takes no time ([`crate::l2`]).
+    Other {
+        addr: u64,
+        stream: Stream,
+        write: bool,
+    },
     /// A tile is done: the fragment processors synchronise
     /// ([`crate::TimingConfig::sync_tiles`]).
     TileEnd,

@@ -247,7 +247,11 @@ pub(crate) fn play<O: Organization>(m: &mut Machine<O>, e: ReplayEvent, block_sh
             m.texture(a.fp as usize, a.addr >> block_shift, a.request_work());
         }
         ReplayEvent::Work { fp, work } => m.work(fp as usize, work),
-        ReplayEvent::Other { addr, write } => m.l2_other(addr >> block_shift, write),
+        ReplayEvent::Other {
+            addr,
+            stream,
+            write,
+        } => m.l2_other(addr >> block_shift, stream, write),
         ReplayEvent::TileEnd => m.tile_end(),
     }
 }

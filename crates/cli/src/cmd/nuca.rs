@@ -144,16 +144,19 @@ impl DramArgs {
 #[derive(clap::Args, Clone, Default)]
 pub struct L2Args {
     /// The L2's replacement policy, a spec of the cache engine's registry
-    /// (`gfxcache policies`; e.g. `drrip`, `srrip:bits=3`; default:
-    /// --config's, else ours, lru; `opt` is refused: the machine makes its
-    /// L2's accesses as it runs, with no future to read).
+    /// or the GSPC paper's (`gfxcache policies`; e.g. `drrip`,
+    /// `srrip:bits=3`, `gspc`; default: --config's, else ours, lru; `opt`
+    /// is refused: the machine makes its L2's accesses as it runs, with no
+    /// future to read).
     #[arg(long, value_name = "SPEC")]
     pub l2_policy: Option<String>,
 }
 
 impl L2Args {
-    /// The flags given, over `l2`'s values.
+    /// The flags given, over `l2`'s values; and every policy the command
+    /// line knows, the GSPC paper's too, for `l2`'s to be one of.
     pub fn apply(&self, l2: &mut gfxcache_nuca::L2Config) {
+        l2.registry = gfxcache_gpu::l2::PolicyRegistry::with(gfxcache_llc::POLICIES);
         if let Some(p) = &self.l2_policy {
             l2.policy.clone_from(p);
         }

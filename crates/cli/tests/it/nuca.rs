@@ -216,6 +216,52 @@ fn dram_banks_are_the_flags_over_the_machines_dram() {
     assert!(!text("text-off", &[]).contains("DRAM behind the L2"));
 }
 
+/// The machine's L2 takes the GSPC paper's policies too, and the frame's
+/// other L2 traffic reaches it with its streams.
+#[test]
+fn the_l2_takes_the_gspc_papers_policies() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("gspc");
+    let report = json(&[
+        "nuca",
+        "--scene",
+        "racer",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--no-sweeps",
+        "--l2-policy",
+        "gspc",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(report["config"]["l2"]["policy"], "gspc");
+    let l2 = &report["organizations"][0]["result"]["l2"];
+    assert!(l2["other_accesses"].as_u64().unwrap() > 0, "{l2}");
+    let out = dir.path().join("bad");
+    let bad = gfxcache(&[
+        "nuca",
+        "--scene",
+        "racer",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--no-sweeps",
+        "--l2-policy",
+        "gspcc",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        !bad.status.success() && err.contains("gspcc") && err.contains("gspztc"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_scenes_study_writes_its_frames_and_report() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,10 +1,12 @@
-//! The shared L2 under each policy of the cache engine's registry: every
-//! access's hit or miss, and the DRAM reads and write-backs, as the
-//! engine's batch path (`build_cache`) has them on the same accesses; a
-//! hand-worked LRU sequence; and the policies it refuses, by name.
+//! The shared L2 under each policy of the cache engine's registry and of
+//! the GSPC paper's (`gfxcache-llc`, added as the command line adds it):
+//! every access's hit or miss, its stream kept, and the DRAM reads and
+//! write-backs, as the engine's batch path (`build_cache`) has them on the
+//! same accesses; a hand-worked LRU sequence; and the policies it refuses,
+//! by name, GSPC's too without the registry that adds them.
 
-use gfxcache_cache::{build_cache, BlockOutcome, Env, Geometry, PolicySpec, Ways};
-use gfxcache_gpu::l2::{L2Config, SharedL2};
+use gfxcache_cache::{BlockOutcome, Env, Geometry, PolicySpec, Ways};
+use gfxcache_gpu::l2::{L2Config, PolicyRegistry, SharedL2};
 use gfxcache_trace::{Access, Op, Stream};
 use proptest::prelude::*;
 
@@ -15,20 +17,34 @@ const POLICIES: [&str; 9] = [
     "lru", "fifo", "mru", "random", "nru", "srrip", "brrip", "drrip", "ship-mem",
 ];
 
-/// A small L2: 4 sets of 4 ways.
+/// The GSPC paper's policies (`gfxcache-llc`'s registry).
+const LLC_POLICIES: [&str; 4] = ["gs-drrip", "gspztc", "gspztc-tse", "gspc"];
+
+/// A small L2: 4 sets of 4 ways, whose policy may be the engine's or the
+/// GSPC paper's.
 fn config(policy: &str) -> L2Config {
     L2Config {
         bytes: 16 * u64::from(BLOCK),
         ways: 4,
         banks: 2,
         policy: policy.into(),
+        registry: PolicyRegistry::with(gfxcache_llc::POLICIES),
         ..L2Config::default()
     }
 }
 
-/// One access: a texture read (`None`) or the frame's other traffic, a
-/// write or a read.
-type Step = (u64, Option<bool>);
+/// One access: a texture read (`None`) or the frame's other traffic of a
+/// stream, a write or a read.
+type Step = (u64, Option<(Stream, bool)>);
+
+/// The streams of the frame's other traffic the tests draw from.
+const OTHER_STREAMS: [Stream; 5] = [
+    Stream::Other,
+    Stream::Rt,
+    Stream::Z,
+    Stream::Vtx,
+    Stream::Display,
+];
 
 /// Each access's hit, and the DRAM reads and writes, on the shared L2.
 fn on_l2(policy: &str, steps: &[Step]) -> (Vec<bool>, u64, u64) {
@@ -37,7 +53,7 @@ fn on_l2(policy: &str, steps: &[Step]) -> (Vec<bool>, u64, u64) {
         .iter()
         .map(|&(block, other)| match other {
             None => l2.texture_read(block),
-            Some(write) => l2.other(block, write),
+            Some((stream, write)) => l2.other(block, stream, write),
         })
         .collect();
     let s = l2.stats();
@@ -49,16 +65,11 @@ fn on_l2(policy: &str, steps: &[Step]) -> (Vec<bool>, u64, u64) {
 fn on_engine(policy: &str, steps: &[Step]) -> (Vec<bool>, u64, u64) {
     let geom = Geometry::from_size(16 * u64::from(BLOCK), Ways::N(4), BLOCK).unwrap();
     let spec: PolicySpec = policy.parse().unwrap();
-    let mut cache = build_cache(&spec, &geom, &Env::default()).unwrap();
+    let mut cache = gfxcache_llc::build_cache(&spec, &geom, &Env::default()).unwrap();
     let (mut hits, mut reads, mut writes) = (Vec::new(), 0, 0);
     let mut events = Vec::new();
     for &(block, other) in steps {
-        let write = other == Some(true);
-        let stream = if other.is_none() {
-            Stream::Tex
-        } else {
-            Stream::Other
-        };
+        let (stream, write) = other.unwrap_or((Stream::Tex, false));
         let op = if write { Op::Write } else { Op::Read };
         let access = Access {
             addr: block * u64::from(BLOCK),
@@ -86,9 +97,12 @@ proptest! {
 
     #[test]
     fn every_policy_counts_as_the_engine(
-        steps in prop::collection::vec((0u64..48, prop::option::of(any::<bool>())), 1..400),
+        steps in prop::collection::vec(
+            (0u64..48, prop::option::of((prop::sample::select(OTHER_STREAMS.to_vec()), any::<bool>()))),
+            1..400,
+        ),
     ) {
-        for policy in POLICIES {
+        for policy in POLICIES.iter().chain(&LLC_POLICIES) {
             prop_assert_eq!(on_l2(policy, &steps), on_engine(policy, &steps), "{}", policy);
         }
     }
@@ -110,6 +124,27 @@ fn a_hand_worked_set() {
     assert_eq!(hits("lru"), [f, f, f, f, t, f, t, t, t]);
     assert_eq!(hits("fifo"), [f, f, f, f, t, f, f, t, t]);
     assert_eq!(hits("mru"), [f, f, f, f, t, f, f, t, f]);
+}
+
+/// Without the registry that adds them the GSPC paper's policies are
+/// unknown, and the error lists the engine's; with it, they build.
+#[test]
+fn the_gspc_policies_need_the_registry_that_adds_them() {
+    let engine_only = L2Config {
+        registry: PolicyRegistry::default(),
+        ..config("gspc")
+    };
+    let err = engine_only.check(BLOCK).unwrap_err().to_string();
+    assert!(err.contains("gspc") && err.contains("ship-mem"), "{err}");
+    for p in LLC_POLICIES {
+        config(p).check(BLOCK).unwrap();
+    }
+    assert_ne!(engine_only.registry, config("gspc").registry);
+    let names = format!("{:?}", config("gspc").registry);
+    assert!(
+        names.starts_with("[\"lru\", \"fifo\"") && names.ends_with("\"gspc\"]"),
+        "{names}"
+    );
 }
 
 #[test]

@@ -8,6 +8,7 @@ use gfxcache_nuca::{
     replay, AnnouncedCount, BusChannels, ContextUnit, NucaConfig, OrgKind, OrgResult, ReplayEvent,
     ReplayOrder, ReplayReport, TextureAccess, Threads,
 };
+use gfxcache_trace::Stream;
 use proptest::prelude::*;
 
 fn tex(fp: u32, block: u64, work: u32) -> ReplayEvent {
@@ -137,6 +138,7 @@ fn fixed_bus_frame() -> (NucaConfig, Vec<ReplayEvent>) {
             let addr = (1 << 30) + (i as u64 % 3000) * 64;
             events.push(ReplayEvent::Other {
                 addr,
+                stream: Stream::Other,
                 write: i % 2 == 0,
             });
         }

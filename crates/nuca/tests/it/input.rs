@@ -147,8 +147,12 @@ fn more(fp: u32, addr: u64) -> ReplayEvent {
     })
 }
 
-fn other(addr: u64, write: bool) -> ReplayEvent {
-    ReplayEvent::Other { addr, write }
+fn other(addr: u64, stream: Stream, write: bool) -> ReplayEvent {
+    ReplayEvent::Other {
+        addr,
+        stream,
+        write,
+    }
 }
 
 fn tile_requests() -> Vec<TexReqRecord> {
@@ -189,19 +193,20 @@ fn a_tile_merges_by_hand() {
         ],
     );
     // Four texture accesses, two `tex` records in the trace: the write
-    // after the first record goes halfway, before the third access.
+    // after the first record goes halfway, before the third access. Each
+    // other access keeps its stream.
     let want = vec![
-        other(4096, false),
-        other(8192, false),
+        other(4096, Stream::Vtx, false),
+        other(8192, Stream::Rt, false),
         tex(0, 0, 5),
         more(0, 64),
-        other(8256, true),
+        other(8256, Stream::Rt, true),
         tex(1, 128, 2),
         after(0, 0, 3, 4),
-        other(9024, true),
+        other(9024, Stream::Z, true),
         ReplayEvent::Work { fp: 0, work: 6 },
         ReplayEvent::TileEnd,
-        other(12288, true),
+        other(12288, Stream::Display, true),
     ];
     assert_eq!(events(&q, Some(&t), 1), want);
     // Two cycles an instruction double every work; no trace, no others.

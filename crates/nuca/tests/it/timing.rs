@@ -7,6 +7,7 @@ use gfxcache_nuca::{
     replay, NucaConfig, NucaEnergyModel, OrgKind, OrgResult, Replay, ReplayEvent, ReplayOrder,
     TextureAccess, Threads,
 };
+use gfxcache_trace::Stream;
 
 fn tex(fp: u32, block: u64, work: u32) -> ReplayEvent {
     ReplayEvent::Texture(TextureAccess::new(fp, block * 64, work))
@@ -209,6 +210,7 @@ fn l2_answers_every_request_and_threads_do_not_matter() {
             let addr = (1 << 30) + (i as u64 % 3000) * 64;
             events.push(ReplayEvent::Other {
                 addr,
+                stream: Stream::Other,
                 write: i % 2 == 0,
             });
         }
