@@ -96,6 +96,25 @@ fn private_caches_count_what_the_renderers_texture_caches_count() {
     assert_eq!(s["l2_requests"], misses);
 }
 
+/// `gfxcache nuca` on a 64x64 frame of racer without the sweeps, into
+/// `out`, with `extra` flags.
+fn small_racer<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "nuca",
+        "--scene",
+        "racer",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--no-sweeps",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// A machine file in `dir`: the `dtm-nuca` preset with `from` (which it
 /// holds) made `to`.
 fn dtm_nuca_but(dir: &Path, from: &str, to: &str) -> PathBuf {
@@ -118,21 +137,10 @@ fn the_request_unit_is_the_machines() {
         "request_unit = { value = \"sample\"",
     );
     let out = dir.path().join("n");
-    let report = json(&[
-        "nuca",
-        "--scene",
-        "racer",
-        "--width",
-        "64",
-        "--height",
-        "64",
-        "--machine",
-        machine.to_str().unwrap(),
-        "--no-sweeps",
-        "--json",
-        "--out",
+    let report = json(&small_racer(
         out.to_str().unwrap(),
-    ]);
+        &["--machine", machine.to_str().unwrap(), "--json"],
+    ));
     assert_eq!(report["request_unit"], "sample");
     assert_eq!(report["config"]["timing"]["contexts"], 384);
 }
@@ -150,21 +158,10 @@ fn dram_banks_are_the_flags_over_the_machines_dram() {
     );
     let run = |name: &str, extra: &[&str]| {
         let out = dir.path().join(name);
-        let mut args = vec![
-            "nuca",
-            "--scene",
-            "racer",
-            "--width",
-            "64",
-            "--height",
-            "64",
-            "--no-sweeps",
-            "--json",
-            "--out",
+        json(&small_racer(
             out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        json(&args)
+            &[extra, &["--json"]].concat(),
+        ))
     };
     let reads = |r: &serde_json::Value| {
         r["organizations"]
@@ -195,20 +192,7 @@ fn dram_banks_are_the_flags_over_the_machines_dram() {
     // The summary has the banks' table only when there are banks.
     let text = |name: &str, extra: &[&str]| {
         let out = dir.path().join(name);
-        let mut args = vec![
-            "nuca",
-            "--scene",
-            "racer",
-            "--width",
-            "64",
-            "--height",
-            "64",
-            "--no-sweeps",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        ok(&args)
+        ok(&small_racer(out.to_str().unwrap(), extra))
     };
     assert!(text("text-on", &["--dram-banks", "on"]).contains(
         "DRAM behind the L2 (lpddr3-1600, 75 cycles unloaded, and the waits for its banks"
@@ -222,39 +206,18 @@ fn dram_banks_are_the_flags_over_the_machines_dram() {
 fn the_l2_takes_the_gspc_papers_policies() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("gspc");
-    let report = json(&[
-        "nuca",
-        "--scene",
-        "racer",
-        "--width",
-        "64",
-        "--height",
-        "64",
-        "--no-sweeps",
-        "--l2-policy",
-        "gspc",
-        "--json",
-        "--out",
+    let report = json(&small_racer(
         out.to_str().unwrap(),
-    ]);
+        &["--l2-policy", "gspc", "--json"],
+    ));
     assert_eq!(report["config"]["l2"]["policy"], "gspc");
     let l2 = &report["organizations"][0]["result"]["l2"];
     assert!(l2["other_accesses"].as_u64().unwrap() > 0, "{l2}");
     let out = dir.path().join("bad");
-    let bad = gfxcache(&[
-        "nuca",
-        "--scene",
-        "racer",
-        "--width",
-        "64",
-        "--height",
-        "64",
-        "--no-sweeps",
-        "--l2-policy",
-        "gspcc",
-        "--out",
+    let bad = gfxcache(&small_racer(
         out.to_str().unwrap(),
-    ]);
+        &["--l2-policy", "gspcc"],
+    ));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(
         !bad.status.success() && err.contains("gspcc") && err.contains("gspztc"),
