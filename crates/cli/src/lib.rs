@@ -94,6 +94,7 @@ impl Command {
             Command::Render(a) => cmd::render::summary(&a),
             Command::Gspc(a) => study!(a, gspc),
             Command::Tcor(a) => study!(a, tcor),
+            Command::Nuca(a) if !a.l1.is_empty() => study!(cmd::nuca::composed(&a)?, compose),
             Command::Nuca(a) => study!(a, nuca),
             Command::Nbtc(a) => study!(*a, nbtc),
             Command::Compose(a) => study!(*a, compose),

@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
-use gfxcache_compose::study::{run, ComposeConfig, ComposeReport};
+use gfxcache_compose::study::{run, ComposeConfig, ComposeReport, ComposedRun};
 use gfxcache_nbtc::{Mode, RequestUnit};
-use gfxcache_nuca::{NucaConfig, OrgKind};
+use gfxcache_nuca::{MergedLookups, NucaConfig, OrgKind};
 use gfxcache_trace::texreq::{synth, TexReqWriter};
 
 fn frame(dir: &Path, fps: u16, tiles: u32, seed: u64) -> PathBuf {
@@ -115,9 +115,34 @@ fn every_access_is_accounted_for_under_every_placement() {
 fn every_access_is_accounted_for(report: &ComposeReport, unit: RequestUnit) {
     assert_eq!(report.runs.len(), modes().len() * OrgKind::ALL.len());
     assert_eq!(report.runs[0].speedup, 1.0);
+    // Each request's blocks, once each, whatever the miss handling: an
+    // access (a hit or a block sent) or a lookup merged with a miss on
+    // its way; the blocking caches merge none.
+    let lookups = |r: &ComposedRun| r.machine.served.accesses + r.machine.served.merged_lookups;
+    let first = &report.runs[0];
+    assert!(report
+        .runs
+        .iter()
+        .any(|r| r.machine.served.merged_lookups > 0));
     for r in &report.runs {
         let s = &r.machine.served;
         let what = format!("{} {:?} {}", r.mode, r.placement, unit.name());
+        assert_eq!(lookups(r), lookups(first), "{what}");
+        if r.mode.starts_with("btc") {
+            assert_eq!(s.merged_lookups, 0, "{what}");
+        }
+        // Every one is counted in DTM-NUCA's tables (every access,
+        // merged lookups counted: the defaults), and epochs end by them.
+        if matches!(r.placement, OrgKind::Dtm | OrgKind::DtmDist) {
+            assert_eq!(r.machine.side.table_updates, lookups(r), "{what}");
+            assert_eq!(
+                r.machine.side.epochs,
+                lookups(r) / report.config.machine.epoch,
+                "{what}"
+            );
+        } else {
+            assert_eq!(r.machine.side.table_updates, 0, "{what}");
+        }
         assert_eq!(
             s.local_hits + s.remote_hits + s.l2_requests,
             s.accesses,
@@ -138,6 +163,39 @@ fn every_access_is_accounted_for(report: &ComposeReport, unit: RequestUnit) {
             OrgKind::IdealShared => assert_eq!(s.remote_hits, 0, "{what}"),
         }
     }
+}
+
+/// With merged lookups unseen the tables count only the accesses, and
+/// the runs of the blocking caches, which merge none, are the same as
+/// with them counted.
+#[test]
+fn merged_lookups_unseen_leave_the_tables_the_accesses() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = frame(dir.path(), 8, 16, 5);
+    let counted = config(8, &[OrgKind::Private, OrgKind::Dtm, OrgKind::DtmDist]);
+    let mut unseen = counted.clone();
+    unseen.machine.merged = MergedLookups::Unseen;
+    let (counted, unseen) = (study(&counted, &requests), study(&unseen, &requests));
+    let mut differs = false;
+    for (c, u) in counted.runs.iter().zip(&unseen.runs) {
+        let what = format!("{} {:?}", u.mode, u.placement);
+        if matches!(u.placement, OrgKind::Dtm | OrgKind::DtmDist) {
+            assert_eq!(
+                u.machine.side.table_updates, u.machine.served.accesses,
+                "{what}"
+            );
+        }
+        if u.machine.served.merged_lookups == 0 || u.placement == OrgKind::Private {
+            assert_eq!(c.frame_cycles, u.frame_cycles, "{what}");
+            assert_eq!(c.machine, u.machine, "{what}");
+        } else {
+            differs |= c.machine.served != u.machine.served;
+        }
+    }
+    assert!(
+        differs,
+        "the tables' counts moved some placement's decisions"
+    );
 }
 
 #[test]

@@ -105,6 +105,10 @@ pub struct MachineReport {
     #[serde(default)]
     pub dram: DramStats,
     pub counts: MachineCounts,
+    /// What the placement did beside serving: evictions, accesses its
+    /// tables counted, epochs ended.
+    #[serde(default)]
+    pub side: SideEvents,
 }
 
 /// A placement on the machine.
@@ -248,6 +252,18 @@ impl<O: Placement> Machine<O> {
             self.counts.directory_updates += 1;
             self.mesh.send(fp, self.table_router, Message::Control, t);
         }
+    }
+
+    /// A lookup of `fp` at cycle `t` merged with its miss on `block`
+    /// already sent ([`Placement::merged`]): it waits for that block and
+    /// takes no time of the machine's, but a table that counts it is
+    /// told as it is of a local hit (the centralized Affinity Table's
+    /// update message), and an epoch it ends is broadcast.
+    #[inline]
+    pub fn merged_at(&mut self, fp: usize, block: u64, t: u64) {
+        let before = self.org.side_events();
+        self.org.merged(fp, block);
+        self.aside(fp, Outcome::LocalHit, before, t);
     }
 
     /// One block of the frame's other L2 traffic of `stream`, in trace
@@ -398,6 +414,7 @@ impl<O: Placement> Machine<O> {
             bus: self.bus.stats().clone(),
             dram: self.dram_stats(),
             counts: self.counts.clone(),
+            side: self.org.side_events(),
         }
     }
 

@@ -50,7 +50,7 @@ pub enum Flow {
 /// Running totals of what a placement did beside serving, which send
 /// messages off the critical path: the machine compares them before and
 /// after each access.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SideEvents {
     /// Blocks evicted from texture caches by fills (D-NUCA notifies its
     /// directory of each).
@@ -72,6 +72,11 @@ pub struct Served {
     pub l2_requests: u64,
     /// The part of `l2_requests` an owner made for the requester.
     pub l2_requests_by_owner: u64,
+    /// Lookups that found their block on its way to the requester (a
+    /// non-blocking L1's secondary misses, [`Placement::merged`]): not
+    /// accesses, whatever the placement's tables do with them.
+    #[serde(default)]
+    pub merged_lookups: u64,
 }
 
 /// One placement of the texture caches. Block addresses are byte
@@ -100,6 +105,12 @@ pub trait Placement {
     /// not there already). By default nothing (it was taken at the
     /// access).
     fn returned(&mut self, _fp: usize, _block: u64) {}
+
+    /// A lookup of `fp` that missed its own cache but found `block` on
+    /// its way there (a non-blocking L1 merged it with the miss already
+    /// sent): nothing is served, filled or evicted; the placement's
+    /// tables may count it as the access it is. By default nothing.
+    fn merged(&mut self, _fp: usize, _block: u64) {}
 
     /// What it did beside serving, so far.
     fn side_events(&self) -> SideEvents;

@@ -11,7 +11,9 @@
 //!   the GPU machine ([`gfxcache_gpu::Machine`]: private caches, S-NUCA,
 //!   D-NUCA, DTM-NUCA centralized or distributed, one ideal shared
 //!   cache). Every texel hit is an access of the placement (its tables
-//!   count it, its messages are sent); a block sent is an access the
+//!   count it, its messages are sent); a lookup merged with a block
+//!   already sent is told to the placement, whose tables may count it; a
+//!   block sent is an access the
 //!   placement serves from the owner's cache or the L2, deciding where it
 //!   is served and filling any other processor's cache at the send, and
 //!   it is back when the machine's messages bring it. The unit's own cache
@@ -33,6 +35,11 @@ pub trait L1Port {
 
     /// A texel's lookup that hit, at cycle `now`.
     fn hit(&mut self, block: u64, now: u64);
+
+    /// A texel's lookup at cycle `now` that found `block` on its way to
+    /// the L1 (a secondary miss, merged with the miss already sent): a
+    /// placement's tables may count it (`gfxcache_nuca::MergedLookups`).
+    fn merged(&mut self, block: u64, now: u64);
 
     /// A block filled at its lookup (an ideal memory, the prefetching
     /// cache's tag taken at the miss); nothing in a placement, which fills
@@ -64,6 +71,9 @@ impl L1Port for OwnL1 {
     fn hit(&mut self, block: u64, _now: u64) {
         let _ = self.cache.hit(block, true);
     }
+
+    #[inline]
+    fn merged(&mut self, _block: u64, _now: u64) {}
 
     #[inline]
     fn fill_at_lookup(&mut self, block: u64) {
@@ -100,6 +110,11 @@ impl<P: Placement> L1Port for PlacedL1<'_, P> {
     fn hit(&mut self, block: u64, now: u64) {
         let (_outcome, _) = self.machine.access_at(self.fp, block, now);
         debug_assert_eq!(_outcome, gfxcache_gpu::Outcome::LocalHit);
+    }
+
+    #[inline]
+    fn merged(&mut self, block: u64, now: u64) {
+        self.machine.merged_at(self.fp, block, now);
     }
 
     #[inline]

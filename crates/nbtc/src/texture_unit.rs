@@ -595,6 +595,10 @@ impl TextureUnit {
                 l1.hit(block, now);
             }
         }
+        // Once per request, as a hit is.
+        for &block in &l.waiting[..l.waiting_len] {
+            l1.merged(block, now);
+        }
         if ideal {
             for &block in &l.new[..l.new_len] {
                 l1.fill_at_lookup(block);

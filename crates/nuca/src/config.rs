@@ -40,6 +40,35 @@ pub enum CountedAccesses {
     LocalMisses,
 }
 
+/// Whether the Affinity Table counts a lookup that a non-blocking texture
+/// unit merged with a miss already on its way (NBTC's Block Address
+/// Buffer, an MSHR's target; `gfxcache compose`), and whether it is one
+/// of an epoch's accesses. (ours): DTM-NUCA's texture caches block, so the
+/// paper has no such lookup; Section III-B's words count every texture
+/// block access, and a merged lookup is one (a miss of the requester's
+/// cache: counted under either [`CountedAccesses`]). DTM-NUCA's own
+/// replay never merges, so this changes nothing there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MergedLookups {
+    /// Counted as the access it is, its update sent to the centralized
+    /// table as a local hit's is, and one of the epoch's accesses.
+    #[default]
+    Counted,
+    /// Not seen by the tables or the epoch: only the miss that was sent
+    /// counts.
+    Unseen,
+}
+
+impl MergedLookups {
+    pub fn name(self) -> &'static str {
+        match self {
+            MergedLookups::Counted => "counted",
+            MergedLookups::Unseen => "unseen",
+        }
+    }
+}
+
 /// What a distributed Affinity Table keeps of the count a bucket's owner
 /// announced at the last epoch broadcast, which a node's own saturated
 /// counter must beat by the margin to claim the bucket between
@@ -142,6 +171,9 @@ pub struct NucaConfig {
     pub epoch_reset: EpochReset,
     /// Which accesses count in the Affinity Table. (ours): default every.
     pub counted: CountedAccesses,
+    /// Whether the tables count a non-blocking L1's merged lookups
+    /// ([`MergedLookups`]). (ours): default counted.
+    pub merged: MergedLookups,
     /// The distributed tables: the owner's announced count a claim between
     /// broadcasts must beat ([`AnnouncedCount`]). (ours): default
     /// as-announced.
@@ -171,6 +203,7 @@ impl Default for NucaConfig {
             margin_percent: 25,
             epoch_reset: EpochReset::Halve,
             counted: CountedAccesses::Every,
+            merged: MergedLookups::Counted,
             announced_count: AnnouncedCount::AsAnnounced,
             l2: L2Config::default(),
             mesh: MeshConfig::default(),

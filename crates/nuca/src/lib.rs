@@ -72,7 +72,7 @@ pub mod timing;
 
 pub use affinity_table::{affinity_table_bits, AffinityTable};
 pub use bucket::{Bucket, Buckets};
-pub use config::{AnnouncedCount, CountedAccesses, EpochReset, NucaConfig, TcIndex};
+pub use config::{AnnouncedCount, CountedAccesses, EpochReset, MergedLookups, NucaConfig, TcIndex};
 pub use directory::Directory;
 pub use epoch::Epoch;
 pub use error::NucaError;

@@ -46,6 +46,12 @@ pub struct NucaStats {
     pub at_lookups: u64,
     /// DTM-NUCA: accesses counted in the Affinity Table.
     pub at_updates: u64,
+    /// Lookups a non-blocking texture unit merged with a miss already on
+    /// its way ([`gfxcache_gpu::Placement::merged`]; never in DTM-NUCA's
+    /// own replay, whose caches block): not texture accesses. Whether the
+    /// Affinity Table counts them is [`crate::MergedLookups`].
+    #[serde(default)]
+    pub merged_lookups: u64,
 }
 
 impl NucaStats {

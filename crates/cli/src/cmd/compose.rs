@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_compose::study::{self, page, units_on, ComposeConfig, ComposeReport};
 use gfxcache_nbtc::RequestUnit;
-use gfxcache_nuca::{NucaConfig, OrgKind};
+use gfxcache_nuca::{MergedLookups, NucaConfig, OrgKind};
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
 use gfxcache_render::TbrConfig;
@@ -86,6 +86,12 @@ pub struct Args {
     pub l2: super::nuca::L2Args,
     #[command(flatten)]
     pub sync: super::nuca::SyncTilesArg,
+    /// Whether DTM-NUCA's Affinity Tables count a lookup a non-blocking
+    /// unit merged with a miss already on its way, as the texture access
+    /// it is, and in the epoch (ours: counted, Section III-B's "every
+    /// texture block access"; default: --config's).
+    #[arg(long, value_enum)]
+    pub merged_lookups: Option<MergedArg>,
     /// The texture units' miss handlings (the first under the first
     /// placement is the baseline).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "btc,nbtc")]
@@ -130,6 +136,11 @@ pub struct Args {
     /// the same).
     #[arg(long)]
     pub single_thread: bool,
+    /// The machine's settings as a caller made them (`gfxcache nuca
+    /// --l1`: its machine, `--config` and flags), in place of those of
+    /// --machine and --config; never a flag. The flags above still apply.
+    #[arg(skip)]
+    pub machine_settings: Option<NucaConfig>,
 }
 
 /// What a texture unit takes as one request.
@@ -146,6 +157,24 @@ impl RequestArg {
         match self {
             RequestArg::Sample => RequestUnit::Sample,
             RequestArg::Quad => RequestUnit::Quad,
+        }
+    }
+}
+
+/// Whether the Affinity Tables count merged lookups.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MergedArg {
+    /// Counted as the texture accesses they are.
+    Counted,
+    /// Only the miss that was sent counts.
+    Unseen,
+}
+
+impl MergedArg {
+    fn setting(self) -> MergedLookups {
+        match self {
+            MergedArg::Counted => MergedLookups::Counted,
+            MergedArg::Unseen => MergedLookups::Unseen,
         }
     }
 }
@@ -169,9 +198,10 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     let base = NucaConfig::default()
         .on_machine(&plan.machine, 1)
         .map_err(|e| anyhow::anyhow!("--machine: {e}"))?;
-    let mut machine = match &args.config {
-        None => base,
-        Some(path) => super::merge_settings(
+    let mut machine = match (&args.machine_settings, &args.config) {
+        (Some(settings), _) => settings.clone(),
+        (None, None) => base,
+        (None, Some(path)) => super::merge_settings(
             "--config",
             path,
             &base,
@@ -184,6 +214,9 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     args.dram.apply(&mut machine.timing);
     args.l2.apply(&mut machine.l2);
     args.sync.apply(&mut machine.timing);
+    if let Some(m) = args.merged_lookups {
+        machine.merged = m.setting();
+    }
     machine
         .check()
         .context("the machine (--machine, --config, the bus, L2 and tile flags)")?;

@@ -352,6 +352,16 @@ pub struct Args {
     /// `fragment.request_unit`; the dtm-nuca machine's is a quad's).
     #[arg(long, value_enum)]
     pub request_unit: Option<UnitArg>,
+    /// Run the organizations on the composed GPU machine instead, with
+    /// the NBTC study's texture units as each fragment processor's L1,
+    /// under each of these miss handlings (the first under private
+    /// caches is the baseline): `gfxcache compose --l1 MODES --placements`
+    /// every organization, on this command's machine, --config and
+    /// flags, the frame rendered with each sampler's own filter, into
+    /// compose's report (`compose.json`). Without it: DTM-NUCA's replay,
+    /// its texture caches blocking.
+    #[arg(long, value_enum, value_delimiter = ',', conflicts_with_all = REPLAY_ONLY)]
+    pub l1: Vec<super::nbtc::ModeArg>,
     /// Directory for nuca.json, the CSV files, the SVG plots and
     /// index.html.
     #[arg(long, default_value = "nuca")]
@@ -367,6 +377,66 @@ pub struct Args {
     /// identical.
     #[arg(long)]
     pub single_thread: bool,
+}
+
+/// The flags of DTM-NUCA's replay and its other frames, which the
+/// composed machine (`--l1`) does not take.
+const REPLAY_ONLY: [&str; 13] = [
+    "trace",
+    "scaling",
+    "assignments",
+    "private_sizes",
+    "sweep_epoch",
+    "sweep_buckets",
+    "sweep_counter_bits",
+    "sweep_page_blocks",
+    "contexts",
+    "context_unit",
+    "replay_order",
+    "issue_rate",
+    "fp_assignment",
+];
+
+/// `gfxcache compose`'s arguments for `--l1`: every organization under
+/// each of its miss handlings, on this command's machine and settings
+/// (its `--config` and flags, as the replay would take them), the frame
+/// rendered as this command renders it (each sampler's own filter).
+pub fn composed(args: &Args) -> Result<super::compose::Args> {
+    let plan = args.frame.plan(&args.machine, args.processors.given())?;
+    let request_unit = match args.request_unit {
+        None => None,
+        Some(UnitArg::Quad) => Some(super::compose::RequestArg::Quad),
+        Some(UnitArg::Sample) => Some(super::compose::RequestArg::Sample),
+        Some(UnitArg::Pixel) => anyhow::bail!(
+            "--request-unit pixel is DTM-NUCA's replay's reading: with --l1 the texture units take `sample` or `quad`"
+        ),
+    };
+    Ok(super::compose::Args {
+        requests: args.requests.clone(),
+        scene: args.scene.clone(),
+        suite: args.suite,
+        machine: args.machine.clone(),
+        frame: args.frame.clone(),
+        processors: args.processors,
+        filter: super::render::TextureFilterArg::AsAuthored,
+        passes: args.passes,
+        config: args.config.clone(),
+        unit: None,
+        bus: args.bus,
+        dram: args.dram,
+        l2: args.l2.clone(),
+        sync: args.sync,
+        merged_lookups: None,
+        l1: args.l1.clone(),
+        placements: OrgKind::ALL.to_vec(),
+        request_unit,
+        window: gfxcache_nbtc::MACHINE_WINDOW_CYCLES,
+        out: args.out.clone(),
+        json: args.json,
+        quiet: args.quiet,
+        single_thread: args.single_thread,
+        machine_settings: Some(config(args, &plan)?),
+    })
 }
 
 impl Args {
@@ -566,10 +636,16 @@ fn prepare(args: &Args) -> Result<Plan> {
 /// Whether `args` would run, without rendering or reading a file
 /// ([`prepare`]).
 pub fn check(args: &Args) -> Result<()> {
+    if !args.l1.is_empty() {
+        return super::compose::check(&composed(args)?);
+    }
     prepare(args).map(drop)
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if !args.l1.is_empty() {
+        return super::compose::run(composed(&args)?);
+    }
     // Every setting checked before anything is rendered.
     let plan = prepare(&args)?;
     let others = [&args.trace, &args.config].into_iter().flatten();

@@ -372,3 +372,81 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     );
     assert!(!std::path::Path::new(out).exists());
 }
+
+/// `--l1` runs the organizations on the composed machine: `gfxcache
+/// compose` under every placement, with the command's machine settings
+/// (here a flag only `nuca` has), into compose's report; the replay's
+/// own flags and its pixel requests are refused by name.
+#[test]
+fn l1_runs_every_organization_on_the_composed_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n");
+    let report = json(&small_racer(
+        out.to_str().unwrap(),
+        &["--l1", "btc,nbtc", "--buckets", "16", "--json"],
+    ));
+    assert_eq!(report["config"]["machine"]["buckets"], 16);
+    let runs = report["runs"].as_array().unwrap();
+    let placements: Vec<&str> = runs[..6]
+        .iter()
+        .map(|r| r["placement"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        placements,
+        [
+            "private",
+            "d-nuca",
+            "dtm-nuca",
+            "dtm-nuca-dist",
+            "s-nuca",
+            "ideal-shared"
+        ]
+    );
+    assert_eq!(runs.len(), 12);
+    assert!(out.join("compose.json").is_file() && !out.join("nuca.json").exists());
+    // The same frame through `gfxcache compose`, the settings by file.
+    let frame = out.join("frame.gtq.zst");
+    let settings = dir.path().join("machine.json");
+    std::fs::write(&settings, r#"{"buckets": 16}"#).unwrap();
+    let again = json(&[
+        "compose",
+        frame.to_str().unwrap(),
+        "--l1",
+        "btc,nbtc",
+        "--placements",
+        "private,d-nuca,dtm-nuca,dtm-nuca-dist,s-nuca,ideal-shared",
+        "--config",
+        settings.to_str().unwrap(),
+        "--out",
+        dir.path().join("c").to_str().unwrap(),
+        "--json",
+    ]);
+    let from_nuca = json(&[
+        "nuca",
+        frame.to_str().unwrap(),
+        "--l1",
+        "btc,nbtc",
+        "--buckets",
+        "16",
+        "--out",
+        dir.path().join("d").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(from_nuca["runs"], again["runs"]);
+    for (extra, named) in [
+        (&["--l1", "nbtc", "--scaling", "4"][..], "--scaling"),
+        (&["--l1", "nbtc", "--contexts", "8"][..], "--contexts"),
+        (&["--l1", "nbtc", "--request-unit", "pixel"][..], "pixel"),
+        (&["--l1", "nbtx"][..], "nbtx"),
+    ] {
+        let bad = gfxcache(&small_racer(
+            dir.path().join("bad").to_str().unwrap(),
+            extra,
+        ));
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(
+            !bad.status.success() && err.contains(named),
+            "{extra:?}: {err}"
+        );
+    }
+}

@@ -10,6 +10,7 @@ use gfxcache_report::page::pretty_json;
 use gfxcache_report::{Column, Format, Page, Picture, Section, View};
 
 use gfxcache_nbtc::RequestUnit;
+use gfxcache_nuca::MergedLookups;
 
 use super::ComposeReport;
 
@@ -84,7 +85,7 @@ fn setup(r: &ComposeReport) -> Vec<String> {
             "{} fragment processors, each with a texture unit whose L1 is its {} {}-way \
              texture cache of {}-byte blocks, placed by the placement run; a {} {}-way L2 \
              in {} banks ({} cycles a hit) over a {}-bit bus; DRAM {} cycles{}; the Affinity \
-             Table of {} buckets. The texture units are the NBTC study's: hits take {} \
+             Table of {} buckets, {}. The texture units are the NBTC study's: hits take {} \
              cycle(s), the filter {}; {} {} fragments in flight; the NBTC's buffers {} (RB), \
              {} (WLB) and {} (BAB) entries; a request is {} (the machine's \
              fragment.request_unit unless --request-unit says otherwise). The units of a machine run in \
@@ -107,6 +108,14 @@ fn setup(r: &ComposeReport) -> Vec<String> {
                 ),
             },
             m.buckets,
+            match m.merged {
+                MergedLookups::Counted =>
+                    "counting a lookup a unit merged with a miss on its way as the texture access \
+                     it is (merged lookups counted, --merged-lookups)",
+                MergedLookups::Unseen =>
+                    "counting only the misses sent, not the lookups a unit merged with them \
+                     (merged lookups unseen, --merged-lookups)",
+            },
             u.hit_latency,
             u.filter_latency,
             issue_sentence(u.issue, c.description.as_ref().map(|d| d.name.as_str())),

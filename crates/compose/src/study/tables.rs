@@ -48,7 +48,7 @@ pub const MEASURES: [Measure; 12] = [
 type Count = (&'static str, Unit, fn(&ComposedRun) -> u64);
 
 /// The counts behind the measures.
-pub const COUNTS: [Count; 15] = [
+pub const COUNTS: [Count; 18] = [
     ("unit_cycles", Unit::Cycles, |r| r.total.cycles),
     ("stalled_cycles", Unit::Cycles, |r| r.total.stalled_cycles()),
     ("requests", Unit::Count, |r| r.total.requests),
@@ -61,6 +61,13 @@ pub const COUNTS: [Count; 15] = [
     ("l2_requests_by_owner", Unit::Count, |r| {
         r.machine.served.l2_requests_by_owner
     }),
+    ("merged_lookups", Unit::Count, |r| {
+        r.machine.served.merged_lookups
+    }),
+    ("table_updates", Unit::Count, |r| {
+        r.machine.side.table_updates
+    }),
+    ("epochs", Unit::Count, |r| r.machine.side.epochs),
     ("dram_reads", Unit::Count, |r| r.machine.l2.dram_reads),
     ("dram_wait_cycles", Unit::Cycles, |r| {
         r.machine.dram.wait_cycles

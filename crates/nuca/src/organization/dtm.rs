@@ -7,14 +7,16 @@
 //! cache serves the block, or, missing too, reads the L2, fills its own
 //! cache and forwards the block; if p owns b (or nobody did, and p becomes
 //! the first owner) p reads the L2 and fills its own cache (ours).
-//! Which accesses the table counts is [`CountedAccesses`]. Every
-//! `epoch` texture accesses the table re-decides its owners.
+//! Which accesses the table counts is [`CountedAccesses`], and whether
+//! it counts a non-blocking L1's merged lookups [`MergedLookups`]. Every
+//! `epoch` texture accesses (and counted merged lookups) the table
+//! re-decides its owners.
 
 use super::{Organization, TextureCaches};
 use crate::affinity_table::AffinityTable;
 use crate::bucket::Buckets;
 use crate::epoch::Epoch;
-use crate::{CountedAccesses, NucaConfig, NucaError};
+use crate::{CountedAccesses, MergedLookups, NucaConfig, NucaError};
 use gfxcache_gpu::Outcome;
 
 pub struct Dtm {
@@ -23,6 +25,7 @@ pub struct Dtm {
     table: AffinityTable,
     epoch: Epoch,
     counted: CountedAccesses,
+    merged: MergedLookups,
 }
 
 impl Dtm {
@@ -41,6 +44,7 @@ impl Dtm {
             buckets,
             epoch: Epoch::new(config.epoch),
             counted: config.counted,
+            merged: config.merged,
         })
     }
 
@@ -74,6 +78,18 @@ impl Organization for Dtm {
             }
         };
         self.fps.serve_by_owner(fp, owner, block)
+    }
+
+    /// A merged lookup missed its own cache, so it counts under either
+    /// [`CountedAccesses`]; the block's miss has found the bucket an
+    /// owner already.
+    fn count_merged(&mut self, fp: usize, block: u64) -> bool {
+        if self.merged == MergedLookups::Unseen {
+            return false;
+        }
+        self.fps.stats.at_updates += 1;
+        self.table.request(self.buckets.bucket_of(block), fp);
+        true
     }
 
     #[inline]

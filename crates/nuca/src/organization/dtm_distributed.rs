@@ -9,7 +9,7 @@ use crate::bucket::Buckets;
 use crate::counter::counter_max;
 use crate::epoch::Epoch;
 use crate::node_table::{synchronize, NodeTable};
-use crate::{AnnouncedCount, CountedAccesses, EpochReset, NucaConfig, NucaError};
+use crate::{AnnouncedCount, CountedAccesses, EpochReset, MergedLookups, NucaConfig, NucaError};
 use gfxcache_gpu::Outcome;
 
 pub struct DtmDistributed {
@@ -22,6 +22,7 @@ pub struct DtmDistributed {
     epoch_reset: EpochReset,
     announced_count: AnnouncedCount,
     counted: CountedAccesses,
+    merged: MergedLookups,
     /// Per node, the buckets it announced at the last epoch's end.
     announced: Vec<u32>,
     entry_bits: u32,
@@ -43,6 +44,7 @@ impl DtmDistributed {
             epoch_reset: config.epoch_reset,
             announced_count: config.announced_count,
             counted: config.counted,
+            merged: config.merged,
             announced: vec![0; config.fps],
             entry_bits: config.buckets.next_power_of_two().trailing_zeros() + config.counter_bits,
         })
@@ -78,6 +80,17 @@ impl Organization for DtmDistributed {
             self.count(fp, b);
         }
         self.fps.serve_by_owner(fp, owner, block)
+    }
+
+    /// As the centralized table's ([`super::Dtm`]): in the node's own
+    /// table.
+    fn count_merged(&mut self, fp: usize, block: u64) -> bool {
+        if self.merged == MergedLookups::Unseen {
+            return false;
+        }
+        let b = self.buckets.bucket_of(block);
+        self.count(fp, b);
+        true
     }
 
     #[inline]

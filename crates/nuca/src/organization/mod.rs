@@ -52,6 +52,13 @@ macro_rules! placement {
                 Organization::returned(self, fp, block)
             }
 
+            fn merged(&mut self, fp: usize, block: u64) {
+                self.fps_mut().stats.merged_lookups += 1;
+                if self.count_merged(fp, block) {
+                    self.after();
+                }
+            }
+
             #[inline]
             fn side_events(&self) -> SideEvents {
                 let s = self.stats();
@@ -70,6 +77,7 @@ macro_rules! placement {
                     remote_hits: s.remote_hits,
                     l2_requests: s.l2_requests,
                     l2_requests_by_owner: s.l2_requests_by_owner,
+                    merged_lookups: s.merged_lookups,
                 }
             }
 
@@ -112,6 +120,14 @@ pub trait Organization: Placement {
     /// After each access: epochs and what they change.
     #[inline]
     fn after(&mut self) {}
+
+    /// A lookup of `fp` merged with its miss on `block` already on its
+    /// way ([`Placement::merged`]): counted in the tables if the
+    /// organization has any and [`crate::MergedLookups`] says so; then
+    /// it is one more of the epoch's accesses. Says whether it counted.
+    fn count_merged(&mut self, _fp: usize, _block: u64) -> bool {
+        false
+    }
 
     /// Its texture caches and counts.
     fn fps(&self) -> &TextureCaches;

@@ -181,7 +181,13 @@ fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     // The L2's policy was LRU then, and not a field.
     let l2 = v["config"]["l2"].as_object_mut().unwrap();
     assert_eq!(l2.remove("policy").unwrap(), "lru");
+    // Merged lookups were neither a setting nor a count then (the replay
+    // merges none).
+    let merged = v["config"].as_object_mut().unwrap().remove("merged");
+    assert_eq!(merged.unwrap(), "counted");
     for r in v["results"].as_array_mut().unwrap() {
+        let stats = r["stats"].as_object_mut().unwrap();
+        assert_eq!(stats.remove("merged_lookups").unwrap(), 0);
         let dram = r.as_object_mut().unwrap().remove("dram").unwrap();
         assert_eq!(dram["reads"], 0);
         let bus = r.as_object_mut().unwrap().remove("bus").unwrap();

@@ -3,8 +3,8 @@
 
 use crate::common::{machine_and_stream, small};
 use gfxcache_nuca::{
-    AnnouncedCount, AnyOrganization, DNuca, Dtm, DtmDistributed, NucaConfig, NucaStats, OrgKind,
-    Organization, Outcome, Placement, Private, SNuca,
+    AnnouncedCount, AnyOrganization, CountedAccesses, DNuca, Dtm, DtmDistributed, MergedLookups,
+    NucaConfig, NucaStats, OrgKind, Organization, Outcome, Placement, Private, SNuca,
 };
 use proptest::prelude::*;
 
@@ -143,6 +143,92 @@ fn epoch_moves_ownership_to_the_most_frequent() {
         "0's copies still serve it"
     );
     assert_eq!(dtm.access(0, 9), Outcome::L2 { owner: Some(1) });
+}
+
+/// A lookup merged with a miss on its way (a non-blocking L1's
+/// secondary miss): with [`MergedLookups::Counted`] the centralized
+/// table counts it, under either [`CountedAccesses`], as the access it
+/// is, and it is one of the epoch's accesses: fragment processor 1's
+/// one miss and two merged lookups saturate its 2-bit counter, 3 > 1 x
+/// 1.25, and it takes bucket 0 over; the epoch of 5 ends at the access
+/// after them.
+/// Unseen, they change nothing but their count. Nothing is served,
+/// filled or evicted either way.
+#[test]
+fn merged_lookups_count_in_the_table_and_the_epoch_or_are_unseen() {
+    for counted in [CountedAccesses::Every, CountedAccesses::LocalMisses] {
+        for merged in [MergedLookups::Counted, MergedLookups::Unseen] {
+            let config = NucaConfig {
+                buckets: 2,
+                page_blocks: 1,
+                counter_bits: 2,
+                epoch: 5,
+                counted,
+                merged,
+                ..small(2, 1, 2, 1)
+            };
+            let what = format!("{counted:?} {merged:?}");
+            let mut dtm = Dtm::new(&config).unwrap();
+            assert_eq!(dtm.access(0, 0), Outcome::L2 { owner: None });
+            // Block 2 is in bucket 0 too: its owner reads it for 1.
+            assert_eq!(dtm.access(1, 2), Outcome::L2 { owner: Some(0) });
+            let before = dtm.stats().clone();
+            dtm.merged(1, 2);
+            dtm.merged(1, 2);
+            let s = dtm.stats();
+            assert_eq!(s.merged_lookups, 2, "{what}");
+            assert_eq!(
+                (
+                    s.texture_accesses,
+                    s.local_hits,
+                    s.remote_hits,
+                    s.l2_requests
+                ),
+                (2, 0, 0, 2),
+                "{what}: nothing served"
+            );
+            assert!(!dtm.caches()[1].contains(2), "{what}: nothing filled");
+            if merged == MergedLookups::Counted {
+                assert_eq!(s.at_updates, before.at_updates + 2, "{what}");
+                assert_eq!(dtm.table().owner(0), Some(1), "{what}: taken over");
+                assert_eq!(s.ownership_changes, 1, "{what}");
+                assert_eq!(s.epochs, 0, "{what}");
+                dtm.access(0, 4);
+                assert_eq!(dtm.stats().epochs, 1, "{what}: the fifth access");
+            } else {
+                assert_eq!(s.at_updates, before.at_updates, "{what}");
+                assert_eq!(dtm.table().owner(0), Some(0), "{what}");
+                dtm.access(0, 4);
+                assert_eq!(dtm.stats().epochs, 0, "{what}: the third access");
+            }
+        }
+    }
+}
+
+/// The distributed tables count a merged lookup in the requester's own
+/// table only (3-bit counters: 1 + 2 merged, none saturated).
+#[test]
+fn merged_lookups_count_in_the_requesters_own_table() {
+    for merged in [MergedLookups::Counted, MergedLookups::Unseen] {
+        let config = NucaConfig {
+            buckets: 1,
+            page_blocks: 1,
+            counter_bits: 3,
+            epoch: 1_000,
+            merged,
+            ..small(2, 4, 2, 4)
+        };
+        let mut dist = DtmDistributed::new(&config).unwrap();
+        assert_eq!(dist.access(1, 0), Outcome::L2 { owner: None });
+        for _ in 0..2 {
+            dist.merged(1, 0);
+        }
+        let counted = merged == MergedLookups::Counted;
+        assert_eq!(dist.tables()[1].count(0), if counted { 3 } else { 1 });
+        assert_eq!(dist.stats().at_updates, if counted { 3 } else { 1 });
+        assert_eq!(dist.stats().merged_lookups, 2);
+        assert_eq!(dist.tables()[0].count(0), 0, "{merged:?}: not node 0's");
+    }
 }
 
 /// The distributed table: everyone owns everything at first (private
