@@ -96,6 +96,9 @@ impl Command {
             Command::Tcor(a) => study!(a, tcor),
             Command::Nuca(a) if !a.l1.is_empty() => study!(cmd::nuca::composed(&a)?, compose),
             Command::Nuca(a) => study!(a, nuca),
+            Command::Nbtc(a) if !a.placements.is_empty() => {
+                study!(cmd::nbtc::composed(&a)?, compose)
+            }
             Command::Nbtc(a) => study!(*a, nbtc),
             Command::Compose(a) => study!(*a, compose),
             Command::Sweep(a) => cmd::sweep::output(a),

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use gfxcache_cache::run::Threads;
 use gfxcache_compose::study::{self, page, units_on, ComposeConfig, ComposeReport};
-use gfxcache_nbtc::RequestUnit;
+use gfxcache_nbtc::{Mode, NbtcConfig, RequestUnit};
 use gfxcache_nuca::{MergedLookups, NucaConfig, OrgKind};
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
@@ -141,6 +141,11 @@ pub struct Args {
     /// --machine and --config; never a flag. The flags above still apply.
     #[arg(skip)]
     pub machine_settings: Option<NucaConfig>,
+    /// The texture units and their miss handlings as a caller made them
+    /// (`gfxcache nbtc --placements`: its machine, --unit, flags and
+    /// designs), in place of --unit's and --l1's; never a flag.
+    #[arg(skip)]
+    pub units_settings: Option<(NbtcConfig, Vec<Mode>)>,
 }
 
 /// What a texture unit takes as one request.
@@ -180,7 +185,7 @@ impl MergedArg {
 }
 
 /// A placement by its report name.
-fn parse_placement(s: &str) -> std::result::Result<OrgKind, String> {
+pub fn parse_placement(s: &str) -> std::result::Result<OrgKind, String> {
     OrgKind::ALL
         .into_iter()
         .find(|k| k.name() == s)
@@ -225,9 +230,10 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
         .map_or(plan.machine.fragment.request_unit.value, RequestArg::unit);
     let base = units_on(&plan.machine, request_unit);
     const MACHINES: &str = "is not the units': the L1 is the machine's texture cache, the memory its L2 and DRAM (set them with --machine or --config)";
-    let unit = match &args.unit {
-        None => base,
-        Some(path) => super::merge_settings(
+    let unit = match (&args.units_settings, &args.unit) {
+        (Some((unit, _)), _) => *unit,
+        (None, None) => base,
+        (None, Some(path)) => super::merge_settings(
             "--unit",
             path,
             &base,
@@ -242,9 +248,14 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
         )?,
     };
     let mut modes = Vec::new();
-    for m in &args.l1 {
-        if !modes.contains(&m.mode()) {
-            modes.push(m.mode());
+    match &args.units_settings {
+        Some((_, given)) => modes.clone_from(given),
+        None => {
+            for m in &args.l1 {
+                if !modes.contains(&m.mode()) {
+                    modes.push(m.mode());
+                }
+            }
         }
     }
     let mut placements = Vec::new();

@@ -436,6 +436,7 @@ pub fn composed(args: &Args) -> Result<super::compose::Args> {
         quiet: args.quiet,
         single_thread: args.single_thread,
         machine_settings: Some(config(args, &plan)?),
+        units_settings: None,
     })
 }
 

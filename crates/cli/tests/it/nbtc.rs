@@ -333,3 +333,125 @@ fn bad_settings_and_inputs_are_refused_by_name() {
     let missing = units.path().join("missing.gtq");
     refused(&[missing.to_str().unwrap()], "missing.gtq");
 }
+
+/// `--placements` puts the units' L1s in placements of the GPU machine:
+/// `gfxcache compose` with the BTC first, this command's designs and unit
+/// settings (here a flag only `nbtc` has), a pixel's sample a request, on
+/// one frame, into compose's report; a machine with no L2, the flags of
+/// the units' own memory and more than one filter are refused by name.
+#[test]
+fn placements_run_the_designs_on_the_composed_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("n");
+    let small = |out: &Path, extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "nbtc", "--scene", "racer", "--width", "64", "--height", "64", "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.push(out.display().to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let run = |args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        json(&args)
+    };
+    let report = run(&small(
+        &out,
+        &[
+            "--machine",
+            "dtm-nuca",
+            "--placements",
+            "private,dtm-nuca",
+            "--modes",
+            "nbtc",
+            "--rb-entries",
+            "16",
+            "--json",
+        ],
+    ));
+    assert_eq!(report["config"]["unit"]["rb_entries"], 16);
+    assert_eq!(report["config"]["request_unit"], "sample");
+    let pairs: Vec<(&str, &str)> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["mode"].as_str().unwrap(),
+                r["placement"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("btc", "private"),
+            ("btc", "dtm-nuca"),
+            ("nbtc", "private"),
+            ("nbtc", "dtm-nuca")
+        ]
+    );
+    assert!(out.join("compose.json").is_file() && !out.join("nbtc.json").exists());
+    // The same frame through `gfxcache compose`, the unit by file.
+    let frame = out.join("frame.gtq.zst");
+    let unit = dir.path().join("unit.json");
+    std::fs::write(&unit, r#"{"rb_entries": 16}"#).unwrap();
+    let again = json(&[
+        "compose",
+        frame.to_str().unwrap(),
+        "--l1",
+        "btc,nbtc",
+        "--placements",
+        "private,dtm-nuca",
+        "--request-unit",
+        "sample",
+        "--unit",
+        unit.to_str().unwrap(),
+        "--out",
+        dir.path().join("c").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(report["runs"], again["runs"]);
+    let bad = dir.path().join("bad");
+    for (extra, named) in [
+        (&["--placements", "private"][..], "[l2]"),
+        (
+            &[
+                "--machine",
+                "dtm-nuca",
+                "--placements",
+                "private",
+                "--latencies",
+                "50",
+            ][..],
+            "--latencies",
+        ),
+        (
+            &[
+                "--machine",
+                "dtm-nuca",
+                "--placements",
+                "private",
+                "--filters",
+                "nearest,bilinear",
+            ][..],
+            "one filter",
+        ),
+        (
+            &["--machine", "dtm-nuca", "--placements", "nowhere"][..],
+            "nowhere",
+        ),
+    ] {
+        let args = small(&bad, extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = gfxcache(&args);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(
+            !r.status.success() && err.contains(named),
+            "{extra:?}: {err}"
+        );
+    }
+}

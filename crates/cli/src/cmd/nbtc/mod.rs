@@ -22,6 +22,7 @@ use gfxcache_machine::Machine;
 use gfxcache_mem::DramPreset;
 use gfxcache_nbtc::study::{self, paper, FilterFrame, NbtcReport, NbtcStudyConfig};
 use gfxcache_nbtc::{Mode, NbtcConfig};
+use gfxcache_nuca::OrgKind;
 use gfxcache_render::frame::FilterOverride;
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode as RenderMode, RenderRequest};
@@ -123,13 +124,9 @@ pub struct Args {
     /// filtered texture reads as `render --texture-filter` forces it (the
     /// slides: nearest, bilinear and trilinear; `as-authored` for the
     /// samplers' own).
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "nearest,bilinear,trilinear",
-        conflicts_with = "requests"
-    )]
+    /// (Default: nearest,bilinear,trilinear; with --placements, one
+    /// frame: bilinear.)
+    #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "requests")]
     pub filters: Vec<TextureFilterArg>,
     /// The machine the study runs on: a preset (`gfxcache machines` lists
     /// them: nbtc, the slides'; dtm-nuca; tcor; mali-g78) or a TOML file of
@@ -235,6 +232,21 @@ pub struct Args {
     /// where every design is the same (the zero-latency bound).
     #[arg(long, value_delimiter = ',')]
     pub latencies: Option<Vec<u64>>,
+    /// Put each pixel processor's L1 in these placements of the GPU
+    /// machine's texture caches instead of its own L1 and memory path
+    /// (private, d-nuca, dtm-nuca, dtm-nuca-dist, s-nuca, ideal-shared)
+    /// and run the designs there: `gfxcache compose --placements P` with
+    /// this command's machine (it needs an L2: `--machine dtm-nuca`),
+    /// unit settings and --modes, a request a pixel's sample as this
+    /// study takes them, on one frame (one of --filters), into compose's
+    /// report (`compose.json`).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_parser = super::compose::parse_placement,
+        conflicts_with_all = OWN_MEMORY_ONLY
+    )]
+    pub placements: Vec<OrgKind>,
     /// The designs (the BTC is the baseline and is run whether listed or
     /// not).
     #[arg(
@@ -308,6 +320,88 @@ pub struct Args {
     pub single_thread: bool,
 }
 
+/// The flags of the units' own L1 and memory path, and of the study's
+/// latencies and sweeps on it, which a placement (`--placements`) does
+/// not take: the machine's texture caches, L2 and DRAM are the L1 and
+/// memory there.
+const OWN_MEMORY_ONLY: [&str; 19] = [
+    "l1_size",
+    "l1_ways",
+    "block_bytes",
+    "memory",
+    "memory_clock_mhz",
+    "memory_dram",
+    "latencies",
+    "fp_assignment",
+    "sweep_wlb",
+    "sweep_bab",
+    "sweep_bab_merges",
+    "sweep_rb",
+    "sweep_block",
+    "sweep_hit",
+    "sweep_filter_latency",
+    "sweep_issue_rate",
+    "sweep_fragments",
+    "sweep_shared_memory",
+    "sweep_latency",
+];
+
+/// `gfxcache compose`'s arguments for `--placements`: the designs (the
+/// BTC first, the baseline) under each placement, with this command's
+/// machine, texture unit and designs, a request a pixel's sample, on the
+/// one frame of --filters (bilinear by default).
+pub fn composed(args: &Args) -> Result<super::compose::Args> {
+    let plan = Plan::of(args)?;
+    if plan.machine.l2.is_none() {
+        bail!(
+            "--placements: machine {} has no [l2]: a placement's texture caches share the GPU machine's L2 (give --machine dtm-nuca, or a machine file with an [l2])",
+            plan.machine.name
+        );
+    }
+    let filter = match args.filters[..] {
+        [] => TextureFilterArg::Bilinear,
+        [one] => one,
+        _ => bail!("--placements studies one frame: give one filter with --filters"),
+    };
+    let unit = unit(args, &plan.machine)?;
+    let mut designs = vec![Mode::BTC];
+    for m in modes(args) {
+        if !designs.contains(&m) {
+            designs.push(m);
+        }
+    }
+    Ok(super::compose::Args {
+        requests: args.requests.clone(),
+        scene: args.scene.clone(),
+        suite: args.suite,
+        machine: args.machine.clone(),
+        frame: args.frame.clone(),
+        processors: super::FragmentProcessorsArg {
+            fragment_processors: args.pixel_processors,
+            fps: None,
+        },
+        filter,
+        passes: args.passes,
+        config: None,
+        unit: args.unit.clone(),
+        bus: Default::default(),
+        dram: Default::default(),
+        l2: Default::default(),
+        sync: Default::default(),
+        merged_lookups: None,
+        l1: Vec::new(),
+        placements: args.placements.clone(),
+        request_unit: Some(super::compose::RequestArg::Sample),
+        window: gfxcache_nbtc::MACHINE_WINDOW_CYCLES,
+        out: args.out.clone(),
+        json: args.json,
+        quiet: args.quiet,
+        single_thread: args.single_thread,
+        machine_settings: None,
+        units_settings: Some((unit, designs)),
+    })
+}
+
 impl Args {
     fn threads(&self) -> Threads {
         Threads::single_if(self.single_thread)
@@ -318,8 +412,17 @@ impl Args {
         if self.requests.is_some() {
             return vec![TextureFilterArg::AsAuthored];
         }
+        let given = if self.filters.is_empty() {
+            &[
+                TextureFilterArg::Nearest,
+                TextureFilterArg::Bilinear,
+                TextureFilterArg::Trilinear,
+            ][..]
+        } else {
+            &self.filters[..]
+        };
         let mut out = Vec::new();
-        for &f in &self.filters {
+        for &f in given {
             if !out.contains(&f) {
                 out.push(f);
             }
@@ -473,10 +576,16 @@ fn prepare(args: &Args) -> Result<(Plan, NbtcStudyConfig)> {
 /// Whether `args` would run, without rendering or reading a file
 /// ([`prepare`]).
 pub fn check(args: &Args) -> Result<()> {
+    if !args.placements.is_empty() {
+        return super::compose::check(&composed(args)?);
+    }
     prepare(args).map(drop)
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if !args.placements.is_empty() {
+        return super::compose::run(composed(&args)?);
+    }
     // Every setting checked before anything is rendered.
     let (plan, config) = prepare(&args)?;
     let input = StudyInput::new(
