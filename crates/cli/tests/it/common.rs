@@ -23,6 +23,17 @@ pub fn ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8 stdout")
 }
 
+/// Stderr of a run that must fail, naming `named` in its error.
+pub fn refused(args: &[&str], named: &str) -> String {
+    let out = gfxcache(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !out.status.success() && err.contains(named),
+        "gfxcache {args:?} was not refused naming {named:?}: {err}"
+    );
+    err
+}
+
 /// Stdout of a run that must succeed and print one JSON document.
 pub fn json(args: &[&str]) -> serde_json::Value {
     let text = ok(args);
