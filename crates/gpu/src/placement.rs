@@ -60,6 +60,11 @@ pub struct SideEvents {
     pub table_updates: u64,
     /// Epochs ended (the distributed tables broadcast at each).
     pub epochs: u64,
+    /// Buckets that passed from one owner to another (DTM-NUCA; for the
+    /// distributed tables, every change of any node's view): no message
+    /// of its own, but what the tables' counts decided.
+    #[serde(default)]
+    pub ownership_changes: u64,
 }
 
 /// What a placement served so far, by where: every access is one of a

@@ -48,7 +48,7 @@ pub const MEASURES: [Measure; 12] = [
 type Count = (&'static str, Unit, fn(&ComposedRun) -> u64);
 
 /// The counts behind the measures.
-pub const COUNTS: [Count; 18] = [
+pub const COUNTS: [Count; 19] = [
     ("unit_cycles", Unit::Cycles, |r| r.total.cycles),
     ("stalled_cycles", Unit::Cycles, |r| r.total.stalled_cycles()),
     ("requests", Unit::Count, |r| r.total.requests),
@@ -68,6 +68,9 @@ pub const COUNTS: [Count; 18] = [
         r.machine.side.table_updates
     }),
     ("epochs", Unit::Count, |r| r.machine.side.epochs),
+    ("ownership_changes", Unit::Count, |r| {
+        r.machine.side.ownership_changes
+    }),
     ("dram_reads", Unit::Count, |r| r.machine.l2.dram_reads),
     ("dram_wait_cycles", Unit::Cycles, |r| {
         r.machine.dram.wait_cycles

@@ -66,6 +66,7 @@ macro_rules! placement {
                     evictions: s.evictions,
                     table_updates: s.at_updates,
                     epochs: s.epochs,
+                    ownership_changes: s.ownership_changes,
                 }
             }
 
