@@ -79,13 +79,13 @@ pub struct Args {
     #[arg(long, value_name = "F.json")]
     pub unit: Option<PathBuf>,
     #[command(flatten)]
-    pub bus: super::nuca::BusArgs,
+    pub bus: super::machine_flags::BusArgs,
     #[command(flatten)]
-    pub dram: super::nuca::DramArgs,
+    pub dram: super::machine_flags::DramArgs,
     #[command(flatten)]
-    pub l2: super::nuca::L2Args,
+    pub l2: super::machine_flags::L2Args,
     #[command(flatten)]
-    pub sync: super::nuca::SyncTilesArg,
+    pub sync: super::machine_flags::SyncTilesArg,
     /// Whether DTM-NUCA's Affinity Tables count a lookup a non-blocking
     /// unit merged with a miss already on its way, as the texture access
     /// it is, and in the epoch (ours: counted, Section III-B's "every

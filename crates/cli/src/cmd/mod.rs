@@ -3,6 +3,7 @@
 pub mod binned;
 pub mod compose;
 pub mod gspc;
+pub mod machine_flags;
 pub mod machines;
 pub mod mrc;
 pub mod nbtc;

@@ -134,7 +134,7 @@ pub struct Args {
     pub fetcher_fifo: u32,
     /// The Tile Fetcher's L2 misses and the machine's DRAM banks.
     #[command(flatten)]
-    pub dram: super::nuca::DramArgs,
+    pub dram: super::machine_flags::DramArgs,
     /// Figures 23-24 again, on the same L2 reads, with the non-blocking
     /// fetcher at each of these MSHR counts (and the blocking one), at each
     /// --fetcher-sweep-memory latency.
