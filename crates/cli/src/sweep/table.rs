@@ -266,9 +266,26 @@ fn mrc_rows(job: &Job, result: &Value, out: &mut Table) {
     }
 }
 
-/// Each CSV table of a study job's report, its rows under the job's axes.
+/// The study whose report a study job wrote: its own, or the composed
+/// study's for a job that runs on the composed machine (`nuca --l1`,
+/// `nbtc --placements`), so that its tables are not taken for its own.
+fn report_study(job: &Job, report: &Path) -> &'static str {
+    let own = job.kind.study().name();
+    let composed = "compose";
+    if own != composed
+        && !report.join(format!("{own}.json")).is_file()
+        && report.join(format!("{composed}.json")).is_file()
+    {
+        return composed;
+    }
+    own
+}
+
+/// Each CSV table of a study job's report, its rows under the job's axes,
+/// in a table named by the study that wrote it ([`report_study`]).
 fn study_rows(job: &Job, dir: &Path, out: &mut BTreeMap<String, Table>) -> Result<()> {
     let report = dir.join(REPORT);
+    let study = report_study(job, &report);
     let mut files: Vec<_> = std::fs::read_dir(&report)
         .with_context(|| format!("cannot read {}", report.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -277,9 +294,7 @@ fn study_rows(job: &Job, dir: &Path, out: &mut BTreeMap<String, Table>) -> Resul
     files.sort();
     for file in files {
         let stem = file.file_stem().expect("a .csv file").to_string_lossy();
-        let table = out
-            .entry(format!("{}-{stem}", job.kind.study().name()))
-            .or_default();
+        let table = out.entry(format!("{study}-{stem}")).or_default();
         let mut r = csv::Reader::from_path(&file)
             .with_context(|| format!("cannot read {}", file.display()))?;
         let head: Vec<String> = r.headers()?.iter().map(String::from).collect();

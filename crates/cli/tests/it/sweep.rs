@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::common::{gfxcache, json};
+use crate::common::{gfxcache, json, ok};
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sweeps/two-scenes.toml")
@@ -280,4 +280,27 @@ fn a_scene_file_beside_the_sweep_file_reruns_when_edited_not_when_touched() {
         (Some(1), Some(0))
     );
     assert_eq!(edited["frames_rendered"], 1);
+}
+
+/// A `nuca` job on the composed machine (`--l1`) writes the composed
+/// study's tables, named so (`compose-runs`), beside no `nuca-` table of
+/// its own.
+#[test]
+fn a_study_on_the_composed_machine_writes_compose_tables() {
+    let root = tempfile::tempdir().unwrap();
+    let exp = write_sweep(
+        root.path(),
+        "studies = [\"nuca\"]\n\
+         [frames]\nscenes = [\"racer\"]\nmodes = [\"tbr\"]\nresolutions = [\"64x64\"]\n\
+         [flags.nuca]\nl1 = \"btc\"\nno-sweeps = true\n",
+    );
+    let out = root.path().join("out");
+    ok(&["sweep", s(&exp), "--out", s(&out), "--json"]);
+    let tables = out.join("tables");
+    let names: Vec<String> = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n == "compose-runs.csv"), "{names:?}");
+    assert!(!names.iter().any(|n| n.starts_with("nuca-")), "{names:?}");
 }
