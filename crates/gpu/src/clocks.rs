@@ -428,11 +428,21 @@ impl FpClocks {
     /// A tile ends: with `sync`, every fragment processor waits for the
     /// latest.
     pub fn tile_end(&mut self, sync: bool) {
+        self.tile_end_not_before(sync, 0);
+    }
+
+    /// [`FpClocks::tile_end`], the next tile starting no earlier than
+    /// cycle `at` with `sync` (when its tile buffer is free).
+    pub fn tile_end_not_before(&mut self, sync: bool, at: u64) {
         self.stats.tiles += 1;
         if !sync {
             return;
         }
-        let t = self.now();
+        let now = self.now();
+        let t = now.max(at);
+        if t > now {
+            self.latest = t;
+        }
         self.core_free.fill(t);
         self.placed.iter().for_each(|p| p.set(None));
         match self.unit {

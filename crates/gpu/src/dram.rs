@@ -99,21 +99,36 @@ impl DramTiming {
 /// What the DRAM's banks and buses did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DramStats {
-    /// L2 misses read from DRAM.
+    /// Texture requests' L2 misses read from DRAM.
     pub reads: u64,
-    /// Reads that found their row open, the bank idle, another row open.
+    /// Reads and writes that found their row open, the bank idle,
+    /// another row open.
     pub row_hits: u64,
     pub row_misses: u64,
     pub row_conflicts: u64,
-    /// Cycles the reads waited for banks and buses beyond their service.
+    /// Cycles the texture reads waited for banks and buses beyond their
+    /// service.
     pub wait_cycles: u64,
+    /// The frame's other traffic's read misses, when it is timed
+    /// (`OtherTraffic::Tiles`), and the cycles they waited.
+    #[serde(default)]
+    pub other_reads: u64,
+    #[serde(default)]
+    pub other_wait_cycles: u64,
+    /// The L2's write-backs of dirty victims, when they are timed
+    /// (`MachineConfig::dram_writes`), and the cycles they waited.
+    #[serde(default)]
+    pub writes: u64,
+    #[serde(default)]
+    pub write_wait_cycles: u64,
     /// Reservations more than a calendar's window behind the latest
     /// ([`Calendar::late`]).
     pub late_reservations: u64,
 }
 
 impl DramStats {
-    /// Mean cycles a read waited for its bank and bus (0 with no read).
+    /// Mean cycles a texture read waited for its bank and bus (0 with no
+    /// read).
     pub fn mean_wait_cycles(&self) -> f64 {
         if self.reads == 0 {
             0.0
@@ -156,11 +171,40 @@ impl DramBanks {
         }
     }
 
-    /// A read of the `block_bytes` block `block` that reaches the DRAM at
-    /// cycle `t`: the cycles it waits for its bank and its channel's bus
-    /// beyond its own service.
+    /// A texture request's read of the `block_bytes` block `block` that
+    /// reaches the DRAM at cycle `t`: the cycles it waits for its bank and
+    /// its channel's bus beyond its own service.
     #[inline]
     pub fn read(&mut self, block: u64, block_bytes: u32, t: u64) -> u64 {
+        let wait = self.serve(block, block_bytes, t);
+        self.stats.reads += 1;
+        self.stats.wait_cycles += wait;
+        wait
+    }
+
+    /// [`DramBanks::read`] for the frame's other traffic, counted apart.
+    #[inline]
+    pub fn read_other(&mut self, block: u64, block_bytes: u32, t: u64) -> u64 {
+        let wait = self.serve(block, block_bytes, t);
+        self.stats.other_reads += 1;
+        self.stats.other_wait_cycles += wait;
+        wait
+    }
+
+    /// The L2's write-back of the dirty block `block`, reaching the DRAM
+    /// at cycle `t`: served as a read is (its row opened, its lines on the
+    /// channel's bus from tCAS after, tCWL taken as tCAS), counted apart.
+    #[inline]
+    pub fn write(&mut self, block: u64, block_bytes: u32, t: u64) -> u64 {
+        let wait = self.serve(block, block_bytes, t);
+        self.stats.writes += 1;
+        self.stats.write_wait_cycles += wait;
+        wait
+    }
+
+    /// Reserves the read's bank and bus; returns its wait.
+    #[inline]
+    fn serve(&mut self, block: u64, block_bytes: u32, t: u64) -> u64 {
         let line = block * u64::from(block_bytes) / LINE_BYTES;
         let at = self.config.map(line);
         let open = &mut self.open_rows[at.bank];
@@ -189,10 +233,7 @@ impl DramBanks {
         let late = bus.late();
         let data = bus.reserve(ready, transfer);
         self.stats.late_reservations += bus.late() - late;
-        let wait = data - (t + prepare + u64::from(self.timing.t_cas));
-        self.stats.reads += 1;
-        self.stats.wait_cycles += wait;
-        wait
+        data - (t + prepare + u64::from(self.timing.t_cas))
     }
 
     pub fn stats(&self) -> &DramStats {

@@ -168,8 +168,36 @@ pub struct L2Stats {
     pub dram_writes: u64,
     /// Cycles texture requests waited for a busy bank.
     pub bank_wait_cycles: u64,
+    /// The frame's other accesses that took the machine's time
+    /// (`OtherTraffic::Tiles`), the cycles they waited for the other
+    /// units' port, and then for a busy bank.
+    #[serde(default)]
+    pub other_timed: u64,
+    #[serde(default)]
+    pub other_port_wait_cycles: u64,
+    #[serde(default)]
+    pub other_bank_wait_cycles: u64,
+    /// Cycles tiles waited to start, their processors done, for their
+    /// tile buffer's traffic to leave the port (`MachineConfig::tile_buffers`).
+    #[serde(default)]
+    pub tile_buffer_wait_cycles: u64,
     /// Bank reservations held to a calendar's window start.
     pub late_reservations: u64,
+}
+
+/// What the L2 did with one access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct L2Access {
+    pub hit: bool,
+    /// The dirty block a miss's fill evicted, which DRAM is written.
+    pub write_back: Option<u64>,
+}
+
+impl L2Access {
+    const HIT: L2Access = L2Access {
+        hit: true,
+        write_back: None,
+    };
 }
 
 /// The L2's lines under its policy: the engine's LRU inline (the
@@ -213,54 +241,81 @@ impl SharedL2 {
         })
     }
 
-    /// One block access; true on a hit. Counts DRAM reads and write-backs.
+    /// One block access. Counts DRAM reads and write-backs.
     #[inline]
-    fn access(&mut self, block: u64, stream: Stream, write: bool) -> bool {
-        let dirty_victim = match &mut self.lines {
+    fn access(&mut self, block: u64, stream: Stream, write: bool) -> L2Access {
+        let write_back = match &mut self.lines {
             Lines::Lru(cache) => match cache.access_block(block, stream, write, 0) {
-                BlockOutcome::Hit => return true,
-                BlockOutcome::Fill { victim } => matches!(victim, Some((_, true))),
-                BlockOutcome::Bypass => false,
+                BlockOutcome::Hit => return L2Access::HIT,
+                BlockOutcome::Fill { victim } => victim.and_then(|(b, dirty)| dirty.then_some(b)),
+                BlockOutcome::Bypass => None,
             },
             Lines::Any(cache) => {
                 if cache.probe(block, stream, write, 0) {
-                    return true;
+                    return L2Access::HIT;
                 }
                 match cache.fill(block, stream, write, 0) {
-                    Placed::Filled { victim } => victim.is_some_and(|l| l.dirty),
-                    Placed::Present | Placed::Bypassed => false,
+                    Placed::Filled { victim } => victim.filter(|l| l.dirty).map(|l| l.block),
+                    Placed::Present | Placed::Bypassed => None,
                 }
             }
         };
         self.stats.dram_reads += u64::from(!write);
-        self.stats.dram_writes += u64::from(dirty_victim);
-        false
+        self.stats.dram_writes += u64::from(write_back.is_some());
+        L2Access {
+            hit: false,
+            write_back,
+        }
     }
 
-    /// A texture cache's request for `block` (a read); true on a hit.
+    /// A texture cache's request for `block` (a read).
     #[inline]
-    pub fn texture_read(&mut self, block: u64) -> bool {
-        let hit = self.access(block, Stream::Tex, false);
+    pub fn texture_read(&mut self, block: u64) -> L2Access {
+        let a = self.access(block, Stream::Tex, false);
         self.stats.texture_requests += 1;
-        self.stats.texture_hits += u64::from(hit);
-        self.stats.texture_misses += u64::from(!hit);
-        hit
+        self.stats.texture_hits += u64::from(a.hit);
+        self.stats.texture_misses += u64::from(!a.hit);
+        a
     }
 
     /// One block of the frame's other L2 traffic of `stream`, in trace
-    /// order; true on a hit.
+    /// order.
     #[inline]
-    pub fn other(&mut self, block: u64, stream: Stream, write: bool) -> bool {
-        let hit = self.access(block, stream, write);
+    pub fn other(&mut self, block: u64, stream: Stream, write: bool) -> L2Access {
+        let a = self.access(block, stream, write);
         self.stats.other_accesses += 1;
-        self.stats.other_hits += u64::from(hit);
-        self.stats.other_misses += u64::from(!hit);
-        hit
+        self.stats.other_hits += u64::from(a.hit);
+        self.stats.other_misses += u64::from(!a.hit);
+        a
     }
 
-    /// When `block`'s bank takes a request arriving at cycle `t`.
+    /// When `block`'s bank takes a texture request arriving at cycle `t`.
     #[inline]
     pub fn bank_start(&mut self, block: u64, t: u64) -> u64 {
+        let start = self.reserve_bank(block, t);
+        self.stats.bank_wait_cycles += start - t;
+        start
+    }
+
+    /// When `block`'s bank takes one of the frame's other accesses
+    /// arriving at cycle `t`, after waiting `port_wait` cycles for its
+    /// port.
+    #[inline]
+    pub fn other_bank_start(&mut self, block: u64, t: u64, port_wait: u64) -> u64 {
+        let start = self.reserve_bank(block, t);
+        self.stats.other_timed += 1;
+        self.stats.other_port_wait_cycles += port_wait;
+        self.stats.other_bank_wait_cycles += start - t;
+        start
+    }
+
+    /// A tile waited `cycles` for its tile buffer.
+    pub fn tile_waited(&mut self, cycles: u64) {
+        self.stats.tile_buffer_wait_cycles += cycles;
+    }
+
+    #[inline]
+    fn reserve_bank(&mut self, block: u64, t: u64) -> u64 {
         if self.banks.is_empty() {
             return t;
         }
@@ -268,7 +323,6 @@ impl SharedL2 {
         let late = bank.late();
         let start = bank.reserve(t, 1);
         self.stats.late_reservations += bank.late() - late;
-        self.stats.bank_wait_cycles += start - t;
         start
     }
 

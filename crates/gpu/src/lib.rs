@@ -53,8 +53,11 @@ pub use bus::{Bus, BusChannels, BusConfig, BusStats};
 pub use calendar::Calendar;
 pub use clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
 pub use dram::{DramBanks, DramStats, DramTiming};
-pub use l2::{L2Config, L2Stats, PolicyRegistry, SharedL2};
-pub use machine::{L2Attach, Machine, MachineConfig, MachineCounts, MachineReport};
+pub use l2::{L2Access, L2Config, L2Stats, PolicyRegistry, SharedL2};
+pub use machine::{
+    L2Attach, Machine, MachineConfig, MachineCounts, MachineReport, OtherPhase, OtherTraffic,
+    MAX_TILE_BUFFERS,
+};
 pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};
 pub use placement::{Flow, Outcome, Placement, Served, SideEvents};
 pub use texture_cache::{Lookup, TextureCache};

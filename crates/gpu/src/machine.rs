@@ -80,6 +80,62 @@ pub struct MachineConfig {
     pub context_unit: ContextUnit,
     /// A tile end synchronises the fragment processors.
     pub sync_tiles: bool,
+    /// Whether the frame's other L2 accesses ([`Machine::l2_other`]) take
+    /// the machine's time.
+    pub other_traffic: OtherTraffic,
+    /// Cycles the other units' port to the L2 takes per block it sends
+    /// (timed other traffic only): 1 sends a block a cycle.
+    pub other_port_cycles: u32,
+    /// Whether the L2's write-backs of dirty victims take the DRAM's banks
+    /// and buses (with `dram_banks`), each when the miss whose fill
+    /// evicted it reaches DRAM, after that miss's read; else they take no
+    /// time. The binning pass's stay untimed.
+    pub dram_writes: bool,
+    /// The tile buffers a tile's traffic holds until the port has sent it
+    /// (timed other traffic and synchronised tiles only): a tile starts
+    /// no earlier than the port's send of the last access of the tile
+    /// this many before it. 0: unbounded, a tile never waits.
+    pub tile_buffers: u32,
+}
+
+/// The most tile buffers [`MachineConfig::tile_buffers`] may give.
+pub const MAX_TILE_BUFFERS: u32 = 8;
+
+/// How the frame's other L2 traffic (every stream but the texture
+/// caches': vertex fetch, binning, the Tile Fetcher, the tile buffers)
+/// takes the machine's time. It never crosses the texture caches' bus or
+/// mesh, and no fragment processor waits for it; it changes the L2's
+/// contents in input order in every variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OtherTraffic {
+    /// It takes no time: no bank, no DRAM bank or bus. DTM-NUCA's paper
+    /// models the texture caches' traffic only.
+    #[default]
+    Untimed,
+    /// A tile's own traffic ([`OtherPhase::Tile`]) takes its L2 bank's
+    /// cycle, and a read miss its DRAM bank and channel bus, from a port
+    /// of the other units' own that sends a block every
+    /// [`MachineConfig::other_port_cycles`]: a block leaves at the latest
+    /// of the port being free and the latest texture issue of the tile
+    /// so far (the tile's start before its first), so a tile's loads go
+    /// at its start, its stores after its last texture access and on
+    /// into the next tile. The binning pass ([`OtherPhase::Binning`])
+    /// runs before its pass's tiles, outside the fragment phase the
+    /// machine times, and stays untimed.
+    Tiles,
+}
+
+/// Which phase of a tile-based frame one of its other L2 accesses comes
+/// from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OtherPhase {
+    /// The binning pass (geometry: vertex fetch, the Parameter Buffer's
+    /// writes), between tiles.
+    Binning,
+    /// A tile's fragment phase: the Tile Fetcher's reads, the tile
+    /// buffers' loads and flush.
+    Tile,
 }
 
 /// Events of the machine beyond the organization's own counts.
@@ -132,6 +188,20 @@ pub struct Machine<O> {
     l2_router: Option<usize>,
     l2_hit: u64,
     sync_tiles: bool,
+    other_traffic: OtherTraffic,
+    other_port_cycles: u64,
+    /// The latest issue cycle of a texture access played in the tile so
+    /// far, or the tile's start: the earliest a timed other access leaves.
+    other_anchor: u64,
+    /// When the other units' port sends its next block.
+    other_port_free: u64,
+    dram_writes: bool,
+    tile_buffers: usize,
+    /// When the port is done with each of the last `tile_buffers` tiles'
+    /// traffic, by tile number modulo `tile_buffers`; the current tile's.
+    tile_sent: [u64; MAX_TILE_BUFFERS as usize],
+    tile_port_done: u64,
+    tiles_ended: usize,
     counts: MachineCounts,
 }
 
@@ -157,6 +227,15 @@ impl<O: Placement> Machine<O> {
             clocks: FpClocks::new(config.fps, config.contexts, config.context_unit),
             l2_hit: u64::from(config.l2.hit_cycles),
             sync_tiles: config.sync_tiles,
+            other_traffic: config.other_traffic,
+            other_port_cycles: u64::from(config.other_port_cycles),
+            other_anchor: 0,
+            other_port_free: 0,
+            dram_writes: config.dram_writes,
+            tile_buffers: config.tile_buffers.min(MAX_TILE_BUFFERS) as usize,
+            tile_sent: [0; MAX_TILE_BUFFERS as usize],
+            tile_port_done: 0,
+            tiles_ended: 0,
             tc_cycles: u64::from(config.tc_cycles),
             table_cycles: config.table_cycles,
             directory_cycles: config.directory_cycles,
@@ -199,6 +278,7 @@ impl<O: Placement> Machine<O> {
     /// The access of `fp` to `block` issued at `t`.
     #[inline]
     fn access(&mut self, fp: usize, block: u64, t: u64) -> Outcome {
+        self.other_anchor = self.other_anchor.max(t);
         let (outcome, done) = self.access_at(fp, block, t);
         self.clocks.complete(fp, t, done);
         outcome
@@ -266,16 +346,58 @@ impl<O: Placement> Machine<O> {
         self.aside(fp, Outcome::LocalHit, before, t);
     }
 
-    /// One block of the frame's other L2 traffic of `stream`, in trace
-    /// order.
+    /// One block of the frame's other L2 traffic of `stream`, from
+    /// `phase`, in trace order: it changes the L2's contents, and under
+    /// [`OtherTraffic::Tiles`] a tile's takes the L2 bank's cycle, and a
+    /// read miss the DRAM's bank and bus after the L2's hit time, when
+    /// the other units' port sends it, so that texture requests after it
+    /// wait for them.
     #[inline]
-    pub fn l2_other(&mut self, block: u64, stream: Stream, write: bool) {
-        self.l2.other(block, stream, write);
+    pub fn l2_other(&mut self, block: u64, stream: Stream, write: bool, phase: OtherPhase) {
+        let a = self.l2.other(block, stream, write);
+        if self.other_traffic == OtherTraffic::Untimed || phase == OtherPhase::Binning {
+            return;
+        }
+        let sent = self.other_anchor.max(self.other_port_free);
+        self.other_port_free = sent + self.other_port_cycles;
+        self.tile_port_done = self.other_port_free;
+        let start = self
+            .l2
+            .other_bank_start(block, sent, sent - self.other_anchor);
+        let looked_up = start + self.l2_hit;
+        if let (false, false, Some(dram)) = (a.hit, write, &mut self.dram) {
+            dram.read_other(block, self.block_bytes, looked_up);
+        }
+        self.write_back(a.write_back, looked_up);
     }
 
-    /// A tile ends.
+    /// A tile ends: with [`MachineConfig::sync_tiles`] the next starts
+    /// when its last processor is done and, with timed other traffic,
+    /// its tile buffer is free ([`MachineConfig::tile_buffers`]).
     pub fn tile_end(&mut self) {
-        self.clocks.tile_end(self.sync_tiles);
+        let buffer_free = self.next_tile_buffer();
+        if self.sync_tiles {
+            let done = self.clocks.now();
+            self.l2.tile_waited(buffer_free.saturating_sub(done));
+        }
+        self.clocks
+            .tile_end_not_before(self.sync_tiles, buffer_free);
+        if self.sync_tiles {
+            self.other_anchor = self.clocks.now();
+        }
+    }
+
+    /// The ending tile's traffic noted; when the port is done with the
+    /// traffic of the tile whose buffer the next one takes (0: no wait).
+    fn next_tile_buffer(&mut self) -> u64 {
+        let n = self.tile_buffers;
+        if n == 0 || self.other_traffic == OtherTraffic::Untimed {
+            return 0;
+        }
+        self.tile_sent[self.tiles_ended % n] = self.tile_port_done;
+        self.tile_port_done = 0;
+        self.tiles_ended += 1;
+        self.tile_sent[self.tiles_ended % n]
     }
 
     /// When the data of an access issued at `t` and served as `outcome`
@@ -333,14 +455,14 @@ impl<O: Placement> Machine<O> {
     /// the block is back at `node`.
     #[inline]
     fn l2_round_trip(&mut self, node: usize, block: u64, t: u64) -> u64 {
-        let hit = self.l2.texture_read(block);
+        let a = self.l2.texture_read(block);
         let arrive = match self.l2_router {
             Some(r) => self.mesh.send(node, r, Message::Control, t),
             None => self.bus.request(t),
         };
         let start = self.l2.bank_start(block, arrive);
         let looked_up = start + self.l2_hit;
-        let ready = match (hit, &mut self.dram) {
+        let ready = match (a.hit, &mut self.dram) {
             (true, _) => looked_up,
             (false, None) => looked_up + u64::from(self.dram_cycles),
             (false, Some(dram)) => {
@@ -348,9 +470,19 @@ impl<O: Placement> Machine<O> {
                 looked_up + u64::from(self.dram_cycles) + waited
             }
         };
+        self.write_back(a.write_back, looked_up);
         match self.l2_router {
             Some(r) => self.mesh.send(r, node, Message::Data, ready),
             None => self.bus.reply(ready),
+        }
+    }
+
+    /// The L2's write-back of `block`, if any, reaching DRAM at `t` after
+    /// the read of the miss that evicted it ([`MachineConfig::dram_writes`]).
+    #[inline]
+    fn write_back(&mut self, block: Option<u64>, t: u64) {
+        if let (Some(block), true, Some(dram)) = (block, self.dram_writes, &mut self.dram) {
+            dram.write(block, self.block_bytes, t);
         }
     }
 

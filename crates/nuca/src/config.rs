@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::NucaError;
 use crate::timing::TimingConfig;
 use gfxcache_gpu::l2::L2Config;
-use gfxcache_gpu::machine::MachineConfig;
+use gfxcache_gpu::machine::{MachineConfig, MAX_TILE_BUFFERS};
 use gfxcache_gpu::mesh::MeshConfig;
 
 /// What the counters of bucket `b` do when an epoch ends, after the owner
@@ -420,6 +420,20 @@ impl NucaConfig {
                 "1 to 1024 contexts",
             );
         }
+        if !(1..=1_000).contains(&timing.other_port_cycles) {
+            return bad(
+                "timing.other_port_cycles",
+                timing.other_port_cycles.to_string(),
+                "1 to 1000 cycles a block on the other units' port",
+            );
+        }
+        if timing.tile_buffers > MAX_TILE_BUFFERS {
+            return bad(
+                "timing.tile_buffers",
+                timing.tile_buffers.to_string(),
+                &format!("0 (no wait) to {MAX_TILE_BUFFERS} tile buffers"),
+            );
+        }
         if !(1..=10_000).contains(&timing.clock_mhz) {
             return bad(
                 "timing.clock_mhz",
@@ -465,6 +479,10 @@ impl NucaConfig {
             contexts: t.contexts,
             context_unit: t.context_unit,
             sync_tiles: t.sync_tiles,
+            other_traffic: t.other_traffic,
+            other_port_cycles: t.other_port_cycles,
+            dram_writes: t.dram_writes,
+            tile_buffers: t.tile_buffers,
         }
     }
 

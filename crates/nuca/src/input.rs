@@ -27,8 +27,8 @@
 //!   shading takes no time.
 //! - **Other L2 traffic.** The trace's accesses of every stream but `tex`
 //!   (whose L2 traffic the organizations make themselves) become
-//!   [`ReplayEvent::Other`]: those between tiles (the geometry phase) as
-//!   they come; inside a tile, each is placed among the tile's texture
+//!   [`ReplayEvent::Other`]: those between tiles (the binning pass,
+//!   [`OtherPhase::Binning`]) as they come; inside a tile, each is placed among the tile's texture
 //!   accesses at the same fraction of the way through as it stood among
 //!   the trace's `tex` records (a tile's loads before its first texture
 //!   access, its stores after its last).
@@ -45,6 +45,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use gfxcache_gpu::OtherPhase;
 use gfxcache_machine::IssueModel;
 use gfxcache_trace::texreq::{FilterKind, TexReqHeader, TexReqReader, TexReqRecord, TexRequest};
 use gfxcache_trace::{
@@ -336,7 +337,7 @@ impl<R: Read> FrameInput<R> {
         };
         while let Some(item) = cursor.next()? {
             match item {
-                TraceItem::Access(a) => push_other(out, &a, self.block_mask),
+                TraceItem::Access(a) => push_other(out, &a, self.block_mask, OtherPhase::Binning),
                 TraceItem::TileBegin(t) if Some(t) == tile => return Ok(()),
                 TraceItem::TileBegin(t) => {
                     let what = match tile {
@@ -556,13 +557,13 @@ impl<R: Read> FrameInput<R> {
             // A request's blocks stay together.
             if !a.more {
                 while let Some((_, o)) = others.next_if(|(j, _)| at(*j) <= i as u64) {
-                    push_other(out, o, self.block_mask);
+                    push_other(out, o, self.block_mask, OtherPhase::Tile);
                 }
             }
             out.push(ReplayEvent::Texture(*a));
         }
         for (_, o) in others {
-            push_other(out, o, self.block_mask);
+            push_other(out, o, self.block_mask, OtherPhase::Tile);
         }
         for fp in 0..self.carry.len() {
             let carry = self.take_carry(fp);
@@ -636,9 +637,9 @@ fn header_mismatch(q: &TexReqHeader, meta: &TraceMeta) -> Option<String> {
     None
 }
 
-/// A trace access as other L2 traffic: one event per block (`mask` keeps
-/// a block's bits) it touches.
-fn push_other(out: &mut Vec<ReplayEvent>, a: &Access, mask: u64) {
+/// A trace access of `phase` as other L2 traffic: one event per block
+/// (`mask` keeps a block's bits) it touches.
+fn push_other(out: &mut Vec<ReplayEvent>, a: &Access, mask: u64, phase: OtherPhase) {
     let write = a.op == Op::Write;
     let last = a.addr.saturating_add(u64::from(a.size.max(1)) - 1) & mask;
     let mut block = a.addr & mask;
@@ -647,6 +648,7 @@ fn push_other(out: &mut Vec<ReplayEvent>, a: &Access, mask: u64) {
             addr: block,
             stream: a.stream,
             write,
+            phase,
         });
         if block >= last {
             break;

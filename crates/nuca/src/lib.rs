@@ -81,7 +81,9 @@ pub use gfxcache_gpu::bus::{self, Bus, BusChannels, BusConfig, BusStats};
 pub use gfxcache_gpu::calendar::{self, Calendar};
 pub use gfxcache_gpu::clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
 pub use gfxcache_gpu::l2::{self, L2Config, L2Stats, SharedL2};
-pub use gfxcache_gpu::machine::{self, L2Attach, Machine, MachineConfig, MachineCounts};
+pub use gfxcache_gpu::machine::{
+    self, L2Attach, Machine, MachineConfig, MachineCounts, OtherPhase, OtherTraffic,
+};
 pub use gfxcache_gpu::mesh::{
     self, default_shape, Contention, Mesh, MeshConfig, MeshStats, Message,
 };

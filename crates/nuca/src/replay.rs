@@ -23,7 +23,7 @@ use crate::{NucaConfig, NucaError};
 use gfxcache_gpu::machine::{Machine, MachineCounts};
 use gfxcache_gpu::mesh::MeshStats;
 use gfxcache_gpu::DramStats;
-use gfxcache_gpu::{RequestWork, TimingStats};
+use gfxcache_gpu::{OtherPhase, RequestWork, TimingStats};
 use gfxcache_trace::Stream;
 
 /// One texture access: fragment processor `fp` reads the block holding
@@ -86,12 +86,14 @@ pub enum ReplayEvent {
     /// work after their last request, before the tile ends.
     Work { fp: u32, work: u32 },
     /// The frame's other L2 traffic (not texture): one access of `stream`
-    /// to the block holding `addr`, a write or a read. Changes the L2's
-    /// contents and counts, takes no time ([`crate::l2`]).
+    /// to the block holding `addr`, a write or a read, from `phase`.
+    /// Changes the L2's contents and counts, and takes the time
+    /// [`crate::TimingConfig::other_traffic`] gives it.
     Other {
         addr: u64,
         stream: Stream,
         write: bool,
+        phase: OtherPhase,
     },
     /// A tile is done: the fragment processors synchronise
     /// ([`crate::TimingConfig::sync_tiles`]).

@@ -251,7 +251,8 @@ pub(crate) fn play<O: Organization>(m: &mut Machine<O>, e: ReplayEvent, block_sh
             addr,
             stream,
             write,
-        } => m.l2_other(addr >> block_shift, stream, write),
+            phase,
+        } => m.l2_other(addr >> block_shift, stream, write, phase),
         ReplayEvent::TileEnd => m.tile_end(),
     }
 }

@@ -40,9 +40,29 @@
 //!   the next ([`TimingConfig::sync_tiles`]), so the frame is the sum of
 //!   the tiles' spans.
 //!
+//! - The frame's other L2 accesses (`--trace`) change the L2's contents
+//!   in input order. What time they take is
+//!   [`TimingConfig::other_traffic`] ([`OtherTraffic`]): none (the
+//!   default, as the paper's texture-only model), or, for a tile's own
+//!   traffic (the Tile Fetcher's reads, the tile buffers' loads and
+//!   flush), its L2 bank's cycle and a read miss's DRAM bank and bus,
+//!   sent from the other units' own port a block every
+//!   [`TimingConfig::other_port_cycles`], no earlier than the tile's
+//!   latest texture issue so far (its start before the first). The
+//!   binning pass runs before its tiles and stays untimed. No fragment
+//!   processor waits for other traffic, its texture requests wait for
+//!   the banks and buses it holds, and with synchronised tiles a tile
+//!   starts no earlier than the port has sent the traffic of the tile
+//!   [`TimingConfig::tile_buffers`] before it, whose buffer it takes.
+//!
+//! - With [`TimingConfig::dram_writes`] (and the DRAM's banks) the L2's
+//!   write-back of a dirty victim takes its DRAM bank and bus when the
+//!   miss whose fill evicted it reaches DRAM, after that miss's read.
+//!
 //! Not modelled: the Affinity Table's and directory's ports (one lookup per
-//! cycle would add queueing at the centre), the other L2 traffic's bank,
-//! bus and DRAM cycles, and what [`gfxcache_gpu::dram`] leaves out.
+//! cycle would add queueing at the centre), a port the other L2 traffic
+//! shares with the texture caches (the bus or the mesh), a tile's wait for
+//! its loads, and what [`gfxcache_gpu::dram`] leaves out.
 
 use gfxcache_mem::DramPreset;
 use serde::{Deserialize, Serialize};
@@ -50,7 +70,7 @@ use serde::{Deserialize, Serialize};
 use crate::schedule::ReplayOrder;
 use gfxcache_gpu::bus::{BusChannels, BusConfig};
 use gfxcache_gpu::clocks::ContextUnit;
-use gfxcache_gpu::machine::L2Attach;
+use gfxcache_gpu::machine::{L2Attach, OtherTraffic};
 
 /// The timing knobs; ours unless marked as the paper's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,6 +133,26 @@ pub struct TimingConfig {
     /// In which order each tile's requests are replayed. (ours): by the
     /// simulated clocks, as concurrent fragment processors issue them.
     pub order: ReplayOrder,
+    /// What time the frame's other L2 accesses (`--trace`) take
+    /// ([`OtherTraffic`]). (ours): untimed, they change the L2's contents
+    /// only; the paper's model has the texture caches' traffic alone.
+    pub other_traffic: OtherTraffic,
+    /// Cycles the other units' port takes per block under
+    /// [`OtherTraffic::Tiles`]. (ours): 1, a block a cycle, as TCOR's Tile
+    /// Fetcher sends one request a cycle; the paper gives none.
+    pub other_port_cycles: u32,
+    /// Whether the L2's write-backs of dirty victims take the DRAM's banks
+    /// and buses (with [`TimingConfig::dram_banks`]), each when the miss
+    /// that evicted it reaches DRAM, after its read, served as a read is.
+    /// (ours): false, they take no time, as in the earlier versions; the
+    /// paper says nothing of them. The binning pass's stay untimed.
+    pub dram_writes: bool,
+    /// The tile buffers under [`OtherTraffic::Tiles`] with synchronised
+    /// tiles: a tile starts no earlier than the other units' port has sent
+    /// the traffic of the tile this many before it (its flush); 0, never
+    /// waits. (ours): 2, a double-buffered tile memory, whose write-back
+    /// overlaps the next tile's shading; the paper gives none.
+    pub tile_buffers: u32,
 }
 
 impl Default for TimingConfig {
@@ -134,6 +174,10 @@ impl Default for TimingConfig {
             context_unit: ContextUnit::Fragment,
             sync_tiles: true,
             order: ReplayOrder::Clock,
+            other_traffic: OtherTraffic::Untimed,
+            other_port_cycles: 1,
+            dram_writes: false,
+            tile_buffers: 2,
         }
     }
 }

@@ -6,7 +6,7 @@
 use gfxcache_cache::format_size;
 use gfxcache_nuca::study::paper::PaperNumbers;
 use gfxcache_nuca::study::{Figures, NucaReport};
-use gfxcache_nuca::OrgKind;
+use gfxcache_nuca::{OrgKind, OtherTraffic};
 
 use super::{
     paper_effective_bytes, paper_scaling, share, signed, ENERGY, L2_TEXTURE, LOCAL_HITS, SPEEDUP,
@@ -35,6 +35,7 @@ pub fn text(r: &NucaReport) -> String {
     out += &organizations(&rows, &r.paper);
     out += &bus(r);
     out += &dram(r);
+    out += &other_traffic(r);
     out += &announced(r);
     let p = &r.replication;
     out += &format!(
@@ -139,7 +140,9 @@ fn dram(r: &NucaReport) -> String {
     };
     let mut t = Table::new([
         "organization",
-        "reads",
+        "texture reads",
+        "other reads",
+        "writes",
         "row hits",
         "row conflicts",
         "waiting cycles",
@@ -151,6 +154,8 @@ fn dram(r: &NucaReport) -> String {
         t.row([
             row.organization.name().to_string(),
             thousands(x.reads),
+            thousands(x.other_reads),
+            thousands(x.writes),
             thousands(x.row_hits),
             thousands(x.row_conflicts),
             thousands(x.wait_cycles),
@@ -160,9 +165,49 @@ fn dram(r: &NucaReport) -> String {
     format!(
         "
 DRAM behind the L2 ({}, {} cycles unloaded, and the waits for its banks and \
-         channel buses; in cycles)\n{}",
+         channel buses; rows of every read and write, waits of the texture reads, in cycles)\n{}",
         d.dram.name(),
         r.config.timing.dram_cycles,
+        t.render()
+    )
+}
+
+/// The frame's other L2 traffic, when it takes time.
+fn other_traffic(r: &NucaReport) -> String {
+    let timing = &r.config.timing;
+    if timing.other_traffic == OtherTraffic::Untimed {
+        return String::new();
+    }
+    let mut t = Table::new([
+        "organization",
+        "timed",
+        "port wait",
+        "bank wait",
+        "DRAM reads",
+        "DRAM wait",
+        "tile buffer wait",
+    ])
+    .left(0);
+    for row in &r.organizations {
+        let (l2, dram) = (&row.result.l2, &row.result.dram);
+        let per = |cycles: u64, n: u64| format!("{:.2}", cycles as f64 / n.max(1) as f64);
+        t.row([
+            row.organization.name().to_string(),
+            thousands(l2.other_timed),
+            per(l2.other_port_wait_cycles, l2.other_timed),
+            per(l2.other_bank_wait_cycles, l2.other_timed),
+            thousands(dram.other_reads),
+            per(dram.other_wait_cycles, dram.other_reads),
+            thousands(l2.tile_buffer_wait_cycles),
+        ]);
+    }
+    format!(
+        "
+The tiles' other L2 traffic in time (a port sending a block every {} cycle(s), {} tile \
+         buffers; mean waits, and the cycles tiles waited for their buffer; the binning pass \
+         untimed)\n{}",
+        timing.other_port_cycles,
+        timing.tile_buffers,
         t.render()
     )
 }

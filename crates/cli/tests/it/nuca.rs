@@ -9,7 +9,7 @@ use gfxcache_render::tbr_caches::{TbrCacheConfig, TbrCaches};
 use gfxcache_trace::{Batch, Record};
 
 use crate::common;
-use crate::common::{gfxcache, json, ok};
+use crate::common::{gfxcache, json, ok, refused};
 
 const SCENE: &[&str] = &["--scene", "racer", "--width", "256", "--height", "128"];
 
@@ -198,6 +198,86 @@ fn dram_banks_are_the_flags_over_the_machines_dram() {
         "DRAM behind the L2 (lpddr3-1600, 75 cycles unloaded, and the waits for its banks"
     ));
     assert!(!text("text-off", &[]).contains("DRAM behind the L2"));
+}
+
+/// The frame's other traffic and the L2's write-backs are untimed unless
+/// asked for; `--other-traffic tiles` times the tiles' traffic with
+/// `--other-port-cycles` and `--tile-buffers` as given, `--dram-writes on`
+/// the write-backs, and the summary says so; out-of-range values
+/// are refused by name, and the composed machine (`--l1`), which has no
+/// other traffic, refuses the flags.
+#[test]
+fn other_traffic_is_timed_as_the_flags_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        json(&small_racer(
+            out.to_str().unwrap(),
+            &[extra, &["--json"]].concat(),
+        ))
+    };
+    let timed =
+        |r: &serde_json::Value| r["organizations"][0]["result"]["l2"]["other_timed"].clone();
+    let untimed = run("untimed", &[]);
+    assert_eq!(untimed["config"]["timing"]["other_traffic"], "untimed");
+    assert_eq!(timed(&untimed), 0);
+    // An L2 small enough for the frame's blocks to be evicted dirty.
+    let small_l2 = dir.path().join("l2.json");
+    std::fs::write(&small_l2, r#"{"l2": {"bytes": 16384}}"#).unwrap();
+    let tiles = run(
+        "tiles",
+        &[
+            "--config",
+            small_l2.to_str().unwrap(),
+            "--other-traffic",
+            "tiles",
+            "--other-port-cycles",
+            "3",
+            "--tile-buffers",
+            "1",
+            "--dram-banks",
+            "on",
+            "--dram-writes",
+            "on",
+        ],
+    );
+    let timing = &tiles["config"]["timing"];
+    assert_eq!(timing["dram_writes"], true);
+    assert_eq!(untimed["config"]["timing"]["dram_writes"], false);
+    assert_eq!(timing["other_traffic"], "tiles");
+    assert_eq!(timing["other_port_cycles"], 3);
+    assert_eq!(timing["tile_buffers"], 1);
+    let l2 = &tiles["organizations"][0]["result"]["l2"];
+    assert!(timed(&tiles).as_u64().unwrap() > 0, "{l2}");
+    assert!(
+        l2["other_timed"].as_u64() < l2["other_accesses"].as_u64(),
+        "{l2}"
+    );
+    let dram = &tiles["organizations"][0]["result"]["dram"];
+    assert!(dram["writes"].as_u64().unwrap() > 0, "{dram}");
+    let out = dir.path().join("text");
+    let text = ok(&small_racer(
+        out.to_str().unwrap(),
+        &["--other-traffic", "tiles"],
+    ));
+    assert!(
+        text.contains("The tiles' other L2 traffic in time (a port sending a block every 1 cycle(s), 2 tile buffers"),
+        "{text}"
+    );
+    let out = dir.path().join("bad");
+    let out = out.to_str().unwrap();
+    refused(
+        &small_racer(out, &["--tile-buffers", "9"]),
+        "timing.tile_buffers",
+    );
+    refused(
+        &small_racer(out, &["--other-port-cycles", "0"]),
+        "timing.other_port_cycles",
+    );
+    refused(
+        &small_racer(out, &["--l1", "nbtc", "--other-traffic", "tiles"]),
+        "--other-traffic",
+    );
 }
 
 /// The machine's L2 takes the GSPC paper's policies too, and the frame's

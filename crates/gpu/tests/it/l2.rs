@@ -52,8 +52,8 @@ fn on_l2(policy: &str, steps: &[Step]) -> (Vec<bool>, u64, u64) {
     let hits = steps
         .iter()
         .map(|&(block, other)| match other {
-            None => l2.texture_read(block),
-            Some((stream, write)) => l2.other(block, stream, write),
+            None => l2.texture_read(block).hit,
+            Some((stream, write)) => l2.other(block, stream, write).hit,
         })
         .collect();
     let s = l2.stats();

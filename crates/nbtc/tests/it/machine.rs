@@ -10,8 +10,8 @@
 use gfxcache_cache::run::Threads;
 use gfxcache_cache::{Geometry, Ways};
 use gfxcache_gpu::{
-    BusConfig, ContextUnit, Flow, L2Attach, L2Config, Machine, MachineConfig, MeshConfig, Outcome,
-    Placement, Served, SideEvents, TextureCache,
+    BusConfig, ContextUnit, Flow, L2Attach, L2Config, Machine, MachineConfig, MeshConfig,
+    OtherTraffic, Outcome, Placement, Served, SideEvents, TextureCache,
 };
 use gfxcache_nbtc::{
     MachineReplay, Mode, NbtcConfig, QuadGatherer, Replay, RequestUnit, RunResult, TextureUnit,
@@ -115,6 +115,10 @@ fn machine_of_latency(placement: PrivateCaches, latency: u64) -> Machine<Private
         contexts: 1,
         context_unit: ContextUnit::Fragment,
         sync_tiles: false,
+        other_traffic: OtherTraffic::Untimed,
+        other_port_cycles: 1,
+        dram_writes: false,
+        tile_buffers: 0,
     };
     Machine::new(placement, &config).unwrap()
 }

@@ -19,6 +19,7 @@ use super::report::NucaReport;
 use super::tables::{announced_readings, paper_effective_bytes, Metric};
 use super::tables::{ENERGY, L2_ALL, L2_TEXTURE, LOCAL_HITS, SPEEDUP};
 use crate::replay::OrgKind;
+use crate::OtherTraffic;
 
 /// A share as the page writes one: one decimal (`66.3%`).
 fn share(column: &str, heading: &str) -> Column {
@@ -269,21 +270,59 @@ fn bus_words(r: &NucaReport) -> String {
 fn dram_words(r: &NucaReport) -> String {
     let t = &r.config.timing;
     let latency = format!(
-        "Every L2 miss takes DRAM's {} cycles (timing.dram_cycles; ours: the middle of          Table I's 50-100)",
+        "Every L2 miss takes DRAM's {} cycles (timing.dram_cycles; ours: the middle of \
+             Table I's 50-100)",
         t.dram_cycles
     );
     match t.dram_banks() {
         None => format!(
-            "{latency}, whatever the other misses do: the DRAM's banks and buses are not              modelled (--dram-banks off), so no miss waits and no row is counted."
+            "{latency}, whatever the other misses do: the DRAM's banks and buses are not \
+             modelled (--dram-banks off), so no miss waits and no row is counted."
         ),
         Some(d) => format!(
-            "{latency}, and waits besides for its bank and its channel's bus (--dram-banks on):              {}'s rules in cycles of the GPU's {} MHz, tRCD {}, tRP {}, tCAS {}, {} cycles a              64-byte line; an open row is the last read's of its bank in the order the machine              serves them. A read alone waits 0.",
+            "{latency}, and waits besides for its bank and its channel's bus (--dram-banks on): \
+             {}'s rules in cycles of the GPU's {} MHz, tRCD {}, tRP {}, tCAS {}, {} cycles a \
+             64-byte line; an open row is the last read's of its bank in the order the machine \
+             serves them. A read alone waits 0. {}",
             d.dram.name(),
             t.clock_mhz,
             d.t_rcd,
             d.t_rp,
             d.t_cas,
-            d.line_cycles
+            d.line_cycles,
+            if t.dram_writes {
+                "The L2's write-backs of dirty victims take the banks and buses too (--dram-writes \
+                 on), each when the miss that evicted it reaches DRAM, after its read, served as a \
+                 read is; the binning pass's take no time."
+            } else {
+                "The L2's write-backs of dirty victims take no time (--dram-writes off, ours)."
+            }
+        ),
+    }
+}
+
+/// What time the frame's other L2 traffic took, in words.
+fn other_traffic_words(r: &NucaReport) -> String {
+    let t = &r.config.timing;
+    let what = "The frame's other L2 accesses (every stream but the texture caches', from the \
+                trace) change the L2's contents in trace order";
+    match t.other_traffic {
+        OtherTraffic::Untimed => format!(
+            "{what} and take no time (timing.other_traffic untimed, ours, as the paper's \
+             texture-only model): they hold no L2 bank, DRAM bank or bus, and no texture request \
+             waits for them."
+        ),
+        OtherTraffic::Tiles => format!(
+            "{what}. A tile's own (the Tile Fetcher's reads, the tile buffers' loads and flush) \
+             leave a port of the other units' own a block every {} cycle(s) \
+             (timing.other_port_cycles), no earlier than the tile's latest texture issue so far \
+             (the tile's start before its first), and take their L2 bank's cycle and, with \
+             --dram-banks on, a read miss's DRAM bank and bus (timing.other_traffic tiles). The \
+             binning pass runs before its tiles and takes no time. No processor waits for this \
+             traffic, but a tile starts no earlier than the port has sent the traffic of the tile \
+             {} before it, whose buffer it takes (timing.tile_buffers; 0: never). Port waits are \
+             cycles from that earliest cycle to the send.",
+            t.other_port_cycles, t.tile_buffers
         ),
     }
 }
@@ -357,6 +396,8 @@ pub fn page(r: &NucaReport) -> Page {
             .note(bus_words(r)),
     );
     let dram = count(orgs.clone(), "dram_bank_reads", "reads at the banks");
+    let dram = count(dram, "dram_writes", "write-backs at the banks");
+    let dram = count(dram, "dram_write_wait_cycles", "their waiting cycles");
     let dram = count(dram, "dram_row_conflicts", "row conflicts");
     let dram = count(dram, "dram_wait_cycles", "waiting cycles").column(
         "dram_mean_wait_cycles",
@@ -367,6 +408,25 @@ pub fn page(r: &NucaReport) -> Page {
         Section::new("DRAM behind the L2")
             .view(dram)
             .note(dram_words(r)),
+    );
+    let other = count(orgs.clone(), "other_timed", "timed accesses");
+    let other = count(
+        other,
+        "other_port_wait_cycles",
+        "cycles waiting for the port",
+    );
+    let other = count(other, "other_bank_wait_cycles", "cycles waiting for a bank");
+    let other = count(other, "dram_other_reads", "DRAM reads");
+    let other = count(other, "dram_other_wait_cycles", "cycles the reads waited");
+    let other = count(
+        other,
+        "tile_buffer_wait_cycles",
+        "cycles tiles waited for a buffer",
+    );
+    sections.push(
+        Section::new("The frame's other L2 traffic in time (ours)")
+            .view(other)
+            .note(other_traffic_words(r)),
     );
     let uj = Format::Scaled {
         divisor: 1000,

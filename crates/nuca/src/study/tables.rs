@@ -323,7 +323,7 @@ enum OrgColumn {
 use OrgColumn::{Against, Amount, Count};
 
 /// The organizations table's columns after `organization`, in order.
-const ORG_COLUMNS: [OrgColumn; 38] = [
+const ORG_COLUMNS: [OrgColumn; 46] = [
     Count("texture_accesses", Unit::Count, |x| {
         x.result.stats.texture_accesses
     }),
@@ -403,6 +403,26 @@ const ORG_COLUMNS: [OrgColumn; 38] = [
     }),
     Amount("dram_mean_wait_cycles", Unit::Cycles, |x| {
         x.result.dram.mean_wait_cycles()
+    }),
+    Count("other_timed", Unit::Count, |x| x.result.l2.other_timed),
+    Count("other_port_wait_cycles", Unit::Cycles, |x| {
+        x.result.l2.other_port_wait_cycles
+    }),
+    Count("other_bank_wait_cycles", Unit::Cycles, |x| {
+        x.result.l2.other_bank_wait_cycles
+    }),
+    Count("dram_other_reads", Unit::Count, |x| {
+        x.result.dram.other_reads
+    }),
+    Count("dram_other_wait_cycles", Unit::Cycles, |x| {
+        x.result.dram.other_wait_cycles
+    }),
+    Count("dram_writes", Unit::Count, |x| x.result.dram.writes),
+    Count("dram_write_wait_cycles", Unit::Cycles, |x| {
+        x.result.dram.write_wait_cycles
+    }),
+    Count("tile_buffer_wait_cycles", Unit::Cycles, |x| {
+        x.result.l2.tile_buffer_wait_cycles
     }),
     Against("fp_issue_rate", Unit::Ratio, |f| f.fp_issue_rate),
     Against("fp_busy_percent", Unit::Percent, |f| f.fp_busy_percent),

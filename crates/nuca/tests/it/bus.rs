@@ -5,8 +5,8 @@
 
 use crate::common::{machine_and_stream, synthetic};
 use gfxcache_nuca::{
-    replay, AnnouncedCount, BusChannels, ContextUnit, NucaConfig, OrgKind, OrgResult, ReplayEvent,
-    ReplayOrder, ReplayReport, TextureAccess, Threads,
+    replay, AnnouncedCount, BusChannels, ContextUnit, NucaConfig, OrgKind, OrgResult, OtherPhase,
+    ReplayEvent, ReplayOrder, ReplayReport, TextureAccess, Threads,
 };
 use gfxcache_trace::Stream;
 use proptest::prelude::*;
@@ -140,6 +140,7 @@ fn fixed_bus_frame() -> (NucaConfig, Vec<ReplayEvent>) {
                 addr,
                 stream: Stream::Other,
                 write: i % 2 == 0,
+                phase: OtherPhase::Tile,
             });
         }
         if i % 500 == 499 {
@@ -172,6 +173,11 @@ fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     assert_eq!(timing.remove("dram_banks").unwrap(), false);
     timing.remove("dram");
     timing.remove("clock_mhz");
+    // The other traffic took no time then, and it was not a setting.
+    assert_eq!(timing.remove("other_traffic").unwrap(), "untimed");
+    timing.remove("other_port_cycles");
+    timing.remove("tile_buffers");
+    assert_eq!(timing.remove("dram_writes").unwrap(), false);
     timing.insert("bus_request_cycles".into(), (arbitration + 1).into());
     timing.insert("bus_reply_cycles".into(), (arbitration + beats).into());
     v["config"]
@@ -188,6 +194,15 @@ fn in_the_old_form(report: &ReplayReport) -> serde_json::Value {
     for r in v["results"].as_array_mut().unwrap() {
         let stats = r["stats"].as_object_mut().unwrap();
         assert_eq!(stats.remove("merged_lookups").unwrap(), 0);
+        let l2 = r["l2"].as_object_mut().unwrap();
+        for field in [
+            "other_timed",
+            "other_port_wait_cycles",
+            "other_bank_wait_cycles",
+            "tile_buffer_wait_cycles",
+        ] {
+            assert_eq!(l2.remove(field).unwrap(), 0);
+        }
         let dram = r.as_object_mut().unwrap().remove("dram").unwrap();
         assert_eq!(dram["reads"], 0);
         let bus = r.as_object_mut().unwrap().remove("bus").unwrap();

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use gfxcache_machine::IssueModel;
-use gfxcache_nuca::{FrameInput, InputError, ReplayEvent, RequestUnit, TextureAccess};
+use gfxcache_nuca::{FrameInput, InputError, OtherPhase, ReplayEvent, RequestUnit, TextureAccess};
 use gfxcache_trace::texreq::{
     FilterKind, TexReqHeader, TexReqReader, TexReqRecord, TexReqWriter, TexRequest,
 };
@@ -147,11 +147,23 @@ fn more(fp: u32, addr: u64) -> ReplayEvent {
     })
 }
 
+/// A binning pass's other access.
+fn binning(addr: u64, stream: Stream, write: bool) -> ReplayEvent {
+    ReplayEvent::Other {
+        addr,
+        stream,
+        write,
+        phase: OtherPhase::Binning,
+    }
+}
+
+/// A tile's other access.
 fn other(addr: u64, stream: Stream, write: bool) -> ReplayEvent {
     ReplayEvent::Other {
         addr,
         stream,
         write,
+        phase: OtherPhase::Tile,
     }
 }
 
@@ -195,8 +207,10 @@ fn a_tile_merges_by_hand() {
     // Four texture accesses, two `tex` records in the trace: the write
     // after the first record goes halfway, before the third access. Each
     // other access keeps its stream.
+    // The accesses between tiles are the binning pass's, the others the
+    // tile's.
     let want = vec![
-        other(4096, Stream::Vtx, false),
+        binning(4096, Stream::Vtx, false),
         other(8192, Stream::Rt, false),
         tex(0, 0, 5),
         more(0, 64),
@@ -206,7 +220,7 @@ fn a_tile_merges_by_hand() {
         other(9024, Stream::Z, true),
         ReplayEvent::Work { fp: 0, work: 6 },
         ReplayEvent::TileEnd,
-        other(12288, Stream::Display, true),
+        binning(12288, Stream::Display, true),
     ];
     assert_eq!(events(&q, Some(&t), 1), want);
     // Two cycles an instruction double every work; no trace, no others.

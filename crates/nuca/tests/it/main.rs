@@ -19,6 +19,7 @@ mod config;
 mod dram;
 mod input;
 mod organizations;
+mod other_traffic;
 mod replay;
 mod study;
 mod timing;

@@ -4,8 +4,8 @@
 
 use crate::common::synthetic;
 use gfxcache_nuca::{
-    replay, NucaConfig, NucaEnergyModel, OrgKind, OrgResult, Replay, ReplayEvent, ReplayOrder,
-    TextureAccess, Threads,
+    replay, NucaConfig, NucaEnergyModel, OrgKind, OrgResult, OtherPhase, Replay, ReplayEvent,
+    ReplayOrder, TextureAccess, Threads,
 };
 use gfxcache_trace::Stream;
 
@@ -212,6 +212,7 @@ fn l2_answers_every_request_and_threads_do_not_matter() {
                 addr,
                 stream: Stream::Other,
                 write: i % 2 == 0,
+                phase: OtherPhase::Tile,
             });
         }
         if i % 1000 == 999 {
