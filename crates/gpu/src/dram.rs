@@ -138,6 +138,17 @@ impl DramStats {
     }
 }
 
+/// What a DRAM access is for, which [`DramStats`] counts apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DramUse {
+    /// A texture request's L2 miss.
+    TextureRead,
+    /// A read miss of the frame's other traffic.
+    OtherRead,
+    /// The L2's write-back of a dirty victim.
+    WriteBack,
+}
+
 /// No row open in a bank.
 const NO_ROW: u64 = u64::MAX;
 
@@ -176,29 +187,23 @@ impl DramBanks {
     /// its channel's bus beyond its own service.
     #[inline]
     pub fn read(&mut self, block: u64, block_bytes: u32, t: u64) -> u64 {
-        let wait = self.serve(block, block_bytes, t);
-        self.stats.reads += 1;
-        self.stats.wait_cycles += wait;
-        wait
+        self.access(DramUse::TextureRead, block, block_bytes, t)
     }
 
-    /// [`DramBanks::read`] for the frame's other traffic, counted apart.
+    /// [`DramBanks::read`] for `what`: every access is served alike (a
+    /// write-back's row opened, its lines on the channel's bus from tCAS
+    /// after, tCWL taken as tCAS), and counted by what it is for.
     #[inline]
-    pub fn read_other(&mut self, block: u64, block_bytes: u32, t: u64) -> u64 {
+    pub fn access(&mut self, what: DramUse, block: u64, block_bytes: u32, t: u64) -> u64 {
         let wait = self.serve(block, block_bytes, t);
-        self.stats.other_reads += 1;
-        self.stats.other_wait_cycles += wait;
-        wait
-    }
-
-    /// The L2's write-back of the dirty block `block`, reaching the DRAM
-    /// at cycle `t`: served as a read is (its row opened, its lines on the
-    /// channel's bus from tCAS after, tCWL taken as tCAS), counted apart.
-    #[inline]
-    pub fn write(&mut self, block: u64, block_bytes: u32, t: u64) -> u64 {
-        let wait = self.serve(block, block_bytes, t);
-        self.stats.writes += 1;
-        self.stats.write_wait_cycles += wait;
+        let s = &mut self.stats;
+        let (count, waits) = match what {
+            DramUse::TextureRead => (&mut s.reads, &mut s.wait_cycles),
+            DramUse::OtherRead => (&mut s.other_reads, &mut s.other_wait_cycles),
+            DramUse::WriteBack => (&mut s.writes, &mut s.write_wait_cycles),
+        };
+        *count += 1;
+        *waits += wait;
         wait
     }
 

@@ -52,7 +52,7 @@ pub mod texture_cache;
 pub use bus::{Bus, BusChannels, BusConfig, BusStats};
 pub use calendar::Calendar;
 pub use clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
-pub use dram::{DramBanks, DramStats, DramTiming};
+pub use dram::{DramBanks, DramStats, DramTiming, DramUse};
 pub use l2::{L2Access, L2Config, L2Stats, PolicyRegistry, SharedL2};
 pub use machine::{
     L2Attach, Machine, MachineConfig, MachineCounts, MachineReport, OtherPhase, OtherTraffic,

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bus::{Bus, BusConfig, BusStats};
 use crate::clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
-use crate::dram::{DramBanks, DramStats, DramTiming};
+use crate::dram::{DramBanks, DramStats, DramTiming, DramUse};
 use crate::l2::{L2Config, L2Stats, SharedL2};
 use crate::mesh::{Mesh, MeshConfig, MeshStats, Message};
 use crate::placement::{Flow, Outcome, Placement, Served, SideEvents};
@@ -366,7 +366,7 @@ impl<O: Placement> Machine<O> {
             .other_bank_start(block, sent, sent - self.other_anchor);
         let looked_up = start + self.l2_hit;
         if let (false, false, Some(dram)) = (a.hit, write, &mut self.dram) {
-            dram.read_other(block, self.block_bytes, looked_up);
+            dram.access(DramUse::OtherRead, block, self.block_bytes, looked_up);
         }
         self.write_back(a.write_back, looked_up);
     }
@@ -482,7 +482,7 @@ impl<O: Placement> Machine<O> {
     #[inline]
     fn write_back(&mut self, block: Option<u64>, t: u64) {
         if let (Some(block), true, Some(dram)) = (block, self.dram_writes, &mut self.dram) {
-            dram.write(block, self.block_bytes, t);
+            dram.access(DramUse::WriteBack, block, self.block_bytes, t);
         }
     }
 
