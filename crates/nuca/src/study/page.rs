@@ -304,6 +304,11 @@ fn dram_words(r: &NucaReport) -> String {
 /// What time the frame's other L2 traffic took, in words.
 fn other_traffic_words(r: &NucaReport) -> String {
     let t = &r.config.timing;
+    if r.frame.other_accesses == 0 {
+        return "The frame has no other L2 traffic (no trace was given with its texture \
+                requests), so the L2 sees the texture caches' requests alone."
+            .into();
+    }
     let what = "The frame's other L2 accesses (every stream but the texture caches', from the \
                 trace) change the L2's contents in trace order";
     match t.other_traffic {
