@@ -89,7 +89,8 @@ pub struct MachineConfig {
     /// Whether the L2's write-backs of dirty victims take the DRAM's banks
     /// and buses (with `dram_banks`), each when the miss whose fill
     /// evicted it reaches DRAM, after that miss's read; else they take no
-    /// time. The binning pass's stay untimed.
+    /// time. Those of untimed other traffic (the binning pass's, or all
+    /// of it under [`OtherTraffic::Untimed`]) stay untimed.
     pub dram_writes: bool,
     /// The tile buffers a tile's traffic holds until the port has sent it
     /// (timed other traffic and synchronised tiles only): a tile starts

@@ -145,7 +145,8 @@ pub struct TimingConfig {
     /// and buses (with [`TimingConfig::dram_banks`]), each when the miss
     /// that evicted it reaches DRAM, after its read, served as a read is.
     /// (ours): false, they take no time, as in the earlier versions; the
-    /// paper says nothing of them. The binning pass's stay untimed.
+    /// paper says nothing of them. Those of untimed other traffic (the
+    /// binning pass's, or all of it under `untimed`) stay untimed.
     pub dram_writes: bool,
     /// The tile buffers under [`OtherTraffic::Tiles`] with synchronised
     /// tiles: a tile starts no earlier than the other units' port has sent

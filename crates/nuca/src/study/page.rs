@@ -293,7 +293,8 @@ fn dram_words(r: &NucaReport) -> String {
             if t.dram_writes {
                 "The L2's write-backs of dirty victims take the banks and buses too (--dram-writes \
                  on), each when the miss that evicted it reaches DRAM, after its read, served as a \
-                 read is; the binning pass's take no time."
+                 read is; those of untimed other traffic (the binning pass's, or all of it \
+                 untimed) take no time."
             } else {
                 "The L2's write-backs of dirty victims take no time (--dram-writes off, ours)."
             }
