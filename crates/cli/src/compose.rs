@@ -196,7 +196,7 @@ pub(crate) mod test_report {
             placements: vec![OrgKind::Private, OrgKind::DtmDist],
             ..base
         };
-        let mut report = study::run(&config, &path, &quiet).unwrap();
+        let mut report = study::run(&config, &path, None, &quiet).unwrap();
         // A fixed time and path, so that the report's files are the same
         // every run (`report::golden` pins them).
         report.seconds = 0.25;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use gfxcache_cache::run::Threads;
 use gfxcache_compose::study::{run, ComposeConfig, ComposeReport, ComposedRun};
+use gfxcache_gpu::OtherTraffic;
 use gfxcache_nbtc::{Mode, RequestUnit};
 use gfxcache_nuca::{MergedLookups, NucaConfig, OrgKind};
 use gfxcache_trace::texreq::{synth, TexReqWriter};
@@ -54,7 +55,7 @@ fn config(fps: usize, placements: &[OrgKind]) -> ComposeConfig {
 }
 
 fn study(config: &ComposeConfig, requests: &Path) -> ComposeReport {
-    run(config, requests, &|_| {}).unwrap()
+    run(config, requests, None, &|_| {}).unwrap()
 }
 
 /// One fragment processor owns every bucket and is every block's home:
@@ -220,11 +221,11 @@ fn a_unit_block_other_than_the_machines_is_refused_by_name() {
     let requests = frame(dir.path(), 8, 1, 1);
     let mut c = config(8, &[OrgKind::Private]);
     c.unit.block_bytes = 32;
-    let e = run(&c, &requests, &|_| {}).unwrap_err().to_string();
+    let e = run(&c, &requests, None, &|_| {}).unwrap_err().to_string();
     assert!(e.contains("unit.block_bytes = 32"), "{e}");
     c.unit.block_bytes = 64;
     c.placements.clear();
-    let e = run(&c, &requests, &|_| {}).unwrap_err().to_string();
+    let e = run(&c, &requests, None, &|_| {}).unwrap_err().to_string();
     assert!(e.contains("placements"), "{e}");
 }
 
@@ -329,4 +330,134 @@ fn the_report_tables_and_the_suite_mean() {
             assert!((m.get(name).unwrap() - want).abs() < 1e-12, "{name}");
         }
     }
+}
+
+/// A trace of `frame(_, _, tiles, _)`'s frame, its tiles numbered from
+/// `first`: before each tile a binning pass of two vertex blocks; in it a
+/// depth load, a texture access, a Parameter Buffer read, a texture
+/// access and a colour store of three blocks; after the last tile a
+/// display write. Every block is its own.
+fn trace(dir: &Path, tiles: u32, first: u32) -> PathBuf {
+    use gfxcache_trace::{Access, Marker, Op, Stream, TraceMeta};
+    let path = dir.join(format!("t{tiles}-{first}.gtr"));
+    let mut w = gfxcache_trace::create(&path, &TraceMeta::default()).unwrap();
+    let mut at = 1u64 << 32;
+    let mut access = |w: &mut Box<dyn gfxcache_trace::TraceWrite>, stream, op, size: u32| {
+        let a = Access {
+            addr: at,
+            size,
+            unit: 0,
+            stream,
+            op,
+        };
+        at += 4096;
+        w.write_access(&a).unwrap();
+    };
+    for tile in first..first + tiles {
+        access(&mut w, Stream::Vtx, Op::Read, 128);
+        w.write_marker(&Marker::TileBegin { tile }).unwrap();
+        access(&mut w, Stream::Z, Op::Read, 64);
+        access(&mut w, Stream::Tex, Op::Read, 64);
+        access(&mut w, Stream::PbList, Op::Read, 64);
+        access(&mut w, Stream::Tex, Op::Read, 64);
+        access(&mut w, Stream::Rt, Op::Write, 192);
+        w.write_marker(&Marker::TileEnd { tile }).unwrap();
+    }
+    access(&mut w, Stream::Display, Op::Write, 64);
+    w.finish().unwrap();
+    path
+}
+
+/// The frame's other traffic reaches every run's L2, a block at a time:
+/// the binning passes and the display write untimed, the tiles' accesses
+/// (a load and a read at the tile's start, three stores at its end)
+/// timed only under `tiles`, their read misses on DRAM; threads change
+/// nothing; and the time it takes is the frame's.
+#[test]
+fn the_frames_other_traffic_reaches_every_runs_l2() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiles = 8;
+    let requests = frame(dir.path(), 8, tiles, 9);
+    let gtr = trace(dir.path(), tiles, 0);
+    let placements = [OrgKind::Private, OrgKind::Dtm, OrgKind::DtmDist];
+    let with = |other_traffic, threads| {
+        let mut c = config(8, &placements);
+        c.machine.timing.dram_banks = true;
+        c.machine.timing.other_traffic = other_traffic;
+        c.machine.timing.tile_buffers = 1;
+        c.machine.timing.other_port_cycles = 40;
+        c.threads = threads;
+        run(&c, &requests, Some(&gtr), &|_| {}).unwrap()
+    };
+    let none = study(&config(8, &placements), &requests);
+    let t = u64::from(tiles);
+    for other_traffic in [OtherTraffic::Untimed, OtherTraffic::Tiles] {
+        let report = with(other_traffic, Threads::Many);
+        assert_eq!(report.trace.as_deref(), Some(gtr.as_path()));
+        assert_eq!(
+            with(other_traffic, Threads::One).runs,
+            report.runs,
+            "{other_traffic:?}: threads change nothing"
+        );
+        for r in &report.runs {
+            let what = format!("{} {:?} {other_traffic:?}", r.mode, r.placement);
+            let (l2, dram) = (&r.machine.l2, &r.machine.dram);
+            assert_eq!(l2.other_accesses, t * (2 + 5) + 1, "{what}");
+            assert_eq!(
+                l2.other_misses, l2.other_accesses,
+                "{what}: every block its own"
+            );
+            match other_traffic {
+                OtherTraffic::Untimed => {
+                    assert_eq!(l2.other_timed, 0, "{what}");
+                    assert_eq!(dram.other_reads, 0, "{what}");
+                    assert_eq!(l2.tile_buffer_wait_cycles, 0, "{what}");
+                }
+                OtherTraffic::Tiles => {
+                    assert_eq!(l2.other_timed, t * 5, "{what}");
+                    assert_eq!(dram.other_reads, t * 2, "{what}: the load and the read");
+                    assert!(l2.other_port_wait_cycles > 0, "{what}");
+                    assert!(l2.tile_buffer_wait_cycles > 0, "{what}: a slow port");
+                    let plain = none.run(&r.mode, r.placement).unwrap();
+                    assert!(r.frame_cycles > plain.frame_cycles, "{what}");
+                }
+            }
+        }
+    }
+    assert!(none.runs.iter().all(|r| r.machine.l2.other_accesses == 0));
+}
+
+/// A trace of other tiles than the requests' is refused naming both
+/// files; other traffic without synchronised tiles is refused by name.
+#[test]
+fn a_trace_of_another_frame_or_unsynchronised_tiles_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = frame(dir.path(), 8, 4, 9);
+    let c = config(8, &[OrgKind::Private]);
+    let other = trace(dir.path(), 4, 1);
+    let e = run(&c, &requests, Some(&other), &|_| {}).unwrap_err();
+    let e = anyhow_chain(&e);
+    for what in [
+        requests.display().to_string(),
+        other.display().to_string(),
+        "the trace's next tile is tile 1, the requests' tile 0".to_string(),
+    ] {
+        assert!(e.contains(&what), "{what} in {e}");
+    }
+    let mut free = c.clone();
+    free.machine.timing.sync_tiles = false;
+    let e = run(&free, &requests, Some(&trace(dir.path(), 4, 0)), &|_| {});
+    let e = anyhow_chain(&e.unwrap_err());
+    assert!(e.contains("sync_tiles"), "{e}");
+}
+
+/// An error with its sources, as the command line prints it.
+fn anyhow_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text += &format!(": {s}");
+        source = s.source();
+    }
+    text
 }

@@ -55,8 +55,8 @@ pub use clocks::{ContextUnit, FpClocks, RequestWork, TimingStats};
 pub use dram::{DramBanks, DramStats, DramTiming, DramUse};
 pub use l2::{L2Access, L2Config, L2Stats, PolicyRegistry, SharedL2};
 pub use machine::{
-    L2Attach, Machine, MachineConfig, MachineCounts, MachineReport, OtherPhase, OtherTraffic,
-    MAX_TILE_BUFFERS,
+    L2Attach, Machine, MachineConfig, MachineCounts, MachineReport, OtherAccess, OtherPhase,
+    OtherTraffic, TileTraffic, MAX_TILE_BUFFERS,
 };
 pub use mesh::{default_shape, Contention, Mesh, MeshConfig, MeshStats, Message};
 pub use placement::{Flow, Outcome, Placement, Served, SideEvents};

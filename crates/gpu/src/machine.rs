@@ -139,6 +139,29 @@ pub enum OtherPhase {
     Tile,
 }
 
+/// One block of the frame's other L2 traffic ([`Machine::l2_other`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OtherAccess {
+    /// The block's number (its byte address over the block size).
+    pub block: u64,
+    pub stream: Stream,
+    pub write: bool,
+}
+
+/// A tile's other L2 traffic, for a replay whose texture units keep their
+/// own time and meet at tile ends (the composed machine's): the binning
+/// pass's accesses before the tile, the tile's accesses up to its last
+/// texture access in the trace (the tile buffers' loads, the Tile
+/// Fetcher's reads), sent from the tile's start, and those after it (the
+/// tile buffers' flush), sent from its end ([`Machine::tile_begins`],
+/// [`Machine::tile_ends`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TileTraffic {
+    pub binning: Vec<OtherAccess>,
+    pub start: Vec<OtherAccess>,
+    pub end: Vec<OtherAccess>,
+}
+
 /// Events of the machine beyond the organization's own counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MachineCounts {
@@ -399,6 +422,40 @@ impl<O: Placement> Machine<O> {
         self.tile_port_done = 0;
         self.tiles_ended += 1;
         self.tile_sent[self.tiles_ended % n]
+    }
+
+    /// A tile begins at cycle `at` for texture units that keep their own
+    /// time: `tile`'s binning pass changes the L2's contents (untimed, as
+    /// under [`Machine::l2_other`]), then its start traffic leaves the
+    /// other units' port from `at`.
+    pub fn tile_begins(&mut self, at: u64, tile: &TileTraffic) {
+        for a in &tile.binning {
+            self.l2_other(a.block, a.stream, a.write, OtherPhase::Binning);
+        }
+        self.other_from(at, &tile.start);
+    }
+
+    /// The tile `tile` ends at cycle `done`, its every processor finished,
+    /// for texture units that keep their own time: its end traffic leaves
+    /// the port from `done`. Returns when the next tile starts: at `done`,
+    /// or later with synchronised tiles when its tile buffer is not yet
+    /// free ([`MachineConfig::tile_buffers`]).
+    pub fn tile_ends(&mut self, done: u64, tile: &TileTraffic) -> u64 {
+        self.other_from(done, &tile.end);
+        let buffer_free = self.next_tile_buffer();
+        if !self.sync_tiles {
+            return done;
+        }
+        self.l2.tile_waited(buffer_free.saturating_sub(done));
+        done.max(buffer_free)
+    }
+
+    /// `accesses` of a tile, none leaving the port before `t`.
+    fn other_from(&mut self, t: u64, accesses: &[OtherAccess]) {
+        self.other_anchor = t;
+        for a in accesses {
+            self.l2_other(a.block, a.stream, a.write, OtherPhase::Tile);
+        }
     }
 
     /// When the data of an access issued at `t` and served as `outcome`

@@ -39,7 +39,7 @@ fn designs(c: &mut Criterion) {
                     let mut run =
                         Replay::with_processors(std::slice::from_ref(config), 8).expect("a run");
                     run.feed(&records, Threads::One).expect("a frame");
-                    run.finish(Threads::One)
+                    run.finish(Threads::One).unwrap()
                 })
             });
         }

@@ -26,6 +26,10 @@ pub enum NbtcError {
         fp: usize,
         processors: usize,
     },
+    /// The frame's other L2 traffic could not be read (its source's
+    /// message, which names the file and what was expected).
+    #[error("{0}")]
+    OtherTraffic(String),
     /// Units that share a memory must all exist from the first cycle.
     #[error("nbtc replay: a shared memory needs the pixel processors' count before the frame (Replay::with_processors)")]
     SharedNeedsProcessors,

@@ -66,7 +66,9 @@ pub use error::NbtcError;
 pub use event::{unit_events, UnitEvent, UnitInput, UnitRequest, Work};
 pub use l1_port::{L1Port, OwnL1, PlacedL1};
 pub use quad::{QuadGatherer, RequestUnit};
-pub use replay::{MachineReplay, Replay, RunResult, UnitMachine, MACHINE_WINDOW_CYCLES};
+pub use replay::{
+    MachineReplay, Replay, RunResult, TileTrafficSource, UnitMachine, MACHINE_WINDOW_CYCLES,
+};
 pub use retry_buffer::RetryBuffer;
 pub use stats::{Occupancy, UnitStats};
 pub use storage::{FieldBits, Storage};

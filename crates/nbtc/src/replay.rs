@@ -15,6 +15,16 @@
 //! the machine has, they all pass it at the cycle the last one finished
 //! (as DTM-NUCA's replay's `FpClocks::tile_end`), the wait counted as
 //! each unit's tile wait.
+//!
+//! The frame's other L2 traffic ([`Replay::with_other_traffic`]) comes a
+//! tile at a time from its source, at each tile's begin record, and needs
+//! synchronised tiles: before a machine's units run a tile, its binning
+//! pass changes the L2 and its start traffic leaves the other units' port
+//! from the tile's start ([`gfxcache_gpu::Machine::tile_begins`]); at the
+//! barrier that ends it, its end traffic leaves from the barrier's cycle,
+//! and the next tile starts when its tile buffer is free too
+//! ([`gfxcache_gpu::Machine::tile_ends`]). A barrier waits for the next
+//! tile's traffic to be read.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -22,7 +32,9 @@ use serde::{Deserialize, Serialize};
 use gfxcache_cache::run::Threads;
 use gfxcache_trace::texreq::TexReqRecord;
 
-use gfxcache_gpu::{Machine, MachineReport, Placement};
+use std::collections::VecDeque;
+
+use gfxcache_gpu::{Machine, MachineReport, Placement, TileTraffic};
 use gfxcache_mem::{Dram, LINE_BYTES};
 
 use crate::config::{MemoryPath, NbtcConfig, MAX_TEXELS};
@@ -69,6 +81,12 @@ pub trait UnitMachine: Send {
     /// The block its caches move.
     fn block_bytes(&self) -> u32;
     fn report(&self) -> MachineReport;
+    /// A tile begins at cycle `at`: its other L2 traffic before and at its
+    /// start ([`Machine::tile_begins`]).
+    fn tile_begins(&mut self, at: u64, tile: &TileTraffic);
+    /// The tile ends at cycle `done`: its traffic at its end; returns when
+    /// the next tile starts ([`Machine::tile_ends`]).
+    fn tile_ends(&mut self, done: u64, tile: &TileTraffic) -> u64;
 }
 
 impl<P: Placement + Send> UnitMachine for Machine<P> {
@@ -93,7 +111,46 @@ impl<P: Placement + Send> UnitMachine for Machine<P> {
     fn report(&self) -> MachineReport {
         Machine::report(self)
     }
+
+    fn tile_begins(&mut self, at: u64, tile: &TileTraffic) {
+        Machine::tile_begins(self, at, tile);
+    }
+
+    fn tile_ends(&mut self, done: u64, tile: &TileTraffic) -> u64 {
+        Machine::tile_ends(self, done, tile)
+    }
 }
+
+/// Where a replay's other L2 traffic comes from: called with each tile's
+/// number at its begin record, in the frame's order, then once with
+/// `None` at the frame's end for the binning traffic after its last tile
+/// (an empty tile's worth). An error is the source's message, which
+/// names the file and what was expected.
+pub type TileTrafficSource = Box<dyn FnMut(Option<u32>) -> Result<TileTraffic, String> + Send>;
+
+/// The frame's other L2 traffic read so far, a tile's at a time, kept
+/// until every run has ended the tile.
+struct TrafficQueue {
+    /// Tiles from the `first`-th of the frame.
+    tiles: VecDeque<TileTraffic>,
+    first: usize,
+    /// The source has given its last.
+    ended: bool,
+}
+
+impl TrafficQueue {
+    /// The `k`-th tile's traffic of the frame, if read (and kept).
+    fn get(&self, k: usize) -> Option<&TileTraffic> {
+        k.checked_sub(self.first).and_then(|i| self.tiles.get(i))
+    }
+}
+
+/// A tile with no other traffic, for a tile end before any tile began.
+static NO_TRAFFIC: TileTraffic = TileTraffic {
+    binning: Vec::new(),
+    start: Vec::new(),
+    end: Vec::new(),
+};
 
 /// The cycles the units of a GPU machine run one after another before the
 /// next (ours: 64). Their accesses reach the placement in that order, not
@@ -137,6 +194,9 @@ struct OnMachine {
     /// one short of input holds back the rest, so that the placement sees
     /// the same order of accesses however the input is cut.
     next: usize,
+    /// Tiles whose other traffic began and ended on the machine.
+    tiles_begun: usize,
+    tiles_ended: usize,
 }
 
 struct Slot {
@@ -186,14 +246,14 @@ impl Run {
         })
     }
 
-    fn advance(&mut self, inputs: &[UnitInput], threads: Threads) {
+    fn advance(&mut self, inputs: &[UnitInput], traffic: Option<&TrafficQueue>, threads: Threads) {
         let step = |(s, input): (&mut Slot, &UnitInput)| {
             if !s.done {
                 s.done = s.unit.advance(input);
             }
         };
         if let Some(on) = &mut self.machine {
-            return advance_on_machine(&mut self.units, on, inputs);
+            return advance_on_machine(&mut self.units, on, inputs, traffic);
         }
         match (&mut self.shared, threads) {
             (Some(shared), _) => advance_shared(&mut self.units, shared, inputs),
@@ -252,9 +312,26 @@ fn advance_shared(units: &mut [Slot], shared: &mut SharedMemory, inputs: &[UnitI
 
 /// Runs the units of a GPU machine window by window, as far as the input
 /// allows. When every unit that is not done waits at a tile end, they
-/// pass it together at the latest unit's cycle and the window runs again
-/// from there.
-fn advance_on_machine(units: &mut [Slot], on: &mut OnMachine, inputs: &[UnitInput]) {
+/// pass it together at the latest unit's cycle (or later, when the
+/// machine's next tile waits for its tile buffer) and the window runs
+/// again from there. With the frame's other traffic, a tile's is sent
+/// before its units run it and at its end.
+fn advance_on_machine(
+    units: &mut [Slot],
+    on: &mut OnMachine,
+    inputs: &[UnitInput],
+    traffic: Option<&TrafficQueue>,
+) {
+    if let (Some(q), 0) = (traffic, on.tiles_begun) {
+        match q.get(0) {
+            Some(tile) => {
+                on.machine.tile_begins(0, tile);
+                on.tiles_begun = 1;
+            }
+            None if q.ended => {}
+            None => return,
+        }
+    }
     loop {
         while on.next < units.len() {
             let fp = on.next;
@@ -276,14 +353,42 @@ fn advance_on_machine(units: &mut [Slot], on: &mut OnMachine, inputs: &[UnitInpu
         if units.iter().all(|s| s.done || s.at_tile_end) {
             let waiting = units.iter().filter(|s| s.at_tile_end);
             let last = waiting.map(|s| s.unit.now()).max().unwrap_or(0);
+            let Some(start) = pass_tile_traffic(on, traffic, last) else {
+                return;
+            };
             for s in units.iter_mut().filter(|s| s.at_tile_end) {
-                s.unit.pass_tile_end(last);
+                s.unit.pass_tile_end(start);
                 s.at_tile_end = false;
             }
         } else {
             on.horizon += on.window;
         }
     }
+}
+
+/// The machine's side of a tile end its units reached by cycle `last`:
+/// the ending tile's traffic, then the next's once it has been read.
+/// Returns when the next tile starts, or `None` while its traffic is yet
+/// to be read.
+fn pass_tile_traffic(on: &mut OnMachine, traffic: Option<&TrafficQueue>, last: u64) -> Option<u64> {
+    let Some(q) = traffic else {
+        return Some(last);
+    };
+    let next = q.get(on.tiles_begun);
+    if next.is_none() && !q.ended {
+        return None;
+    }
+    let ending = match on.tiles_begun {
+        0 => &NO_TRAFFIC,
+        k => q.get(k - 1).unwrap_or(&NO_TRAFFIC),
+    };
+    let start = on.machine.tile_ends(last, ending);
+    on.tiles_ended = on.tiles_begun;
+    if let Some(next) = next {
+        on.machine.tile_begins(start, next);
+        on.tiles_begun += 1;
+    }
+    Some(start)
 }
 
 /// `record`, the `index`-th of the frame, is one a unit can take: of one
@@ -330,6 +435,10 @@ pub struct Replay {
     sync_tiles: bool,
     /// With quad requests: the quads being gathered.
     quads: Option<QuadGatherer>,
+    /// The frame's other L2 traffic, on machines only, and where it
+    /// comes from.
+    traffic: Option<TrafficQueue>,
+    traffic_source: Option<TileTrafficSource>,
     records: u64,
 }
 
@@ -359,6 +468,8 @@ impl Replay {
             processors: None,
             sync_tiles: false,
             quads: None,
+            traffic: None,
+            traffic_source: None,
             records: 0,
         })
     }
@@ -440,6 +551,8 @@ impl Replay {
                 horizon: 0,
                 window,
                 next: 0,
+                tiles_begun: 0,
+                tiles_ended: 0,
             });
         }
         replay.add_processors(fps)?;
@@ -457,6 +570,27 @@ impl Replay {
             replay.quads = Some(QuadGatherer::new(first.issue, first.block_bytes));
         }
         Ok(replay)
+    }
+
+    /// The frame's other L2 traffic from `source`, sent on every run's
+    /// machine a tile at a time (the module's docs). Needs runs on
+    /// machines whose tiles are synchronised: their tile ends are when a
+    /// tile's traffic is sent.
+    pub fn with_other_traffic(mut self, source: TileTrafficSource) -> Result<Replay, NbtcError> {
+        if self.runs.iter().any(|r| r.machine.is_none()) || !self.sync_tiles {
+            return Err(NbtcError::Config {
+                field: "sync_tiles",
+                value: self.sync_tiles.to_string(),
+                expected: "runs on GPU machines whose tile ends synchronise their fragment processors, to send the frame's other L2 traffic at its tiles' starts and ends".into(),
+            });
+        }
+        self.traffic_source = Some(source);
+        self.traffic = Some(TrafficQueue {
+            tiles: VecDeque::new(),
+            first: 0,
+            ended: false,
+        });
+        Ok(self)
     }
 
     /// Whether any configuration shares a memory between its units.
@@ -497,6 +631,12 @@ impl Replay {
                 let inputs = &mut self.inputs;
                 quads.record(record, &mut |fp, e| push_gathered(inputs, fp, e));
             }
+            if let (Some(q), Some(source), TexReqRecord::TileBegin { tile }) =
+                (&mut self.traffic, &mut self.traffic_source, record)
+            {
+                q.tiles
+                    .push_back(source(Some(*tile)).map_err(NbtcError::OtherTraffic)?);
+            }
             if self.sync_tiles && matches!(record, TexReqRecord::TileEnd { .. }) {
                 self.inputs.iter_mut().for_each(UnitInput::tile_end);
                 continue;
@@ -520,21 +660,29 @@ impl Replay {
 
     fn advance(&mut self, threads: Threads) {
         let inputs = &self.inputs;
+        let traffic = self.traffic.as_ref();
         match threads {
             Threads::Many => self
                 .runs
                 .par_iter_mut()
                 .with_max_len(1)
-                .for_each(|r| r.advance(inputs, threads)),
+                .for_each(|r| r.advance(inputs, traffic, threads)),
             Threads::One => self
                 .runs
                 .iter_mut()
-                .for_each(|r| r.advance(inputs, threads)),
+                .for_each(|r| r.advance(inputs, traffic, threads)),
         }
     }
 
     /// Forgets the input no unit needs any more.
     fn discard(&mut self) {
+        if let Some(q) = &mut self.traffic {
+            let ended = self.runs.iter().filter_map(|r| r.machine.as_ref());
+            let ended = ended.map(|on| on.tiles_ended).min().unwrap_or(0);
+            while q.first < ended && q.tiles.pop_front().is_some() {
+                q.first += 1;
+            }
+        }
         for (fp, input) in self.inputs.iter_mut().enumerate() {
             let (event, fragment) = self
                 .runs
@@ -548,8 +696,9 @@ impl Replay {
     }
 
     /// Runs what is left of the frame and gives each configuration's
-    /// result, in the order of `configs`.
-    pub fn finish(mut self, threads: Threads) -> Vec<RunResult> {
+    /// result, in the order of `configs`; the error of the other
+    /// traffic's source, if it has one and fails.
+    pub fn finish(mut self, threads: Threads) -> Result<Vec<RunResult>, NbtcError> {
         if let Some(quads) = &mut self.quads {
             let inputs = &mut self.inputs;
             quads.flush(&mut |fp, e| push_gathered(inputs, fp, e));
@@ -557,8 +706,14 @@ impl Replay {
         for input in &mut self.inputs {
             input.finish();
         }
+        if let (Some(q), Some(source)) = (&mut self.traffic, &mut self.traffic_source) {
+            let rest = source(None).map_err(NbtcError::OtherTraffic)?;
+            q.tiles.push_back(rest);
+            q.ended = true;
+        }
         self.advance(threads);
-        self.configs
+        let results = self
+            .configs
             .iter()
             .zip(&self.runs)
             .map(|(config, run)| {
@@ -582,6 +737,7 @@ impl Replay {
                     machine: run.machine.as_ref().map(|on| on.machine.report()),
                 }
             })
-            .collect()
+            .collect();
+        Ok(results)
     }
 }

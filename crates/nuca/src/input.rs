@@ -45,7 +45,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use gfxcache_gpu::OtherPhase;
+use gfxcache_gpu::{OtherAccess, OtherPhase, TileTraffic};
 use gfxcache_machine::IssueModel;
 use gfxcache_trace::texreq::{FilterKind, TexReqHeader, TexReqReader, TexReqRecord, TexRequest};
 use gfxcache_trace::{
@@ -150,6 +150,144 @@ struct TraceCursor {
     done: bool,
 }
 
+/// A frame's trace of L2 traffic (a tile-based `.gtr`) read a tile at a
+/// time against its texture requests' tiles: the other accesses (every
+/// stream but `tex`) between tiles, the binning pass's, and in each tile,
+/// each with the tile's `tex` records before it. Where the trace and the
+/// requests disagree (a header field, a tile), the error names both
+/// files.
+pub struct TileTrace {
+    cursor: TraceCursor,
+    requests_path: PathBuf,
+}
+
+impl TileTrace {
+    /// The trace at `path` of the frame whose requests' header is
+    /// `requests` (read from `requests_path`).
+    pub fn open(
+        path: &Path,
+        requests: &TexReqHeader,
+        requests_path: &Path,
+    ) -> Result<TileTrace, InputError> {
+        let reader = gfxcache_trace::open(path)?;
+        if let Some(what) = header_mismatch(requests, reader.meta()) {
+            return Err(InputError::Mismatch {
+                requests: requests_path.to_path_buf(),
+                trace: path.to_path_buf(),
+                what,
+            });
+        }
+        Ok(TileTrace {
+            cursor: TraceCursor {
+                reader,
+                path: path.to_path_buf(),
+                batch: Batch::default(),
+                access: 0,
+                marker: 0,
+                done: false,
+            },
+            requests_path: requests_path.to_path_buf(),
+        })
+    }
+
+    /// The trace's accesses up to the `TileBegin` of `tile` (or its end,
+    /// for `None`), each given to `binning`.
+    pub fn until_tile(
+        &mut self,
+        tile: Option<u32>,
+        mut binning: impl FnMut(&Access),
+    ) -> Result<(), InputError> {
+        while let Some(item) = self.cursor.next()? {
+            match item {
+                TraceItem::Access(a) => binning(&a),
+                TraceItem::TileBegin(t) if Some(t) == tile => return Ok(()),
+                TraceItem::TileBegin(t) => {
+                    let what = match tile {
+                        Some(want) => {
+                            format!("the trace's next tile is tile {t}, the requests' tile {want}")
+                        }
+                        None => format!("the trace has tile {t} after the requests' last"),
+                    };
+                    return Err(self.mismatch(what));
+                }
+                TraceItem::TileEnd(t) => {
+                    return Err(
+                        self.mismatch(format!("tile {t} ends in the trace before it begins"))
+                    )
+                }
+            }
+        }
+        match tile {
+            None => Ok(()),
+            Some(t) => Err(self.mismatch(format!("the trace ends before tile {t}"))),
+        }
+    }
+
+    /// The trace's records of `tile` up to its `TileEnd`: the other
+    /// accesses, each with the `tex` records before it, into `others`.
+    /// Returns the tile's `tex` records.
+    pub fn tile(&mut self, tile: u32, others: &mut Vec<(u64, Access)>) -> Result<u64, InputError> {
+        let mut tex = 0u64;
+        while let Some(item) = self.cursor.next()? {
+            match item {
+                TraceItem::Access(a) if a.stream == Stream::Tex => tex += 1,
+                TraceItem::Access(a) => others.push((tex, a)),
+                TraceItem::TileEnd(t) if t == tile => return Ok(tex),
+                TraceItem::TileEnd(t) | TraceItem::TileBegin(t) => {
+                    return Err(self.mismatch(format!("tile {t} inside tile {tile} in the trace")))
+                }
+            }
+        }
+        Err(self.mismatch(format!("the trace ends inside tile {tile}")))
+    }
+
+    /// The other traffic of `tile` and of the binning pass before it (or,
+    /// for `None`, the binning traffic after the last tile), in blocks of
+    /// `block_bytes` (a power of two), for texture units that keep their
+    /// own time ([`TileTraffic`]): the tile's accesses up to its last
+    /// `tex` record in the trace at its start, those after it at its end
+    /// (all at its end in a tile with no `tex` record).
+    pub fn tile_traffic(
+        &mut self,
+        tile: Option<u32>,
+        block_bytes: u32,
+    ) -> Result<TileTraffic, InputError> {
+        let mask = !(u64::from(block_bytes.max(1)) - 1);
+        let shift = block_bytes.max(1).trailing_zeros();
+        let mut traffic = TileTraffic::default();
+        let blocks = |to: &mut Vec<OtherAccess>, a: &Access| {
+            each_block(a, mask, |addr| {
+                to.push(OtherAccess {
+                    block: addr >> shift,
+                    stream: a.stream,
+                    write: a.op == Op::Write,
+                })
+            })
+        };
+        self.until_tile(tile, |a| blocks(&mut traffic.binning, a))?;
+        let Some(tile) = tile else {
+            return Ok(traffic);
+        };
+        let mut others = Vec::new();
+        let tex = self.tile(tile, &mut others)?;
+        for (before, a) in &others {
+            match *before < tex {
+                true => blocks(&mut traffic.start, a),
+                false => blocks(&mut traffic.end, a),
+            }
+        }
+        Ok(traffic)
+    }
+
+    fn mismatch(&self, what: String) -> InputError {
+        InputError::Mismatch {
+            requests: self.requests_path.clone(),
+            trace: self.cursor.path.clone(),
+            what,
+        }
+    }
+}
+
 /// A record of the trace the merge needs.
 enum TraceItem {
     Access(Access),
@@ -190,7 +328,7 @@ impl TraceCursor {
 pub struct FrameInput<R: Read> {
     requests: TexReqReader<R>,
     requests_path: PathBuf,
-    trace: Option<TraceCursor>,
+    trace: Option<TileTrace>,
     issue: Option<IssueModel>,
     unit: RequestUnit,
     /// Shader operations of every record read (each once), all pixels.
@@ -239,24 +377,7 @@ impl<R: Read> FrameInput<R> {
     ) -> Result<FrameInput<R>, InputError> {
         let trace = match trace {
             None => None,
-            Some(path) => {
-                let reader = gfxcache_trace::open(path)?;
-                if let Some(what) = header_mismatch(requests.header(), reader.meta()) {
-                    return Err(InputError::Mismatch {
-                        requests: requests_path.to_path_buf(),
-                        trace: path.to_path_buf(),
-                        what,
-                    });
-                }
-                Some(TraceCursor {
-                    reader,
-                    path: path.to_path_buf(),
-                    batch: Batch::default(),
-                    access: 0,
-                    marker: 0,
-                    done: false,
-                })
-            }
+            Some(path) => Some(TileTrace::open(path, requests.header(), requests_path)?),
         };
         Ok(FrameInput {
             requests,
@@ -332,32 +453,12 @@ impl<R: Read> FrameInput<R> {
         out: &mut Vec<ReplayEvent>,
         tile: Option<u32>,
     ) -> Result<(), InputError> {
-        let Some(cursor) = self.trace.as_mut() else {
-            return Ok(());
-        };
-        while let Some(item) = cursor.next()? {
-            match item {
-                TraceItem::Access(a) => push_other(out, &a, self.block_mask, OtherPhase::Binning),
-                TraceItem::TileBegin(t) if Some(t) == tile => return Ok(()),
-                TraceItem::TileBegin(t) => {
-                    let what = match tile {
-                        Some(want) => {
-                            format!("the trace's next tile is tile {t}, the requests' tile {want}")
-                        }
-                        None => format!("the trace has tile {t} after the requests' last"),
-                    };
-                    return Err(self.mismatch(what));
-                }
-                TraceItem::TileEnd(t) => {
-                    return Err(
-                        self.mismatch(format!("tile {t} ends in the trace before it begins"))
-                    )
-                }
+        let mask = self.block_mask;
+        match self.trace.as_mut() {
+            Some(trace) => {
+                trace.until_tile(tile, |a| push_other(out, a, mask, OtherPhase::Binning))
             }
-        }
-        match tile {
             None => Ok(()),
-            Some(t) => Err(self.mismatch(format!("the trace ends before tile {t}"))),
         }
     }
 
@@ -366,21 +467,10 @@ impl<R: Read> FrameInput<R> {
     /// Returns the tile's `tex` records.
     fn trace_tile(&mut self, tile: u32) -> Result<u64, InputError> {
         self.others.clear();
-        let Some(cursor) = self.trace.as_mut() else {
-            return Ok(0);
-        };
-        let mut tex = 0u64;
-        while let Some(item) = cursor.next()? {
-            match item {
-                TraceItem::Access(a) if a.stream == Stream::Tex => tex += 1,
-                TraceItem::Access(a) => self.others.push((tex, a)),
-                TraceItem::TileEnd(t) if t == tile => return Ok(tex),
-                TraceItem::TileEnd(t) | TraceItem::TileBegin(t) => {
-                    return Err(self.mismatch(format!("tile {t} inside tile {tile} in the trace")))
-                }
-            }
+        match self.trace.as_mut() {
+            Some(trace) => trace.tile(tile, &mut self.others),
+            None => Ok(0),
         }
-        Err(self.mismatch(format!("the trace ends inside tile {tile}")))
     }
 
     /// The requests of `tile` up to its `TileEnd`, into `textures`.
@@ -583,11 +673,7 @@ impl<R: Read> FrameInput<R> {
     /// The files disagree (or, with no trace, the requests themselves).
     fn mismatch(&self, what: String) -> InputError {
         match &self.trace {
-            Some(c) => InputError::Mismatch {
-                requests: self.requests_path.clone(),
-                trace: c.path.clone(),
-                what,
-            },
+            Some(trace) => trace.mismatch(what),
             None => InputError::Tiles {
                 path: self.requests_path.clone(),
                 what,
@@ -641,15 +727,23 @@ fn header_mismatch(q: &TexReqHeader, meta: &TraceMeta) -> Option<String> {
 /// (`mask` keeps a block's bits) it touches.
 fn push_other(out: &mut Vec<ReplayEvent>, a: &Access, mask: u64, phase: OtherPhase) {
     let write = a.op == Op::Write;
-    let last = a.addr.saturating_add(u64::from(a.size.max(1)) - 1) & mask;
-    let mut block = a.addr & mask;
-    loop {
+    each_block(a, mask, |addr| {
         out.push(ReplayEvent::Other {
-            addr: block,
+            addr,
             stream: a.stream,
             write,
             phase,
-        });
+        })
+    });
+}
+
+/// The byte address of each block (`mask` keeps a block's bits) that
+/// access `a` touches, in order.
+fn each_block(a: &Access, mask: u64, mut f: impl FnMut(u64)) {
+    let last = a.addr.saturating_add(u64::from(a.size.max(1)) - 1) & mask;
+    let mut block = a.addr & mask;
+    loop {
+        f(block);
         if block >= last {
             break;
         }

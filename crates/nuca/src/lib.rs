@@ -90,7 +90,7 @@ pub use gfxcache_gpu::mesh::{
 pub use gfxcache_gpu::placement::{Flow, Outcome, Placement, SideEvents};
 pub use gfxcache_gpu::texture_cache::{self, Lookup, TextureCache};
 pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
-pub use input::{FrameInput, InputError, RequestUnit};
+pub use input::{FrameInput, InputError, RequestUnit, TileTrace};
 pub use node_table::NodeTable;
 pub use organization::{
     DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca, TextureCaches,

@@ -32,6 +32,9 @@ use crate::report::Print;
 #[command(mut_arg("fragment_processors", |a| a.help(
     "Fragment processors, each with a texture unit and a texture cache (default: the machine's; DTM-NUCA Table I: 32)."
 )))]
+#[command(mut_arg("other_traffic", |a| a.help(
+    "Carry the frame's other L2 traffic, and what time it takes: a rendered frame's trace is rendered too (REQUESTS take --trace). Without it, or --trace, the L2 holds texture blocks only; with --trace alone: --config's, else ours, untimed."
+)))]
 pub struct Args {
     /// A tile-based frame's texture requests with a request per pixel
     /// sample (`render --mode tbr --texture-requests --texture-filter
@@ -86,6 +89,16 @@ pub struct Args {
     pub l2: super::machine_flags::L2Args,
     #[command(flatten)]
     pub sync: super::machine_flags::SyncTilesArg,
+    /// The trace of REQUESTS' frame (`render --mode tbr --out`): its other
+    /// L2 traffic (vertex fetch, the Parameter Buffer, the tile buffers)
+    /// goes to the machines' L2 too, a tile at a time at the tile
+    /// barriers (needs synchronised tiles). Without it (and, for a
+    /// rendered frame, without --other-traffic) the L2 holds texture
+    /// blocks only.
+    #[arg(long, requires = "requests")]
+    pub trace: Option<PathBuf>,
+    #[command(flatten)]
+    pub other: super::machine_flags::OtherTrafficArgs,
     /// Whether DTM-NUCA's Affinity Tables count a lookup a non-blocking
     /// unit merged with a miss already on its way, as the texture access
     /// it is, and in the epoch (ours: counted, Section III-B's "every
@@ -219,6 +232,7 @@ fn config(args: &Args, plan: &Plan) -> Result<ComposeConfig> {
     args.dram.apply(&mut machine.timing);
     args.l2.apply(&mut machine.l2);
     args.sync.apply(&mut machine.timing);
+    args.other.apply(&mut machine.timing);
     if let Some(m) = args.merged_lookups {
         machine.merged = m.setting();
     }
@@ -283,23 +297,38 @@ fn plan(args: &Args) -> Result<Plan> {
     args.frame.plan(&args.machine, args.processors.given())
 }
 
-/// The rendered frame's texture requests in a report's directory.
+/// The rendered frame's texture requests and trace in a report's
+/// directory.
 const REQUESTS: &str = "frame.gtq.zst";
+const TRACE: &str = "frame.gtr";
 
-/// Renders `scene`'s frame into `dir` as [`REQUESTS`] and its picture
-/// ([`page::PICTURE`]); returns the requests' path.
-fn render(args: &Args, plan: &Plan, scene: &gfxcache_render::Scene, dir: &Path) -> Result<PathBuf> {
+/// Whether a rendered frame's other L2 traffic is carried: with
+/// --other-traffic.
+fn renders_trace(args: &Args) -> bool {
+    args.other.other_traffic.is_some()
+}
+
+/// Renders `scene`'s frame into `dir` as [`REQUESTS`], its picture
+/// ([`page::PICTURE`]) and, when its other traffic is carried, its trace
+/// ([`TRACE`]); returns the requests' and the trace's paths.
+fn render(
+    args: &Args,
+    plan: &Plan,
+    scene: &gfxcache_render::Scene,
+    dir: &Path,
+) -> Result<(PathBuf, Option<PathBuf>)> {
     let requests = dir.join(REQUESTS);
+    let trace = renders_trace(args).then(|| dir.join(TRACE));
     let request = request(args, plan);
     let files = super::render::Files {
-        trace: None,
+        trace: trace.clone(),
         png: Some(dir.join(page::PICTURE)),
         binned: None,
         texture_requests: Some(requests.clone()),
     };
     super::render::render_to_files(scene, &request, &files)
         .with_context(|| format!("rendering {}", scene.name))?;
-    Ok(requests)
+    Ok((requests, trace))
 }
 
 /// The tile-based frame `--scene` or `--suite` renders.
@@ -331,6 +360,17 @@ fn prepare(args: &Args) -> Result<(Plan, ComposeConfig)> {
     if args.requests.is_none() {
         request(args, &plan).check()?;
     }
+    let other = args.trace.is_some() || (args.requests.is_none() && renders_trace(args));
+    if other && !config.machine.timing.sync_tiles {
+        anyhow::bail!(
+            "the frame's other L2 traffic (--trace, --other-traffic) is sent at the tile barriers: it needs synchronised tiles (--sync-tiles on)"
+        );
+    }
+    if args.requests.is_some() && args.trace.is_none() && renders_trace(args) {
+        anyhow::bail!(
+            "--other-traffic with a file of requests needs the frame's trace (--trace FILE.gtr)"
+        );
+    }
     Ok((plan, config))
 }
 
@@ -343,7 +383,9 @@ pub fn check(args: &Args) -> Result<()> {
 pub fn run(args: Args) -> Result<()> {
     // Every setting checked before anything is rendered.
     let (plan, config) = prepare(&args)?;
-    let others = [&args.config, &args.unit].into_iter().flatten();
+    let others = [&args.trace, &args.config, &args.unit]
+        .into_iter()
+        .flatten();
     let input = StudyInput::new(
         args.requests.as_deref(),
         others.map(PathBuf::as_path),
@@ -359,7 +401,7 @@ pub fn run(args: Args) -> Result<()> {
                 name: stem(requests),
                 ..config.clone()
             };
-            study::run(&config, requests, progress)
+            study::run(&config, requests, args.trace.as_deref(), progress)
                 .with_context(|| format!("composing on {}", requests.display()))
         },
         |at, progress| study_scene(&args, &plan, &config, at, progress),
@@ -375,16 +417,17 @@ fn study_scene(
     progress: gfxcache_cache::ProgressFn<'_>,
 ) -> Result<ComposeReport> {
     let scene = super::render::load_scene(at.scene)?;
-    let requests = render(args, plan, &scene, at.staged)?;
+    let (requests, trace) = render(args, plan, &scene, at.staged)?;
     let config = ComposeConfig {
         name: scene.name.clone(),
         ..config.clone()
     };
-    let mut report = study::run(&config, &requests, progress)
+    let mut report = study::run(&config, &requests, trace.as_deref(), progress)
         .with_context(|| format!("composing on {}", requests.display()))?;
     report.scene = Some(scene.name);
-    // The file's path once the report is in place.
+    // The files' paths once the report is in place.
     report.requests = at.placed.join(REQUESTS);
+    report.trace = trace.map(|_| at.placed.join(TRACE));
     Ok(report)
 }
 

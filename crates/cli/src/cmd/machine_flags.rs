@@ -1,8 +1,8 @@
 //! The flags of the GPU machine's memory side that `gfxcache nuca`,
 //! `gfxcache compose` and `gfxcache tcor` share, each group over the
 //! machine's and `--config`'s values: the bus to the L2, the DRAM's banks
-//! behind it, the L2's policy, and whether a tile's end waits for every
-//! fragment processor.
+//! behind it, the L2's policy, whether a tile's end waits for every
+//! fragment processor, and what time the frame's other L2 traffic takes.
 
 use gfxcache_nuca::BusChannels;
 
@@ -124,6 +124,65 @@ impl SyncTilesArg {
             timing.sync_tiles = sync == OnOff::On;
         }
     }
+}
+
+/// The frame's other L2 traffic (its trace's accesses of every stream but
+/// `tex`), as flags over the machine's and `--config`'s.
+#[derive(clap::Args, Clone, Copy, Default)]
+pub struct OtherTrafficArgs {
+    /// What time the frame's other L2 traffic takes (default: --config's,
+    /// else ours, untimed).
+    #[arg(long, value_enum)]
+    pub other_traffic: Option<OtherTrafficArg>,
+    /// Cycles the other units' port takes per block with --other-traffic
+    /// tiles (default: --config's, else ours, 1).
+    #[arg(long)]
+    pub other_port_cycles: Option<u32>,
+    /// Whether the L2's write-backs of dirty victims take the DRAM's banks
+    /// and buses, with --dram-banks on (default: --config's, else ours,
+    /// off).
+    #[arg(long, value_enum)]
+    pub dram_writes: Option<OnOff>,
+    /// With --other-traffic tiles, the tile buffers: a tile starts no
+    /// earlier than the port has sent the traffic of the tile this many
+    /// before it; 0: never waits (default: --config's, else ours, 2).
+    #[arg(long)]
+    pub tile_buffers: Option<u32>,
+}
+
+impl OtherTrafficArgs {
+    /// The flags given, over `timing`'s values.
+    pub fn apply(&self, timing: &mut gfxcache_nuca::TimingConfig) {
+        if let Some(o) = self.other_traffic {
+            timing.other_traffic = match o {
+                OtherTrafficArg::Untimed => gfxcache_gpu::OtherTraffic::Untimed,
+                OtherTrafficArg::Tiles => gfxcache_gpu::OtherTraffic::Tiles,
+            };
+        }
+        if let Some(c) = self.other_port_cycles {
+            timing.other_port_cycles = c;
+        }
+        if let Some(b) = self.tile_buffers {
+            timing.tile_buffers = b;
+        }
+        if let Some(w) = self.dram_writes {
+            timing.dram_writes = w == OnOff::On;
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OtherTrafficArg {
+    /// It changes the L2's contents only, as the paper's texture-only
+    /// model.
+    Untimed,
+    /// A tile's own traffic (the Tile Fetcher's reads, the tile buffers'
+    /// loads and flush) takes its L2 bank's cycle and a read miss's DRAM
+    /// bank and bus, sent from a port of its own (DTM-NUCA's replay: no
+    /// earlier than the tile's latest texture issue; the composed
+    /// machine: from the tile's start, the flush from its end); the
+    /// binning pass stays untimed.
+    Tiles,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

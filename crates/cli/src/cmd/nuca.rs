@@ -17,8 +17,7 @@ use gfxcache_cache::run::Threads;
 use gfxcache_machine::IssueModel;
 use gfxcache_nuca::study::{self, paper, FrameFiles, NucaReport, NucaStudyConfig, Sweeps};
 use gfxcache_nuca::{
-    AnnouncedCount, ContextUnit, NucaConfig, OrgKind, OtherTraffic, ReplayOrder, RequestUnit,
-    TcIndex,
+    AnnouncedCount, ContextUnit, NucaConfig, OrgKind, ReplayOrder, RequestUnit, TcIndex,
 };
 use gfxcache_render::scene::builtin::Suite;
 use gfxcache_render::session::{Mode, RenderRequest};
@@ -27,7 +26,7 @@ use gfxcache_render::{FpAssignment, TbrConfig};
 use crate::report::suite::{run_input, SceneDir, StudyInput};
 use crate::report::Print;
 
-use super::machine_flags::{BusArgs, DramArgs, L2Args, OnOff, SyncTilesArg};
+use super::machine_flags::{BusArgs, DramArgs, L2Args, SyncTilesArg};
 use super::machines::FramePlan as Plan;
 use super::render::parse_fp_assignment;
 
@@ -66,18 +65,6 @@ pub enum AnnouncedArg {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OtherTrafficArg {
-    /// It changes the L2's contents only, as the paper's texture-only
-    /// model.
-    Untimed,
-    /// A tile's own traffic (the Tile Fetcher's reads, the tile buffers'
-    /// loads and flush) takes its L2 bank's cycle and a read miss's DRAM
-    /// bank and bus, sent from a port of its own no earlier than the
-    /// tile's latest texture issue; the binning pass stays untimed.
-    Tiles,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum UnitArg {
     /// A quad's texture instruction, its pixels together.
     Quad,
@@ -105,24 +92,8 @@ pub struct Args {
     /// L2 traffic. Without it the L2 holds texture blocks only.
     #[arg(long, requires = "requests")]
     pub trace: Option<PathBuf>,
-    /// What time the frame's other L2 traffic takes (default: --config's,
-    /// else ours, untimed).
-    #[arg(long, value_enum)]
-    pub other_traffic: Option<OtherTrafficArg>,
-    /// Cycles the other units' port takes per block with --other-traffic
-    /// tiles (default: --config's, else ours, 1).
-    #[arg(long)]
-    pub other_port_cycles: Option<u32>,
-    /// Whether the L2's write-backs of dirty victims take the DRAM's banks
-    /// and buses, with --dram-banks on (default: --config's, else ours,
-    /// off).
-    #[arg(long, value_enum)]
-    pub dram_writes: Option<OnOff>,
-    /// With --other-traffic tiles, the tile buffers: a tile starts no
-    /// earlier than the port has sent the traffic of the tile this many
-    /// before it; 0: never waits (default: --config's, else ours, 2).
-    #[arg(long)]
-    pub tile_buffers: Option<u32>,
+    #[command(flatten)]
+    pub other: super::machine_flags::OtherTrafficArgs,
     /// Render one tile-based frame of this scene (built-in name or file)
     /// and study it; its files are kept in --out.
     #[arg(long)]
@@ -278,12 +249,7 @@ pub struct Args {
 
 /// The flags of DTM-NUCA's replay and its other frames, which the
 /// composed machine (`--l1`) does not take.
-const REPLAY_ONLY: [&str; 17] = [
-    "trace",
-    "dram_writes",
-    "other_traffic",
-    "other_port_cycles",
-    "tile_buffers",
+const REPLAY_ONLY: [&str; 12] = [
     "scaling",
     "assignments",
     "private_sizes",
@@ -327,6 +293,8 @@ pub fn composed(args: &Args) -> Result<super::compose::Args> {
         dram: args.dram,
         l2: args.l2.clone(),
         sync: args.sync,
+        trace: args.trace.clone(),
+        other: args.other,
         merged_lookups: None,
         l1: args.l1.clone(),
         placements: OrgKind::ALL.to_vec(),
@@ -404,21 +372,7 @@ fn config(args: &Args, plan: &Plan) -> Result<NucaConfig> {
     if let Some(e) = args.epoch {
         m.epoch = e;
     }
-    if let Some(o) = args.other_traffic {
-        m.timing.other_traffic = match o {
-            OtherTrafficArg::Untimed => OtherTraffic::Untimed,
-            OtherTrafficArg::Tiles => OtherTraffic::Tiles,
-        };
-    }
-    if let Some(c) = args.other_port_cycles {
-        m.timing.other_port_cycles = c;
-    }
-    if let Some(b) = args.tile_buffers {
-        m.timing.tile_buffers = b;
-    }
-    if let Some(w) = args.dram_writes {
-        m.timing.dram_writes = w == OnOff::On;
-    }
+    args.other.apply(&mut m.timing);
     if let Some(a) = args.announced_count {
         m.announced_count = match a {
             AnnouncedArg::AsAnnounced => AnnouncedCount::AsAnnounced,

@@ -318,3 +318,79 @@ fn the_frame_has_the_machines_hidden_surface_removal() {
     // The last of the two flags wins.
     assert_eq!(requests(&["--hsr", "--no-hsr"]), no_hsr);
 }
+
+/// `--other-traffic` renders the frame's trace beside its requests and
+/// carries its other L2 traffic, timed as `--other-port-cycles` and
+/// `--tile-buffers` say; the frame's files given back (`--trace`) give
+/// the same runs; without a trace, or without synchronised tiles, the
+/// flags are refused by name.
+#[test]
+fn other_traffic_reaches_the_composed_machines_as_the_flags_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let flags = [
+        "--other-traffic",
+        "tiles",
+        "--other-port-cycles",
+        "2",
+        "--tile-buffers",
+        "1",
+        "--dram-banks",
+        "on",
+    ];
+    let report = compose(&out, &flags);
+    let timing = &report["config"]["machine"]["timing"];
+    assert_eq!(timing["other_traffic"], "tiles");
+    assert_eq!(timing["other_port_cycles"], 2);
+    assert_eq!(timing["tile_buffers"], 1);
+    let trace = out.join("frame.gtr");
+    assert_eq!(report["trace"], trace.to_str().unwrap());
+    assert!(trace.is_file());
+    for run in report["runs"].as_array().unwrap() {
+        let l2 = &run["machine"]["l2"];
+        assert!(l2["other_timed"].as_u64().unwrap() > 0, "{l2}");
+        assert!(l2["other_timed"].as_u64() <= l2["other_accesses"].as_u64());
+    }
+    let plain = compose(&dir.path().join("p"), &[]);
+    assert!(plain.get("trace").is_none());
+    assert_eq!(plain["runs"][0]["machine"]["l2"]["other_accesses"], 0);
+    // The same frame from its files.
+    let requests = out.join("frame.gtq.zst");
+    let mut args = vec![
+        "compose",
+        requests.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--json",
+    ];
+    let again_out = dir.path().join("again");
+    args.extend(["--out", again_out.to_str().unwrap()]);
+    args.extend([
+        "--fragment-processors",
+        "4",
+        "--l1",
+        "btc,nbtc",
+        "--placements",
+        "private,dtm-nuca-dist",
+    ]);
+    args.extend_from_slice(&flags);
+    let again = json(&args);
+    assert_eq!(again["runs"], report["runs"]);
+    let bad = dir.path().join("bad");
+    let bad = bad.to_str().unwrap();
+    let no_trace = [
+        "compose",
+        requests.to_str().unwrap(),
+        "--fragment-processors",
+        "4",
+        "--other-traffic",
+        "tiles",
+        "--out",
+        bad,
+    ];
+    crate::common::refused(&no_trace, "--trace");
+    let mut unsynchronised = vec!["compose", "--out", bad, "--sync-tiles", "off"];
+    unsynchronised.extend_from_slice(&small());
+    unsynchronised.extend(["--other-traffic", "untimed"]);
+    crate::common::refused(&unsynchronised, "synchronised tiles");
+}

@@ -204,8 +204,8 @@ fn dram_banks_are_the_flags_over_the_machines_dram() {
 /// asked for; `--other-traffic tiles` times the tiles' traffic with
 /// `--other-port-cycles` and `--tile-buffers` as given, `--dram-writes on`
 /// the write-backs, and the summary says so; out-of-range values
-/// are refused by name, and the composed machine (`--l1`), which has no
-/// other traffic, refuses the flags.
+/// are refused by name; the composed machine (`--l1`) takes the flags and
+/// carries the frame's other traffic too.
 #[test]
 fn other_traffic_is_timed_as_the_flags_say() {
     let dir = tempfile::tempdir().unwrap();
@@ -274,10 +274,17 @@ fn other_traffic_is_timed_as_the_flags_say() {
         &small_racer(out, &["--other-port-cycles", "0"]),
         "timing.other_port_cycles",
     );
-    refused(
-        &small_racer(out, &["--l1", "nbtc", "--other-traffic", "tiles"]),
-        "--other-traffic",
+    let composed = json(&small_racer(
+        dir.path().join("l1").to_str().unwrap(),
+        &["--l1", "nbtc", "--other-traffic", "tiles", "--json"],
+    ));
+    assert_eq!(
+        composed["config"]["machine"]["timing"]["other_traffic"],
+        "tiles"
     );
+    for run in composed["runs"].as_array().unwrap() {
+        assert!(run["machine"]["l2"]["other_timed"].as_u64().unwrap() > 0);
+    }
 }
 
 /// The machine's L2 takes the GSPC paper's policies too, and the frame's

@@ -33,6 +33,17 @@
 //!   fragments of the tile, and all start the next at the cycle the last
 //!   one finished ([`gfxcache_nbtc::MachineReplay`]); the wait is each
 //!   unit's tile wait.
+//! - With the frame's trace (a tile-based `.gtr`, [`run`]'s `trace`),
+//!   its other L2 traffic (vertex fetch, the Parameter Buffer, the tile
+//!   buffers) goes to the L2 too, a tile at a time at the tile barriers
+//!   (synchronised tiles are needed): the binning pass before a tile
+//!   changes the L2's contents only; the tile's accesses up to its last
+//!   texture access in the trace (its loads, the Tile Fetcher's reads)
+//!   leave the other units' port from the tile's start, and those after
+//!   it (the flush) from its end. Whether they take the L2's banks and
+//!   DRAM is the machine's `timing.other_traffic`, as in DTM-NUCA's
+//!   replay ([`gfxcache_gpu::Machine::tile_begins`]); no unit waits for
+//!   them, but a tile waits for its tile buffer.
 //!
 //! The report is data ([`gfxcache_report::Report`]): the `runs` table (a
 //! row per pair, [`tables`]), its figures ([`figures`]), the page
@@ -54,7 +65,9 @@ use gfxcache_nbtc::study::{feed_file, StudyError};
 use gfxcache_nbtc::{
     MachineReplay, Mode, NbtcConfig, Replay, RequestUnit, UnitStats, MACHINE_WINDOW_CYCLES,
 };
+use gfxcache_nuca::{InputError, TileTrace};
 use gfxcache_nuca::{NucaConfig, NucaError, OrgKind};
+use gfxcache_trace::texreq::TexReqReader;
 use serde::{Deserialize, Serialize};
 
 use crate::machine::unit_machine;
@@ -134,6 +147,8 @@ pub enum ComposeError {
     Machine(#[from] NucaError),
     #[error(transparent)]
     Study(#[from] StudyError),
+    #[error(transparent)]
+    Input(#[from] InputError),
 }
 
 impl ComposeConfig {
@@ -248,6 +263,9 @@ pub struct ComposeReport {
     /// picture is `frame.png` beside the report).
     pub scene: Option<String>,
     pub requests: PathBuf,
+    /// The frame's trace, whose other L2 traffic the machines carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<PathBuf>,
     pub config: ComposeConfig,
     /// In [`ComposeConfig::pairs`] order; the first is the baseline.
     pub runs: Vec<ComposedRun>,
@@ -268,10 +286,12 @@ impl ComposeReport {
 /// The phase of [`run`]'s progress: bytes of the request file replayed.
 pub const REPLAYING: &str = "replaying the composed machines";
 
-/// Runs every pair of `config` over the texture requests in `requests`.
+/// Runs every pair of `config` over the texture requests in `requests`,
+/// with the other L2 traffic of the frame's `trace`, if given.
 pub fn run(
     config: &ComposeConfig,
     requests: &Path,
+    trace: Option<&Path>,
     progress: ProgressFn<'_>,
 ) -> Result<ComposeReport, ComposeError> {
     config.check()?;
@@ -292,7 +312,25 @@ pub fn run(
         sync_tiles: config.machine.timing.sync_tiles,
         request_unit: config.request_unit,
     };
-    let replay = Replay::on_machines(runs, how).map_err(StudyError::from)?;
+    let mut replay = Replay::on_machines(runs, how).map_err(StudyError::from)?;
+    if let Some(path) = trace {
+        let header = *TexReqReader::open(requests)
+            .map_err(|source| StudyError::Read {
+                path: requests.to_path_buf(),
+                source,
+            })?
+            .header();
+        let mut tiles = TileTrace::open(path, &header, requests)?;
+        let block_bytes = config.machine.block_bytes;
+        let source = move |tile| {
+            tiles
+                .tile_traffic(tile, block_bytes)
+                .map_err(|e| e.to_string())
+        };
+        replay = replay
+            .with_other_traffic(Box::new(source))
+            .map_err(StudyError::from)?;
+    }
     let total = std::fs::metadata(requests).map_or(0, |m| m.len());
     let replaying = |read: u64| progress(Progress::bytes(REPLAYING, read.min(total), total));
     replaying(0);
@@ -324,6 +362,7 @@ pub fn run(
         name: config.name.clone(),
         scene: None,
         requests: requests.to_path_buf(),
+        trace: trace.map(Path::to_path_buf),
         config: config.clone(),
         runs,
         warnings,

@@ -72,6 +72,63 @@ fn stalls(v: View, counts: bool) -> View {
     v
 }
 
+/// The frame's other L2 traffic: what each run's machine carried of it.
+fn other_traffic(v: View) -> View {
+    keys(v)
+        .column("other_accesses", "accesses", Format::Thousands)
+        .column("other_timed", "timed", Format::Thousands)
+        .column("other_port_wait_cycles", "port wait", Format::Thousands)
+        .column("other_bank_wait_cycles", "bank wait", Format::Thousands)
+        .column("dram_other_reads", "DRAM reads", Format::Thousands)
+        .column("dram_writes", "DRAM write-backs", Format::Thousands)
+        .column(
+            "tile_buffer_wait_cycles",
+            "tile buffer wait",
+            Format::Thousands,
+        )
+}
+
+/// What the machines did with the frame's other L2 traffic, in words.
+fn other_traffic_sentence(r: &ComposeReport) -> String {
+    let t = &r.config.machine.timing;
+    if r.trace.is_none() {
+        return "The frame's other L2 traffic (vertex fetch, the Parameter Buffer, the tile \
+                buffers) was not given (no --trace; for a rendered frame, no \
+                --other-traffic): the L2 holds the texture caches' blocks only, and only \
+                their requests take its banks and DRAM."
+            .into();
+    }
+    let timed = match t.other_traffic {
+        gfxcache_gpu::OtherTraffic::Untimed => {
+            "it changes the L2's contents only and takes no time (--other-traffic untimed)"
+                .to_string()
+        }
+        gfxcache_gpu::OtherTraffic::Tiles => format!(
+            "a tile's accesses up to its last texture access in the trace (its loads, the \
+             Tile Fetcher's reads) leave the other units' port from the tile's start, those \
+             after it (the flush) from its end, one block every {} cycle(s) \
+             (--other-port-cycles), each taking its L2 bank's cycle and a read miss its DRAM \
+             bank and bus; a tile starts no earlier than the port has sent the traffic of the \
+             tile {} before it (--tile-buffers; ours); no unit waits for it \
+             (--other-traffic tiles)",
+            t.other_port_cycles, t.tile_buffers
+        ),
+    };
+    format!(
+        "The frame's other L2 traffic, from its trace, a tile at a time at the tile barriers: \
+         the binning pass before each tile changes the L2's contents only; {}. The L2's \
+         write-backs of dirty victims {}.",
+        timed,
+        match (t.dram_writes, t.dram_banks()) {
+            (true, Some(_)) => {
+                "take DRAM's banks and buses after the read of the miss that evicted them \
+                 (--dram-writes on), except those of untimed traffic"
+            }
+            _ => "take no time (--dram-writes off, or no DRAM banks)",
+        }
+    )
+}
+
 /// The machine, the units and the runs in words.
 fn setup(r: &ComposeReport) -> Vec<String> {
     let c = &r.config;
@@ -173,6 +230,9 @@ pub fn page(r: &ComposeReport) -> Page {
         Section::new("Stalls and the memory side")
             .view(stalls(View::of("runs"), true))
             .figures(&["stalls.svg"]),
+        Section::new("The frame's other L2 traffic")
+            .view(other_traffic(View::of("runs")))
+            .note(other_traffic_sentence(r)),
     ];
     if let Some(m) = &r.config.description {
         sections.push(m.section());
@@ -224,6 +284,7 @@ pub fn suite_page(scenes: &[(&str, &ComposeReport)]) -> Page {
     )];
     if let Some((_, first)) = scenes.first() {
         intro.extend(setup(first));
+        intro.push(other_traffic_sentence(first));
     }
     let mut seconds = Section::new("Wall-clock seconds of each scene's study");
     seconds.notes = scenes

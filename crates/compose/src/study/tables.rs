@@ -48,7 +48,7 @@ pub const MEASURES: [Measure; 12] = [
 type Count = (&'static str, Unit, fn(&ComposedRun) -> u64);
 
 /// The counts behind the measures.
-pub const COUNTS: [Count; 19] = [
+pub const COUNTS: [Count; 26] = [
     ("unit_cycles", Unit::Cycles, |r| r.total.cycles),
     ("stalled_cycles", Unit::Cycles, |r| r.total.stalled_cycles()),
     ("requests", Unit::Count, |r| r.total.requests),
@@ -80,6 +80,23 @@ pub const COUNTS: [Count; 19] = [
         r.machine.bus.busy_cycles
     }),
     ("mesh_flit_hops", Unit::Count, |r| r.machine.mesh.flit_hops),
+    ("other_accesses", Unit::Count, |r| {
+        r.machine.l2.other_accesses
+    }),
+    ("other_timed", Unit::Count, |r| r.machine.l2.other_timed),
+    ("other_port_wait_cycles", Unit::Cycles, |r| {
+        r.machine.l2.other_port_wait_cycles
+    }),
+    ("other_bank_wait_cycles", Unit::Cycles, |r| {
+        r.machine.l2.other_bank_wait_cycles
+    }),
+    ("dram_other_reads", Unit::Count, |r| {
+        r.machine.dram.other_reads
+    }),
+    ("dram_writes", Unit::Count, |r| r.machine.dram.writes),
+    ("tile_buffer_wait_cycles", Unit::Cycles, |r| {
+        r.machine.l2.tile_buffer_wait_cycles
+    }),
 ];
 
 /// A row per run, in the report's order.

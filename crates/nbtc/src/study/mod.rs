@@ -408,7 +408,7 @@ pub fn feed_file(
                 .map_err(read)
         })?,
     }
-    Ok(replay.finish(threads))
+    replay.finish(threads).map_err(replay_error)
 }
 
 /// The phase of [`run`]'s progress: bytes of the frames' request files

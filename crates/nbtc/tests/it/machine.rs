@@ -11,13 +11,14 @@ use gfxcache_cache::run::Threads;
 use gfxcache_cache::{Geometry, Ways};
 use gfxcache_gpu::{
     BusConfig, ContextUnit, Flow, L2Attach, L2Config, Machine, MachineConfig, MeshConfig,
-    OtherTraffic, Outcome, Placement, Served, SideEvents, TextureCache,
+    OtherAccess, OtherTraffic, Outcome, Placement, Served, SideEvents, TextureCache, TileTraffic,
 };
 use gfxcache_nbtc::{
     MachineReplay, Mode, NbtcConfig, QuadGatherer, Replay, RequestUnit, RunResult, TextureUnit,
     UnitEvent, MACHINE_WINDOW_CYCLES,
 };
 use gfxcache_trace::texreq::{synth, TexReqRecord};
+use gfxcache_trace::Stream;
 
 /// One private texture cache per fragment processor, filled on a miss.
 struct PrivateCaches {
@@ -89,9 +90,14 @@ fn fixed_machine(placement: PrivateCaches) -> Machine<PrivateCaches> {
 /// of them in the texture cache) and the block's beat. Two cycles, the
 /// two beats, is the least a request over the bus takes.
 fn machine_of_latency(placement: PrivateCaches, latency: u64) -> Machine<PrivateCaches> {
+    Machine::new(placement, &config_of_latency(latency)).unwrap()
+}
+
+/// The machine of [`machine_of_latency`].
+fn config_of_latency(latency: u64) -> MachineConfig {
     assert!(latency >= 2, "a request and a block take a beat each");
     let tc_cycles = (latency - 2).min(2) as u32;
-    let config = MachineConfig {
+    MachineConfig {
         fps: FPS,
         block_bytes: BLOCK,
         mesh: MeshConfig::default(),
@@ -119,8 +125,7 @@ fn machine_of_latency(placement: PrivateCaches, latency: u64) -> Machine<Private
         other_port_cycles: 1,
         dram_writes: false,
         tile_buffers: 0,
-    };
-    Machine::new(placement, &config).unwrap()
+    }
 }
 
 fn modes() -> [Mode; 5] {
@@ -148,7 +153,7 @@ fn fed(mut r: Replay, records: &[TexReqRecord], chunk: usize) -> RunResult {
     for c in records.chunks(chunk) {
         r.feed(c, Threads::One).unwrap();
     }
-    r.finish(Threads::One).pop().unwrap()
+    r.finish(Threads::One).unwrap().pop().unwrap()
 }
 
 fn how(window: u64, sync_tiles: bool) -> MachineReplay {
@@ -466,4 +471,208 @@ fn quad_requests_of_runs_with_other_issue_models_are_refused() {
         .err()
         .unwrap();
     assert!(e.to_string().contains("issue"), "{e}");
+}
+
+/// Tile `k`'s other traffic in the tests below: a binning pass of 5
+/// blocks, `7k mod 40 + 3` loads at the tile's start and `13k mod 90 + 1`
+/// stores at its end, every block distinct.
+fn traffic_of(k: usize) -> TileTraffic {
+    let blocks = |n: usize, base: u64, write: bool| {
+        (0..n)
+            .map(|i| OtherAccess {
+                block: (1 << 30) + base + i as u64,
+                stream: if write { Stream::Rt } else { Stream::Z },
+                write,
+            })
+            .collect()
+    };
+    let base = (k as u64) << 12;
+    TileTraffic {
+        binning: blocks(5, base, false),
+        start: blocks(7 * k % 40 + 3, base + 1000, false),
+        end: blocks(13 * k % 90 + 1, base + 2000, true),
+    }
+}
+
+/// A source of [`traffic_of`] a tile, counting the tiles asked for, with
+/// a binning pass of 2 blocks after the last.
+fn synth_source() -> gfxcache_nbtc::TileTrafficSource {
+    let mut k = 0;
+    Box::new(move |tile| {
+        Ok(match tile {
+            Some(_) => {
+                k += 1;
+                traffic_of(k - 1)
+            }
+            None => TileTraffic {
+                binning: traffic_of(99).binning[..2].to_vec(),
+                ..TileTraffic::default()
+            },
+        })
+    })
+}
+
+/// The fixed machine with the tiles synchronised and their other traffic
+/// timed: a port of `port` cycles a block and `buffers` tile buffers.
+fn traffic_machine(c: &NbtcConfig, port: u32, buffers: u32) -> Machine<PrivateCaches> {
+    let config = MachineConfig {
+        sync_tiles: true,
+        other_traffic: OtherTraffic::Tiles,
+        other_port_cycles: port,
+        tile_buffers: buffers,
+        ..config_of_latency(FIXED_LATENCY)
+    };
+    Machine::new(PrivateCaches::new(FPS, c.l1_bytes, BLOCK), &config).unwrap()
+}
+
+fn with_traffic(c: &NbtcConfig, port: u32, buffers: u32) -> Replay {
+    Replay::on_machine(
+        c,
+        Box::new(traffic_machine(c, port, buffers)),
+        how(16, true),
+    )
+    .unwrap()
+    .with_other_traffic(synth_source())
+    .unwrap()
+}
+
+/// The tile buffers, against the rule written out: on the fixed machine
+/// (no bank contention, no DRAM) the other traffic delays no texture
+/// access, so tile k's units take their time T_k of the run without it.
+/// Tile k starts at s_k, its start traffic leaves the port from s_k and
+/// its end traffic from its end d_k = s_k + T_k, `port` cycles a block,
+/// and the port is done with it at P_k; tile k + 1 starts at max(d_k,
+/// P_(k+1-buffers)) (at d_k with no buffer). Every tile access is timed,
+/// the binning passes are not, and the waits are the buffers'.
+#[test]
+fn tile_buffers_hold_tiles_back_as_the_rule_says() {
+    let records = synth::frame(FPS as u16, 5, 11);
+    let c = config(Mode::Nbtc, 1 << 20);
+    let tiles = records
+        .iter()
+        .filter(|r| matches!(r, TexReqRecord::TileBegin { .. }))
+        .count();
+    // Each tile's time with no other traffic: the units' cycles between
+    // barriers, from the run's tile ends.
+    let plain = on_machine(&c, &records, how(16, true));
+    for (port, buffers) in [(1, 0), (1, 1), (1, 2), (3, 1), (3, 2), (20, 2), (9, 8)] {
+        let run = fed(with_traffic(&c, port, buffers), &records, 997);
+        let what = format!("port {port}, {buffers} buffers");
+        let m = run.machine.as_ref().unwrap();
+        let timed: u64 = (0..tiles)
+            .map(|k| (traffic_of(k).start.len() + traffic_of(k).end.len()) as u64)
+            .sum();
+        assert_eq!(m.l2.other_timed, timed, "{what}");
+        assert_eq!(m.l2.other_accesses, timed + 5 * tiles as u64 + 2, "{what}");
+        assert_eq!(
+            m.l2.texture_requests,
+            plain.machine.as_ref().unwrap().l2.texture_requests
+        );
+        // The rule, over the tiles' own times.
+        let times = tile_times(&c, &records);
+        assert_eq!(times.len(), tiles);
+        let (mut start, mut port_free, mut waited) = (0u64, 0u64, 0u64);
+        let mut port_done = vec![0u64; tiles];
+        for k in 0..tiles {
+            let t = traffic_of(k);
+            port_free = port_free.max(start) + u64::from(port) * t.start.len() as u64;
+            let done = start + times[k];
+            port_free = port_free.max(done) + u64::from(port) * t.end.len() as u64;
+            port_done[k] = port_free;
+            let free = match (buffers as usize, k + 1) {
+                (0, _) => 0,
+                (n, next) if next >= n => port_done[next - n],
+                _ => 0,
+            };
+            waited += free.saturating_sub(done);
+            start = done.max(free);
+        }
+        assert_eq!(run.frame_cycles, start, "{what}");
+        assert_eq!(m.l2.tile_buffer_wait_cycles, waited, "{what}");
+        // One buffer, or a slow port, makes this example's tiles wait.
+        if buffers == 1 || (port, buffers) == (20, 2) {
+            assert!(waited > 0, "{what}: the example makes tiles wait");
+        }
+        for u in &run.units {
+            assert_eq!(u.cycles, run.frame_cycles, "{what}");
+            assert_eq!(u.accounted_cycles(), u.cycles, "{what}");
+        }
+    }
+}
+
+/// Each tile's slowest unit's time, as
+/// `synchronised_tiles_take_the_slowest_units_time_on_each_tile` reckons
+/// it (caches that evict nothing).
+fn tile_times(c: &NbtcConfig, records: &[TexReqRecord]) -> Vec<u64> {
+    let tiles = events_by_tile(records);
+    let mut warm: Vec<Vec<u64>> = vec![Vec::new(); FPS];
+    let mut times = Vec::new();
+    // The last entry holds what follows the last tile end: nothing.
+    for tile in &tiles[..tiles.len() - 1] {
+        let slowest = (0..FPS)
+            .map(|fp| {
+                let mut unit = TextureUnit::new(c).unwrap();
+                unit.run_warm(&tile[fp], &warm[fp]).unwrap().cycles
+            })
+            .max()
+            .unwrap();
+        times.push(slowest);
+        for (fp, events) in tile.iter().enumerate() {
+            for e in events {
+                if let UnitEvent::Request(r) = e {
+                    warm[fp].extend_from_slice(r.addresses());
+                }
+            }
+        }
+    }
+    times
+}
+
+/// The other traffic read a tile at a time changes nothing however the
+/// input is cut: a barrier waits for the next tile's traffic.
+#[test]
+fn chunks_change_nothing_with_other_traffic() {
+    let records = synth::frame(FPS as u16, 6, 5);
+    let c = config(Mode::Nbtc, 2048);
+    let whole = fed(with_traffic(&c, 2, 1), &records, records.len());
+    assert!(whole.machine.as_ref().unwrap().l2.tile_buffer_wait_cycles > 0);
+    for chunk in [1, 13, 400] {
+        assert_eq!(
+            fed(with_traffic(&c, 2, 1), &records, chunk),
+            whole,
+            "chunk {chunk}"
+        );
+    }
+}
+
+/// Other traffic needs the tiles synchronised on a machine, and a
+/// source's error is the replay's.
+#[test]
+fn other_traffic_needs_synchronised_tiles_and_reports_its_source() {
+    let c = config(Mode::Nbtc, 2048);
+    let machine = Box::new(traffic_machine(&c, 1, 2));
+    let Err(e) = Replay::on_machine(&c, machine, how(16, false))
+        .unwrap()
+        .with_other_traffic(synth_source())
+    else {
+        panic!("refused without synchronised tiles");
+    };
+    assert!(e.to_string().contains("sync_tiles"), "{e}");
+    let Err(e) = Replay::with_processors(&[c], FPS)
+        .unwrap()
+        .with_other_traffic(synth_source())
+    else {
+        panic!("refused without a machine");
+    };
+    assert!(e.to_string().contains("GPU machines"), "{e}");
+    let failing: gfxcache_nbtc::TileTrafficSource =
+        Box::new(|tile| Err(format!("frame.gtr: no tile {tile:?}")));
+    let mut r = Replay::on_machine(&c, Box::new(traffic_machine(&c, 1, 2)), how(16, true))
+        .unwrap()
+        .with_other_traffic(failing)
+        .unwrap();
+    let e = r
+        .feed(&synth::frame(FPS as u16, 2, 1), Threads::One)
+        .unwrap_err();
+    assert_eq!(e.to_string(), "frame.gtr: no tile Some(0)");
 }

@@ -34,7 +34,7 @@ fn fed(mut r: Replay, records: &[TexReqRecord], chunk: usize, threads: Threads) 
     for c in records.chunks(chunk) {
         r.feed(c, threads).unwrap();
     }
-    r.finish(threads)
+    r.finish(threads).unwrap()
 }
 
 fn replay(records: &[TexReqRecord], chunk: usize, threads: Threads) -> Vec<RunResult> {
@@ -176,7 +176,7 @@ fn a_bank_conflict_between_two_processors_worked_by_hand() {
         ];
         let mut r = Replay::with_processors(&[NbtcConfig { memory, ..config }], 2).unwrap();
         r.feed(&records, Threads::One).unwrap();
-        r.finish(Threads::One).remove(0)
+        r.finish(Threads::One).unwrap().remove(0)
     };
     let private = run(MemoryPath::Private, 0);
     let shared = run(MemoryPath::shared(), 0);

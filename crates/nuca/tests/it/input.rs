@@ -5,8 +5,11 @@
 
 use std::path::Path;
 
+use gfxcache_gpu::{OtherAccess, TileTraffic};
 use gfxcache_machine::IssueModel;
-use gfxcache_nuca::{FrameInput, InputError, OtherPhase, ReplayEvent, RequestUnit, TextureAccess};
+use gfxcache_nuca::{
+    FrameInput, InputError, OtherPhase, ReplayEvent, RequestUnit, TextureAccess, TileTrace,
+};
 use gfxcache_trace::texreq::{
     FilterKind, TexReqHeader, TexReqReader, TexReqRecord, TexReqWriter, TexRequest,
 };
@@ -238,6 +241,78 @@ fn a_tile_merges_by_hand() {
         })
         .collect();
     assert_eq!(events(&q, None, 2), doubled);
+}
+
+/// The same frame a tile at a time for units that keep their own time
+/// ([`TileTrace::tile_traffic`]): the binning pass before the tile; the
+/// tile's accesses up to its last `tex` record at its start, the others
+/// at its end, as block numbers of 64-byte blocks; then the binning
+/// after the last tile. A tile with no `tex` record has all its
+/// traffic at its end; a tile the trace does not hold next is named.
+#[test]
+fn a_tiles_traffic_splits_at_its_last_texture_record_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let (q, t) = (dir.path().join("f.gtq"), dir.path().join("f.gtr"));
+    write_requests(&q, &tile_requests());
+    use Op::{Read, Write};
+    write_trace(
+        &t,
+        &[
+            T::A(4096, Stream::Vtx, Read),
+            T::M(Marker::TileBegin { tile: 0 }),
+            T::A(8192, Stream::Z, Read),
+            T::A(999 * 64, Stream::Tex, Read),
+            T::A(8256, Stream::PbList, Read),
+            T::A(998 * 64, Stream::Tex, Read),
+            T::A(9024, Stream::Rt, Write),
+            T::M(Marker::TileEnd { tile: 0 }),
+            T::M(Marker::TileBegin { tile: 1 }),
+            T::A(10240, Stream::Z, Read),
+            T::M(Marker::TileEnd { tile: 1 }),
+            T::A(12288, Stream::Display, Write),
+        ],
+    );
+    let reader = TexReqReader::open(&q).unwrap();
+    let mut trace = TileTrace::open(&t, reader.header(), &q).unwrap();
+    let block = |addr: u64, stream, write| OtherAccess {
+        block: addr / 64,
+        stream,
+        write,
+    };
+    assert_eq!(
+        trace.tile_traffic(Some(0), 64).unwrap(),
+        TileTraffic {
+            binning: vec![block(4096, Stream::Vtx, false)],
+            start: vec![
+                block(8192, Stream::Z, false),
+                block(8256, Stream::PbList, false)
+            ],
+            end: vec![block(9024, Stream::Rt, true)],
+        }
+    );
+    assert_eq!(
+        trace.tile_traffic(Some(1), 64).unwrap(),
+        TileTraffic {
+            end: vec![block(10240, Stream::Z, false)],
+            ..TileTraffic::default()
+        }
+    );
+    assert_eq!(
+        trace.tile_traffic(None, 64).unwrap(),
+        TileTraffic {
+            binning: vec![block(12288, Stream::Display, true)],
+            ..TileTraffic::default()
+        }
+    );
+    let mut trace = TileTrace::open(&t, reader.header(), &q).unwrap();
+    let e = trace.tile_traffic(Some(3), 64).unwrap_err().to_string();
+    for what in [
+        q.display().to_string(),
+        t.display().to_string(),
+        "the trace's next tile is tile 0, the requests' tile 3".into(),
+    ] {
+        assert!(e.contains(&what), "{what} in {e}");
+    }
 }
 
 #[test]

@@ -388,6 +388,8 @@ pub fn composed(args: &Args) -> Result<super::compose::Args> {
         dram: Default::default(),
         l2: Default::default(),
         sync: Default::default(),
+        trace: None,
+        other: Default::default(),
         merged_lookups: None,
         l1: Vec::new(),
         placements: args.placements.clone(),
