@@ -5,9 +5,10 @@ use gfxcache_cache::{Geometry, Ways};
 use serde::{Deserialize, Serialize};
 
 use gfxcache_machine::{IssueModel, Machine};
-use gfxcache_mem::{DramPreset, MissQueue, UNLIMITED_TARGETS};
+use gfxcache_mem::{DramPreset, MissQueue};
 
 use crate::error::NbtcError;
+use crate::miss_handling::dispatch;
 use crate::retry_buffer::Completion;
 use crate::storage::FieldBits;
 
@@ -15,7 +16,8 @@ use crate::storage::FieldBits;
 /// trilinear footprint, 2 x 4, the slides.
 pub const MAX_TEXELS: usize = 8;
 
-/// How the texture cache handles a miss.
+/// How the texture cache handles a miss: each variant a scheme of
+/// [`crate::miss_handling`], with its parameters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
@@ -86,13 +88,7 @@ impl Mode {
     /// A short name for reports: `btc`, `btc-parallel`, `nbtc`, `mshr`,
     /// `prefetching`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Mode::Blocking { serial: true } => "btc",
-            Mode::Blocking { serial: false } => "btc-parallel",
-            Mode::Nbtc => "nbtc",
-            Mode::Mshr { .. } => "mshr",
-            Mode::Prefetching { .. } => "prefetching",
-        }
+        dispatch!(*self, h => h.name())
     }
 }
 
@@ -271,41 +267,25 @@ impl NbtcConfig {
     /// Requests accepted and not yet returned, at most: the Retry Buffer,
     /// or the prefetching cache's fragment FIFO.
     pub fn rb_capacity(&self) -> usize {
-        match self.mode {
-            Mode::Prefetching { fragment_fifo, .. } => fragment_fifo as usize,
-            _ => self.rb_entries as usize,
-        }
+        dispatch!(self.mode, h => h.requests_in_flight(self))
     }
 
     /// Which results wait for older ones.
     pub fn completion(&self) -> Completion {
-        match self.mode {
-            Mode::Blocking { .. } | Mode::Nbtc => Completion::SamePixel,
-            Mode::Mshr { .. } => Completion::AnyOrder,
-            Mode::Prefetching { .. } => Completion::InOrder,
-        }
+        dispatch!(self.mode, h => h.completion())
     }
 
     /// Requests waiting for a block, at most: the Waiting List Buffer; in
     /// the MSHR and prefetching caches nothing but the requests in flight
     /// bounds them.
     pub fn wlb_capacity(&self) -> usize {
-        match self.mode {
-            Mode::Blocking { .. } | Mode::Nbtc => self.wlb_entries as usize,
-            Mode::Mshr { .. } | Mode::Prefetching { .. } => self.rb_capacity(),
-        }
+        dispatch!(self.mode, h => h.waiting_requests(self))
     }
 
     /// The missing blocks in flight: the Block Address Buffer, the MSHRs,
     /// or the prefetching cache's reorder buffer.
     pub fn miss_queue(&self) -> MissQueue {
-        match self.mode {
-            Mode::Blocking { .. } | Mode::Nbtc => {
-                crate::block_address_buffer::block_address_buffer(self.bab_entries as usize)
-            }
-            Mode::Mshr { mshrs, targets } => MissQueue::new(mshrs as usize, targets),
-            Mode::Prefetching { rob, .. } => MissQueue::new(rob as usize, UNLIMITED_TARGETS),
-        }
+        dispatch!(self.mode, h => h.miss_queue(self))
     }
 
     /// The L1's geometry.
@@ -367,32 +347,12 @@ impl NbtcConfig {
                 "8 (a trilinear request's texels; other widths are not modelled)",
             );
         }
-        let sizes: &[(&'static str, u32)] = match self.mode {
-            Mode::Mshr { mshrs, targets } => {
-                &[("mode.mshr.mshrs", mshrs), ("mode.mshr.targets", targets)]
-            }
-            Mode::Prefetching {
-                fragment_fifo,
-                request_fifo,
-                rob,
-            } => &[
-                ("mode.prefetching.fragment_fifo", fragment_fifo),
-                ("mode.prefetching.request_fifo", request_fifo),
-                ("mode.prefetching.rob", rob),
-            ],
-            _ => &[],
-        };
-        for &(field, n) in sizes {
+        for (field, n) in dispatch!(self.mode, h => h.sizes()) {
             if n == 0 || n > MAX_ENTRIES {
                 return bad(field, n.to_string(), "1 to 4096 entries");
             }
         }
-        let blocks_in_flight = match self.mode {
-            Mode::Prefetching { rob, .. } => Some(("mode.prefetching.rob", rob)),
-            Mode::Mshr { mshrs, .. } => Some(("mode.mshr.mshrs", mshrs)),
-            _ => None,
-        };
-        if let Some((field, n)) = blocks_in_flight {
+        if let Some((field, n)) = dispatch!(self.mode, h => h.blocks_in_flight()) {
             if n < MAX_TEXELS as u32 {
                 return bad(
                     field,

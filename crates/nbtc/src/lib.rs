@@ -25,6 +25,9 @@
 //!   machine's texture cache ([`gfxcache_gpu::TextureCache`]).
 //! - [`retry_buffer`], [`waiting_list_buffer`], [`block_address_buffer`]:
 //!   the three buffers.
+//! - [`miss_handling`]: each scheme of [`Mode`] in a file of its own (the
+//!   blocking cache, the NBTC, MSHRs, the prefetching cache), behind the
+//!   small [`miss_handling::MissHandling`] interface the unit asks.
 //! - [`pixel_processor`]: the shader side, fragments in flight.
 //! - [`quad`]: [`RequestUnit`], what a unit takes as one request, and
 //!   [`QuadGatherer`], a quad's requests as one fragment's.
@@ -50,6 +53,7 @@ pub mod config;
 pub mod error;
 pub mod event;
 pub mod l1_port;
+pub mod miss_handling;
 pub mod pixel_processor;
 pub mod quad;
 pub mod replay;

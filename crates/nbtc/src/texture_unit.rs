@@ -27,10 +27,11 @@
 //! anything is due, so most cycles also skip their scans.
 
 use crate::block_address_buffer::BlockAddressBuffer;
-use crate::config::{MemoryPath, Mode, NbtcConfig, MAX_TEXELS};
+use crate::config::{MemoryPath, NbtcConfig, MAX_TEXELS};
 use crate::error::NbtcError;
 use crate::event::{UnitEvent, UnitInput, UnitRequest};
 use crate::l1_port::{L1Port, OwnL1, PlacedL1};
+use crate::miss_handling::dispatch;
 use crate::pixel_processor::PixelProcessor;
 use crate::retry_buffer::RetryBuffer;
 use crate::stats::UnitStats;
@@ -304,7 +305,7 @@ impl TextureUnit {
     /// The first cycle from `now` at which a step of the unit may do
     /// something: a fill, a MUX pass, a completion or a send.
     fn next_unit_event(&self, now: u64) -> u64 {
-        let serial = matches!(self.config.mode, Mode::Blocking { serial: true });
+        let serial = dispatch!(self.config.mode, h => h.serial());
         let sendable = self.bab.unsent() > 0 && (!serial || self.bab.in_flight() == 0);
         if sendable || self.wlb.has_ready() {
             return now;
@@ -372,11 +373,11 @@ impl TextureUnit {
         // The prefetching cache took the block's tag at the miss (and a
         // later miss may have taken it since): the fill only wakes the
         // requests waiting for it.
-        let prefetching = matches!(self.config.mode, Mode::Prefetching { .. });
+        let tag_taken = dispatch!(self.config.mode, h => h.tags_at_miss());
         while let Some(block) = self.bab.take_arrived(now) {
             // (On a placement the prefetching cache's tag, too, is taken
             // when the block returns.)
-            if !prefetching || L::PLACEMENT {
+            if !tag_taken || L::PLACEMENT {
                 l1.fill_at_return(block, now);
             }
             self.wlb.fill(block);
@@ -392,7 +393,7 @@ impl TextureUnit {
     }
 
     fn send<L: L1Port>(&mut self, now: u64, l1: &mut L) {
-        let serial = matches!(self.config.mode, Mode::Blocking { serial: true });
+        let serial = dispatch!(self.config.mode, h => h.serial());
         if serial && self.bab.in_flight() > 0 {
             return;
         }
@@ -461,8 +462,7 @@ impl TextureUnit {
     /// The BAB forgets a block once it is sent (see
     /// [`NbtcConfig::bab_merges_sent`]).
     fn forgets_sent(&self) -> bool {
-        !self.config.bab_merges_sent
-            && matches!(self.config.mode, Mode::Nbtc | Mode::Blocking { .. })
+        !self.config.bab_merges_sent && dispatch!(self.config.mode, h => h.may_forget_sent())
     }
 
     /// Memory latency 0 on the unit's own memory path: the ideal memory
@@ -486,14 +486,14 @@ impl TextureUnit {
     /// it this cycle; changes nothing.
     fn classify<L: L1Port>(&self, r: &UnitRequest, l1: &L) -> Result<Lookup, Refusal> {
         let mode = self.config.mode;
-        if matches!(mode, Mode::Blocking { .. }) && !self.wlb.is_empty() {
+        if dispatch!(mode, h => h.blocks()) && !self.wlb.is_empty() {
             return Err(Refusal::Blocked);
         }
         // Refused whatever the tags say: no need to look.
         if self.rb.is_full() {
             return Err(Refusal::RbFull);
         }
-        let prefetching = matches!(mode, Mode::Prefetching { .. });
+        let tag_at_miss = dispatch!(mode, h => h.tags_at_miss());
         let mut l = Lookup {
             blocks: [0; MAX_TEXELS],
             ready: 0,
@@ -509,7 +509,7 @@ impl TextureUnit {
             let tag = l1.contains(block);
             // The prefetching cache's tag, and a placement's, may name a
             // block still on its way.
-            let early_tag = prefetching || L::PLACEMENT;
+            let early_tag = tag_at_miss || L::PLACEMENT;
             if tag && !(early_tag && self.bab.contains(block)) {
                 l.ready |= 1 << i;
                 l.hits += 1;
@@ -541,23 +541,9 @@ impl TextureUnit {
         if self.bab.free() < l.new_len {
             return Err(Refusal::MissQueueFull);
         }
-        match mode {
-            Mode::Mshr { .. } => {
-                // One more target on each block already in flight.
-                let full = l.waiting[..l.waiting_len]
-                    .iter()
-                    .any(|&b| self.bab.can_take(b).is_err());
-                if full {
-                    return Err(Refusal::MissQueueFull);
-                }
-            }
-            Mode::Prefetching { request_fifo, .. } => {
-                let unsent = self.bab.unsent();
-                if unsent > 0 && unsent + l.new_len > request_fifo as usize {
-                    return Err(Refusal::MissQueueFull);
-                }
-            }
-            _ => {}
+        let waiting = &l.waiting[..l.waiting_len];
+        if dispatch!(mode, h => h.refuses(&self.bab, waiting, l.new_len)) {
+            return Err(Refusal::MissQueueFull);
         }
         Ok(l)
     }
@@ -604,7 +590,7 @@ impl TextureUnit {
                 l1.fill_at_lookup(block);
             }
             s.memory_requests += l.new_len as u64;
-        } else if let Mode::Prefetching { .. } = self.config.mode {
+        } else if dispatch!(self.config.mode, h => h.tags_at_miss()) {
             for &block in &l.new[..l.new_len] {
                 l1.fill_at_lookup(block);
             }
@@ -623,7 +609,7 @@ impl TextureUnit {
                     self.bab.push(block);
                 }
             }
-            if let Mode::Mshr { .. } = self.config.mode {
+            if dispatch!(self.config.mode, h => h.counts_targets()) {
                 for &block in &l.waiting[..l.waiting_len] {
                     self.bab.miss(block);
                 }
