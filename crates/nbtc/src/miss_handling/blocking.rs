@@ -5,7 +5,7 @@
 
 use gfxcache_mem::MissQueue;
 
-use super::MissHandling;
+use super::{MissHandling, NonBlocking};
 use crate::config::NbtcConfig;
 use crate::retry_buffer::Completion;
 
@@ -23,16 +23,21 @@ impl MissHandling for Blocking {
         }
     }
 
+    /// The NBTC's buffers: the same unit.
     fn completion(self) -> Completion {
-        Completion::SamePixel
+        NonBlocking.completion()
     }
 
     fn waiting_requests(self, config: &NbtcConfig) -> usize {
-        config.wlb_entries as usize
+        NonBlocking.waiting_requests(config)
     }
 
     fn miss_queue(self, config: &NbtcConfig) -> MissQueue {
-        crate::block_address_buffer::block_address_buffer(config.bab_entries as usize)
+        NonBlocking.miss_queue(config)
+    }
+
+    fn may_forget_sent(self) -> bool {
+        NonBlocking.may_forget_sent()
     }
 
     fn blocks(self) -> bool {
@@ -41,9 +46,5 @@ impl MissHandling for Blocking {
 
     fn serial(self) -> bool {
         self.serial
-    }
-
-    fn may_forget_sent(self) -> bool {
-        true
     }
 }

@@ -187,14 +187,20 @@ fn tile_requests() -> Vec<TexReqRecord> {
     ]
 }
 
+/// [`tile_requests`] as `f.gtq` in `dir`, and `trace` as `f.gtr`.
+fn tile_files(dir: &Path, trace: &[T]) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (q, t) = (dir.join("f.gtq"), dir.join("f.gtr"));
+    write_requests(&q, &tile_requests());
+    write_trace(&t, trace);
+    (q, t)
+}
+
 #[test]
 fn a_tile_merges_by_hand() {
     let dir = tempfile::tempdir().unwrap();
-    let (q, t) = (dir.path().join("f.gtq"), dir.path().join("f.gtr"));
-    write_requests(&q, &tile_requests());
     use Op::{Read, Write};
-    write_trace(
-        &t,
+    let (q, t) = tile_files(
+        dir.path(),
         &[
             T::A(4096, Stream::Vtx, Read),
             T::M(Marker::TileBegin { tile: 0 }),
@@ -252,11 +258,9 @@ fn a_tile_merges_by_hand() {
 #[test]
 fn a_tiles_traffic_splits_at_its_last_texture_record_by_hand() {
     let dir = tempfile::tempdir().unwrap();
-    let (q, t) = (dir.path().join("f.gtq"), dir.path().join("f.gtr"));
-    write_requests(&q, &tile_requests());
     use Op::{Read, Write};
-    write_trace(
-        &t,
+    let (q, t) = tile_files(
+        dir.path(),
         &[
             T::A(4096, Stream::Vtx, Read),
             T::M(Marker::TileBegin { tile: 0 }),
