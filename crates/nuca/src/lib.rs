@@ -41,7 +41,9 @@
 //!   energy by part ([`NucaEnergy`], from `gfxcache-mem`); [`schedule`]:
 //!   each tile in the order of the simulated clocks.
 //! - [`input`]: a rendered frame's texture requests (`.gtq`) and L2 trace
-//!   (`.gtr`) as replay events ([`FrameInput`], [`RequestUnit`]).
+//!   (`.gtr`) as replay events ([`FrameInput`], [`RequestUnit`]);
+//!   [`tile_trace`]: the trace read a tile at a time ([`TileTrace`]), for
+//!   that input and for the composed machine.
 //! - [`study`]: the paper's Section V on rendered frames (config in,
 //!   [`study::NucaReport`] out, progress by callback) and its suite mean.
 //! - [`block_hash`]: the hasher of maps keyed by block.
@@ -68,6 +70,7 @@ pub mod replay;
 pub mod schedule;
 pub mod stats;
 pub mod study;
+pub mod tile_trace;
 pub mod timing;
 
 pub use affinity_table::{affinity_table_bits, AffinityTable};
@@ -90,7 +93,7 @@ pub use gfxcache_gpu::mesh::{
 pub use gfxcache_gpu::placement::{Flow, Outcome, Placement, SideEvents};
 pub use gfxcache_gpu::texture_cache::{self, Lookup, TextureCache};
 pub use gfxcache_mem::{NucaEnergy, NucaEnergyCounts, NucaEnergyModel};
-pub use input::{FrameInput, InputError, RequestUnit, TileTrace};
+pub use input::{FrameInput, InputError, RequestUnit};
 pub use node_table::NodeTable;
 pub use organization::{
     DNuca, Dtm, DtmDistributed, IdealShared, Organization, Private, SNuca, TextureCaches,
@@ -100,4 +103,5 @@ pub use replay::{
 };
 pub use schedule::{ReplayOrder, Scheduler, TilePlan};
 pub use stats::NucaStats;
+pub use tile_trace::TileTrace;
 pub use timing::TimingConfig;
