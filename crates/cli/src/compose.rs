@@ -96,14 +96,27 @@ pub fn text(r: &ComposeReport) -> String {
         t.row(keys.into_iter().chain(shown(|c| measure(run, c))));
     }
     let base = r.runs.first();
+    let traffic = r.runs.iter().map(|run| {
+        let keys = vec![run.mode.clone(), run.placement.name().to_string()];
+        (keys, &run.machine.l2, &run.machine.dram)
+    });
+    let timed = match r.trace {
+        Some(_) => crate::nuca::summary::timed_traffic(
+            &r.config.machine.timing,
+            &["L1", "placement"],
+            traffic,
+        ),
+        None => String::new(),
+    };
     format!(
-        "{}: {} runs on {} fragment processors (baseline: {} under {})\n{}",
+        "{}: {} runs on {} fragment processors (baseline: {} under {})\n{}{}",
         r.name,
         r.runs.len(),
         r.config.machine.fps,
         base.map_or("", |b| b.mode.as_str()),
         base.map_or("", |b| b.placement.name()),
-        t.render()
+        t.render(),
+        timed
     )
 }
 

@@ -11,7 +11,7 @@
 #[cfg(test)]
 mod data_tests;
 pub(crate) mod suite;
-mod summary;
+pub(crate) mod summary;
 
 pub(crate) use gfxcache_nuca::study::tables::{
     announced_readings, paper_effective_bytes, paper_scaling, Metric, ENERGY, L2_TEXTURE,

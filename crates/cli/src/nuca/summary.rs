@@ -174,32 +174,55 @@ DRAM behind the L2 ({}, {} cycles unloaded, and the waits for its banks and \
 
 /// The frame's other L2 traffic, when it takes time.
 fn other_traffic(r: &NucaReport) -> String {
-    let timing = &r.config.timing;
+    let rows = r.organizations.iter().map(|row| {
+        (
+            vec![row.organization.name().to_string()],
+            &row.result.l2,
+            &row.result.dram,
+        )
+    });
+    timed_traffic(&r.config.timing, &["organization"], rows)
+}
+
+/// The table of the frame's other L2 traffic in time (empty when it is
+/// untimed): per row, its `keys`, then what was timed, the mean port,
+/// bank and DRAM waits, and the cycles tiles waited for their buffer.
+pub(crate) fn timed_traffic<'a>(
+    timing: &gfxcache_nuca::TimingConfig,
+    keys: &[&str],
+    rows: impl Iterator<
+        Item = (
+            Vec<String>,
+            &'a gfxcache_gpu::L2Stats,
+            &'a gfxcache_gpu::DramStats,
+        ),
+    >,
+) -> String {
     if timing.other_traffic == OtherTraffic::Untimed {
         return String::new();
     }
-    let mut t = Table::new([
-        "organization",
+    let headings = [
         "timed",
         "port wait",
         "bank wait",
         "DRAM reads",
         "DRAM wait",
         "tile buffer wait",
-    ])
-    .left(0);
-    for row in &r.organizations {
-        let (l2, dram) = (&row.result.l2, &row.result.dram);
+    ];
+    let mut t = Table::new(keys.iter().copied().chain(headings));
+    for i in 0..keys.len() {
+        t = t.left(i);
+    }
+    for (key, l2, dram) in rows {
         let per = |cycles: u64, n: u64| format!("{:.2}", cycles as f64 / n.max(1) as f64);
-        t.row([
-            row.organization.name().to_string(),
+        t.row(key.into_iter().chain([
             thousands(l2.other_timed),
             per(l2.other_port_wait_cycles, l2.other_timed),
             per(l2.other_bank_wait_cycles, l2.other_timed),
             thousands(dram.other_reads),
             per(dram.other_wait_cycles, dram.other_reads),
             thousands(l2.tile_buffer_wait_cycles),
-        ]);
+        ]));
     }
     format!(
         "

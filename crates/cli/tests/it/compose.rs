@@ -351,6 +351,38 @@ fn other_traffic_reaches_the_composed_machines_as_the_flags_say() {
         assert!(l2["other_timed"].as_u64().unwrap() > 0, "{l2}");
         assert!(l2["other_timed"].as_u64() <= l2["other_accesses"].as_u64());
     }
+    // The summary shows what was timed, a row a run.
+    let text_out = dir.path().join("text");
+    let mut text_args = vec!["compose", "--out", text_out.to_str().unwrap()];
+    text_args.extend_from_slice(&small());
+    text_args.extend_from_slice(&flags);
+    let text = crate::common::ok(&text_args);
+    assert!(
+        text.contains("The tiles' other L2 traffic in time (a port sending a block every 2 cycle(s), 1 tile buffers"),
+        "{text}"
+    );
+    // The last run's row: nbtc under the distributed tables, its count
+    // with thousands separators.
+    let timed = report["runs"][3]["machine"]["l2"]["other_timed"]
+        .as_u64()
+        .unwrap();
+    let digits = timed.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let row = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("nbtc") && l.contains("dtm-nuca-dist"))
+        .unwrap();
+    assert!(
+        row.split_whitespace().nth(2) == Some(grouped.as_str()),
+        "{grouped} in {row}"
+    );
     let plain = compose(&dir.path().join("p"), &[]);
     assert!(plain.get("trace").is_none());
     assert_eq!(plain["runs"][0]["machine"]["l2"]["other_accesses"], 0);
